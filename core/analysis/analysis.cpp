@@ -1,0 +1,259 @@
+#include "analysis/analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace infercast {
+
+namespace {
+
+PhaseTotals totals_of(const std::vector<Op>& ops) {
+  PhaseTotals t;
+  for (const auto& o : ops) {
+    t.flops += o.flops;
+    t.weight_bytes += o.weight_bytes;
+    t.act_read_bytes += o.act_read_bytes;
+    t.act_write_bytes += o.act_write_bytes;
+    t.kv_read_bytes += o.kv_read_bytes;
+    t.kv_write_bytes += o.kv_write_bytes;
+    t.dispatches += o.dispatches;
+  }
+  return t;
+}
+
+// Seconds per byte for data spread over tiers: sum over tiers of fraction / bandwidth.
+struct TierCost {
+  double weights = 0, kv = 0, act = 0;
+};
+
+struct Timer {
+  const HardwareSpec& hw;
+  TierCost inv;
+
+  double efficiency(OpClass c) const {
+    switch (c) {
+      case OpClass::GEMM: return hw.eff.gemm;
+      case OpClass::Attention: return hw.eff.attention;
+      default: return hw.eff.elementwise;
+    }
+  }
+  double peak(const Op& op, ComputeType& used) const {
+    if (!resolve_compute(hw, op.compute, used)) {
+      throw InputError("hardware.no_peak", "/peak_dense_TFLOPS",
+                       "/peak_dense_TFLOPS has no peak for " + std::string(compute_type_name(op.compute)) +
+                           " or any wider data type; operator " + op.name + " cannot be timed");
+    }
+    return hw.peak_flops[static_cast<std::size_t>(used)];
+  }
+  double compute_s(const Op& op, double flops) const {
+    ComputeType used;
+    return flops <= 0 ? 0 : flops / (peak(op, used) * efficiency(op.cls));
+  }
+  double memory_s(double wbytes, double kvbytes, double actbytes) const {
+    return (wbytes * inv.weights + kvbytes * inv.kv + actbytes * inv.act) / hw.eff.memory;
+  }
+  OpTime time(const Op& op) const {
+    OpTime t;
+    peak(op, t.compute_used);
+    t.compute_s = compute_s(op, op.flops);
+    t.memory_s = memory_s(op.weight_bytes, op.kv_read_bytes + op.kv_write_bytes, op.act_read_bytes + op.act_write_bytes);
+    t.dispatch_s = op.dispatches * hw.eff.dispatch_s;
+    const double roof = std::max(t.compute_s, t.memory_s);
+    t.time_s = roof + t.dispatch_s;
+    t.bound = t.dispatch_s > roof ? "dispatch" : (t.compute_s >= t.memory_s ? "compute" : "memory");
+    return t;
+  }
+};
+
+void time_phase(Phase& p, const Timer* timer) {
+  p.totals = totals_of(p.ops);
+  if (!timer) return;
+  p.times.clear();
+  p.time_s = p.compute_s = p.memory_s = 0;
+  for (const auto& op : p.ops) {
+    p.times.push_back(timer->time(op));
+    p.time_s += p.times.back().time_s;
+    p.compute_s += p.times.back().compute_s;
+    p.memory_s += p.times.back().memory_s;
+  }
+}
+
+// sum_{i=s}^{e-1} (c0 + c1 i)
+double affine_sum(double c0, double c1, double s, double e) {
+  if (e <= s) return 0;
+  const double n = e - s;
+  return n * c0 + c1 * ((e - 1) * e / 2 - (s - 1) * s / 2);
+}
+
+// sum_{i=0}^{N-1} max(a0 + a1 i, b0 + b1 i)
+double sum_max_affine(double a0, double a1, double b0, double b1, double N) {
+  const double d0 = a0 - b0, d1 = a1 - b1;
+  if (N <= 0) return 0;
+  if (d1 == 0) return d0 >= 0 ? affine_sum(a0, a1, 0, N) : affine_sum(b0, b1, 0, N);
+  const double r = -d0 / d1;
+  if (d1 > 0) {  // a wins from ceil(r) on
+    const double i0 = std::clamp(std::ceil(r), 0.0, N);
+    return affine_sum(b0, b1, 0, i0) + affine_sum(a0, a1, i0, N);
+  }
+  const double i1 = std::clamp(std::floor(r) + 1, 0.0, N);
+  return affine_sum(a0, a1, 0, i1) + affine_sum(b0, b1, i1, N);
+}
+
+std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
+  std::vector<Request> step;
+  step.reserve(first.size());
+  for (const auto& r : first) step.push_back(Request{r.cached + r.input + static_cast<i64>(j), 1, r.count});
+  return step;
+}
+
+}  // namespace
+
+Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw) {
+  Analysis a;
+  a.params = count_params(model);
+  a.groups = group_layers(model);
+  const StepSettings& s = w.settings;
+  const double wb = s.precision.weights->bits_per_element / 8;
+  const double kb = s.precision.kv->bits_per_element / 8;
+
+  // Memory footprint.
+  a.weights_bytes = static_cast<double>(a.params.total) * wb;
+  double max_ctx = 0;
+  for (const auto& r : w.requests) {
+    a.batch_requests += static_cast<double>(r.count);
+    const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
+    max_ctx = std::max(max_ctx, end_ctx);
+    for (const auto& g : a.groups) {
+      a.kv_cache_bytes += static_cast<double>(r.count * g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) *
+                          kv_tokens_resident(g.spec.attn, end_ctx);
+    }
+  }
+  for (const auto& g : a.groups) a.kv_bytes_per_token += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
+
+  // First step (prefill or the given ragged step) and the first decode step.
+  a.prefill.ops = step_ops(model, a.groups, w.requests, s);
+  for (const auto& r : w.requests) a.prefill.tokens += static_cast<double>(r.input * r.count);
+  const double D = static_cast<double>(std::max<i64>(w.gen_tokens - 1, 0));  // decode steps after the first token
+  a.decode_steps = D;
+  a.decode.ops = step_ops(model, a.groups, decode_step(w.requests, 0), s);
+  a.decode.tokens = a.batch_requests;
+  for (const auto& ops : {&a.prefill.ops, &a.decode.ops}) {
+    for (const auto& op : *ops) {
+      if (op.count <= 0) continue;
+      a.activation_peak_bytes = std::max(a.activation_peak_bytes, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
+    }
+  }
+  time_phase(a.prefill, nullptr);
+  time_phase(a.decode, nullptr);
+  a.decode_flops_per_token = a.batch_requests > 0 ? a.decode.totals.flops / a.batch_requests : 0;
+  a.memory_required_bytes = a.weights_bytes + a.kv_cache_bytes + a.activation_peak_bytes;
+  if (!hw) return a;
+
+  // Placement: fastest tier first, weights, then the KV cache, then activations.
+  a.has_hardware = true;
+  std::vector<double> free_bytes;
+  for (const auto& t : hw->tiers) {
+    free_bytes.push_back(t.capacity_bytes);
+    a.memory_capacity_bytes += t.capacity_bytes;
+  }
+  TierCost inv;
+  bool spilled = false;
+  const auto place = [&](const std::string& what, double bytes, double& inv_out) {
+    Placement p{what, std::vector<double>(hw->tiers.size(), 0.0)};
+    double left = bytes;
+    for (std::size_t i = 0; i < hw->tiers.size() && left > 0; ++i) {
+      const double take = std::min(left, free_bytes[i]);
+      p.bytes_per_tier[i] += take;
+      free_bytes[i] -= take;
+      left -= take;
+    }
+    if (left > 0) {
+      spilled = true;
+      p.bytes_per_tier.back() += left;
+    }
+    inv_out = 0;
+    for (std::size_t i = 0; i < hw->tiers.size(); ++i) {
+      const double frac = bytes > 0 ? p.bytes_per_tier[i] / bytes : (i == 0 ? 1.0 : 0.0);
+      inv_out += frac / hw->tiers[i].bandwidth_bytes_per_s;
+    }
+    a.placement.push_back(p);
+  };
+  place("weights", a.weights_bytes, inv.weights);
+  place("kv_cache", a.kv_cache_bytes, inv.kv);
+  place("activations", a.activation_peak_bytes, inv.act);
+  a.fits = !spilled;
+  Timer timer{*hw, inv};
+
+  time_phase(a.prefill, &timer);
+  time_phase(a.decode, &timer);
+  a.ttft_s = a.prefill.time_s;
+  a.tpot_first_s = a.decode.time_s;
+
+  // Decode over the generation, interval by interval: within an interval every operator's FLOPs and bytes
+  // are affine in the step index, so sums of max(compute, memory) have a closed form.
+  std::set<double> cuts = {0, std::max(D, 1.0)};
+  const double span = std::max(D, 1.0);
+  for (const auto& g : a.groups) {
+    const auto& at = g.spec.attn;
+    for (const auto& r : w.requests) {
+      const double p0 = static_cast<double>(r.cached + r.input);  // position of the first decode token
+      if (at.window > 0) {
+        const double j = static_cast<double>(at.window) - 1 - p0;  // keys stop growing after this step
+        if (j > 0 && j < span) cuts.insert(j);
+      }
+      if (at.chunk > 0) {
+        const double k = static_cast<double>(at.chunk);
+        for (double j = k - std::fmod(p0, k); j < span; j += k) cuts.insert(j);
+      }
+    }
+  }
+  std::vector<double> cv(cuts.begin(), cuts.end());
+  double total = 0;
+  double last = 0;
+  std::vector<std::pair<double, std::pair<double, double>>> segments;  // start, (time at start, slope)
+  for (std::size_t i = 0; i + 1 < cv.size(); ++i) {
+    const double ja = cv[i], jb = cv[i + 1], n = jb - ja;
+    const auto ops0 = step_ops(model, a.groups, decode_step(w.requests, ja), s);
+    std::vector<Op> ops1;
+    if (n > 1) ops1 = step_ops(model, a.groups, decode_step(w.requests, ja + 1), s);
+    double t0 = 0, t1 = 0;
+    for (std::size_t k = 0; k < ops0.size(); ++k) {
+      const Op& o = ops0[k];
+      const double c0 = timer.compute_s(o, o.flops);
+      const double m0 = timer.memory_s(o.weight_bytes, o.kv_read_bytes + o.kv_write_bytes, o.act_read_bytes + o.act_write_bytes);
+      double c1 = 0, m1 = 0;
+      if (n > 1) {
+        const Op& p = ops1[k];
+        c1 = timer.compute_s(p, p.flops) - c0;
+        m1 = timer.memory_s(p.weight_bytes, p.kv_read_bytes + p.kv_write_bytes, p.act_read_bytes + p.act_write_bytes) - m0;
+      }
+      const double disp = o.dispatches * hw->eff.dispatch_s;
+      total += sum_max_affine(c0, c1, m0, m1, n) + n * disp;
+      t0 += std::max(c0, m0) + disp;
+      t1 += std::max(c0 + c1 * (n - 1), m0 + m1 * (n - 1)) + disp;
+    }
+    segments.push_back({ja, {t0, n > 1 ? (t1 - t0) / (n - 1) : 0}});
+    last = t1;
+  }
+  a.tpot_last_s = D > 0 ? last : a.tpot_first_s;
+  a.decode_time_s = D > 0 ? total : 0;
+  a.tpot_mean_s = D > 0 ? total / D : a.tpot_first_s;
+  a.e2e_s = a.ttft_s + a.decode_time_s;
+  a.tokens_per_s = a.tpot_mean_s > 0 ? 1 / a.tpot_mean_s : 0;
+  a.batch_tokens_per_s = a.tokens_per_s * a.batch_requests;
+
+  // Timeline for charts: up to 65 evenly spaced positions, read off the affine segments.
+  const double first_ctx = w.requests.empty() ? 0 : static_cast<double>(w.requests[0].cached + w.requests[0].input);
+  const int points = static_cast<int>(std::min(64.0, std::max(D - 1, 0.0)));
+  for (int i = 0; i <= points; ++i) {
+    const double j = points == 0 ? 0 : std::round((D - 1) * i / points);
+    auto it = std::upper_bound(segments.begin(), segments.end(), j,
+                               [](double v, const auto& seg) { return v < seg.first; });
+    const auto& seg = *(it == segments.begin() ? it : it - 1);
+    a.timeline.push_back(TimelinePoint{j + 1, first_ctx + j, seg.second.first + seg.second.second * (j - seg.first)});
+  }
+  return a;
+}
+
+}  // namespace infercast

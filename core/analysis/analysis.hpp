@@ -1,0 +1,91 @@
+// From a model, a workload and (optionally) a device to operator tables, memory, TTFT and TPOT over the whole
+// generation. Decode costs are piecewise affine in the position, so the sum over generated tokens is taken in
+// closed form per interval instead of looping over positions (docs/forecast.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "hardware/hardware.hpp"
+#include "model/model.hpp"
+#include "ops/ops.hpp"
+
+namespace infercast {
+
+struct Workload {
+  std::vector<Request> requests;  // the first step: prompts (cached 0) or a ragged batch
+  i64 gen_tokens = 1;             // tokens generated per request; the first comes from the first step
+  StepSettings settings;
+};
+
+struct OpTime {
+  double compute_s = 0;
+  double memory_s = 0;
+  double dispatch_s = 0;
+  double time_s = 0;
+  std::string bound;  // compute | memory | dispatch
+  ComputeType compute_used = ComputeType::BF16;
+};
+
+struct PhaseTotals {
+  double flops = 0, weight_bytes = 0, act_read_bytes = 0, act_write_bytes = 0, kv_read_bytes = 0, kv_write_bytes = 0;
+  double dispatches = 0;
+  double bytes() const { return weight_bytes + act_read_bytes + act_write_bytes + kv_read_bytes + kv_write_bytes; }
+};
+
+struct Phase {
+  std::vector<Op> ops;
+  std::vector<OpTime> times;  // empty without hardware
+  PhaseTotals totals;
+  double tokens = 0;  // new tokens in the step
+  double time_s = 0;
+  double compute_s = 0;  // sums of per-op compute and memory times
+  double memory_s = 0;
+};
+
+struct TimelinePoint {
+  double generated = 0;  // tokens generated before this step (1 = the first decode step after prefill)
+  double context = 0;    // tokens in the first request's cache at this step
+  double tpot_s = 0;
+};
+
+struct Placement {
+  std::string what;  // weights | kv_cache | activations
+  std::vector<double> bytes_per_tier;
+};
+
+struct Analysis {
+  ParamCounts params;
+  std::vector<LayerGroup> groups;
+  // Memory
+  double weights_bytes = 0;
+  double kv_bytes_per_token = 0;   // summed over layers, one token, before windows bound it
+  double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored
+  double activation_peak_bytes = 0;
+  double batch_requests = 0;
+  // Phases
+  Phase prefill;
+  Phase decode;  // the first decode step
+  double decode_steps = 0;
+  double decode_flops_per_token = 0;
+  // Forecast (valid when has_hardware)
+  bool has_hardware = false;
+  double ttft_s = 0;
+  double tpot_first_s = 0;
+  double tpot_last_s = 0;
+  double tpot_mean_s = 0;
+  double decode_time_s = 0;
+  double e2e_s = 0;
+  double tokens_per_s = 0;        // per sequence, decode
+  double batch_tokens_per_s = 0;  // whole batch, decode
+  double memory_capacity_bytes = 0;
+  double memory_required_bytes = 0;
+  bool fits = true;
+  std::vector<Placement> placement;
+  std::vector<TimelinePoint> timeline;
+};
+
+// Throws InputError when the hardware cannot run an operator (no peak for any usable data type).
+Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw);
+
+}  // namespace infercast

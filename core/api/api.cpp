@@ -1,0 +1,403 @@
+#include "api/api.hpp"
+
+#include <cmath>
+
+#include "analysis/analysis.hpp"
+#include "io/presets.hpp"
+
+namespace infercast {
+
+const char* const kVersion = "0.1.0";
+
+namespace {
+
+constexpr std::int64_t kMaxTokens = 1000000000;  // 1e9 tokens per request
+constexpr std::int64_t kMaxBatch = 1000000;
+
+struct ResolvedModel {
+  ModelSpec spec;
+  std::string id;
+  std::string name;
+  std::string source;
+  std::string stated_total, stated_active;
+};
+
+ResolvedModel resolve_model(Reader& r) {
+  const json* v = r.raw("model");
+  if (!v) r.fail("model", "missing_field", r.child_path("model") + " is missing; expected a preset id or a config.json object");
+  ResolvedModel out;
+  if (v->is_string()) {
+    const auto id = v->get<std::string>();
+    const ModelPreset* p = find_model_preset(id);
+    if (!p) {
+      r.fail("model", "unknown_preset",
+             r.child_path("model") + " holds \"" + id + "\", which is not a model preset; run `infercast models` for the list");
+    }
+    out.spec = parse_model_config(p->config, "/config");
+    out.id = p->id;
+    out.name = p->name;
+    out.source = p->source;
+    out.stated_total = p->stated_total;
+    out.stated_active = p->stated_active;
+  } else if (v->is_object()) {
+    // A preset document (with its config) or a bare Hugging Face config.json.
+    if (v->contains("schema_version") && v->contains("config")) {
+      ModelPreset p = parse_model_preset(*v);
+      out.spec = parse_model_config(p.config, r.child_path("model") + "/config");
+      out.id = p.id;
+      out.name = p.name;
+      out.source = p.source;
+      out.stated_total = p.stated_total;
+      out.stated_active = p.stated_active;
+    } else {
+      out.spec = parse_model_config(*v, r.child_path("model"));
+      const json* nm = v->contains("_name_or_path") ? &v->at("_name_or_path") : nullptr;
+      out.name = (nm && nm->is_string()) ? nm->get<std::string>() : "custom " + out.spec.model_type;
+      out.id = "custom";
+    }
+  } else {
+    r.fail("model", "wrong_type", r.child_path("model") + " holds " + describe(*v) + "; expected a preset id or a config.json object");
+  }
+  out.spec.id = out.id;
+  out.spec.name = out.name;
+  return out;
+}
+
+const DType& dtype_field(Reader& r, const std::string& key, const std::string& fallback) {
+  const std::string name = r.string_or(key, fallback);
+  const DType* d = find_dtype(name);
+  if (!d) {
+    std::string list;
+    for (const auto& t : all_dtypes()) list += (list.empty() ? "" : ", ") + t.name;
+    r.fail(key, "unknown_dtype", r.child_path(key) + " holds \"" + name + "\"; expected one of " + list);
+  }
+  return *d;
+}
+
+Workload read_workload(Reader& req, const ModelSpec& m) {
+  Workload w;
+  if (req.has("workload")) {
+    Reader wr = req.object("workload");
+    if (wr.has("requests")) {
+      for (auto& rr : wr.object_array("requests")) {
+        Request q;
+        q.cached = rr.int_in_or("cached", 0, kMaxTokens, 0);
+        q.input = rr.int_in_or("input", 1, kMaxTokens, 1);
+        q.count = rr.int_in_or("count", 1, kMaxBatch, 1);
+        rr.reject_unknown();
+        w.requests.push_back(q);
+      }
+      if (wr.has("batch") || wr.has("prompt")) {
+        const std::string key = wr.has("batch") ? "batch" : "prompt";
+        wr.fail(key, "conflict", wr.child_path(key) + " cannot be combined with " + wr.child_path("requests") +
+                                     "; give either batch and prompt, or a list of requests");
+      }
+    } else {
+      Request q;
+      q.count = wr.int_in_or("batch", 1, kMaxBatch, 1);
+      q.input = wr.int_in_or("prompt", 1, kMaxTokens, 512);
+      q.cached = wr.int_in_or("cached", 0, kMaxTokens, 0);
+      w.requests.push_back(q);
+    }
+    w.gen_tokens = wr.int_in_or("gen", 1, kMaxTokens, 128);
+    wr.reject_unknown();
+  } else {
+    req.raw("workload");
+    w.requests.push_back(Request{0, 512, 1});
+    w.gen_tokens = 128;
+  }
+  double total_requests = 0;
+  for (const auto& q : w.requests) {
+    total_requests += static_cast<double>(q.count);
+    if (static_cast<double>(q.cached + q.input) + static_cast<double>(w.gen_tokens) > 2.0 * kMaxTokens) {
+      throw InputError("workload.out_of_range", "/workload",
+                       "/workload: cached + input + generated tokens exceed 2000000000 for one request");
+    }
+  }
+  if (total_requests > static_cast<double>(kMaxBatch))
+    throw InputError("workload.out_of_range", "/workload/requests",
+                     "/workload/requests adds up to " + std::to_string(static_cast<long long>(total_requests)) +
+                         " requests; expected at most " + std::to_string(kMaxBatch));
+
+  std::string default_weights = "bf16";
+  if (m.declared_quant == "fp8") default_weights = "fp8";
+  if (req.has("precision")) {
+    Reader p = req.object("precision");
+    w.settings.precision.weights = &dtype_field(p, "weights", default_weights);
+    w.settings.precision.activations = &dtype_field(p, "activations", "bf16");
+    w.settings.precision.kv = &dtype_field(p, "kv", "bf16");
+    p.reject_unknown();
+  } else {
+    req.raw("precision");
+    w.settings.precision.weights = find_dtype(default_weights);
+    w.settings.precision.activations = find_dtype("bf16");
+    w.settings.precision.kv = find_dtype("bf16");
+  }
+  if (w.settings.precision.activations->weight_only) {
+    req.fail("precision", "out_of_range",
+             "/precision/activations holds \"" + w.settings.precision.activations->name +
+                 "\", a weight-only storage format; expected a compute type such as bf16, fp16, fp8 or int8");
+  }
+  w.settings.convention = &convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
+  const std::string attn = req.string_or("attention", "fused");
+  if (attn == "fused") w.settings.attention = AttnImpl::Fused;
+  else if (attn == "unfused") w.settings.attention = AttnImpl::Unfused;
+  else req.fail("attention", "out_of_range", req.child_path("attention") + " holds \"" + attn + "\"; expected fused or unfused");
+  const std::string mla = req.string_or("mla", "auto");
+  if (mla == "auto") w.settings.mla = MlaForm::Auto;
+  else if (mla == "absorbed") w.settings.mla = MlaForm::Absorbed;
+  else if (mla == "expanded") w.settings.mla = MlaForm::Expanded;
+  else req.fail("mla", "out_of_range", req.child_path("mla") + " holds \"" + mla + "\"; expected auto, absorbed or expanded");
+  static Convention custom;  // a convention with the MoE rule overridden; lives per call
+  if (req.has("moe_traffic")) {
+    custom = *w.settings.convention;
+    custom.moe = moe_traffic_by_name(req.string("moe_traffic"), req.child_path("moe_traffic"));
+    w.settings.convention = &custom;
+  } else {
+    req.raw("moe_traffic");
+  }
+  return w;
+}
+
+json warnings_json(const std::vector<Warning>& ws) {
+  json a = json::array();
+  for (const auto& w : ws) a.push_back({{"code", w.code}, {"path", w.path}, {"message", w.message}});
+  return a;
+}
+
+json params_json(const ParamCounts& p) {
+  return {{"total", p.total},
+          {"active", p.active},
+          {"active_excluding_embedding", p.active_no_embed},
+          {"embedding", p.embedding},
+          {"lm_head", p.lm_head},
+          {"attention", p.attention},
+          {"ffn_dense", p.ffn_dense},
+          {"experts_routed", p.experts_routed},
+          {"experts_shared", p.experts_shared},
+          {"router", p.router},
+          {"norms", p.norms}};
+}
+
+json groups_json(const std::vector<LayerGroup>& groups) {
+  json a = json::array();
+  for (const auto& g : groups) a.push_back({{"label", g.label}, {"count", g.count}, {"layers", g.layers}});
+  return a;
+}
+
+json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector<LayerGroup>& groups) {
+  const auto& m = rm.spec;
+  return {{"id", rm.id},
+          {"name", rm.name},
+          {"source", rm.source},
+          {"model_type", m.model_type},
+          {"stated_params_total", rm.stated_total},
+          {"stated_params_active", rm.stated_active},
+          {"params_total", p.total},
+          {"params_active", p.active},
+          {"params_active_includes_embedding", true},
+          {"params_active_excluding_embedding", p.active_no_embed},
+          {"params", params_json(p)},
+          {"hidden_size", m.hidden},
+          {"vocab_size", m.vocab},
+          {"num_layers", static_cast<i64>(m.layers.size())},
+          {"mtp_layers_not_counted", m.mtp_layers},
+          {"tied_embeddings", m.tied_embeddings},
+          {"declared_quantization", m.declared_quant},
+          {"groups", groups_json(groups)},
+          {"warnings", warnings_json(m.warnings)}};
+}
+
+double finite(double v) { return std::isfinite(v) ? v : 0; }
+
+json ops_json(const Phase& p, const char* phase) {
+  json a = json::array();
+  for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    const Op& o = p.ops[i];
+    const double bytes = o.bytes();
+    json j = {{"name", o.name},
+              {"phase", phase},
+              {"group", o.group},
+              {"class", op_class_name(o.cls)},
+              {"count", o.count},
+              {"compute_type", compute_type_name(o.compute)},
+              {"flops", o.flops},
+              {"weight_bytes", o.weight_bytes},
+              {"act_read_bytes", o.act_read_bytes},
+              {"act_write_bytes", o.act_write_bytes},
+              {"kv_read_bytes", o.kv_read_bytes},
+              {"kv_write_bytes", o.kv_write_bytes},
+              {"bytes", bytes},
+              {"dispatches", o.dispatches},
+              {"intensity_flop_per_byte", bytes > 0 ? o.flops / bytes : 0.0}};
+    if (!p.times.empty()) {
+      const auto& t = p.times[i];
+      j["time_s"] = t.time_s;
+      j["compute_s"] = t.compute_s;
+      j["memory_s"] = t.memory_s;
+      j["dispatch_s"] = t.dispatch_s;
+      j["bound"] = t.bound;
+      j["compute_type_used"] = compute_type_name(t.compute_used);
+    }
+    a.push_back(j);
+  }
+  return a;
+}
+
+json totals_json(const PhaseTotals& t) {
+  return {{"flops", t.flops},
+          {"weight_bytes", t.weight_bytes},
+          {"act_read_bytes", t.act_read_bytes},
+          {"act_write_bytes", t.act_write_bytes},
+          {"kv_read_bytes", t.kv_read_bytes},
+          {"kv_write_bytes", t.kv_write_bytes},
+          {"bytes", t.bytes()},
+          {"dispatches", t.dispatches}};
+}
+
+}  // namespace
+
+json api_models() {
+  json a = json::array();
+  for (const auto& p : model_presets()) {
+    ModelSpec m = parse_model_config(p.config, "/config");
+    const auto c = count_params(m);
+    a.push_back({{"id", p.id},
+                 {"name", p.name},
+                 {"model_type", m.model_type},
+                 {"params_total", c.total},
+                 {"params_active", c.active},
+                 {"stated_params_total", p.stated_total},
+                 {"stated_params_active", p.stated_active},
+                 {"source", p.source}});
+  }
+  return a;
+}
+
+json api_hardware() {
+  json a = json::array();
+  for (const auto& h : hardware_presets()) a.push_back(hardware_to_json(h));
+  return a;
+}
+
+json api_model(const json& request) {
+  Reader r(request, "", "request");
+  ResolvedModel rm = resolve_model(r);
+  r.reject_unknown();
+  const auto p = count_params(rm.spec);
+  return model_json(rm, p, group_layers(rm.spec));
+}
+
+json api_analyze(const json& request) {
+  Reader r(request, "", "request");
+  ResolvedModel rm = resolve_model(r);
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = nullptr;
+  if (const json* hv = r.raw("hardware")) {
+    if (hv->is_string()) {
+      hw = find_hardware_preset(hv->get<std::string>());
+      if (!hw)
+        r.fail("hardware", "unknown_preset",
+               "/hardware holds \"" + hv->get<std::string>() + "\", which is not a hardware preset; run `infercast hardware` for the list");
+    } else if (hv->is_object()) {
+      hw_storage = parse_hardware(*hv, "/hardware");
+      hw = &hw_storage;
+    } else {
+      r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
+    }
+  }
+  Workload w = read_workload(r, rm.spec);
+  r.reject_unknown();
+  const Analysis a = analyze(rm.spec, w, hw);
+
+  json ops = ops_json(a.prefill, "prefill");
+  for (auto& o : ops_json(a.decode, "decode")) ops.push_back(o);
+  json placement = json::array();
+  for (const auto& p : a.placement) placement.push_back({{"what", p.what}, {"bytes_per_tier", p.bytes_per_tier}});
+  json timeline = json::array();
+  for (const auto& t : a.timeline) timeline.push_back({{"generated", t.generated}, {"context", t.context}, {"tpot_s", t.tpot_s}});
+  json requests = json::array();
+  for (const auto& q : w.requests) requests.push_back({{"cached", q.cached}, {"input", q.input}, {"count", q.count}});
+
+  json out = {
+      {"model", model_json(rm, a.params, a.groups)},
+      {"workload",
+       {{"requests", requests},
+        {"gen", w.gen_tokens},
+        {"batch_requests", a.batch_requests},
+        {"precision",
+         {{"weights", w.settings.precision.weights->name},
+          {"weights_bits_per_element", w.settings.precision.weights->bits_per_element},
+          {"activations", w.settings.precision.activations->name},
+          {"kv", w.settings.precision.kv->name},
+          {"kv_bits_per_element", w.settings.precision.kv->bits_per_element}}},
+        {"convention", w.settings.convention->name},
+        {"convention_description", w.settings.convention->description},
+        {"moe_traffic", moe_traffic_name(w.settings.convention->moe)},
+        {"attention", w.settings.attention == AttnImpl::Fused ? "fused" : "unfused"},
+        {"mla", w.settings.mla == MlaForm::Auto ? "auto" : (w.settings.mla == MlaForm::Absorbed ? "absorbed" : "expanded")}}},
+      {"memory",
+       {{"weights_bytes", a.weights_bytes},
+        {"kv_cache_bytes", a.kv_cache_bytes},
+        {"kv_bytes_per_token", a.kv_bytes_per_token},
+        {"activation_peak_bytes", a.activation_peak_bytes},
+        {"required_bytes", a.memory_required_bytes}}},
+      {"prefill", totals_json(a.prefill.totals)},
+      {"decode", totals_json(a.decode.totals)},
+      {"ops", ops}};
+  out["prefill"]["tokens"] = a.prefill.tokens;
+  out["decode"]["tokens"] = a.decode.tokens;
+  out["decode"]["flops_per_token"] = a.decode_flops_per_token;
+  out["decode"]["steps"] = a.decode_steps;
+  if (a.has_hardware) {
+    out["hardware"] = hardware_to_json(*hw);
+    out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;
+    out["memory"]["fits"] = a.fits;
+    out["memory"]["placement"] = placement;
+    out["prefill"]["time_s"] = finite(a.ttft_s);
+    out["prefill"]["compute_s"] = finite(a.prefill.compute_s);
+    out["prefill"]["memory_s"] = finite(a.prefill.memory_s);
+    out["decode"]["tpot_s"] = finite(a.tpot_mean_s);
+    out["decode"]["tpot_first_s"] = finite(a.tpot_first_s);
+    out["decode"]["tpot_last_s"] = finite(a.tpot_last_s);
+    out["decode"]["time_s"] = finite(a.decode_time_s);
+    out["decode"]["tokens_per_s"] = finite(a.tokens_per_s);
+    out["decode"]["batch_tokens_per_s"] = finite(a.batch_tokens_per_s);
+    out["decode"]["timeline"] = timeline;
+    out["e2e_s"] = finite(a.e2e_s);
+    out["ttft_s"] = finite(a.ttft_s);
+  }
+  return out;
+}
+
+std::string call(const std::string& fn, const std::string& request_json) {
+  json envelope;
+  try {
+    json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
+    json value;
+    if (fn == "version") value = {{"version", kVersion}};
+    else if (fn == "models") value = api_models();
+    else if (fn == "hardware") value = api_hardware();
+    else if (fn == "model") value = api_model(req);
+    else if (fn == "analyze") value = api_analyze(req);
+    else if (fn == "conventions") {
+      value = json::array();
+      for (const auto& c : all_conventions()) value.push_back({{"name", c.name}, {"description", c.description}});
+    } else if (fn == "dtypes") {
+      value = json::array();
+      for (const auto& d : all_dtypes())
+        value.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
+    } else {
+      throw InputError("api.unknown_function", "", "unknown function \"" + fn +
+                                                       "\"; expected version, models, hardware, conventions, dtypes, model or analyze");
+    }
+    envelope = {{"ok", true}, {"value", value}};
+  } catch (const InputError& e) {
+    envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
+  } catch (const std::exception& e) {
+    envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
+  }
+  return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+}  // namespace infercast

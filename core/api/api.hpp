@@ -1,0 +1,23 @@
+// The one boundary every front end uses (the CLI and the wasm module): JSON requests in, JSON envelopes out.
+// `call` never throws: every failure becomes {"ok": false, "error": {"code", "path", "message"}}.
+// The request and result schemas are documented in docs/schema.md.
+#pragma once
+
+#include <string>
+
+#include "io/json_reader.hpp"
+
+namespace infercast {
+
+extern const char* const kVersion;
+
+// fn: version | models | hardware | conventions | dtypes | model | analyze. Returns an envelope as JSON text.
+std::string call(const std::string& fn, const std::string& request_json);
+
+// The same, as values; these throw InputError on bad input.
+json api_models();
+json api_hardware();
+json api_model(const json& request);    // {"model": id | config} -> parameters, groups, warnings
+json api_analyze(const json& request);  // see docs/schema.md
+
+}  // namespace infercast

@@ -1,0 +1,333 @@
+// infercast: the command-line front end. It builds the same JSON request the web page sends and calls the same
+// core entry points (core/api), so both show the same numbers.
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "api/api.hpp"
+#include "cli/files.hpp"
+
+using infercast::json;
+
+namespace {
+
+const char* kHelp = R"(infercast - forecast LLM inference performance from a model config and a device
+
+Usage:
+  infercast models   [--format table|json]        list model presets
+  infercast hardware [--format table|json]        list hardware presets
+  infercast analyze  --model <preset id | config.json> [options]
+  infercast --help | --version
+
+Analyze options:
+  --model ID|PATH          model preset id, a Hugging Face config.json, or a preset file
+  --hardware ID|PATH       hardware preset id or hardware JSON (adds TTFT, TPOT, throughput, fit)
+  --batch N                identical requests (default 1)
+  --prompt N               prompt tokens per request (default 512)
+  --gen N                  generated tokens per request, the first from prefill (default 128)
+  --cached-tokens N...     ragged batch: tokens already cached, one value per request
+  --input-tokens N...      ragged batch: new tokens, one value per request
+  --weights DTYPE          weight format (bf16, fp16, fp8, int8, int4, mxfp4, nvfp4, q4_k, ...)
+  --activations DTYPE      activation type (default bf16)
+  --kv DTYPE               KV-cache type (default bf16)
+  --convention NAME        counting convention: infercast (default), life, no-causal
+  --attention fused|unfused
+  --mla auto|absorbed|expanded
+  --moe-traffic expected|top-k|all|upper-bound
+  --format table|json|csv  output format (default table)
+
+Exit status: 0 on success, 2 on bad input (a message on stderr names the field).
+)";
+
+struct Args {
+  std::string command;
+  std::map<std::string, std::vector<std::string>> opts;
+};
+
+const std::vector<std::string> kMulti = {"--cached-tokens", "--input-tokens"};
+
+[[noreturn]] void die(const std::string& msg) {
+  std::cerr << "infercast: " << msg << "\n";
+  std::exit(2);
+}
+
+Args parse_args(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s == "--help" || s == "-h") {
+      std::cout << kHelp;
+      std::exit(0);
+    }
+    if (s == "--version") {
+      std::cout << "infercast " << infercast::kVersion << "\n";
+      std::exit(0);
+    }
+    if (s.rfind("--", 0) == 0) {
+      auto& vals = a.opts[s];
+      const bool multi = std::find(kMulti.begin(), kMulti.end(), s) != kMulti.end();
+      while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+        vals.push_back(argv[++i]);
+        if (!multi) break;
+      }
+      if (vals.empty()) die(s + " needs a value");
+    } else if (a.command.empty()) {
+      a.command = s;
+    } else {
+      die("unexpected argument \"" + s + "\"; see infercast --help");
+    }
+  }
+  return a;
+}
+
+json integer(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno == ERANGE) die(flag + " holds \"" + v + "\"; expected an integer");
+  return x;
+}
+
+std::string one(const Args& a, const std::string& flag, const std::string& fallback = "") {
+  auto it = a.opts.find(flag);
+  return it == a.opts.end() ? fallback : it->second.front();
+}
+
+json load_json_arg(const std::string& flag, const std::string& value) {
+  if (!infercast::file_exists(value)) return value;  // a preset id
+  try {
+    return infercast::parse_json_text(infercast::read_text_file(value), value, "input");
+  } catch (const infercast::InputError& e) {
+    die(std::string(e.what()));
+  }
+}
+
+json unwrap(const std::string& envelope_text) {
+  json env = json::parse(envelope_text);
+  if (!env["ok"].get<bool>()) {
+    const auto& e = env["error"];
+    die(e["message"].get<std::string>() + " [" + e["code"].get<std::string>() + "]");
+  }
+  return env["value"];
+}
+
+std::string si(double v, const char* unit) {
+  static const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int p = 0;
+  double x = v;
+  while (std::fabs(x) >= 1000 && p < 6) {
+    x /= 1000;
+    ++p;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f %s%s", x, prefixes[p], unit);
+  return buf;
+}
+
+std::string bytes_str(double v) {
+  static const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int p = 0;
+  double x = v;
+  while (std::fabs(x) >= 1024 && p < 5) {
+    x /= 1024;
+    ++p;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f %s", x, units[p]);
+  return buf;
+}
+
+std::string time_str(double s) {
+  char buf[64];
+  if (s >= 1) std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
+  return buf;
+}
+
+void print_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> w;
+  for (const auto& r : rows)
+    for (std::size_t i = 0; i < r.size(); ++i) {
+      if (w.size() <= i) w.push_back(0);
+      w[i] = std::max(w[i], r[i].size());
+    }
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    std::string line = "|";
+    for (std::size_t i = 0; i < rows[k].size(); ++i) line += " " + rows[k][i] + std::string(w[i] - rows[k][i].size(), ' ') + " |";
+    std::cout << line << "\n";
+    if (k == 0) {
+      std::string sep = "|";
+      for (auto x : w) sep += std::string(x + 2, '-') + "|";
+      std::cout << sep << "\n";
+    }
+  }
+}
+
+void print_analysis_table(const json& r) {
+  const auto& m = r["model"];
+  std::cout << "Model: " << m["name"].get<std::string>() << " (" << m["model_type"].get<std::string>() << "), "
+            << m["params_total"].get<long long>() << " parameters, " << m["params_active"].get<long long>()
+            << " active per token (input embedding included)\n";
+  for (const auto& w : m["warnings"]) std::cout << "warning: " << w["message"].get<std::string>() << "\n";
+  const bool hw = r.contains("hardware");
+  for (const char* phase : {"prefill", "decode"}) {
+    std::cout << "\n" << (std::string(phase) == "prefill" ? "Prefill (first step)" : "Decode (first step)") << "\n";
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head = {"Operator", "Layers", "Count", "FLOPs", "Weights", "Act read", "Act write", "KV read", "KV write", "Intensity"};
+    if (hw) {
+      head.push_back("Time");
+      head.push_back("Bound");
+    }
+    rows.push_back(head);
+    for (const auto& o : r["ops"]) {
+      if (o["phase"] != phase) continue;
+      std::vector<std::string> row = {o["name"].get<std::string>(), o["group"].get<std::string>(),
+                                      std::to_string(o["count"].get<long long>()), si(o["flops"].get<double>(), "FLOP"),
+                                      bytes_str(o["weight_bytes"].get<double>()), bytes_str(o["act_read_bytes"].get<double>()),
+                                      bytes_str(o["act_write_bytes"].get<double>()), bytes_str(o["kv_read_bytes"].get<double>()),
+                                      bytes_str(o["kv_write_bytes"].get<double>()),
+                                      si(o["intensity_flop_per_byte"].get<double>(), "FLOP/B")};
+      if (hw) {
+        row.push_back(time_str(o["time_s"].get<double>()));
+        row.push_back(o["bound"].get<std::string>());
+      }
+      rows.push_back(row);
+    }
+    const auto& t = r[phase];
+    std::vector<std::string> total = {"Total", "", "", si(t["flops"].get<double>(), "FLOP"), bytes_str(t["weight_bytes"].get<double>()),
+                                      bytes_str(t["act_read_bytes"].get<double>()), bytes_str(t["act_write_bytes"].get<double>()),
+                                      bytes_str(t["kv_read_bytes"].get<double>()), bytes_str(t["kv_write_bytes"].get<double>()),
+                                      si(t["bytes"].get<double>() > 0 ? t["flops"].get<double>() / t["bytes"].get<double>() : 0, "FLOP/B")};
+    if (hw) {
+      total.push_back(time_str(std::string(phase) == "prefill" ? t["time_s"].get<double>() : t["tpot_first_s"].get<double>()));
+      total.push_back("");
+    }
+    rows.push_back(total);
+    print_table(rows);
+  }
+  const auto& mem = r["memory"];
+  std::cout << "\nMemory: weights " << bytes_str(mem["weights_bytes"].get<double>()) << " + KV cache "
+            << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload) + activations "
+            << bytes_str(mem["activation_peak_bytes"].get<double>()) << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
+  if (hw) {
+    std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", capacity "
+              << bytes_str(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT: spills to the slowest tier)") << "\n";
+    std::cout << "TTFT " << time_str(r["ttft_s"].get<double>()) << ", TPOT mean " << time_str(r["decode"]["tpot_s"].get<double>())
+              << " (first " << time_str(r["decode"]["tpot_first_s"].get<double>()) << ", last "
+              << time_str(r["decode"]["tpot_last_s"].get<double>()) << "), " << std::to_string(r["decode"]["tokens_per_s"].get<double>())
+              << " tok/s per sequence, " << std::to_string(r["decode"]["batch_tokens_per_s"].get<double>()) << " tok/s batch, end-to-end "
+              << time_str(r["e2e_s"].get<double>()) << "\n";
+  }
+}
+
+void print_csv(const json& r) {
+  std::cout << "phase,name,group,class,count,flops,weight_bytes,act_read_bytes,act_write_bytes,kv_read_bytes,kv_write_bytes,"
+               "dispatches,intensity_flop_per_byte";
+  const bool hw = r.contains("hardware");
+  if (hw) std::cout << ",time_s,bound";
+  std::cout << "\n";
+  for (const auto& o : r["ops"]) {
+    std::cout << o["phase"].get<std::string>() << "," << o["name"].get<std::string>() << ",\"" << o["group"].get<std::string>() << "\","
+              << o["class"].get<std::string>() << "," << o["count"] << "," << o["flops"] << "," << o["weight_bytes"] << ","
+              << o["act_read_bytes"] << "," << o["act_write_bytes"] << "," << o["kv_read_bytes"] << "," << o["kv_write_bytes"] << ","
+              << o["dispatches"] << "," << o["intensity_flop_per_byte"];
+    if (hw) std::cout << "," << o["time_s"] << "," << o["bound"].get<std::string>();
+    std::cout << "\n";
+  }
+}
+
+int cmd_analyze(const Args& a) {
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+  json req = json::object();
+  const std::string model = one(a, "--model");
+  if (model.empty()) die("--model is required; give a preset id (infercast models) or a config.json path");
+  req["model"] = load_json_arg("--model", model);
+  if (a.opts.count("--hardware")) req["hardware"] = load_json_arg("--hardware", one(a, "--hardware"));
+  json wl = json::object();
+  const bool ragged = a.opts.count("--cached-tokens") || a.opts.count("--input-tokens");
+  if (ragged) {
+    if (a.opts.count("--prompt")) die("--prompt cannot be combined with --cached-tokens/--input-tokens");
+    const auto cached = a.opts.count("--cached-tokens") ? a.opts.at("--cached-tokens") : std::vector<std::string>{};
+    const auto input = a.opts.count("--input-tokens") ? a.opts.at("--input-tokens") : std::vector<std::string>{};
+    const std::size_t n = std::max(cached.size(), input.size());
+    if (!cached.empty() && !input.empty() && cached.size() != input.size())
+      die("--cached-tokens has " + std::to_string(cached.size()) + " values and --input-tokens " +
+          std::to_string(input.size()) + "; expected one of each per request");
+    const json count = a.opts.count("--batch") ? integer("--batch", one(a, "--batch")) : json(1);
+    json reqs = json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+      reqs.push_back({{"cached", cached.empty() ? json(0) : integer("--cached-tokens", cached[i])},
+                      {"input", input.empty() ? json(1) : integer("--input-tokens", input[i])},
+                      {"count", count}});
+    }
+    wl["requests"] = reqs;
+  } else {
+    if (a.opts.count("--batch")) wl["batch"] = integer("--batch", one(a, "--batch"));
+    if (a.opts.count("--prompt")) wl["prompt"] = integer("--prompt", one(a, "--prompt"));
+  }
+  if (a.opts.count("--gen")) wl["gen"] = integer("--gen", one(a, "--gen"));
+  req["workload"] = wl;
+  json prec = json::object();
+  for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{{"--weights", "weights"}, {"--activations", "activations"}, {"--kv", "kv"}})
+    if (a.opts.count(flag)) prec[key] = one(a, flag);
+  if (!prec.empty()) req["precision"] = prec;
+  for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
+           {"--convention", "convention"}, {"--attention", "attention"}, {"--mla", "mla"}, {"--moe-traffic", "moe_traffic"}})
+    if (a.opts.count(flag)) req[key] = one(a, flag);
+  static const std::vector<std::string> known = {"--model", "--hardware", "--batch", "--prompt", "--gen", "--cached-tokens",
+                                                 "--input-tokens", "--weights", "--activations", "--kv", "--convention",
+                                                 "--attention", "--mla", "--moe-traffic", "--format"};
+  for (const auto& [k, v] : a.opts)
+    if (std::find(known.begin(), known.end(), k) == known.end()) die("unknown option " + k + "; see infercast --help");
+  const json r = unwrap(infercast::call("analyze", req.dump()));
+  if (fmt == "json") std::cout << r.dump(2) << "\n";
+  else if (fmt == "csv") print_csv(r);
+  else print_analysis_table(r);
+  return 0;
+}
+
+int cmd_list(const Args& a, const std::string& fn) {
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json") die("--format holds \"" + fmt + "\"; expected table or json");
+  const json v = unwrap(infercast::call(fn, "{}"));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows;
+  if (fn == "models") {
+    rows.push_back({"id", "name", "type", "parameters", "active", "stated"});
+    for (const auto& m : v)
+      rows.push_back({m["id"], m["name"], m["model_type"], std::to_string(m["params_total"].get<long long>()),
+                      std::to_string(m["params_active"].get<long long>()), m["stated_params_total"]});
+  } else {
+    rows.push_back({"id", "name", "class", "bf16 TFLOPS", "memory", "bandwidth"});
+    for (const auto& h : v) {
+      const auto& t = h["memory_tiers"][0];
+      rows.push_back({h["id"], h["name"], h["class"],
+                      h["peak_dense_TFLOPS"].contains("bf16") ? h["peak_dense_TFLOPS"]["bf16"].dump() : "-",
+                      t["name"].get<std::string>() + " " + t["capacity_GB"].dump() + " GB", t["bandwidth_GBps"].dump() + " GB/s"});
+    }
+  }
+  print_table(rows);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Args a = parse_args(argc, argv);
+  if (a.command.empty()) {
+    std::cout << kHelp;
+    return 0;
+  }
+  if (a.command == "analyze") return cmd_analyze(a);
+  if (a.command == "models" || a.command == "hardware") return cmd_list(a, a.command);
+  die("unknown command \"" + a.command + "\"; expected models, hardware or analyze (see infercast --help)");
+}

@@ -1,0 +1,102 @@
+#include "io/hardware_json.hpp"
+
+namespace infercast {
+
+namespace {
+const char* kPeakKeys[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"};
+}
+
+HardwareSpec parse_hardware(const json& doc, const std::string& path) {
+  Reader r(doc, path, "hardware");
+  HardwareSpec hw;
+  const auto version = r.positive_int("schema_version");
+  if (version != 1)
+    r.fail("schema_version", "unsupported", r.child_path("schema_version") + " holds " + std::to_string(version) + "; expected 1");
+  hw.id = r.string("id");
+  hw.name = r.string("name");
+  hw.vendor = r.string_or("vendor", "");
+  hw.device_class = r.string("class");
+  bool known = false;
+  for (const auto& c : device_classes()) known = known || c == hw.device_class;
+  if (!known) {
+    std::string list;
+    for (const auto& c : device_classes()) list += (list.empty() ? "" : ", ") + c;
+    r.fail("class", "out_of_range", r.child_path("class") + " holds \"" + hw.device_class + "\"; expected one of " + list);
+  }
+  hw.source = r.string("source");
+  r.string_or("notes", "");
+  r.nonneg_int_or("launch_year", 0);
+  {
+    Reader peaks = r.object("peak_dense_TFLOPS");
+    bool any = false;
+    for (std::size_t i = 0; i < 8; ++i) {
+      hw.peak_flops[i] = peaks.nonneg_number_or(kPeakKeys[i], 0) * 1e12;
+      any = any || hw.peak_flops[i] > 0;
+    }
+    peaks.reject_unknown();
+    if (!any)
+      r.fail("peak_dense_TFLOPS", "out_of_range",
+             r.child_path("peak_dense_TFLOPS") + " holds no positive peak; expected at least one of fp32, tf32, bf16, fp16, fp8, int8, fp4, int4");
+  }
+  for (auto& t : r.object_array("memory_tiers")) {
+    MemoryTier tier;
+    tier.name = t.string("name");
+    tier.capacity_bytes = t.positive_number("capacity_GB") * 1e9;
+    tier.bandwidth_bytes_per_s = t.positive_number("bandwidth_GBps") * 1e9;
+    tier.energy_j_per_byte = t.nonneg_number_or("energy_pJ_per_byte", 0) * 1e-12;
+    t.reject_unknown();
+    hw.tiers.push_back(tier);
+  }
+  hw.interconnect_bytes_per_s = r.nonneg_number_or("interconnect_GBps", 0) * 1e9;
+  hw.tdp_w = r.nonneg_number_or("tdp_W", 0);
+  hw.idle_w = r.nonneg_number_or("idle_W", 0);
+  hw.price_usd = r.nonneg_number_or("price_USD", 0);
+  hw.embodied_kgco2e = r.nonneg_number_or("embodied_kgCO2e", 0);
+  hw.eff = default_efficiencies(hw.device_class);
+  if (r.has("efficiency")) {
+    Reader e = r.object("efficiency");
+    hw.eff.gemm = e.number_in_or("gemm", 0.001, 1, hw.eff.gemm);
+    hw.eff.attention = e.number_in_or("attention", 0.001, 1, hw.eff.attention);
+    hw.eff.elementwise = e.number_in_or("elementwise", 0.001, 1, hw.eff.elementwise);
+    hw.eff.memory = e.number_in_or("memory", 0.001, 1, hw.eff.memory);
+    hw.eff.dispatch_s = e.number_in_or("dispatch_us", 0, 1e6, hw.eff.dispatch_s * 1e6) * 1e-6;
+    e.reject_unknown();
+  } else {
+    r.raw("efficiency");
+  }
+  r.reject_unknown();
+  return hw;
+}
+
+json hardware_to_json(const HardwareSpec& hw) {
+  json peaks = json::object();
+  for (std::size_t i = 0; i < 8; ++i)
+    if (hw.peak_flops[i] > 0) peaks[kPeakKeys[i]] = hw.peak_flops[i] / 1e12;
+  json tiers = json::array();
+  for (const auto& t : hw.tiers)
+    tiers.push_back({{"name", t.name},
+                     {"capacity_GB", t.capacity_bytes / 1e9},
+                     {"bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9},
+                     {"energy_pJ_per_byte", t.energy_j_per_byte * 1e12}});
+  return {{"schema_version", 1},
+          {"id", hw.id},
+          {"name", hw.name},
+          {"vendor", hw.vendor},
+          {"class", hw.device_class},
+          {"source", hw.source},
+          {"peak_dense_TFLOPS", peaks},
+          {"memory_tiers", tiers},
+          {"interconnect_GBps", hw.interconnect_bytes_per_s / 1e9},
+          {"tdp_W", hw.tdp_w},
+          {"idle_W", hw.idle_w},
+          {"price_USD", hw.price_usd},
+          {"embodied_kgCO2e", hw.embodied_kgco2e},
+          {"efficiency",
+           {{"gemm", hw.eff.gemm},
+            {"attention", hw.eff.attention},
+            {"elementwise", hw.eff.elementwise},
+            {"memory", hw.eff.memory},
+            {"dispatch_us", hw.eff.dispatch_s * 1e6}}}};
+}
+
+}  // namespace infercast

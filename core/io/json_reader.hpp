@@ -1,0 +1,70 @@
+// A strict, path-aware reader over nlohmann::json. Every getter either returns a valid value or throws
+// InputError whose message names the field (as a JSON pointer), what it holds and what was expected.
+// It records which keys were read so callers can report the ones they ignored.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "util/error.hpp"
+
+namespace infercast {
+
+using json = nlohmann::json;
+
+// A short rendering of a JSON value for error messages ("abc" (a string), 0, null, an object, ...).
+std::string describe(const json& v);
+
+// Parse text as JSON; a syntax error becomes InputError{prefix + ".malformed_json", "", "..."} with the byte position.
+json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix);
+
+class Reader {
+ public:
+  Reader(const json& obj, std::string path, std::string code_prefix);
+
+  const std::string& path() const { return path_; }
+  bool has(const std::string& key) const;  // present and not null
+  const json* raw(const std::string& key);  // marks the key as read; nullptr when absent or null
+
+  std::int64_t positive_int(const std::string& key);
+  std::int64_t positive_int_or(const std::string& key, std::int64_t fallback);
+  std::int64_t nonneg_int_or(const std::string& key, std::int64_t fallback);
+  std::optional<std::int64_t> optional_positive_int(const std::string& key);
+  std::int64_t int_in_or(const std::string& key, std::int64_t lo, std::int64_t hi, std::int64_t fallback);
+  double positive_number(const std::string& key);
+  double positive_number_or(const std::string& key, double fallback);
+  double nonneg_number_or(const std::string& key, double fallback);
+  double number_in_or(const std::string& key, double lo, double hi, double fallback);
+  bool boolean_or(const std::string& key, bool fallback);
+  std::string string(const std::string& key);
+  std::string string_or(const std::string& key, const std::string& fallback);
+  Reader object(const std::string& key);
+  std::vector<Reader> object_array(const std::string& key);  // non-empty array of objects
+  std::vector<std::string> string_array_or(const std::string& key);
+  std::vector<std::int64_t> int_array_or(const std::string& key);
+
+  // Keys of the object never read through this reader, in order.
+  std::vector<std::string> unread() const;
+  // Error if any key was not read (strict formats: hardware, workload, presets metadata).
+  void reject_unknown() const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& kind, const std::string& message) const;
+  std::string child_path(const std::string& key) const;
+  const std::string& code_prefix() const { return prefix_; }
+
+ private:
+  const json& at(const std::string& key);  // required: throws missing_field
+  const json& obj_;
+  std::string path_;
+  std::string prefix_;
+  std::set<std::string> read_;
+};
+
+// Escape a key for a JSON pointer (RFC 6901).
+std::string pointer_escape(const std::string& key);
+
+}  // namespace infercast

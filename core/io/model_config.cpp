@@ -1,0 +1,490 @@
+#include "io/model_config.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace infercast {
+
+namespace {
+
+// Keys that never change FLOPs, bytes or parameter counts (numerics, token ids, training knobs, RoPE scaling).
+const std::set<std::string>& harmless_keys() {
+  static const std::set<std::string> keys = {
+      "_name_or_path", "architectures", "auto_map", "bos_token_id", "eos_token_id", "pad_token_id",
+      "initializer_range", "attention_dropout", "hidden_dropout", "embd_pdrop", "resid_pdrop", "dropout",
+      "torch_dtype", "dtype", "transformers_version", "use_cache", "rms_norm_eps", "layer_norm_epsilon",
+      "layer_norm_eps", "norm_eps", "rope_theta", "rope_scaling", "rope_local_base_freq", "original_max_position_embeddings",
+      "pretraining_tp", "output_router_logits", "router_aux_loss_coef", "router_z_loss_coef", "router_jitter_noise",
+      "norm_topk_prob", "routed_scaling_factor", "route_scale", "scoring_func", "score_func", "n_group", "topk_group",
+      "n_expert_groups", "n_limited_groups", "ep_size", "aux_loss_alpha", "seq_aux", "query_pre_attn_scalar",
+      "cache_implementation", "initial_context_length", "swiglu_limit", "mscale", "mscale_all_dim", "beta_fast",
+      "beta_slow", "rope_type", "is_decoder", "model_type", "boi_token_index", "eoi_token_index", "image_token_index",
+      "apply_residual_connection_post_layernorm", "tokenizer_class", "attn_temperature_tuning", "floor_scale",
+      "attn_scale", "fixed_scale", "bos_token", "eos_token", "max_window_layers", "use_sliding_window", "tie_word_embeddings",
+      "partial_rotary_factor", "rope_interleave", "use_bidirectional_attention"};
+  return keys;
+}
+
+struct Ctx {
+  Reader& r;
+  ModelSpec& m;
+  void warn(const std::string& key, const std::string& msg) {
+    m.warnings.push_back(Warning{"model.unmodelled_field", r.child_path(key), msg});
+  }
+};
+
+i64 head_dim_of(Reader& r, i64 hidden, i64 heads, const char* heads_key) {
+  if (auto hd = r.optional_positive_int("head_dim")) return *hd;
+  if (hidden % heads != 0) {
+    throw InputError("model.invalid", r.child_path("hidden_size"),
+                     r.child_path("hidden_size") + " holds " + std::to_string(hidden) + ", which is not a multiple of " +
+                         r.child_path(heads_key) + " (" + std::to_string(heads) +
+                         "); give head_dim explicitly");
+  }
+  return hidden / heads;
+}
+
+void check_kv_divides(Reader& r, i64 heads, i64 kv, const char* heads_key, const char* kv_key) {
+  if (kv > heads || heads % kv != 0) {
+    throw InputError("model.invalid", r.child_path(kv_key),
+                     r.child_path(kv_key) + " holds " + std::to_string(kv) + ", which does not divide " +
+                         r.child_path(heads_key) + " (" + std::to_string(heads) + ")");
+  }
+}
+
+enum class LayerKind { Full, Sliding, Chunked };
+
+// layer_types when given (HF's newer configs), else the family's rule.
+std::vector<LayerKind> read_layer_types(Reader& r, i64 n_layers, const std::vector<LayerKind>& fallback) {
+  auto types = r.string_array_or("layer_types");
+  if (types.empty()) return fallback;
+  if (static_cast<i64>(types.size()) != n_layers) {
+    throw InputError("model.invalid", r.child_path("layer_types"),
+                     r.child_path("layer_types") + " has " + std::to_string(types.size()) +
+                         " entries; expected one per layer (" + std::to_string(n_layers) + ")");
+  }
+  std::vector<LayerKind> out;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const auto& t = types[i];
+    if (t == "full_attention") out.push_back(LayerKind::Full);
+    else if (t == "sliding_attention") out.push_back(LayerKind::Sliding);
+    else if (t == "chunked_attention") out.push_back(LayerKind::Chunked);
+    else
+      throw InputError("model.unsupported", r.child_path("layer_types") + "/" + std::to_string(i),
+                       r.child_path("layer_types") + "/" + std::to_string(i) + " holds \"" + t +
+                           "\"; supported layer types are full_attention, sliding_attention and chunked_attention");
+  }
+  return out;
+}
+
+std::string activation_of(Reader& r, const std::string& fallback) {
+  if (r.has("hidden_activation")) {
+    auto a = r.string("hidden_activation");
+    r.raw("hidden_act");
+    return a;
+  }
+  return r.string_or("hidden_act", fallback);
+}
+
+// Dense decoder families that share the Llama layout: llama, mistral, mixtral, qwen2(_moe), qwen3(_moe), phi3,
+// gemma 1/2/3, llama4, gpt_oss.
+void parse_llama_like(Ctx& c, const std::string& type) {
+  Reader& r = c.r;
+  ModelSpec& m = c.m;
+  const i64 h = r.positive_int("hidden_size");
+  const i64 L = r.positive_int("num_hidden_layers");
+  m.hidden = h;
+  m.vocab = r.positive_int("vocab_size");
+  const i64 nh = r.positive_int("num_attention_heads");
+  const i64 nkv = r.positive_int_or("num_key_value_heads", nh);
+  check_kv_divides(r, nh, nkv, "num_attention_heads", "num_key_value_heads");
+  const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
+  m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+
+  const bool gemma = type.rfind("gemma", 0) == 0;
+  const bool qwen = type.rfind("qwen", 0) == 0;
+  const bool tied_default = gemma;
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", tied_default);
+  m.activation = activation_of(r, gemma ? "gelu_pytorch_tanh" : "silu");
+
+  AttentionSpec a;
+  a.n_heads = nh;
+  a.n_kv_heads = nkv;
+  a.head_dim = hd;
+  a.v_head_dim = hd;
+  a.rope_dim = hd;
+  if (type == "qwen2" || type == "qwen2_moe") {
+    a.qkv_bias = true;
+    r.raw("attention_bias");
+  } else if (type == "llama" || type == "qwen3" || type == "qwen3_moe" || type == "gemma" || type == "gemma2" ||
+             type == "gemma3_text" || type == "gpt_oss" || type == "llama4_text") {
+    const bool b = r.boolean_or("attention_bias", type == "gpt_oss");
+    a.qkv_bias = b;
+    a.o_bias = b;
+  }
+  if (type == "qwen3" || type == "qwen3_moe" || type == "gemma3_text") a.qk_norm = true;
+  if (type == "phi3") a.fused_qkv = true;
+  if (type == "gpt_oss") a.sinks = true;
+
+  // Sliding windows.
+  i64 window = 0;
+  std::vector<LayerKind> kinds(static_cast<std::size_t>(L), LayerKind::Full);
+  if (r.has("sliding_window")) window = r.positive_int("sliding_window");
+  else r.raw("sliding_window");
+  r.raw("sliding_window_size");  // Gemma-2 duplicate of sliding_window
+  if (type == "mistral" || type == "mixtral" || type == "phi3") {
+    if (window > 0) std::fill(kinds.begin(), kinds.end(), LayerKind::Sliding);
+  } else if (qwen) {
+    const bool use = r.boolean_or("use_sliding_window", false);
+    const i64 first = r.nonneg_int_or("max_window_layers", L);
+    if (use && window > 0)
+      for (i64 i = first; i < L; ++i) kinds[static_cast<std::size_t>(i)] = LayerKind::Sliding;
+  } else if (type == "gemma2") {
+    for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = (i % 2 == 0) ? LayerKind::Sliding : LayerKind::Full;
+  } else if (type == "gemma3_text") {
+    const i64 pattern = r.positive_int_or("sliding_window_pattern", 6);
+    for (i64 i = 0; i < L; ++i)
+      kinds[static_cast<std::size_t>(i)] = ((i + 1) % pattern != 0) ? LayerKind::Sliding : LayerKind::Full;
+  }
+  std::vector<bool> nope(static_cast<std::size_t>(L), false);
+  i64 chunk = 0;
+  if (type == "llama4_text") {
+    chunk = r.nonneg_int_or("attention_chunk_size", 0);
+    auto rope_flags = r.int_array_or("no_rope_layers");  // 1: the layer uses RoPE, 0: NoPE (global)
+    const i64 interval = r.positive_int_or("no_rope_layer_interval", 4);
+    for (i64 i = 0; i < L; ++i) {
+      bool uses_rope = rope_flags.empty() ? ((i + 1) % interval != 0) : rope_flags[static_cast<std::size_t>(std::min<i64>(i, static_cast<i64>(rope_flags.size()) - 1))] != 0;
+      if (!rope_flags.empty() && static_cast<i64>(rope_flags.size()) != L) {
+        throw InputError("model.invalid", r.child_path("no_rope_layers"),
+                         r.child_path("no_rope_layers") + " has " + std::to_string(rope_flags.size()) +
+                             " entries; expected one per layer (" + std::to_string(L) + ")");
+      }
+      nope[static_cast<std::size_t>(i)] = !uses_rope;
+      kinds[static_cast<std::size_t>(i)] = (uses_rope && chunk > 0) ? LayerKind::Chunked : LayerKind::Full;
+    }
+  }
+  kinds = read_layer_types(r, L, kinds);
+  for (auto k : kinds) {
+    if (k == LayerKind::Sliding && window == 0)
+      throw InputError("model.missing_field", r.child_path("sliding_window"),
+                       r.child_path("sliding_window") + " is missing; layer_types names sliding_attention layers, so a positive window is expected");
+    if (k == LayerKind::Chunked && chunk == 0)
+      throw InputError("model.missing_field", r.child_path("attention_chunk_size"),
+                       r.child_path("attention_chunk_size") + " is missing; layer_types names chunked_attention layers, so a positive chunk size is expected");
+  }
+
+  // FFN.
+  FfnSpec dense;
+  dense.gated = true;
+  dense.bias = (type == "llama") ? r.boolean_or("mlp_bias", false) : false;
+  dense.fused_gate_up = (type == "phi3");
+  dense.intermediate = r.positive_int("intermediate_size");
+
+  FfnSpec moe = dense;
+  moe.moe = true;
+  std::vector<bool> is_moe(static_cast<std::size_t>(L), false);
+  if (type == "mixtral") {
+    moe.n_experts = r.positive_int("num_local_experts");
+    moe.top_k = r.positive_int("num_experts_per_tok");
+    moe.expert_intermediate = dense.intermediate;
+    std::fill(is_moe.begin(), is_moe.end(), true);
+  } else if (type == "qwen2_moe" || type == "qwen3_moe") {
+    moe.n_experts = r.positive_int("num_experts");
+    moe.top_k = r.positive_int("num_experts_per_tok");
+    moe.expert_intermediate = r.positive_int("moe_intermediate_size");
+    if (type == "qwen2_moe") {
+      moe.n_shared = 1;
+      moe.shared_intermediate = r.positive_int("shared_expert_intermediate_size");
+      moe.shared_gate = true;
+    }
+    const i64 step = r.positive_int_or("decoder_sparse_step", 1);
+    auto dense_only = r.int_array_or("mlp_only_layers");
+    for (i64 i = 0; i < L; ++i) {
+      const bool listed = std::find(dense_only.begin(), dense_only.end(), i) != dense_only.end();
+      is_moe[static_cast<std::size_t>(i)] = !listed && ((i + 1) % step == 0);
+    }
+  } else if (type == "gpt_oss") {
+    moe.n_experts = r.positive_int("num_local_experts");
+    moe.top_k = r.has("num_experts_per_tok") ? r.positive_int("num_experts_per_tok") : r.positive_int("experts_per_token");
+    r.raw("experts_per_token");
+    moe.expert_intermediate = dense.intermediate;
+    moe.router_bias = true;
+    moe.expert_bias = true;
+    std::fill(is_moe.begin(), is_moe.end(), true);
+  } else if (type == "llama4_text") {
+    moe.n_experts = r.positive_int("num_local_experts");
+    moe.top_k = r.positive_int("num_experts_per_tok");
+    moe.expert_intermediate = dense.intermediate;
+    moe.n_shared = 1;
+    moe.shared_intermediate = dense.intermediate;
+    dense.intermediate = r.positive_int_or("intermediate_size_mlp", dense.intermediate);
+    auto listed = r.int_array_or("moe_layers");
+    const i64 step = r.positive_int_or("interleave_moe_layer_step", 1);
+    for (i64 i = 0; i < L; ++i) {
+      is_moe[static_cast<std::size_t>(i)] =
+          listed.empty() ? ((i + 1) % step == 0) : std::find(listed.begin(), listed.end(), i) != listed.end();
+    }
+  }
+  if (moe.moe && moe.n_experts > 0 && moe.top_k > moe.n_experts) {
+    throw InputError("model.invalid", r.child_path("num_experts_per_tok"),
+                     r.child_path("num_experts_per_tok") + " holds " + std::to_string(moe.top_k) +
+                         ", more than the number of experts (" + std::to_string(moe.n_experts) + ")");
+  }
+
+  const bool qk_norm_llama4 = (type == "llama4_text") && r.boolean_or("use_qk_norm", false);
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    layer.attn = a;
+    const auto k = kinds[static_cast<std::size_t>(i)];
+    if (k == LayerKind::Sliding) layer.attn.window = window;
+    if (k == LayerKind::Chunked) layer.attn.chunk = chunk;
+    if (nope[static_cast<std::size_t>(i)]) layer.attn.rope_dim = 0;
+    if (qk_norm_llama4 && !nope[static_cast<std::size_t>(i)]) {
+      layer.attn.qk_norm = true;
+      layer.attn.qk_norm_weight = false;
+    }
+    layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
+    layer.norms = (type == "gemma2" || type == "gemma3_text") ? 4 : 2;
+    m.layers.push_back(layer);
+  }
+
+  if (type == "gemma2" || type == "gemma3_text") {
+    for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping"}) {
+      if (r.has(key)) {
+        r.raw(key);
+        c.warn(key, std::string(key) + " adds a tanh per element (a few FLOPs per attention score or logit) that is not counted");
+      } else {
+        r.raw(key);
+      }
+    }
+  }
+}
+
+void parse_falcon(Ctx& c) {
+  Reader& r = c.r;
+  ModelSpec& m = c.m;
+  const bool old_schema = r.has("n_head") || r.has("n_layer");
+  const char* heads_key = old_schema ? "n_head" : "num_attention_heads";
+  const i64 h = r.positive_int("hidden_size");
+  const i64 nh = r.positive_int(heads_key);
+  const i64 L = r.positive_int(old_schema ? "n_layer" : "num_hidden_layers");
+  m.hidden = h;
+  m.vocab = r.positive_int("vocab_size");
+  m.max_position = r.nonneg_int_or("max_position_embeddings", 2048);
+  m.norm = NormKind::Layer;
+  m.norm_bias = true;
+  m.activation = "gelu";
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
+  const bool new_arch = r.boolean_or("new_decoder_architecture", false);
+  const bool multi_query = r.boolean_or("multi_query", true);
+  const char* kv_key = old_schema ? "n_head_kv" : "num_kv_heads";
+  i64 nkv = nh;
+  if (new_arch) nkv = r.positive_int(kv_key);
+  else if (multi_query) nkv = 1;
+  else r.raw(kv_key);
+  if (!new_arch && r.has(kv_key)) nkv = r.positive_int(kv_key);
+  check_kv_divides(r, nh, nkv, heads_key, kv_key);
+  const bool bias = r.boolean_or("bias", false);
+  const bool parallel = r.boolean_or("parallel_attn", true);
+  if (r.boolean_or("alibi", false))
+    c.warn("alibi", "/alibi is true: ALiBi position biases replace RoPE; their per-score add is not counted");
+
+  AttentionSpec a;
+  a.n_heads = nh;
+  a.n_kv_heads = nkv;
+  a.head_dim = h / nh;
+  if (h % nh != 0) head_dim_of(r, h, nh, heads_key);
+  a.v_head_dim = a.head_dim;
+  a.rope_dim = a.head_dim;
+  a.qkv_bias = bias;
+  a.o_bias = bias;
+  a.fused_qkv = true;
+  FfnSpec f;
+  f.gated = false;
+  f.bias = bias;
+  f.intermediate = r.positive_int_or("ffn_hidden_size", 4 * h);
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    layer.attn = a;
+    layer.ffn = f;
+    layer.parallel = parallel;
+    layer.norms = (new_arch && parallel) ? 2 : (parallel ? 1 : 2);
+    m.layers.push_back(layer);
+  }
+}
+
+struct DeepSeekKeys {
+  const char *hidden, *layers, *heads, *inter, *moe_inter, *experts, *shared, *topk, *first_dense, *vocab;
+};
+
+void parse_deepseek(Ctx& c, bool native, bool v3) {
+  Reader& r = c.r;
+  ModelSpec& m = c.m;
+  const DeepSeekKeys k = native ? DeepSeekKeys{"dim", "n_layers", "n_heads", "inter_dim", "moe_inter_dim", "n_routed_experts",
+                                               "n_shared_experts", "n_activated_experts", "n_dense_layers", "vocab_size"}
+                                : DeepSeekKeys{"hidden_size", "num_hidden_layers", "num_attention_heads", "intermediate_size",
+                                               "moe_intermediate_size", "n_routed_experts", "n_shared_experts",
+                                               "num_experts_per_tok", "first_k_dense_replace", "vocab_size"};
+  const i64 h = r.positive_int(k.hidden);
+  const i64 L = r.positive_int(k.layers);
+  m.hidden = h;
+  m.vocab = r.positive_int(k.vocab);
+  m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  m.activation = r.string_or("hidden_act", "silu");
+  AttentionSpec a;
+  a.kind = AttnKind::MLA;
+  a.n_heads = r.positive_int(k.heads);
+  if (!native) {
+    const i64 nkv = r.positive_int_or("num_key_value_heads", a.n_heads);
+    (void)nkv;  // MLA caches one latent per token; num_key_value_heads only describes the expanded form
+  }
+  a.n_kv_heads = a.n_heads;
+  if (r.has("q_lora_rank")) {
+    a.q_lora_rank = r.nonneg_int_or("q_lora_rank", 0);
+  } else {
+    r.raw("q_lora_rank");
+    c.m.warnings.push_back(Warning{"model.assumed", r.child_path("q_lora_rank"),
+                                   r.child_path("q_lora_rank") +
+                                       " is absent or null: no query compression (as DeepSeek-V2-Lite); Hugging Face's class default would be 1536"});
+  }
+  a.kv_lora_rank = r.positive_int("kv_lora_rank");
+  a.qk_nope_dim = r.positive_int("qk_nope_head_dim");
+  a.qk_rope_dim = r.positive_int("qk_rope_head_dim");
+  a.v_head_dim = r.positive_int("v_head_dim");
+  a.head_dim = a.qk_nope_dim + a.qk_rope_dim;
+  a.rope_dim = a.qk_rope_dim;
+  a.qkv_bias = false;
+  if (!native) r.boolean_or("attention_bias", false);
+
+  FfnSpec dense;
+  dense.intermediate = r.positive_int(k.inter);
+  FfnSpec moe;
+  moe.moe = true;
+  moe.n_experts = r.positive_int(k.experts);
+  moe.top_k = r.positive_int(k.topk);
+  moe.expert_intermediate = r.positive_int(k.moe_inter);
+  moe.n_shared = r.nonneg_int_or(k.shared, 0);
+  moe.shared_intermediate = moe.expert_intermediate;
+  if (native) {
+    moe.score_correction_bias = r.string_or("score_func", "softmax") == "sigmoid";
+  } else {
+    moe.score_correction_bias = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy") == "noaux_tc";
+  }
+  if (moe.top_k > moe.n_experts) {
+    throw InputError("model.invalid", r.child_path(k.topk),
+                     r.child_path(k.topk) + " holds " + std::to_string(moe.top_k) + ", more than the number of experts (" +
+                         std::to_string(moe.n_experts) + ")");
+  }
+  const i64 first_dense = r.nonneg_int_or(k.first_dense, 0);
+  const i64 freq = native ? 1 : r.positive_int_or("moe_layer_freq", 1);
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    layer.attn = a;
+    layer.ffn = (i >= first_dense && i % freq == 0) ? moe : dense;
+    m.layers.push_back(layer);
+  }
+  m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);
+}
+
+}  // namespace
+
+const std::vector<std::string>& supported_model_types() {
+  static const std::vector<std::string> types = {
+      "llama", "llama4", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
+      "gemma3", "phi3", "falcon", "deepseek_v2", "deepseek_v3", "gpt_oss"};
+  return types;
+}
+
+ModelSpec parse_model_config(const json& config, const std::string& path) {
+  Reader top(config, path, "model");
+  ModelSpec m;
+  // Multimodal wrappers keep the language model in text_config.
+  std::string type;
+  if (top.has("model_type")) type = top.string("model_type");
+  const bool native_deepseek = type.empty() && top.has("dim") && top.has("n_layers");
+  if (top.has("text_config")) {
+    Reader text = top.object("text_config");
+    std::string inner = text.string_or("model_type", type);
+    if (top.has("vision_config")) {
+      top.raw("vision_config");
+      m.warnings.push_back(Warning{"model.vision_not_modelled", top.child_path("vision_config"),
+                                   "the vision encoder (vision_config) is not modelled: results cover the language model only"});
+    }
+    for (const auto& key : top.unread()) {
+      if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
+        m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
+                                     top.child_path(key) + " is not used by Infercast"});
+      top.raw(key);
+    }
+    json inner_cfg = config.at("text_config");
+    if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
+    ModelSpec inner_spec = parse_model_config(inner_cfg, text.path());
+    if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
+    for (auto& w : m.warnings) inner_spec.warnings.insert(inner_spec.warnings.begin(), w);
+    return inner_spec;
+  }
+  if (type.empty() && !native_deepseek) {
+    top.string("model_type");  // throws missing_field
+  }
+  // Canonical family names.
+  std::string family = type;
+  if (type == "RefinedWebModel" || type == "RefinedWeb") family = "falcon";
+  if (type == "gemma3") family = "gemma3_text";
+  if (type == "llama4") family = "llama4_text";
+  if (native_deepseek) family = "deepseek_native";
+  m.model_type = native_deepseek ? "deepseek_v3" : type;
+
+  Ctx c{top, m};
+  static const std::set<std::string> llama_like = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
+                                                   "qwen3_moe", "gemma", "gemma2", "gemma3_text", "phi3",
+                                                   "llama4_text", "gpt_oss"};
+  if (llama_like.count(family)) {
+    parse_llama_like(c, family);
+  } else if (family == "falcon") {
+    parse_falcon(c);
+  } else if (family == "deepseek_v2" || family == "deepseek_v3") {
+    parse_deepseek(c, false, family == "deepseek_v3");
+  } else if (family == "deepseek_native") {
+    parse_deepseek(c, true, true);
+    m.model_type = "deepseek_v3";
+  } else {
+    std::string list;
+    for (const auto& t : supported_model_types()) list += (list.empty() ? "" : ", ") + t;
+    throw InputError("model.unsupported", top.child_path("model_type"),
+                     top.child_path("model_type") + " holds \"" + type + "\", which is not supported; supported model types are " + list);
+  }
+  // Quantization declared by the checkpoint.
+  if (top.has("quantization_config")) {
+    Reader q = top.object("quantization_config");
+    m.declared_quant = q.string_or("quant_method", "");
+  }
+  for (const auto& key : top.unread()) {
+    if (harmless_keys().count(key) || key.find("token_id") != std::string::npos) continue;
+    m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
+                                 top.child_path(key) + " is not used by Infercast; check that it does not change the architecture"});
+  }
+  return m;
+}
+
+ModelPreset parse_model_preset(const json& doc) {
+  Reader r(doc, "", "preset");
+  ModelPreset p;
+  const auto version = r.positive_int("schema_version");
+  if (version != 1) r.fail("schema_version", "unsupported", "/schema_version holds " + std::to_string(version) + "; expected 1");
+  p.id = r.string("id");
+  p.name = r.string("name");
+  p.source = r.string("source");
+  p.notes = r.string_or("notes", "");
+  Reader stated = r.object("stated_params");
+  p.stated_total = stated.string("total");
+  p.stated_active = stated.string_or("active", "");
+  stated.string_or("source", "");
+  stated.reject_unknown();
+  r.object("config");
+  p.config = doc.at("config");
+  r.reject_unknown();
+  return p;
+}
+
+}  // namespace infercast

@@ -1,0 +1,26 @@
+// Presets embedded at build time (cmake/EmbedPresets.cmake turns presets/**/*.json into a generated source), so
+// the CLI and the web build read the same files and work offline.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "io/hardware_json.hpp"
+#include "io/model_config.hpp"
+
+namespace infercast {
+
+struct EmbeddedFile {
+  const char* kind;  // "models" | "hardware"
+  const char* name;  // file name
+  const char* text;
+};
+
+const std::vector<EmbeddedFile>& embedded_files();  // generated
+
+const std::vector<ModelPreset>& model_presets();
+const std::vector<HardwareSpec>& hardware_presets();
+const ModelPreset* find_model_preset(const std::string& id);
+const HardwareSpec* find_hardware_preset(const std::string& id);
+
+}  // namespace infercast

@@ -1,0 +1,105 @@
+// The normalized description of a decoder-only transformer, independent of the config schema it came from.
+// Every layer carries its own attention and FFN description, because real models mix layer kinds
+// (Gemma's local/global layers, DeepSeek's first dense layers, Llama-4's interleaved MoE and chunked layers).
+// Parameter counting lives here, once (docs/formulas.md, "Parameters").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/error.hpp"
+
+namespace infercast {
+
+using i64 = std::int64_t;
+
+enum class AttnKind { Standard, MLA };
+enum class NormKind { RMS, Layer };
+
+struct AttentionSpec {
+  AttnKind kind = AttnKind::Standard;
+  i64 n_heads = 0;
+  i64 n_kv_heads = 0;
+  i64 head_dim = 0;    // query/key head dimension (for MLA: qk_nope + qk_rope)
+  i64 v_head_dim = 0;  // value head dimension
+  // MLA (DeepSeek-V2/V3): low-rank query and joint KV compression.
+  i64 q_lora_rank = 0;  // 0: no query compression (q_proj is a plain h x (heads*head_dim) matrix)
+  i64 kv_lora_rank = 0;
+  i64 qk_nope_dim = 0;
+  i64 qk_rope_dim = 0;
+  i64 rope_dim = 0;  // dimensions rotated by RoPE per head (0: NoPE layer)
+  i64 window = 0;    // sliding window in tokens (0: full attention)
+  i64 chunk = 0;     // chunked attention: tokens attend within their chunk only (0: none)
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool qk_norm = false;  // per-head norm of q and k (Qwen3, Gemma-3, Llama-4)
+  bool qk_norm_weight = true;  // Llama-4's L2 qk-norm has no weights
+  bool sinks = false;    // learned per-head attention sink logits (gpt-oss)
+  bool fused_qkv = false;  // checkpoint stores one qkv matrix (Phi-3, Falcon): one dispatch, same FLOPs
+};
+
+struct FfnSpec {
+  bool moe = false;
+  bool gated = true;  // SwiGLU/GeGLU: gate and up projections
+  bool bias = false;
+  bool fused_gate_up = false;
+  i64 intermediate = 0;  // dense FFN width
+  // MoE
+  i64 n_experts = 0;
+  i64 top_k = 0;
+  i64 expert_intermediate = 0;
+  i64 n_shared = 0;             // shared experts (always active)
+  i64 shared_intermediate = 0;  // width of each shared expert
+  bool shared_gate = false;     // Qwen2-MoE: sigmoid gate on the shared expert (h x 1)
+  bool router_bias = false;     // gpt-oss router has a bias
+  bool expert_bias = false;     // gpt-oss experts have biases
+  bool score_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias (E values)
+};
+
+struct LayerSpec {
+  AttentionSpec attn;
+  FfnSpec ffn;
+  int norms = 2;          // norm weight vectors of width hidden in the block (2 pre-norm, 4 for Gemma-2/3)
+  bool parallel = false;  // attention and FFN read the same input (Falcon, GPT-J): one residual add
+};
+
+struct ModelSpec {
+  std::string id;
+  std::string name;
+  std::string model_type;
+  i64 hidden = 0;
+  i64 vocab = 0;
+  bool tied_embeddings = false;
+  NormKind norm = NormKind::RMS;
+  bool norm_bias = false;  // LayerNorm with bias
+  std::string activation = "silu";
+  std::vector<LayerSpec> layers;
+  i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
+  i64 max_position = 0;
+  std::string declared_quant;  // quantization_config.quant_method, if any
+  std::vector<Warning> warnings;
+};
+
+struct ParamCounts {
+  i64 total = 0;            // every parameter, tied embeddings once
+  i64 active = 0;           // per token: routed experts counted top_k times, input embedding included
+  i64 active_no_embed = 0;  // the same without the input embedding table (the convention some vendors use)
+  i64 embedding = 0;
+  i64 lm_head = 0;  // 0 when tied
+  i64 attention = 0;
+  i64 ffn_dense = 0;
+  i64 experts_routed = 0;  // all routed experts of all layers
+  i64 experts_shared = 0;
+  i64 router = 0;
+  i64 norms = 0;
+};
+
+ParamCounts count_params(const ModelSpec& m);
+
+// Parameters of one layer's attention block (projections, biases, q/k norms, sinks, MLA norms).
+i64 attention_params(const AttentionSpec& a, i64 hidden);
+// Parameters of one routed expert (or a dense FFN of the given width).
+i64 ffn_params(i64 hidden, i64 width, bool gated, bool bias);
+
+}  // namespace infercast

@@ -1,0 +1,69 @@
+#include "quant/dtype.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace infercast {
+
+const char* compute_type_name(ComputeType t) {
+  switch (t) {
+    case ComputeType::FP32: return "fp32";
+    case ComputeType::TF32: return "tf32";
+    case ComputeType::BF16: return "bf16";
+    case ComputeType::FP16: return "fp16";
+    case ComputeType::FP8: return "fp8";
+    case ComputeType::INT8: return "int8";
+    case ComputeType::FP4: return "fp4";
+    case ComputeType::INT4: return "int4";
+  }
+  return "?";
+}
+
+const std::vector<DType>& all_dtypes() {
+  // GGUF block sizes from ggml's block_q* structs: Q8_0 = 32 int8 + fp16 scale (34 B / 32); Q4_0 = 32 nibbles +
+  // fp16 scale (18 B / 32); Q5_0 = 32 nibbles + 4 B high bits + fp16 scale (22 B / 32); K-quants use 256-weight
+  // super-blocks: Q2_K 84 B, Q3_K 110 B, Q4_K 144 B, Q5_K 176 B, Q6_K 210 B. MX formats (OCP MX v1.0): 32
+  // elements share one 8-bit E8M0 scale. NVFP4: 16 FP4 elements share one FP8 E4M3 scale.
+  static const std::vector<DType> table = {
+      {"fp32", 32, ComputeType::FP32, false, "IEEE binary32"},
+      {"tf32", 32, ComputeType::TF32, false, "stored as fp32, multiplied as tf32"},
+      {"bf16", 16, ComputeType::BF16, false, "bfloat16"},
+      {"fp16", 16, ComputeType::FP16, false, "IEEE binary16"},
+      {"fp8", 8, ComputeType::FP8, false, "fp8 e4m3 (per-tensor scale, negligible)"},
+      {"fp8_e4m3", 8, ComputeType::FP8, false, "fp8 e4m3"},
+      {"fp8_e5m2", 8, ComputeType::FP8, false, "fp8 e5m2"},
+      {"int8", 8, ComputeType::INT8, false, "int8 (per-channel scales, negligible)"},
+      {"int4", 4, ComputeType::INT4, false, "int4 (per-channel scales, negligible)"},
+      {"int3", 3, ComputeType::INT4, true, "3-bit integer, unpacked to int4/bf16 for math"},
+      {"int2", 2, ComputeType::INT4, true, "2-bit integer, unpacked for math"},
+      {"fp4", 4, ComputeType::FP4, false, "fp4 e2m1 (no block scales)"},
+      {"mxfp8", 8.25, ComputeType::FP8, false, "8-bit elements + one 8-bit scale per 32 (OCP MX)"},
+      {"mxint8", 8.25, ComputeType::INT8, false, "int8 elements + one 8-bit scale per 32 (OCP MX)"},
+      {"mxfp4", 4.25, ComputeType::FP4, false, "fp4 e2m1 elements + one 8-bit scale per 32 (OCP MX)"},
+      {"nvfp4", 4.5, ComputeType::FP4, false, "fp4 e2m1 elements + one fp8 e4m3 scale per 16"},
+      {"q8_0", 8.5, ComputeType::INT8, true, "GGUF Q8_0: 34 bytes per 32 weights"},
+      {"q6_k", 6.5625, ComputeType::INT8, true, "GGUF Q6_K: 210 bytes per 256 weights"},
+      {"q5_k", 5.5, ComputeType::INT8, true, "GGUF Q5_K: 176 bytes per 256 weights"},
+      {"q5_0", 5.5, ComputeType::INT8, true, "GGUF Q5_0: 22 bytes per 32 weights"},
+      {"q4_k", 4.5, ComputeType::INT8, true, "GGUF Q4_K: 144 bytes per 256 weights"},
+      {"q4_0", 4.5, ComputeType::INT8, true, "GGUF Q4_0: 18 bytes per 32 weights"},
+      {"q3_k", 3.4375, ComputeType::INT8, true, "GGUF Q3_K: 110 bytes per 256 weights"},
+      {"q2_k", 2.625, ComputeType::INT8, true, "GGUF Q2_K: 84 bytes per 256 weights"},
+  };
+  return table;
+}
+
+const DType* find_dtype(const std::string& raw) {
+  std::string n = raw;
+  std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (n == "float32") n = "fp32";
+  if (n == "bfloat16") n = "bf16";
+  if (n == "float16" || n == "half") n = "fp16";
+  if (n == "e4m3" || n == "float8_e4m3fn") n = "fp8_e4m3";
+  if (n == "e5m2" || n == "float8_e5m2") n = "fp8_e5m2";
+  for (const auto& d : all_dtypes())
+    if (d.name == n) return &d;
+  return nullptr;
+}
+
+}  // namespace infercast
