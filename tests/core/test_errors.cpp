@@ -1,1 +1,105 @@
+// Bad input gets an error that names the field, what it holds and what was expected; exact messages.
 #include <catch2/catch.hpp>
+
+#include "api/api.hpp"
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+json err(const std::string& fn, const std::string& request) {
+  const json env = json::parse(call(fn, request));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  return env["error"];
+}
+}  // namespace
+
+TEST_CASE("config errors name the field", "[errors]") {
+  auto e = err("model", R"({"model": {"model_type": "llama", "hidden_size": 0}})");
+  CHECK(e["code"] == "model.out_of_range");
+  CHECK(e["path"] == "/model/hidden_size");
+  CHECK(e["message"] == "/model/hidden_size holds 0; expected a positive integer");
+
+  e = err("model", R"({"model": {"model_type": "llama", "hidden_size": "4096"}})");
+  CHECK(e["message"] == "/model/hidden_size holds \"4096\" (a string); expected a positive integer");
+
+  e = err("model", R"({"model": {"model_type": "llama", "hidden_size": 4096}})");
+  CHECK(e["code"] == "model.missing_field");
+  CHECK(e["message"] == "/model/num_hidden_layers is missing; expected a positive integer");
+
+  e = err("model", R"({"model": {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 2, "vocab_size": 10,
+      "num_attention_heads": 32, "num_key_value_heads": 5, "intermediate_size": 10}})");
+  CHECK(e["code"] == "model.invalid");
+  CHECK(e["message"] == "/model/num_key_value_heads holds 5, which does not divide /model/num_attention_heads (32)");
+
+  e = err("model", R"({"model": {"model_type": "llama", "hidden_size": 100, "num_hidden_layers": 2, "vocab_size": 10,
+      "num_attention_heads": 3, "intermediate_size": 10}})");
+  CHECK(e["message"] == "/model/hidden_size holds 100, which is not a multiple of /model/num_attention_heads (3); give head_dim explicitly");
+
+  e = err("model", R"({"model": {"model_type": "bert"}})");
+  CHECK(e["code"] == "model.unsupported");
+  CHECK(e["message"] ==
+        "/model/model_type holds \"bert\", which is not supported; supported model types are llama, llama4, mistral, mixtral, "
+        "qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi3, falcon, deepseek_v2, deepseek_v3, gpt_oss");
+
+  e = err("model", R"({"model": {"hidden_size": 1}})");
+  CHECK(e["message"] == "/model/model_type is missing; expected a string");
+}
+
+TEST_CASE("request and workload errors name the field", "[errors]") {
+  auto e = err("analyze", "{oops");
+  CHECK(e["code"] == "request.malformed_json");
+  CHECK(e["message"].get<std::string>().rfind("the request is not valid JSON (parse error at line 1, column 2", 0) == 0);
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "workload": {"prompt": 1e15}})");
+  CHECK(e["code"] == "request.out_of_range");
+  CHECK(e["message"] == "/workload/prompt holds 1e+15; expected an integer from 1 to 1000000000");
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "workload": {"batch": -1}})");
+  CHECK(e["message"] == "/workload/batch holds -1; expected an integer from 1 to 1000000");
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "precision": {"weights": "int5"}})");
+  CHECK(e["code"] == "request.unknown_dtype");
+  CHECK(e["message"].get<std::string>().rfind("/precision/weights holds \"int5\"; expected one of fp32, tf32, bf16", 0) == 0);
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "convention": "roofline"})");
+  CHECK(e["message"] == "/convention holds \"roofline\"; expected one of infercast, life, no-causal");
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "workload": {"batch": 2, "requests": [{"input": 3}]}})");
+  CHECK(e["code"] == "request.conflict");
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "tpu-v9"})");
+  CHECK(e["message"] == "/hardware holds \"tpu-v9\", which is not a hardware preset; run `infercast hardware` for the list");
+
+  e = err("analyze", R"({"model": "llama-3.1-8b", "speed": "fast"})");
+  CHECK(e["code"] == "request.unknown_field");
+  CHECK(e["message"] == "/speed is not a known field here");
+
+  e = err("nope", "{}");
+  CHECK(e["code"] == "api.unknown_function");
+}
+
+TEST_CASE("hardware errors name the field", "[errors]") {
+  const std::string base = R"({"model": "llama-3.1-8b", "hardware": {"schema_version": 1, "id": "x", "name": "X", "class": "custom",
+      "source": "test", "peak_dense_TFLOPS": {"bf16": 100}, "memory_tiers": [{"name": "HBM", "capacity_GB": 80, "bandwidth_GBps": BW}]}})";
+  auto with_bw = [&](const std::string& bw) {
+    std::string s = base;
+    s.replace(s.find("BW"), 2, bw);
+    return s;
+  };
+  auto e = err("analyze", with_bw("0"));
+  CHECK(e["path"] == "/hardware/memory_tiers/0/bandwidth_GBps");
+  CHECK(e["message"] == "/hardware/memory_tiers/0/bandwidth_GBps holds 0; expected a positive finite number");
+  e = err("analyze", with_bw("-5"));
+  CHECK(e["message"] == "/hardware/memory_tiers/0/bandwidth_GBps holds -5; expected a positive finite number");
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": {"schema_version": 1, "id": "x", "name": "X", "class": "custom",
+      "source": "t", "peak_dense_TFLOPS": {"bf16": 100}, "memory_tiers": []}})");
+  CHECK(e["message"] == "/hardware/memory_tiers holds an array of 0; expected a non-empty array of objects");
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": {"schema_version": 1, "id": "x", "name": "X", "class": "custom",
+      "source": "t", "peak_dense_TFLOPS": {}, "memory_tiers": [{"name": "a", "capacity_GB": 1, "bandwidth_GBps": 1}]}})");
+  CHECK(e["message"] ==
+        "/hardware/peak_dense_TFLOPS holds no positive peak; expected at least one of fp32, tf32, bf16, fp16, fp8, int8, fp4, int4");
+  // After errors the API keeps working.
+  const json ok = json::parse(call("analyze", with_bw("1000")));
+  CHECK(ok["ok"].get<bool>());
+}

@@ -1,1 +1,114 @@
+// Parameter counts, exact to the integer. Expected totals are the parameter counts of the published
+// safetensors checkpoints (Hugging Face "Model size" metadata) where the model's card or hub page states
+// them; the others are checked against an independent hand computation below.
 #include <catch2/catch.hpp>
+
+#include "helpers.hpp"
+
+using namespace test;
+
+TEST_CASE("every model preset loads and has exact parameter counts", "[params]") {
+  struct Row {
+    const char* id;
+    long long total;
+    long long active;
+  };
+  const Row rows[] = {
+      {"llama-2-7b", 6738415616LL, 6738415616LL},
+      {"llama-2-70b", 68976648192LL, 68976648192LL},
+      {"llama-3-8b", 8030261248LL, 8030261248LL},
+      {"llama-3.1-8b", 8030261248LL, 8030261248LL},
+      {"llama-3.1-70b", 70553706496LL, 70553706496LL},
+      {"llama-3.1-405b", 405853388800LL, 405853388800LL},
+      {"mistral-7b-v0.1", 7241732096LL, 7241732096LL},
+      {"mixtral-8x7b", 46702792704LL, 12879925248LL},
+      {"qwen2-7b", 7615616512LL, 7615616512LL},
+      {"qwen2.5-7b", 7615616512LL, 7615616512LL},
+      {"qwen2.5-72b", 72706203648LL, 72706203648LL},
+      {"qwen3-30b-a3b", 30532122624LL, 3353032704LL},
+      {"gemma-2-9b", 9241705984LL, 9241705984LL},
+      {"phi-3-mini-4k", 3821079552LL, 3821079552LL},
+      {"falcon-7b", 6921720704LL, 6921720704LL},
+      {"falcon-7b-instruct", 6921720704LL, 6921720704LL},
+      {"gpt-oss-20b", 20914757184LL, 4187440704LL},
+      {"gpt-oss-120b", 116829156672LL, 5711982912LL},
+      {"deepseek-v3", 671026419200LL, 37552297472LL},
+      {"deepseek-v3-native", 671026419200LL, 37552297472LL},
+      {"deepseek-v2-lite", 15706484224LL, 2661150208LL},
+      {"deepseek-v2-lite-native", 15706484224LL, 2661150208LL},
+      {"llama-4-scout", 107769861120LL, 17172894720LL},
+      {"llama-4-scout-tra", 107769861120LL, 17172894720LL},
+      {"gemma-3-4b-text", 3880263168LL, 3880263168LL},
+      {"gemma-3-12b-text", 11766034176LL, 11766034176LL},
+  };
+  REQUIRE(model_presets().size() == std::size(rows));
+  for (const auto& r : rows) {
+    INFO(r.id);
+    const auto c = count_params(preset_model(r.id));
+    CHECK(c.total == r.total);
+    CHECK(c.active == r.active);
+  }
+}
+
+TEST_CASE("DeepSeek-V3 total by hand (MLA, 3 dense + 58 MoE layers, MTP not counted)", "[params]") {
+  const long long h = 7168, V = 129280, nh = 128, ql = 1536, kvl = 512, nope = 128, rope = 64, vd = 128;
+  const long long attn = h * ql + ql + ql * nh * (nope + rope) + h * (kvl + rope) + kvl + kvl * nh * (nope + vd) + nh * vd * h;
+  const long long dense = 3 * h * 18432;
+  const long long moe = h * 256 + 256 /*e_score_correction_bias*/ + 256 * 3 * h * 2048 + 3 * h * 2048 /*shared*/;
+  const long long total = 2 * V * h + h + 61 * (attn + 2 * h) + 3 * dense + 58 * moe;
+  CHECK(count_params(preset_model("deepseek-v3")).total == total);
+  // Active per token: 8 routed experts of 256 plus the shared one.
+  const long long active = 2 * V * h + h + 61 * (attn + 2 * h) + 3 * dense + 58 * (h * 256 + 256 + 9 * 3 * h * 2048);
+  CHECK(count_params(preset_model("deepseek-v3")).active == active);
+  CHECK(preset_model("deepseek-v3").mtp_layers == 1);
+}
+
+TEST_CASE("tied embeddings are counted once and active excludes the input embedding when asked", "[params]") {
+  const auto g = count_params(preset_model("gemma-2-9b"));
+  CHECK(g.lm_head == 0);
+  CHECK(g.embedding == 256000LL * 3584);
+  CHECK(g.active_no_embed == g.active);  // tied: the table is the LM head, which is always active
+  const auto o = count_params(preset_model("gpt-oss-20b"));
+  CHECK(o.active - o.active_no_embed == 201088LL * 2880);
+  // OpenAI states 3.6B active for gpt-oss-20b, which excludes the input embedding.
+  CHECK(o.active_no_embed == Approx(3.6e9).epsilon(0.01));
+}
+
+TEST_CASE("layer kinds are read from the configs", "[config]") {
+  const auto gemma2 = preset_model("gemma-2-9b");
+  CHECK(gemma2.layers[0].attn.window == 4096);
+  CHECK(gemma2.layers[1].attn.window == 0);
+  CHECK(gemma2.layers[0].attn.head_dim == 256);  // not hidden/heads = 224
+  CHECK(gemma2.layers[0].norms == 4);
+  const auto gemma3 = preset_model("gemma-3-12b-text");
+  int global = 0;
+  for (const auto& l : gemma3.layers) global += l.attn.window == 0;
+  CHECK(global == 8);  // every 6th of 48
+  const auto scout = preset_model("llama-4-scout");
+  int chunked = 0, nope = 0;
+  for (const auto& l : scout.layers) {
+    chunked += l.attn.chunk == 8192;
+    nope += l.attn.rope_dim == 0;
+  }
+  CHECK(chunked == 36);
+  CHECK(nope == 12);
+  const auto oss = preset_model("gpt-oss-20b");
+  CHECK(oss.layers[0].attn.window == 128);
+  CHECK(oss.layers[1].attn.window == 0);
+  CHECK(oss.layers[0].attn.sinks);
+  const auto ds = preset_model("deepseek-v3");
+  CHECK_FALSE(ds.layers[2].ffn.moe);
+  CHECK(ds.layers[3].ffn.moe);
+  const auto lite = preset_model("deepseek-v2-lite");
+  CHECK(lite.layers[0].attn.q_lora_rank == 0);
+  bool warned = false;
+  for (const auto& w : lite.warnings) warned = warned || w.path == "/config/q_lora_rank";
+  CHECK(warned);
+  const auto falcon = preset_model("falcon-7b");
+  CHECK(falcon.layers[0].attn.n_kv_heads == 1);
+  CHECK(falcon.layers[0].parallel);
+  const auto mistral = preset_model("mistral-7b-v0.1");
+  CHECK(mistral.layers[0].attn.window == 4096);
+  const auto qwen2 = preset_model("qwen2-7b");
+  CHECK(qwen2.layers[0].attn.window == 0);  // use_sliding_window false
+}

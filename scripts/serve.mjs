@@ -1,0 +1,43 @@
+// A minimal static server for dist/site on 127.0.0.1 (no dependencies; correct MIME types for .wasm and .mjs).
+// Usage: node scripts/serve.mjs [dir] [port]. Also imported by the browser tests.
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
+};
+
+export function serve(dir, port = 8000, host = '127.0.0.1', prefix = '/') {
+  const root = path.resolve(dir);
+  const server = http.createServer((req, res) => {
+    let url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (!url.startsWith(prefix)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    url = '/' + url.slice(prefix.length);
+    let file = path.join(root, path.normalize(url));
+    if (!file.startsWith(root)) {
+      res.writeHead(403).end('forbidden');
+      return;
+    }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, data) => {
+      if (err) {
+        res.writeHead(404).end('not found');
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
+      res.end(data);
+    });
+  });
+  return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = process.argv[2] || 'dist/site';
+  const port = Number(process.argv[3] || 8000);
+  serve(dir, port).then(() => console.log(`Infercast is served at http://127.0.0.1:${port}/ (Ctrl-C to stop)`));
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Builds everything and runs every test (the README's second command; .ci/run calls it):
+#   native debug with ASan+UBSan: Catch2 unit/golden/invariant tests and CLI tests through ctest
+#   native release: the CLI the wasm tests compare against, and the benchmarks (built, not timed here)
+#   wasm release: the module's API under node
+#   the site in headless Chromium through playwright-core, served and offline (file://)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+scripts/setup.sh test
+jobs=$(nproc 2>/dev/null || echo 2)
+fails=0
+step() { echo; echo "==> $*"; }
+
+step "Native debug build (ASan + UBSan)"
+cmake --preset native-debug >/dev/null
+cmake --build --preset native-debug -j "$jobs"
+step "Native tests (ctest --preset native-debug)"
+if ctest --preset native-debug -j "$jobs" 2>&1 | tee build/native-debug/ctest.log; then :; else fails=$((fails+1)); fi
+
+step "Native release build (CLI and benchmarks)"
+cmake --preset native-release >/dev/null
+cmake --build --preset native-release -j "$jobs"
+
+step "WebAssembly build"
+cmake --preset wasm-release >/dev/null
+cmake --build --preset wasm-release -j "$jobs"
+
+step "Site build"
+node scripts/build-site.mjs
+
+step "WebAssembly module under node"
+if node --test tests/wasm/ 2>&1 | tee build/wasm-tests.log; then :; else fails=$((fails+1)); fi
+
+step "Browser tests (headless Chromium)"
+if node --test --test-concurrency=1 tests/browser/ 2>&1 | tee build/browser-tests.log; then :; else fails=$((fails+1)); fi
+
+echo
+echo "==> Finished in $(( $(date +%s) - start )) s"
+if [ "$fails" -ne 0 ]; then
+  echo "FAILED: $fails test stage(s) failed (see above)"
+  exit 1
+fi
+echo "All test stages passed"

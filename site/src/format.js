@@ -1,0 +1,43 @@
+// Number formatting shared by the cards, the table and the charts. Decimal SI prefixes for FLOPs and rates,
+// binary prefixes for memory sizes (GiB), as the CLI prints them.
+
+const SI = ['', 'k', 'M', 'G', 'T', 'P', 'E'];
+
+export function si(value, unit, digits = 3) {
+  if (!Number.isFinite(value)) return '-';
+  let x = value;
+  let p = 0;
+  while (Math.abs(x) >= 1000 && p < SI.length - 1) {
+    x /= 1000;
+    p++;
+  }
+  return `${x.toPrecision(digits)} ${SI[p]}${unit}`;
+}
+
+export function bytes(value) {
+  if (!Number.isFinite(value)) return '-';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+  let x = value;
+  let p = 0;
+  while (Math.abs(x) >= 1024 && p < units.length - 1) {
+    x /= 1024;
+    p++;
+  }
+  return `${p === 0 ? x.toFixed(0) : x.toFixed(2)} ${units[p]}`;
+}
+
+export function seconds(s) {
+  if (!Number.isFinite(s)) return '-';
+  if (s >= 1) return `${s.toFixed(3)} s`;
+  if (s >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
+  return `${(s * 1e6).toFixed(2)} µs`;
+}
+
+export function count(n) {
+  return Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-';
+}
+
+export function rate(v, unit) {
+  if (!Number.isFinite(v)) return '-';
+  return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${unit}`;
+}

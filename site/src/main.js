@@ -1,0 +1,414 @@
+// The page: one state object, kept in the URL; every change asks the core for a fresh analysis and renders it.
+// User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
+import uPlot from 'uplot';
+import { createBackend } from './backend.js';
+import { bytes, count, rate, seconds, si } from './format.js';
+import { drawRoofline } from './roofline.js';
+
+const $ = (id) => document.getElementById(id);
+const backend = createBackend();
+
+const DEFAULTS = {
+  model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
+  weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
+};
+const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
+let presets = { models: [], hardware: [] };
+let lastResult = null;
+let timelinePlot = null;
+let generation = 0;
+
+function readUrl() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  for (const k of Object.keys(DEFAULTS)) {
+    if (!p.has(k)) continue;
+    state[k] = typeof DEFAULTS[k] === 'number' ? Number(p.get(k)) : p.get(k);
+  }
+  if (p.has('config')) {
+    try {
+      state.config = JSON.parse(decodeURIComponent(escape(atob(p.get('config')))));
+      state.model = 'custom';
+    } catch {
+      state.config = null;
+    }
+  }
+}
+
+function writeUrl() {
+  const p = new URLSearchParams();
+  for (const k of Object.keys(DEFAULTS)) if (state[k] !== DEFAULTS[k]) p.set(k, String(state[k]));
+  if (state.model === 'custom' && state.config) p.set('config', btoa(unescape(encodeURIComponent(JSON.stringify(state.config)))));
+  const hash = p.toString();
+  history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+}
+
+function option(value, text) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+function fillModels() {
+  const sel = $('model');
+  const q = $('model-search').value.trim().toLowerCase();
+  sel.textContent = '';
+  if (state.config) sel.appendChild(option('custom', `Custom: ${state.config._name_or_path || state.config.model_type || 'config.json'}`));
+  for (const m of presets.models) {
+    if (q && !`${m.id} ${m.name} ${m.model_type}`.toLowerCase().includes(q)) continue;
+    sel.appendChild(option(m.id, `${m.name} (${m.stated_params_total})`));
+  }
+  sel.value = state.model;
+}
+
+function fillHardware() {
+  const sel = $('hardware');
+  sel.textContent = '';
+  sel.appendChild(option('', 'none: FLOPs and bytes only'));
+  const byClass = new Map();
+  for (const h of presets.hardware) {
+    if (!byClass.has(h.class)) byClass.set(h.class, []);
+    byClass.get(h.class).push(h);
+  }
+  for (const [cls, list] of byClass) {
+    const g = document.createElement('optgroup');
+    g.label = cls;
+    for (const h of list) g.appendChild(option(h.id, h.name));
+    sel.appendChild(g);
+  }
+  sel.value = state.hardware;
+}
+
+function request() {
+  const req = {
+    model: state.model === 'custom' && state.config ? state.config : state.model,
+    workload: { batch: state.batch, prompt: state.prompt, gen: state.gen },
+    precision: { weights: state.weights, activations: state.activations, kv: state.kv },
+    convention: state.convention,
+    attention: state.attention,
+    moe_traffic: state.moe,
+  };
+  if (state.hardware) req.hardware = state.hardware;
+  return req;
+}
+
+// Errors go next to the input that caused them.
+function errorSlot(path) {
+  if (path.startsWith('/model')) return 'model-error';
+  if (path.startsWith('/hardware')) return 'hardware-error';
+  if (path.startsWith('/workload')) return 'workload-error';
+  return 'precision-error';
+}
+
+function clearErrors() {
+  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error']) $(id).textContent = '';
+}
+
+async function update() {
+  writeUrl();
+  const mine = ++generation;
+  const t0 = performance.now();
+  const env = await backend.call('analyze', request());
+  if (mine !== generation) return;  // a newer request superseded this one
+  clearErrors();
+  if (!env.ok) {
+    $(errorSlot(env.error.path)).textContent = env.error.message;
+    $('status').textContent = 'The last change could not be analyzed; the results below are from the previous valid input.';
+    return;
+  }
+  lastResult = env.value;
+  $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
+  render(env.value);
+}
+
+function card(label, value, sub, title, bad = false) {
+  const d = document.createElement('div');
+  d.className = bad ? 'card bad' : 'card';
+  d.title = title;
+  const l = document.createElement('div');
+  l.className = 'label';
+  l.textContent = label;
+  const v = document.createElement('div');
+  v.className = 'value';
+  v.textContent = value;
+  const s = document.createElement('div');
+  s.className = 'sub';
+  s.textContent = sub;
+  d.append(l, v, s);
+  return d;
+}
+
+function boundOf(r, phase) {
+  const ops = r.ops.filter((o) => o.phase === phase && o.time_s !== undefined);
+  const t = { compute: 0, memory: 0, dispatch: 0 };
+  for (const o of ops) t[o.bound] += o.time_s;
+  const total = t.compute + t.memory + t.dispatch;
+  const top = Object.entries(t).sort((a, b) => b[1] - a[1])[0];
+  return total > 0 ? `${top[0]}-bound (${((100 * top[1]) / total).toFixed(0)}% of time)` : '-';
+}
+
+function render(r) {
+  const m = r.model;
+  $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters (${m.stated_params_total || 'no stated count'} stated), ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
+  $('warnings').textContent = m.warnings.map((w) => `Note: ${w.message}`).join('\n');
+  const cards = $('cards');
+  cards.textContent = '';
+  const mem = r.memory;
+  if (r.hardware) {
+    $('hardware-info').textContent = `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}`;
+    cards.append(
+      card('Time to first token', seconds(r.ttft_s), boundOf(r, 'prefill'),
+        'TTFT = sum over prefill operators of max(FLOPs / (peak x efficiency), bytes / (bandwidth x efficiency)) + dispatches x latency'),
+      card('Time per output token', seconds(r.decode.tpot_s), `first ${seconds(r.decode.tpot_first_s)}, last ${seconds(r.decode.tpot_last_s)}`,
+        'Mean TPOT over all decode steps, summed in closed form as the KV cache grows'),
+      card('Decode throughput', rate(r.decode.tokens_per_s, 'tok/s'), `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch`,
+        'tokens/s per sequence = 1 / mean TPOT; batch = per sequence x requests'),
+      card('Memory', `${bytes(mem.required_bytes)}`, `of ${bytes(mem.capacity_bytes)}: ${mem.fits ? 'fits' : 'does NOT fit'}`,
+        `weights ${bytes(mem.weights_bytes)} + KV cache ${bytes(mem.kv_cache_bytes)} + activations ${bytes(mem.activation_peak_bytes)}`, !mem.fits),
+      card('Decode bound', boundOf(r, 'decode').split(' ')[0], boundOf(r, 'decode'), 'Share of decode time by what bounds each operator'),
+      card('End to end', seconds(r.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
+    );
+  } else {
+    $('hardware-info').textContent = '';
+  }
+  cards.append(
+    card('Prefill FLOPs', si(r.prefill.flops, 'FLOP'), `${bytes(r.prefill.bytes)} moved`, 'Sum over prefill operators (convention shown in the table header)'),
+    card('Decode FLOPs / token', si(r.decode.flops_per_token, 'FLOP'), `${bytes(r.decode.bytes)} moved per step`, 'First decode step, per generated token'),
+    card('KV cache', bytes(mem.kv_cache_bytes), `${bytes(mem.kv_bytes_per_token)} per token (before windows)`, 'At the end of the workload, sliding windows and chunks honored'),
+  );
+  state.phase = state.phase === 'prefill' ? 'prefill' : 'decode';
+  $('roofline-phase').textContent = state.phase;
+  $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
+  drawRoofline($('roofline'), r, state.phase);
+  renderTimeline(r);
+  renderOps(r);
+}
+
+function renderTimeline(r) {
+  const box = $('timeline');
+  if (timelinePlot) {
+    timelinePlot.destroy();
+    timelinePlot = null;
+  }
+  box.textContent = '';
+  const tl = r.decode.timeline;
+  if (!tl || tl.length === 0) {
+    box.textContent = 'Pick a device to see TPOT over the generation.';
+    return;
+  }
+  const xs = tl.map((p) => p.context);
+  const ys = tl.map((p) => p.tpot_s * 1e3);
+  timelinePlot = new uPlot({
+    width: Math.max(320, box.clientWidth || 520), height: 260,
+    scales: { x: { time: false } },
+    axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color }],
+    series: [{ label: 'context' }, { label: 'TPOT ms', stroke: '#2563eb', width: 2 }],
+  }, [xs, ys], box);
+}
+
+const COLUMNS = [
+  ['name', 'Operator', (o) => o.name],
+  ['group', 'Layers', (o) => o.group || 'model'],
+  ['count', 'Count', (o) => String(o.count)],
+  ['flops', 'FLOPs', (o) => si(o.flops, 'FLOP')],
+  ['weight_bytes', 'Weights', (o) => bytes(o.weight_bytes)],
+  ['act_read_bytes', 'Act read', (o) => bytes(o.act_read_bytes)],
+  ['act_write_bytes', 'Act write', (o) => bytes(o.act_write_bytes)],
+  ['kv_read_bytes', 'KV read', (o) => bytes(o.kv_read_bytes)],
+  ['kv_write_bytes', 'KV write', (o) => bytes(o.kv_write_bytes)],
+  ['intensity_flop_per_byte', 'FLOP/byte', (o) => o.intensity_flop_per_byte.toPrecision(3)],
+  ['time_s', 'Time', (o) => (o.time_s === undefined ? '-' : seconds(o.time_s))],
+  ['bound', 'Bound', (o) => o.bound || '-'],
+];
+
+function renderOps(r) {
+  const table = $('ops');
+  table.textContent = '';
+  let ops = r.ops.filter((o) => o.phase === state.opsPhase);
+  if (state.sort) {
+    const [key, dir] = state.sort;
+    ops = [...ops].sort((a, b) => {
+      const x = a[key], y = b[key];
+      return (typeof x === 'number' ? x - y : String(x).localeCompare(String(y))) * dir;
+    });
+  }
+  const thead = table.createTHead();
+  const hr = thead.insertRow();
+  for (const [key, label] of COLUMNS) {
+    const th = document.createElement('th');
+    th.textContent = label;
+    th.scope = 'col';
+    th.tabIndex = 0;
+    if (state.sort && state.sort[0] === key) th.setAttribute('aria-sort', state.sort[1] > 0 ? 'ascending' : 'descending');
+    const sortBy = () => {
+      state.sort = state.sort && state.sort[0] === key ? [key, -state.sort[1]] : [key, typeof ops[0]?.[key] === 'number' ? -1 : 1];
+      renderOps(r);
+    };
+    th.addEventListener('click', sortBy);
+    th.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(); } });
+    hr.appendChild(th);
+  }
+  const tbody = table.createTBody();
+  for (const o of ops) {
+    const tr = tbody.insertRow();
+    for (const [key, , fmt] of COLUMNS) {
+      const td = tr.insertCell();
+      td.textContent = fmt(o);
+      if (key === 'bound' && o.bound) td.className = `bound-${o.bound}`;
+    }
+  }
+  const t = r[state.opsPhase];
+  const tr = tbody.insertRow();
+  tr.className = 'total';
+  const totals = {
+    name: 'Total', group: '', count: '', flops: si(t.flops, 'FLOP'), weight_bytes: bytes(t.weight_bytes), act_read_bytes: bytes(t.act_read_bytes),
+    act_write_bytes: bytes(t.act_write_bytes), kv_read_bytes: bytes(t.kv_read_bytes), kv_write_bytes: bytes(t.kv_write_bytes),
+    intensity_flop_per_byte: t.bytes > 0 ? (t.flops / t.bytes).toPrecision(3) : '-',
+    time_s: state.opsPhase === 'prefill' ? seconds(t.time_s) : seconds(t.tpot_first_s), bound: '',
+  };
+  for (const [key] of COLUMNS) tr.insertCell().textContent = totals[key] ?? '';
+}
+
+function download(name, type, text) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function csv(r) {
+  const keys = ['phase', 'name', 'group', 'class', 'count', 'flops', 'weight_bytes', 'act_read_bytes', 'act_write_bytes', 'kv_read_bytes', 'kv_write_bytes', 'dispatches', 'intensity_flop_per_byte', 'time_s', 'bound'];
+  const esc = (v) => (v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
+  return [keys.join(','), ...r.ops.map((o) => keys.map((k) => esc(o[k])).join(','))].join('\n') + '\n';
+}
+
+function useConfigText(text, origin) {
+  $('model-error').textContent = '';
+  let cfg;
+  try {
+    cfg = JSON.parse(text);
+  } catch (err) {
+    $('model-error').textContent = `${origin} is not valid JSON: ${err.message}`;
+    return;
+  }
+  if (cfg === null || typeof cfg !== 'object' || Array.isArray(cfg)) {
+    $('model-error').textContent = `${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`;
+    return;
+  }
+  backend.call('model', { model: cfg }).then((env) => {
+    if (!env.ok) {
+      $('model-error').textContent = `${origin}: ${env.error.message}`;
+      return;
+    }
+    state.config = cfg;
+    state.model = 'custom';
+    fillModels();
+    update();
+  });
+}
+
+function bind() {
+  const numeric = ['batch', 'prompt', 'gen'];
+  for (const id of numeric) {
+    $(id).addEventListener('input', () => {
+      const v = $(id).value.trim();
+      if (!/^\d+$/.test(v)) {
+        $('workload-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected a whole number of at least 1`;
+        return;
+      }
+      state[id] = Number(v);
+      update();
+    });
+  }
+  const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe' };
+  for (const [id, key] of Object.entries(selects)) {
+    $(id).addEventListener('change', () => {
+      state[key] = $(id).value;
+      update();
+    });
+  }
+  $('model-search').addEventListener('input', fillModels);
+  $('config-use').addEventListener('click', () => useConfigText($('config-text').value, 'The pasted config'));
+  $('config-file').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    if (f) useConfigText(await f.text(), f.name);
+  });
+  const drop = $('drop');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const f = e.dataTransfer.files[0];
+    if (f) useConfigText(await f.text(), f.name);
+  });
+  drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('config-file').click(); } });
+  $('phase-toggle').addEventListener('click', () => {
+    state.phase = state.phase === 'decode' ? 'prefill' : 'decode';
+    if (lastResult) render(lastResult);
+  });
+  $('ops-phase').addEventListener('change', () => {
+    state.opsPhase = $('ops-phase').value;
+    if (lastResult) renderOps(lastResult);
+  });
+  $('export-csv').addEventListener('click', () => lastResult && download('infercast-operators.csv', 'text/csv', csv(lastResult)));
+  $('export-json').addEventListener('click', () => lastResult && download('infercast-analysis.json', 'application/json', JSON.stringify(lastResult, null, 2)));
+  $('roofline-svg').addEventListener('click', () => {
+    const svg = $('roofline').querySelector('svg');
+    if (svg) download('infercast-roofline.svg', 'image/svg+xml', new XMLSerializer().serializeToString(svg));
+  });
+  $('copy-link').addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(location.href);
+      $('status').textContent = 'Link copied: it restores this exact scenario.';
+    } catch {
+      $('status').textContent = `Copy this link: ${location.href}`;
+    }
+  });
+  window.addEventListener('hashchange', () => {
+    readUrl();
+    syncInputs();
+    update();
+  });
+}
+
+function syncInputs() {
+  fillModels();
+  fillHardware();
+  for (const id of ['batch', 'prompt', 'gen', 'weights', 'activations', 'kv', 'convention', 'attention']) $(id).value = String(state[id]);
+  $('moe').value = state.moe;
+}
+
+async function start() {
+  readUrl();
+  const [models, hardware, dtypes, conventions, version] = await Promise.all(
+    ['models', 'hardware', 'dtypes', 'conventions', 'version'].map((fn) => backend.call(fn, {})));
+  for (const env of [models, hardware, dtypes, conventions, version]) {
+    if (!env.ok) {
+      $('status').textContent = `The core could not start: ${env.error.message}`;
+      return;
+    }
+  }
+  presets = { models: models.value, hardware: hardware.value };
+  $('version').textContent = version.value.version;
+  for (const id of ['weights', 'activations', 'kv']) {
+    for (const d of dtypes.value) {
+      const o = option(d.name, d.name);
+      o.title = `${d.bits_per_element} bits per element: ${d.definition}`;
+      $(id).appendChild(o);
+    }
+  }
+  for (const c of conventions.value) {
+    const o = option(c.name, c.name);
+    o.title = c.description;
+    $('convention').appendChild(o);
+  }
+  syncInputs();
+  bind();
+  await update();
+}
+
+start();

@@ -1,0 +1,49 @@
+// Shared setup for the browser tests: Debian's Chromium driven by playwright-core, the built site served on
+// loopback under a sub-path (as on GitHub Pages), every request recorded so tests can assert none leaves.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { serve } from '../../scripts/serve.mjs';
+
+export const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+export const artifacts = path.join(root, 'test-results');
+fs.mkdirSync(artifacts, { recursive: true });
+
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function launch() {
+  const executablePath = process.env.CHROMIUM || '/usr/bin/chromium';
+  return chromium.launch({ executablePath, args: ARGS, headless: true });
+}
+
+export async function startServer() {
+  const server = await serve(path.join(root, 'dist/site'), 0, '127.0.0.1', '/infercast/');
+  const { port } = server.address();
+  return { server, base: `http://127.0.0.1:${port}/infercast/` };
+}
+
+// A page that records console errors and every request's URL.
+export async function openPage(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const consoleErrors = [];
+  const requests = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(url);
+  return { page, context, consoleErrors, requests };
+}
+
+// Waits until the core has rendered an analysis.
+export async function analyzed(page) {
+  await page.waitForFunction(() => /Analyzed in/.test(document.getElementById('status').textContent), null, { timeout: 20000 });
+}
+
+export async function cardValue(page, label) {
+  return page.evaluate((l) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === l) return c.querySelector('.value').textContent;
+    return null;
+  }, label);
+}
