@@ -40,7 +40,7 @@ fs.writeFileSync(path.join(out, '.nojekyll'), '');
 const app = await build({ entryPoints: [path.join(root, 'site/src/main.js')], bundle: true, format: 'iife', minify: true,
   write: false, logLevel: 'warning', legalComments: 'none' });
 const inline = (js) => js.replace(/<\/script/gi, '<\\/script');
-const offlineCsp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; style-src 'unsafe-inline'; img-src data: blob:";
+const offlineCsp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; connect-src data:; style-src 'unsafe-inline'; img-src data: blob:";
 const single = fs.readFileSync(path.join(wasmDir, 'infercast-single.js'), 'utf8');
 fs.writeFileSync(path.join(root, 'dist', 'infercast-offline.html'), html
   .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${offlineCsp}">`)

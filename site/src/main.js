@@ -149,7 +149,7 @@ function boundOf(r, phase) {
 
 function render(r) {
   const m = r.model;
-  $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters (${m.stated_params_total || 'no stated count'} stated), ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
+  $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
   $('warnings').textContent = m.warnings.map((w) => `Note: ${w.message}`).join('\n');
   const cards = $('cards');
   cards.textContent = '';

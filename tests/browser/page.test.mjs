@@ -1,0 +1,146 @@
+// The page as a user meets it, in Debian's headless Chromium: served under a sub-path like GitHub Pages, and the
+// offline single file from file://. Screenshots of the main views go to test-results/ for a person to look at.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { analyzed, artifacts, cardValue, launch, openPage, root, startServer } from './helpers.mjs';
+
+let browser;
+let server;
+let base;
+before(async () => {
+  browser = await launch();
+  ({ server, base } = await startServer());
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const cli = path.join(root, 'build/native-release/infercast');
+
+function fmtSeconds(s) {
+  if (s >= 1) return `${s.toFixed(3)} s`;
+  if (s >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
+  return `${(s * 1e6).toFixed(2)} µs`;
+}
+
+async function dropFile(page, name, text) {
+  await page.evaluate(([n, t]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([t], n, { type: 'application/json' }));
+    document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, [name, text]);
+}
+
+test('opens on a real analysis whose numbers equal the CLI, with no console error and no foreign request', async () => {
+  const { page, context, consoleErrors, requests } = await openPage(browser, base);
+  await analyzed(page);
+  const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm',
+    '--batch', '1', '--prompt', '512', '--gen', '128', '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(await cardValue(page, 'Time to first token'), fmtSeconds(native.ttft_s));
+  assert.equal(await cardValue(page, 'Time per output token'), fmtSeconds(native.decode.tpot_s));
+  assert.match(await page.textContent('#model-info'), /8,030,261,248 parameters/);
+  const rows = await page.locator('#ops tbody tr').count();
+  assert.equal(rows, native.ops.filter((o) => o.phase === 'prefill').length + 1);
+  assert.ok(await page.locator('#roofline svg circle').count() > 5);
+  await page.screenshot({ path: path.join(artifacts, 'main-view.png'), fullPage: true });
+  assert.deepEqual(consoleErrors, []);
+  const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  assert.deepEqual(foreign, []);
+  await context.close();
+});
+
+test('picking a preset and typing values updates the results and the URL, and the link restores them', async () => {
+  const { page, context, consoleErrors } = await openPage(browser, base);
+  await analyzed(page);
+  await page.fill('#model-search', 'mixtral');
+  await page.selectOption('#model', 'mixtral-8x7b');
+  await page.fill('#batch', '8');
+  await page.fill('#gen', '256');
+  await page.waitForFunction(() => /Mixtral/.test(document.getElementById('model-info').textContent));
+  await page.waitForFunction(() => location.hash.includes('batch=8') && location.hash.includes('gen=256'));
+  const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'mixtral-8x7b', '--hardware', 'nvidia-h100-sxm',
+    '--batch', '8', '--prompt', '512', '--gen', '256', '--format', 'json'], { encoding: 'utf8' }));
+  await page.waitForFunction((v) => [...document.querySelectorAll('.card .value')].some((e) => e.textContent === v), fmtSeconds(native.decode.tpot_s));
+  const url = page.url();
+  const second = await openPage(browser, url);
+  await analyzed(second.page);
+  assert.equal(await second.page.inputValue('#batch'), '8');
+  assert.equal(await second.page.inputValue('#model'), 'mixtral-8x7b');
+  assert.equal(await cardValue(second.page, 'Time per output token'), fmtSeconds(native.decode.tpot_s));
+  await second.page.screenshot({ path: path.join(artifacts, 'mixtral-batch8.png'), fullPage: true });
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(second.consoleErrors, []);
+  await second.context.close();
+  await context.close();
+});
+
+test('dropping a config analyzes it; a broken config gets a clear error next to the model input', async () => {
+  const { page, context, consoleErrors } = await openPage(browser, base);
+  await analyzed(page);
+  await dropFile(page, 'tiny-llama.json', fs.readFileSync(path.join(root, 'tests/data/tiny-llama.json'), 'utf8'));
+  await page.waitForFunction(() => /^custom llama: /.test(document.getElementById('model-info').textContent));
+  const tiny = JSON.parse(execFileSync(cli, ['analyze', '--model', path.join(root, 'tests/data/tiny-llama.json'), '--format', 'json'], { encoding: 'utf8' }));
+  assert.match(await page.textContent('#model-info'), new RegExp(`${tiny.model.params_total.toLocaleString('en-US')} parameters`));
+  assert.ok(page.url().includes('config='));
+  const before = await cardValue(page, 'Time to first token');
+
+  await dropFile(page, 'broken.json', '{"model_type": "llama", "hidden_size": 4096,');
+  await page.waitForFunction(() => document.getElementById('model-error').textContent.length > 0);
+  assert.match(await page.textContent('#model-error'), /^broken\.json is not valid JSON/);
+  await dropFile(page, 'zero.json', '{"model_type": "llama", "hidden_size": 0}');
+  await page.waitForFunction(() => /hidden_size/.test(document.getElementById('model-error').textContent));
+  assert.equal(await page.textContent('#model-error'), 'zero.json: /model/hidden_size holds 0; expected a positive integer');
+  assert.equal(await cardValue(page, 'Time to first token'), before, 'the last good result stays on screen');
+  await page.screenshot({ path: path.join(artifacts, 'config-error.png'), fullPage: true });
+
+  await page.fill('#prompt', '2.5');
+  await page.waitForFunction(() => /expected a whole number/.test(document.getElementById('workload-error').textContent));
+  assert.equal(await page.textContent('#workload-error'), 'Prompt tokens holds "2.5"; expected a whole number of at least 1');
+  await page.fill('#prompt', '0');
+  await page.waitForFunction(() => /holds 0/.test(document.getElementById('workload-error').textContent));
+  assert.equal(await page.textContent('#workload-error'), '/workload/prompt holds 0; expected an integer from 1 to 1000000000');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('names from user files are shown as text, never run as HTML', async () => {
+  const { page, context } = await openPage(browser, base);
+  await analyzed(page);
+  let dialogs = 0;
+  page.on('dialog', (d) => { dialogs++; d.dismiss(); });
+  const cfg = JSON.parse(fs.readFileSync(path.join(root, 'tests/data/tiny-llama.json'), 'utf8'));
+  cfg._name_or_path = '<img src=x onerror=alert(1)>';
+  await dropFile(page, 'evil.json', JSON.stringify(cfg));
+  await page.waitForFunction(() => /<img src=x/.test(document.getElementById('model-info').textContent));
+  assert.equal(await page.locator('img').count(), 0);
+  assert.equal(dialogs, 0);
+  await context.close();
+});
+
+test('exports the operator table as CSV', async () => {
+  const { page, context } = await openPage(browser, base);
+  await analyzed(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
+  const file = path.join(artifacts, 'operators.csv');
+  await download.saveAs(file);
+  const lines = fs.readFileSync(file, 'utf8').trim().split('\n');
+  assert.equal(lines[0].split(',')[0], 'phase');
+  assert.ok(lines.some((l) => l.startsWith('decode,attention,')));
+  await context.close();
+});
+
+test('the offline single file computes from file:// with no server', async () => {
+  const file = path.join(root, 'dist/infercast-offline.html');
+  const { page, context, consoleErrors, requests } = await openPage(browser, `file://${file}`);
+  await analyzed(page);
+  assert.match(await page.textContent('#status'), /\(inline\)/);
+  assert.match(await cardValue(page, 'Time to first token'), /ms$/);
+  await page.screenshot({ path: path.join(artifacts, 'offline.png'), fullPage: true });
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:') && !u.startsWith('blob:')), []);
+  await context.close();
+});

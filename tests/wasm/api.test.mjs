@@ -1,0 +1,70 @@
+// The shipped web build of the module, exercised under node: envelopes, errors, recovery after errors, and
+// the same numbers as the native CLI for the same scenario.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const dir = path.join(root, 'build/wasm-release/wasm');
+const { default: create } = await import(path.join(dir, 'infercast.mjs'));
+const mod = await create({ wasmBinary: fs.readFileSync(path.join(dir, 'infercast.wasm')) });
+const call = (fn, req) => JSON.parse(mod.call(fn, typeof req === 'string' ? req : JSON.stringify(req)));
+
+test('version and presets', () => {
+  const v = call('version', {});
+  assert.equal(v.ok, true);
+  assert.match(v.value.version, /^\d+\.\d+\.\d+$/);
+  const models = call('models', {});
+  assert.equal(models.ok, true);
+  assert.ok(models.value.length >= 26);
+  const llama = models.value.find((m) => m.id === 'llama-2-7b');
+  assert.equal(llama.params_total, 6738415616);
+  const hw = call('hardware', {});
+  assert.ok(hw.value.some((h) => h.id === 'nvidia-h100-sxm'));
+});
+
+test('analyze returns the documented fields', () => {
+  const r = call('analyze', { model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', workload: { batch: 2, prompt: 1000, gen: 100 } });
+  assert.equal(r.ok, true);
+  const v = r.value;
+  for (const k of ['params_total', 'params_active']) assert.equal(typeof v.model[k], 'number');
+  for (const k of ['weights_bytes', 'kv_cache_bytes']) assert.ok(v.memory[k] > 0);
+  assert.ok(v.prefill.flops > 0 && v.prefill.time_s > 0);
+  assert.ok(v.decode.flops_per_token > 0);
+  for (const k of ['tpot_s', 'tpot_first_s', 'tpot_last_s', 'tokens_per_s', 'batch_tokens_per_s']) assert.ok(v.decode[k] > 0, k);
+  assert.equal(v.memory.fits, true);
+  assert.ok(v.decode.tpot_last_s > v.decode.tpot_first_s);
+  const op = v.ops.find((o) => o.name === 'q_proj' && o.phase === 'prefill');
+  assert.equal(op.flops, 32 * 2 * 2000 * 4096 * 4096);
+  for (const k of ['count', 'weight_bytes', 'act_read_bytes', 'act_write_bytes', 'kv_read_bytes', 'kv_write_bytes', 'intensity_flop_per_byte', 'time_s']) {
+    assert.equal(typeof op[k], 'number', k);
+  }
+  assert.ok(['compute', 'memory', 'dispatch'].includes(op.bound));
+});
+
+test('errors come back as envelopes and the module keeps working', () => {
+  let r = call('analyze', '{not json');
+  assert.equal(r.ok, false);
+  assert.equal(r.error.code, 'request.malformed_json');
+  r = call('analyze', { model: { model_type: 'llama', hidden_size: -3 } });
+  assert.deepEqual(r.error, { code: 'model.out_of_range', path: '/model/hidden_size', message: '/model/hidden_size holds -3; expected a positive integer' });
+  r = call('analyze', { model: 'llama-3.1-8b', workload: { prompt: 1e15 } });
+  assert.equal(r.error.message, '/workload/prompt holds 1000000000000000; expected an integer from 1 to 1000000000');
+  r = call('nope', {});
+  assert.equal(r.error.code, 'api.unknown_function');
+  for (let i = 0; i < 50; i++) assert.equal(call('analyze', { model: { model_type: 'x' } }).ok, false);
+  assert.equal(call('analyze', { model: 'mixtral-8x7b' }).ok, true);
+});
+
+test('same numbers as the native CLI', { skip: !fs.existsSync(path.join(root, 'build/native-release/infercast')) }, () => {
+  const args = ['analyze', '--model', 'deepseek-v3', '--hardware', 'nvidia-h200-sxm', '--batch', '4', '--prompt', '3000', '--gen', '500', '--format', 'json'];
+  const native = JSON.parse(execFileSync(path.join(root, 'build/native-release/infercast'), args, { encoding: 'utf8' }));
+  const wasm = call('analyze', { model: 'deepseek-v3', hardware: 'nvidia-h200-sxm', workload: { batch: 4, prompt: 3000, gen: 500 } }).value;
+  assert.equal(wasm.model.params_total, native.model.params_total);
+  for (const [phase, key] of [['prefill', 'flops'], ['prefill', 'time_s'], ['decode', 'tpot_s'], ['decode', 'flops_per_token']]) {
+    assert.ok(Math.abs(wasm[phase][key] / native[phase][key] - 1) < 1e-12, `${phase}.${key}: ${wasm[phase][key]} vs ${native[phase][key]}`);
+  }
+  assert.equal(wasm.ops.length, native.ops.length);
+});
