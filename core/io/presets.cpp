@@ -5,38 +5,30 @@
 namespace infercast {
 
 namespace {
-std::string where(const EmbeddedFile& f) { return std::string("presets/") + f.kind + "/" + f.name; }
+// Parses every embedded file of one kind; an error names the preset file it came from.
+template <typename T, typename Parse>
+std::vector<T> load_kind(const char* kind, Parse parse) {
+  std::vector<T> out;
+  for (const auto& f : embedded_files()) {
+    if (std::string(f.kind) != kind) continue;
+    const std::string where = std::string("presets/") + f.kind + "/" + f.name;
+    try {
+      out.push_back(parse(parse_json_text(f.text, where, kind == std::string("models") ? "preset" : "hardware")));
+    } catch (const InputError& e) {
+      throw InputError(e.code(), e.path(), where + ": " + e.what());
+    }
+  }
+  return out;
+}
 }  // namespace
 
 const std::vector<ModelPreset>& model_presets() {
-  static const std::vector<ModelPreset> list = [] {
-    std::vector<ModelPreset> v;
-    for (const auto& f : embedded_files()) {
-      if (std::string(f.kind) != "models") continue;
-      try {
-        v.push_back(parse_model_preset(parse_json_text(f.text, where(f), "preset")));
-      } catch (const InputError& e) {
-        throw InputError(e.code(), e.path(), where(f) + ": " + e.what());
-      }
-    }
-    return v;
-  }();
+  static const auto list = load_kind<ModelPreset>("models", [](const json& d) { return parse_model_preset(d); });
   return list;
 }
 
 const std::vector<HardwareSpec>& hardware_presets() {
-  static const std::vector<HardwareSpec> list = [] {
-    std::vector<HardwareSpec> v;
-    for (const auto& f : embedded_files()) {
-      if (std::string(f.kind) != "hardware") continue;
-      try {
-        v.push_back(parse_hardware(parse_json_text(f.text, where(f), "hardware")));
-      } catch (const InputError& e) {
-        throw InputError(e.code(), e.path(), where(f) + ": " + e.what());
-      }
-    }
-    return v;
-  }();
+  static const auto list = load_kind<HardwareSpec>("hardware", [](const json& d) { return parse_hardware(d); });
   return list;
 }
 
