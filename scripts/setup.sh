@@ -10,7 +10,7 @@ need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 for p in cmake ninja-build g++ emscripten nlohmann-json3-dev; do have "$p" || need+=("$p"); done
 if [ "$mode" = test ]; then
-  for p in catch2 chromium; do have "$p" || need+=("$p"); done
+  for p in catch2 chromium fonts-dejavu-core; do have "$p" || need+=("$p"); done
 fi
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
