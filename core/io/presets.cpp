@@ -7,13 +7,13 @@ namespace infercast {
 namespace {
 // Parses every embedded file of one kind; an error names the preset file it came from.
 template <typename T, typename Parse>
-std::vector<T> load_kind(const char* kind, Parse parse) {
+std::vector<T> load_kind(const char* kind, const char* code_prefix, Parse parse) {
   std::vector<T> out;
   for (const auto& f : embedded_files()) {
     if (std::string(f.kind) != kind) continue;
     const std::string where = std::string("presets/") + f.kind + "/" + f.name;
     try {
-      out.push_back(parse(parse_json_text(f.text, where, kind == std::string("models") ? "preset" : "hardware")));
+      out.push_back(parse(parse_json_text(f.text, where, code_prefix)));
     } catch (const InputError& e) {
       throw InputError(e.code(), e.path(), where + ": " + e.what());
     }
@@ -23,12 +23,12 @@ std::vector<T> load_kind(const char* kind, Parse parse) {
 }  // namespace
 
 const std::vector<ModelPreset>& model_presets() {
-  static const auto list = load_kind<ModelPreset>("models", [](const json& d) { return parse_model_preset(d); });
+  static const auto list = load_kind<ModelPreset>("models", "preset", [](const json& d) { return parse_model_preset(d); });
   return list;
 }
 
 const std::vector<HardwareSpec>& hardware_presets() {
-  static const auto list = load_kind<HardwareSpec>("hardware", [](const json& d) { return parse_hardware(d); });
+  static const auto list = load_kind<HardwareSpec>("hardware", "hardware", [](const json& d) { return parse_hardware(d); });
   return list;
 }
 

@@ -265,8 +265,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         qk.act_read_bytes = c * T * nh * hd * b.ab;
         qk.kv_read_bytes = c * keys * nkv * hd * b.kb;
         qk.act_write_bytes = c * pairs * nh * b.ab;
-        Op& smx = b.elementwise("softmax", G, n, pairs * nh, conv.softmax_flops_per_score, 1);
-        (void)smx;
+        b.elementwise("softmax", G, n, pairs * nh, conv.softmax_flops_per_score, 1);
         Op& av = b.add("attn_av", G, OpClass::Attention, n);
         av.flops = c * av_flops;
         av.act_read_bytes = c * pairs * nh * b.ab;

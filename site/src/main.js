@@ -155,6 +155,7 @@ function render(r) {
   cards.textContent = '';
   const mem = r.memory;
   if (r.hardware) {
+    const decodeBound = boundOf(r, 'decode');
     $('hardware-info').textContent = `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}`;
     cards.append(
       card('Time to first token', seconds(r.ttft_s), boundOf(r, 'prefill'),
@@ -165,7 +166,7 @@ function render(r) {
         'tokens/s per sequence = 1 / mean TPOT; batch = per sequence x requests'),
       card('Memory', `${bytes(mem.required_bytes)}`, `of ${bytes(mem.capacity_bytes)}: ${mem.fits ? 'fits' : 'does NOT fit'}`,
         `weights ${bytes(mem.weights_bytes)} + KV cache ${bytes(mem.kv_cache_bytes)} + activations ${bytes(mem.activation_peak_bytes)}`, !mem.fits),
-      card('Decode bound', boundOf(r, 'decode').split(' ')[0], boundOf(r, 'decode'), 'Share of decode time by what bounds each operator'),
+      card('Decode bound', decodeBound.split(' ')[0], decodeBound, 'Share of decode time by what bounds each operator'),
       card('End to end', seconds(r.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
     );
   } else {
@@ -176,7 +177,6 @@ function render(r) {
     card('Decode FLOPs / token', si(r.decode.flops_per_token, 'FLOP'), `${bytes(r.decode.bytes)} moved per step`, 'First decode step, per generated token'),
     card('KV cache', bytes(mem.kv_cache_bytes), `${bytes(mem.kv_bytes_per_token)} per token (before windows)`, 'At the end of the workload, sliding windows and chunks honored'),
   );
-  state.phase = state.phase === 'prefill' ? 'prefill' : 'decode';
   $('roofline-phase').textContent = state.phase;
   $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
   drawRoofline($('roofline'), r, state.phase);

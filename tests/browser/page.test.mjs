@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { seconds as fmtSeconds } from '../../site/src/format.js';
 import { analyzed, artifacts, cardValue, launch, openPage, root, startServer } from './helpers.mjs';
 
 let browser;
@@ -21,11 +22,6 @@ after(async () => {
 
 const cli = path.join(root, 'build/native-release/infercast');
 
-function fmtSeconds(s) {
-  if (s >= 1) return `${s.toFixed(3)} s`;
-  if (s >= 1e-3) return `${(s * 1e3).toFixed(3)} ms`;
-  return `${(s * 1e6).toFixed(2)} µs`;
-}
 
 async function dropFile(page, name, text) {
   await page.evaluate(([n, t]) => {

@@ -20,10 +20,7 @@ HardwareSpec device(double tflops, double gbps, double gb = 80) {
 
 // Step-by-step reference: evaluate every decode position.
 double brute_decode(const ModelSpec& m, const Workload& w, const HardwareSpec& hw) {
-  const auto a = analyze(m, w, &hw);  // for the placement-derived rates
-  (void)a;
   double total = 0;
-  const auto groups = group_layers(m);
   Workload one = w;
   for (i64 j = 0; j < w.gen_tokens - 1; ++j) {
     std::vector<Request> step;
@@ -78,7 +75,8 @@ TEST_CASE("more bandwidth or compute is never slower", "[forecast][invariants]")
     const auto m = preset_model(id);
     double prev_ttft = 1e300, prev_tpot = 1e300;
     for (double bw : {100.0, 400.0, 1600.0, 6400.0}) {
-      const auto a = analyze(m, w, &(const HardwareSpec&)device(500, bw, 2000));
+      const auto hw = device(500, bw, 2000);
+      const auto a = analyze(m, w, &hw);
       CHECK(a.ttft_s <= prev_ttft);
       CHECK(a.tpot_mean_s <= prev_tpot);
       prev_ttft = a.ttft_s;
@@ -86,7 +84,8 @@ TEST_CASE("more bandwidth or compute is never slower", "[forecast][invariants]")
     }
     prev_ttft = prev_tpot = 1e300;
     for (double tf : {10.0, 100.0, 1000.0}) {
-      const auto a = analyze(m, w, &(const HardwareSpec&)device(tf, 2000, 2000));
+      const auto hw = device(tf, 2000, 2000);
+      const auto a = analyze(m, w, &hw);
       CHECK(a.ttft_s <= prev_ttft);
       CHECK(a.tpot_mean_s <= prev_tpot);
       prev_ttft = a.ttft_s;
