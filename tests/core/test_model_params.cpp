@@ -7,6 +7,16 @@
 
 using namespace test;
 
+TEST_CASE("Qwen2-57B-A14B by hand: qkv biases, 64 routed experts, a shared expert and its sigmoid gate", "[params]") {
+  const long long h = 3584, v = 151936, L = 28;
+  const long long attn = (h * h + h) + 2 * (h * 512 + 512) + h * h;  // 28 q heads, 4 kv heads of 128
+  const long long routed = 3 * h * 2560, shared = 3 * h * 20480;
+  const long long layer = attn + h * 64 /*router*/ + 64 * routed + shared + h /*shared gate*/ + 2 * h /*norms*/;
+  const auto c = count_params(preset_model("qwen2-57b-a14b"));
+  CHECK(c.total == L * layer + 2 * v * h + h);
+  CHECK(c.active == L * (layer - 56 * routed) + 2 * v * h + h);
+}
+
 TEST_CASE("every model preset loads and has exact parameter counts", "[params]") {
   struct Row {
     const char* id;
@@ -40,6 +50,27 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"llama-4-scout-tra", 107769861120LL, 17172894720LL},
       {"gemma-3-4b-text", 3880263168LL, 3880263168LL},
       {"gemma-3-12b-text", 11766034176LL, 11766034176LL},
+      // Seed models added for issue 3 (LLM-Para's list, LIFE's models); totals as on the hub pages.
+      {"llama-2-13b", 13015864320LL, 13015864320LL},
+      {"llama-3-70b", 70553706496LL, 70553706496LL},
+      {"llama-3.2-1b", 1235814400LL, 1235814400LL},  // tied embeddings, counted once
+      {"llama-3.2-3b", 3212749824LL, 3212749824LL},
+      {"mistral-7b-v0.3", 7248023552LL, 7248023552LL},
+      {"mixtral-8x22b", 140620634112LL, 39152031744LL},
+      {"qwen2-72b", 72706203648LL, 72706203648LL},
+      {"qwen2.5-1.5b", 1543714304LL, 1543714304LL},
+      {"deepseek-r1-distill-qwen-1.5b", 1777088000LL, 1777088000LL},
+      {"qwen2-57b-a14b", 57408658944LL, 14249270784LL},  // hand computation in the next test case
+      {"qwen3-8b", 8190735360LL, 8190735360LL},
+      {"qwen3-14b", 14768307200LL, 14768307200LL},
+      {"qwen3-32b", 32762123264LL, 32762123264LL},
+      {"gemma-7b", 8537680896LL, 8537680896LL},
+      {"gemma-2-2b", 2614341888LL, 2614341888LL},
+      {"gemma-2-27b", 27227128320LL, 27227128320LL},
+      {"phi-3-medium-4k", 13960238080LL, 13960238080LL},
+      {"phi-4-mini", 3836021760LL, 3836021760LL},
+      {"deepseek-v2", 235741434880LL, 21375800320LL},
+      {"deepseek-r1", 671026419200LL, 37552297472LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
