@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
     auto t3 = std::chrono::steady_clock::now();
     std::printf("%-16s %14.1f %14.1f   (%g %zu)\n", id,
                 std::chrono::duration<double, std::micro>(t1 - t0).count() / iters,
-                std::chrono::duration<double, std::micro>(t3 - t2).count() / json_iters, sink > 0 ? 1.0 : 0.0, len > 0 ? 1 : 0);
+                std::chrono::duration<double, std::micro>(t3 - t2).count() / json_iters, sink > 0 ? 1.0 : 0.0, static_cast<std::size_t>(len > 0 ? 1 : 0));
   }
   return 0;
 }

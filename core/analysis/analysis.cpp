@@ -1,6 +1,7 @@
 #include "analysis/analysis.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <set>
 
@@ -30,6 +31,33 @@ struct TierCost {
 struct Timer {
   const HardwareSpec& hw;
   TierCost inv;
+  // Per compute type: the peak an operator runs at, the type it is quoted for, and whether it is a fallback.
+  std::array<double, 8> peak_of{};
+  std::array<ComputeType, 8> used_of{};
+  mutable std::array<bool, 8> reported{};
+  std::vector<Warning>* warnings = nullptr;
+
+  Timer(const HardwareSpec& h, TierCost c, std::vector<Warning>* w) : hw(h), inv(c), warnings(w) {
+    double best = 0;
+    ComputeType best_type = ComputeType::FP32;
+    for (std::size_t i = 0; i < 8; ++i) {
+      if (hw.peak_flops[i] > best) {
+        best = hw.peak_flops[i];
+        best_type = static_cast<ComputeType>(i);
+      }
+    }
+    for (std::size_t i = 0; i < 8; ++i) {
+      ComputeType used;
+      if (resolve_compute(hw, static_cast<ComputeType>(i), used)) {
+        peak_of[i] = hw.peak_flops[static_cast<std::size_t>(used)];
+        used_of[i] = used;
+        reported[i] = true;  // nothing to report
+      } else {
+        peak_of[i] = best;  // 0 when the device publishes no peak at all
+        used_of[i] = best_type;
+      }
+    }
+  }
 
   double efficiency(OpClass c) const {
     switch (c) {
@@ -39,16 +67,26 @@ struct Timer {
     }
   }
   double peak(const Op& op, ComputeType& used) const {
-    if (!resolve_compute(hw, op.compute, used)) {
-      throw InputError("hardware.no_peak", "/peak_dense_TFLOPS",
-                       "/peak_dense_TFLOPS has no peak for " + std::string(compute_type_name(op.compute)) +
-                           " or any wider data type; operator " + op.name + " cannot be timed");
+    const auto i = static_cast<std::size_t>(op.compute);
+    used = used_of[i];
+    if (!reported[i] && warnings) {
+      reported[i] = true;
+      const std::string t = compute_type_name(op.compute);
+      if (peak_of[i] > 0) {
+        warnings->push_back({"hardware.compute_fallback", "/hardware/peak_dense_TFLOPS",
+                             hw.name + " has no peak for " + t + " or a wider type; " + t + " operators are timed at its " +
+                                 compute_type_name(used) + " peak"});
+      } else {
+        warnings->push_back({"hardware.no_compute_peak", "/hardware/peak_dense_TFLOPS",
+                             hw.name + " has no published compute peak; times count memory traffic and dispatch only (a lower bound)"});
+      }
     }
-    return hw.peak_flops[static_cast<std::size_t>(used)];
+    return peak_of[i];
   }
   double compute_s(const Op& op, double flops) const {
     ComputeType used;
-    return flops <= 0 ? 0 : flops / (peak(op, used) * efficiency(op.cls));
+    const double pk = peak(op, used);
+    return flops <= 0 || pk <= 0 ? 0 : flops / (pk * efficiency(op.cls));
   }
   double memory_s(double wbytes, double kvbytes, double actbytes) const {
     return (wbytes * inv.weights + kvbytes * inv.kv + actbytes * inv.act) / hw.eff.memory;
@@ -66,17 +104,20 @@ struct Timer {
   }
 };
 
-void time_phase(Phase& p, const Timer* timer) {
+void time_phase(Phase& p, const Timer* timer, Timing timing) {
   p.totals = totals_of(p.ops);
   if (!timer) return;
   p.times.clear();
   p.time_s = p.compute_s = p.memory_s = 0;
+  double dispatch = 0;
   for (const auto& op : p.ops) {
     p.times.push_back(timer->time(op));
     p.time_s += p.times.back().time_s;
     p.compute_s += p.times.back().compute_s;
     p.memory_s += p.times.back().memory_s;
+    dispatch += p.times.back().dispatch_s;
   }
+  if (timing == Timing::PhaseMax) p.time_s = std::max(p.compute_s, p.memory_s) + dispatch;
 }
 
 // sum_{i=s}^{e-1} (c0 + c1 i)
@@ -144,14 +185,23 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
       a.activation_peak_bytes = std::max(a.activation_peak_bytes, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
     }
   }
-  time_phase(a.prefill, nullptr);
-  time_phase(a.decode, nullptr);
+  time_phase(a.prefill, nullptr, w.timing);
+  time_phase(a.decode, nullptr, w.timing);
   a.decode_flops_per_token = a.batch_requests > 0 ? a.decode.totals.flops / a.batch_requests : 0;
   a.memory_required_bytes = a.weights_bytes + a.kv_cache_bytes + a.activation_peak_bytes;
   if (!hw) return a;
 
-  // Placement: fastest tier first, weights, then the KV cache, then activations.
+  // Placement: what is pinned goes to its tier first (then slower ones), the rest fastest tier first; weights,
+  // then the KV cache, then activations.
   a.has_hardware = true;
+  const int ntiers = static_cast<int>(hw->tiers.size());
+  for (const auto& [pin, what] : {std::pair<int, const char*>{w.pin_weights, "/placement/weights"},
+                                  std::pair<int, const char*>{w.pin_kv, "/placement/kv_cache"}}) {
+    if (pin >= ntiers)
+      throw InputError("workload.out_of_range", what,
+                       std::string(what) + " holds tier " + std::to_string(pin) + "; " + hw->name + " has tiers 0 to " +
+                           std::to_string(ntiers - 1));
+  }
   std::vector<double> free_bytes;
   for (const auto& t : hw->tiers) {
     free_bytes.push_back(t.capacity_bytes);
@@ -159,10 +209,11 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   }
   TierCost inv;
   bool spilled = false;
-  const auto place = [&](const std::string& what, double bytes, double& inv_out) {
+  std::vector<Placement> placed(3);
+  const auto place = [&](std::size_t slot, const std::string& what, double bytes, int first, double& inv_out) {
     Placement p{what, std::vector<double>(hw->tiers.size(), 0.0)};
     double left = bytes;
-    for (std::size_t i = 0; i < hw->tiers.size() && left > 0; ++i) {
+    for (std::size_t i = static_cast<std::size_t>(std::max(first, 0)); i < hw->tiers.size() && left > 0; ++i) {
       const double take = std::min(left, free_bytes[i]);
       p.bytes_per_tier[i] += take;
       free_bytes[i] -= take;
@@ -174,19 +225,51 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     }
     inv_out = 0;
     for (std::size_t i = 0; i < hw->tiers.size(); ++i) {
-      const double frac = bytes > 0 ? p.bytes_per_tier[i] / bytes : (i == 0 ? 1.0 : 0.0);
+      const double frac = bytes > 0 ? p.bytes_per_tier[i] / bytes : (i == static_cast<std::size_t>(std::max(first, 0)) ? 1.0 : 0.0);
       inv_out += frac / hw->tiers[i].bandwidth_bytes_per_s;
     }
-    a.placement.push_back(p);
+    placed[slot] = p;
   };
-  place("weights", a.weights_bytes, inv.weights);
-  place("kv_cache", a.kv_cache_bytes, inv.kv);
-  place("activations", a.activation_peak_bytes, inv.act);
+  // Pinned items claim their tier before the others.
+  if (w.pin_weights >= 0) place(0, "weights", a.weights_bytes, w.pin_weights, inv.weights);
+  if (w.pin_kv >= 0) place(1, "kv_cache", a.kv_cache_bytes, w.pin_kv, inv.kv);
+  if (w.pin_weights < 0) place(0, "weights", a.weights_bytes, -1, inv.weights);
+  if (w.pin_kv < 0) place(1, "kv_cache", a.kv_cache_bytes, -1, inv.kv);
+  place(2, "activations", a.activation_peak_bytes, -1, inv.act);
+  a.placement = placed;
   a.fits = !spilled;
-  Timer timer{*hw, inv};
+  a.fits_first_tier = !hw->tiers.empty() && a.memory_required_bytes <= hw->tiers[0].capacity_bytes;
 
-  time_phase(a.prefill, &timer);
-  time_phase(a.decode, &timer);
+  // Limits: the largest batch of requests shaped like the mean one, and the longest context at this batch.
+  {
+    const double B = std::max(a.batch_requests, 1.0);
+    const double room = a.memory_capacity_bytes - a.weights_bytes;
+    const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
+    a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
+    const auto kv_at = [&](double ctx) {
+      double bytes = 0;
+      for (const auto& g : a.groups)
+        bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) * kv_tokens_resident(g.spec.attn, ctx);
+      return bytes * B;
+    };
+    const double fixed = a.weights_bytes + a.activation_peak_bytes;
+    if (fixed + kv_at(1) > a.memory_capacity_bytes) {
+      a.max_context = 0;
+    } else if (fixed + kv_at(1e9) <= a.memory_capacity_bytes) {
+      a.max_context = 1e9;
+    } else {
+      double lo = 1, hi = 1e9;  // fits at lo, not at hi
+      while (hi - lo > 1) {
+        const double mid = std::floor((lo + hi) / 2);
+        (fixed + kv_at(mid) <= a.memory_capacity_bytes ? lo : hi) = mid;
+      }
+      a.max_context = lo;
+    }
+  }
+  Timer timer(*hw, inv, &a.warnings);
+
+  time_phase(a.prefill, &timer, w.timing);
+  time_phase(a.decode, &timer, w.timing);
   a.ttft_s = a.prefill.time_s;
   a.tpot_first_s = a.decode.time_s;
 
@@ -218,6 +301,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     std::vector<Op> ops1;
     if (n > 1) ops1 = step_ops(model, a.groups, decode_step(w.requests, ja + 1), s);
     double t0 = 0, t1 = 0;
+    double C0 = 0, C1 = 0, M0 = 0, M1 = 0, disp_sum = 0;  // phase sums, for phase-max timing
     for (std::size_t k = 0; k < ops0.size(); ++k) {
       const Op& o = ops0[k];
       const double c0 = timer.compute_s(o, o.flops);
@@ -229,9 +313,17 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
         m1 = timer.memory_s(p.weight_bytes, p.kv_read_bytes + p.kv_write_bytes, p.act_read_bytes + p.act_write_bytes) - m0;
       }
       const double disp = o.dispatches * hw->eff.dispatch_s;
-      total += sum_max_affine(c0, c1, m0, m1, n) + n * disp;
-      t0 += std::max(c0, m0) + disp;
-      t1 += std::max(c0 + c1 * (n - 1), m0 + m1 * (n - 1)) + disp;
+      C0 += c0, C1 += c1, M0 += m0, M1 += m1, disp_sum += disp;
+      if (w.timing == Timing::PerOp) {
+        total += sum_max_affine(c0, c1, m0, m1, n) + n * disp;
+        t0 += std::max(c0, m0) + disp;
+        t1 += std::max(c0 + c1 * (n - 1), m0 + m1 * (n - 1)) + disp;
+      }
+    }
+    if (w.timing == Timing::PhaseMax) {
+      total += sum_max_affine(C0, C1, M0, M1, n) + n * disp_sum;
+      t0 = std::max(C0, M0) + disp_sum;
+      t1 = std::max(C0 + C1 * (n - 1), M0 + M1 * (n - 1)) + disp_sum;
     }
     segments.push_back({ja, {t0, n > 1 ? (t1 - t0) / (n - 1) : 0}});
     last = t1;

@@ -12,10 +12,19 @@
 
 namespace infercast {
 
+// How operator times add up to a phase time (docs/forecast.md, "Timing conventions").
+enum class Timing {
+  PerOp,     // sum over operators of max(compute, memory) + dispatch: each kernel is bound on its own
+  PhaseMax,  // LIFE: max(sum of compute, sum of memory) + dispatches, as if the whole phase overlapped
+};
+
 struct Workload {
   std::vector<Request> requests;  // the first step: prompts (cached 0) or a ragged batch
   i64 gen_tokens = 1;             // tokens generated per request; the first comes from the first step
   StepSettings settings;
+  Timing timing = Timing::PerOp;
+  int pin_weights = -1;  // memory tier index the weights are placed in first; -1: fastest first
+  int pin_kv = -1;       // the same for the KV cache
 };
 
 struct OpTime {
@@ -80,8 +89,12 @@ struct Analysis {
   double batch_tokens_per_s = 0;  // whole batch, decode
   double memory_capacity_bytes = 0;
   double memory_required_bytes = 0;
-  bool fits = true;
+  bool fits = true;             // everything fits in the tiers (slower tiers included)
+  bool fits_first_tier = true;  // everything fits in the fastest tier
+  double max_batch = 0;         // largest count of requests shaped like the first that fits (capped at 1e6)
+  double max_context = 0;       // longest context per request at this batch that fits (capped at 1e9)
   std::vector<Placement> placement;
+  std::vector<Warning> warnings;  // choices made for the user (compute fallbacks, memory-only timing)
   std::vector<TimelinePoint> timeline;
 };
 

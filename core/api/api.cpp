@@ -148,6 +148,19 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   else if (mla == "absorbed") w.settings.mla = MlaForm::Absorbed;
   else if (mla == "expanded") w.settings.mla = MlaForm::Expanded;
   else req.fail("mla", "out_of_range", req.child_path("mla") + " holds \"" + mla + "\"; expected auto, absorbed or expanded");
+  // Timing: LIFE sums a whole phase as max(compute, memory); our default bounds each operator on its own.
+  const std::string timing = req.string_or("timing", w.settings.convention->name == "life" ? "phase-max" : "per-op");
+  if (timing == "per-op") w.timing = Timing::PerOp;
+  else if (timing == "phase-max") w.timing = Timing::PhaseMax;
+  else req.fail("timing", "out_of_range", req.child_path("timing") + " holds \"" + timing + "\"; expected per-op or phase-max");
+  if (req.has("placement")) {
+    Reader pl = req.object("placement");
+    w.pin_weights = static_cast<int>(pl.int_in_or("weights", 0, 15, -1));
+    w.pin_kv = static_cast<int>(pl.int_in_or("kv_cache", 0, 15, -1));
+    pl.reject_unknown();
+  } else {
+    req.raw("placement");
+  }
   static Convention custom;  // a convention with the MoE rule overridden; lives per call
   if (req.has("moe_traffic")) {
     custom = *w.settings.convention;
@@ -332,6 +345,7 @@ json api_analyze(const json& request) {
           {"kv", w.settings.precision.kv->name},
           {"kv_bits_per_element", w.settings.precision.kv->bits_per_element}}},
         {"convention", w.settings.convention->name},
+        {"timing", w.timing == Timing::PerOp ? "per-op" : "phase-max"},
         {"convention_description", w.settings.convention->description},
         {"moe_traffic", moe_traffic_name(w.settings.convention->moe)},
         {"attention", w.settings.attention == AttnImpl::Fused ? "fused" : "unfused"},
@@ -353,6 +367,9 @@ json api_analyze(const json& request) {
     out["hardware"] = hardware_to_json(*hw);
     out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;
     out["memory"]["fits"] = a.fits;
+    out["memory"]["fits_first_tier"] = a.fits_first_tier;
+    out["memory"]["max_batch"] = a.max_batch;
+    out["memory"]["max_context"] = a.max_context;
     out["memory"]["placement"] = placement;
     out["prefill"]["time_s"] = finite(a.ttft_s);
     out["prefill"]["compute_s"] = finite(a.prefill.compute_s);
@@ -367,6 +384,7 @@ json api_analyze(const json& request) {
     out["e2e_s"] = finite(a.e2e_s);
     out["ttft_s"] = finite(a.ttft_s);
   }
+  out["warnings"] = warnings_json(a.warnings);
   return out;
 }
 

@@ -96,10 +96,32 @@ TEST_CASE("hardware errors name the field", "[errors]") {
       "source": "t", "peak_dense_TFLOPS": {"bf16": 100}, "memory_tiers": []}})");
   CHECK(e["message"] == "/hardware/memory_tiers holds an array of 0; expected a non-empty array of objects");
   e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": {"schema_version": 1, "id": "x", "name": "X", "class": "custom",
-      "source": "t", "peak_dense_TFLOPS": {}, "memory_tiers": [{"name": "a", "capacity_GB": 1, "bandwidth_GBps": 1}]}})");
-  CHECK(e["message"] ==
-        "/hardware/peak_dense_TFLOPS holds no positive peak; expected at least one of fp32, tf32, bf16, fp16, fp8, int8, fp4, int4");
+      "source": "t", "peak_dense_TFLOPS": {"fp16": 0}, "memory_tiers": [{"name": "a", "capacity_GB": 1, "bandwidth_GBps": 1}]}})");
+  CHECK(e["path"] == "/hardware/peak_dense_TFLOPS/fp16");
+  CHECK(e["message"] == "/hardware/peak_dense_TFLOPS/fp16 holds 0; expected a positive finite number");
+  e = err("analyze", with_bw("1, \"capacity_GB\": \"NaN\""));
+  CHECK(e["message"] == "/hardware/memory_tiers/0/capacity_GB holds \"NaN\" (a string); expected a positive finite number");
+  e = err("analyze", with_bw("NaN"));
+  CHECK(e["code"] == "request.malformed_json");
   // After errors the API keeps working.
   const json ok = json::parse(call("analyze", with_bw("1000")));
   CHECK(ok["ok"].get<bool>());
+}
+
+TEST_CASE("a device without a published peak is timed on memory alone, and says so", "[errors]") {
+  const json r = json::parse(call("analyze", R"({"model": "llama-3.1-8b", "hardware": {"schema_version": 1, "id": "x",
+      "name": "X", "class": "custom", "source": "t", "peak_dense_TFLOPS": {},
+      "memory_tiers": [{"name": "a", "capacity_GB": 100, "bandwidth_GBps": 100}]}})"));
+  REQUIRE(r["ok"].get<bool>());
+  const auto& ws = r["value"]["warnings"];
+  REQUIRE(ws.size() == 1);
+  CHECK(ws[0]["code"] == "hardware.no_compute_peak");
+  CHECK(ws[0]["message"] == "X has no published compute peak; times count memory traffic and dispatch only (a lower bound)");
+  for (const auto& op : r["value"]["ops"]) CHECK(op["compute_s"].get<double>() == 0);
+  // An NPU with only an int8 peak times bf16 operators at it, and says so.
+  const json n = json::parse(call("analyze", R"({"model": "llama-2-7b", "hardware": "amd-ryzen-ai-max-395-npu"})"));
+  REQUIRE(n["ok"].get<bool>());
+  REQUIRE(n["value"]["warnings"].size() == 1);
+  CHECK(n["value"]["warnings"][0]["message"] ==
+        "AMD Ryzen AI Max+ 395 - XDNA 2 NPU has no peak for bf16 or a wider type; bf16 operators are timed at its int8 peak");
 }
