@@ -1,8 +1,11 @@
 #include "api/api.hpp"
 
 #include <cmath>
+#include <deque>
 
 #include "analysis/analysis.hpp"
+#include "calibrate/calibrate.hpp"
+#include "validation/validation.hpp"
 #include "io/presets.hpp"
 
 namespace infercast {
@@ -172,6 +175,24 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   return w;
 }
 
+// The request's "hardware": a preset id or a hardware object (parsed into `storage`); nullptr when absent.
+const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
+  const json* hv = r.raw("hardware");
+  if (!hv) return nullptr;
+  if (hv->is_string()) {
+    const HardwareSpec* hw = find_hardware_preset(hv->get<std::string>());
+    if (!hw)
+      r.fail("hardware", "unknown_preset",
+             "/hardware holds \"" + hv->get<std::string>() + "\", which is not a hardware preset; run `infercast hardware` for the list");
+    return hw;
+  }
+  if (hv->is_object()) {
+    storage = parse_hardware(*hv, "/hardware");
+    return &storage;
+  }
+  r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
+}
+
 json warnings_json(const std::vector<Warning>& ws) {
   json a = json::array();
   for (const auto& w : ws) a.push_back({{"code", w.code}, {"path", w.path}, {"message", w.message}});
@@ -305,20 +326,7 @@ json api_analyze(const json& request) {
   Reader r(request, "", "request");
   ResolvedModel rm = resolve_model(r);
   HardwareSpec hw_storage;
-  const HardwareSpec* hw = nullptr;
-  if (const json* hv = r.raw("hardware")) {
-    if (hv->is_string()) {
-      hw = find_hardware_preset(hv->get<std::string>());
-      if (!hw)
-        r.fail("hardware", "unknown_preset",
-               "/hardware holds \"" + hv->get<std::string>() + "\", which is not a hardware preset; run `infercast hardware` for the list");
-    } else if (hv->is_object()) {
-      hw_storage = parse_hardware(*hv, "/hardware");
-      hw = &hw_storage;
-    } else {
-      r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
-    }
-  }
+  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
   Workload w = read_workload(r, rm.spec);
   r.reject_unknown();
   const Analysis a = analyze(rm.spec, w, hw);
@@ -388,6 +396,104 @@ json api_analyze(const json& request) {
   return out;
 }
 
+json api_validate(const json& request) {
+  Reader r(request, "", "request");
+  const std::string text = r.string_or("csv", embedded_measurements());
+  r.reject_unknown();
+  const ValidationReport rep = validate(parse_csv(text));
+  json rows = json::array();
+  for (const auto& v : rep.rows) {
+    json j = {{"row_id", v.row_id},   {"source_id", v.source_id}, {"model", v.model},   {"hardware", v.hardware},
+              {"metric", v.metric},   {"unit", v.unit},           {"group", v.group},   {"measured", v.measured},
+              {"covered", v.covered}};
+    if (v.covered) {
+      j["model_id"] = v.model_id;
+      j["hardware_id"] = v.hardware_id;
+      j["weights"] = v.weights;
+      j["activations"] = v.activations;
+      j["kv"] = v.kv;
+      j["batch"] = v.batch;
+      j["prompt"] = v.prompt;
+      j["gen"] = v.gen;
+      j["forecast"] = finite(v.forecast);
+      j["error"] = finite(v.error);
+    } else {
+      j["reason"] = v.reason;
+    }
+    rows.push_back(j);
+  }
+  json groups = json::array();
+  for (const auto& g : rep.groups)
+    groups.push_back({{"group", g.name},
+                      {"rows", g.rows},
+                      {"median_abs_error", g.median_abs_error},
+                      {"p90_abs_error", g.p90_abs_error},
+                      {"median_signed_error", g.median_signed_error}});
+  return {{"rows", rows}, {"groups", groups}};
+}
+
+json eff_json(const Efficiencies& e) {
+  return {{"gemm", e.gemm}, {"attention", e.attention}, {"elementwise", e.elementwise}, {"memory", e.memory}, {"dispatch_us", e.dispatch_s * 1e6}};
+}
+
+json api_calibrate(const json& request) {
+  Reader r(request, "", "request");
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected a preset id or a hardware object");
+  std::deque<ResolvedModel> models;  // stable addresses: points keep pointers to their models
+  bool has_default = r.has("model");
+  if (has_default) models.push_back(resolve_model(r));
+  else r.raw("model");
+  std::vector<EffParam> params;
+  for (const auto& name : r.string_array_or("fit")) params.push_back(eff_param_by_name(name, r.child_path("fit")));
+  if (params.empty()) params = {EffParam::Gemm, EffParam::Attention, EffParam::Memory, EffParam::Dispatch};
+  std::vector<CalibrationPoint> points;
+  auto readers = r.object_array("points");
+  if (readers.size() > 60) r.fail("points", "out_of_range", "/points holds " + std::to_string(readers.size()) + " points; expected at most 60");
+  for (auto& pr : readers) {
+    CalibrationPoint p;
+    if (pr.has("model")) {
+      models.push_back(resolve_model(pr));
+      p.model = &models.back().spec;
+    } else if (has_default) {
+      pr.raw("model");
+      p.model = &models.front().spec;
+    } else {
+      pr.fail("model", "missing_field", pr.child_path("model") + " is missing and the request has no default /model");
+    }
+    p.metric = metric_by_name(pr.string("metric"), pr.child_path("metric"));
+    p.measured = pr.positive_number("value");
+    p.workload = read_workload(pr, *p.model);
+    pr.reject_unknown();
+    points.push_back(p);
+  }
+  r.reject_unknown();
+  const CalibrationResult res = calibrate(*hw, points, params);
+  json fitted_names = json::array();
+  for (EffParam p : params) fitted_names.push_back(eff_param_name(p));
+  json pts = json::array();
+  for (std::size_t i = 0; i < points.size(); ++i)
+    pts.push_back({{"metric", metric_name(points[i].metric)},
+                   {"measured", points[i].measured},
+                   {"forecast_before", finite(res.forecast_before[i])},
+                   {"forecast_after", finite(res.forecast_after[i])},
+                   {"error_after", finite(res.forecast_after[i] / points[i].measured - 1)}});
+  HardwareSpec out = *hw;
+  out.eff = res.fitted;
+  out.id = hw->id + "-calibrated";
+  out.name = hw->name + " (calibrated)";
+  out.source = hw->source + "; efficiencies calibrated by infercast from " + std::to_string(points.size()) + " measured points";
+  return {{"fitted_parameters", fitted_names},
+          {"start", eff_json(res.start)},
+          {"fitted", eff_json(res.fitted)},
+          {"points", pts},
+          {"rms_log_error_before", res.rms_log_error_before},
+          {"rms_log_error_after", res.rms_log_error_after},
+          {"evaluations", res.evaluations},
+          {"hardware", hardware_to_json(out)}};
+}
+
 std::string call(const std::string& fn, const std::string& request_json) {
   json envelope;
   try {
@@ -398,6 +504,8 @@ std::string call(const std::string& fn, const std::string& request_json) {
     else if (fn == "hardware") value = api_hardware();
     else if (fn == "model") value = api_model(req);
     else if (fn == "analyze") value = api_analyze(req);
+    else if (fn == "validate") value = api_validate(req);
+    else if (fn == "calibrate") value = api_calibrate(req);
     else if (fn == "conventions") {
       value = json::array();
       for (const auto& c : all_conventions()) value.push_back({{"name", c.name}, {"description", c.description}});
@@ -407,7 +515,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
         value.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
-                                                       "\"; expected version, models, hardware, conventions, dtypes, model or analyze");
+                                                       "\"; expected version, models, hardware, conventions, dtypes, model, analyze, validate or calibrate");
     }
     envelope = {{"ok", true}, {"value", value}};
   } catch (const InputError& e) {

@@ -11,7 +11,7 @@ namespace infercast {
 
 extern const char* const kVersion;
 
-// fn: version | models | hardware | conventions | dtypes | model | analyze. Returns an envelope as JSON text.
+// fn: version | models | hardware | conventions | dtypes | model | analyze | validate | calibrate. Returns an envelope as JSON text.
 std::string call(const std::string& fn, const std::string& request_json);
 
 // The same, as values; these throw InputError on bad input.
@@ -19,5 +19,7 @@ json api_models();
 json api_hardware();
 json api_model(const json& request);    // {"model": id | config} -> parameters, groups, warnings
 json api_analyze(const json& request);  // see docs/schema.md
+json api_validate(const json& request);   // {"csv"?: text} -> rows with forecast and error, group medians
+json api_calibrate(const json& request);  // {"hardware", "model"?, "fit"?, "points"} -> fitted efficiencies
 
 }  // namespace infercast

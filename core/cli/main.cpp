@@ -2,6 +2,7 @@
 // core entry points (core/api), so both show the same numbers.
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -21,6 +22,11 @@ Usage:
   infercast models   [--format table|json]        list model presets
   infercast hardware [--format table|json]        list hardware presets
   infercast analyze  --model <preset id | config.json> [options]
+  infercast validate [--csv FILE] [--format table|json|csv]
+                                                  forecasts against public measurements
+  infercast calibrate --hardware ID|PATH [--model ID|PATH] --point K=V,... [--point ...]
+                     [--fit gemm,attention,elementwise,memory,dispatch_us] [--save FILE] [--format table|json]
+                                                  fit a device's efficiencies to measured points
   infercast --help | --version
 
 Analyze options:
@@ -38,7 +44,15 @@ Analyze options:
   --attention fused|unfused
   --mla auto|absorbed|expanded
   --moe-traffic expected|top-k|all|upper-bound
+  --timing per-op|phase-max  per-op: each operator bound on its own (default); phase-max: LIFE's
+                           max(total compute, total memory) per phase (default under --convention life)
+  --pin-weights TIER       place the weights in memory tier TIER (0 = fastest) first
+  --pin-kv TIER            the same for the KV cache
   --format table|json|csv  output format (default table)
+
+Calibrate points: --point metric=tpot_s,value=0.0123,batch=1,prompt=512,gen=128,weights=q4_0[,model=ID]
+  metrics: ttft_s, tpot_s (mean over the generation), tpot_first_s, decode_tokens_per_s,
+           prompt_tokens_per_s, e2e_s, output_tokens_per_s; other keys: cached, activations, kv
 
 Exit status: 0 on success, 2 on bad input (a message on stderr names the field).
 )";
@@ -48,7 +62,7 @@ struct Args {
   std::map<std::string, std::vector<std::string>> opts;
 };
 
-const std::vector<std::string> kMulti = {"--cached-tokens", "--input-tokens"};
+const std::vector<std::string> kMulti = {"--cached-tokens", "--input-tokens", "--point"};
 
 [[noreturn]] void die(const std::string& msg) {
   std::cerr << "infercast: " << msg << "\n";
@@ -278,11 +292,19 @@ int cmd_analyze(const Args& a) {
     if (a.opts.count(flag)) prec[key] = one(a, flag);
   if (!prec.empty()) req["precision"] = prec;
   for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
-           {"--convention", "convention"}, {"--attention", "attention"}, {"--mla", "mla"}, {"--moe-traffic", "moe_traffic"}})
+           {"--convention", "convention"}, {"--attention", "attention"}, {"--mla", "mla"}, {"--moe-traffic", "moe_traffic"},
+           {"--timing", "timing"}})
     if (a.opts.count(flag)) req[key] = one(a, flag);
+  if (a.opts.count("--pin-weights") || a.opts.count("--pin-kv")) {
+    json pl = json::object();
+    if (a.opts.count("--pin-weights")) pl["weights"] = integer("--pin-weights", one(a, "--pin-weights"));
+    if (a.opts.count("--pin-kv")) pl["kv_cache"] = integer("--pin-kv", one(a, "--pin-kv"));
+    req["placement"] = pl;
+  }
   static const std::vector<std::string> known = {"--model", "--hardware", "--batch", "--prompt", "--gen", "--cached-tokens",
                                                  "--input-tokens", "--weights", "--activations", "--kv", "--convention",
-                                                 "--attention", "--mla", "--moe-traffic", "--format"};
+                                                 "--attention", "--mla", "--moe-traffic", "--format", "--timing",
+                                                 "--pin-weights", "--pin-kv"};
   for (const auto& [k, v] : a.opts)
     if (std::find(known.begin(), known.end(), k) == known.end()) die("unknown option " + k + "; see infercast --help");
   const json r = unwrap(infercast::call("analyze", req.dump()));
@@ -311,11 +333,151 @@ int cmd_list(const Args& a, const std::string& fn) {
     for (const auto& h : v) {
       const auto& t = h["memory_tiers"][0];
       rows.push_back({h["id"], h["name"], h["class"],
-                      h["peak_dense_TFLOPS"].contains("bf16") ? h["peak_dense_TFLOPS"]["bf16"].dump() : "-",
+                      h["peak_dense_TFLOPS"].contains("bf16")   ? h["peak_dense_TFLOPS"]["bf16"].dump()
+                      : h["peak_dense_TFLOPS"].contains("fp16") ? h["peak_dense_TFLOPS"]["fp16"].dump() + " (fp16)"
+                                                                : "-",
                       t["name"].get<std::string>() + " " + t["capacity_GB"].dump() + " GB", t["bandwidth_GBps"].dump() + " GB/s"});
     }
   }
   print_table(rows);
+  return 0;
+}
+
+void check_known(const Args& a, const std::vector<std::string>& known) {
+  for (const auto& [k, v] : a.opts)
+    if (std::find(known.begin(), known.end(), k) == known.end()) die("unknown option " + k + "; see infercast --help");
+}
+
+std::string pct(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%+.1f%%", v * 100);
+  return b;
+}
+std::string num3(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.4g", v);
+  return b;
+}
+
+int cmd_validate(const Args& a) {
+  check_known(a, {"--csv", "--format"});
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+  json req = json::object();
+  if (a.opts.count("--csv")) {
+    try {
+      req["csv"] = infercast::read_text_file(one(a, "--csv"));
+    } catch (const infercast::InputError& e) {
+      die(e.what());
+    }
+  }
+  const json v = unwrap(infercast::call("validate", req.dump()));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  if (fmt == "csv") {
+    std::cout << "row_id,group,model,hardware,weights,batch,prompt,gen,metric,unit,measured,forecast,error\n";
+    for (const auto& r : v["rows"]) {
+      if (!r["covered"].get<bool>()) continue;
+      std::cout << r["row_id"].get<std::string>() << "," << r["group"].get<std::string>() << "," << r["model_id"].get<std::string>()
+                << "," << r["hardware_id"].get<std::string>() << "," << r["weights"].get<std::string>() << "," << r["batch"] << ","
+                << r["prompt"] << "," << r["gen"] << "," << r["metric"].get<std::string>() << ",\"" << r["unit"].get<std::string>()
+                << "\"," << r["measured"] << "," << r["forecast"] << "," << r["error"] << "\n";
+    }
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows = {{"row", "hardware", "model", "weights", "B", "prompt", "gen", "metric", "unit", "measured", "forecast", "error"}};
+  int skipped = 0;
+  for (const auto& r : v["rows"]) {
+    if (!r["covered"].get<bool>()) {
+      ++skipped;
+      continue;
+    }
+    rows.push_back({r["row_id"], r["hardware_id"], r["model_id"], r["weights"], num3(r["batch"].get<double>()),
+                    num3(r["prompt"].get<double>()), num3(r["gen"].get<double>()), r["metric"], r["unit"],
+                    num3(r["measured"].get<double>()), num3(r["forecast"].get<double>()), pct(r["error"].get<double>())});
+  }
+  print_table(rows);
+  std::cout << "\nNot covered: " << skipped << " rows";
+  std::map<std::string, int> reasons;
+  for (const auto& r : v["rows"])
+    if (!r["covered"].get<bool>()) ++reasons[r["reason"].get<std::string>()];
+  for (const auto& [why, n] : reasons) std::cout << "\n  " << n << " x " << why;
+  std::cout << "\n\n";
+  std::vector<std::vector<std::string>> sum = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
+  for (const auto& g : v["groups"])
+    sum.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
+                   pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+  print_table(sum);
+  return 0;
+}
+
+int cmd_calibrate(const Args& a) {
+  check_known(a, {"--hardware", "--model", "--point", "--fit", "--save", "--format"});
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json") die("--format holds \"" + fmt + "\"; expected table or json");
+  if (!a.opts.count("--hardware")) die("--hardware is required");
+  if (!a.opts.count("--point")) die("--point is required: give at least one measured point (see infercast --help)");
+  json req = json::object();
+  req["hardware"] = load_json_arg("--hardware", one(a, "--hardware"));
+  if (a.opts.count("--model")) req["model"] = load_json_arg("--model", one(a, "--model"));
+  if (a.opts.count("--fit")) {
+    json fit = json::array();
+    std::stringstream ss(one(a, "--fit"));
+    for (std::string item; std::getline(ss, item, ',');) fit.push_back(item);
+    req["fit"] = fit;
+  }
+  json points = json::array();
+  for (const auto& text : a.opts.at("--point")) {
+    json p = json::object(), wl = json::object(), prec = json::object();
+    std::stringstream ss(text);
+    for (std::string kv; std::getline(ss, kv, ',');) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) die("--point \"" + text + "\": \"" + kv + "\" is not key=value");
+      const std::string k = kv.substr(0, eq), val = kv.substr(eq + 1);
+      if (k == "metric") p["metric"] = val;
+      else if (k == "value") {
+        try {
+          std::size_t used = 0;
+          p["value"] = std::stod(val, &used);
+          if (used != val.size()) throw std::invalid_argument(val);
+        } catch (...) {
+          die("--point \"" + text + "\": value holds \"" + val + "\"; expected a number");
+        }
+      } else if (k == "batch" || k == "prompt" || k == "gen" || k == "cached") wl[k] = integer("--point " + k, val);
+      else if (k == "weights" || k == "activations" || k == "kv") prec[k] = val;
+      else if (k == "model") p["model"] = load_json_arg("--point model", val);
+      else die("--point \"" + text + "\": unknown key \"" + k + "\"; expected metric, value, batch, prompt, gen, cached, weights, activations, kv or model");
+    }
+    if (!wl.empty()) p["workload"] = wl;
+    if (!prec.empty()) p["precision"] = prec;
+    points.push_back(p);
+  }
+  req["points"] = points;
+  const json v = unwrap(infercast::call("calibrate", req.dump()));
+  if (a.opts.count("--save")) {
+    std::ofstream out(one(a, "--save"));
+    if (!out) die("cannot write " + one(a, "--save"));
+    out << v["hardware"].dump(2) << "\n";
+  }
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows = {{"efficiency", "start", "fitted"}};
+  for (const auto& [k, val] : v["start"].items()) rows.push_back({k, num3(val.get<double>()), num3(v["fitted"][k].get<double>())});
+  print_table(rows);
+  std::cout << "\n";
+  std::vector<std::vector<std::string>> pts = {{"point", "metric", "measured", "before", "after", "error after"}};
+  int i = 0;
+  for (const auto& p : v["points"])
+    pts.push_back({std::to_string(++i), p["metric"], num3(p["measured"].get<double>()), num3(p["forecast_before"].get<double>()),
+                   num3(p["forecast_after"].get<double>()), pct(p["error_after"].get<double>())});
+  print_table(pts);
+  std::cout << "\nRMS log error: " << num3(v["rms_log_error_before"].get<double>()) << " before, "
+            << num3(v["rms_log_error_after"].get<double>()) << " after (" << v["evaluations"] << " forecasts)\n";
+  if (a.opts.count("--save")) std::cout << "Saved the calibrated device to " << one(a, "--save") << "\n";
   return 0;
 }
 
@@ -329,5 +491,7 @@ int main(int argc, char** argv) {
   }
   if (a.command == "analyze") return cmd_analyze(a);
   if (a.command == "models" || a.command == "hardware") return cmd_list(a, a.command);
-  die("unknown command \"" + a.command + "\"; expected models, hardware or analyze (see infercast --help)");
+  if (a.command == "validate") return cmd_validate(a);
+  if (a.command == "calibrate") return cmd_calibrate(a);
+  die("unknown command \"" + a.command + "\"; expected models, hardware, analyze, validate or calibrate (see infercast --help)");
 }

@@ -1,0 +1,163 @@
+#include "calibrate/calibrate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/error.hpp"
+
+namespace infercast {
+
+namespace {
+struct MetricName {
+  Metric m;
+  const char* name;
+};
+const MetricName kMetrics[] = {{Metric::TtftS, "ttft_s"},
+                               {Metric::TpotS, "tpot_s"},
+                               {Metric::TpotFirstS, "tpot_first_s"},
+                               {Metric::DecodeTokensPerS, "decode_tokens_per_s"},
+                               {Metric::PromptTokensPerS, "prompt_tokens_per_s"},
+                               {Metric::E2eS, "e2e_s"},
+                               {Metric::OutputTokensPerS, "output_tokens_per_s"}};
+const char* kParams[] = {"gemm", "attention", "elementwise", "memory", "dispatch_us"};
+
+double& slot(Efficiencies& e, EffParam p) {
+  switch (p) {
+    case EffParam::Gemm: return e.gemm;
+    case EffParam::Attention: return e.attention;
+    case EffParam::Elementwise: return e.elementwise;
+    case EffParam::Memory: return e.memory;
+    case EffParam::Dispatch: return e.dispatch_s;
+  }
+  return e.gemm;
+}
+void bounds(EffParam p, double& lo, double& hi) {
+  if (p == EffParam::Dispatch) {
+    lo = 1e-8, hi = 1e-3;  // 10 ns to 1 ms per dispatch
+  } else {
+    lo = 0.005, hi = 1.0;
+  }
+}
+}  // namespace
+
+Metric metric_by_name(const std::string& name, const std::string& path) {
+  for (const auto& m : kMetrics)
+    if (name == m.name) return m.m;
+  std::string list;
+  for (const auto& m : kMetrics) list += (list.empty() ? "" : ", ") + std::string(m.name);
+  throw InputError("calibrate.unknown_metric", path, path + " holds \"" + name + "\"; expected one of " + list);
+}
+const char* metric_name(Metric m) {
+  for (const auto& x : kMetrics)
+    if (x.m == m) return x.name;
+  return "?";
+}
+EffParam eff_param_by_name(const std::string& name, const std::string& path) {
+  for (int i = 0; i < 5; ++i)
+    if (name == kParams[i]) return static_cast<EffParam>(i);
+  throw InputError("calibrate.unknown_parameter", path,
+                   path + " holds \"" + name + "\"; expected gemm, attention, elementwise, memory or dispatch_us");
+}
+const char* eff_param_name(EffParam p) { return kParams[static_cast<int>(p)]; }
+
+double metric_value(const Analysis& a, const Workload& w, Metric m) {
+  double prompt = 0;
+  for (const auto& r : w.requests) prompt += static_cast<double>(r.input * r.count);
+  switch (m) {
+    case Metric::TtftS: return a.ttft_s;
+    case Metric::TpotS: return a.tpot_mean_s;
+    case Metric::TpotFirstS: return a.tpot_first_s;
+    case Metric::DecodeTokensPerS: return a.tokens_per_s;
+    case Metric::PromptTokensPerS: return a.ttft_s > 0 ? prompt / a.ttft_s : 0;
+    case Metric::E2eS: return a.e2e_s;
+    case Metric::OutputTokensPerS: return a.e2e_s > 0 ? a.batch_requests * static_cast<double>(w.gen_tokens) / a.e2e_s : 0;
+  }
+  return 0;
+}
+
+CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<CalibrationPoint>& points,
+                            const std::vector<EffParam>& params) {
+  if (points.empty()) throw InputError("calibrate.no_points", "/points", "/points is empty; expected at least one measured point");
+  CalibrationResult res;
+  res.params = params;
+  res.start = hw0.eff;
+  HardwareSpec hw = hw0;
+  std::vector<double> forecast(points.size());
+  // Objective: mean squared log ratio, plus a faint pull towards the starting values so that a parameter the
+  // points cannot see stays where it was instead of wandering.
+  const auto objective = [&](const Efficiencies& e) {
+    hw.eff = e;
+    double s = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      const Analysis a = analyze(*p.model, p.workload, &hw);
+      forecast[i] = metric_value(a, p.workload, p.metric);
+      const double r = forecast[i] > 0 ? std::log(forecast[i] / p.measured) : 10.0;
+      s += r * r;
+    }
+    s /= static_cast<double>(points.size());
+    for (EffParam p : params) {
+      const double d = std::log(slot(const_cast<Efficiencies&>(e), p) / slot(res.start, p));
+      s += 1e-6 * d * d;
+    }
+    ++res.evaluations;
+    return s;
+  };
+  const auto rms = [&](const Efficiencies& e) {
+    hw.eff = e;
+    double s = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      forecast[i] = metric_value(analyze(*p.model, p.workload, &hw), p.workload, p.metric);
+      const double r = forecast[i] > 0 ? std::log(forecast[i] / p.measured) : 10.0;
+      s += r * r;
+    }
+    return std::sqrt(s / static_cast<double>(points.size()));
+  };
+  res.rms_log_error_before = rms(res.start);
+  res.forecast_before = forecast;
+
+  // Coordinate descent: golden-section search of each parameter in log space, sweeps until nothing moves.
+  Efficiencies cur = res.start;
+  double best = objective(cur);
+  const double g = (std::sqrt(5.0) - 1) / 2;
+  for (int sweep = 0; sweep < 40; ++sweep) {
+    const double before = best;
+    for (EffParam p : params) {
+      double lo, hi;
+      bounds(p, lo, hi);
+      double a = std::log(lo), b = std::log(hi);
+      Efficiencies t = cur;
+      const auto f = [&](double x) {
+        slot(t, p) = std::exp(x);
+        return objective(t);
+      };
+      double c = b - g * (b - a), d = a + g * (b - a);
+      double fc = f(c), fd = f(d);
+      for (int it = 0; it < 48 && b - a > 1e-6; ++it) {
+        if (fc < fd) {
+          b = d, d = c, fd = fc;
+          c = b - g * (b - a);
+          fc = f(c);
+        } else {
+          a = c, c = d, fc = fd;
+          d = a + g * (b - a);
+          fd = f(d);
+        }
+      }
+      const double x = (a + b) / 2;
+      const double fx = f(x);
+      if (fx < best) {
+        best = fx;
+        slot(cur, p) = std::exp(x);
+      }
+    }
+    if (before - best < 1e-12) break;
+  }
+  res.fitted = cur;
+  res.rms_log_error_after = rms(cur);
+  res.forecast_after = forecast;
+  return res;
+}
+
+}  // namespace infercast

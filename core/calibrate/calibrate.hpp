@@ -1,0 +1,40 @@
+// Calibration: from measured points (TTFT, TPOT, tokens/s at stated settings) fit a device's efficiencies, so
+// forecasts match a user's own stack. Least squares on log(forecast / measured), each efficiency searched in
+// log space within its bounds (docs/forecast.md, "Calibration").
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+
+namespace infercast {
+
+enum class Metric { TtftS, TpotS, TpotFirstS, DecodeTokensPerS, PromptTokensPerS, E2eS, OutputTokensPerS };
+Metric metric_by_name(const std::string& name, const std::string& path);
+const char* metric_name(Metric m);
+double metric_value(const Analysis& a, const Workload& w, Metric m);
+
+struct CalibrationPoint {
+  const ModelSpec* model = nullptr;
+  Workload workload;
+  Metric metric = Metric::TpotS;
+  double measured = 0;
+};
+
+enum class EffParam { Gemm, Attention, Elementwise, Memory, Dispatch };
+EffParam eff_param_by_name(const std::string& name, const std::string& path);
+const char* eff_param_name(EffParam p);
+
+struct CalibrationResult {
+  Efficiencies start, fitted;
+  std::vector<EffParam> params;
+  std::vector<double> forecast_before, forecast_after;  // per point
+  double rms_log_error_before = 0, rms_log_error_after = 0;
+  int evaluations = 0;
+};
+
+CalibrationResult calibrate(const HardwareSpec& hw, const std::vector<CalibrationPoint>& points,
+                            const std::vector<EffParam>& params);
+
+}  // namespace infercast

@@ -1,0 +1,188 @@
+#include "validation/validation.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+#include "analysis/analysis.hpp"
+#include "io/presets.hpp"
+#include "util/error.hpp"
+
+namespace infercast {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+double num(const CsvRecord& r, const std::string& k) {
+  const auto it = r.find(k);
+  if (it == r.end() || it->second.empty()) return 0;
+  try {
+    return std::stod(it->second);
+  } catch (...) {
+    return 0;
+  }
+}
+std::string get(const CsvRecord& r, const std::string& k) {
+  const auto it = r.find(k);
+  return it == r.end() ? "" : it->second;
+}
+
+// Device names as the measurement sources write them -> hardware presets.
+std::string hardware_id(const std::string& name) {
+  static const std::map<std::string, std::string> fixed = {
+      {"NVIDIA A100", "nvidia-a100-sxm-80gb"},  // the source does not state the variant; SXM4 80GB assumed
+      {"NVIDIA H100 (80GB HBM3)", "nvidia-h100-sxm"},
+      {"NVIDIA L40S", "nvidia-l40s"},
+      {"NVIDIA RTX 3090 Ti", "nvidia-rtx-3090-ti"},
+      {"NVIDIA RTX 4090", "nvidia-rtx-4090"},
+      {"NVIDIA V100", "nvidia-v100-sxm2-32gb"},
+      {"AMD Ryzen 9 HX 370 CPU", "amd-ryzen-ai-9-hx-370-cpu"},
+      {"AMD Ryzen AI Max+ 395 NPU", "amd-ryzen-ai-max-395-npu"},
+      {"AMD Ryzen AI Max+ 395 iGPU", "amd-radeon-8060s"},
+  };
+  if (const auto it = fixed.find(name); it != fixed.end()) return it->second;
+  // "Apple M2 Pro (16-core GPU)" -> apple-m2-pro-16c when that bin is a preset, else apple-m2-pro.
+  if (starts_with(name, "Apple ")) {
+    const auto paren = name.find(" (");
+    std::string base = lower(name.substr(0, paren));
+    std::replace(base.begin(), base.end(), ' ', '-');
+    if (paren != std::string::npos) {
+      const std::string cores = name.substr(paren + 2, name.find('-', paren) - paren - 2);
+      if (find_hardware_preset(base + "-" + cores + "c")) return base + "-" + cores + "c";
+    }
+    if (find_hardware_preset(base)) return base;
+  }
+  return "";
+}
+
+std::string model_id(const std::string& name) {
+  if (starts_with(name, "Llama-2-70B")) return "llama-2-70b";
+  // CodeLlama-7B is the Llama-2-7B architecture with 16 more vocabulary rows (0.13M parameters, 0.002%).
+  if (starts_with(name, "Llama-2-7B") || starts_with(name, "CodeLlama-7B")) return "llama-2-7b";
+  return "";
+}
+
+// The source's weight format -> our storage type; activations and KV follow the act/KV column.
+bool formats(const std::string& weights, const std::string& act_kv, std::string& w, std::string& a, std::string& kv) {
+  const std::string f = lower(weights);
+  if (f == "q8_0" || f == "q4_0") w = f;
+  else if (f == "f16" || f == "fp16") w = "fp16";
+  else if (f == "bf16") w = "bf16";
+  else if (f == "fp8") w = "fp8";
+  else if (starts_with(f, "int4")) w = "int4";
+  else return false;
+  const std::string ak = lower(act_kv);
+  if (starts_with(ak, "fp8")) a = kv = "fp8";
+  else if (starts_with(ak, "bf16")) a = kv = "bf16";
+  else a = kv = "fp16";  // fp16, FP16, "f16 KV (llama.cpp default)"
+  return true;
+}
+
+double percentile(std::vector<double> v, double q) {  // nearest rank
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto k = static_cast<std::size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::min(v.size() - 1, k == 0 ? 0 : k - 1)];
+}
+
+}  // namespace
+
+ValidationReport validate(const std::vector<CsvRecord>& records) {
+  ValidationReport rep;
+  std::map<std::string, ModelSpec> models;
+  for (const auto& r : records) {
+    ValidationRow v;
+    v.row_id = get(r, "row_id");
+    v.source_id = get(r, "source_id");
+    v.model = get(r, "model");
+    v.hardware = get(r, "hardware");
+    v.metric = get(r, "metric");
+    v.unit = get(r, "unit");
+    v.measured = num(r, "value");
+    v.batch = std::max(1.0, num(r, "batch_size"));
+    v.prompt = num(r, "prompt_len");
+    v.gen = num(r, "gen_len");
+    const double depth = num(r, "context_depth");
+    const std::string& m = v.metric;
+    v.group = (m == "prompt_throughput" || m == "TTFT") ? "prefill" : (m == "output_throughput" ? "e2e" : "decode");
+    v.model_id = model_id(v.model);
+    v.hardware_id = hardware_id(v.hardware);
+    const double devices = std::max(1.0, num(r, "num_devices"));
+    if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
+    else if (v.hardware_id.empty()) v.reason = "no hardware preset for " + v.hardware;
+    else if (devices > 1) v.reason = "runs on " + get(r, "num_devices") + " devices (" + get(r, "parallelism") + "); one-device rows only";
+    else if (!formats(get(r, "weights_format"), get(r, "act_kv_format"), v.weights, v.activations, v.kv))
+      v.reason = "weight format " + get(r, "weights_format") + " not mapped";
+    else if (v.measured <= 0) v.reason = "no measured value";
+    if (!v.reason.empty()) {
+      rep.rows.push_back(v);
+      continue;
+    }
+    auto it = models.find(v.model_id);
+    if (it == models.end()) it = models.emplace(v.model_id, parse_model_config(find_model_preset(v.model_id)->config, "/config")).first;
+    const HardwareSpec* hw = find_hardware_preset(v.hardware_id);
+    Workload w;
+    w.settings.precision = {find_dtype(v.weights), find_dtype(v.activations), find_dtype(v.kv)};
+    w.settings.convention = &convention_by_name("infercast");
+    const auto B = static_cast<i64>(v.batch);
+    const auto cached = static_cast<i64>(depth);
+    double forecast = 0;
+    if (m == "prompt_throughput" || m == "TTFT") {
+      w.requests = {Request{cached, static_cast<i64>(v.prompt), B}};
+      w.gen_tokens = 1;
+      const Analysis a = analyze(it->second, w, hw);
+      forecast = m == "TTFT" ? a.ttft_s * (v.unit == "ms" ? 1e3 : 1) : v.prompt * v.batch / a.ttft_s;
+    } else if (m == "output_throughput") {
+      w.requests = {Request{cached, static_cast<i64>(v.prompt), B}};
+      w.gen_tokens = static_cast<i64>(v.gen);
+      const Analysis a = analyze(it->second, w, hw);
+      forecast = v.batch * v.gen / a.e2e_s;
+    } else if (v.prompt <= 0) {
+      // llama-bench tgN: N single-token steps from the context depth, the first one included.
+      w.requests = {Request{cached, 1, B}};
+      w.gen_tokens = static_cast<i64>(std::max(1.0, v.gen));
+      const Analysis a = analyze(it->second, w, hw);
+      const double per_token = a.e2e_s / std::max(1.0, v.gen);
+      forecast = m == "TPOT" ? per_token * (v.unit == "ms" ? 1e3 : 1) : (m == "decode_throughput" ? 1 / per_token : v.batch / per_token);
+    } else {
+      // A decode step after a prompt of prompt_len tokens (LIFE Table 6: TPOT at that context).
+      w.requests = {Request{cached, static_cast<i64>(v.prompt), B}};
+      w.gen_tokens = 2;
+      const Analysis a = analyze(it->second, w, hw);
+      const double t = a.tpot_first_s;
+      forecast = m == "TPOT" ? t * (v.unit == "ms" ? 1e3 : 1) : (m == "decode_throughput" ? 1 / t : v.batch / t);
+    }
+    v.forecast = forecast;
+    v.error = forecast / v.measured - 1;
+    v.covered = true;
+    rep.rows.push_back(v);
+  }
+  for (const char* g : {"prefill", "decode", "e2e"}) {
+    std::vector<double> abs_err, signed_err;
+    for (const auto& v : rep.rows) {
+      if (!v.covered || v.group != g) continue;
+      abs_err.push_back(std::fabs(v.error));
+      signed_err.push_back(v.error);
+    }
+    rep.groups.push_back(ValidationGroup{g, static_cast<int>(abs_err.size()), percentile(abs_err, 0.5),
+                                         percentile(abs_err, 0.9), percentile(signed_err, 0.5)});
+  }
+  return rep;
+}
+
+const std::string& embedded_measurements() {
+  static const std::string text = [] {
+    for (const auto& f : embedded_files())
+      if (std::string(f.kind) == "validation" && std::string(f.name) == "measured_public.csv") return std::string(f.text);
+    return std::string();
+  }();
+  return text;
+}
+
+}  // namespace infercast
