@@ -1,0 +1,215 @@
+// Hardware presets, validation against public measurements, calibration, memory tiers and fit limits.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "api/api.hpp"
+#include "calibrate/calibrate.hpp"
+#include "helpers.hpp"
+#include "validation/validation.hpp"
+
+using namespace test;
+
+namespace {
+Workload workload(i64 batch, i64 prompt, i64 gen, const std::string& w = "bf16", const std::string& a = "bf16",
+                  const std::string& kv = "bf16") {
+  Workload wl;
+  wl.requests = {Request{0, prompt, batch}};
+  wl.gen_tokens = gen;
+  wl.settings.precision = {find_dtype(w), find_dtype(a), find_dtype(kv)};
+  wl.settings.convention = &convention_by_name("infercast");
+  return wl;
+}
+}  // namespace
+
+TEST_CASE("hardware presets: 40+, each with a source, every device class of the seeds", "[hardware]") {
+  const auto& list = hardware_presets();
+  CHECK(list.size() >= 40);
+  std::set<std::string> classes, ids;
+  for (const auto& h : list) {
+    CHECK_FALSE(h.source.empty());
+    CHECK_FALSE(h.tiers.empty());
+    classes.insert(h.device_class);
+    ids.insert(h.id);
+    for (const auto& t : h.tiers) {
+      CHECK(t.capacity_bytes > 0);
+      CHECK(t.bandwidth_bytes_per_s > 0);
+    }
+  }
+  for (const char* c : {"datacenter-gpu", "consumer-gpu", "igpu", "cpu", "npu", "apple-soc", "tpu", "mobile-soc",
+                        "sram-accelerator", "pim"})
+    CHECK(classes.count(c) == 1);
+  // The consumer cards of the last three generations and the devices of the validation file.
+  for (const char* id : {"nvidia-rtx-3080", "nvidia-rtx-3090", "nvidia-rtx-3090-ti", "nvidia-rtx-4060", "nvidia-rtx-4080",
+                         "nvidia-rtx-4090", "nvidia-rtx-5080", "nvidia-rtx-5090", "amd-rx-7800-xt", "amd-rx-7900-xtx",
+                         "amd-rx-9070-xt", "nvidia-l40s", "nvidia-v100-sxm2-32gb", "apple-m1-7c", "apple-m2-ultra-60c"})
+    CHECK(ids.count(id) == 1);
+  // Dense peaks only: the H100's BF16 is 989.4, not the sparse 1979.
+  CHECK(find_hardware_preset("nvidia-h100-sxm")->peak_flops[static_cast<std::size_t>(ComputeType::BF16)] == Approx(989.4e12));
+}
+
+TEST_CASE("validation against public measurements meets the targets with default efficiencies", "[hardware][validation]") {
+  const ValidationReport rep = validate(parse_csv(embedded_measurements()));
+  int covered = 0;
+  for (const auto& r : rep.rows) covered += r.covered;
+  CHECK(rep.rows.size() == 177);  // every row of shared/validation/measured_public.csv
+  CHECK(covered == 155);          // all but multi-device rows and GPT-J / Falcon-180B
+  const auto& prefill = rep.groups[0];
+  const auto& decode = rep.groups[1];
+  CHECK(prefill.name == "prefill");
+  CHECK(decode.name == "decode");
+  CHECK(prefill.rows == 70);
+  CHECK(decode.rows == 74);
+  CHECK(prefill.median_abs_error <= 0.25);  // issue target
+  CHECK(decode.median_abs_error <= 0.15);   // issue target
+  // Spot rows. S1 row 86: Apple M2 Ultra 76-core, Llama-2-7B F16, tg128 = 41.02 tok/s (llama.cpp #4167).
+  // S6 row 272: A100, Llama-2-7B FP16, TTFT at 2048 tokens = 133 ms (TensorRT-LLM performance.md v0.5).
+  for (const auto& r : rep.rows) {
+    if (r.row_id == "86") CHECK(std::fabs(r.error) < 0.15);
+    if (r.row_id == "272") CHECK(std::fabs(r.error) < 0.25);
+  }
+}
+
+TEST_CASE("csv reader: quotes, escaped quotes, newlines in fields, and an error for an open quote", "[hardware]") {
+  const auto rows = parse_csv("a,b,c\n1,\"x, \"\"y\"\"\",\"two\nlines\"\r\n2,,\n");
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].at("b") == "x, \"y\"");
+  CHECK(rows[0].at("c") == "two\nlines");
+  CHECK(rows[1].at("b").empty());
+  try {
+    parse_csv("a\n\"open\n");
+    FAIL("no error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == "CSV: the quote opened on line 2 is never closed");
+  }
+}
+
+TEST_CASE("calibration recovers the efficiencies that made synthetic points", "[hardware][calibrate]") {
+  const ModelSpec big = preset_model("llama-3.1-8b");
+  const ModelSpec small = preset_model("llama-3.2-1b");
+  HardwareSpec truth = *find_hardware_preset("nvidia-h100-sxm");
+  truth.eff = Efficiencies{0.55, 0.35, 0.5, 0.72, 11e-6};
+  struct P {
+    const ModelSpec* m;
+    Workload w;
+    Metric metric;
+  };
+  std::vector<P> specs = {
+      {&big, workload(8, 2048, 1), Metric::TtftS},             // compute-bound GEMMs
+      {&big, workload(1, 32768, 1), Metric::TtftS},            // attention-heavy prefill
+      {&big, workload(1, 128, 256), Metric::TpotS},            // memory-bound decode
+      {&small, workload(1, 128, 256), Metric::TpotS},          // dispatch matters more on a small model
+      {&big, workload(16, 1024, 512), Metric::OutputTokensPerS},
+  };
+  std::vector<CalibrationPoint> points;
+  for (auto& s : specs) {
+    const Analysis a = analyze(*s.m, s.w, &truth);
+    points.push_back(CalibrationPoint{s.m, s.w, s.metric, metric_value(a, s.w, s.metric)});
+  }
+  HardwareSpec start = truth;
+  start.eff = default_efficiencies("datacenter-gpu");
+  const auto res = calibrate(start, points, {EffParam::Gemm, EffParam::Attention, EffParam::Memory, EffParam::Dispatch});
+  CHECK(res.rms_log_error_before > 0.05);
+  CHECK(res.rms_log_error_after < 1e-3);
+  CHECK(res.fitted.gemm == Approx(0.55).epsilon(0.01));
+  CHECK(res.fitted.attention == Approx(0.35).epsilon(0.02));
+  CHECK(res.fitted.memory == Approx(0.72).epsilon(0.01));
+  CHECK(res.fitted.dispatch_s == Approx(11e-6).epsilon(0.02));
+  CHECK(res.fitted.elementwise == start.eff.elementwise);  // not fitted, untouched
+}
+
+TEST_CASE("calibrate through the API: a saved device reloads with its fitted efficiencies", "[hardware][calibrate]") {
+  const json r = json::parse(call("calibrate", R"({"hardware": "nvidia-rtx-4090", "model": "llama-2-7b", "fit": ["memory", "dispatch_us"],
+      "points": [{"metric": "output_tokens_per_s", "value": 61.03, "workload": {"batch": 1, "prompt": 1, "gen": 128}, "precision": {"weights": "fp16", "activations": "fp16", "kv": "fp16"}},
+                 {"metric": "output_tokens_per_s", "value": 98.13, "workload": {"batch": 1, "prompt": 1, "gen": 128}, "precision": {"weights": "q8_0", "activations": "fp16", "kv": "fp16"}}]})"));
+  REQUIRE(r["ok"].get<bool>());
+  const auto& v = r["value"];
+  CHECK(v["rms_log_error_after"].get<double>() < 0.01);  // two points, two parameters
+  CHECK(v["hardware"]["id"] == "nvidia-rtx-4090-calibrated");
+  const json again = json::parse(call("analyze", json({{"model", "llama-2-7b"}, {"hardware", v["hardware"]}}).dump()));
+  REQUIRE(again["ok"].get<bool>());
+  CHECK(again["value"]["hardware"]["efficiency"]["memory"].get<double>() == Approx(v["fitted"]["memory"].get<double>()));
+  const json bad = json::parse(call("calibrate", R"({"hardware": "nvidia-rtx-4090", "model": "llama-2-7b", "points": [{"metric": "speed", "value": 1}]})"));
+  CHECK(bad["error"]["message"] ==
+        "/points/0/metric holds \"speed\"; expected one of ttft_s, tpot_s, tpot_first_s, decode_tokens_per_s, prompt_tokens_per_s, e2e_s, output_tokens_per_s");
+}
+
+TEST_CASE("weights spilling from a phone's LPDDR to flash: the drop, and what quantization buys back", "[hardware][tiers]") {
+  // Llama-2-13B on a Snapdragon 8 Gen 3 phone (16 GB LPDDR5X at 76.8 GB/s, UFS 4.0 flash at 4.2 GB/s).
+  const ModelSpec m = preset_model("llama-2-13b");
+  const HardwareSpec& phone = *find_hardware_preset("qualcomm-snapdragon-8-gen-3");
+  REQUIRE(phone.tiers.size() == 2);
+  const Analysis bf16 = analyze(m, workload(1, 256, 64, "bf16", "fp16", "fp16"), &phone);
+  const Analysis q4 = analyze(m, workload(1, 256, 64, "q4_0", "fp16", "fp16"), &phone);
+  CHECK_FALSE(bf16.fits_first_tier);
+  CHECK(bf16.placement[0].bytes_per_tier[1] > 9e9);  // ~10 GB of weights read from flash every token
+  CHECK(q4.fits_first_tier);
+  CHECK(q4.placement[0].bytes_per_tier[1] == 0);
+  // Memory-bound decode: 16 GB at 76.8 GB/s plus 10 GB at 4.2 GB/s vs 7.3 GB at 76.8 GB/s.
+  CHECK(bf16.tpot_mean_s > 2.0);
+  CHECK(q4.tpot_mean_s < 0.2);
+  CHECK(q4.tokens_per_s > 15 * bf16.tokens_per_s);
+  // Pinning the KV cache to flash instead makes decode slower still.
+  Workload pinned = workload(1, 256, 64, "q4_0", "fp16", "fp16");
+  pinned.pin_kv = 1;
+  const Analysis kv_on_flash = analyze(m, pinned, &phone);
+  CHECK(kv_on_flash.placement[1].bytes_per_tier[1] == Approx(kv_on_flash.kv_cache_bytes));
+  CHECK(kv_on_flash.tpot_mean_s > q4.tpot_mean_s);
+}
+
+TEST_CASE("phase-max timing (LIFE) is never slower than per-operator timing, and its closed form is exact", "[forecast]") {
+  const auto& hw = *find_hardware_preset("nvidia-a100-sxm-80gb");
+  for (const char* id : {"llama-2-7b", "mixtral-8x7b", "gemma-2-9b"}) {
+    const ModelSpec m = preset_model(id);
+    Workload per_op = workload(4, 1024, 300);
+    Workload phase = per_op;
+    phase.timing = Timing::PhaseMax;
+    const Analysis a = analyze(m, per_op, &hw), b = analyze(m, phase, &hw);
+    CHECK(b.ttft_s <= a.ttft_s * (1 + 1e-12));
+    CHECK(b.decode_time_s <= a.decode_time_s * (1 + 1e-12));
+    // Phase max = max(sum compute, sum memory) + dispatches, for prefill.
+    double disp = 0;
+    for (const auto& t : b.prefill.times) disp += t.dispatch_s;
+    CHECK(b.ttft_s == Approx(std::max(b.prefill.compute_s, b.prefill.memory_s) + disp));
+    // Decode: the closed form equals the sum of per-step phase maxima.
+    double brute = 0;
+    for (i64 j = 0; j < 299; ++j) {
+      Workload one = phase;
+      one.requests = {Request{1024 + j, 1, 4}};
+      one.gen_tokens = 1;
+      brute += analyze(m, one, &hw).ttft_s;
+    }
+    CHECK(b.decode_time_s == Approx(brute).epsilon(1e-9));
+  }
+  // The life convention selects phase-max timing unless told otherwise.
+  const json r = json::parse(call("analyze", R"({"model": "llama-2-7b", "hardware": "nvidia-v100-sxm2-32gb", "convention": "life"})"));
+  CHECK(r["value"]["workload"]["timing"] == "phase-max");
+}
+
+TEST_CASE("fit limits: the largest batch and the longest context that fit, to the token", "[hardware][fit]") {
+  const auto& hw = *find_hardware_preset("nvidia-h100-sxm");
+  for (const char* id : {"llama-3.1-8b", "gemma-2-9b", "gpt-oss-20b"}) {
+    const ModelSpec m = preset_model(id);
+    const Analysis a = analyze(m, workload(1, 4096, 1024), &hw);
+    REQUIRE(a.max_batch > 1);
+    const auto B = static_cast<i64>(a.max_batch);
+    CHECK(analyze(m, workload(B, 4096, 1024), &hw).fits);
+    CHECK_FALSE(analyze(m, workload(B + 1, 4096, 1024), &hw).fits);
+    // The longest context: a decode step whose cache holds C tokens at the end.
+    const auto at = [&](i64 ctx) {
+      Workload w = workload(8, 1, 1);
+      w.requests[0].cached = ctx - 1;
+      return analyze(m, w, &hw);
+    };
+    const Analysis c = at(1);
+    REQUIRE(c.max_context < 1e9);
+    const auto C = static_cast<i64>(c.max_context);
+    CHECK(at(C).fits);
+    CHECK_FALSE(at(C + 1).fits);
+  }
+  // gpt-oss-120b in bf16 does not fit an H100 at all.
+  const Analysis none = analyze(preset_model("gpt-oss-120b"), workload(1, 1, 1), &hw);
+  CHECK(none.max_batch == 0);
+  CHECK(none.max_context == 0);
+}
