@@ -68,3 +68,25 @@ test('same numbers as the native CLI', { skip: !fs.existsSync(path.join(root, 'b
   }
   assert.equal(wasm.ops.length, native.ops.length);
 });
+
+test('validate and calibrate run in the module and agree with the native CLI', () => {
+  const v = call('validate', {});
+  assert.equal(v.ok, true);
+  const native = JSON.parse(execFileSync(path.join(root, 'build/native-release/infercast'), ['validate', '--format', 'json']).toString());
+  assert.equal(v.value.groups.length, 3);
+  for (let i = 0; i < 3; ++i) assert.ok(Math.abs(v.value.groups[i].median_abs_error - native.groups[i].median_abs_error) < 1e-9);
+  assert.ok(v.value.groups[1].median_abs_error <= 0.15);
+  const c = call('calibrate', {
+    hardware: 'apple-m2-ultra', model: 'llama-2-7b', fit: ['memory', 'dispatch_us'],
+    points: [
+      { metric: 'output_tokens_per_s', value: 41.02, workload: { prompt: 1, gen: 128 }, precision: { weights: 'fp16', activations: 'fp16', kv: 'fp16' } },
+      { metric: 'output_tokens_per_s', value: 94.27, workload: { prompt: 1, gen: 128 }, precision: { weights: 'q4_0', activations: 'fp16', kv: 'fp16' } },
+    ],
+  });
+  assert.equal(c.ok, true);
+  assert.ok(c.value.rms_log_error_after < 0.01);
+  const bad = call('calibrate', { hardware: 'apple-m2-ultra', points: [] });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.error.message, '/points holds an array of 0; expected a non-empty array of objects');
+  assert.equal(call('version', {}).ok, true);  // still usable after the error
+});
