@@ -150,7 +150,7 @@ function boundOf(r, phase) {
 function render(r) {
   const m = r.model;
   $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
-  $('warnings').textContent = m.warnings.map((w) => `Note: ${w.message}`).join('\n');
+  $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   const cards = $('cards');
   cards.textContent = '';
   const mem = r.memory;
@@ -164,8 +164,13 @@ function render(r) {
         'Mean TPOT over all decode steps, summed in closed form as the KV cache grows'),
       card('Decode throughput', rate(r.decode.tokens_per_s, 'tok/s'), `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch`,
         'tokens/s per sequence = 1 / mean TPOT; batch = per sequence x requests'),
-      card('Memory', `${bytes(mem.required_bytes)}`, `of ${bytes(mem.capacity_bytes)}: ${mem.fits ? 'fits' : 'does NOT fit'}`,
-        `weights ${bytes(mem.weights_bytes)} + KV cache ${bytes(mem.kv_cache_bytes)} + activations ${bytes(mem.activation_peak_bytes)}`, !mem.fits),
+      card('Memory', `${bytes(mem.required_bytes)}`,
+        `of ${bytes(mem.capacity_bytes)}: ${mem.fits ? (mem.fits_first_tier ? 'fits' : 'fits only by spilling to slower tiers') : 'does NOT fit'}`,
+        `weights ${bytes(mem.weights_bytes)} + KV cache ${bytes(mem.kv_cache_bytes)} + activations ${bytes(mem.activation_peak_bytes)}`, !mem.fits || !mem.fits_first_tier),
+      card('Fits at most', mem.max_batch >= 1 ? `${count(mem.max_batch)} requests` : 'not one request',
+        mem.max_batch < 1 ? (mem.weights_bytes > mem.capacity_bytes ? 'the weights alone exceed the memory' : 'weights plus one request exceed the memory')
+          : mem.max_context >= 1e9 ? 'any context (windowed layers only)' : `or ${count(mem.max_context)} tokens of context each at this batch`,
+        'Largest batch of requests like these, and the longest context per request at this batch, that fit in the memory tiers'),
       card('Decode bound', decodeBound.split(' ')[0], decodeBound, 'Share of decode time by what bounds each operator'),
       card('End to end', seconds(r.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
     );
