@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (ASan + UBSan) and runs each for a bounded time on a seed corpus made from the
+# presets. Usage: scripts/fuzz.sh [seconds per target, default 20]. Prints the executions per target; exits
+# non-zero on any finding (crash inputs are left in build/fuzz/findings/).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET="${1:-20}"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz
+out=build/fuzz
+rm -rf "$out/corpus" "$out/findings"
+mkdir -p "$out/findings"
+for t in analyze model hardware validate; do mkdir -p "$out/corpus/$t"; done
+# Seeds: every model config, every hardware preset, requests that exercise every option, the measurements.
+node -e '
+const fs = require("fs"), path = require("path");
+const out = process.argv[1];
+const models = fs.readdirSync("presets/models").filter((f) => f.endsWith(".json"));
+const hws = fs.readdirSync("presets/hardware").filter((f) => f.endsWith(".json"));
+models.forEach((f, i) => {
+  const d = JSON.parse(fs.readFileSync(path.join("presets/models", f), "utf8"));
+  fs.writeFileSync(path.join(out, "model", f), JSON.stringify(d.config));
+  const req = { model: d.id, hardware: hws[i % hws.length].replace(/\.json$/, ""),
+    workload: i % 2 ? { batch: 1 + i, prompt: 100 * i + 1, gen: 7 * i + 1 } : { requests: [{ cached: 1000 * i, input: 1 + i, count: 2 }], gen: 3 },
+    precision: { weights: ["bf16", "q4_0", "fp8", "mxfp4", "int4"][i % 5], activations: "bf16", kv: ["bf16", "fp8"][i % 2] },
+    convention: ["infercast", "life", "no-causal"][i % 3], timing: ["per-op", "phase-max"][i % 2] };
+  fs.writeFileSync(path.join(out, "analyze", f), JSON.stringify(req));
+});
+hws.forEach((f) => fs.copyFileSync(path.join("presets/hardware", f), path.join(out, "hardware", f)));
+const csv = fs.readFileSync("presets/validation/measured_public.csv", "utf8").split("\n");
+fs.writeFileSync(path.join(out, "validate", "all.csv"), csv.join("\n"));
+for (let k = 1; k < csv.length; k += 20) fs.writeFileSync(path.join(out, "validate", `rows-${k}.csv`), [csv[0], ...csv.slice(k, k + 3)].join("\n"));
+' "$out/corpus"
+status=0
+for t in analyze model hardware validate; do
+  log="$out/fuzz_$t.log"
+  if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
+       -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
+    echo "fuzz_$t: FINDING (see $log and $out/findings/)"
+    tail -30 "$log"
+    status=1
+  fi
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  echo "fuzz_$t: $runs executions in ${SECONDS_PER_TARGET} s"
+done
+exit $status
