@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, and nothing else: Debian packages (toolchain, Emscripten, json, Catch2, Chromium,
-# node) and the npm packages pinned in package-lock.json. Safe to run again; a second run installs nothing.
+# clang with libFuzzer, node) and the npm packages pinned in package-lock.json. Safe to run again; a second run installs nothing.
 # Usage: scripts/setup.sh [serve|test]   (serve skips Chromium and the test-only packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,7 @@ need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 for p in cmake ninja-build g++ emscripten nlohmann-json3-dev; do have "$p" || need+=("$p"); done
 if [ "$mode" = test ]; then
-  for p in catch2 chromium fonts-dejavu-core; do have "$p" || need+=("$p"); done
+  for p in catch2 chromium fonts-dejavu-core clang libclang-rt-14-dev; do have "$p" || need+=("$p"); done
 fi
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
