@@ -146,8 +146,8 @@ EXTRA = [
 BINS = [("apple-m1", 7, 8, 68.25, 16), ("apple-m1-pro", 14, 16, 200, 32), ("apple-m1-max", 24, 32, 400, 64),
         ("apple-m1-ultra", 48, 64, 800, 128), ("apple-m2", 8, 10, 100, 24), ("apple-m2-pro", 16, 19, 200, 32),
         ("apple-m2-max", 30, 38, 400, 96), ("apple-m2-ultra", 60, 76, 800, 192)]
-# CPU peak from the LIFE paper (seed 001): "AMD Ryzen 9 HX 370 ... 326.4 GFLOPS" bf16 as used in its Table 6.
-CPU_PEAK = {"amd-ryzen-ai-9-hx-370-cpu": (0.3264, "LIFE (arXiv 2508.00904), Table 6 setup: 326.4 GFLOPS bf16 on the HX 370 CPU; its 240 GB/s bandwidth conflicts with the 120 GB/s derived from LPDDR5X-7500 x 128-bit, which is kept")}
+# CPU peak from the LIFE paper (seed 001, Sec. 4.4): "AMD Ryzen 9 HX 370 CPU with 326.4 GFLOPS", used for its Table 6.
+CPU_PEAK = {"amd-ryzen-ai-9-hx-370-cpu": (0.3264, "LIFE (arXiv 2508.00904, seed 001), Sec. 4.4: 326.4 GFLOPS on the HX 370 CPU, the peak behind its Table 6 bf16 rows; its 240 GB/s bandwidth conflicts with the 120 GB/s derived from LPDDR5X-7500 x 128-bit, which is kept")}
 
 def main(path):
     rows = list(csv.DictReader(open(path)))

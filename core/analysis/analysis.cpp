@@ -160,15 +160,17 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
 
   // Memory footprint.
   a.weights_bytes = static_cast<double>(a.params.total) * wb;
-  double max_ctx = 0;
+  // KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
+  const auto kv_per_request = [&](double ctx) {
+    double bytes = 0;
+    for (const auto& g : a.groups)
+      bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) * kv_tokens_resident(g.spec.attn, ctx);
+    return bytes;
+  };
   for (const auto& r : w.requests) {
     a.batch_requests += static_cast<double>(r.count);
     const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
-    max_ctx = std::max(max_ctx, end_ctx);
-    for (const auto& g : a.groups) {
-      a.kv_cache_bytes += static_cast<double>(r.count * g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) *
-                          kv_tokens_resident(g.spec.attn, end_ctx);
-    }
+    a.kv_cache_bytes += static_cast<double>(r.count) * kv_per_request(end_ctx);
   }
   for (const auto& g : a.groups) a.kv_bytes_per_token += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
 
@@ -246,12 +248,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     const double room = a.memory_capacity_bytes - a.weights_bytes;
     const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
     a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
-    const auto kv_at = [&](double ctx) {
-      double bytes = 0;
-      for (const auto& g : a.groups)
-        bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) * kv_tokens_resident(g.spec.attn, ctx);
-      return bytes * B;
-    };
+    const auto kv_at = [&](double ctx) { return kv_per_request(ctx) * B; };
     const double fixed = a.weights_bytes + a.activation_peak_bytes;
     if (fixed + kv_at(1) > a.memory_capacity_bytes) {
       a.max_context = 0;

@@ -432,10 +432,6 @@ json api_validate(const json& request) {
   return {{"rows", rows}, {"groups", groups}};
 }
 
-json eff_json(const Efficiencies& e) {
-  return {{"gemm", e.gemm}, {"attention", e.attention}, {"elementwise", e.elementwise}, {"memory", e.memory}, {"dispatch_us", e.dispatch_s * 1e6}};
-}
-
 json api_calibrate(const json& request) {
   Reader r(request, "", "request");
   HardwareSpec hw_storage;
@@ -485,8 +481,8 @@ json api_calibrate(const json& request) {
   out.name = hw->name + " (calibrated)";
   out.source = hw->source + "; efficiencies calibrated by infercast from " + std::to_string(points.size()) + " measured points";
   return {{"fitted_parameters", fitted_names},
-          {"start", eff_json(res.start)},
-          {"fitted", eff_json(res.fitted)},
+          {"start", efficiency_to_json(res.start)},
+          {"fitted", efficiency_to_json(res.fitted)},
           {"points", pts},
           {"rms_log_error_before", res.rms_log_error_before},
           {"rms_log_error_after", res.rms_log_error_after},

@@ -83,27 +83,8 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
   res.start = hw0.eff;
   HardwareSpec hw = hw0;
   std::vector<double> forecast(points.size());
-  // Objective: mean squared log ratio, plus a faint pull towards the starting values so that a parameter the
-  // points cannot see stays where it was instead of wandering.
-  const auto objective = [&](const Efficiencies& e) {
-    hw.eff = e;
-    double s = 0;
-    for (std::size_t i = 0; i < points.size(); ++i) {
-      const auto& p = points[i];
-      const Analysis a = analyze(*p.model, p.workload, &hw);
-      forecast[i] = metric_value(a, p.workload, p.metric);
-      const double r = forecast[i] > 0 ? std::log(forecast[i] / p.measured) : 10.0;
-      s += r * r;
-    }
-    s /= static_cast<double>(points.size());
-    for (EffParam p : params) {
-      const double d = std::log(slot(const_cast<Efficiencies&>(e), p) / slot(res.start, p));
-      s += 1e-6 * d * d;
-    }
-    ++res.evaluations;
-    return s;
-  };
-  const auto rms = [&](const Efficiencies& e) {
+  // Mean squared log(forecast / measured) over the points; fills `forecast`.
+  const auto mean_sq_log = [&](const Efficiencies& e) {
     hw.eff = e;
     double s = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -112,8 +93,20 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
       const double r = forecast[i] > 0 ? std::log(forecast[i] / p.measured) : 10.0;
       s += r * r;
     }
-    return std::sqrt(s / static_cast<double>(points.size()));
+    return s / static_cast<double>(points.size());
   };
+  // Objective: that, plus a faint pull towards the starting values so that a parameter the points cannot see
+  // stays where it was instead of wandering.
+  const auto objective = [&](Efficiencies e) {
+    double s = mean_sq_log(e);
+    for (EffParam p : params) {
+      const double d = std::log(slot(e, p) / slot(res.start, p));
+      s += 1e-6 * d * d;
+    }
+    ++res.evaluations;
+    return s;
+  };
+  const auto rms = [&](const Efficiencies& e) { return std::sqrt(mean_sq_log(e)); };
   res.rms_log_error_before = rms(res.start);
   res.forecast_before = forecast;
 

@@ -30,8 +30,7 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     // A key present must hold a positive peak; a data type the device has no published peak for is left out.
     // With no peak at all the forecaster times memory and dispatch only, and says so in a warning.
     Reader peaks = r.object("peak_dense_TFLOPS");
-    for (std::size_t i = 0; i < 8; ++i)
-      hw.peak_flops[i] = peaks.has(kPeakKeys[i]) ? peaks.positive_number(kPeakKeys[i]) * 1e12 : (peaks.raw(kPeakKeys[i]), 0.0);
+    for (std::size_t i = 0; i < 8; ++i) hw.peak_flops[i] = peaks.positive_number_or(kPeakKeys[i], 0) * 1e12;
     peaks.reject_unknown();
   }
   for (auto& t : r.object_array("memory_tiers")) {
@@ -87,12 +86,15 @@ json hardware_to_json(const HardwareSpec& hw) {
           {"idle_W", hw.idle_w},
           {"price_USD", hw.price_usd},
           {"embodied_kgCO2e", hw.embodied_kgco2e},
-          {"efficiency",
-           {{"gemm", hw.eff.gemm},
-            {"attention", hw.eff.attention},
-            {"elementwise", hw.eff.elementwise},
-            {"memory", hw.eff.memory},
-            {"dispatch_us", hw.eff.dispatch_s * 1e6}}}};
+          {"efficiency", efficiency_to_json(hw.eff)}};
+}
+
+json efficiency_to_json(const Efficiencies& e) {
+  return {{"gemm", e.gemm},
+          {"attention", e.attention},
+          {"elementwise", e.elementwise},
+          {"memory", e.memory},
+          {"dispatch_us", e.dispatch_s * 1e6}};
 }
 
 }  // namespace infercast

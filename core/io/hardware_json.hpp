@@ -9,5 +9,6 @@ namespace infercast {
 
 HardwareSpec parse_hardware(const json& doc, const std::string& path = "");
 json hardware_to_json(const HardwareSpec& hw);
+json efficiency_to_json(const Efficiencies& e);  // the "efficiency" object of a hardware document
 
 }  // namespace infercast

@@ -132,32 +132,25 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     w.settings.convention = &convention_by_name("infercast");
     const auto B = static_cast<i64>(v.batch);
     const auto cached = static_cast<i64>(depth);
+    // The workload the source ran, then its metric in the source's unit.
+    const bool prefill = m == "prompt_throughput" || m == "TTFT";
+    const bool from_empty = !prefill && m != "output_throughput" && v.prompt <= 0;  // llama-bench tgN
+    w.requests = {Request{cached, from_empty ? 1 : static_cast<i64>(v.prompt), B}};
+    if (prefill) w.gen_tokens = 1;
+    else if (m == "output_throughput") w.gen_tokens = static_cast<i64>(v.gen);
+    else if (from_empty) w.gen_tokens = static_cast<i64>(std::max(1.0, v.gen));
+    else w.gen_tokens = 2;  // a decode step after a prompt of prompt_len tokens (LIFE Table 6)
+    const Analysis a = analyze(it->second, w, hw);
+    const double to_unit = v.unit == "ms" ? 1e3 : 1;
+    // Seconds per generated token: tgN counts its N single-token steps from the context depth, the first included.
+    const double per_token = from_empty ? a.e2e_s / std::max(1.0, v.gen) : a.tpot_first_s;
     double forecast = 0;
-    if (m == "prompt_throughput" || m == "TTFT") {
-      w.requests = {Request{cached, static_cast<i64>(v.prompt), B}};
-      w.gen_tokens = 1;
-      const Analysis a = analyze(it->second, w, hw);
-      forecast = m == "TTFT" ? a.ttft_s * (v.unit == "ms" ? 1e3 : 1) : v.prompt * v.batch / a.ttft_s;
-    } else if (m == "output_throughput") {
-      w.requests = {Request{cached, static_cast<i64>(v.prompt), B}};
-      w.gen_tokens = static_cast<i64>(v.gen);
-      const Analysis a = analyze(it->second, w, hw);
-      forecast = v.batch * v.gen / a.e2e_s;
-    } else if (v.prompt <= 0) {
-      // llama-bench tgN: N single-token steps from the context depth, the first one included.
-      w.requests = {Request{cached, 1, B}};
-      w.gen_tokens = static_cast<i64>(std::max(1.0, v.gen));
-      const Analysis a = analyze(it->second, w, hw);
-      const double per_token = a.e2e_s / std::max(1.0, v.gen);
-      forecast = m == "TPOT" ? per_token * (v.unit == "ms" ? 1e3 : 1) : (m == "decode_throughput" ? 1 / per_token : v.batch / per_token);
-    } else {
-      // A decode step after a prompt of prompt_len tokens (LIFE Table 6: TPOT at that context).
-      w.requests = {Request{cached, static_cast<i64>(v.prompt), B}};
-      w.gen_tokens = 2;
-      const Analysis a = analyze(it->second, w, hw);
-      const double t = a.tpot_first_s;
-      forecast = m == "TPOT" ? t * (v.unit == "ms" ? 1e3 : 1) : (m == "decode_throughput" ? 1 / t : v.batch / t);
-    }
+    if (m == "TTFT") forecast = a.ttft_s * to_unit;
+    else if (m == "prompt_throughput") forecast = v.prompt * v.batch / a.ttft_s;
+    else if (m == "output_throughput") forecast = v.batch * v.gen / a.e2e_s;
+    else if (m == "TPOT") forecast = per_token * to_unit;
+    else if (m == "decode_throughput") forecast = 1 / per_token;
+    else forecast = v.batch / per_token;  // decode_throughput_aggregate
     v.forecast = forecast;
     v.error = forecast / v.measured - 1;
     v.covered = true;
