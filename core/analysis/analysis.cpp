@@ -201,8 +201,9 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
                                   std::pair<int, const char*>{w.pin_kv, "/placement/kv_cache"}}) {
     if (pin >= ntiers)
       throw InputError("workload.out_of_range", what,
-                       std::string(what) + " holds tier " + std::to_string(pin) + "; " + hw->name + " has tiers 0 to " +
-                           std::to_string(ntiers - 1));
+                       std::string(what) + " holds " + std::to_string(pin) + "; expected a tier from 0 to " +
+                           std::to_string(ntiers - 1) + " (" + hw->name + " has " + std::to_string(ntiers) +
+                           (ntiers == 1 ? " memory tier)" : " memory tiers)"));
   }
   std::vector<double> free_bytes;
   for (const auto& t : hw->tiers) {

@@ -157,6 +157,9 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   else if (timing == "phase-max") w.timing = Timing::PhaseMax;
   else req.fail("timing", "out_of_range", req.child_path("timing") + " holds \"" + timing + "\"; expected per-op or phase-max");
   if (req.has("placement")) {
+    if (!req.has("hardware"))
+      throw InputError("request.conflict", "/placement",
+                       "/placement pins data to memory tiers, which need a device; give /hardware too or drop /placement");
     Reader pl = req.object("placement");
     w.pin_weights = static_cast<int>(pl.int_in_or("weights", 0, 15, -1));
     w.pin_kv = static_cast<int>(pl.int_in_or("kv_cache", 0, 15, -1));

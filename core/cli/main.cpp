@@ -27,6 +27,8 @@ Usage:
   infercast calibrate --hardware ID|PATH [--model ID|PATH] --point K=V,... [--point ...]
                      [--fit gemm,attention,elementwise,memory,dispatch_us] [--save FILE] [--format table|json]
                                                   fit a device's efficiencies to measured points
+  infercast call FUNCTION [--request FILE|-]     call a core API function with a JSON request (the same
+                                                  calls the web page makes; see docs/schema.md), print its value
   infercast --help | --version
 
 Analyze options:
@@ -59,6 +61,7 @@ Exit status: 0 on success, 2 on bad input (a message on stderr names the field).
 
 struct Args {
   std::string command;
+  std::string function;  // of `call`
   std::map<std::string, std::vector<std::string>> opts;
 };
 
@@ -91,6 +94,8 @@ Args parse_args(int argc, char** argv) {
       if (vals.empty()) die(s + " needs a value");
     } else if (a.command.empty()) {
       a.command = s;
+    } else if (a.command == "call" && a.function.empty()) {
+      a.function = s;
     } else {
       die("unexpected argument \"" + s + "\"; see infercast --help");
     }
@@ -111,7 +116,7 @@ std::string one(const Args& a, const std::string& flag, const std::string& fallb
   return it == a.opts.end() ? fallback : it->second.front();
 }
 
-json load_json_arg(const std::string& flag, const std::string& value) {
+json load_json_arg(const std::string& /*flag*/, const std::string& value) {
   if (!infercast::file_exists(value)) return value;  // a preset id
   try {
     return infercast::parse_json_text(infercast::read_text_file(value), value, "input");
@@ -481,6 +486,26 @@ int cmd_calibrate(const Args& a) {
   return 0;
 }
 
+int cmd_call(const Args& a, const std::string& fn) {
+  for (const auto& [k, v] : a.opts)
+    if (k != "--request") die("unknown option " + k + "; see infercast --help");
+  const std::string src = one(a, "--request", "-");
+  std::string text;
+  if (src == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+  } else {
+    try {
+      text = infercast::read_text_file(src);
+    } catch (const infercast::InputError& e) {
+      die(std::string(e.what()));
+    }
+  }
+  std::cout << unwrap(infercast::call(fn, text)).dump(2) << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -493,5 +518,9 @@ int main(int argc, char** argv) {
   if (a.command == "models" || a.command == "hardware") return cmd_list(a, a.command);
   if (a.command == "validate") return cmd_validate(a);
   if (a.command == "calibrate") return cmd_calibrate(a);
-  die("unknown command \"" + a.command + "\"; expected models, hardware, analyze, validate or calibrate (see infercast --help)");
+  if (a.command == "call") {
+    if (a.function.empty()) die("call needs a function name, e.g. infercast call analyze --request request.json");
+    return cmd_call(a, a.function);
+  }
+  die("unknown command \"" + a.command + "\"; expected models, hardware, analyze, validate, calibrate or call (see infercast --help)");
 }

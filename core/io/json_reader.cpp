@@ -32,6 +32,15 @@ std::int64_t as_int(const json& v) {
 }
 }  // namespace
 
+std::string number_text(const json& v) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    // The same value reads the same whatever the sender wrote: 1e15, 1000000000000000 and 1e+15 are one number.
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e16) return std::to_string(static_cast<long long>(d));
+  }
+  return v.dump();
+}
+
 std::string describe(const json& v) {
   switch (v.type()) {
     case json::value_t::null: return "null";
@@ -43,7 +52,7 @@ std::string describe(const json& v) {
     }
     case json::value_t::array: return "an array of " + std::to_string(v.size());
     case json::value_t::object: return "an object";
-    default: return v.dump();
+    default: return number_text(v);
   }
 }
 
@@ -66,6 +75,14 @@ json parse_json_text(const std::string& text, const std::string& what, const std
     if (pos != std::string::npos) detail = detail.substr(pos);
     throw InputError(code_prefix + ".malformed_json", "",
                      what + " is not valid JSON (" + detail + ")");
+  } catch (const json::out_of_range& e) {
+    // nlohmann reports a literal beyond the double range (1e999) as out_of_range 406.
+    std::string detail = e.what();
+    const auto q = detail.find('\'');
+    const std::string lit = q == std::string::npos ? std::string() : detail.substr(q);
+    throw InputError(code_prefix + ".malformed_json", "",
+                     what + " holds a number too large to represent" + (lit.empty() ? "" : " (" + lit + ")") +
+                         "; expected finite numbers");
   }
 }
 
@@ -96,9 +113,9 @@ const json* Reader::raw(const std::string& key) {
   return &*it;
 }
 
-const json& Reader::at(const std::string& key) {
+const json& Reader::at(const std::string& key, const char* expected) {
   const json* v = raw(key);
-  if (!v) fail(key, "missing_field", child_path(key) + " is missing");
+  if (!v) fail(key, "missing_field", child_path(key) + " is missing; expected " + expected);
   return *v;
 }
 
@@ -107,7 +124,7 @@ std::int64_t Reader::positive_int(const std::string& key) {
   if (!v) fail(key, "missing_field", child_path(key) + " is missing; expected " + kPositiveInt);
   if (!is_integral(*v)) fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + kPositiveInt);
   const auto i = as_int(*v);
-  if (i <= 0) fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + kPositiveInt);
+  if (i <= 0) fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + kPositiveInt);
   return i;
 }
 
@@ -128,7 +145,7 @@ std::int64_t Reader::nonneg_int_or(const std::string& key, std::int64_t fallback
   if (!v) return fallback;
   if (!is_integral(*v)) fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + kNonnegInt);
   const auto i = as_int(*v);
-  if (i < 0) fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + kNonnegInt);
+  if (i < 0) fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + kNonnegInt);
   return i;
 }
 
@@ -138,11 +155,11 @@ std::int64_t Reader::int_in_or(const std::string& key, std::int64_t lo, std::int
   const std::string expected = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
   if (!v->is_number()) fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   if (!is_integral(*v) && !(v->is_number_float() && std::isfinite(v->get<double>()) && std::fabs(v->get<double>()) >= 9.007199254740992e15))
-    fail(key, "wrong_type", child_path(key) + " holds " + v->dump() + "; expected " + expected);
+    fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   if (v->is_number_float() && std::fabs(v->get<double>()) >= 9.007199254740992e15)
-    fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + expected);
+    fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   const auto i = as_int(*v);
-  if (i < lo || i > hi) fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + expected);
+  if (i < lo || i > hi) fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   return i;
 }
 
@@ -152,7 +169,7 @@ double Reader::positive_number(const std::string& key) {
   if (!v->is_number()) fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + kPositiveNumber);
   const double d = v->get<double>();
   if (!std::isfinite(d) || d <= 0)
-    fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + kPositiveNumber);
+    fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + kPositiveNumber);
   return d;
 }
 
@@ -166,18 +183,18 @@ double Reader::nonneg_number_or(const std::string& key, double fallback) {
   if (!v->is_number()) fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + kNonnegNumber);
   const double d = v->get<double>();
   if (!std::isfinite(d) || d < 0)
-    fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + kNonnegNumber);
+    fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + kNonnegNumber);
   return d;
 }
 
 double Reader::number_in_or(const std::string& key, double lo, double hi, double fallback) {
   const json* v = raw(key);
   if (!v) return fallback;
-  std::string expected = "a number from " + json(lo).dump() + " to " + json(hi).dump();
+  std::string expected = "a number from " + number_text(json(lo)) + " to " + number_text(json(hi));
   if (!v->is_number()) fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   const double d = v->get<double>();
   if (!std::isfinite(d) || d < lo || d > hi)
-    fail(key, "out_of_range", child_path(key) + " holds " + v->dump() + "; expected " + expected);
+    fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   return d;
 }
 
@@ -200,13 +217,13 @@ std::string Reader::string_or(const std::string& key, const std::string& fallbac
 }
 
 Reader Reader::object(const std::string& key) {
-  const json& v = at(key);
+  const json& v = at(key, "an object");
   if (!v.is_object()) fail(key, "wrong_type", child_path(key) + " holds " + describe(v) + "; expected an object");
   return Reader(v, child_path(key), prefix_);
 }
 
 std::vector<Reader> Reader::object_array(const std::string& key) {
-  const json& v = at(key);
+  const json& v = at(key, "a non-empty array of objects");
   if (!v.is_array() || v.empty())
     fail(key, v.is_array() ? "out_of_range" : "wrong_type",
          child_path(key) + " holds " + describe(v) + "; expected a non-empty array of objects");

@@ -18,6 +18,8 @@ using json = nlohmann::json;
 
 // A short rendering of a JSON value for error messages ("abc" (a string), 0, null, an object, ...).
 std::string describe(const json& v);
+// A number as messages show it: integral values without exponent or ".0" (below 1e16), others shortest round-trip.
+std::string number_text(const json& v);
 
 // Parse text as JSON; a syntax error becomes InputError{prefix + ".malformed_json", "", "..."} with the byte position.
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix);
@@ -57,7 +59,7 @@ class Reader {
   const std::string& code_prefix() const { return prefix_; }
 
  private:
-  const json& at(const std::string& key);  // required: throws missing_field
+  const json& at(const std::string& key, const char* expected);  // required: throws missing_field
   const json& obj_;
   std::string path_;
   std::string prefix_;

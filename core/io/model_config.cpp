@@ -55,6 +55,17 @@ void check_kv_divides(Reader& r, i64 heads, i64 kv, const char* heads_key, const
 enum class LayerKind { Full, Sliding, Chunked };
 
 // layer_types when given (HF's newer configs), else the family's rule.
+// Layer counts are bounded so a typo cannot allocate a trillion layer records (the largest models have ~200).
+constexpr i64 kMaxLayers = 100000;
+constexpr i64 kMaxParams = 1000000000000000;
+i64 layer_count(Reader& r, const std::string& key) {
+  const i64 L = r.positive_int(key);
+  if (L > kMaxLayers)
+    r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(L) + "; expected at most " +
+                                    std::to_string(kMaxLayers) + " layers");
+  return L;
+}
+
 std::vector<LayerKind> read_layer_types(Reader& r, i64 n_layers, const std::vector<LayerKind>& fallback) {
   auto types = r.string_array_or("layer_types");
   if (types.empty()) return fallback;
@@ -92,7 +103,7 @@ void parse_llama_like(Ctx& c, const std::string& type) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const i64 h = r.positive_int("hidden_size");
-  const i64 L = r.positive_int("num_hidden_layers");
+  const i64 L = layer_count(r, "num_hidden_layers");
   m.hidden = h;
   m.vocab = r.positive_int("vocab_size");
   const i64 nh = r.positive_int("num_attention_heads");
@@ -267,7 +278,7 @@ void parse_falcon(Ctx& c) {
   const char* heads_key = old_schema ? "n_head" : "num_attention_heads";
   const i64 h = r.positive_int("hidden_size");
   const i64 nh = r.positive_int(heads_key);
-  const i64 L = r.positive_int(old_schema ? "n_layer" : "num_hidden_layers");
+  const i64 L = layer_count(r, old_schema ? "n_layer" : "num_hidden_layers");
   m.hidden = h;
   m.vocab = r.positive_int("vocab_size");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 2048);
@@ -326,7 +337,7 @@ void parse_deepseek(Ctx& c, bool native, bool v3) {
                                                "moe_intermediate_size", "n_routed_experts", "n_shared_experts",
                                                "num_experts_per_tok", "first_k_dense_replace", "vocab_size"};
   const i64 h = r.positive_int(k.hidden);
-  const i64 L = r.positive_int(k.layers);
+  const i64 L = layer_count(r, k.layers);
   m.hidden = h;
   m.vocab = r.positive_int(k.vocab);
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
@@ -459,6 +470,13 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
     Reader q = top.object("quantization_config");
     m.declared_quant = q.string_or("quant_method", "");
   }
+  // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding
+  // byte counts to the unit, and no such model exists. count_params throws model.too_large past 2^63.
+  const i64 total = count_params(m).total;
+  if (total > kMaxParams)
+    throw InputError("model.too_large", path,
+                     (path.empty() ? std::string("the config") : path) + " describes " + std::to_string(total) +
+                         " parameters; expected at most " + std::to_string(kMaxParams) + " (check its sizes)");
   for (const auto& key : top.unread()) {
     if (harmless_keys().count(key) || key.find("token_id") != std::string::npos) continue;
     m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),

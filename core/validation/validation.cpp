@@ -19,14 +19,24 @@ std::string lower(std::string s) {
 }
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
-double num(const CsvRecord& r, const std::string& k) {
+// A numeric cell: empty is 0; anything else must be a finite number from 0 to 1e12 (counts are cast to
+// integers, and a measured value is positive), or the whole file is refused naming the record and column.
+double num(const CsvRecord& r, const std::string& k, std::size_t index) {
   const auto it = r.find(k);
   if (it == r.end() || it->second.empty()) return 0;
+  const std::string& cell = it->second;
+  double d = 0;
+  std::size_t used = 0;
   try {
-    return std::stod(it->second);
+    d = std::stod(cell, &used);
   } catch (...) {
-    return 0;
+    used = 0;
   }
+  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > 1e12)
+    throw InputError("csv.bad_number", "/csv",
+                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds \"" + cell +
+                         "\"; expected a number from 0 to 1e12");
+  return d;
 }
 std::string get(const CsvRecord& r, const std::string& k) {
   const auto it = r.find(k);
@@ -95,8 +105,15 @@ double percentile(std::vector<double> v, double q) {  // nearest rank
 
 ValidationReport validate(const std::vector<CsvRecord>& records) {
   ValidationReport rep;
+  if (records.empty()) throw InputError("csv.empty", "/csv", "CSV: no records after the header; expected one measurement per row");
+  for (const char* col : {"model", "hardware", "metric", "value", "unit"})
+    if (!records.front().count(col))
+      throw InputError("csv.missing_column", "/csv",
+                       std::string("CSV: the header has no \"") + col +
+                           "\" column; expected model, hardware, metric, value and unit (see presets/validation/README.md)");
   std::map<std::string, ModelSpec> models;
-  for (const auto& r : records) {
+  for (std::size_t index = 0; index < records.size(); ++index) {
+    const CsvRecord& r = records[index];
     ValidationRow v;
     v.row_id = get(r, "row_id");
     v.source_id = get(r, "source_id");
@@ -104,16 +121,16 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     v.hardware = get(r, "hardware");
     v.metric = get(r, "metric");
     v.unit = get(r, "unit");
-    v.measured = num(r, "value");
-    v.batch = std::max(1.0, num(r, "batch_size"));
-    v.prompt = num(r, "prompt_len");
-    v.gen = num(r, "gen_len");
-    const double depth = num(r, "context_depth");
+    v.measured = num(r, "value", index);
+    v.batch = std::max(1.0, num(r, "batch_size", index));
+    v.prompt = num(r, "prompt_len", index);
+    v.gen = num(r, "gen_len", index);
+    const double depth = num(r, "context_depth", index);
     const std::string& m = v.metric;
     v.group = (m == "prompt_throughput" || m == "TTFT") ? "prefill" : (m == "output_throughput" ? "e2e" : "decode");
     v.model_id = model_id(v.model);
     v.hardware_id = hardware_id(v.hardware);
-    const double devices = std::max(1.0, num(r, "num_devices"));
+    const double devices = std::max(1.0, num(r, "num_devices", index));
     if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
     else if (v.hardware_id.empty()) v.reason = "no hardware preset for " + v.hardware;
     else if (devices > 1) v.reason = "runs on " + get(r, "num_devices") + " devices (" + get(r, "parallelism") + "); one-device rows only";

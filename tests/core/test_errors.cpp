@@ -53,7 +53,7 @@ TEST_CASE("request and workload errors name the field", "[errors]") {
 
   e = err("analyze", R"({"model": "llama-3.1-8b", "workload": {"prompt": 1e15}})");
   CHECK(e["code"] == "request.out_of_range");
-  CHECK(e["message"] == "/workload/prompt holds 1e+15; expected an integer from 1 to 1000000000");
+  CHECK(e["message"] == "/workload/prompt holds 1000000000000000; expected an integer from 1 to 1000000000");
 
   e = err("analyze", R"({"model": "llama-3.1-8b", "workload": {"batch": -1}})");
   CHECK(e["message"] == "/workload/batch holds -1; expected an integer from 1 to 1000000");

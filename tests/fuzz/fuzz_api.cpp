@@ -5,7 +5,7 @@
 //   hardware: a hardware document, analyzed with a small model ({"model": ..., "hardware": <bytes>})
 //   validate: a CSV of measurements
 // Each call must return an envelope that parses, with ok a boolean; a successful analysis must hold no NaN or
-// infinity anywhere. A crash, a sanitizer report, a hang (-timeout) or a failed check is a finding.
+// infinity anywhere; a failed one must carry a code other than "internal". A crash, a sanitizer report, a hang (-timeout) or a failed check is a finding.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +33,9 @@ void run(const std::string& fn, const std::string& request) {
   } else {
     const auto& e = env["error"];
     if (!e["message"].is_string() || e["message"].get<std::string>().empty()) std::abort();
+    // An error the core did not anticipate (a library exception caught by the envelope) is a finding: the user
+    // gets "internal error" instead of a message naming the field.
+    if (!e["code"].is_string() || e["code"].get<std::string>() == "internal") std::abort();
   }
 }
 
