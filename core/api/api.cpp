@@ -317,6 +317,17 @@ json api_hardware() {
   return a;
 }
 
+// Checks a hardware document (or names a preset) and returns it as the core reads it: the page validates a
+// custom device with this before keeping it.
+json api_device(const json& request) {
+  Reader r(request, "", "request");
+  HardwareSpec storage;
+  const HardwareSpec* hw = resolve_hardware(r, storage);
+  if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected a preset id or a hardware object");
+  r.reject_unknown();
+  return hardware_to_json(*hw);
+}
+
 json api_model(const json& request) {
   Reader r(request, "", "request");
   ResolvedModel rm = resolve_model(r);
@@ -502,6 +513,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
     else if (fn == "models") value = api_models();
     else if (fn == "hardware") value = api_hardware();
     else if (fn == "model") value = api_model(req);
+    else if (fn == "device") value = api_device(req);
     else if (fn == "analyze") value = api_analyze(req);
     else if (fn == "validate") value = api_validate(req);
     else if (fn == "calibrate") value = api_calibrate(req);
@@ -514,7 +526,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
         value.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
-                                                       "\"; expected version, models, hardware, conventions, dtypes, model, analyze, validate or calibrate");
+                                                       "\"; expected version, models, hardware, conventions, dtypes, model, device, analyze, validate or calibrate");
     }
     envelope = {{"ok", true}, {"value", value}};
   } catch (const InputError& e) {

@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import { createBackend } from './backend.js';
 import { bytes, count, rate, seconds, si } from './format.js';
 import { drawRoofline } from './roofline.js';
+import { exportBundle, loadStore, parseImport, saveStore } from './store.js';
 
 const $ = (id) => document.getElementById(id);
 const backend = createBackend();
@@ -17,12 +18,23 @@ let presets = { models: [], hardware: [] };
 let lastResult = null;
 let timelinePlot = null;
 let generation = 0;
+// Custom devices and models kept in this browser (store.js); `urlDevice` is a device that came with a shared link.
+let store = { doc: { devices: [], models: [] }, notice: '', readOnly: false };
+let urlDevice = null;
 
 function readUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
   for (const k of Object.keys(DEFAULTS)) {
     if (!p.has(k)) continue;
     state[k] = typeof DEFAULTS[k] === 'number' ? Number(p.get(k)) : p.get(k);
+  }
+  urlDevice = null;
+  if (p.has('device')) {
+    try {
+      urlDevice = JSON.parse(decodeURIComponent(escape(atob(p.get('device')))));
+    } catch {
+      urlDevice = null;
+    }
   }
   if (p.has('config')) {
     try {
@@ -38,6 +50,8 @@ function writeUrl() {
   const p = new URLSearchParams();
   for (const k of Object.keys(DEFAULTS)) if (state[k] !== DEFAULTS[k]) p.set(k, String(state[k]));
   if (state.model === 'custom' && state.config) p.set('config', btoa(unescape(encodeURIComponent(JSON.stringify(state.config)))));
+  const dev = customDevice();
+  if (dev) p.set('device', btoa(unescape(encodeURIComponent(JSON.stringify(dev)))));
   const hash = p.toString();
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
 }
@@ -54,6 +68,14 @@ function fillModels() {
   const q = $('model-search').value.trim().toLowerCase();
   sel.textContent = '';
   if (state.config) sel.appendChild(option('custom', `Custom: ${state.config._name_or_path || state.config.model_type || 'config.json'}`));
+  const current = state.config ? JSON.stringify(state.config) : '';
+  const kept = store.doc.models.filter((m) => JSON.stringify(m.config) !== current);
+  if (kept.length) {
+    const g = document.createElement('optgroup');
+    g.label = 'your models';
+    store.doc.models.forEach((m, i) => { if (JSON.stringify(m.config) !== current) g.appendChild(option(`mine:${i}`, `${m.name} (yours)`)); });
+    sel.appendChild(g);
+  }
   for (const m of presets.models) {
     if (q && !`${m.id} ${m.name} ${m.model_type}`.toLowerCase().includes(q)) continue;
     sel.appendChild(option(m.id, `${m.name} (${m.stated_params_total})`));
@@ -70,6 +92,14 @@ function fillHardware() {
     if (!byClass.has(h.class)) byClass.set(h.class, []);
     byClass.get(h.class).push(h);
   }
+  const mine = store.doc.devices.map((d) => d.doc);
+  if (urlDevice && !mine.some((d) => d.id === urlDevice.id)) mine.push(urlDevice);
+  if (mine.length) {
+    const g = document.createElement('optgroup');
+    g.label = 'your devices';
+    for (const d of mine) g.appendChild(option(`custom:${d.id}`, `${d.name} (custom)`));
+    sel.appendChild(g);
+  }
   for (const [cls, list] of byClass) {
     const g = document.createElement('optgroup');
     g.label = cls;
@@ -77,6 +107,20 @@ function fillHardware() {
     sel.appendChild(g);
   }
   sel.value = state.hardware;
+}
+
+// The hardware document of the selected custom device (stored, or from the link), or null for a preset.
+function customDevice() {
+  if (!state.hardware.startsWith('custom:')) return null;
+  const id = state.hardware.slice('custom:'.length);
+  const kept = store.doc.devices.find((d) => d.doc.id === id);
+  if (kept) return kept.doc;
+  return urlDevice && urlDevice.id === id ? urlDevice : null;
+}
+
+// The selected device as a document the editor can start from.
+function selectedDeviceDoc() {
+  return customDevice() || presets.hardware.find((h) => h.id === state.hardware) || presets.hardware.find((h) => h.id === DEFAULTS.hardware);
 }
 
 function request() {
@@ -88,7 +132,7 @@ function request() {
     attention: state.attention,
     moe_traffic: state.moe,
   };
-  if (state.hardware) req.hardware = state.hardware;
+  if (state.hardware) req.hardware = customDevice() || state.hardware;
   return req;
 }
 
@@ -310,9 +354,172 @@ function useConfigText(text, origin) {
     }
     state.config = cfg;
     state.model = 'custom';
+    keepModel(cfg);
+    persist();
     fillModels();
     update();
   });
+}
+
+function tierRow(t) {
+  const tr = document.createElement('tr');
+  const cell = (type, value, label) => {
+    const input = document.createElement('input');
+    input.type = type;
+    if (type === 'number') { input.min = '0'; input.step = 'any'; }
+    input.value = value ?? '';
+    input.setAttribute('aria-label', label);
+    const td = document.createElement('td');
+    td.appendChild(input);
+    tr.appendChild(td);
+  };
+  cell('text', t.name, 'Tier name');
+  cell('number', t.capacity_GB, 'Capacity in GB');
+  cell('number', t.bandwidth_GBps, 'Bandwidth in GB/s');
+  const td = document.createElement('td');
+  const rm = document.createElement('button');
+  rm.type = 'button';
+  rm.textContent = 'x';
+  rm.title = 'Remove this tier';
+  rm.setAttribute('aria-label', `Remove tier ${t.name || ''}`);
+  rm.addEventListener('click', () => tr.remove());
+  td.appendChild(rm);
+  tr.appendChild(td);
+  return tr;
+}
+
+function fillEditor() {
+  const d = selectedDeviceDoc();
+  if (!d) return;
+  $('dev-name').value = customDevice() ? d.name : `${d.name} (custom)`;
+  const peaks = d.peak_dense_TFLOPS || {};
+  $('dev-bf16').value = peaks.bf16 ?? '';
+  $('dev-fp8').value = peaks.fp8 ?? '';
+  $('dev-int8').value = peaks.int8 ?? '';
+  const body = $('dev-tiers').tBodies[0];
+  body.textContent = '';
+  for (const t of d.memory_tiers) body.appendChild(tierRow(t));
+  $('dev-delete').disabled = !customDevice() || !store.doc.devices.some((x) => x.doc.id === customDevice().id);
+}
+
+// Reads the editor into a hardware document. Numbers the user typed are kept as typed when they are not numbers,
+// so the core's message names the field and shows the text.
+function editorDoc() {
+  const base = selectedDeviceDoc();
+  const doc = JSON.parse(JSON.stringify(base));
+  const name = $('dev-name').value.trim();
+  doc.name = name;
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'device';
+  doc.id = slug.startsWith('custom-') ? slug : `custom-${slug}`;
+  doc.source = customDevice() ? base.source : `custom, edited in the browser from ${base.name} (${base.source})`;
+  const num = (v) => (v.trim() === '' ? undefined : Number.isFinite(Number(v)) ? Number(v) : v);
+  const peaks = { ...(doc.peak_dense_TFLOPS || {}) };
+  for (const [k, id] of [['bf16', 'dev-bf16'], ['fp8', 'dev-fp8'], ['int8', 'dev-int8']]) {
+    const v = num($(id).value);
+    if (v === undefined) delete peaks[k];
+    else peaks[k] = v;
+  }
+  doc.peak_dense_TFLOPS = peaks;
+  doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
+    const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
+    const old = base.memory_tiers[i] || {};
+    return { ...old, name: n.trim() || `tier ${i}`, capacity_GB: num(c) ?? c, bandwidth_GBps: num(b) ?? b };
+  });
+  return doc;
+}
+
+// Writes the store; false (and says why) when this page must not or cannot write it.
+function persist() {
+  if (store.readOnly) {
+    $('store-notice').textContent = `${store.notice} (This change lasts until the page closes.)`;
+    return false;
+  }
+  try {
+    saveStore(localStorage, store.doc);
+    return true;
+  } catch (err) {
+    $('store-error').textContent = `Could not save in this browser (${err.message}); the change lasts until the page closes.`;
+    return false;
+  }
+}
+
+async function saveDevice() {
+  $('store-error').textContent = '';
+  const doc = editorDoc();
+  if (!doc.name) {
+    $('store-error').textContent = 'Name is empty; expected a name for the device';
+    return;
+  }
+  const env = await backend.call('device', { hardware: doc });
+  if (!env.ok) {
+    $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
+    return;
+  }
+  const i = store.doc.devices.findIndex((d) => d.doc.id === doc.id);
+  const entry = { doc, saved: new Date().toISOString() };
+  if (i >= 0) store.doc.devices[i] = entry;
+  else store.doc.devices.push(entry);
+  const kept = persist();
+  state.hardware = `custom:${doc.id}`;
+  fillHardware();
+  fillEditor();
+  if (kept) $('store-notice').textContent = `Saved ${doc.name}.`;
+  update();
+}
+
+function deleteDevice() {
+  const d = customDevice();
+  if (!d) return;
+  store.doc.devices = store.doc.devices.filter((x) => x.doc.id !== d.id);
+  persist();
+  state.hardware = DEFAULTS.hardware;
+  fillHardware();
+  fillEditor();
+  $('store-notice').textContent = `Deleted ${d.name}.`;
+  update();
+}
+
+// An import is checked whole by the core before anything is kept: one bad device refuses the file.
+async function importFile(file) {
+  $('store-error').textContent = '';
+  let bundle;
+  try {
+    bundle = parseImport(await file.text(), file.name);
+  } catch (err) {
+    $('store-error').textContent = err.message;
+    return;
+  }
+  for (const [i, doc] of bundle.devices.entries()) {
+    const env = await backend.call('device', { hardware: doc });
+    if (!env.ok) {
+      $('store-error').textContent = `${file.name}, device ${i + 1}${doc && doc.name ? ` (${String(doc.name)})` : ''}: ${env.error.message}; nothing was imported`;
+      return;
+    }
+  }
+  for (const [i, m] of bundle.models.entries()) {
+    const env = await backend.call('model', { model: m && m.config });
+    if (!env.ok) {
+      $('store-error').textContent = `${file.name}, model ${i + 1}: ${env.error.message}; nothing was imported`;
+      return;
+    }
+  }
+  const now = new Date().toISOString();
+  for (const doc of bundle.devices) {
+    const i = store.doc.devices.findIndex((d) => d.doc.id === doc.id);
+    if (i >= 0) store.doc.devices[i] = { doc, saved: now };
+    else store.doc.devices.push({ doc, saved: now });
+  }
+  for (const m of bundle.models) keepModel(m.config, m.name);
+  const kept = persist();
+  fillHardware();
+  fillModels();
+  if (kept) $('store-notice').textContent = `Imported ${bundle.devices.length} device(s) and ${bundle.models.length} model(s) from ${file.name}.`;
+}
+
+function keepModel(config, name) {
+  const text = JSON.stringify(config);
+  if (store.doc.models.some((m) => JSON.stringify(m.config) === text)) return;
+  store.doc.models.push({ config, name: name || config._name_or_path || config.model_type || 'config.json', saved: new Date().toISOString() });
 }
 
 function bind() {
@@ -331,11 +538,29 @@ function bind() {
   const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe' };
   for (const [id, key] of Object.entries(selects)) {
     $(id).addEventListener('change', () => {
-      state[key] = $(id).value;
+      const v = $(id).value;
+      if (key === 'model' && v.startsWith('mine:')) {
+        state.config = store.doc.models[Number(v.slice(5))].config;
+        state.model = 'custom';
+        fillModels();
+      } else {
+        state[key] = v;
+      }
       update();
     });
   }
   $('model-search').addEventListener('input', fillModels);
+  $('hardware').addEventListener('change', fillEditor);
+  $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GB: '', bandwidth_GBps: '' })));
+  $('dev-save').addEventListener('click', saveDevice);
+  $('dev-delete').addEventListener('click', deleteDevice);
+  $('dev-export').addEventListener('click', () => download('infercast-custom.json', 'application/json', JSON.stringify(exportBundle(store.doc), null, 2)));
+  $('dev-import-button').addEventListener('click', () => $('dev-import').click());
+  $('dev-import').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    e.target.value = '';
+    if (f) await importFile(f);
+  });
   $('config-use').addEventListener('click', () => useConfigText($('config-text').value, 'The pasted config'));
   $('config-file').addEventListener('change', async (e) => {
     const f = e.target.files[0];
@@ -388,6 +613,7 @@ function syncInputs() {
 }
 
 async function start() {
+  store = loadStore(localStorage);
   readUrl();
   const [models, hardware, dtypes, conventions, version] = await Promise.all(
     ['models', 'hardware', 'dtypes', 'conventions', 'version'].map((fn) => backend.call(fn, {})));
@@ -413,6 +639,9 @@ async function start() {
   }
   syncInputs();
   bind();
+  fillEditor();
+  $('store-notice').textContent = store.notice;
+  if (store.notice) $('device-editor').open = true;
   await update();
 }
 

@@ -1,0 +1,180 @@
+// What the user keeps in the browser: custom devices made in the editor survive a reload and match the CLI; a
+// shared link carries the device; stored data from an older version is migrated with a backup, damaged stored
+// text is kept aside, a newer version's data is never overwritten; a damaged import is refused whole and leaves
+// what is stored untouched, byte for byte.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { seconds as fmtSeconds } from '../../site/src/format.js';
+import { analyzed, artifacts, cardValue, launch, openPage, root, startServer } from './helpers.mjs';
+
+let browser;
+let server;
+let base;
+before(async () => {
+  browser = await launch();
+  ({ server, base } = await startServer());
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+const cli = path.join(root, 'build/native-release/infercast');
+const KEY = 'infercast.store';
+const stored = (page, key = KEY) => page.evaluate((k) => localStorage.getItem(k), key);
+
+async function makeDevice(page, name, bandwidth) {
+  await page.click('#device-editor summary');
+  await page.fill('#dev-name', name);
+  await page.fill('#dev-bf16', '500');
+  await page.fill('#dev-tiers tbody tr:first-child td:nth-child(3) input', String(bandwidth));
+  await page.click('#dev-save');
+  await page.waitForFunction((n) => document.getElementById('store-notice').textContent === `Saved ${n}.`, name);
+  await analyzed(page);
+}
+
+async function importText(page, name, text) {
+  await page.setInputFiles('#dev-import', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+}
+
+test('a device made in the editor is used, kept across a reload, equals the CLI, and travels in the link', async () => {
+  const { page, context, consoleErrors, requests } = await openPage(browser, base);
+  await analyzed(page);
+  const presetTpot = await cardValue(page, 'Time per output token');
+  await makeDevice(page, 'Slow H100', 1000);
+  assert.equal(await page.inputValue('#hardware'), 'custom:custom-slow-h100');
+  const tpot = await cardValue(page, 'Time per output token');
+  assert.notEqual(tpot, presetTpot);
+  // The same device through the CLI gives the same number.
+  const doc = JSON.parse(await stored(page)).devices[0].doc;
+  assert.equal(doc.memory_tiers[0].bandwidth_GBps, 1000);
+  assert.equal(doc.peak_dense_TFLOPS.bf16, 500);
+  const file = path.join(artifacts, 'slow-h100.json');
+  fs.writeFileSync(file, JSON.stringify(doc));
+  const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', file, '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(tpot, fmtSeconds(native.decode.tpot_s));
+  await page.screenshot({ path: path.join(artifacts, 'custom-device.png'), fullPage: true });
+  // Reload: still there, still selected, same numbers.
+  const link = page.url();
+  await page.reload();
+  await analyzed(page);
+  assert.equal(await page.inputValue('#hardware'), 'custom:custom-slow-h100');
+  assert.equal(await cardValue(page, 'Time per output token'), tpot);
+  // A fresh browser (no storage) opening the link gets the device from the link.
+  const other = await openPage(browser, link);
+  await analyzed(other.page);
+  assert.equal(await other.page.inputValue('#hardware'), 'custom:custom-slow-h100');
+  assert.equal(await cardValue(other.page, 'Time per output token'), tpot);
+  assert.equal(await stored(other.page), null);
+  await other.context.close();
+  // Bad input in the editor: the core's message, nothing saved.
+  const before = await stored(page);
+  await page.click('#device-editor summary');
+  await page.fill('#dev-tiers tbody tr:first-child td:nth-child(2) input', '-3');
+  await page.click('#dev-save');
+  await page.waitForFunction(() => /capacity_GB/.test(document.getElementById('store-error').textContent));
+  assert.equal(await page.textContent('#store-error'), 'The device: /memory_tiers/0/capacity_GB holds -3; expected a positive finite number');
+  assert.equal(await stored(page), before);
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
+  await context.close();
+});
+
+test('a damaged import is refused whole and leaves the stored devices untouched', async () => {
+  const { page, context, consoleErrors } = await openPage(browser, base);
+  await analyzed(page);
+  await makeDevice(page, 'Kept', 2000);
+  const before = await stored(page);
+  await importText(page, 'broken.json', '{"kind": "infercast-export", "devices": [');
+  await page.waitForFunction(() => /broken.json is not valid JSON/.test(document.getElementById('store-error').textContent));
+  assert.match(await page.textContent('#store-error'), /nothing was imported$/);
+  assert.equal(await stored(page), before);
+  // One good and one bad device: neither is kept.
+  const good = JSON.parse(before).devices[0].doc;
+  const bundle = { kind: 'infercast-export', version: 2, devices: [{ ...good, id: 'custom-good', name: 'Good' },
+    { ...good, id: 'custom-bad', name: 'Bad', memory_tiers: [{ name: 'HBM', capacity_GB: 80, bandwidth_GBps: 0 }] }], models: [] };
+  await importText(page, 'mixed.json', JSON.stringify(bundle));
+  await page.waitForFunction(() => /mixed.json/.test(document.getElementById('store-error').textContent));
+  assert.equal(await page.textContent('#store-error'),
+    'mixed.json, device 2 (Bad): /hardware/memory_tiers/0/bandwidth_GBps holds 0; expected a positive finite number; nothing was imported');
+  assert.equal(await stored(page), before);
+  assert.equal(await page.locator('#hardware option[value="custom:custom-good"]').count(), 0);
+  // Not a device at all.
+  await importText(page, 'list.json', '[1, 2]');
+  await page.waitForFunction(() => /list.json holds an array/.test(document.getElementById('store-error').textContent));
+  assert.equal(await stored(page), before);
+  // A good bundle is imported.
+  bundle.devices.pop();
+  await importText(page, 'good.json', JSON.stringify(bundle));
+  await page.waitForFunction(() => /Imported 1 device/.test(document.getElementById('store-notice').textContent));
+  assert.equal(await page.textContent('#store-error'), '');
+  assert.deepEqual(JSON.parse(await stored(page)).devices.map((d) => d.doc.id), ['custom-kept', 'custom-good']);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('exported devices import into another browser exactly', async () => {
+  const { page, context } = await openPage(browser, base);
+  await analyzed(page);
+  await makeDevice(page, 'Travel', 1500);
+  const tpot = await cardValue(page, 'Time per output token');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#dev-export')]);
+  const file = path.join(artifacts, 'infercast-custom.json');
+  await download.saveAs(file);
+  const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(exported.kind, 'infercast-export');
+  assert.equal(exported.devices[0].name, 'Travel');
+  const other = await openPage(browser, base);
+  await analyzed(other.page);
+  await other.page.click('#device-editor summary');
+  await importText(other.page, 'infercast-custom.json', fs.readFileSync(file, 'utf8'));
+  await other.page.waitForFunction(() => /Imported 1 device/.test(document.getElementById('store-notice').textContent));
+  await other.page.selectOption('#hardware', 'custom:custom-travel');
+  await analyzed(other.page);
+  await other.page.waitForFunction((t) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time per output token') return c.querySelector('.value').textContent === t;
+    return false;
+  }, tpot);
+  assert.deepEqual(JSON.parse(await stored(other.page)).devices[0].doc, exported.devices[0]);
+  await other.context.close();
+  await context.close();
+});
+
+test('stored data: an old version is migrated with a backup, damaged text is kept aside, a newer version is not overwritten', async () => {
+  const { page, context, consoleErrors } = await openPage(browser, base);
+  await analyzed(page);
+  const h100 = JSON.parse(execFileSync(cli, ['call', 'device'], { input: '{"hardware": "nvidia-h100-sxm"}', encoding: 'utf8' }));
+  // Version 1 (devices as a bare array of documents).
+  const v1 = JSON.stringify({ version: 1, devices: [{ ...h100, id: 'custom-old', name: 'Old device' }] });
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [KEY, v1]);
+  await page.reload();
+  await analyzed(page);
+  assert.match(await page.textContent('#store-notice'), /upgraded from storage version 1 to 2/);
+  assert.equal(await stored(page, `${KEY}.backup-v1`), v1);
+  const migrated = JSON.parse(await stored(page));
+  assert.equal(migrated.version, 2);
+  assert.equal(migrated.devices[0].doc.name, 'Old device');
+  assert.equal(await page.locator('#hardware option[value="custom:custom-old"]').count(), 1);
+  // Damaged text: kept under .damaged, the page still works.
+  await page.evaluate((k) => localStorage.setItem(k, '{"version": 2, "devices": [tru'), KEY);
+  await page.reload();
+  await analyzed(page);
+  assert.match(await page.textContent('#store-notice'), /could not be read; their text was kept under the key "infercast.store.damaged"/);
+  assert.equal(await stored(page, `${KEY}.damaged`), '{"version": 2, "devices": [tru');
+  // A newer version: shown, and saving here does not overwrite it.
+  const v3 = JSON.stringify({ version: 3, devices: [{ doc: { ...h100, id: 'custom-future', name: 'Future' }, saved: null }], models: [], extra: 'kept' });
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [KEY, v3]);
+  await page.reload();
+  await analyzed(page);
+  assert.match(await page.textContent('#store-notice'), /newer Infercast \(storage version 3\)/);
+  assert.equal(await page.locator('#hardware option[value="custom:custom-future"]').count(), 1);
+  await page.fill('#dev-name', 'Another');
+  await page.click('#dev-save');
+  await page.waitForFunction(() => /until the page closes/.test(document.getElementById('store-notice').textContent));
+  assert.equal(await stored(page), v3);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
