@@ -24,6 +24,7 @@ const std::vector<Convention>& all_conventions() {
     life.gemm_minus_mn = true;
     life.lm_head_all_tokens = true;
     life.embedding_whole_table = true;
+    life.split_rope_and_cache_write = true;
     life.softmax_flops_per_score = 6;
     life.score_scale_flops = 1;
     life.silu_flops_per_element = 2;  // piecewise-linear non-linearity: 2 ops per element

@@ -26,6 +26,7 @@ struct Convention {
   double gelu_flops_per_element = 8;  // tanh approximation
   double gate_mul_flops_per_element = 1;
   MoeTraffic moe = MoeTraffic::Expected;
+  bool split_rope_and_cache_write = false;  // LIFE: RoPE on q and k, and the cache write of k and v, as 2 kernels each
 };
 
 // Throws InputError("workload.unknown_convention") listing the names when `name` is unknown.

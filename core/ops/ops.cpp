@@ -63,8 +63,9 @@ struct Builder {
   const ModelSpec& m;
   const StepSettings& s;
   std::vector<Op>& out;
-  double wb, ab, kb;  // bytes per element
+  double wb, ab, kb;  // bytes per element (wb: the default weight format)
   ComputeType compute;
+  WeightClass wclass = WeightClass::Attention;  // class of the GEMMs being added
 
   Op& add(const std::string& name, const std::string& group, OpClass cls, i64 count) {
     Op op;
@@ -78,16 +79,36 @@ struct Builder {
     return out.back();
   }
 
-  // y[M,N] = x[M,K] W[K,N] (+ bias[N]); M tokens.
-  Op& gemm(const std::string& name, const std::string& group, i64 count, double M, double K, double N, bool bias) {
+  // y[M,N] = x[M,K] W[K,N] (+ bias[N]); M tokens. The weights are stored in the format of `wclass`;
+  // dequantization costs 2 operations per weight element per call (scale and shift; LIFE's appendix).
+  // `weights_touched` is how many K x N matrices the call reads (routed experts read the ones they touch).
+  Op& gemm(const std::string& name, const std::string& group, i64 count, double M, double K, double N, bool bias,
+           double weights_touched = 1) {
     Op& op = add(name, group, OpClass::GEMM, count);
     const double c = static_cast<double>(count);
+    const DType& w = *s.precision.of(wclass);
     double f = 2 * M * K * N - (s.convention->gemm_minus_mn ? M * N : 0);
     if (bias) f += M * N;
-    op.flops = c * f;
-    op.weight_bytes = c * (K * N * wb + (bias ? N * ab : 0));
+    op.weight_bytes = c * weights_touched * (K * N * w.bits_per_element / 8 + (bias ? N * ab : 0));
+    op.weight_elements = c * weights_touched * K * N;
+    op.lora_target = wclass == WeightClass::Attention || wclass == WeightClass::Ffn;
     op.act_read_bytes = c * M * K * ab;
     op.act_write_bytes = c * M * N * ab;
+    if (M > 0 && needs_dequant(w, *s.precision.activations)) op.dequant_flops = c * weights_touched * 2 * K * N;
+    // LoRA on the attention and MLP projections (not the router, experts, embedding or LM head).
+    const i64 r = s.lora.rank;
+    if (r > 0 && M > 0 && op.lora_target) {
+      const double R = static_cast<double>(r);
+      if (s.lora.mode == LoraMode::Unmerged) {
+        op.lora_flops = c * (2 * M * K * R + 2 * M * R * N + M * N);  // x A, (x A) B, add to y
+        op.act_write_bytes += c * M * R * ab;                         // x A
+        op.act_read_bytes += c * M * R * ab;
+      } else if (s.lora.mode == LoraMode::MergePerCall) {
+        op.lora_flops = c * (2 * K * R * N + K * N);  // B A, added to W (LIFE's appendix)
+      }
+      if (s.lora.mode != LoraMode::Merged) op.weight_bytes += c * (K * R + R * N) * ab;  // A and B
+    }
+    op.flops = c * f + op.dequant_flops + op.lora_flops;
     return op;
   }
 
@@ -120,6 +141,46 @@ struct StepTotals {
 };
 
 }  // namespace
+
+const char* weight_class_name(WeightClass c) {
+  switch (c) {
+    case WeightClass::Attention: return "attention";
+    case WeightClass::Ffn: return "ffn";
+    case WeightClass::Experts: return "experts";
+    case WeightClass::Router: return "router";
+    case WeightClass::Embedding: return "embedding";
+    case WeightClass::LmHead: return "lm_head";
+  }
+  return "?";
+}
+
+const char* lora_mode_name(LoraMode m) {
+  switch (m) {
+    case LoraMode::Unmerged: return "unmerged";
+    case LoraMode::MergePerCall: return "merge-per-call";
+    case LoraMode::Merged: return "merged";
+  }
+  return "?";
+}
+
+bool needs_dequant(const DType& w, const DType& act) {
+  return w.weight_only || (w.native != act.native && w.bits_per_element < act.bits_per_element);
+}
+
+double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
+  if (rank <= 0) return 0;
+  // The projections step_ops adapts, read from one single-token step (MLA in its expanded form, so kv_b_proj
+  // appears as the matrix it is).
+  StepSettings s;
+  const DType* bf16 = find_dtype("bf16");
+  s.precision.weights = s.precision.activations = s.precision.kv = bf16;
+  s.convention = &convention_by_name("infercast");
+  s.mla = MlaForm::Expanded;
+  double total = 0;
+  for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s))
+    if (op.lora_target) total += (2 * static_cast<double>(rank) + 2) * op.weight_elements;
+  return total;
+}
 
 std::vector<LayerGroup> group_layers(const ModelSpec& m) {
   std::vector<LayerGroup> groups;
@@ -205,7 +266,8 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   // Embedding: a gather of T rows (or, under LIFE, the whole table).
   {
     Op& op = b.add("embedding", "", OpClass::Memory, 1);
-    op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * b.wb + (conv.embedding_whole_table ? h * b.ab : 0);
+    const double eb = s.precision.of(WeightClass::Embedding)->bits_per_element / 8;
+    op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
 
@@ -222,13 +284,27 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         .dispatches = static_cast<double>(n * g.spec.norms);
 
     // Pairs and keys over the batch, for this layer kind.
-    double pairs = 0, keys = 0;
+    // With a tile, each request's keys are padded to a multiple of it and its pairs grow in proportion (exact
+    // for decode, where a step has one query per request).
+    double pairs = 0, keys = 0, pairs_padded = 0;
+    const double tile = static_cast<double>(s.attention_tile);
     for (const auto& r : step) {
       const double cnt = static_cast<double>(r.count);
-      pairs += cnt * attention_pairs(a, static_cast<double>(r.cached), static_cast<double>(r.input),
-                                     conv.causal_pairs && s.attention == AttnImpl::Fused);
-      keys += cnt * attention_keys_read(a, static_cast<double>(r.cached), static_cast<double>(r.input));
+      const double p = attention_pairs(a, static_cast<double>(r.cached), static_cast<double>(r.input),
+                                       conv.causal_pairs && s.attention == AttnImpl::Fused);
+      const double k = attention_keys_read(a, static_cast<double>(r.cached), static_cast<double>(r.input));
+      pairs += cnt * p;
+      keys += cnt * k;
+      pairs_padded += cnt * (tile > 0 && k > 0 ? p * std::ceil(k / tile) * tile / k : p);
     }
+    b.wclass = WeightClass::Attention;
+    const bool kv_dequant = needs_dequant(*s.precision.kv, *s.precision.activations);
+    // Attention work per (query, key) pair and head, for the padding share.
+    const auto finish_attention = [&](Op& op, double per_pair_flops, double kv_elements) {
+      op.padded_flops = static_cast<double>(n) * (pairs_padded - pairs) * per_pair_flops;
+      if (kv_dequant) op.dequant_flops = 2 * kv_elements;
+      op.flops += op.padded_flops + op.dequant_flops;
+    };
     const double c = static_cast<double>(n);
     const double sm = conv.softmax_flops_per_score + conv.score_scale_flops;
     const double bmm_minus = conv.gemm_minus_mn ? 1 : 0;
@@ -244,11 +320,13 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       if (a.qk_norm) b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, conv.rmsnorm_flops_per_element, 1,
                                    a.qk_norm_weight ? 2 * hd : 0).dispatches = 2 * c;
       if (a.rope_dim > 0)
-        b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1);
+        b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)
+            .dispatches = (conv.split_rope_and_cache_write ? 2 : 1) * c;  // queries and keys apart, or one kernel
       {
         Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
         op.act_read_bytes = c * T * nkv * (hd + vhd) * b.ab;
         op.kv_write_bytes = c * T * nkv * (hd + vhd) * b.kb;
+        if (conv.split_rope_and_cache_write) op.dispatches = 2 * c;  // keys and values apart
       }
       const double qk_flops = pairs * nh * (2 * hd - bmm_minus);
       const double av_flops = pairs * nh * (2 * vhd) - (conv.gemm_minus_mn ? T * nh * vhd : 0);
@@ -259,18 +337,21 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         op.act_read_bytes = c * T * nh * hd * b.ab;
         op.kv_read_bytes = c * kv_read;
         op.act_write_bytes = c * T * nh * vhd * b.ab;
+        finish_attention(op, nh * (2 * hd + 2 * vhd + sm), c * keys * nkv * (hd + vhd));
       } else {
         Op& qk = b.add("attn_scores", G, OpClass::Attention, n);
         qk.flops = c * (qk_flops + pairs * nh * conv.score_scale_flops);
         qk.act_read_bytes = c * T * nh * hd * b.ab;
         qk.kv_read_bytes = c * keys * nkv * hd * b.kb;
         qk.act_write_bytes = c * pairs * nh * b.ab;
+        finish_attention(qk, nh * 2 * hd, c * keys * nkv * hd);
         b.elementwise("softmax", G, n, pairs * nh, conv.softmax_flops_per_score, 1);
         Op& av = b.add("attn_av", G, OpClass::Attention, n);
         av.flops = c * av_flops;
         av.act_read_bytes = c * pairs * nh * b.ab;
         av.kv_read_bytes = c * keys * nkv * vhd * b.kb;
         av.act_write_bytes = c * T * nh * vhd * b.ab;
+        finish_attention(av, nh * 2 * vhd, c * keys * nkv * vhd);
       }
       b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
     } else {
@@ -297,15 +378,15 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       if (absorbed) {
         // Absorbed: queries move into latent space (W_UK), attention runs over the latent like MQA, and W_UV
         // maps the latent output back per head.
-        Op& qa = b.gemm("q_absorb (W_UK)", G, n, T * nh, nope, kvl, false);
-        qa.weight_bytes = c * nh * nope * kvl * b.wb;
+        // One nope x kvl matrix per head; the call reads all nh of them.
+        b.gemm("q_absorb (W_UK)", G, n, T * nh, nope, kvl, false, nh);
         Op& op = b.add("attention (latent)", G, OpClass::Attention, n);
         op.flops = c * (pairs * nh * (2 * (kvl + rope) - bmm_minus) + pairs * nh * 2 * kvl + pairs * nh * sm);
         op.act_read_bytes = c * T * nh * (kvl + rope) * b.ab;
         op.kv_read_bytes = c * keys * (kvl + rope) * b.kb;
         op.act_write_bytes = c * T * nh * kvl * b.ab;
-        Op& vu = b.gemm("v_up (W_UV)", G, n, T * nh, kvl, vhd, false);
-        vu.weight_bytes = c * nh * kvl * vhd * b.wb;
+        finish_attention(op, nh * (2 * (kvl + rope) + 2 * kvl + sm), c * keys * (kvl + rope));
+        b.gemm("v_up (W_UV)", G, n, T * nh, kvl, vhd, false, nh);
       } else {
         // Expanded: kv_b_proj rebuilds per-head keys and values for every key the step attends to.
         Op& kvb = b.gemm("kv_b_proj", G, n, keys, kvl, nh * (nope + vhd), false);
@@ -315,6 +396,11 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         op.flops = c * (pairs * nh * (2 * (nope + rope) - bmm_minus) + pairs * nh * 2 * vhd + pairs * nh * sm);
         op.act_read_bytes = c * (T * nh * (nope + rope) + keys * nh * (nope + vhd)) * b.ab;
         op.act_write_bytes = c * T * nh * vhd * b.ab;
+        finish_attention(op, nh * (2 * (nope + rope) + 2 * vhd + sm), 0);
+        if (kv_dequant) {  // the latent is converted once, before kv_b_proj
+          kvb.dequant_flops += 2 * c * keys * (kvl + rope);
+          kvb.flops += 2 * c * keys * (kvl + rope);
+        }
       }
       b.gemm("o_proj", G, n, T, nh * vhd, h, false);
     }
@@ -324,8 +410,16 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     else b.elementwise("residual_add x2", G, n, 2 * T * h, 1, 2).dispatches = 2 * c;
 
     // FFN.
+    // With fused_mlp the gate/up GEMM applies the activation (and the gate product) in its epilogue: one kernel,
+    // and only the activated T x width result is written.
     const auto dense_mlp = [&](const std::string& prefix, double width, bool bias, bool fused) {
-      if (f.gated) {
+      b.wclass = WeightClass::Ffn;
+      if (s.fused_mlp) {
+        Op& op = b.gemm(prefix + (f.gated ? "gate_up_act (fused)" : "up_act (fused)"), G, n, T, h, (f.gated ? 2 : 1) * width, bias);
+        const double act = T * width * (b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0));
+        op.flops += c * act;
+        op.act_write_bytes = c * T * width * b.ab;
+      } else if (f.gated) {
         if (fused) b.gemm(prefix + "gate_up_proj", G, n, T, h, 2 * width, bias);
         else {
           b.gemm(prefix + "gate_proj", G, n, T, h, width, bias);
@@ -336,6 +430,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         b.gemm(prefix + "up_proj", G, n, T, h, width, bias);
         b.elementwise(prefix + "act", G, n, T * width, b.act_cost(), 1);
       }
+      b.wclass = WeightClass::Ffn;
       b.gemm(prefix + "down_proj", G, n, T, width, h, bias);
     };
     if (!f.moe) {
@@ -343,25 +438,28 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     } else {
       const double E = static_cast<double>(f.n_experts), k = static_cast<double>(f.top_k);
       const double Ie = static_cast<double>(f.expert_intermediate);
+      b.wclass = WeightClass::Router;
       b.gemm("router", G, n, T, h, E, f.router_bias);
       const double touched = experts_touched(conv.moe, E, k, T);
       const double routed = T * k;  // token-expert pairs
       const double up_width = (f.gated ? 2 : 1) * Ie;
-      Op& up = b.gemm("experts_gate_up", G, n, routed, h, up_width, f.expert_bias);
-      up.weight_bytes = c * touched * (h * up_width * b.wb + (f.expert_bias ? up_width * b.ab : 0));
+      b.wclass = WeightClass::Experts;
+      b.gemm("experts_gate_up", G, n, routed, h, up_width, f.expert_bias, touched);
       b.elementwise("experts_act_mul", G, n, routed * Ie,
                     b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0), f.gated ? 2 : 1);
-      Op& down = b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias);
-      down.weight_bytes = c * touched * (Ie * h * b.wb + (f.expert_bias ? h * b.ab : 0));
+      b.wclass = WeightClass::Experts;
+      b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias, touched);
       b.elementwise("experts_combine", G, n, T * h, 2 * k, k);
       if (f.n_shared > 0) {
         dense_mlp("shared_", static_cast<double>(f.n_shared * f.shared_intermediate), false, false);
+        b.wclass = WeightClass::Router;
         if (f.shared_gate) b.gemm("shared_gate", G, n, T, h, 1, false);
       }
     }
   }
 
   b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
+  b.wclass = WeightClass::LmHead;
   b.gemm("lm_head", "", 1, st.logit_rows, h, V, false);
   return out;
 }

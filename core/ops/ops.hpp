@@ -24,10 +24,35 @@ struct Request {
   i64 count = 1;   // identical requests
 };
 
+// Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
+// the router, the embedding and the LM head in bf16 and quantizes only the MLP or the experts).
+enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead };
+const char* weight_class_name(WeightClass c);
+
 struct Precision {
-  const DType* weights = nullptr;
-  const DType* activations = nullptr;
+  const DType* weights = nullptr;      // the default for every weight class
+  const DType* activations = nullptr;  // what GEMMs compute in
   const DType* kv = nullptr;
+  const DType* by_class[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};  // overrides, by WeightClass
+  const DType* of(WeightClass c) const {
+    const DType* d = by_class[static_cast<int>(c)];
+    return d ? d : weights;
+  }
+};
+
+// True when weights stored as `w` must be converted before a GEMM computing in `act` (weight-only formats, and
+// narrower weights than the activations, e.g. int4 or fp8 weights with bf16 activations).
+bool needs_dequant(const DType& w, const DType& act);
+
+enum class LoraMode { Unmerged, MergePerCall, Merged };
+const char* lora_mode_name(LoraMode m);
+
+struct LoraSettings {
+  i64 rank = 0;  // 0: no adapters
+  // Unmerged: y = xW + (xA)B on every call, the way PEFT, vLLM and S-LoRA serve adapters;
+  // MergePerCall: W + BA rebuilt inside every GEMM call (LIFE's inline merge);
+  // Merged: merged once ahead of time; no cost per step (the one-time cost is reported apart).
+  LoraMode mode = LoraMode::Unmerged;
 };
 
 struct StepSettings {
@@ -35,6 +60,9 @@ struct StepSettings {
   const Convention* convention = nullptr;
   AttnImpl attention = AttnImpl::Fused;
   MlaForm mla = MlaForm::Auto;
+  bool fused_mlp = false;  // gate/up GEMM with the activation in its epilogue: no gate/up outputs written or read
+  i64 attention_tile = 0;  // keys padded to a multiple of this per request (0: no padding)
+  LoraSettings lora;
 };
 
 struct Op {
@@ -50,6 +78,11 @@ struct Op {
   double kv_read_bytes = 0;
   double kv_write_bytes = 0;
   double dispatches = 0;
+  double dequant_flops = 0;  // included in flops: converting quantized weights or KV before the math
+  double lora_flops = 0;     // included in flops: adapter work
+  double padded_flops = 0;   // included in flops: work on padding to the attention tile
+  double weight_elements = 0;  // GEMMs: weight matrix elements read (all instances)
+  bool lora_target = false;    // GEMMs: a projection LoRA adapts (attention and MLP)
   double bytes() const { return weight_bytes + act_read_bytes + act_write_bytes + kv_read_bytes + kv_write_bytes; }
 };
 
@@ -72,6 +105,10 @@ double attention_pairs(const AttentionSpec& a, double cached, double input, bool
 double attention_keys_read(const AttentionSpec& a, double cached, double input);
 // Expected number of distinct experts touched by `tokens` routings of top_k out of n_experts.
 double experts_touched(MoeTraffic t, double n_experts, double top_k, double tokens);
+
+// FLOPs of merging rank-r adapters into every adapted weight once: W' = W + (alpha/r) B A costs 2 k r n for the
+// product and 2 k n to scale and add (LIFE Table 12's totals count both).
+double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank);
 
 std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups,
                          const std::vector<Request>& step, const StepSettings& s);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <map>
 
 namespace infercast {
 
@@ -53,6 +55,30 @@ const std::vector<DType>& all_dtypes() {
   return table;
 }
 
+namespace {
+
+// "int4-g128": b-bit integers with one fp16 scale and one b-bit zero point per group of G weights along the
+// input dimension (AWQ and GPTQ store exactly this: fp16 scales, zeros packed like the weights).
+// Bits per element = b + (16 + b) / G. Created on first use and kept (a std::map never moves its nodes).
+const DType* grouped_dtype(const std::string& n) {
+  static std::map<std::string, DType> made;
+  const auto it = made.find(n);
+  if (it != made.end()) return &it->second;
+  int bits = 0;
+  long group = 0;
+  char tail = 0;
+  if (std::sscanf(n.c_str(), "int%d-g%ld%c", &bits, &group, &tail) != 2) return nullptr;
+  if ((bits != 2 && bits != 3 && bits != 4 && bits != 8) || group < 8 || group > 65536) return nullptr;
+  if (n != "int" + std::to_string(bits) + "-g" + std::to_string(group)) return nullptr;  // no "int4-g0128"
+  const double bpe = bits + (16.0 + bits) / static_cast<double>(group);
+  DType d{n, bpe, bits == 8 ? ComputeType::INT8 : ComputeType::INT4, true,
+          "int" + std::to_string(bits) + " with an fp16 scale and an int" + std::to_string(bits) +
+              " zero point per group of " + std::to_string(group) + " (AWQ/GPTQ layout)"};
+  return &made.emplace(n, d).first->second;
+}
+
+}  // namespace
+
 const DType* find_dtype(const std::string& raw) {
   std::string n = raw;
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -63,7 +89,7 @@ const DType* find_dtype(const std::string& raw) {
   if (n == "e5m2" || n == "float8_e5m2") n = "fp8_e5m2";
   for (const auto& d : all_dtypes())
     if (d.name == n) return &d;
-  return nullptr;
+  return grouped_dtype(n);
 }
 
 }  // namespace infercast

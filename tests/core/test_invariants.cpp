@@ -15,7 +15,8 @@ Workload wl(i64 batch, i64 prompt, i64 gen, const char* w, const char* kv) {
   Workload x;
   x.requests = {Request{0, prompt, batch}};
   x.gen_tokens = gen;
-  x.settings.precision = {find_dtype(w), find_dtype("bf16"), find_dtype(kv)};
+  // fp8 runs as W8A8 (fp8 activations), so nothing is dequantized; other formats compute in bf16.
+  x.settings.precision = {find_dtype(w), find_dtype(w == std::string("fp8") ? "fp8" : "bf16"), find_dtype(kv)};
   x.settings.convention = &convention_by_name("infercast");
   return x;
 }
@@ -47,10 +48,12 @@ TEST_CASE("grid: every model on every device, three data types: finite, monotone
         const Analysis a = analyze(m, wl(2, 300, 40, f, f == std::string("q4_0") ? "fp8" : f), &hw);
         INFO(preset.id << " on " << hw.id << " with " << f);
         REQUIRE(all_finite(a));
-        // Fewer bits: fewer bytes stored and read, and (same compute type, same dispatches) never a slower decode.
+        // Fewer bits: fewer bytes stored and read, and (bf16 to fp8 W8A8: same dispatches, nothing to dequantize) never a
+        // slower decode. q4_0 is dequantized (2 operations per weight per call), which can make a compute-poor device
+        // slower than fp8: the overhead is real, so only bytes are checked for it.
         CHECK(a.weights_bytes < prev_weight_bytes);
         CHECK(a.decode.totals.bytes() < prev_decode_bytes);
-        CHECK(a.tpot_mean_s <= prev_tpot * (1 + 1e-12));
+        if (f != std::string("q4_0")) CHECK(a.tpot_mean_s <= prev_tpot * (1 + 1e-12));
         prev_weight_bytes = a.weights_bytes;
         prev_decode_bytes = a.decode.totals.bytes();
         prev_tpot = a.tpot_mean_s;

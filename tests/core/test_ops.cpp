@@ -83,7 +83,8 @@ TEST_CASE("gemma-2-9b: local layers attend to a 4096 window, global layers to ev
 
 TEST_CASE("DeepSeek-V3, one MoE layer: MLA expanded in prefill, absorbed in decode", "[ops]") {
   const auto m = preset_model("deepseek-v3");
-  const auto s = settings("infercast", "fp8");
+  auto s = settings("infercast", "fp8");
+  s.precision.activations = find_dtype("fp8");  // W8A8, as DeepSeek serves it: no dequantization
   const auto groups = group_layers(m);
   REQUIRE(groups.size() == 2);
   const double h = 7168, nh = 128, ql = 1536, kvl = 512, nope = 128, rope = 64, vd = 128;
@@ -107,6 +108,13 @@ TEST_CASE("DeepSeek-V3, one MoE layer: MLA expanded in prefill, absorbed in deco
   // One token touches 8 routed experts.
   CHECK(find_op(dec, "experts_down", G).weight_bytes / 58 == Approx(8 * 2048 * h * 1));
   CHECK(find_op(dec, "shared_down_proj", G).weight_bytes / 58 == 2048 * h * 1);
+  for (const auto& op : dec) CHECK(op.dequant_flops == 0);
+  // fp8 weights with bf16 activations (W8A16): 2 operations per weight element per call, on top of the GEMM.
+  const auto w8a16 = step_ops(m, groups, {{4096, 1, 1}}, settings("infercast", "fp8"));
+  const auto& qa = find_op(w8a16, "q_a_proj", G);
+  CHECK(qa.dequant_flops / 58 == 2 * h * ql);
+  CHECK(qa.flops / 58 == 2 * h * ql + 2 * h * ql);
+  CHECK(find_op(w8a16, "q_absorb (W_UK)", G).dequant_flops / 58 == 2 * nh * nope * kvl);
 }
 
 TEST_CASE("KV cache of Llama-4-Scout at 1M tokens and gpt-oss-20b at 128k honours chunks and windows", "[memory]") {
