@@ -141,6 +141,24 @@ double sum_max_affine(double a0, double a1, double b0, double b1, double N) {
   return affine_sum(a0, a1, 0, i1) + affine_sum(b0, b1, i1, N);
 }
 
+// Adds `more` into `into` operator by operator (the same model and settings give the same operator list).
+void add_ops(std::vector<Op>& into, const std::vector<Op>& more) {
+  for (std::size_t i = 0; i < into.size() && i < more.size(); ++i) {
+    Op& o = into[i];
+    const Op& m = more[i];
+    o.flops += m.flops;
+    o.weight_bytes += m.weight_bytes;
+    o.act_read_bytes += m.act_read_bytes;
+    o.act_write_bytes += m.act_write_bytes;
+    o.kv_read_bytes += m.kv_read_bytes;
+    o.kv_write_bytes += m.kv_write_bytes;
+    o.dispatches += m.dispatches;
+    o.dequant_flops += m.dequant_flops;
+    o.lora_flops += m.lora_flops;
+    o.padded_flops += m.padded_flops;
+  }
+}
+
 std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
   std::vector<Request> step;
   step.reserve(first.size());
@@ -155,11 +173,18 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   a.params = count_params(model);
   a.groups = group_layers(model);
   const StepSettings& s = w.settings;
-  const double wb = s.precision.weights->bits_per_element / 8;
   const double kb = s.precision.kv->bits_per_element / 8;
+  const auto bytes_of = [&](WeightClass c) { return s.precision.of(c)->bits_per_element / 8; };
 
-  // Memory footprint.
-  a.weights_bytes = static_cast<double>(a.params.total) * wb;
+  // Memory footprint: each weight class in its own format; norm weights stay in the activations' type.
+  const auto& P = a.params;
+  a.weights_bytes = static_cast<double>(P.embedding) * bytes_of(WeightClass::Embedding) +
+                    static_cast<double>(P.lm_head) * bytes_of(WeightClass::LmHead) +
+                    static_cast<double>(P.attention) * bytes_of(WeightClass::Attention) +
+                    static_cast<double>(P.ffn_dense + P.experts_shared) * bytes_of(WeightClass::Ffn) +
+                    static_cast<double>(P.experts_routed) * bytes_of(WeightClass::Experts) +
+                    static_cast<double>(P.router) * bytes_of(WeightClass::Router) +
+                    static_cast<double>(P.norms) * s.precision.activations->bits_per_element / 8;
   // KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
   const auto kv_per_request = [&](double ctx) {
     double bytes = 0;
@@ -174,8 +199,31 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   }
   for (const auto& g : a.groups) a.kv_bytes_per_token += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
 
-  // First step (prefill or the given ragged step) and the first decode step.
-  a.prefill.ops = step_ops(model, a.groups, w.requests, s);
+  // First step (prefill or the given ragged step) and the first decode step. With chunked prefill the first step
+  // runs as several: each request advances by at most `prefill_chunk` new tokens per step, attending to what
+  // earlier chunks cached; the operator table sums the chunks and TTFT adds their times.
+  std::vector<std::vector<Request>> chunks;
+  if (w.prefill_chunk > 0) {
+    std::vector<Request> left = w.requests;
+    for (;;) {
+      std::vector<Request> step;
+      for (auto& r : left) {
+        if (r.input <= 0) continue;
+        const i64 take = std::min(r.input, w.prefill_chunk);
+        step.push_back(Request{r.cached, take, r.count});
+        r.cached += take;
+        r.input -= take;
+      }
+      if (step.empty()) break;
+      chunks.push_back(std::move(step));
+    }
+  }
+  if (chunks.size() <= 1) chunks = {w.requests};
+  a.prefill_chunks = static_cast<double>(chunks.size());
+  std::vector<std::vector<Op>> chunk_ops;
+  for (const auto& c : chunks) chunk_ops.push_back(step_ops(model, a.groups, c, s));
+  a.prefill.ops = chunk_ops.front();
+  for (std::size_t i = 1; i < chunk_ops.size(); ++i) add_ops(a.prefill.ops, chunk_ops[i]);
   for (const auto& r : w.requests) a.prefill.tokens += static_cast<double>(r.input * r.count);
   const double D = static_cast<double>(std::max<i64>(w.gen_tokens - 1, 0));  // decode steps after the first token
   a.decode_steps = D;
@@ -189,6 +237,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   }
   time_phase(a.prefill, nullptr, w.timing);
   time_phase(a.decode, nullptr, w.timing);
+  if (s.lora.rank > 0) a.lora_merge_flops = lora_merge_flops(model, a.groups, s.lora.rank);
   a.decode_flops_per_token = a.batch_requests > 0 ? a.decode.totals.flops / a.batch_requests : 0;
   a.memory_required_bytes = a.weights_bytes + a.kv_cache_bytes + a.activation_peak_bytes;
   if (!hw) return a;
@@ -267,7 +316,39 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   Timer timer(*hw, inv, &a.warnings);
 
   time_phase(a.prefill, &timer, w.timing);
+  if (chunk_ops.size() > 1) {
+    // Each chunk is its own step: its operators are bound on their own (or its phase maxed) and the times add.
+    double t = 0, tc = 0, tm = 0;
+    std::vector<OpTime> times(a.prefill.ops.size());
+    for (auto& ops : chunk_ops) {
+      Phase ph;
+      ph.ops = std::move(ops);
+      time_phase(ph, &timer, w.timing);
+      t += ph.time_s;
+      tc += ph.compute_s;
+      tm += ph.memory_s;
+      for (std::size_t i = 0; i < times.size() && i < ph.times.size(); ++i) {
+        times[i].compute_s += ph.times[i].compute_s;
+        times[i].memory_s += ph.times[i].memory_s;
+        times[i].dispatch_s += ph.times[i].dispatch_s;
+        times[i].time_s += ph.times[i].time_s;
+        times[i].compute_used = ph.times[i].compute_used;
+      }
+    }
+    for (auto& ot : times)
+      ot.bound = ot.dispatch_s > std::max(ot.compute_s, ot.memory_s) ? "dispatch" : (ot.compute_s >= ot.memory_s ? "compute" : "memory");
+    a.prefill.times = std::move(times);
+    a.prefill.time_s = t;
+    a.prefill.compute_s = tc;
+    a.prefill.memory_s = tm;
+  }
   time_phase(a.decode, &timer, w.timing);
+  if (a.lora_merge_flops > 0) {
+    Op merge;
+    merge.cls = OpClass::GEMM;
+    merge.compute = s.precision.activations->native;
+    a.lora_merge_s = timer.compute_s(merge, a.lora_merge_flops);
+  }
   a.ttft_s = a.prefill.time_s;
   a.tpot_first_s = a.decode.time_s;
 
@@ -286,6 +367,16 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
       if (at.chunk > 0) {
         const double k = static_cast<double>(at.chunk);
         for (double j = k - std::fmod(p0, k); j < span; j += k) cuts.insert(j);
+      }
+      if (s.attention_tile > 0) {
+        // Padded keys change when the keys pass a multiple of the tile: keys = p0 + j + 1 at step j.
+        const double T = static_cast<double>(s.attention_tile);
+        if (span / T > 20000)
+          throw InputError("workload.out_of_range", "/attention_tile",
+                           "/attention_tile holds " + std::to_string(s.attention_tile) + ", which splits " +
+                               std::to_string(static_cast<long long>(span)) +
+                               " decode steps into more than 20000 intervals; expected a larger tile or fewer generated tokens");
+        for (double j = T - std::fmod(p0, T); j < span; j += T) cuts.insert(j);
       }
     }
   }

@@ -25,6 +25,7 @@ struct Workload {
   Timing timing = Timing::PerOp;
   int pin_weights = -1;  // memory tier index the weights are placed in first; -1: fastest first
   int pin_kv = -1;       // the same for the KV cache
+  i64 prefill_chunk = 0; // split the first step into chunks of this many new tokens per request (0: one step)
 };
 
 struct OpTime {
@@ -96,6 +97,10 @@ struct Analysis {
   std::vector<Placement> placement;
   std::vector<Warning> warnings;  // choices made for the user (compute fallbacks, memory-only timing)
   std::vector<TimelinePoint> timeline;
+  // Optimizations' own costs
+  double prefill_chunks = 1;       // steps the first step was split into
+  double lora_merge_flops = 0;     // merging the adapters into the weights once (LIFE Table 12)
+  double lora_merge_s = 0;         // that merge on the device (GEMM-class compute), with hardware
 };
 
 // Throws InputError when the hardware cannot run an operator (no peak for any usable data type).

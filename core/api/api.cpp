@@ -72,7 +72,8 @@ const DType& dtype_field(Reader& r, const std::string& key, const std::string& f
   if (!d) {
     std::string list;
     for (const auto& t : all_dtypes()) list += (list.empty() ? "" : ", ") + t.name;
-    r.fail(key, "unknown_dtype", r.child_path(key) + " holds \"" + name + "\"; expected one of " + list);
+    r.fail(key, "unknown_dtype", r.child_path(key) + " holds \"" + name + "\"; expected one of " + list +
+                                     ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)");
   }
   return *d;
 }
@@ -103,6 +104,7 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
       w.requests.push_back(q);
     }
     w.gen_tokens = wr.int_in_or("gen", 1, kMaxTokens, 128);
+    w.prefill_chunk = wr.int_in_or("prefill_chunk", 0, kMaxTokens, 0);
     wr.reject_unknown();
   } else {
     req.raw("workload");
@@ -122,20 +124,25 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
                      "/workload/requests adds up to " + std::to_string(static_cast<long long>(total_requests)) +
                          " requests; expected at most " + std::to_string(kMaxBatch));
 
-  std::string default_weights = "bf16";
-  if (m.declared_quant == "fp8") default_weights = "fp8";
-  if (req.has("precision")) {
-    Reader p = req.object("precision");
-    w.settings.precision.weights = &dtype_field(p, "weights", default_weights);
-    w.settings.precision.activations = &dtype_field(p, "activations", "bf16");
-    w.settings.precision.kv = &dtype_field(p, "kv", "bf16");
-    p.reject_unknown();
-  } else {
-    req.raw("precision");
-    w.settings.precision.weights = find_dtype(default_weights);
-    w.settings.precision.activations = find_dtype("bf16");
-    w.settings.precision.kv = find_dtype("bf16");
+  // Weights: the request's format for every class; without one, the checkpoint's quantization_config for the
+  // classes it quantizes and bf16 for the rest. Per-class keys override either.
+  static const char* kClassKeys[6] = {"attention", "ffn", "experts", "router", "embedding", "lm_head"};
+  Precision& pr = w.settings.precision;
+  static const json kNone = json::object();
+  Reader p = req.has("precision") ? req.object("precision") : Reader(kNone, "/precision", "request");
+  if (!req.has("precision")) req.raw("precision");
+  const bool given = p.has("weights");
+  pr.weights = &dtype_field(p, "weights", "bf16");
+  pr.activations = &dtype_field(p, "activations", "bf16");
+  pr.kv = &dtype_field(p, "kv", "bf16");
+  if (!given && !m.declared_weights.empty()) {
+    const DType* declared = find_dtype(m.declared_weights);
+    for (int c = 0; c < 6; ++c)
+      if (!m.declared_keeps[c]) pr.by_class[c] = declared;
   }
+  for (int c = 0; c < 6; ++c)
+    if (p.has(kClassKeys[c])) pr.by_class[c] = &dtype_field(p, kClassKeys[c], "bf16");
+  p.reject_unknown();
   if (w.settings.precision.activations->weight_only) {
     req.fail("precision", "out_of_range",
              "/precision/activations holds \"" + w.settings.precision.activations->name +
@@ -151,6 +158,22 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   else if (mla == "absorbed") w.settings.mla = MlaForm::Absorbed;
   else if (mla == "expanded") w.settings.mla = MlaForm::Expanded;
   else req.fail("mla", "out_of_range", req.child_path("mla") + " holds \"" + mla + "\"; expected auto, absorbed or expanded");
+  const std::string mlp = req.string_or("mlp", "unfused");
+  if (mlp == "fused") w.settings.fused_mlp = true;
+  else if (mlp != "unfused") req.fail("mlp", "out_of_range", req.child_path("mlp") + " holds \"" + mlp + "\"; expected fused or unfused");
+  w.settings.attention_tile = req.int_in_or("attention_tile", 0, 65536, 0);
+  if (req.has("lora")) {
+    Reader lr = req.object("lora");
+    w.settings.lora.rank = lr.int_in_or("rank", 1, 65536, 16);
+    const std::string mode = lr.string_or("mode", "unmerged");
+    if (mode == "unmerged") w.settings.lora.mode = LoraMode::Unmerged;
+    else if (mode == "merge-per-call") w.settings.lora.mode = LoraMode::MergePerCall;
+    else if (mode == "merged") w.settings.lora.mode = LoraMode::Merged;
+    else lr.fail("mode", "out_of_range", lr.child_path("mode") + " holds \"" + mode + "\"; expected unmerged, merge-per-call or merged");
+    lr.reject_unknown();
+  } else {
+    req.raw("lora");
+  }
   // Timing: LIFE sums a whole phase as max(compute, memory); our default bounds each operator on its own.
   const std::string timing = req.string_or("timing", w.settings.convention->name == "life" ? "phase-max" : "per-op");
   if (timing == "per-op") w.timing = Timing::PerOp;
@@ -266,6 +289,9 @@ json ops_json(const Phase& p, const char* phase) {
               {"kv_write_bytes", o.kv_write_bytes},
               {"bytes", bytes},
               {"dispatches", o.dispatches},
+              {"dequant_flops", o.dequant_flops},
+              {"lora_flops", o.lora_flops},
+              {"padded_flops", o.padded_flops},
               {"intensity_flop_per_byte", bytes > 0 ? o.flops / bytes : 0.0}};
     if (!p.times.empty()) {
       const auto& t = p.times[i];
@@ -279,6 +305,23 @@ json ops_json(const Phase& p, const char* phase) {
     a.push_back(j);
   }
   return a;
+}
+
+// The format of each weight class, and where it came from.
+json precision_json(const Precision& p, const ModelSpec& m) {
+  json classes = json::object();
+  for (int c = 0; c < 6; ++c) {
+    const DType* d = p.of(static_cast<WeightClass>(c));
+    classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d->name}, {"bits_per_element", d->bits_per_element}};
+  }
+  return {{"weights", p.weights->name},
+          {"weights_bits_per_element", p.weights->bits_per_element},
+          {"activations", p.activations->name},
+          {"kv", p.kv->name},
+          {"kv_bits_per_element", p.kv->bits_per_element},
+          {"by_class", classes},
+          {"declared_quantization", m.declared_quant},
+          {"declared_weights", m.declared_weights}};
 }
 
 json totals_json(const PhaseTotals& t) {
@@ -360,12 +403,13 @@ json api_analyze(const json& request) {
        {{"requests", requests},
         {"gen", w.gen_tokens},
         {"batch_requests", a.batch_requests},
-        {"precision",
-         {{"weights", w.settings.precision.weights->name},
-          {"weights_bits_per_element", w.settings.precision.weights->bits_per_element},
-          {"activations", w.settings.precision.activations->name},
-          {"kv", w.settings.precision.kv->name},
-          {"kv_bits_per_element", w.settings.precision.kv->bits_per_element}}},
+        {"precision", precision_json(w.settings.precision, rm.spec)},
+        {"mlp", w.settings.fused_mlp ? "fused" : "unfused"},
+        {"attention_tile", w.settings.attention_tile},
+        {"prefill_chunk", w.prefill_chunk},
+        {"prefill_chunks", a.prefill_chunks},
+        {"lora", {{"rank", w.settings.lora.rank}, {"mode", lora_mode_name(w.settings.lora.mode)},
+                  {"merge_flops", a.lora_merge_flops}}},
         {"convention", w.settings.convention->name},
         {"timing", w.timing == Timing::PerOp ? "per-op" : "phase-max"},
         {"convention_description", w.settings.convention->description},
@@ -404,6 +448,7 @@ json api_analyze(const json& request) {
     out["decode"]["batch_tokens_per_s"] = finite(a.batch_tokens_per_s);
     out["decode"]["timeline"] = timeline;
     out["e2e_s"] = finite(a.e2e_s);
+    out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
     out["ttft_s"] = finite(a.ttft_s);
   }
   out["warnings"] = warnings_json(a.warnings);

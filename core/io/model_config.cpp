@@ -1,5 +1,7 @@
 #include "io/model_config.hpp"
 
+#include "quant/dtype.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -407,6 +409,41 @@ const std::vector<std::string>& supported_model_types() {
   return types;
 }
 
+// quantization_config -> the storage format of the quantized weight classes (docs/formulas.md, "Declared
+// quantization"). Anything not understood is reported and left in bf16.
+static void read_quantization(Reader q, ModelSpec& m) {
+  m.declared_quant = q.string_or("quant_method", "");
+  const std::string& method = m.declared_quant;
+  if (method == "fp8") {
+    const json* block = q.raw("weight_block_size");
+    const bool b128 = block && block->is_array() && block->size() == 2 && (*block)[0] == 128 && (*block)[1] == 128;
+    m.declared_weights = b128 ? "fp8_block128" : "fp8";
+    q.raw("fmt");
+    q.raw("activation_scheme");
+  } else if (method == "mxfp4") {
+    m.declared_weights = "mxfp4";
+  } else if (method == "awq" || method == "gptq") {
+    const json* bits = q.raw(method == "awq" && q.has("w_bit") ? "w_bit" : "bits");
+    const json* group = q.raw(method == "awq" && q.has("q_group_size") ? "q_group_size" : "group_size");
+    const i64 b = bits && bits->is_number_integer() ? bits->get<i64>() : 4;
+    const i64 g = group && group->is_number_integer() ? group->get<i64>() : 128;
+    m.declared_weights = g > 0 ? "int" + std::to_string(b) + "-g" + std::to_string(g) : "int" + std::to_string(b);
+    if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
+  }
+  if (m.declared_weights.empty()) {
+    m.warnings.push_back(Warning{"model.quantization_not_applied", q.path(),
+                                 q.path() + " declares quant_method \"" + method +
+                                     "\", which Infercast does not read; weights default to bf16 (set precision.weights)"});
+  }
+  for (const auto& pattern : q.string_array_or("modules_to_not_convert")) {
+    if (pattern.find("self_attn") != std::string::npos || pattern.find("attn") != std::string::npos) m.declared_keeps[0] = true;
+    if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) m.declared_keeps[3] = true;
+    if (pattern.find("embed") != std::string::npos) m.declared_keeps[4] = true;
+    if (pattern.find("lm_head") != std::string::npos) m.declared_keeps[5] = true;
+  }
+  for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
+}
+
 ModelSpec parse_model_config(const json& config, const std::string& path) {
   Reader top(config, path, "model");
   ModelSpec m;
@@ -466,10 +503,7 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
                      top.child_path("model_type") + " holds \"" + type + "\", which is not supported; supported model types are " + list);
   }
   // Quantization declared by the checkpoint.
-  if (top.has("quantization_config")) {
-    Reader q = top.object("quantization_config");
-    m.declared_quant = q.string_or("quant_method", "");
-  }
+  if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);
   // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding
   // byte counts to the unit, and no such model exists. count_params throws model.too_large past 2^63.
   const i64 total = count_params(m).total;

@@ -78,6 +78,11 @@ struct ModelSpec {
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
   i64 max_position = 0;
   std::string declared_quant;  // quantization_config.quant_method, if any
+  // What the checkpoint's quantization_config means for storage: the format of the quantized weights (a dtype
+  // name, "" when none or not understood) and which weight classes it leaves in bf16 (modules_to_not_convert and
+  // each method's habits). Indexed like WeightClass: attention, ffn, experts, router, embedding, lm_head.
+  std::string declared_weights;
+  bool declared_keeps[6] = {false, false, false, true, true, true};
   std::vector<Warning> warnings;
 };
 

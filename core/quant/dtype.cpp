@@ -34,6 +34,8 @@ const std::vector<DType>& all_dtypes() {
       {"fp8", 8, ComputeType::FP8, false, "fp8 e4m3 (per-tensor scale, negligible)"},
       {"fp8_e4m3", 8, ComputeType::FP8, false, "fp8 e4m3"},
       {"fp8_e5m2", 8, ComputeType::FP8, false, "fp8 e5m2"},
+      {"fp8_block128", 8 + 32.0 / (128 * 128), ComputeType::FP8, false,
+       "fp8 e4m3 with one fp32 scale per 128x128 block (DeepSeek-V3's weight_block_size)"},
       {"int8", 8, ComputeType::INT8, false, "int8 (per-channel scales, negligible)"},
       {"int4", 4, ComputeType::INT4, false, "int4 (per-channel scales, negligible)"},
       {"int3", 3, ComputeType::INT4, true, "3-bit integer, unpacked to int4/bf16 for math"},
