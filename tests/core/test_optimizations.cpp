@@ -1,0 +1,76 @@
+// Quantization formats, declared quantization, KV compression: exact bits and visible overheads.
+#include <catch2/catch.hpp>
+
+#include "api/api.hpp"
+#include "helpers.hpp"
+
+using namespace test;
+
+TEST_CASE("bits per weight match the format definitions exactly", "[quant]") {
+  // GGUF (ggml block structs), OCP MX, NVFP4, AWQ/GPTQ groups (fp16 scale + N-bit zero per group).
+  const std::pair<const char*, double> want[] = {
+      {"q8_0", 34.0 * 8 / 32},   {"q6_k", 210.0 * 8 / 256}, {"q5_k", 176.0 * 8 / 256}, {"q5_0", 22.0 * 8 / 32},
+      {"q4_k", 144.0 * 8 / 256}, {"q4_0", 18.0 * 8 / 32},  {"q3_k", 110.0 * 8 / 256}, {"q2_k", 84.0 * 8 / 256},
+      {"mxfp4", 4 + 8.0 / 32},   {"mxfp8", 8 + 8.0 / 32},  {"mxint8", 8 + 8.0 / 32},  {"nvfp4", 4 + 8.0 / 16},
+      {"int4-g128", 4 + 20.0 / 128}, {"int4-g32", 4 + 20.0 / 32}, {"int3-g64", 3 + 19.0 / 64}, {"int8-g128", 8 + 24.0 / 128},
+      {"fp8_block128", 8 + 32.0 / 16384}};
+  for (const auto& [name, bits] : want) {
+    INFO(name);
+    REQUIRE(find_dtype(name) != nullptr);
+    CHECK(find_dtype(name)->bits_per_element == bits);
+  }
+  CHECK(find_dtype("int4-g128") == find_dtype("INT4-G128"));  // made once, found again
+  CHECK(find_dtype("int5-g128") == nullptr);
+  CHECK(find_dtype("int4-g4") == nullptr);
+}
+
+TEST_CASE("a checkpoint's quantization_config sets the weight formats by default", "[quant]") {
+  auto analyze_json = [](const std::string& req) { return json::parse(call("analyze", req))["value"]; };
+  // gpt-oss-20b: MXFP4 experts; attention, router, embedding and LM head stay bf16 (modules_to_not_convert).
+  auto v = analyze_json(R"({"model": "gpt-oss-20b"})");
+  const auto& by = v["workload"]["precision"]["by_class"];
+  CHECK(by["experts"]["dtype"] == "mxfp4");
+  CHECK(by["attention"]["dtype"] == "bf16");
+  CHECK(by["router"]["dtype"] == "bf16");
+  CHECK(by["lm_head"]["dtype"] == "bf16");
+  // Weights by hand: routed experts at 4.25 bits, everything else at 16 bits.
+  const auto m = preset_model("gpt-oss-20b");
+  const auto p = count_params(m);
+  CHECK(v["memory"]["weights_bytes"].get<double>() ==
+        Approx(p.experts_routed * 4.25 / 8 + (p.total - p.experts_routed) * 2.0).epsilon(1e-12));
+  // DeepSeek-V3: fp8 with 128x128 block scales except the embedding and LM head.
+  v = analyze_json(R"({"model": "deepseek-v3"})");
+  CHECK(v["workload"]["precision"]["by_class"]["experts"]["dtype"] == "fp8_block128");
+  CHECK(v["workload"]["precision"]["by_class"]["embedding"]["dtype"] == "bf16");
+  // An AWQ config: int4 in groups of 128 on the projections.
+  v = analyze_json(R"({"model": {"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "intermediate_size": 512, "vocab_size": 1000, "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128,
+      "zero_point": true, "version": "gemm"}}})");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "int4-g128");
+  CHECK(v["workload"]["precision"]["by_class"]["lm_head"]["dtype"] == "bf16");
+  // A request's weights override the declaration; per-class keys override both.
+  v = analyze_json(R"({"model": "gpt-oss-20b", "precision": {"weights": "fp8", "experts": "q4_k"}})");
+  CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "fp8");
+  CHECK(v["workload"]["precision"]["by_class"]["experts"]["dtype"] == "q4_k");
+  // A method we do not read is said, and weights stay bf16.
+  v = analyze_json(R"({"model": {"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "intermediate_size": 512, "vocab_size": 1000, "quantization_config": {"quant_method": "bitsandbytes", "load_in_4bit": true}}})");
+  CHECK(v["model"]["warnings"][0]["code"] == "model.quantization_not_applied");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "bf16");
+}
+
+TEST_CASE("KV compression: fewer bytes, and the dequantization it costs", "[quant]") {
+  const auto m = preset_model("llama-3.1-8b");
+  const auto groups = group_layers(m);
+  double prev_bytes = 1e300;
+  for (const char* kv : {"bf16", "int8-g64", "fp8", "int4-g64", "int4"}) {
+    INFO(kv);
+    const auto ops = step_ops(m, groups, {{8192, 1, 1}}, settings("infercast", "bf16", kv));
+    const auto& att = find_op(ops, "attention");
+    CHECK(att.kv_read_bytes < prev_bytes);
+    prev_bytes = att.kv_read_bytes;
+    const double elements = 32 * 8193.0 * 8 * 256;  // layers x keys x KV heads x (k + v dims)
+    CHECK(att.kv_read_bytes == Approx(elements * find_dtype(kv)->bits_per_element / 8));
+    CHECK(att.dequant_flops == (std::string(kv) == "bf16" ? 0 : 2 * elements));
+  }
+}
