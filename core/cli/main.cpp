@@ -41,7 +41,16 @@ Analyze options:
   --input-tokens N...      ragged batch: new tokens, one value per request
   --weights DTYPE          weight format (bf16, fp16, fp8, int8, int4, mxfp4, nvfp4, q4_k, ...)
   --activations DTYPE      activation type (default bf16)
-  --kv DTYPE               KV-cache type (default bf16)
+  --kv DTYPE               KV-cache type (default bf16; fp8, int8-g64, int4-g64, int4, ...)
+  --attention-weights, --ffn-weights, --expert-weights, --router-weights, --embedding-weights, --lm-head-weights DTYPE
+                           one weight class in its own format (default: --weights, or the config's
+                           quantization_config for the classes it quantizes)
+                           grouped integers: intN-gG (N = 2, 3, 4, 8 bits; fp16 scale + N-bit zero per G weights)
+  --mlp fused|unfused      fused: gate/up GEMM with the activation in its epilogue (default unfused)
+  --attention-tile N       pad each request's keys to a multiple of N (LIFE Fig. 8; default 0: none)
+  --prefill-chunk N        chunked prefill: at most N new tokens per request per step (default 0: one step)
+  --lora-rank R            LoRA adapters of rank R on the attention and MLP projections
+  --lora-mode MODE         unmerged (x A B on every call, default), merge-per-call (LIFE), merged (once, ahead)
   --convention NAME        counting convention: infercast (default), life, no-causal
   --attention fused|unfused
   --mla auto|absorbed|expanded
@@ -291,15 +300,26 @@ int cmd_analyze(const Args& a) {
     if (a.opts.count("--prompt")) wl["prompt"] = integer("--prompt", one(a, "--prompt"));
   }
   if (a.opts.count("--gen")) wl["gen"] = integer("--gen", one(a, "--gen"));
+  if (a.opts.count("--prefill-chunk")) wl["prefill_chunk"] = integer("--prefill-chunk", one(a, "--prefill-chunk"));
   req["workload"] = wl;
   json prec = json::object();
-  for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{{"--weights", "weights"}, {"--activations", "activations"}, {"--kv", "kv"}})
+  for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
+           {"--weights", "weights"}, {"--activations", "activations"}, {"--kv", "kv"}, {"--attention-weights", "attention"},
+           {"--ffn-weights", "ffn"}, {"--expert-weights", "experts"}, {"--router-weights", "router"},
+           {"--embedding-weights", "embedding"}, {"--lm-head-weights", "lm_head"}})
     if (a.opts.count(flag)) prec[key] = one(a, flag);
   if (!prec.empty()) req["precision"] = prec;
   for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
            {"--convention", "convention"}, {"--attention", "attention"}, {"--mla", "mla"}, {"--moe-traffic", "moe_traffic"},
-           {"--timing", "timing"}})
+           {"--timing", "timing"}, {"--mlp", "mlp"}})
     if (a.opts.count(flag)) req[key] = one(a, flag);
+  if (a.opts.count("--attention-tile")) req["attention_tile"] = integer("--attention-tile", one(a, "--attention-tile"));
+  if (a.opts.count("--lora-rank") || a.opts.count("--lora-mode")) {
+    json lora = json::object();
+    if (a.opts.count("--lora-rank")) lora["rank"] = integer("--lora-rank", one(a, "--lora-rank"));
+    if (a.opts.count("--lora-mode")) lora["mode"] = one(a, "--lora-mode");
+    req["lora"] = lora;
+  }
   if (a.opts.count("--pin-weights") || a.opts.count("--pin-kv")) {
     json pl = json::object();
     if (a.opts.count("--pin-weights")) pl["weights"] = integer("--pin-weights", one(a, "--pin-weights"));
@@ -309,6 +329,9 @@ int cmd_analyze(const Args& a) {
   static const std::vector<std::string> known = {"--model", "--hardware", "--batch", "--prompt", "--gen", "--cached-tokens",
                                                  "--input-tokens", "--weights", "--activations", "--kv", "--convention",
                                                  "--attention", "--mla", "--moe-traffic", "--format", "--timing",
+                                                 "--prefill-chunk", "--attention-weights", "--ffn-weights", "--expert-weights",
+                                                 "--router-weights", "--embedding-weights", "--lm-head-weights", "--mlp",
+                                                 "--attention-tile", "--lora-rank", "--lora-mode",
                                                  "--pin-weights", "--pin-kv"};
   for (const auto& [k, v] : a.opts)
     if (std::find(known.begin(), known.end(), k) == known.end()) die("unknown option " + k + "; see infercast --help");
