@@ -569,6 +569,11 @@ std::string call(const std::string& fn, const std::string& request_json) {
       value = json::array();
       for (const auto& d : all_dtypes())
         value.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
+      // Common grouped formats (any intN-gG is accepted): AWQ/GPTQ weights, KIVI-style KV.
+      for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) {
+        const DType* d = find_dtype(g);
+        value.push_back({{"name", d->name}, {"bits_per_element", d->bits_per_element}, {"definition", d->definition}});
+      }
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
                                                        "\"; expected version, models, hardware, conventions, dtypes, model, device, analyze, validate or calibrate");

@@ -12,6 +12,7 @@ const backend = createBackend();
 const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
+  mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged',
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
 let presets = { models: [], hardware: [] };
@@ -131,7 +132,11 @@ function request() {
     convention: state.convention,
     attention: state.attention,
     moe_traffic: state.moe,
+    mlp: state.mlp,
   };
+  if (state.chunk > 0) req.workload.prefill_chunk = state.chunk;
+  if (state.tile > 0) req.attention_tile = state.tile;
+  if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
   if (state.hardware) req.hardware = customDevice() || state.hardware;
   return req;
 }
@@ -161,6 +166,7 @@ async function update() {
     return;
   }
   lastResult = env.value;
+  for (const o of lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   render(env.value);
 }
@@ -218,6 +224,10 @@ function render(r) {
       card('Decode bound', decodeBound.split(' ')[0], decodeBound, 'Share of decode time by what bounds each operator'),
       card('End to end', seconds(r.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
     );
+    if (r.workload.lora.rank > 0) {
+      cards.append(card('LoRA merge (once)', seconds(r.workload.lora.merge_s), si(r.workload.lora.merge_flops, 'FLOP'),
+        'Merging the adapters into the weights once: sum over adapted matrices of (2r + 2) x K x N (LIFE Table 12)'));
+    }
   } else {
     $('hardware-info').textContent = '';
   }
@@ -265,6 +275,7 @@ const COLUMNS = [
   ['act_write_bytes', 'Act write', (o) => bytes(o.act_write_bytes)],
   ['kv_read_bytes', 'KV read', (o) => bytes(o.kv_read_bytes)],
   ['kv_write_bytes', 'KV write', (o) => bytes(o.kv_write_bytes)],
+  ['overhead_flops', 'Overhead', (o) => (o.overhead_flops > 0 ? si(o.overhead_flops, 'FLOP') : '-')],
   ['intensity_flop_per_byte', 'FLOP/byte', (o) => o.intensity_flop_per_byte.toPrecision(3)],
   ['time_s', 'Time', (o) => (o.time_s === undefined ? '-' : seconds(o.time_s))],
   ['bound', 'Bound', (o) => o.bound || '-'],
@@ -329,7 +340,7 @@ function download(name, type, text) {
 }
 
 function csv(r) {
-  const keys = ['phase', 'name', 'group', 'class', 'count', 'flops', 'weight_bytes', 'act_read_bytes', 'act_write_bytes', 'kv_read_bytes', 'kv_write_bytes', 'dispatches', 'intensity_flop_per_byte', 'time_s', 'bound'];
+  const keys = ['phase', 'name', 'group', 'class', 'count', 'flops', 'dequant_flops', 'lora_flops', 'padded_flops', 'weight_bytes', 'act_read_bytes', 'act_write_bytes', 'kv_read_bytes', 'kv_write_bytes', 'dispatches', 'intensity_flop_per_byte', 'time_s', 'bound'];
   const esc = (v) => (v === undefined ? '' : /[",\n]/.test(String(v)) ? `"${String(v).replace(/"/g, '""')}"` : String(v));
   return [keys.join(','), ...r.ops.map((o) => keys.map((k) => esc(o[k])).join(','))].join('\n') + '\n';
 }
@@ -535,7 +546,19 @@ function bind() {
       update();
     });
   }
-  const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe' };
+  // Optimizations: whole numbers from 0 (0 turns the optimization off).
+  for (const id of ['chunk', 'tile', 'lora']) {
+    $(id).addEventListener('input', () => {
+      const v = $(id).value.trim();
+      if (!/^\d+$/.test(v)) {
+        $('precision-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected a whole number (0 for none)`;
+        return;
+      }
+      state[id] = Number(v);
+      update();
+    });
+  }
+  const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe', mlp: 'mlp', 'lora-mode': 'loraMode' };
   for (const [id, key] of Object.entries(selects)) {
     $(id).addEventListener('change', () => {
       const v = $(id).value;
@@ -608,8 +631,10 @@ function bind() {
 function syncInputs() {
   fillModels();
   fillHardware();
-  for (const id of ['batch', 'prompt', 'gen', 'weights', 'activations', 'kv', 'convention', 'attention']) $(id).value = String(state[id]);
+  for (const id of ['batch', 'prompt', 'gen', 'weights', 'activations', 'kv', 'convention', 'attention', 'mlp', 'chunk', 'tile', 'lora']) $(id).value = String(state[id]);
   $('moe').value = state.moe;
+  $('lora-mode').value = state.loraMode;
+  if (state.mlp !== DEFAULTS.mlp || state.chunk || state.tile || state.lora) $('optimizations').open = true;
 }
 
 async function start() {
