@@ -9,17 +9,21 @@ namespace infercast {
 
 namespace {
 
+// Adds an operator's FLOPs, bytes and dispatches into a total or into another operator.
+template <class T>
+void add_costs(T& into, const Op& o) {
+  into.flops += o.flops;
+  into.weight_bytes += o.weight_bytes;
+  into.act_read_bytes += o.act_read_bytes;
+  into.act_write_bytes += o.act_write_bytes;
+  into.kv_read_bytes += o.kv_read_bytes;
+  into.kv_write_bytes += o.kv_write_bytes;
+  into.dispatches += o.dispatches;
+}
+
 PhaseTotals totals_of(const std::vector<Op>& ops) {
   PhaseTotals t;
-  for (const auto& o : ops) {
-    t.flops += o.flops;
-    t.weight_bytes += o.weight_bytes;
-    t.act_read_bytes += o.act_read_bytes;
-    t.act_write_bytes += o.act_write_bytes;
-    t.kv_read_bytes += o.kv_read_bytes;
-    t.kv_write_bytes += o.kv_write_bytes;
-    t.dispatches += o.dispatches;
-  }
+  for (const auto& o : ops) add_costs(t, o);
   return t;
 }
 
@@ -146,13 +150,7 @@ void add_ops(std::vector<Op>& into, const std::vector<Op>& more) {
   for (std::size_t i = 0; i < into.size() && i < more.size(); ++i) {
     Op& o = into[i];
     const Op& m = more[i];
-    o.flops += m.flops;
-    o.weight_bytes += m.weight_bytes;
-    o.act_read_bytes += m.act_read_bytes;
-    o.act_write_bytes += m.act_write_bytes;
-    o.kv_read_bytes += m.kv_read_bytes;
-    o.kv_write_bytes += m.kv_write_bytes;
-    o.dispatches += m.dispatches;
+    add_costs(o, m);
     o.dequant_flops += m.dequant_flops;
     o.lora_flops += m.lora_flops;
     o.padded_flops += m.padded_flops;

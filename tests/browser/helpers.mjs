@@ -2,6 +2,7 @@
 // loopback under a sub-path (as on GitHub Pages), every request recorded so tests can assert none leaves.
 import fs from 'node:fs';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 import { serve } from '../../scripts/serve.mjs';
 
@@ -46,4 +47,18 @@ export async function cardValue(page, label) {
     for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === l) return c.querySelector('.value').textContent;
     return null;
   }, label);
+}
+
+// Registers one browser and one server for a test file; read env.browser and env.base inside tests.
+export function withBrowser() {
+  const env = {};
+  before(async () => {
+    env.browser = await launch();
+    ({ server: env.server, base: env.base } = await startServer());
+  });
+  after(async () => {
+    await env.browser?.close();
+    env.server?.close();
+  });
+  return env;
 }

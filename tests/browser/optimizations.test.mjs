@@ -3,26 +3,16 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, launch, openPage, root, startServer } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
 
-let browser;
-let server;
-let base;
-before(async () => {
-  browser = await launch();
-  ({ server, base } = await startServer());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = withBrowser();
 
 const cli = path.join(root, 'build/native-release/infercast');
 
 test('LoRA, chunked prefill and int4-g128 weights: the page equals the CLI and shows the overheads', async () => {
-  const { page, context, consoleErrors } = await openPage(browser, base);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   await page.click('#optimizations summary');
   await page.selectOption('#weights', 'int4-g128');

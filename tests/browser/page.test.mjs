@@ -4,21 +4,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, launch, openPage, root, startServer } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
 
-let browser;
-let server;
-let base;
-before(async () => {
-  browser = await launch();
-  ({ server, base } = await startServer());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = withBrowser();
 
 const cli = path.join(root, 'build/native-release/infercast');
 
@@ -32,7 +22,7 @@ async function dropFile(page, name, text) {
 }
 
 test('opens on a real analysis whose numbers equal the CLI, with no console error and no foreign request', async () => {
-  const { page, context, consoleErrors, requests } = await openPage(browser, base);
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, env.base);
   await analyzed(page);
   const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm',
     '--batch', '1', '--prompt', '512', '--gen', '128', '--format', 'json'], { encoding: 'utf8' }));
@@ -44,13 +34,13 @@ test('opens on a real analysis whose numbers equal the CLI, with no console erro
   assert.ok(await page.locator('#roofline svg circle').count() > 5);
   await page.screenshot({ path: path.join(artifacts, 'main-view.png'), fullPage: true });
   assert.deepEqual(consoleErrors, []);
-  const foreign = requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:'));
+  const foreign = requests.filter((u) => !u.startsWith(env.base) && !u.startsWith('data:') && !u.startsWith('blob:'));
   assert.deepEqual(foreign, []);
   await context.close();
 });
 
 test('picking a preset and typing values updates the results and the URL, and the link restores them', async () => {
-  const { page, context, consoleErrors } = await openPage(browser, base);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   await page.fill('#model-search', 'mixtral');
   await page.selectOption('#model', 'mixtral-8x7b');
@@ -62,7 +52,7 @@ test('picking a preset and typing values updates the results and the URL, and th
     '--batch', '8', '--prompt', '512', '--gen', '256', '--format', 'json'], { encoding: 'utf8' }));
   await page.waitForFunction((v) => [...document.querySelectorAll('.card .value')].some((e) => e.textContent === v), fmtSeconds(native.decode.tpot_s));
   const url = page.url();
-  const second = await openPage(browser, url);
+  const second = await openPage(env.browser, url);
   await analyzed(second.page);
   assert.equal(await second.page.inputValue('#batch'), '8');
   assert.equal(await second.page.inputValue('#model'), 'mixtral-8x7b');
@@ -78,7 +68,7 @@ test('picking a preset and typing values updates the results and the URL, and th
 });
 
 test('dropping a config analyzes it; a broken config gets a clear error next to the model input', async () => {
-  const { page, context, consoleErrors } = await openPage(browser, base);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   await dropFile(page, 'tiny-llama.json', fs.readFileSync(path.join(root, 'tests/data/tiny-llama.json'), 'utf8'));
   await page.waitForFunction(() => /^custom llama: /.test(document.getElementById('model-info').textContent));
@@ -107,7 +97,7 @@ test('dropping a config analyzes it; a broken config gets a clear error next to 
 });
 
 test('names from user files are shown as text, never run as HTML', async () => {
-  const { page, context } = await openPage(browser, base);
+  const { page, context } = await openPage(env.browser, env.base);
   await analyzed(page);
   let dialogs = 0;
   page.on('dialog', (d) => { dialogs++; d.dismiss(); });
@@ -121,7 +111,7 @@ test('names from user files are shown as text, never run as HTML', async () => {
 });
 
 test('exports the operator table as CSV', async () => {
-  const { page, context } = await openPage(browser, base);
+  const { page, context } = await openPage(env.browser, env.base);
   await analyzed(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const file = path.join(artifacts, 'operators.csv');
@@ -134,7 +124,7 @@ test('exports the operator table as CSV', async () => {
 
 test('the offline single file computes from file:// with no server', async () => {
   const file = path.join(root, 'dist/infercast-offline.html');
-  const { page, context, consoleErrors, requests } = await openPage(browser, `file://${file}`);
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, `file://${file}`);
   await analyzed(page);
   assert.match(await page.textContent('#status'), /\(inline\)/);
   assert.match(await cardValue(page, 'Time to first token'), /ms$/);

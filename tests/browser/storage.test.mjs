@@ -6,21 +6,11 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, launch, openPage, root, startServer } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
 
-let browser;
-let server;
-let base;
-before(async () => {
-  browser = await launch();
-  ({ server, base } = await startServer());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const env = withBrowser();
 
 const cli = path.join(root, 'build/native-release/infercast');
 const KEY = 'infercast.store';
@@ -41,7 +31,7 @@ async function importText(page, name, text) {
 }
 
 test('a device made in the editor is used, kept across a reload, equals the CLI, and travels in the link', async () => {
-  const { page, context, consoleErrors, requests } = await openPage(browser, base);
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, env.base);
   await analyzed(page);
   const presetTpot = await cardValue(page, 'Time per output token');
   await makeDevice(page, 'Slow H100', 1000);
@@ -64,7 +54,7 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   assert.equal(await page.inputValue('#hardware'), 'custom:custom-slow-h100');
   assert.equal(await cardValue(page, 'Time per output token'), tpot);
   // A fresh browser (no storage) opening the link gets the device from the link.
-  const other = await openPage(browser, link);
+  const other = await openPage(env.browser, link);
   await analyzed(other.page);
   assert.equal(await other.page.inputValue('#hardware'), 'custom:custom-slow-h100');
   assert.equal(await cardValue(other.page, 'Time per output token'), tpot);
@@ -79,12 +69,12 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   assert.equal(await page.textContent('#store-error'), 'The device: /memory_tiers/0/capacity_GB holds -3; expected a positive finite number');
   assert.equal(await stored(page), before);
   assert.deepEqual(consoleErrors, []);
-  assert.deepEqual(requests.filter((u) => !u.startsWith(base) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(env.base) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
   await context.close();
 });
 
 test('a damaged import is refused whole and leaves the stored devices untouched', async () => {
-  const { page, context, consoleErrors } = await openPage(browser, base);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   await makeDevice(page, 'Kept', 2000);
   const before = await stored(page);
@@ -117,7 +107,7 @@ test('a damaged import is refused whole and leaves the stored devices untouched'
 });
 
 test('exported devices import into another browser exactly', async () => {
-  const { page, context } = await openPage(browser, base);
+  const { page, context } = await openPage(env.browser, env.base);
   await analyzed(page);
   await makeDevice(page, 'Travel', 1500);
   const tpot = await cardValue(page, 'Time per output token');
@@ -127,7 +117,7 @@ test('exported devices import into another browser exactly', async () => {
   const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.equal(exported.kind, 'infercast-export');
   assert.equal(exported.devices[0].name, 'Travel');
-  const other = await openPage(browser, base);
+  const other = await openPage(env.browser, env.base);
   await analyzed(other.page);
   await other.page.click('#device-editor summary');
   await importText(other.page, 'infercast-custom.json', fs.readFileSync(file, 'utf8'));
@@ -144,7 +134,7 @@ test('exported devices import into another browser exactly', async () => {
 });
 
 test('stored data: an old version is migrated with a backup, damaged text is kept aside, a newer version is not overwritten', async () => {
-  const { page, context, consoleErrors } = await openPage(browser, base);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   const h100 = JSON.parse(execFileSync(cli, ['call', 'device'], { input: '{"hardware": "nvidia-h100-sxm"}', encoding: 'utf8' }));
   // Version 1 (devices as a bare array of documents).

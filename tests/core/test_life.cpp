@@ -232,7 +232,8 @@ TEST_CASE("LIFE Fig. 8: attention padded to a tile wastes work in a sawtooth as 
   auto s = settings();
   s.attention_tile = 64;
   auto waste = [&](i64 cached) {
-    const auto& op = find_op(step_ops(m, groups, {{cached, 1, 1}}, s), "attention");
+    const auto ops = step_ops(m, groups, {{cached, 1, 1}}, s);
+    const auto& op = find_op(ops, "attention");
     return op.padded_flops / (op.flops - op.padded_flops);  // padded work relative to useful work
   };
   CHECK(waste(63) == 0);                    // 64 keys: a whole tile
