@@ -21,6 +21,12 @@ void add_costs(T& into, const Op& o) {
   into.dispatches += o.dispatches;
 }
 
+// What bounds an operator: dispatch when it outweighs the roofline time, else the larger of compute and memory.
+const char* bound_of(const OpTime& t) {
+  const double roof = std::max(t.compute_s, t.memory_s);
+  return t.dispatch_s > roof ? "dispatch" : (t.compute_s >= t.memory_s ? "compute" : "memory");
+}
+
 PhaseTotals totals_of(const std::vector<Op>& ops) {
   PhaseTotals t;
   for (const auto& o : ops) add_costs(t, o);
@@ -101,9 +107,8 @@ struct Timer {
     t.compute_s = compute_s(op, op.flops);
     t.memory_s = memory_s(op.weight_bytes, op.kv_read_bytes + op.kv_write_bytes, op.act_read_bytes + op.act_write_bytes);
     t.dispatch_s = op.dispatches * hw.eff.dispatch_s;
-    const double roof = std::max(t.compute_s, t.memory_s);
-    t.time_s = roof + t.dispatch_s;
-    t.bound = t.dispatch_s > roof ? "dispatch" : (t.compute_s >= t.memory_s ? "compute" : "memory");
+    t.time_s = std::max(t.compute_s, t.memory_s) + t.dispatch_s;
+    t.bound = bound_of(t);
     return t;
   }
 };
@@ -313,8 +318,9 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   }
   Timer timer(*hw, inv, &a.warnings);
 
-  time_phase(a.prefill, &timer, w.timing);
-  if (chunk_ops.size() > 1) {
+  if (chunk_ops.size() == 1) {
+    time_phase(a.prefill, &timer, w.timing);
+  } else {
     // Each chunk is its own step: its operators are bound on their own (or its phase maxed) and the times add.
     double t = 0, tc = 0, tm = 0;
     std::vector<OpTime> times(a.prefill.ops.size());
@@ -333,8 +339,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
         times[i].compute_used = ph.times[i].compute_used;
       }
     }
-    for (auto& ot : times)
-      ot.bound = ot.dispatch_s > std::max(ot.compute_s, ot.memory_s) ? "dispatch" : (ot.compute_s >= ot.memory_s ? "compute" : "memory");
+    for (auto& ot : times) ot.bound = bound_of(ot);
     a.prefill.times = std::move(times);
     a.prefill.time_s = t;
     a.prefill.compute_s = tc;
@@ -354,6 +359,12 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   // are affine in the step index, so sums of max(compute, memory) have a closed form.
   std::set<double> cuts = {0, std::max(D, 1.0)};
   const double span = std::max(D, 1.0);
+  const double tile = static_cast<double>(s.attention_tile);
+  if (tile > 0 && span / tile > 20000)
+    throw InputError("workload.out_of_range", "/attention_tile",
+                     "/attention_tile holds " + std::to_string(s.attention_tile) + ", which splits " +
+                         std::to_string(static_cast<long long>(span)) +
+                         " decode steps into more than 20000 intervals; expected a larger tile or fewer generated tokens");
   for (const auto& g : a.groups) {
     const auto& at = g.spec.attn;
     for (const auto& r : w.requests) {
@@ -366,16 +377,9 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
         const double k = static_cast<double>(at.chunk);
         for (double j = k - std::fmod(p0, k); j < span; j += k) cuts.insert(j);
       }
-      if (s.attention_tile > 0) {
-        // Padded keys change when the keys pass a multiple of the tile: keys = p0 + j + 1 at step j.
-        const double T = static_cast<double>(s.attention_tile);
-        if (span / T > 20000)
-          throw InputError("workload.out_of_range", "/attention_tile",
-                           "/attention_tile holds " + std::to_string(s.attention_tile) + ", which splits " +
-                               std::to_string(static_cast<long long>(span)) +
-                               " decode steps into more than 20000 intervals; expected a larger tile or fewer generated tokens");
-        for (double j = T - std::fmod(p0, T); j < span; j += T) cuts.insert(j);
-      }
+      // Padded keys change when the keys pass a multiple of the tile: keys = p0 + j + 1 at step j.
+      if (tile > 0)
+        for (double j = tile - std::fmod(p0, tile); j < span; j += tile) cuts.insert(j);
     }
   }
   std::vector<double> cv(cuts.begin(), cuts.end());

@@ -126,7 +126,6 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
 
   // Weights: the request's format for every class; without one, the checkpoint's quantization_config for the
   // classes it quantizes and bf16 for the rest. Per-class keys override either.
-  static const char* kClassKeys[6] = {"attention", "ffn", "experts", "router", "embedding", "lm_head"};
   Precision& pr = w.settings.precision;
   static const json kNone = json::object();
   Reader p = req.has("precision") ? req.object("precision") : Reader(kNone, "/precision", "request");
@@ -137,11 +136,13 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   pr.kv = &dtype_field(p, "kv", "bf16");
   if (!given && !m.declared_weights.empty()) {
     const DType* declared = find_dtype(m.declared_weights);
-    for (int c = 0; c < 6; ++c)
+    for (int c = 0; c < kWeightClasses; ++c)
       if (!m.declared_keeps[c]) pr.by_class[c] = declared;
   }
-  for (int c = 0; c < 6; ++c)
-    if (p.has(kClassKeys[c])) pr.by_class[c] = &dtype_field(p, kClassKeys[c], "bf16");
+  for (int c = 0; c < kWeightClasses; ++c) {
+    const char* key = weight_class_name(static_cast<WeightClass>(c));
+    if (p.has(key)) pr.by_class[c] = &dtype_field(p, key, "bf16");
+  }
   p.reject_unknown();
   if (w.settings.precision.activations->weight_only) {
     req.fail("precision", "out_of_range",
@@ -310,7 +311,7 @@ json ops_json(const Phase& p, const char* phase) {
 // The format of each weight class, and where it came from.
 json precision_json(const Precision& p, const ModelSpec& m) {
   json classes = json::object();
-  for (int c = 0; c < 6; ++c) {
+  for (int c = 0; c < kWeightClasses; ++c) {
     const DType* d = p.of(static_cast<WeightClass>(c));
     classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d->name}, {"bits_per_element", d->bits_per_element}};
   }
@@ -567,13 +568,12 @@ std::string call(const std::string& fn, const std::string& request_json) {
       for (const auto& c : all_conventions()) value.push_back({{"name", c.name}, {"description", c.description}});
     } else if (fn == "dtypes") {
       value = json::array();
-      for (const auto& d : all_dtypes())
+      const auto row = [&](const DType& d) {
         value.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
+      };
+      for (const auto& d : all_dtypes()) row(d);
       // Common grouped formats (any intN-gG is accepted): AWQ/GPTQ weights, KIVI-style KV.
-      for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) {
-        const DType* d = find_dtype(g);
-        value.push_back({{"name", d->name}, {"bits_per_element", d->bits_per_element}, {"definition", d->definition}});
-      }
+      for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
                                                        "\"; expected version, models, hardware, conventions, dtypes, model, device, analyze, validate or calibrate");

@@ -125,7 +125,7 @@ std::string one(const Args& a, const std::string& flag, const std::string& fallb
   return it == a.opts.end() ? fallback : it->second.front();
 }
 
-json load_json_arg(const std::string& /*flag*/, const std::string& value) {
+json load_json_arg(const std::string& value) {
   if (!infercast::file_exists(value)) return value;  // a preset id
   try {
     return infercast::parse_json_text(infercast::read_text_file(value), value, "input");
@@ -275,8 +275,8 @@ int cmd_analyze(const Args& a) {
   json req = json::object();
   const std::string model = one(a, "--model");
   if (model.empty()) die("--model is required; give a preset id (infercast models) or a config.json path");
-  req["model"] = load_json_arg("--model", model);
-  if (a.opts.count("--hardware")) req["hardware"] = load_json_arg("--hardware", one(a, "--hardware"));
+  req["model"] = load_json_arg(model);
+  if (a.opts.count("--hardware")) req["hardware"] = load_json_arg(one(a, "--hardware"));
   json wl = json::object();
   const bool ragged = a.opts.count("--cached-tokens") || a.opts.count("--input-tokens");
   if (ragged) {
@@ -448,8 +448,8 @@ int cmd_calibrate(const Args& a) {
   if (!a.opts.count("--hardware")) die("--hardware is required");
   if (!a.opts.count("--point")) die("--point is required: give at least one measured point (see infercast --help)");
   json req = json::object();
-  req["hardware"] = load_json_arg("--hardware", one(a, "--hardware"));
-  if (a.opts.count("--model")) req["model"] = load_json_arg("--model", one(a, "--model"));
+  req["hardware"] = load_json_arg(one(a, "--hardware"));
+  if (a.opts.count("--model")) req["model"] = load_json_arg(one(a, "--model"));
   if (a.opts.count("--fit")) {
     json fit = json::array();
     std::stringstream ss(one(a, "--fit"));
@@ -475,7 +475,7 @@ int cmd_calibrate(const Args& a) {
         }
       } else if (k == "batch" || k == "prompt" || k == "gen" || k == "cached") wl[k] = integer("--point " + k, val);
       else if (k == "weights" || k == "activations" || k == "kv") prec[k] = val;
-      else if (k == "model") p["model"] = load_json_arg("--point model", val);
+      else if (k == "model") p["model"] = load_json_arg(val);
       else die("--point \"" + text + "\": unknown key \"" + k + "\"; expected metric, value, batch, prompt, gen, cached, weights, activations, kv or model");
     }
     if (!wl.empty()) p["workload"] = wl;

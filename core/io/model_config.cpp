@@ -436,10 +436,11 @@ static void read_quantization(Reader q, ModelSpec& m) {
                                      "\", which Infercast does not read; weights default to bf16 (set precision.weights)"});
   }
   for (const auto& pattern : q.string_array_or("modules_to_not_convert")) {
-    if (pattern.find("self_attn") != std::string::npos || pattern.find("attn") != std::string::npos) m.declared_keeps[0] = true;
-    if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) m.declared_keeps[3] = true;
-    if (pattern.find("embed") != std::string::npos) m.declared_keeps[4] = true;
-    if (pattern.find("lm_head") != std::string::npos) m.declared_keeps[5] = true;
+    const auto keep = [&](WeightClass c) { m.declared_keeps[static_cast<int>(c)] = true; };
+    if (pattern.find("attn") != std::string::npos) keep(WeightClass::Attention);
+    if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) keep(WeightClass::Router);
+    if (pattern.find("embed") != std::string::npos) keep(WeightClass::Embedding);
+    if (pattern.find("lm_head") != std::string::npos) keep(WeightClass::LmHead);
   }
   for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
 }

@@ -63,6 +63,18 @@ i64 ffn_params(i64 hidden, i64 width, bool gated, bool bias) { return ffn_count(
 
 i64 attention_params(const AttentionSpec& a, i64 hidden) { return attention_count(a, hidden).v; }
 
+const char* weight_class_name(WeightClass c) {
+  switch (c) {
+    case WeightClass::Attention: return "attention";
+    case WeightClass::Ffn: return "ffn";
+    case WeightClass::Experts: return "experts";
+    case WeightClass::Router: return "router";
+    case WeightClass::Embedding: return "embedding";
+    case WeightClass::LmHead: return "lm_head";
+  }
+  return "?";
+}
+
 ParamCounts count_params(const ModelSpec& m) {
   const Count h = m.hidden;
   const Count norm_w = (m.norm == NormKind::Layer && m.norm_bias) ? Count(2) * h : h;

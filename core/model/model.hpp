@@ -64,6 +64,12 @@ struct LayerSpec {
   bool parallel = false;  // attention and FFN read the same input (Falcon, GPT-J): one residual add
 };
 
+// Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
+// the router, the embedding and the LM head in bf16 and quantizes only the MLP or the experts).
+enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead };
+constexpr int kWeightClasses = 6;
+const char* weight_class_name(WeightClass c);
+
 struct ModelSpec {
   std::string id;
   std::string name;
@@ -80,9 +86,9 @@ struct ModelSpec {
   std::string declared_quant;  // quantization_config.quant_method, if any
   // What the checkpoint's quantization_config means for storage: the format of the quantized weights (a dtype
   // name, "" when none or not understood) and which weight classes it leaves in bf16 (modules_to_not_convert and
-  // each method's habits). Indexed like WeightClass: attention, ffn, experts, router, embedding, lm_head.
+  // each method's habits). Indexed by WeightClass: router, embedding and LM head are kept unless said otherwise.
   std::string declared_weights;
-  bool declared_keeps[6] = {false, false, false, true, true, true};
+  bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true};
   std::vector<Warning> warnings;
 };
 

@@ -63,7 +63,7 @@ struct Builder {
   const ModelSpec& m;
   const StepSettings& s;
   std::vector<Op>& out;
-  double wb, ab, kb;  // bytes per element (wb: the default weight format)
+  double ab, kb;  // bytes per element of activations and KV (weights: per class, in gemm)
   ComputeType compute;
   WeightClass wclass = WeightClass::Attention;  // class of the GEMMs being added
 
@@ -141,18 +141,6 @@ struct StepTotals {
 };
 
 }  // namespace
-
-const char* weight_class_name(WeightClass c) {
-  switch (c) {
-    case WeightClass::Attention: return "attention";
-    case WeightClass::Ffn: return "ffn";
-    case WeightClass::Experts: return "experts";
-    case WeightClass::Router: return "router";
-    case WeightClass::Embedding: return "embedding";
-    case WeightClass::LmHead: return "lm_head";
-  }
-  return "?";
-}
 
 const char* lora_mode_name(LoraMode m) {
   switch (m) {
@@ -249,7 +237,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
                          const StepSettings& s) {
   std::vector<Op> out;
   out.reserve(groups.size() * 20 + 4);
-  Builder b{m, s, out, s.precision.weights->bits_per_element / 8, s.precision.activations->bits_per_element / 8,
+  Builder b{m, s, out, s.precision.activations->bits_per_element / 8,
             s.precision.kv->bits_per_element / 8, s.precision.activations->native};
   const Convention& conv = *s.convention;
   StepTotals st;
@@ -430,7 +418,6 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         b.gemm(prefix + "up_proj", G, n, T, h, width, bias);
         b.elementwise(prefix + "act", G, n, T * width, b.act_cost(), 1);
       }
-      b.wclass = WeightClass::Ffn;
       b.gemm(prefix + "down_proj", G, n, T, width, h, bias);
     };
     if (!f.moe) {
@@ -447,7 +434,6 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       b.gemm("experts_gate_up", G, n, routed, h, up_width, f.expert_bias, touched);
       b.elementwise("experts_act_mul", G, n, routed * Ie,
                     b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0), f.gated ? 2 : 1);
-      b.wclass = WeightClass::Experts;
       b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias, touched);
       b.elementwise("experts_combine", G, n, T * h, 2 * k, k);
       if (f.n_shared > 0) {

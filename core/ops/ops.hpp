@@ -24,16 +24,11 @@ struct Request {
   i64 count = 1;   // identical requests
 };
 
-// Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
-// the router, the embedding and the LM head in bf16 and quantizes only the MLP or the experts).
-enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead };
-const char* weight_class_name(WeightClass c);
-
 struct Precision {
   const DType* weights = nullptr;      // the default for every weight class
   const DType* activations = nullptr;  // what GEMMs compute in
   const DType* kv = nullptr;
-  const DType* by_class[6] = {nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};  // overrides, by WeightClass
+  const DType* by_class[kWeightClasses] = {};  // overrides, by WeightClass; nullptr: `weights`
   const DType* of(WeightClass c) const {
     const DType* d = by_class[static_cast<int>(c)];
     return d ? d : weights;

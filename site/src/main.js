@@ -70,13 +70,10 @@ function fillModels() {
   sel.textContent = '';
   if (state.config) sel.appendChild(option('custom', `Custom: ${state.config._name_or_path || state.config.model_type || 'config.json'}`));
   const current = state.config ? JSON.stringify(state.config) : '';
-  const kept = store.doc.models.filter((m) => JSON.stringify(m.config) !== current);
-  if (kept.length) {
-    const g = document.createElement('optgroup');
-    g.label = 'your models';
-    store.doc.models.forEach((m, i) => { if (JSON.stringify(m.config) !== current) g.appendChild(option(`mine:${i}`, `${m.name} (yours)`)); });
-    sel.appendChild(g);
-  }
+  const g = document.createElement('optgroup');
+  g.label = 'your models';
+  store.doc.models.forEach((m, i) => { if (JSON.stringify(m.config) !== current) g.appendChild(option(`mine:${i}`, `${m.name} (yours)`)); });
+  if (g.children.length) sel.appendChild(g);
   for (const m of presets.models) {
     if (q && !`${m.id} ${m.name} ${m.model_type}`.toLowerCase().includes(q)) continue;
     sel.appendChild(option(m.id, `${m.name} (${m.stated_params_total})`));
@@ -466,10 +463,7 @@ async function saveDevice() {
     $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
     return;
   }
-  const i = store.doc.devices.findIndex((d) => d.doc.id === doc.id);
-  const entry = { doc, saved: new Date().toISOString() };
-  if (i >= 0) store.doc.devices[i] = entry;
-  else store.doc.devices.push(entry);
+  keepDevice(doc);
   const kept = persist();
   state.hardware = `custom:${doc.id}`;
   fillHardware();
@@ -514,17 +508,20 @@ async function importFile(file) {
       return;
     }
   }
-  const now = new Date().toISOString();
-  for (const doc of bundle.devices) {
-    const i = store.doc.devices.findIndex((d) => d.doc.id === doc.id);
-    if (i >= 0) store.doc.devices[i] = { doc, saved: now };
-    else store.doc.devices.push({ doc, saved: now });
-  }
+  for (const doc of bundle.devices) keepDevice(doc);
   for (const m of bundle.models) keepModel(m.config, m.name);
   const kept = persist();
   fillHardware();
   fillModels();
   if (kept) $('store-notice').textContent = `Imported ${bundle.devices.length} device(s) and ${bundle.models.length} model(s) from ${file.name}.`;
+}
+
+// Adds a device to the store, replacing one with the same id.
+function keepDevice(doc) {
+  const entry = { doc, saved: new Date().toISOString() };
+  const i = store.doc.devices.findIndex((d) => d.doc.id === doc.id);
+  if (i >= 0) store.doc.devices[i] = entry;
+  else store.doc.devices.push(entry);
 }
 
 function keepModel(config, name) {
