@@ -5,6 +5,7 @@
 
 #include "analysis/analysis.hpp"
 #include "calibrate/calibrate.hpp"
+#include "scenario/scenario.hpp"
 #include "validation/validation.hpp"
 #include "io/presets.hpp"
 
@@ -66,20 +67,74 @@ ResolvedModel resolve_model(Reader& r) {
   return out;
 }
 
+std::string unknown_dtype_message(const std::string& path, const std::string& name) {
+  std::string list;
+  for (const auto& t : all_dtypes()) list += (list.empty() ? "" : ", ") + t.name;
+  return path + " holds \"" + name + "\"; expected one of " + list +
+         ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)";
+}
+
 const DType& dtype_field(Reader& r, const std::string& key, const std::string& fallback) {
   const std::string name = r.string_or(key, fallback);
   const DType* d = find_dtype(name);
-  if (!d) {
-    std::string list;
-    for (const auto& t : all_dtypes()) list += (list.empty() ? "" : ", ") + t.name;
-    r.fail(key, "unknown_dtype", r.child_path(key) + " holds \"" + name + "\"; expected one of " + list +
-                                     ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)");
-  }
+  if (!d) r.fail(key, "unknown_dtype", unknown_dtype_message(r.child_path(key), name));
   return *d;
 }
 
-Workload read_workload(Reader& req, const ModelSpec& m) {
+// A list of format names (a sweep axis); `fallback` when absent.
+std::vector<const DType*> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback) {
+  std::vector<std::string> names = r.has(key) ? r.string_array_or(key) : fallback;
+  if (!r.has(key)) r.raw(key);
+  if (names.empty()) r.fail(key, "out_of_range", r.child_path(key) + " is an empty list; expected at least one format");
+  if (names.size() > 40)
+    r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(names.size()) + " formats; expected at most 40");
+  std::vector<const DType*> out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const DType* d = find_dtype(names[i]);
+    const std::string path = r.child_path(key) + "/" + std::to_string(i);
+    if (!d) throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i]));
+    out.push_back(d);
+  }
+  return out;
+}
+
+// The request's "scenario": a built-in bundle of optimizations whose settings become the defaults below.
+const Scenario* read_scenario(Reader& r) {
+  if (!r.has("scenario")) {
+    r.raw("scenario");
+    return nullptr;
+  }
+  const std::string name = r.string("scenario");
+  const Scenario* sc = find_scenario(name);
+  if (!sc) {
+    std::string list;
+    for (const auto& s : all_scenarios()) list += (list.empty() ? "" : ", ") + s.name;
+    r.fail("scenario", "out_of_range", r.child_path("scenario") + " holds \"" + name + "\"; expected one of " + list);
+  }
+  return sc;
+}
+
+// "convert_mla": convert standard attention to MLA (sizes default to LIFE's); a scenario may ask for it too.
+void apply_mla_conversion(Reader& r, ModelSpec& m, const Scenario* sc) {
+  if (r.has("convert_mla")) {
+    Reader c = r.object("convert_mla");
+    MlaConversion d = sc ? sc->mla : MlaConversion{};
+    d.q_lora_rank = c.int_in_or("q_lora_rank", 0, 65536, d.q_lora_rank);
+    d.kv_lora_rank = c.int_in_or("kv_lora_rank", 1, 65536, d.kv_lora_rank);
+    d.qk_nope_dim = c.int_in_or("qk_nope_head_dim", 1, 4096, d.qk_nope_dim);
+    d.qk_rope_dim = c.int_in_or("qk_rope_head_dim", 0, 4096, d.qk_rope_dim);
+    d.v_head_dim = c.int_in_or("v_head_dim", 1, 4096, d.v_head_dim);
+    c.reject_unknown();
+    m = convert_to_mla(m, d);
+  } else {
+    r.raw("convert_mla");
+    if (sc) m = scenario_model(*sc, m);
+  }
+}
+
+Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
   Workload w;
+  if (sc) apply_scenario(*sc, w.settings);  // its settings are the defaults of the fields below
   if (req.has("workload")) {
     Reader wr = req.object("workload");
     if (wr.has("requests")) {
@@ -130,10 +185,10 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   static const json kNone = json::object();
   Reader p = req.has("precision") ? req.object("precision") : Reader(kNone, "/precision", "request");
   if (!req.has("precision")) req.raw("precision");
-  const bool given = p.has("weights");
-  pr.weights = &dtype_field(p, "weights", "bf16");
-  pr.activations = &dtype_field(p, "activations", "bf16");
-  pr.kv = &dtype_field(p, "kv", "bf16");
+  const bool given = p.has("weights") || sc;  // a scenario's weight format replaces the declared one too
+  pr.weights = &dtype_field(p, "weights", pr.weights ? pr.weights->name : "bf16");
+  pr.activations = &dtype_field(p, "activations", pr.activations ? pr.activations->name : "bf16");
+  pr.kv = &dtype_field(p, "kv", pr.kv ? pr.kv->name : "bf16");
   if (!given && !m.declared_weights.empty()) {
     const DType* declared = find_dtype(m.declared_weights);
     for (int c = 0; c < kWeightClasses; ++c)
@@ -150,23 +205,24 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
                  "\", a weight-only storage format; expected a compute type such as bf16, fp16, fp8 or int8");
   }
   w.settings.convention = &convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
-  const std::string attn = req.string_or("attention", "fused");
+  const std::string attn = req.string_or("attention", w.settings.attention == AttnImpl::Unfused ? "unfused" : "fused");
   if (attn == "fused") w.settings.attention = AttnImpl::Fused;
   else if (attn == "unfused") w.settings.attention = AttnImpl::Unfused;
   else req.fail("attention", "out_of_range", req.child_path("attention") + " holds \"" + attn + "\"; expected fused or unfused");
-  const std::string mla = req.string_or("mla", "auto");
+  const MlaForm mla_default = w.settings.mla;
+  const std::string mla = req.string_or("mla", mla_default == MlaForm::Auto ? "auto" : (mla_default == MlaForm::Absorbed ? "absorbed" : "expanded"));
   if (mla == "auto") w.settings.mla = MlaForm::Auto;
   else if (mla == "absorbed") w.settings.mla = MlaForm::Absorbed;
   else if (mla == "expanded") w.settings.mla = MlaForm::Expanded;
   else req.fail("mla", "out_of_range", req.child_path("mla") + " holds \"" + mla + "\"; expected auto, absorbed or expanded");
-  const std::string mlp = req.string_or("mlp", "unfused");
-  if (mlp == "fused") w.settings.fused_mlp = true;
-  else if (mlp != "unfused") req.fail("mlp", "out_of_range", req.child_path("mlp") + " holds \"" + mlp + "\"; expected fused or unfused");
+  const std::string mlp = req.string_or("mlp", w.settings.fused_mlp ? "fused" : "unfused");
+  w.settings.fused_mlp = mlp == "fused";
+  if (mlp != "fused" && mlp != "unfused") req.fail("mlp", "out_of_range", req.child_path("mlp") + " holds \"" + mlp + "\"; expected fused or unfused");
   w.settings.attention_tile = req.int_in_or("attention_tile", 0, 65536, 0);
   if (req.has("lora")) {
     Reader lr = req.object("lora");
-    w.settings.lora.rank = lr.int_in_or("rank", 1, 65536, 16);
-    const std::string mode = lr.string_or("mode", "unmerged");
+    w.settings.lora.rank = lr.int_in_or("rank", 1, 65536, w.settings.lora.rank > 0 ? w.settings.lora.rank : 16);
+    const std::string mode = lr.string_or("mode", lora_mode_name(w.settings.lora.mode));
     if (mode == "unmerged") w.settings.lora.mode = LoraMode::Unmerged;
     else if (mode == "merge-per-call") w.settings.lora.mode = LoraMode::MergePerCall;
     else if (mode == "merged") w.settings.lora.mode = LoraMode::Merged;
@@ -175,6 +231,7 @@ Workload read_workload(Reader& req, const ModelSpec& m) {
   } else {
     req.raw("lora");
   }
+  w.settings.online_hadamard = req.boolean_or("online_hadamard", w.settings.online_hadamard);
   // Timing: LIFE sums a whole phase as max(compute, memory); our default bounds each operator on its own.
   const std::string timing = req.string_or("timing", w.settings.convention->name == "life" ? "phase-max" : "per-op");
   if (timing == "per-op") w.timing = Timing::PerOp;
@@ -383,9 +440,11 @@ json api_model(const json& request) {
 json api_analyze(const json& request) {
   Reader r(request, "", "request");
   ResolvedModel rm = resolve_model(r);
+  const Scenario* sc = read_scenario(r);
+  apply_mla_conversion(r, rm.spec, sc);
   HardwareSpec hw_storage;
   const HardwareSpec* hw = resolve_hardware(r, hw_storage);
-  Workload w = read_workload(r, rm.spec);
+  Workload w = read_workload(r, rm.spec, sc);
   r.reject_unknown();
   const Analysis a = analyze(rm.spec, w, hw);
 
@@ -405,7 +464,9 @@ json api_analyze(const json& request) {
         {"gen", w.gen_tokens},
         {"batch_requests", a.batch_requests},
         {"precision", precision_json(w.settings.precision, rm.spec)},
+        {"scenario", sc ? json(sc->name) : json(nullptr)},
         {"mlp", w.settings.fused_mlp ? "fused" : "unfused"},
+        {"online_hadamard", w.settings.online_hadamard},
         {"attention_tile", w.settings.attention_tile},
         {"prefill_chunk", w.prefill_chunk},
         {"prefill_chunks", a.prefill_chunks},
@@ -453,6 +514,62 @@ json api_analyze(const json& request) {
     out["ttft_s"] = finite(a.ttft_s);
   }
   out["warnings"] = warnings_json(a.warnings);
+  return out;
+}
+
+// Throughput and memory against weight and KV formats: the analyze request with every weight class stored in each
+// format of sweep.weights and the cache in each of sweep.kv (docs/schema.md, "quant_sweep").
+json api_quant_sweep(const json& request) {
+  Reader r(request, "", "request");
+  ResolvedModel rm = resolve_model(r);
+  const Scenario* sc = read_scenario(r);
+  apply_mla_conversion(r, rm.spec, sc);
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  const Workload base = read_workload(r, rm.spec, sc);
+  static const json kNone = json::object();
+  Reader sr = r.has("sweep") ? r.object("sweep") : Reader(kNone, "/sweep", "request");
+  if (!r.has("sweep")) r.raw("sweep");
+  const auto weights = dtype_list(sr, "weights", {"fp32", "bf16", "int8", "q6_k", "q5_k", "int4-g128", "int3", "int2"});
+  const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
+  sr.reject_unknown();
+  r.reject_unknown();
+
+  json rows = json::array();
+  for (const DType* wt : weights) {
+    for (const DType* kv : kvs) {
+      Workload w = base;
+      w.settings.precision.weights = wt;
+      for (auto& c : w.settings.precision.by_class) c = nullptr;
+      w.settings.precision.kv = kv;
+      const Analysis a = analyze(rm.spec, w, hw);
+      json row = {{"weights", wt->name},
+                  {"weight_bits", wt->bits_per_element},
+                  {"kv", kv->name},
+                  {"kv_bits", kv->bits_per_element},
+                  {"weights_bytes", a.weights_bytes},
+                  {"kv_cache_bytes", a.kv_cache_bytes},
+                  {"required_bytes", a.memory_required_bytes},
+                  {"prefill_flops", a.prefill.totals.flops},
+                  {"decode_flops_per_token", a.decode_flops_per_token}};
+      if (a.has_hardware) {
+        row["fits"] = a.fits;
+        row["ttft_s"] = finite(a.ttft_s);
+        row["tpot_s"] = finite(a.tpot_mean_s);
+        row["tokens_per_s"] = finite(a.tokens_per_s);
+        row["batch_tokens_per_s"] = finite(a.batch_tokens_per_s);
+        row["max_batch"] = a.max_batch;
+        row["max_context"] = a.max_context;
+        row["decode_bound"] = a.decode.memory_s >= a.decode.compute_s ? "memory" : "compute";
+      }
+      rows.push_back(row);
+    }
+  }
+  json out = {{"model", rm.spec.name.empty() ? rm.id : rm.spec.name},
+              {"scenario", sc ? json(sc->name) : json(nullptr)},
+              {"activations", base.settings.precision.activations->name},
+              {"rows", rows}};
+  if (hw) out["hardware"] = hw->name;
   return out;
 }
 
@@ -520,7 +637,7 @@ json api_calibrate(const json& request) {
     }
     p.metric = metric_by_name(pr.string("metric"), pr.child_path("metric"));
     p.measured = pr.positive_number("value");
-    p.workload = read_workload(pr, *p.model);
+    p.workload = read_workload(pr, *p.model, nullptr);
     pr.reject_unknown();
     points.push_back(p);
   }
@@ -561,6 +678,27 @@ std::string call(const std::string& fn, const std::string& request_json) {
     else if (fn == "model") value = api_model(req);
     else if (fn == "device") value = api_device(req);
     else if (fn == "analyze") value = api_analyze(req);
+    else if (fn == "quant_sweep") value = api_quant_sweep(req);
+    else if (fn == "scenarios") {
+      value = json::array();
+      for (const auto& sc : all_scenarios()) {
+        json v = {{"name", sc.name},
+                  {"description", sc.description},
+                  {"source", sc.source},
+                  {"weights", sc.weights},
+                  {"activations", sc.activations},
+                  {"kv", sc.kv},
+                  {"attention", sc.attention == AttnImpl::Fused ? "fused" : "unfused"},
+                  {"mlp", sc.fused_mlp ? "fused" : "unfused"},
+                  {"online_hadamard", sc.online_hadamard}};
+        if (sc.lora.rank > 0) v["lora"] = {{"rank", sc.lora.rank}, {"mode", lora_mode_name(sc.lora.mode)}};
+        if (sc.convert_mla)
+          v["convert_mla"] = {{"q_lora_rank", sc.mla.q_lora_rank}, {"kv_lora_rank", sc.mla.kv_lora_rank},
+                              {"qk_nope_head_dim", sc.mla.qk_nope_dim}, {"qk_rope_head_dim", sc.mla.qk_rope_dim},
+                              {"v_head_dim", sc.mla.v_head_dim}};
+        value.push_back(v);
+      }
+    }
     else if (fn == "validate") value = api_validate(req);
     else if (fn == "calibrate") value = api_calibrate(req);
     else if (fn == "conventions") {
@@ -576,7 +714,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
       for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
-                                                       "\"; expected version, models, hardware, conventions, dtypes, model, device, analyze, validate or calibrate");
+                                                       "\"; expected version, models, hardware, conventions, dtypes, scenarios, model, device, analyze, quant_sweep, validate or calibrate");
     }
     envelope = {{"ok", true}, {"value", value}};
   } catch (const InputError& e) {

@@ -21,7 +21,10 @@ const char* kHelp = R"(infercast - forecast LLM inference performance from a mod
 Usage:
   infercast models   [--format table|json]        list model presets
   infercast hardware [--format table|json]        list hardware presets
+  infercast scenarios [--format table|json]       list built-in scenarios (LIFE's Table 3 variants)
   infercast analyze  --model <preset id | config.json> [options]
+  infercast quant-sweep --model ... [analyze options] [--sweep-weights F,F,...] [--sweep-kv F,F,...]
+                     [--format table|json|csv]    throughput and memory for every weight x KV format
   infercast validate [--csv FILE] [--format table|json|csv]
                                                   forecasts against public measurements
   infercast calibrate --hardware ID|PATH [--model ID|PATH] --point K=V,... [--point ...]
@@ -51,6 +54,10 @@ Analyze options:
   --prefill-chunk N        chunked prefill: at most N new tokens per request per step (default 0: one step)
   --lora-rank R            LoRA adapters of rank R on the attention and MLP projections
   --lora-mode MODE         unmerged (x A B on every call, default), merge-per-call (LIFE), merged (once, ahead)
+  --scenario NAME          start from a built-in scenario (infercast scenarios); other flags override it
+  --hadamard on|off        QuaRot's online Hadamard rotations (q/k, o_proj input, down_proj input)
+  --convert-mla default|Q,KV,NOPE,ROPE,V
+                           convert standard attention to MLA (default: LIFE's 128,128,128,64,128)
   --convention NAME        counting convention: infercast (default), life, no-causal
   --attention fused|unfused
   --mla auto|absorbed|expanded
@@ -64,6 +71,9 @@ Analyze options:
 Calibrate points: --point metric=tpot_s,value=0.0123,batch=1,prompt=512,gen=128,weights=q4_0[,model=ID]
   metrics: ttft_s, tpot_s (mean over the generation), tpot_first_s, decode_tokens_per_s,
            prompt_tokens_per_s, e2e_s, output_tokens_per_s; other keys: cached, activations, kv
+
+Quant-sweep: every weight class in each of --sweep-weights (default fp32,bf16,int8,q6_k,q5_k,int4-g128,int3,int2)
+  with the cache in each of --sweep-kv (default bf16,int8,int4); --weights and --kv are what it varies.
 
 Exit status: 0 on success, 2 on bad input (a message on stderr names the field).
 )";
@@ -269,9 +279,18 @@ void print_csv(const json& r) {
   }
 }
 
-int cmd_analyze(const Args& a) {
-  const std::string fmt = one(a, "--format", "table");
-  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+void check_known(const Args& a, const std::vector<std::string>& known);
+std::string num3(double v);
+
+std::vector<std::string> split_commas(const std::string& v) {
+  std::vector<std::string> out;
+  std::stringstream ss(v);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
+  return out;
+}
+
+// The analyze request the flags describe (shared by analyze and quant-sweep); `extra` lists the caller's own flags.
+json analysis_request(const Args& a, const std::vector<std::string>& extra) {
   json req = json::object();
   const std::string model = one(a, "--model");
   if (model.empty()) die("--model is required; give a preset id (infercast models) or a config.json path");
@@ -314,6 +333,23 @@ int cmd_analyze(const Args& a) {
            {"--timing", "timing"}, {"--mlp", "mlp"}})
     if (a.opts.count(flag)) req[key] = one(a, flag);
   if (a.opts.count("--attention-tile")) req["attention_tile"] = integer("--attention-tile", one(a, "--attention-tile"));
+  if (a.opts.count("--scenario")) req["scenario"] = one(a, "--scenario");
+  if (a.opts.count("--hadamard")) {
+    const std::string v = one(a, "--hadamard");
+    if (v != "on" && v != "off") die("--hadamard holds \"" + v + "\"; expected on or off");
+    req["online_hadamard"] = v == "on";
+  }
+  if (a.opts.count("--convert-mla")) {
+    const std::string v = one(a, "--convert-mla");
+    json c = json::object();
+    if (v != "default") {
+      const auto parts = split_commas(v);
+      if (parts.size() != 5) die("--convert-mla holds \"" + v + "\"; expected default or Q_RANK,KV_RANK,NOPE,ROPE,V (five integers)");
+      const char* keys[] = {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"};
+      for (int i = 0; i < 5; ++i) c[keys[i]] = integer("--convert-mla", parts[i]);
+    }
+    req["convert_mla"] = c;
+  }
   if (a.opts.count("--lora-rank") || a.opts.count("--lora-mode")) {
     json lora = json::object();
     if (a.opts.count("--lora-rank")) lora["rank"] = integer("--lora-rank", one(a, "--lora-rank"));
@@ -326,19 +362,97 @@ int cmd_analyze(const Args& a) {
     if (a.opts.count("--pin-kv")) pl["kv_cache"] = integer("--pin-kv", one(a, "--pin-kv"));
     req["placement"] = pl;
   }
-  static const std::vector<std::string> known = {"--model", "--hardware", "--batch", "--prompt", "--gen", "--cached-tokens",
-                                                 "--input-tokens", "--weights", "--activations", "--kv", "--convention",
-                                                 "--attention", "--mla", "--moe-traffic", "--format", "--timing",
-                                                 "--prefill-chunk", "--attention-weights", "--ffn-weights", "--expert-weights",
-                                                 "--router-weights", "--embedding-weights", "--lm-head-weights", "--mlp",
-                                                 "--attention-tile", "--lora-rank", "--lora-mode",
-                                                 "--pin-weights", "--pin-kv"};
+  std::vector<std::string> known = {"--model", "--hardware", "--batch", "--prompt", "--gen", "--cached-tokens",
+                                    "--input-tokens", "--weights", "--activations", "--kv", "--convention",
+                                    "--attention", "--mla", "--moe-traffic", "--format", "--timing",
+                                    "--prefill-chunk", "--attention-weights", "--ffn-weights", "--expert-weights",
+                                    "--router-weights", "--embedding-weights", "--lm-head-weights", "--mlp",
+                                    "--attention-tile", "--lora-rank", "--lora-mode", "--scenario", "--hadamard",
+                                    "--convert-mla", "--pin-weights", "--pin-kv"};
+  known.insert(known.end(), extra.begin(), extra.end());
   for (const auto& [k, v] : a.opts)
     if (std::find(known.begin(), known.end(), k) == known.end()) die("unknown option " + k + "; see infercast --help");
-  const json r = unwrap(infercast::call("analyze", req.dump()));
+  return req;
+}
+
+int cmd_analyze(const Args& a) {
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+  const json r = unwrap(infercast::call("analyze", analysis_request(a, {}).dump()));
   if (fmt == "json") std::cout << r.dump(2) << "\n";
   else if (fmt == "csv") print_csv(r);
   else print_analysis_table(r);
+  return 0;
+}
+
+int cmd_quant_sweep(const Args& a) {
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+  for (const char* f : {"--weights", "--kv"})
+    if (a.opts.count(f)) die(std::string(f) + " is what quant-sweep varies; give the list with --sweep" + (f + 1));
+  json req = analysis_request(a, {"--sweep-weights", "--sweep-kv"});
+  json sweep = json::object();
+  if (a.opts.count("--sweep-weights")) sweep["weights"] = split_commas(one(a, "--sweep-weights"));
+  if (a.opts.count("--sweep-kv")) sweep["kv"] = split_commas(one(a, "--sweep-kv"));
+  req["sweep"] = sweep;
+  const json v = unwrap(infercast::call("quant_sweep", req.dump()));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  const bool hw = v.contains("hardware");
+  std::vector<std::string> cols = {"weights", "weight_bits", "kv", "kv_bits", "weights_bytes", "kv_cache_bytes", "required_bytes"};
+  if (hw) for (const char* c : {"fits", "ttft_s", "tpot_s", "tokens_per_s", "batch_tokens_per_s", "max_batch", "decode_bound"}) cols.push_back(c);
+  if (fmt == "csv") {
+    for (std::size_t i = 0; i < cols.size(); ++i) std::cout << (i ? "," : "") << cols[i];
+    std::cout << "\n";
+    for (const auto& r : v["rows"]) {
+      for (std::size_t i = 0; i < cols.size(); ++i) {
+        const json& x = r[cols[i]];
+        std::cout << (i ? "," : "") << (x.is_string() ? x.get<std::string>() : x.dump());
+      }
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  std::cout << "Model: " << v["model"].get<std::string>() << (hw ? ", device: " + v["hardware"].get<std::string>() : "")
+            << ", activations " << v["activations"].get<std::string>() << "\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = {"weights", "bits", "kv", "bits", "weights", "KV cache", "total"};
+  if (hw) for (const char* c : {"fits", "TTFT", "TPOT", "tok/s", "batch tok/s", "max batch", "decode bound"}) head.push_back(c);
+  rows.push_back(head);
+  for (const auto& r : v["rows"]) {
+    std::vector<std::string> row = {r["weights"], num3(r["weight_bits"].get<double>()), r["kv"], num3(r["kv_bits"].get<double>()),
+                                    bytes_str(r["weights_bytes"].get<double>()), bytes_str(r["kv_cache_bytes"].get<double>()),
+                                    bytes_str(r["required_bytes"].get<double>())};
+    if (hw) {
+      row.push_back(r["fits"].get<bool>() ? "yes" : "NO");
+      row.push_back(time_str(r["ttft_s"].get<double>()));
+      row.push_back(time_str(r["tpot_s"].get<double>()));
+      row.push_back(num3(r["tokens_per_s"].get<double>()));
+      row.push_back(num3(r["batch_tokens_per_s"].get<double>()));
+      row.push_back(num3(r["max_batch"].get<double>()));
+      row.push_back(r["decode_bound"]);
+    }
+    rows.push_back(row);
+  }
+  print_table(rows);
+  return 0;
+}
+
+int cmd_scenarios(const Args& a) {
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json") die("--format holds \"" + fmt + "\"; expected table or json");
+  check_known(a, {"--format"});
+  const json v = unwrap(infercast::call("scenarios", "{}"));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows = {{"name", "weights", "activations", "kv", "attention", "mlp", "description"}};
+  for (const auto& s : v) rows.push_back({s["name"], s["weights"], s["activations"], s["kv"], s["attention"], s["mlp"], s["description"]});
+  print_table(rows);
+  std::cout << "\nSource: " << v[0]["source"].get<std::string>() << ". Use one with analyze --scenario NAME; flags given too override it.\n";
   return 0;
 }
 
@@ -540,10 +654,12 @@ int main(int argc, char** argv) {
   if (a.command == "analyze") return cmd_analyze(a);
   if (a.command == "models" || a.command == "hardware") return cmd_list(a, a.command);
   if (a.command == "validate") return cmd_validate(a);
+  if (a.command == "quant-sweep") return cmd_quant_sweep(a);
+  if (a.command == "scenarios") return cmd_scenarios(a);
   if (a.command == "calibrate") return cmd_calibrate(a);
   if (a.command == "call") {
     if (a.function.empty()) die("call needs a function name, e.g. infercast call analyze --request request.json");
     return cmd_call(a, a.function);
   }
-  die("unknown command \"" + a.command + "\"; expected models, hardware, analyze, validate, calibrate or call (see infercast --help)");
+  die("unknown command \"" + a.command + "\"; expected models, hardware, scenarios, analyze, quant-sweep, validate, calibrate or call (see infercast --help)");
 }

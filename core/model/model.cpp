@@ -63,6 +63,30 @@ i64 ffn_params(i64 hidden, i64 width, bool gated, bool bias) { return ffn_count(
 
 i64 attention_params(const AttentionSpec& a, i64 hidden) { return attention_count(a, hidden).v; }
 
+ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c) {
+  ModelSpec out = m;
+  for (auto& L : out.layers) {
+    AttentionSpec& a = L.attn;
+    if (a.kind == AttnKind::MLA) continue;
+    a.kind = AttnKind::MLA;
+    a.n_kv_heads = a.n_heads;
+    a.q_lora_rank = c.q_lora_rank;
+    a.kv_lora_rank = c.kv_lora_rank;
+    a.qk_nope_dim = c.qk_nope_dim;
+    a.qk_rope_dim = c.qk_rope_dim;
+    a.rope_dim = c.qk_rope_dim;
+    a.head_dim = c.qk_nope_dim + c.qk_rope_dim;
+    a.v_head_dim = c.v_head_dim;
+    a.qkv_bias = false;
+    a.qk_norm = false;
+    a.sinks = false;
+    a.fused_qkv = false;
+  }
+  out.id = m.id + "+mla";
+  out.name = m.name + " (converted to MLA)";
+  return out;
+}
+
 const char* weight_class_name(WeightClass c) {
   switch (c) {
     case WeightClass::Attention: return "attention";

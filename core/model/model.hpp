@@ -108,6 +108,18 @@ struct ParamCounts {
 
 ParamCounts count_params(const ModelSpec& m);
 
+// Converting a trained MHA/GQA model to multi-head latent attention (TransMLA, MHA2MLA; LIFE's "bf16-int4-mla"
+// variant): every standard attention layer becomes MLA with these sizes, keeping its head count, window and output
+// bias. Layers that already use MLA are left as they are.
+struct MlaConversion {
+  i64 q_lora_rank = 128;  // LIFE appendix 8.2
+  i64 kv_lora_rank = 128;
+  i64 qk_nope_dim = 128;
+  i64 qk_rope_dim = 64;
+  i64 v_head_dim = 128;
+};
+ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c);
+
 // Parameters of one layer's attention block (projections, biases, q/k norms, sinks, MLA norms).
 i64 attention_params(const AttentionSpec& a, i64 hidden);
 // Parameters of one routed expert (or a dense FFN of the given width).

@@ -59,6 +59,21 @@ double chunk_prefix(double P, double k) {
   return q * triangle(k) + triangle(r);
 }
 
+}  // namespace
+
+double hadamard_flops_per_element(i64 d) {
+  if (d <= 1) return 0;
+  i64 p = 1;
+  while (d % (2 * p) == 0) p *= 2;
+  const i64 odd = d / p;
+  if (odd == 1) return std::log2(static_cast<double>(d));
+  if (p < 4) return 2.0 * static_cast<double>(d);  // no Hadamard of this order: a dense orthogonal rotation
+  const double m = 4.0 * static_cast<double>(odd);
+  return std::log2(static_cast<double>(p) / 4) + 2 * m;
+}
+
+namespace {
+
 struct Builder {
   const ModelSpec& m;
   const StepSettings& s;
@@ -310,6 +325,8 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       if (a.rope_dim > 0)
         b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)
             .dispatches = (conv.split_rope_and_cache_write ? 2 : 1) * c;  // queries and keys apart, or one kernel
+      if (s.online_hadamard)
+        b.elementwise("hadamard_qk", G, n, T * (nh + nkv) * hd, hadamard_flops_per_element(a.head_dim), 1);
       {
         Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
         op.act_read_bytes = c * T * nkv * (hd + vhd) * b.ab;
@@ -341,6 +358,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         av.act_write_bytes = c * T * nh * vhd * b.ab;
         finish_attention(av, nh * 2 * vhd, c * keys * nkv * vhd);
       }
+      if (s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
       b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
     } else {
       // MLA (DeepSeek-V2/V3). The latent c_kv (kv_lora_rank) and the shared rotary key (qk_rope_dim) are cached.
@@ -390,6 +408,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
           kvb.flops += 2 * c * keys * (kvl + rope);
         }
       }
+      if (s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
       b.gemm("o_proj", G, n, T, nh * vhd, h, false);
     }
 
@@ -418,6 +437,8 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
         b.gemm(prefix + "up_proj", G, n, T, h, width, bias);
         b.elementwise(prefix + "act", G, n, T * width, b.act_cost(), 1);
       }
+      if (s.online_hadamard)
+        b.elementwise(prefix + "hadamard_down_in", G, n, T * width, hadamard_flops_per_element(static_cast<i64>(width)), 1);
       b.gemm(prefix + "down_proj", G, n, T, width, h, bias);
     };
     if (!f.moe) {
@@ -434,6 +455,8 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       b.gemm("experts_gate_up", G, n, routed, h, up_width, f.expert_bias, touched);
       b.elementwise("experts_act_mul", G, n, routed * Ie,
                     b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0), f.gated ? 2 : 1);
+      if (s.online_hadamard)
+        b.elementwise("experts_hadamard_down_in", G, n, routed * Ie, hadamard_flops_per_element(f.expert_intermediate), 1);
       b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias, touched);
       b.elementwise("experts_combine", G, n, T * h, 2 * k, k);
       if (f.n_shared > 0) {

@@ -58,6 +58,7 @@ struct StepSettings {
   bool fused_mlp = false;  // gate/up GEMM with the activation in its epilogue: no gate/up outputs written or read
   i64 attention_tile = 0;  // keys padded to a multiple of this per request (0: no padding)
   LoraSettings lora;
+  bool online_hadamard = false;  // QuaRot: rotations of q/k, of the o_proj input and of the down_proj input
 };
 
 struct Op {
@@ -100,6 +101,11 @@ double attention_pairs(const AttentionSpec& a, double cached, double input, bool
 double attention_keys_read(const AttentionSpec& a, double cached, double input);
 // Expected number of distinct experts touched by `tokens` routings of top_k out of n_experts.
 double experts_touched(MoeTraffic t, double n_experts, double top_k, double tokens);
+
+// FLOPs per element of an online Hadamard transform of length d (QuaRot's kernels): log2(p) butterfly operations
+// for the power-of-two part p and 2m for a dense m x m Hadamard of the rest, m = 4 x the odd part of d (Hadamard
+// matrices exist for orders 1, 2 and multiples of 4). Powers of two cost log2(d); 11008 = 64 x 172 costs 6 + 344.
+double hadamard_flops_per_element(i64 d);
 
 // FLOPs of merging rank-r adapters into every adapted weight once: W' = W + (alpha/r) B A costs 2 k r n for the
 // product and 2 k n to scale and add (LIFE Table 12's totals count both).

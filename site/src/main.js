@@ -12,12 +12,15 @@ const backend = createBackend();
 const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
-  mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged',
+  mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
 let presets = { models: [], hardware: [] };
 let lastResult = null;
 let timelinePlot = null;
+let sweepPlot = null;
+let lastSweep = null;
+let scenarios = [];
 let generation = 0;
 // Custom devices and models kept in this browser (store.js); `urlDevice` is a device that came with a shared link.
 let store = { doc: { devices: [], models: [] }, notice: '', readOnly: false };
@@ -134,6 +137,8 @@ function request() {
   if (state.chunk > 0) req.workload.prefill_chunk = state.chunk;
   if (state.tile > 0) req.attention_tile = state.tile;
   if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
+  if (state.scenario) req.scenario = state.scenario;
+  req.online_hadamard = state.hadamard === 'on';
   if (state.hardware) req.hardware = customDevice() || state.hardware;
   return req;
 }
@@ -166,6 +171,65 @@ async function update() {
   for (const o of lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   render(env.value);
+  await updateSweep(mine);
+}
+
+// Throughput and memory for every weight format x KV format, the rest of the scenario unchanged.
+async function updateSweep(mine) {
+  const env = await backend.call('quant_sweep', request());
+  if (mine !== generation) return;
+  if (!env.ok) {
+    $('sweep-note').textContent = `The sweep could not run: ${env.error.message}`;
+    return;
+  }
+  lastSweep = env.value;
+  renderSweep(env.value);
+}
+
+const SWEEP_COLORS = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed'];
+
+function renderSweep(v) {
+  const box = $('quant-sweep');
+  if (sweepPlot) {
+    sweepPlot.destroy();
+    sweepPlot = null;
+  }
+  box.textContent = '';
+  const kvs = [...new Set(v.rows.map((r) => r.kv))];
+  const weights = [...new Set(v.rows.map((r) => r.weights))];
+  const bits = new Map(v.rows.map((r) => [r.weights, r.weight_bits]));
+  weights.sort((a, b) => bits.get(a) - bits.get(b));
+  const row = (w, k) => v.rows.find((r) => r.weights === w && r.kv === k);
+  const hw = v.rows.length > 0 && v.rows[0].tokens_per_s !== undefined;
+  const xs = weights.map((w) => bits.get(w));
+  const data = [xs];
+  const series = [{ label: 'weight bits' }];
+  const fg = getComputedStyle(document.body).color;
+  kvs.forEach((k, i) => {
+    const color = SWEEP_COLORS[i % SWEEP_COLORS.length];
+    if (hw) {
+      data.push(weights.map((w) => (row(w, k).fits ? row(w, k).tokens_per_s : null)));
+      series.push({ label: `tok/s, KV ${k}`, stroke: color, width: 2, scale: 'tps', points: { show: true } });
+    }
+    data.push(weights.map((w) => row(w, k).required_bytes / 1e9));
+    series.push({ label: `GB, KV ${k}`, stroke: color, width: 1, dash: [6, 4], scale: 'gb', points: { show: true } });
+  });
+  const axes = [{ label: 'bits per weight (scales included)', stroke: fg, values: (u, ticks) => ticks.map((t) => String(+t.toFixed(2))) }];
+  if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
+  axes.push({ scale: 'gb', label: 'memory required (GB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
+  sweepPlot = new uPlot({
+    width: Math.max(320, box.clientWidth || 520), height: 280,
+    scales: { x: { time: false }, gb: { range: (u, lo, hi) => [0, hi * 1.05] } },
+    axes, series,
+  }, data, box);
+  const cap = v.rows.length ? `${weights.length} weight formats x ${kvs.length} KV formats, activations ${v.activations}` : '';
+  const over = hw ? v.rows.filter((r) => !r.fits).map((r) => `${r.weights}/${r.kv}`) : [];
+  $('sweep-note').textContent = `${cap}.${hw ? ' Solid: tokens/s (missing where the scenario does not fit); dashed: memory.' : ' Memory only: pick a device for speed.'}${over.length ? ` Does not fit: ${over.join(', ')}.` : ''}`;
+}
+
+function sweepCsv(v) {
+  const keys = ['weights', 'weight_bits', 'kv', 'kv_bits', 'weights_bytes', 'kv_cache_bytes', 'required_bytes', 'fits', 'ttft_s', 'tpot_s', 'tokens_per_s', 'batch_tokens_per_s', 'max_batch', 'max_context', 'decode_bound'];
+  return [keys.join(','), ...v.rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(','))].join('\n') + '\n';
 }
 
 function card(label, value, sub, title, bad = false) {
@@ -555,7 +619,21 @@ function bind() {
       update();
     });
   }
-  const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe', mlp: 'mlp', 'lora-mode': 'loraMode' };
+  const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe', mlp: 'mlp', 'lora-mode': 'loraMode', hadamard: 'hadamard' };
+  // A scenario fills the controls it sets; they stay editable and override it.
+  $('scenario').addEventListener('change', () => {
+    state.scenario = $('scenario').value;
+    const sc = scenarios.find((x) => x.name === state.scenario);
+    if (sc) {
+      Object.assign(state, {
+        weights: sc.weights, activations: sc.activations, kv: sc.kv, attention: sc.attention, mlp: sc.mlp,
+        lora: sc.lora ? sc.lora.rank : 0, loraMode: sc.lora ? sc.lora.mode : DEFAULTS.loraMode, hadamard: sc.online_hadamard ? 'on' : 'off',
+      });
+    }
+    syncInputs();
+    update();
+  });
+  $('export-sweep').addEventListener('click', () => lastSweep && download('infercast-quant-sweep.csv', 'text/csv', sweepCsv(lastSweep)));
   for (const [id, key] of Object.entries(selects)) {
     $(id).addEventListener('change', () => {
       const v = $(id).value;
@@ -631,21 +709,32 @@ function syncInputs() {
   for (const id of ['batch', 'prompt', 'gen', 'weights', 'activations', 'kv', 'convention', 'attention', 'mlp', 'chunk', 'tile', 'lora']) $(id).value = String(state[id]);
   $('moe').value = state.moe;
   $('lora-mode').value = state.loraMode;
-  if (state.mlp !== DEFAULTS.mlp || state.chunk || state.tile || state.lora) $('optimizations').open = true;
+  $('hadamard').value = state.hadamard;
+  $('scenario').value = state.scenario;
+  const sc = scenarios.find((x) => x.name === state.scenario);
+  $('scenario-info').textContent = sc ? `${sc.description}. Source: ${sc.source}.` : '';
+  if (state.mlp !== DEFAULTS.mlp || state.chunk || state.tile || state.lora || state.scenario || state.hadamard !== 'off') $('optimizations').open = true;
 }
 
 async function start() {
   store = loadStore(localStorage);
   readUrl();
-  const [models, hardware, dtypes, conventions, version] = await Promise.all(
-    ['models', 'hardware', 'dtypes', 'conventions', 'version'].map((fn) => backend.call(fn, {})));
-  for (const env of [models, hardware, dtypes, conventions, version]) {
+  const [models, hardware, dtypes, conventions, version, scenarioList] = await Promise.all(
+    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios'].map((fn) => backend.call(fn, {})));
+  for (const env of [models, hardware, dtypes, conventions, version, scenarioList]) {
     if (!env.ok) {
       $('status').textContent = `The core could not start: ${env.error.message}`;
       return;
     }
   }
   presets = { models: models.value, hardware: hardware.value };
+  scenarios = scenarioList.value;
+  $('scenario').appendChild(option('', 'none: the settings below'));
+  for (const sc of scenarios) {
+    const o = option(sc.name, sc.name);
+    o.title = sc.description;
+    $('scenario').appendChild(o);
+  }
   $('version').textContent = version.value.version;
   for (const id of ['weights', 'activations', 'kv']) {
     for (const d of dtypes.value) {

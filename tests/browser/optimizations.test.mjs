@@ -2,6 +2,7 @@
 // and reads the same numbers the CLI gives for the same scenario, with the overheads in the operator table.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
@@ -51,5 +52,65 @@ test('LoRA, chunked prefill and int4-g128 weights: the page equals the CLI and s
   assert.equal(await page.inputValue('#weights'), 'int4-g128');
   assert.equal(await cardValue(page, 'Time to first token'), fmtSeconds(native.ttft_s));
   assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('a LIFE scenario fills the controls, equals the CLI, and the quantization sweep matches quant-sweep', async () => {
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#model=llama-2-7b&prompt=1024`);
+  await analyzed(page);
+  await page.click('#optimizations summary');
+  await page.selectOption('#scenario', 'life/quarot-w4a4kv4');
+  await page.waitForFunction(() => /scenario=life%2Fquarot-w4a4kv4/.test(location.hash));
+  // The scenario's settings show in the controls it sets, with its description and source.
+  assert.equal(await page.inputValue('#weights'), 'int4');
+  assert.equal(await page.inputValue('#activations'), 'int8');
+  assert.equal(await page.inputValue('#kv'), 'int4');
+  assert.equal(await page.inputValue('#mlp'), 'fused');
+  assert.equal(await page.inputValue('#hadamard'), 'on');
+  assert.match(await page.textContent('#scenario-info'), /QuaRot.*LIFE \(arXiv 2508\.00904\) Table 3/);
+  const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-2-7b', '--hardware', 'nvidia-h100-sxm', '--prompt', '1024',
+    '--scenario', 'life/quarot-w4a4kv4', '--format', 'json'], { encoding: 'utf8' }));
+  await page.waitForFunction((t) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time to first token') return c.querySelector('.value').textContent === t;
+    return false;
+  }, fmtSeconds(native.ttft_s));
+  assert.equal(await cardValue(page, 'Time per output token'), fmtSeconds(native.decode.tpot_s));
+  // The rotations appear as operators.
+  const names = await page.evaluate(() => [...document.querySelectorAll('#ops tbody tr')].map((tr) => tr.cells[0].textContent));
+  assert.ok(names.includes('hadamard_down_in'), names.join(', '));
+
+  // The sweep chart is drawn and its CSV equals the CLI's quant-sweep for the same scenario.
+  await page.waitForFunction(() => document.querySelector('#quant-sweep canvas') && /8 weight formats x 3 KV formats/.test(document.getElementById('sweep-note').textContent));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-sweep')]);
+  const file = path.join(artifacts, 'quant-sweep.csv');
+  await download.saveAs(file);
+  const pageRows = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(','));
+  const cliRows = execFileSync(cli, ['quant-sweep', '--model', 'llama-2-7b', '--hardware', 'nvidia-h100-sxm', '--prompt', '1024',
+    '--scenario', 'life/quarot-w4a4kv4', '--hadamard', 'on', '--format', 'csv'], { encoding: 'utf8' }).trim().split('\n').map((l) => l.split(','));
+  assert.equal(pageRows.length, 25);
+  const col = (rows, name) => rows.slice(1).map((r) => r[rows[0].indexOf(name)]);
+  for (const k of ['weights', 'kv', 'fits']) assert.deepEqual(col(pageRows, k), col(cliRows, k));
+  for (const k of ['required_bytes', 'tpot_s', 'tokens_per_s', 'max_batch']) {
+    const a = col(pageRows, k).map(Number), b = col(cliRows, k).map(Number);
+    a.forEach((x, i) => assert.ok(Math.abs(x - b[i]) <= 1e-9 * Math.abs(b[i]), `${k} row ${i}: ${x} vs ${b[i]}`));
+  }
+  await page.screenshot({ path: path.join(artifacts, 'scenario-sweep.png'), fullPage: true });
+
+  // Reloading the link restores the scenario; changing a control keeps the scenario as the base.
+  await page.reload();
+  await analyzed(page);
+  assert.equal(await page.inputValue('#scenario'), 'life/quarot-w4a4kv4');
+  assert.equal(await cardValue(page, 'Time to first token'), fmtSeconds(native.ttft_s));
+  await page.selectOption('#kv', 'bf16');
+  await page.waitForFunction(() => /kv=bf16/.test(location.hash) || !/kv=/.test(location.hash));
+  await analyzed(page);
+  const kvBf16 = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-2-7b', '--hardware', 'nvidia-h100-sxm', '--prompt', '1024',
+    '--scenario', 'life/quarot-w4a4kv4', '--kv', 'bf16', '--format', 'json'], { encoding: 'utf8' }));
+  await page.waitForFunction((t) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time per output token') return c.querySelector('.value').textContent === t;
+    return false;
+  }, fmtSeconds(kvBf16.decode.tpot_s));
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(env.base.replace(/infercast\/$/, ''))), []);
   await context.close();
 });

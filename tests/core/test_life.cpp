@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "helpers.hpp"
+#include "scenario/scenario.hpp"
 
 using namespace test;
 
@@ -52,21 +53,17 @@ TEST_CASE("the default convention counts causal attention: about half LIFE's BMM
 }
 
 namespace {
-// LIFE's Table 3 variants of Llama-2-7B. Eager variants run attention unfused; the "fused" ones fuse attention and
-// the MLP. int4 is LIFE's per-group scheme (group 128, fp16 scale and int4 zero per group: int4-g128).
+// LIFE's Table 3 variants of Llama-2-7B, as the built-in scenarios define them (core/scenario): these golden tests
+// check the scenarios themselves.
 Workload life_variant(const std::string& variant, i64 prompt) {
   Workload w;
   w.settings = settings("life");
+  const Scenario* sc = find_scenario("life/" + variant);
+  if (!sc) throw std::runtime_error("no scenario life/" + variant);
+  apply_scenario(*sc, w.settings);
   w.requests = {{0, prompt, 1}};
   w.gen_tokens = 2;
   w.timing = Timing::PhaseMax;
-  w.settings.attention = AttnImpl::Unfused;
-  if (variant != "bf16-bf16") w.settings.precision.weights = find_dtype("int4-g128");
-  if (variant == "bf16-int4-kv4") {
-    w.settings.precision.kv = find_dtype("int4");
-    w.settings.attention = AttnImpl::Fused;
-    w.settings.fused_mlp = true;
-  }
   return w;
 }
 constexpr double GiB = 1073741824.0;
