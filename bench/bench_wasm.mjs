@@ -16,3 +16,23 @@ for (const id of ['llama-3.1-8b', 'gemma-2-9b', 'llama-4-scout', 'deepseek-v3'])
   for (let i = 0; i < iters; i++) mod.call('analyze', req);
   console.log(`${id.padEnd(16)} ${((1000 * (performance.now() - t0)) / iters).toFixed(1).padStart(14)}`);
 }
+
+// Design points per second through the sweep call (1,048,576 points, 5 parameters, 3 objectives), JSON included.
+console.log('\nmodel            points    feasible  front  sweep call (Mpt/s)');
+for (const id of ['llama-3.1-8b', 'qwen3-30b-a3b', 'deepseek-v3']) {
+  const req = JSON.stringify({
+    model: id, hardware: 'nvidia-h100-sxm', precision: { weights: 'int4' }, workload: { batch: 8, prompt: 2048, gen: 1024 },
+    sram_bandwidth_GBps: 40000, objectives: ['tpot_s', 'power_W', 'usd_per_million_tokens'],
+    axes: [{ param: 'compute_TFLOPS', min: 50, max: 5000, steps: 16 }, { param: 'bandwidth_GBps', min: 200, max: 16000, steps: 16 },
+      { param: 'capacity_GB', min: 16, max: 1024, steps: 16 }, { param: 'sram_MB', values: [0, 64, 256, 1024] },
+      { param: 'price_USD', min: 2000, max: 60000, steps: 64 }],
+  });
+  let best = Infinity;
+  let v;
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    v = JSON.parse(mod.call('sweep', req)).value;
+    best = Math.min(best, performance.now() - t0);
+  }
+  console.log(`${id.padEnd(16)} ${String(v.points).padStart(7)} ${String(v.feasible).padStart(10)} ${String(v.front.length).padStart(6)} ${(v.points / best / 1e3).toFixed(2).padStart(19)}`);
+}

@@ -27,6 +27,13 @@ const char* bound_of(const OpTime& t) {
   return t.dispatch_s > roof ? "dispatch" : (t.compute_s >= t.memory_s ? "compute" : "memory");
 }
 
+void add_work(WorkSums& w, const Op& o, double scale = 1) {
+  w.flops_by_type[static_cast<std::size_t>(o.compute)] += scale * o.flops;
+  w.weight_bytes += scale * o.weight_bytes;
+  w.kv_bytes += scale * (o.kv_read_bytes + o.kv_write_bytes);
+  w.act_bytes += scale * (o.act_read_bytes + o.act_write_bytes);
+}
+
 PhaseTotals totals_of(const std::vector<Op>& ops) {
   PhaseTotals t;
   for (const auto& o : ops) add_costs(t, o);
@@ -162,6 +169,8 @@ void add_ops(std::vector<Op>& into, const std::vector<Op>& more) {
   }
 }
 
+}  // namespace
+
 std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
   std::vector<Request> step;
   step.reserve(first.size());
@@ -169,7 +178,7 @@ std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
   return step;
 }
 
-}  // namespace
+double op_compute_seconds(const HardwareSpec& hw, const Op& op) { return Timer(hw, TierCost{}, nullptr).compute_s(op, op.flops); }
 
 Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw) {
   Analysis a;
@@ -240,6 +249,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   }
   time_phase(a.prefill, nullptr, w.timing);
   time_phase(a.decode, nullptr, w.timing);
+  for (const auto& o : a.prefill.ops) add_work(a.prefill_work, o);
   if (s.lora.rank > 0) a.lora_merge_flops = lora_merge_flops(model, a.groups, s.lora.rank);
   a.decode_flops_per_token = a.batch_requests > 0 ? a.decode.totals.flops / a.batch_requests : 0;
   a.memory_required_bytes = a.weights_bytes + a.kv_cache_bytes + a.activation_peak_bytes;
@@ -395,6 +405,13 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     double C0 = 0, C1 = 0, M0 = 0, M1 = 0, disp_sum = 0;  // phase sums, for phase-max timing
     for (std::size_t k = 0; k < ops0.size(); ++k) {
       const Op& o = ops0[k];
+      // Work over the n steps: each quantity is affine in the step, v(i) = v0 + (v1 - v0) i, so the sum over
+      // i < n is (n - n(n-1)/2) v0 + n(n-1)/2 v1.
+      const double tri = n > 1 ? n * (n - 1) / 2 : 0;
+      if (D > 0) {
+        add_work(a.decode_work, o, n - tri);
+        if (n > 1) add_work(a.decode_work, ops1[k], tri);
+      }
       const double c0 = timer.compute_s(o, o.flops);
       const double m0 = timer.memory_s(o.weight_bytes, o.kv_read_bytes + o.kv_write_bytes, o.act_read_bytes + o.act_write_bytes);
       double c1 = 0, m1 = 0;

@@ -3,6 +3,7 @@
 // closed form per interval instead of looping over positions (docs/forecast.md).
 #pragma once
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,13 @@ struct Placement {
   std::vector<double> bytes_per_tier;
 };
 
+// FLOPs by the compute type operators run in and bytes by kind, summed over a whole phase (every chunk of the
+// prefill; every step of the decode): what energy is computed from.
+struct WorkSums {
+  std::array<double, 8> flops_by_type{};  // indexed by ComputeType (the operator's, before device fallbacks)
+  double weight_bytes = 0, kv_bytes = 0, act_bytes = 0;
+};
+
 struct Analysis {
   ParamCounts params;
   std::vector<LayerGroup> groups;
@@ -97,11 +105,18 @@ struct Analysis {
   std::vector<Placement> placement;
   std::vector<Warning> warnings;  // choices made for the user (compute fallbacks, memory-only timing)
   std::vector<TimelinePoint> timeline;
+  WorkSums prefill_work;  // the first step (all chunks)
+  WorkSums decode_work;   // all decode steps, with hardware
   // Optimizations' own costs
   double prefill_chunks = 1;       // steps the first step was split into
   double lora_merge_flops = 0;     // merging the adapters into the weights once (LIFE Table 12)
   double lora_merge_s = 0;         // that merge on the device (GEMM-class compute), with hardware
 };
+
+// The requests of decode step j (0: the first step after the prefill): each request has one new token.
+std::vector<Request> decode_step(const std::vector<Request>& first, double j);
+// Seconds an operator's FLOPs take at the device's peak for its compute type (after fallbacks) and class efficiency.
+double op_compute_seconds(const HardwareSpec& hw, const Op& op);
 
 // Throws InputError when the hardware cannot run an operator (no peak for any usable data type).
 Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw);

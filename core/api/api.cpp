@@ -2,10 +2,13 @@
 
 #include <cmath>
 #include <deque>
+#include <set>
 
 #include "analysis/analysis.hpp"
 #include "calibrate/calibrate.hpp"
 #include "scenario/scenario.hpp"
+#include "cost/cost.hpp"
+#include "dse/dse.hpp"
 #include "validation/validation.hpp"
 #include "io/presets.hpp"
 
@@ -95,6 +98,79 @@ std::vector<const DType*> dtype_list(Reader& r, const std::string& key, const st
     if (!d) throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i]));
     out.push_back(d);
   }
+  return out;
+}
+
+json warnings_json(const std::vector<Warning>& ws);
+
+// The request's "costs": assumptions behind energy, cost and CO2 (docs/formulas.md, "Energy, cost and CO2").
+CostAssumptions read_costs(Reader& r) {
+  CostAssumptions a;
+  if (!r.has("costs")) {
+    r.raw("costs");
+    return a;
+  }
+  Reader c = r.object("costs");
+  a.compute_power_fraction = c.number_in_or("compute_power_fraction", 0, 1, a.compute_power_fraction);
+  a.static_fraction = c.number_in_or("static_fraction", 0, 1, a.static_fraction);
+  a.power_w = c.number_in_or("power_W", 0, 1e7, a.power_w);
+  a.lifetime_years = c.number_in_or("lifetime_years", 0.01, 100, a.lifetime_years);
+  a.utilization = c.number_in_or("utilization", 0.001, 1, a.utilization);
+  a.usd_per_kwh = c.number_in_or("usd_per_kWh", 0, 100, a.usd_per_kwh);
+  a.pue = c.number_in_or("pue", 1, 10, a.pue);
+  a.price_usd = c.number_in_or("price_USD", 0, 1e10, a.price_usd);
+  a.region = c.string_or("region", a.region);
+  if (!find_grid_region(a.region)) {
+    std::string list;
+    for (const auto& g : grid_regions()) list += (list.empty() ? "" : ", ") + g.id;
+    c.fail("region", "out_of_range", c.child_path("region") + " holds \"" + a.region + "\"; expected one of " + list +
+                                         ", or give grid_gCO2e_per_kWh");
+  }
+  a.grid_g_per_kwh = c.number_in_or("grid_gCO2e_per_kWh", 0, 5000, a.grid_g_per_kwh);
+  a.embodied_kgco2e = c.number_in_or("embodied_kgCO2e", 0, 1e9, -1);
+  c.reject_unknown();
+  return a;
+}
+
+json cost_json(const CostReport& c, const CostAssumptions& a) {
+  const auto phase = [](const PhaseEnergy& e) {
+    return json{{"joules", e.joules}, {"static_j", e.static_j}, {"compute_j", e.compute_j}, {"memory_j", e.memory_j},
+                {"tokens", e.tokens}, {"j_per_token", e.j_per_token}, {"tokens_per_j", e.tokens_per_j},
+                {"avg_power_W", e.avg_power_w}};
+  };
+  json j_flop = json::object();
+  for (std::size_t i = 0; i < 8; ++i)
+    if (c.model.j_per_flop[i] > 0) j_flop[compute_type_name(static_cast<ComputeType>(i))] = c.model.j_per_flop[i] * 1e12;
+  json j_byte = json::array();
+  for (double v : c.model.j_per_byte) j_byte.push_back(v * 1e12);
+  json out = {{"energy_available", c.model.available},
+              {"assumptions",
+               {{"compute_power_fraction", a.compute_power_fraction}, {"static_fraction", a.static_fraction},
+                {"power_W", c.model.tdp_w}, {"static_W", c.model.static_w}, {"pJ_per_flop", j_flop},
+                {"pJ_per_byte_by_tier", j_byte}, {"lifetime_years", a.lifetime_years}, {"utilization", a.utilization},
+                {"usd_per_kWh", a.usd_per_kwh}, {"pue", a.pue}, {"price_USD", c.price_usd}, {"region", c.region},
+                {"grid_gCO2e_per_kWh", c.grid_g_per_kwh}, {"embodied_kgCO2e", c.embodied_kgco2e},
+                {"sources",
+                 {{"energy", "LLM-Para metrics.py (compute_power_frac 0.55, 5% idle floor; after Ghane et al., ISPASS 2018): the device draws its TDP at full compute and full bandwidth"},
+                  {"ownership", "LLM-Para metrics.py compute_tco defaults: 3 years, 50% utilization, $0.10/kWh, PUE 1.3"},
+                  {"grid", kGridSource}}}}},
+              {"output_tokens", c.output_tokens},
+              {"has_price", c.has_price},
+              {"has_embodied", c.has_embodied}};
+  if (c.model.available) {
+    out["prefill"] = phase(c.prefill);
+    out["decode"] = phase(c.decode);
+    out["joules"] = c.joules_per_request_batch;
+    out["busy_power_W"] = c.busy_power_w;
+  }
+  out["usd_per_hour"] = c.usd_per_hour;
+  out["hardware_usd_per_hour"] = c.hardware_usd_per_hour;
+  out["energy_usd_per_hour"] = c.energy_usd_per_hour;
+  out["usd_per_million_tokens"] = c.usd_per_million_tokens;
+  out["operational_gCO2e_per_million_tokens"] = c.operational_g_per_million_tokens;
+  out["embodied_gCO2e_per_million_tokens"] = c.embodied_g_per_million_tokens;
+  out["gCO2e_per_million_tokens"] = c.g_per_million_tokens;
+  out["warnings"] = warnings_json(c.warnings);
   return out;
 }
 
@@ -445,6 +521,7 @@ json api_analyze(const json& request) {
   HardwareSpec hw_storage;
   const HardwareSpec* hw = resolve_hardware(r, hw_storage);
   Workload w = read_workload(r, rm.spec, sc);
+  const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
   const Analysis a = analyze(rm.spec, w, hw);
 
@@ -512,6 +589,7 @@ json api_analyze(const json& request) {
     out["e2e_s"] = finite(a.e2e_s);
     out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
     out["ttft_s"] = finite(a.ttft_s);
+    out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
   }
   out["warnings"] = warnings_json(a.warnings);
   return out;
@@ -571,6 +649,227 @@ json api_quant_sweep(const json& request) {
               {"rows", rows}};
   if (hw) out["hardware"] = hw->name;
   return out;
+}
+
+// One sweep axis: {"param": name, "values": [...]} or {"param": name, "min", "max", "steps", "scale": "log"|"linear"}.
+DseAxis read_axis(Reader& ar) {
+  DseAxis ax;
+  const std::string name = ar.string("param");
+  if (!dse_param_by_name(name, ax.param)) {
+    std::string list;
+    for (int i = 0; i < kDseParams; ++i) list += (list.empty() ? "" : ", ") + std::string(dse_param_name(static_cast<DseParam>(i)));
+    ar.fail("param", "out_of_range", ar.child_path("param") + " holds \"" + name + "\"; expected one of " + list);
+  }
+  const double hi_limit = 1e12;
+  if (ar.has("values")) {
+    const json* v = ar.raw("values");
+    if (!v->is_array() || v->empty() || v->size() > 10000)
+      ar.fail("values", "wrong_type", ar.child_path("values") + " holds " + describe(*v) + "; expected an array of 1 to 10000 numbers");
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const json& x = (*v)[i];
+      const std::string path = ar.child_path("values") + "/" + std::to_string(i);
+      if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0 || x.get<double>() > hi_limit)
+        throw InputError(ar.code_prefix() + ".out_of_range", path, path + " holds " + describe(x) + "; expected a number from 0 to 1000000000000");
+      ax.values.push_back(x.get<double>());
+    }
+    for (const char* k : {"min", "max", "steps", "scale"})
+      if (ar.has(k)) ar.fail(k, "conflict", ar.child_path(k) + " cannot be combined with " + ar.child_path("values") + "; give a list or a range");
+  } else {
+    const double lo = ar.number_in_or("min", 0, hi_limit, -1), hi = ar.number_in_or("max", 0, hi_limit, -1);
+    if (lo < 0) ar.fail("min", "missing_field", ar.child_path("min") + " is missing; expected values, or min, max and steps");
+    if (hi < lo) ar.fail("max", "out_of_range", ar.child_path("max") + " holds " + number_text(json(hi)) + "; expected at least min (" + number_text(json(lo)) + ")");
+    const std::int64_t steps = ar.int_in_or("steps", 1, 10000, 10);
+    const std::string scale = ar.string_or("scale", "log");
+    if (scale != "log" && scale != "linear")
+      ar.fail("scale", "out_of_range", ar.child_path("scale") + " holds \"" + scale + "\"; expected log or linear");
+    if (scale == "log" && lo <= 0) ar.fail("min", "out_of_range", ar.child_path("min") + " holds 0; a log scale needs min above 0");
+    for (std::int64_t i = 0; i < steps; ++i) {
+      const double t = steps == 1 ? 0 : static_cast<double>(i) / static_cast<double>(steps - 1);
+      ax.values.push_back(scale == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
+    }
+  }
+  ar.reject_unknown();
+  return ax;
+}
+
+json dse_point_json(const DsePoint& p) {
+  json params = json::object(), values = json::object();
+  for (int i = 0; i < kDseParams; ++i) params[dse_param_name(static_cast<DseParam>(i))] = p.params[i];
+  for (int i = 0; i < kDseObjectives; ++i) values[dse_objective_name(static_cast<DseObjective>(i))] = finite(p.values[i]);
+  return {{"params", params}, {"objectives", values}};
+}
+
+// Design-space exploration (docs/schema.md, "sweep").
+json api_sweep(const json& request) {
+  Reader r(request, "", "request");
+  ResolvedModel rm = resolve_model(r);
+  const Scenario* sc = read_scenario(r);
+  apply_mla_conversion(r, rm.spec, sc);
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device the sweep varies (a preset id or a hardware object)");
+  const Workload w = read_workload(r, rm.spec, sc);
+  DseSpec spec;
+  spec.costs = read_costs(r);
+  std::set<int> seen;
+  for (auto& ar : r.object_array("axes")) {
+    DseAxis ax = read_axis(ar);
+    if (!seen.insert(static_cast<int>(ax.param)).second)
+      ar.fail("param", "conflict", ar.child_path("param") + " holds \"" + dse_param_name(ax.param) + "\", which an earlier axis already sweeps");
+    spec.axes.push_back(ax);
+  }
+  if (spec.axes.size() > 5) r.fail("axes", "out_of_range", "/axes holds " + std::to_string(spec.axes.size()) + " axes; expected 1 to 5");
+  double total = 1;
+  for (const auto& a : spec.axes) total *= static_cast<double>(a.values.size());
+  if (total > 5e7) r.fail("axes", "out_of_range", "/axes make " + number_text(json(total)) + " points; expected at most 50000000");
+  const std::vector<std::string> objs = r.has("objectives") ? r.string_array_or("objectives") : std::vector<std::string>{"tpot_s", "usd_per_million_tokens"};
+  if (!r.has("objectives")) r.raw("objectives");
+  std::set<int> oseen;
+  for (std::size_t i = 0; i < objs.size(); ++i) {
+    DseObjective o;
+    const std::string path = "/objectives/" + std::to_string(i);
+    if (!dse_objective_by_name(objs[i], o)) {
+      std::string list;
+      for (int k = 0; k < kDseObjectives; ++k) list += (list.empty() ? "" : ", ") + std::string(dse_objective_name(static_cast<DseObjective>(k)));
+      throw InputError("request.out_of_range", path, path + " holds \"" + objs[i] + "\"; expected one of " + list);
+    }
+    if (!oseen.insert(static_cast<int>(o)).second)
+      throw InputError("request.conflict", path, path + " holds \"" + objs[i] + "\" twice; expected distinct objectives");
+    spec.objectives.push_back(o);
+  }
+  if (spec.objectives.size() < 2 || spec.objectives.size() > 4)
+    r.fail("objectives", "out_of_range", "/objectives names " + std::to_string(spec.objectives.size()) +
+                                             (spec.objectives.size() == 1 ? " objective" : " objectives") + "; expected 2 to 4");
+  if (r.has("constraints")) {
+    Reader c = r.object("constraints");
+    spec.constraints.must_fit = c.boolean_or("must_fit", true);
+    spec.constraints.max_tpot_s = c.number_in_or("max_tpot_s", 0, 1e9, 0);
+    spec.constraints.max_ttft_s = c.number_in_or("max_ttft_s", 0, 1e9, 0);
+    spec.constraints.max_power_w = c.number_in_or("max_power_W", 0, 1e9, 0);
+    c.reject_unknown();
+  } else {
+    r.raw("constraints");
+  }
+  spec.sram_bandwidth_bytes_per_s = r.number_in_or("sram_bandwidth_GBps", 0, 1e9, 0) * 1e9;
+  if (seen.count(static_cast<int>(DseParam::SramMB)) && spec.sram_bandwidth_bytes_per_s <= 0)
+    r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; an axis sweeps sram_MB, so give the on-chip SRAM's bandwidth");
+  spec.keep_points = r.int_in_or("keep_points", 0, 200000, 20000);
+  r.reject_unknown();
+  for (const auto& a : spec.axes)
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+      const bool must_be_positive = a.param == DseParam::ComputeTflops || a.param == DseParam::BandwidthGBps;
+      if (must_be_positive && a.values[i] <= 0)
+        throw InputError("request.out_of_range", "/axes", std::string("/axes: ") + dse_param_name(a.param) + " holds 0; expected values above 0");
+    }
+
+  spec.derive_power = !seen.count(static_cast<int>(DseParam::PowerW));
+  if (spec.derive_power && energy_model(*hw, spec.costs).available == false)
+    r.fail("axes", "missing_field", "/axes: " + hw->name + " has no published power to scale; sweep power_W or give costs.power_W");
+  if (spec.costs.price_usd > 0) hw_storage = *hw, hw_storage.price_usd = spec.costs.price_usd, hw = &hw_storage;
+  const DseWorkload wl = dse_prepare(rm.spec, w, *hw, spec.costs);
+  const DseResult res = dse_run(wl, spec);
+  json front = json::array();
+  for (const auto& p : res.front) front.push_back(dse_point_json(p));
+  json sample_params = json::object(), sample_values = json::object();
+  for (int i = 0; i < kDseParams; ++i) {
+    json col = json::array();
+    for (const auto& p : res.sample) col.push_back(p.params[i]);
+    sample_params[dse_param_name(static_cast<DseParam>(i))] = col;
+  }
+  for (int i = 0; i < kDseObjectives; ++i) {
+    json col = json::array();
+    for (const auto& p : res.sample) col.push_back(finite(p.values[i]));
+    sample_values[dse_objective_name(static_cast<DseObjective>(i))] = col;
+  }
+  json axes = json::array();
+  for (const auto& a : spec.axes) axes.push_back({{"param", dse_param_name(a.param)}, {"values", a.values}});
+  json objectives = json::array();
+  for (auto o : spec.objectives) objectives.push_back(dse_objective_name(o));
+  json base = json::object();
+  const auto bp = dse_base_params(*hw);
+  for (int i = 0; i < kDseParams; ++i) base[dse_param_name(static_cast<DseParam>(i))] = bp[i];
+  std::vector<Warning> warns;
+  if (hw->price_usd <= 0 && !seen.count(static_cast<int>(DseParam::PriceUSD)) && spec.costs.price_usd <= 0)
+    warns.push_back({"cost.no_price", "/hardware/price_USD", hw->name + " has no public price: cost per token counts electricity only; sweep price_USD or give costs.price_USD"});
+  if (hw->embodied_kgco2e <= 0 && spec.costs.embodied_kgco2e < 0)
+    warns.push_back({"cost.no_embodied", "/hardware/embodied_kgCO2e", hw->name + " has no published embodied carbon; CO2 counts operation only"});
+  return {{"model", rm.spec.name.empty() ? rm.id : rm.spec.name},
+          {"warnings", warnings_json(warns)},
+          {"derived_power", spec.derive_power},
+          {"base", {{"id", hw->id}, {"name", hw->name}, {"params", base}}},
+          {"axes", axes},
+          {"objectives", objectives},
+          {"points", res.points},
+          {"feasible", res.feasible},
+          {"front", front},
+          {"sample", {{"params", sample_params}, {"objectives", sample_values}, {"count", res.sample.size()}}}};
+}
+
+// A design point as a hardware document (to keep as a custom device).
+json api_dse_device(const json& request) {
+  Reader r(request, "", "request");
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device of the sweep");
+  Reader pr = r.object("params");
+  std::array<double, kDseParams> p = dse_base_params(*hw);
+  for (int i = 0; i < kDseParams; ++i) p[i] = pr.number_in_or(dse_param_name(static_cast<DseParam>(i)), 0, 1e12, p[i]);
+  pr.reject_unknown();
+  DseSpec spec;
+  spec.sram_bandwidth_bytes_per_s = r.number_in_or("sram_bandwidth_GBps", 0, 1e9, 0) * 1e9;
+  spec.derive_power = !pr.has("power_W");
+  spec.costs = read_costs(r);
+  r.reject_unknown();
+  if (p[0] <= 0 || p[1] <= 0) throw InputError("request.out_of_range", "/params", "/params: compute_TFLOPS and bandwidth_GBps must be above 0");
+  if (p[static_cast<int>(DseParam::SramMB)] > 0 && spec.sram_bandwidth_bytes_per_s <= 0)
+    r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; the point has SRAM, so give its bandwidth");
+  DseWorkload wl;
+  wl.base = *hw;
+  const EnergyModel em = energy_model(*hw, spec.costs);
+  wl.base_static_w = em.static_w;
+  wl.base_dynamic_w = em.tdp_w - em.static_w;
+  if (hw->tiers.empty()) throw InputError("dse.no_memory", "/hardware", "/hardware: " + hw->name + " has no memory tier to scale");
+  return hardware_to_json(dse_device(wl, spec, p));
+}
+
+// LIFE's Fig. 4: t_c / t_m of the prefill (and of the first decode step) over a grid of compute and bandwidth,
+// at the given efficiencies. t_c = sum of FLOPs / (TOPS x compute efficiency); t_m = bytes / (bandwidth x memory
+// efficiency). Above 1 the phase is compute-bound.
+json api_tc_tm_map(const json& request) {
+  Reader r(request, "", "request");
+  ResolvedModel rm = resolve_model(r);
+  const Scenario* sc = read_scenario(r);
+  apply_mla_conversion(r, rm.spec, sc);
+  const Workload w = read_workload(r, rm.spec, sc);
+  Reader cr = r.object("compute_TOPS");
+  const auto range = [&](Reader& rr) {
+    std::vector<double> v;
+    const double lo = rr.number_in_or("min", 1e-6, 1e9, -1), hi = rr.number_in_or("max", 1e-6, 1e9, -1);
+    if (lo < 0) rr.fail("min", "missing_field", rr.child_path("min") + " is missing; expected a number above 0");
+    if (hi < lo) rr.fail("max", "out_of_range", rr.child_path("max") + " is missing or below min; expected a number at least min");
+    const std::int64_t n = rr.int_in_or("steps", 2, 200, 10);
+    for (std::int64_t i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(n - 1));
+    rr.reject_unknown();
+    return v;
+  };
+  const auto tops = range(cr);
+  Reader br = r.object("bandwidth_GBps");
+  const auto bws = range(br);
+  const double ce = r.number_in_or("compute_efficiency", 0.001, 1, 1), me = r.number_in_or("memory_efficiency", 0.001, 1, 1);
+  r.reject_unknown();
+  const Analysis a = analyze(rm.spec, w, nullptr);
+  const auto map = [&](const PhaseTotals& t) {
+    json rows = json::array();
+    for (double bw : bws) {
+      json row = json::array();
+      for (double c : tops) row.push_back((t.flops / (c * 1e12 * ce)) / (t.bytes() / (bw * 1e9 * me)));
+      rows.push_back(row);
+    }
+    return rows;
+  };
+  return {{"compute_TOPS", tops}, {"bandwidth_GBps", bws}, {"compute_efficiency", ce}, {"memory_efficiency", me},
+          {"prefill", {{"flops", a.prefill.totals.flops}, {"bytes", a.prefill.totals.bytes()}, {"tc_over_tm", map(a.prefill.totals)}}},
+          {"decode", {{"flops", a.decode.totals.flops}, {"bytes", a.decode.totals.bytes()}, {"tc_over_tm", map(a.decode.totals)}}}};
 }
 
 json api_validate(const json& request) {
@@ -679,7 +978,13 @@ std::string call(const std::string& fn, const std::string& request_json) {
     else if (fn == "device") value = api_device(req);
     else if (fn == "analyze") value = api_analyze(req);
     else if (fn == "quant_sweep") value = api_quant_sweep(req);
-    else if (fn == "scenarios") {
+    else if (fn == "sweep") value = api_sweep(req);
+    else if (fn == "dse_device") value = api_dse_device(req);
+    else if (fn == "tc_tm_map") value = api_tc_tm_map(req);
+    else if (fn == "regions") {
+      value = {{"source", kGridSource}, {"regions", json::array()}};
+      for (const auto& g : grid_regions()) value["regions"].push_back({{"id", g.id}, {"name", g.name}, {"gCO2e_per_kWh", g.g_per_kwh}});
+    } else if (fn == "scenarios") {
       value = json::array();
       for (const auto& sc : all_scenarios()) {
         json v = {{"name", sc.name},
@@ -714,7 +1019,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
       for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
-                                                       "\"; expected version, models, hardware, conventions, dtypes, scenarios, model, device, analyze, quant_sweep, validate or calibrate");
+                                                       "\"; expected version, models, hardware, conventions, dtypes, scenarios, regions, model, device, analyze, quant_sweep, sweep, dse_device, tc_tm_map, validate or calibrate");
     }
     envelope = {{"ok", true}, {"value", value}};
   } catch (const InputError& e) {

@@ -25,6 +25,10 @@ Usage:
   infercast analyze  --model <preset id | config.json> [options]
   infercast quant-sweep --model ... [analyze options] [--sweep-weights F,F,...] [--sweep-kv F,F,...]
                      [--format table|json|csv]    throughput and memory for every weight x KV format
+  infercast sweep  --model ... --hardware BASE --axis PARAM=MIN:MAX:STEPS[:log|linear] [--axis ...] [options]
+                     [--format csv|json|table]    design points (a sample) and the Pareto front
+  infercast pareto --model ... --hardware BASE --axis ... [--objectives a,b[,c,d]] [--format table|csv|json]
+                                                  only the Pareto front
   infercast validate [--csv FILE] [--format table|json|csv]
                                                   forecasts against public measurements
   infercast calibrate --hardware ID|PATH [--model ID|PATH] --point K=V,... [--point ...]
@@ -72,6 +76,18 @@ Calibrate points: --point metric=tpot_s,value=0.0123,batch=1,prompt=512,gen=128,
   metrics: ttft_s, tpot_s (mean over the generation), tpot_first_s, decode_tokens_per_s,
            prompt_tokens_per_s, e2e_s, output_tokens_per_s; other keys: cached, activations, kv
 
+Energy, cost and CO2 (analyze, sweep, pareto; docs/formulas.md):
+  --power W  --price USD  --usd-per-kwh X (0.10)  --pue X (1.3)  --lifetime YEARS (3)  --utilization X (0.5)
+  --region world|united-states|european-union|china|india|germany|france|united-kingdom|japan  --grid G_PER_KWH
+  --embodied KG_CO2E  --compute-power-fraction X (0.55)
+
+Sweep and pareto: --axis PARAM=MIN:MAX:STEPS[:log|linear] or PARAM=V1,V2,... (1 to 5 axes; PARAM: compute_TFLOPS,
+  bandwidth_GBps, capacity_GB, sram_MB, power_W, price_USD); --objectives (2 to 4 of tpot_s, ttft_s, tokens_per_s,
+  joules_per_token, usd_per_million_tokens, gCO2e_per_million_tokens, power_W, price_USD; default
+  tpot_s,usd_per_million_tokens); --max-tpot S, --max-ttft S, --max-power W, --allow-spill yes|no (default no);
+  --sram-bandwidth GBPS (needed to sweep sram_MB); --keep N sampled points (default 20000). Without a power_W axis
+  a point's power follows its compute and bandwidth at the base device's energy per FLOP and per byte.
+
 Quant-sweep: every weight class in each of --sweep-weights (default fp32,bf16,int8,q6_k,q5_k,int4-g128,int3,int2)
   with the cache in each of --sweep-kv (default bf16,int8,int4); --weights and --kv are what it varies.
 
@@ -84,7 +100,7 @@ struct Args {
   std::map<std::string, std::vector<std::string>> opts;
 };
 
-const std::vector<std::string> kMulti = {"--cached-tokens", "--input-tokens", "--point"};
+const std::vector<std::string> kMulti = {"--cached-tokens", "--input-tokens", "--point", "--axis"};
 
 [[noreturn]] void die(const std::string& msg) {
   std::cerr << "infercast: " << msg << "\n";
@@ -206,6 +222,9 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
   }
 }
 
+void check_known(const Args& a, const std::vector<std::string>& known);
+std::string num3(double v);
+
 void print_analysis_table(const json& r) {
   const auto& m = r["model"];
   std::cout << "Model: " << m["name"].get<std::string>() << " (" << m["model_type"].get<std::string>() << "), "
@@ -260,6 +279,18 @@ void print_analysis_table(const json& r) {
               << time_str(r["decode"]["tpot_last_s"].get<double>()) << "), " << std::to_string(r["decode"]["tokens_per_s"].get<double>())
               << " tok/s per sequence, " << std::to_string(r["decode"]["batch_tokens_per_s"].get<double>()) << " tok/s batch, end-to-end "
               << time_str(r["e2e_s"].get<double>()) << "\n";
+    const auto& c = r["cost"];
+    if (c["energy_available"].get<bool>()) {
+      std::cout << "Energy: prefill " << num3(c["prefill"]["j_per_token"].get<double>()) << " J/token, decode "
+                << num3(c["decode"]["j_per_token"].get<double>()) << " J/token (" << num3(c["decode"]["tokens_per_j"].get<double>())
+                << " tokens/J), " << num3(c["busy_power_W"].get<double>()) << " W while busy\n";
+    }
+    std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens"
+              << (c["has_price"].get<bool>() ? "" : " (electricity only: no price)") << "; CO2 "
+              << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens (grid "
+              << c["assumptions"]["region"].get<std::string>() << ", " << num3(c["assumptions"]["grid_gCO2e_per_kWh"].get<double>())
+              << " g/kWh" << (c["has_embodied"].get<bool>() ? ", embodied included" : ", operation only") << ")\n";
+    for (const auto& w : c["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
   }
 }
 
@@ -279,8 +310,6 @@ void print_csv(const json& r) {
   }
 }
 
-void check_known(const Args& a, const std::vector<std::string>& known);
-std::string num3(double v);
 
 std::vector<std::string> split_commas(const std::string& v) {
   std::vector<std::string> out;
@@ -334,6 +363,22 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
     if (a.opts.count(flag)) req[key] = one(a, flag);
   if (a.opts.count("--attention-tile")) req["attention_tile"] = integer("--attention-tile", one(a, "--attention-tile"));
   if (a.opts.count("--scenario")) req["scenario"] = one(a, "--scenario");
+  {
+    json costs = json::object();
+    for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
+             {"--power", "power_W"}, {"--price", "price_USD"}, {"--usd-per-kwh", "usd_per_kWh"}, {"--pue", "pue"},
+             {"--lifetime", "lifetime_years"}, {"--utilization", "utilization"}, {"--grid", "grid_gCO2e_per_kWh"},
+             {"--embodied", "embodied_kgCO2e"}, {"--compute-power-fraction", "compute_power_fraction"}}) {
+      if (!a.opts.count(flag)) continue;
+      const std::string v = one(a, flag);
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0' || !std::isfinite(x)) die(flag + " holds \"" + v + "\"; expected a number");
+      costs[key] = x;
+    }
+    if (a.opts.count("--region")) costs["region"] = one(a, "--region");
+    if (!costs.empty()) req["costs"] = costs;
+  }
   if (a.opts.count("--hadamard")) {
     const std::string v = one(a, "--hadamard");
     if (v != "on" && v != "off") die("--hadamard holds \"" + v + "\"; expected on or off");
@@ -368,7 +413,9 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
                                     "--prefill-chunk", "--attention-weights", "--ffn-weights", "--expert-weights",
                                     "--router-weights", "--embedding-weights", "--lm-head-weights", "--mlp",
                                     "--attention-tile", "--lora-rank", "--lora-mode", "--scenario", "--hadamard",
-                                    "--convert-mla", "--pin-weights", "--pin-kv"};
+                                    "--convert-mla", "--pin-weights", "--pin-kv", "--power", "--price", "--usd-per-kwh",
+                                    "--pue", "--lifetime", "--utilization", "--grid", "--embodied", "--region",
+                                    "--compute-power-fraction"};
   known.insert(known.end(), extra.begin(), extra.end());
   for (const auto& [k, v] : a.opts)
     if (std::find(known.begin(), known.end(), k) == known.end()) die("unknown option " + k + "; see infercast --help");
@@ -436,6 +483,110 @@ int cmd_quant_sweep(const Args& a) {
     }
     rows.push_back(row);
   }
+  print_table(rows);
+  return 0;
+}
+
+// --axis PARAM=MIN:MAX:STEPS[:log|linear] or PARAM=V1,V2,...
+json parse_axis(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos) die("--axis \"" + text + "\": expected PARAM=MIN:MAX:STEPS[:log|linear] or PARAM=V1,V2,...");
+  json ax = {{"param", text.substr(0, eq)}};
+  const std::string rest = text.substr(eq + 1);
+  const auto num = [&](const std::string& v) {
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !std::isfinite(x)) die("--axis \"" + text + "\": \"" + v + "\" is not a number");
+    return x;
+  };
+  if (rest.find(':') != std::string::npos) {
+    std::vector<std::string> parts;
+    std::stringstream ss(rest);
+    for (std::string item; std::getline(ss, item, ':');) parts.push_back(item);
+    if (parts.size() < 3 || parts.size() > 4) die("--axis \"" + text + "\": expected MIN:MAX:STEPS[:log|linear]");
+    ax["min"] = num(parts[0]);
+    ax["max"] = num(parts[1]);
+    ax["steps"] = integer("--axis steps", parts[2]);
+    if (parts.size() == 4) ax["scale"] = parts[3];
+  } else {
+    json values = json::array();
+    for (const auto& v : split_commas(rest)) values.push_back(num(v));
+    ax["values"] = values;
+  }
+  return ax;
+}
+
+int cmd_sweep(const Args& a, bool front_only) {
+  const std::string fmt = one(a, "--format", front_only ? "table" : "csv");
+  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+  json req = analysis_request(a, {"--axis", "--objectives", "--max-tpot", "--max-ttft", "--max-power", "--allow-spill",
+                                  "--sram-bandwidth", "--keep"});
+  if (!a.opts.count("--axis")) die("--axis is required: give 1 to 5, e.g. --axis compute_TFLOPS=100:2000:20 --axis bandwidth_GBps=500,1000,3350");
+  json axes = json::array();
+  for (const auto& t : a.opts.at("--axis")) axes.push_back(parse_axis(t));
+  req["axes"] = axes;
+  if (a.opts.count("--objectives")) req["objectives"] = split_commas(one(a, "--objectives"));
+  json cons = json::object();
+  for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{{"--max-tpot", "max_tpot_s"}, {"--max-ttft", "max_ttft_s"}, {"--max-power", "max_power_W"}})
+    if (a.opts.count(flag)) {
+      const std::string v = one(a, flag);
+      char* end = nullptr;
+      const double x = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end != '\0') die(flag + " holds \"" + v + "\"; expected a number");
+      cons[key] = x;
+    }
+  if (a.opts.count("--allow-spill")) {
+    const std::string v = one(a, "--allow-spill");
+    if (v != "yes" && v != "no") die("--allow-spill holds \"" + v + "\"; expected yes or no");
+    cons["must_fit"] = v == "no";
+  }
+  if (!cons.empty()) req["constraints"] = cons;
+  if (a.opts.count("--sram-bandwidth")) req["sram_bandwidth_GBps"] = std::strtod(one(a, "--sram-bandwidth").c_str(), nullptr);
+  if (a.opts.count("--keep")) req["keep_points"] = integer("--keep", one(a, "--keep"));
+  if (front_only) req["keep_points"] = 0;
+  const json v = unwrap(infercast::call("sweep", req.dump()));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  std::vector<std::string> params, objs;
+  for (const auto& [k, x] : v["base"]["params"].items()) params.push_back(k);
+  for (const char* o : {"tpot_s", "ttft_s", "tokens_per_s", "joules_per_token", "usd_per_million_tokens", "gCO2e_per_million_tokens"}) objs.push_back(o);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = params;
+  head.insert(head.end(), objs.begin(), objs.end());
+  head.push_back("pareto");
+  rows.push_back(head);
+  const auto row_of = [&](const json& pp, const json& oo, bool on_front) {
+    std::vector<std::string> row;
+    for (const auto& k : params) row.push_back(fmt == "csv" ? pp[k].dump() : num3(pp[k].get<double>()));
+    for (const auto& k : objs) row.push_back(fmt == "csv" ? oo[k].dump() : num3(oo[k].get<double>()));
+    row.push_back(on_front ? "yes" : "no");
+    rows.push_back(row);
+  };
+  for (const auto& f : v["front"]) row_of(f["params"], f["objectives"], true);
+  if (!front_only) {
+    const auto& sp = v["sample"]["params"];
+    const auto& so = v["sample"]["objectives"];
+    const std::size_t n = v["sample"]["count"].get<std::size_t>();
+    for (std::size_t i = 0; i < n; ++i) {
+      json pp = json::object(), oo = json::object();
+      for (const auto& k : params) pp[k] = sp[k][i];
+      for (const auto& k : objs) oo[k] = so[k][i];
+      row_of(pp, oo, false);
+    }
+  }
+  if (fmt == "csv") {
+    for (const auto& r : rows) {
+      for (std::size_t i = 0; i < r.size(); ++i) std::cout << (i ? "," : "") << r[i];
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  std::cout << "Model: " << v["model"].get<std::string>() << ", base device: " << v["base"]["name"].get<std::string>() << "\n"
+            << v["points"] << " design points, " << v["feasible"] << " feasible, " << v["front"].size()
+            << " on the Pareto front of " << v["objectives"].dump() << (v["derived_power"].get<bool>() ? "; power follows compute and bandwidth" : "") << "\n";
+  for (const auto& w : v["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
   print_table(rows);
   return 0;
 }
@@ -656,10 +807,12 @@ int main(int argc, char** argv) {
   if (a.command == "validate") return cmd_validate(a);
   if (a.command == "quant-sweep") return cmd_quant_sweep(a);
   if (a.command == "scenarios") return cmd_scenarios(a);
+  if (a.command == "sweep") return cmd_sweep(a, false);
+  if (a.command == "pareto") return cmd_sweep(a, true);
   if (a.command == "calibrate") return cmd_calibrate(a);
   if (a.command == "call") {
     if (a.function.empty()) die("call needs a function name, e.g. infercast call analyze --request request.json");
     return cmd_call(a, a.function);
   }
-  die("unknown command \"" + a.command + "\"; expected models, hardware, scenarios, analyze, quant-sweep, validate, calibrate or call (see infercast --help)");
+  die("unknown command \"" + a.command + "\"; expected models, hardware, scenarios, analyze, quant-sweep, sweep, pareto, validate, calibrate or call (see infercast --help)");
 }

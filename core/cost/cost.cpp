@@ -1,0 +1,131 @@
+#include "cost/cost.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace infercast {
+
+const char* const kGridSource =
+    "Ember, Yearly Electricity Data: carbon intensity of electricity generation, 2023 (gCO2e/kWh, rounded); "
+    "edit to your grid's or your supplier's value";
+
+const std::vector<GridRegion>& grid_regions() {
+  static const std::vector<GridRegion> regions = {
+      {"world", "World average", 480},  {"united-states", "United States", 369}, {"european-union", "European Union", 244},
+      {"china", "China", 582},          {"india", "India", 713},                 {"germany", "Germany", 381},
+      {"france", "France", 56},         {"united-kingdom", "United Kingdom", 238}, {"japan", "Japan", 485},
+  };
+  return regions;
+}
+
+const GridRegion* find_grid_region(const std::string& id) {
+  for (const auto& r : grid_regions())
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+EnergyModel energy_model(const HardwareSpec& hw, const CostAssumptions& a) {
+  EnergyModel m;
+  m.tdp_w = a.power_w > 0 ? a.power_w : hw.tdp_w;
+  if (m.tdp_w <= 0) {
+    m.why_not = hw.name + " has no published power (TDP); give the power in watts to estimate energy";
+    return m;
+  }
+  if (hw.tiers.empty() || hw.tiers[0].bandwidth_bytes_per_s <= 0) {
+    m.why_not = hw.name + " has no memory bandwidth";
+    return m;
+  }
+  m.static_w = a.power_w <= 0 && hw.idle_w > 0 ? std::min(hw.idle_w, m.tdp_w) : a.static_fraction * m.tdp_w;
+  const double dynamic = m.tdp_w - m.static_w;
+  // At every compute type's peak the compute share of the dynamic power is drawn: J/FLOP = share / peak.
+  for (std::size_t i = 0; i < 8; ++i) {
+    ComputeType used;
+    if (resolve_compute(hw, static_cast<ComputeType>(i), used))
+      m.j_per_flop[i] = a.compute_power_fraction * dynamic / hw.peak_flops[static_cast<std::size_t>(used)];
+  }
+  // The first tier at full bandwidth draws the memory share; other tiers use their own energy_pJ_per_byte if
+  // given, else the first tier's.
+  const double first = (1 - a.compute_power_fraction) * dynamic / hw.tiers[0].bandwidth_bytes_per_s;
+  for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
+    const double own = hw.tiers[i].energy_j_per_byte;
+    m.j_per_byte.push_back(own > 0 ? own : first);
+  }
+  if (hw.tiers[0].energy_j_per_byte > 0) m.j_per_byte[0] = hw.tiers[0].energy_j_per_byte;
+  m.available = true;
+  return m;
+}
+
+namespace {
+
+// Joules per byte of each kind, averaged over where that kind lives (placement shares).
+double j_per_byte_of(const EnergyModel& m, const Analysis& a, std::size_t slot) {
+  if (slot >= a.placement.size()) return m.j_per_byte.empty() ? 0 : m.j_per_byte[0];
+  const auto& p = a.placement[slot].bytes_per_tier;
+  double total = 0, weighted = 0;
+  for (std::size_t i = 0; i < p.size() && i < m.j_per_byte.size(); ++i) {
+    total += p[i];
+    weighted += p[i] * m.j_per_byte[i];
+  }
+  return total > 0 ? weighted / total : m.j_per_byte[0];
+}
+
+PhaseEnergy phase_energy(const EnergyModel& m, const Analysis& a, const WorkSums& w, double seconds, double tokens) {
+  PhaseEnergy e;
+  for (std::size_t i = 0; i < 8; ++i) e.compute_j += w.flops_by_type[i] * m.j_per_flop[i];
+  e.memory_j = w.weight_bytes * j_per_byte_of(m, a, 0) + w.kv_bytes * j_per_byte_of(m, a, 1) + w.act_bytes * j_per_byte_of(m, a, 2);
+  e.static_j = m.static_w * seconds;
+  e.joules = e.static_j + e.compute_j + e.memory_j;
+  e.tokens = tokens;
+  e.j_per_token = tokens > 0 ? e.joules / tokens : 0;
+  e.tokens_per_j = e.joules > 0 ? tokens / e.joules : 0;
+  e.avg_power_w = seconds > 0 ? e.joules / seconds : 0;
+  return e;
+}
+
+}  // namespace
+
+CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssumptions& as) {
+  CostReport r;
+  r.model = energy_model(hw, as);
+  const double prompt_tokens = a.prefill.tokens;
+  r.output_tokens = a.batch_requests * (a.decode_steps + 1);  // the first token comes from the prefill
+  if (r.model.available) {
+    r.prefill = phase_energy(r.model, a, a.prefill_work, a.ttft_s, prompt_tokens);
+    r.decode = phase_energy(r.model, a, a.decode_work, a.decode_time_s, a.batch_requests * a.decode_steps);
+    r.joules_per_request_batch = r.prefill.joules + r.decode.joules;
+    r.busy_power_w = a.e2e_s > 0 ? r.joules_per_request_batch / a.e2e_s : 0;
+  } else {
+    r.warnings.push_back({"cost.no_power", "/hardware/tdp_W", r.model.why_not});
+  }
+  // Ownership: the hardware amortized over its lifetime whether busy or not, electricity at the busy power for
+  // the utilization and at the static power otherwise, times PUE. Tokens: the workload's output rate while busy.
+  const double hours = as.lifetime_years * 365.25 * 24;
+  r.price_usd = as.price_usd > 0 ? as.price_usd : hw.price_usd;
+  r.has_price = r.price_usd > 0;
+  if (!r.has_price)
+    r.warnings.push_back({"cost.no_price", "/hardware/price_USD",
+                          hw.name + " has no public price; give one to get the hardware share of the cost per token"});
+  r.hardware_usd_per_hour = r.has_price && hours > 0 ? r.price_usd / hours : 0;
+  const double mean_power_w = r.model.available ? as.utilization * r.busy_power_w + (1 - as.utilization) * r.model.static_w : 0;
+  r.energy_usd_per_hour = mean_power_w / 1000 * as.pue * as.usd_per_kwh;
+  r.usd_per_hour = r.hardware_usd_per_hour + r.energy_usd_per_hour;
+  const double tokens_per_hour = a.e2e_s > 0 ? as.utilization * 3600 * r.output_tokens / a.e2e_s : 0;
+  r.usd_per_million_tokens = tokens_per_hour > 0 ? 1e6 * r.usd_per_hour / tokens_per_hour : 0;
+  // CO2: electricity at the grid's intensity, and the device's embodied carbon over its lifetime.
+  const GridRegion* g = find_grid_region(as.region);
+  r.region = as.grid_g_per_kwh > 0 ? "custom" : (g ? g->id : "world");
+  r.grid_g_per_kwh = as.grid_g_per_kwh > 0 ? as.grid_g_per_kwh : (g ? g->g_per_kwh : grid_regions()[0].g_per_kwh);
+  r.embodied_kgco2e = as.embodied_kgco2e >= 0 ? as.embodied_kgco2e : hw.embodied_kgco2e;
+  r.has_embodied = as.embodied_kgco2e >= 0 || hw.embodied_kgco2e > 0;
+  if (!r.has_embodied)
+    r.warnings.push_back({"cost.no_embodied", "/hardware/embodied_kgCO2e",
+                          hw.name + " has no published embodied carbon; CO2 counts operation only until one is given"});
+  if (tokens_per_hour > 0) {
+    r.operational_g_per_million_tokens = 1e6 * (mean_power_w / 1000 * as.pue * r.grid_g_per_kwh) / tokens_per_hour;
+    r.embodied_g_per_million_tokens = hours > 0 ? 1e6 * (r.embodied_kgco2e * 1000 / hours) / tokens_per_hour : 0;
+    r.g_per_million_tokens = r.operational_g_per_million_tokens + r.embodied_g_per_million_tokens;
+  }
+  return r;
+}
+
+}  // namespace infercast

@@ -1,0 +1,88 @@
+// What a token costs: energy (joules per token), total cost of ownership (dollars per million tokens) and CO2
+// (grams per million tokens), from an analysis on a device and a set of assumptions the user can edit. Every formula
+// is here and in docs/formulas.md ("Energy, cost and CO2"); every default names its source.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "hardware/hardware.hpp"
+
+namespace infercast {
+
+// A grid region's carbon intensity of electricity generation.
+struct GridRegion {
+  std::string id;
+  std::string name;
+  double g_per_kwh;
+};
+const std::vector<GridRegion>& grid_regions();
+const GridRegion* find_grid_region(const std::string& id);
+extern const char* const kGridSource;
+
+struct CostAssumptions {
+  // Energy (LLM-Para's power model after Ghane et al., ISPASS 2018): at full compute and full memory traffic the
+  // device draws its TDP, a fraction `compute_power_fraction` of the dynamic power in compute and the rest in memory.
+  double compute_power_fraction = 0.55;  // LLM-Para metrics.py default compute_power_frac
+  double static_fraction = 0.05;         // idle power as a share of TDP when the device has no idle_W (LLM-Para's floor)
+  double power_w = 0;                    // > 0 overrides the device's TDP
+  // Ownership (LLM-Para metrics.py compute_tco defaults)
+  double lifetime_years = 3;
+  double utilization = 0.5;   // share of the lifetime spent serving
+  double usd_per_kwh = 0.10;
+  double pue = 1.3;           // facility power per device power
+  double price_usd = 0;       // > 0 overrides the device's price
+  // CO2
+  std::string region = "world";
+  double grid_g_per_kwh = 0;  // > 0 overrides the region
+  double embodied_kgco2e = -1;  // >= 0 overrides the device's
+};
+
+// The device's energy coefficients (J per FLOP by compute type, J per byte by tier, static W).
+struct EnergyModel {
+  bool available = false;
+  std::string why_not;                 // when not available
+  double tdp_w = 0;
+  double static_w = 0;
+  std::array<double, 8> j_per_flop{};  // by ComputeType (the type an operator computes in, after fallbacks)
+  std::vector<double> j_per_byte;      // by memory tier
+};
+EnergyModel energy_model(const HardwareSpec& hw, const CostAssumptions& a);
+
+struct PhaseEnergy {
+  double joules = 0, static_j = 0, compute_j = 0, memory_j = 0;
+  double tokens = 0;         // tokens the phase produces or consumes (prompt tokens; generated tokens)
+  double j_per_token = 0;
+  double tokens_per_j = 0;
+  double avg_power_w = 0;
+};
+
+struct CostReport {
+  EnergyModel model;
+  PhaseEnergy prefill, decode;
+  double joules_per_request_batch = 0;  // the whole workload
+  double output_tokens = 0;             // generated tokens of the whole batch
+  double busy_power_w = 0;              // mean power while serving this workload
+  // Ownership
+  bool has_price = false;
+  double price_usd = 0;
+  double usd_per_hour = 0;              // amortized hardware + electricity (at the utilization)
+  double hardware_usd_per_hour = 0, energy_usd_per_hour = 0;
+  double usd_per_million_tokens = 0;    // output tokens; 0 without a price or energy
+  // CO2
+  double grid_g_per_kwh = 0;
+  std::string region;
+  double embodied_kgco2e = 0;
+  bool has_embodied = false;
+  double operational_g_per_million_tokens = 0;
+  double embodied_g_per_million_tokens = 0;
+  double g_per_million_tokens = 0;
+  std::vector<Warning> warnings;
+};
+
+// Needs an analysis made with hardware (a.has_hardware).
+CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssumptions& as);
+
+}  // namespace infercast

@@ -1,0 +1,375 @@
+#include "dse/dse.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace infercast {
+
+const char* dse_param_name(DseParam p) {
+  switch (p) {
+    case DseParam::ComputeTflops: return "compute_TFLOPS";
+    case DseParam::BandwidthGBps: return "bandwidth_GBps";
+    case DseParam::CapacityGB: return "capacity_GB";
+    case DseParam::SramMB: return "sram_MB";
+    case DseParam::PowerW: return "power_W";
+    case DseParam::PriceUSD: return "price_USD";
+  }
+  return "?";
+}
+
+bool dse_param_by_name(const std::string& n, DseParam& out) {
+  for (int i = 0; i < kDseParams; ++i)
+    if (n == dse_param_name(static_cast<DseParam>(i))) {
+      out = static_cast<DseParam>(i);
+      return true;
+    }
+  return false;
+}
+
+const char* dse_objective_name(DseObjective o) {
+  switch (o) {
+    case DseObjective::Tpot: return "tpot_s";
+    case DseObjective::Ttft: return "ttft_s";
+    case DseObjective::TokensPerS: return "tokens_per_s";
+    case DseObjective::JoulesPerToken: return "joules_per_token";
+    case DseObjective::UsdPerMTok: return "usd_per_million_tokens";
+    case DseObjective::GramsPerMTok: return "gCO2e_per_million_tokens";
+    case DseObjective::PowerW: return "power_W";
+    case DseObjective::PriceUSD: return "price_USD";
+  }
+  return "?";
+}
+
+bool dse_objective_by_name(const std::string& n, DseObjective& out) {
+  for (int i = 0; i < kDseObjectives; ++i)
+    if (n == dse_objective_name(static_cast<DseObjective>(i))) {
+      out = static_cast<DseObjective>(i);
+      return true;
+    }
+  return false;
+}
+
+namespace {
+
+// The base device's "compute TFLOPS": its bf16 peak (else fp16, else its largest); every peak scales with it.
+double base_tflops(const HardwareSpec& hw) {
+  const double bf16 = hw.peak_flops[static_cast<std::size_t>(ComputeType::BF16)];
+  const double fp16 = hw.peak_flops[static_cast<std::size_t>(ComputeType::FP16)];
+  double best = 0;
+  for (double v : hw.peak_flops) best = std::max(best, v);
+  return (bf16 > 0 ? bf16 : fp16 > 0 ? fp16 : best) / 1e12;
+}
+
+void add_op(std::vector<DseWorkload::OpCost>& out, const HardwareSpec& hw, const Op& o, double scale) {
+  out.push_back({static_cast<float>(scale * op_compute_seconds(hw, o)), static_cast<float>(scale * o.weight_bytes),
+                 static_cast<float>(scale * (o.kv_read_bytes + o.kv_write_bytes)),
+                 static_cast<float>(scale * (o.act_read_bytes + o.act_write_bytes))});
+}
+
+double peak_seconds(const HardwareSpec& hw, const WorkSums& w) {
+  double s = 0;
+  for (std::size_t i = 0; i < 8; ++i) {
+    if (w.flops_by_type[i] <= 0) continue;
+    ComputeType used;
+    if (resolve_compute(hw, static_cast<ComputeType>(i), used)) s += w.flops_by_type[i] / hw.peak_flops[static_cast<std::size_t>(used)];
+  }
+  return s;
+}
+
+}  // namespace
+
+std::array<double, kDseParams> dse_base_params(const HardwareSpec& base) {
+  std::array<double, kDseParams> p{};
+  p[static_cast<int>(DseParam::ComputeTflops)] = base_tflops(base);
+  p[static_cast<int>(DseParam::BandwidthGBps)] = base.tiers.empty() ? 0 : base.tiers[0].bandwidth_bytes_per_s / 1e9;
+  p[static_cast<int>(DseParam::CapacityGB)] = base.tiers.empty() ? 0 : base.tiers[0].capacity_bytes / 1e9;
+  p[static_cast<int>(DseParam::SramMB)] = 0;
+  p[static_cast<int>(DseParam::PowerW)] = base.tdp_w;
+  p[static_cast<int>(DseParam::PriceUSD)] = base.price_usd;
+  return p;
+}
+
+DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs) {
+  DseWorkload wl;
+  wl.base = base;
+  const EnergyModel em = energy_model(base, costs);
+  if (em.available) {
+    wl.base_static_w = em.static_w;
+    wl.base_dynamic_w = em.tdp_w - em.static_w;
+  }
+  wl.timing = w.timing;
+  if (base_tflops(base) <= 0)
+    throw InputError("dse.no_compute", "/hardware", "/hardware: " + base.name + " has no compute peak to scale; expected a device with peak_dense_TFLOPS");
+  if (base.tiers.empty() || base.tiers[0].bandwidth_bytes_per_s <= 0)
+    throw InputError("dse.no_memory", "/hardware", "/hardware: " + base.name + " has no memory tier to scale");
+  const Analysis a = analyze(m, w, &base);
+  for (const auto& o : a.prefill.ops) add_op(wl.prefill, base, o, 1);
+  wl.prefill_dispatch_s = a.prefill.totals.dispatches * base.eff.dispatch_s;
+  wl.decode_steps = a.decode_steps;
+  // The decode step in the middle of the generation: costs are affine in the step between window and tile cuts,
+  // so its time is the mean step time unless an operator changes bound on the way (docs/formulas.md).
+  if (a.decode_steps > 0) {
+    const double mid = (a.decode_steps - 1) / 2;
+    const auto lo = step_ops(m, a.groups, decode_step(w.requests, std::floor(mid)), w.settings);
+    const auto hi = step_ops(m, a.groups, decode_step(w.requests, std::ceil(mid)), w.settings);
+    double disp = 0;
+    for (std::size_t i = 0; i < lo.size(); ++i) {
+      add_op(wl.decode, base, lo[i], 0.5);
+      const auto& h = hi[i];
+      auto& c = wl.decode.back();
+      c.compute_s += static_cast<float>(0.5 * op_compute_seconds(base, h));
+      c.w += static_cast<float>(0.5 * h.weight_bytes);
+      c.kv += static_cast<float>(0.5 * (h.kv_read_bytes + h.kv_write_bytes));
+      c.act += static_cast<float>(0.5 * (h.act_read_bytes + h.act_write_bytes));
+      disp += lo[i].dispatches;
+    }
+    wl.decode_dispatch_s = disp * base.eff.dispatch_s;
+  }
+  wl.prompt_tokens = a.prefill.tokens;
+  wl.requests = a.batch_requests;
+  wl.output_tokens = a.batch_requests * (a.decode_steps + 1);
+  wl.weights_bytes = a.weights_bytes;
+  wl.kv_bytes = a.kv_cache_bytes;
+  wl.act_bytes = a.activation_peak_bytes;
+  wl.prefill_peak_s = peak_seconds(base, a.prefill_work);
+  wl.decode_peak_s = peak_seconds(base, a.decode_work);
+  wl.prefill_bytes = a.prefill_work.weight_bytes + a.prefill_work.kv_bytes + a.prefill_work.act_bytes;
+  wl.decode_bytes = a.decode_work.weight_bytes + a.decode_work.kv_bytes + a.decode_work.act_bytes;
+  return wl;
+}
+
+namespace {
+
+// Tiers of a point: optional SRAM, the main memory with the point's capacity and bandwidth, the base's others.
+struct PointTiers {
+  double cap[6];
+  double bw[6];
+  int n = 0;
+};
+
+PointTiers tiers_of(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
+  PointTiers t;
+  const double sram = p[static_cast<int>(DseParam::SramMB)] * 1e6;
+  if (sram > 0) {
+    t.cap[t.n] = sram;
+    t.bw[t.n++] = spec.sram_bandwidth_bytes_per_s;
+  }
+  t.cap[t.n] = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  t.bw[t.n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
+  for (std::size_t i = 1; i < wl.base.tiers.size() && t.n < 6; ++i) {
+    t.cap[t.n] = wl.base.tiers[i].capacity_bytes;
+    t.bw[t.n++] = wl.base.tiers[i].bandwidth_bytes_per_s;
+  }
+  return t;
+}
+
+}  // namespace
+
+DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
+  DsePoint pt;
+  pt.params = p;
+  const PointTiers t = tiers_of(wl, spec, p);
+  // Placement, fastest tier first: weights, then the KV cache, then activations (as the analysis places them).
+  double free[6], total_cap = 0;
+  for (int i = 0; i < t.n; ++i) {
+    free[i] = t.cap[i];
+    total_cap += t.cap[i];
+  }
+  const auto place = [&](double bytes) {
+    double inv = 0, left = bytes;
+    for (int i = 0; i < t.n && left > 0; ++i) {
+      const double take = std::min(left, free[i]);
+      free[i] -= take;
+      left -= take;
+      inv += take / t.bw[i];
+    }
+    if (left > 0) inv += left / t.bw[t.n - 1];
+    return bytes > 0 ? inv / bytes : 1 / t.bw[0];
+  };
+  const double eff_m = wl.base.eff.memory;
+  const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / eff_m, ia = place(wl.act_bytes) / eff_m;
+  const bool fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
+  const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
+  const double inv_f = 1 / f;
+  const auto phase = [&](const std::vector<DseWorkload::OpCost>& ops, double dispatch) {
+    double sum = 0, sc = 0, sm = 0;
+    if (wl.timing == Timing::PerOp) {
+      for (const auto& o : ops) sum += std::max(o.compute_s * inv_f, o.w * iw + o.kv * ikv + o.act * ia);
+      return sum + dispatch;
+    }
+    for (const auto& o : ops) {
+      sc += o.compute_s;
+      sm += o.w * iw + o.kv * ikv + o.act * ia;
+    }
+    return std::max(sc * inv_f, sm) + dispatch;
+  };
+  const double ttft = phase(wl.prefill, wl.prefill_dispatch_s);
+  const double tpot = wl.decode_steps > 0 ? phase(wl.decode, wl.decode_dispatch_s) : ttft;
+  const double decode_time = wl.decode_steps > 0 ? tpot * wl.decode_steps : 0;
+  const double e2e = ttft + decode_time;
+  // Energy, cost and CO2 as cost_report computes them, with the point's power, compute and bandwidth.
+  const CostAssumptions& c = spec.costs;
+  const double bw = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
+  const double base_bw = wl.base.tiers[0].bandwidth_bytes_per_s;
+  const double alpha = c.compute_power_fraction;
+  double power, stat, compute_j, memory_j;
+  if (spec.derive_power) {
+    // The base device's technology: its joules per FLOP and per byte stay, so power follows the peaks.
+    stat = wl.base_static_w;
+    power = stat + wl.base_dynamic_w * (alpha * f + (1 - alpha) * bw / base_bw);
+    compute_j = alpha * wl.base_dynamic_w * (wl.prefill_peak_s + wl.decode_peak_s);
+    memory_j = (1 - alpha) * wl.base_dynamic_w / base_bw * (wl.prefill_bytes + wl.decode_bytes);
+  } else {
+    power = p[static_cast<int>(DseParam::PowerW)];
+    stat = c.static_fraction * power;
+    compute_j = alpha * (power - stat) * inv_f * (wl.prefill_peak_s + wl.decode_peak_s);
+    memory_j = (1 - alpha) * (power - stat) / bw * (wl.prefill_bytes + wl.decode_bytes);
+  }
+  const double joules = stat * e2e + compute_j + memory_j;
+  pt.params[static_cast<int>(DseParam::PowerW)] = power;
+  const double busy_w = e2e > 0 ? joules / e2e : 0;
+  const double hours = c.lifetime_years * 365.25 * 24;
+  const double mean_w = c.utilization * busy_w + (1 - c.utilization) * stat;
+  const double tokens_per_hour = e2e > 0 ? c.utilization * 3600 * wl.output_tokens / e2e : 0;
+  const double price = p[static_cast<int>(DseParam::PriceUSD)];
+  const double usd_hour = price / hours + mean_w / 1000 * c.pue * c.usd_per_kwh;
+  const GridRegion* g = find_grid_region(c.region);
+  const double grid = c.grid_g_per_kwh > 0 ? c.grid_g_per_kwh : (g ? g->g_per_kwh : 480);
+  const double embodied = c.embodied_kgco2e >= 0 ? c.embodied_kgco2e : wl.base.embodied_kgco2e;
+  const double g_hour = mean_w / 1000 * c.pue * grid + embodied * 1000 / hours;
+  auto& v = pt.values;
+  v[static_cast<int>(DseObjective::Tpot)] = tpot;
+  v[static_cast<int>(DseObjective::Ttft)] = ttft;
+  v[static_cast<int>(DseObjective::TokensPerS)] = tpot > 0 ? wl.requests / tpot : 0;
+  v[static_cast<int>(DseObjective::JoulesPerToken)] = wl.output_tokens > 0 ? joules / wl.output_tokens : 0;
+  v[static_cast<int>(DseObjective::UsdPerMTok)] = tokens_per_hour > 0 ? 1e6 * usd_hour / tokens_per_hour : 0;
+  v[static_cast<int>(DseObjective::GramsPerMTok)] = tokens_per_hour > 0 ? 1e6 * g_hour / tokens_per_hour : 0;
+  v[static_cast<int>(DseObjective::PowerW)] = power;
+  v[static_cast<int>(DseObjective::PriceUSD)] = price;
+  const DseConstraints& k = spec.constraints;
+  pt.feasible = (!k.must_fit || fits) && (k.max_tpot_s <= 0 || tpot <= k.max_tpot_s) &&
+                (k.max_ttft_s <= 0 || ttft <= k.max_ttft_s) && (k.max_power_w <= 0 || power <= k.max_power_w);
+  return pt;
+}
+
+HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
+  HardwareSpec hw = wl.base;
+  const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
+  for (auto& v : hw.peak_flops) v *= f;
+  std::vector<MemoryTier> tiers;
+  if (p[static_cast<int>(DseParam::SramMB)] > 0)
+    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0});
+  MemoryTier main = wl.base.tiers[0];
+  main.capacity_bytes = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  main.bandwidth_bytes_per_s = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
+  tiers.push_back(main);
+  for (std::size_t i = 1; i < wl.base.tiers.size(); ++i) tiers.push_back(wl.base.tiers[i]);
+  hw.tiers = tiers;
+  hw.tdp_w = dse_point(wl, spec, p).values[static_cast<int>(DseObjective::PowerW)];
+  hw.idle_w = 0;
+  hw.price_usd = p[static_cast<int>(DseParam::PriceUSD)];
+  char buf[160];
+  const std::string sram = p[3] > 0 ? ", " + std::to_string(static_cast<long long>(p[3])) + " MB SRAM" : "";
+  std::snprintf(buf, sizeof buf, "%.4g TFLOPS, %.4g GB/s, %.4g GB%s, %.4g W", p[0], p[1], p[2], sram.c_str(), hw.tdp_w);
+  hw.id = "dse-point";
+  hw.name = std::string("Design point (") + buf + ")";
+  hw.source = "design-space exploration from " + wl.base.name + " (" + wl.base.id + ")";
+  return hw;
+}
+
+DseResult dse_run(const DseWorkload& wl, const DseSpec& spec) {
+  DseResult r;
+  const std::size_t nax = spec.axes.size();
+  std::int64_t total = 1;
+  for (const auto& a : spec.axes) total *= static_cast<std::int64_t>(a.values.size());
+  r.points = total;
+  const std::int64_t stride = std::max<std::int64_t>(1, (total + spec.keep_points - 1) / std::max<std::int64_t>(spec.keep_points, 1));
+  const std::size_t k = spec.objectives.size();
+  std::vector<int> obj(k);
+  std::vector<double> sign(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    obj[i] = static_cast<int>(spec.objectives[i]);
+    sign[i] = spec.objectives[i] == DseObjective::TokensPerS ? -1 : 1;  // every objective minimized
+  }
+  std::vector<float> vals;
+  std::vector<std::int64_t> ids;
+  std::array<double, kDseParams> p = dse_base_params(wl.base);
+  std::vector<std::size_t> digit(nax, 0);
+  for (std::size_t i = 0; i < nax; ++i) p[static_cast<int>(spec.axes[i].param)] = spec.axes[i].values[0];
+  for (std::int64_t id = 0; id < total; ++id) {
+    const DsePoint pt = dse_point(wl, spec, p);
+    if (pt.feasible) {
+      ++r.feasible;
+      for (std::size_t i = 0; i < k; ++i) vals.push_back(static_cast<float>(sign[i] * pt.values[obj[i]]));
+      ids.push_back(id);
+      // An even sample that does not follow the grid's radix: keep a point when a hash of its index falls in
+      // the first 1/stride of the range.
+      const std::uint64_t h = static_cast<std::uint64_t>(id) * 0x9E3779B97F4A7C15ull;
+      if ((stride == 1 || (h >> 32) % static_cast<std::uint64_t>(stride) == 0) &&
+          static_cast<std::int64_t>(r.sample.size()) < spec.keep_points)
+        r.sample.push_back(pt);
+    }
+    // Next point: the last axis varies fastest.
+    for (std::size_t ax = nax; ax-- > 0;) {
+      const auto& values = spec.axes[ax].values;
+      if (++digit[ax] < values.size()) {
+        p[static_cast<int>(spec.axes[ax].param)] = values[digit[ax]];
+        break;
+      }
+      digit[ax] = 0;
+      p[static_cast<int>(spec.axes[ax].param)] = values[0];
+    }
+  }
+  // Pareto front (all objectives minimized): sort lexicographically, then a point joins the front unless a point
+  // already on it is no worse in every objective. No later point can dominate an earlier one.
+  const std::size_t n = ids.size();
+  std::vector<std::uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    for (std::size_t i = 0; i < k; ++i) {
+      const float x = vals[a * k + i], y = vals[b * k + i];
+      if (x != y) return x < y;
+    }
+    return a < b;
+  });
+  std::vector<std::uint32_t> front;
+  if (k == 2) {
+    float best = 0;
+    for (std::uint32_t i : order)
+      if (front.empty() || vals[i * 2 + 1] < best) {
+        front.push_back(i);
+        best = vals[i * 2 + 1];
+      }
+  } else {
+    for (std::uint32_t i : order) {
+      bool dominated = false;
+      for (std::size_t f = 0; f < front.size() && !dominated; ++f) {
+        const std::uint32_t j = front[f];
+        bool all = true;
+        for (std::size_t d = 0; d < k && all; ++d) all = vals[j * k + d] <= vals[i * k + d];
+        if (all) {
+          dominated = true;
+          if (f > 0) std::swap(front[f], front[f / 2]);  // dominating points move toward the front of the list
+        }
+      }
+      if (!dominated) front.push_back(i);
+    }
+    std::sort(front.begin(), front.end(), [&](std::uint32_t a, std::uint32_t b) { return vals[a * k] < vals[b * k] || (vals[a * k] == vals[b * k] && a < b); });
+  }
+  // Rebuild each front point from its index.
+  std::vector<std::int64_t> radix(nax, 1);
+  for (std::size_t ax = nax; ax-- > 1;) radix[ax - 1] = radix[ax] * static_cast<std::int64_t>(spec.axes[ax].values.size());
+  for (std::uint32_t i : front) {
+    std::array<double, kDseParams> q = dse_base_params(wl.base);
+    std::int64_t id = ids[i];
+    for (std::size_t ax = 0; ax < nax; ++ax) {
+      q[static_cast<int>(spec.axes[ax].param)] = spec.axes[ax].values[static_cast<std::size_t>(id / radix[ax])];
+      id %= radix[ax];
+    }
+    r.front.push_back(dse_point(wl, spec, q));
+  }
+  return r;
+}
+
+}  // namespace infercast

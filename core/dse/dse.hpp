@@ -1,0 +1,94 @@
+// Design-space exploration: a grid over up to five hardware parameters, every point evaluated against one model and
+// workload, constraints applied, and the Pareto front over two to four objectives. The workload's operators do not
+// depend on the device, so they are built once (an analysis on the base device) and each point costs a few
+// operations per operator (docs/formulas.md, "Design-space exploration").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "cost/cost.hpp"
+
+namespace infercast {
+
+enum class DseParam { ComputeTflops, BandwidthGBps, CapacityGB, SramMB, PowerW, PriceUSD };
+constexpr int kDseParams = 6;
+const char* dse_param_name(DseParam p);
+bool dse_param_by_name(const std::string& n, DseParam& out);
+
+enum class DseObjective { Tpot, Ttft, TokensPerS, JoulesPerToken, UsdPerMTok, GramsPerMTok, PowerW, PriceUSD };
+constexpr int kDseObjectives = 8;
+const char* dse_objective_name(DseObjective o);
+bool dse_objective_by_name(const std::string& n, DseObjective& out);
+
+struct DseAxis {
+  DseParam param;
+  std::vector<double> values;  // in the parameter's unit (TFLOPS, GB/s, GB, MB, W, USD)
+};
+
+struct DseConstraints {
+  bool must_fit = true;
+  double max_tpot_s = 0;   // 0: none
+  double max_ttft_s = 0;
+  double max_power_w = 0;
+};
+
+struct DseSpec {
+  std::vector<DseAxis> axes;              // 1 to 5, distinct parameters
+  std::vector<DseObjective> objectives;   // 2 to 4, distinct
+  DseConstraints constraints;
+  CostAssumptions costs;
+  double sram_bandwidth_bytes_per_s = 0;  // required when an axis sweeps SRAM
+  // Without a power axis, a point's power follows its compute and bandwidth at the base device's energy per FLOP
+  // and per byte (the same technology): static + alpha x dynamic x f_compute + (1 - alpha) x dynamic x f_bandwidth.
+  bool derive_power = true;
+  std::int64_t keep_points = 20000;       // points returned for plotting (an even sample of the feasible ones)
+};
+
+struct DsePoint {
+  std::array<double, kDseParams> params{};       // every parameter's value at this point (swept or the base's)
+  std::array<double, kDseObjectives> values{};   // every objective (tokens/s as is; "lower is better" applied later)
+  bool feasible = true;
+};
+
+struct DseResult {
+  std::int64_t points = 0;
+  std::int64_t feasible = 0;
+  std::vector<DsePoint> front;    // Pareto-optimal feasible points, sorted by the first objective
+  std::vector<DsePoint> sample;   // up to keep_points feasible points, evenly strided, for plots
+  double eval_seconds = 0;        // filled by callers that time it
+  std::vector<Warning> warnings;
+};
+
+// The operators of one workload, reduced to what a design point needs. Built once from an analysis on `base`.
+struct DseWorkload {
+  struct OpCost {
+    float compute_s;   // at the base device's peaks and efficiencies
+    float w, kv, act;  // bytes
+  };
+  std::vector<OpCost> prefill, decode;  // decode: the step at the middle of the generation
+  double prefill_dispatch_s = 0, decode_dispatch_s = 0;
+  double decode_steps = 0;
+  double prompt_tokens = 0, output_tokens = 0, requests = 0;
+  double weights_bytes = 0, kv_bytes = 0, act_bytes = 0;
+  // Energy: seconds at full peak (sum of FLOPs / peak of their type) and bytes, per whole phase.
+  double prefill_peak_s = 0, decode_peak_s = 0, prefill_bytes = 0, decode_bytes = 0;
+  HardwareSpec base;
+  Timing timing = Timing::PerOp;
+  double base_static_w = 0, base_dynamic_w = 0;  // the base device's energy model (0 when it has no power)
+};
+
+// Throws InputError for a base device that cannot run the workload (no compute peak, no memory).
+DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs);
+DseResult dse_run(const DseWorkload& wl, const DseSpec& spec);
+// One point, as dse_run evaluates it (tests compare it with the full analysis).
+DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& params);
+// The base device's value of each parameter.
+std::array<double, kDseParams> dse_base_params(const HardwareSpec& base);
+// A hardware document for a point (load it as a custom device).
+HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& params);
+
+}  // namespace infercast
