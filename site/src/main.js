@@ -4,6 +4,7 @@ import uPlot from 'uplot';
 import { createBackend } from './backend.js';
 import { bytes, count, rate, seconds, si } from './format.js';
 import { drawRoofline } from './roofline.js';
+import { buildDseControls, drawDse, drawTcTm, dseRequest, frontCsv, renderFront } from './dse.js';
 import { exportBundle, loadStore, parseImport, saveStore } from './store.js';
 
 const $ = (id) => document.getElementById(id);
@@ -13,6 +14,7 @@ const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
   mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
+  region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1,
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
 let presets = { models: [], hardware: [] };
@@ -138,6 +140,10 @@ function request() {
   if (state.tile > 0) req.attention_tile = state.tile;
   if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
   if (state.scenario) req.scenario = state.scenario;
+  req.costs = { region: state.region, usd_per_kWh: state.kwh, pue: state.pue, lifetime_years: state.life, utilization: state.util };
+  if (state.price > 0) req.costs.price_USD = state.price;
+  if (state.power > 0) req.costs.power_W = state.power;
+  if (state.embodied >= 0) req.costs.embodied_kgCO2e = state.embodied;
   req.online_hadamard = state.hadamard === 'on';
   if (state.hardware) req.hardware = customDevice() || state.hardware;
   return req;
@@ -148,11 +154,12 @@ function errorSlot(path) {
   if (path.startsWith('/model')) return 'model-error';
   if (path.startsWith('/hardware')) return 'hardware-error';
   if (path.startsWith('/workload')) return 'workload-error';
+  if (path.startsWith('/costs')) return 'cost-error';
   return 'precision-error';
 }
 
 function clearErrors() {
-  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error']) $(id).textContent = '';
+  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error']) $(id).textContent = '';
 }
 
 async function update() {
@@ -227,6 +234,83 @@ function renderSweep(v) {
   $('sweep-note').textContent = `${cap}.${hw ? ' Solid: tokens/s (missing where the scenario does not fit); dashed: memory.' : ' Memory only: pick a device for speed.'}${over.length ? ` Does not fit: ${over.join(', ')}.` : ''}`;
 }
 
+let lastDse = null;
+let lastTcTm = null;
+// Canvases are drawn at their laid-out size; when the layout changes, they are drawn again.
+const redraw = new ResizeObserver(() => {
+  if (lastDse) dseFront = drawDse($('dse-plot'), lastDse);
+  if (lastTcTm) drawTcTm($('tctm'), lastTcTm, $('tctm-phase').value);
+});
+let dseFront = [];
+
+async function runDse() {
+  $('dse-error').textContent = '';
+  if (!state.hardware) {
+    $('dse-error').textContent = 'Pick a device first: the sweep varies the selected device.';
+    return;
+  }
+  const built = dseRequest(request());
+  if (built.error) {
+    $('dse-error').textContent = built.error;
+    return;
+  }
+  $('dse-status').textContent = `Sweeping ${built.points.toLocaleString('en-US')} design points...`;
+  $('dse-run').disabled = true;
+  const t0 = performance.now();
+  const env = await backend.call('sweep', built.req);
+  $('dse-run').disabled = false;
+  if (!env.ok) {
+    $('dse-status').textContent = '';
+    $('dse-error').textContent = env.error.message;
+    return;
+  }
+  const v = env.value;
+  lastDse = v;
+  const ms = performance.now() - t0;
+  $('dse-status').textContent = `${v.points.toLocaleString('en-US')} points in ${ms.toFixed(0)} ms (${(v.points / ms / 1000).toFixed(2)} million per second), ${v.feasible.toLocaleString('en-US')} feasible, ${v.front.length} on the front.${v.warnings.length ? ` Note: ${v.warnings.map((w) => w.message).join(' ')}` : ''}`;
+  renderFront(v, useDesignPoint);
+  dseFront = drawDse($('dse-plot'), v);
+}
+
+// A front point becomes a custom device (kept in this browser) and the analysis switches to it.
+async function useDesignPoint(f) {
+  const env = await backend.call('dse_device', { hardware: customDevice() || state.hardware, params: f.params });
+  if (!env.ok) {
+    $('dse-error').textContent = env.error.message;
+    return;
+  }
+  const doc = env.value;
+  const p = f.params;
+  doc.name = `Design ${+p.compute_TFLOPS.toPrecision(3)} TFLOPS, ${+p.bandwidth_GBps.toPrecision(3)} GB/s, ${+p.capacity_GB.toPrecision(3)} GB`;
+  doc.id = `custom-${doc.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  keepDevice(doc);
+  persist();
+  state.hardware = `custom:${doc.id}`;
+  fillHardware();
+  fillEditor();
+  $('dse-status').textContent = `Loaded ${doc.name} as a custom device.`;
+  update();
+}
+
+async function runTcTm() {
+  const req = request();
+  delete req.hardware;
+  delete req.costs;
+  Object.assign(req, {
+    compute_TOPS: { min: 10, max: 100, steps: 10 }, bandwidth_GBps: { min: 10, max: 100, steps: 10 },
+    compute_efficiency: Number($('tctm-ce').value), memory_efficiency: Number($('tctm-me').value),
+  });
+  const env = await backend.call('tc_tm_map', req);
+  if (!env.ok) {
+    $('tctm-note').textContent = env.error.message;
+    return;
+  }
+  const phase = $('tctm-phase').value;
+  lastTcTm = env.value;
+  drawTcTm($('tctm'), env.value, phase);
+  $('tctm-note').textContent = `${phase}: ${si(env.value[phase].flops, 'FLOP')} and ${bytes(env.value[phase].bytes)}; t_c / t_m = (FLOPs / (TOPS x ${env.value.compute_efficiency})) / (bytes / (GB/s x ${env.value.memory_efficiency})).`;
+}
+
 function sweepCsv(v) {
   const keys = ['weights', 'weight_bits', 'kv', 'kv_bits', 'weights_bytes', 'kv_cache_bytes', 'required_bytes', 'fits', 'ttft_s', 'tpot_s', 'tokens_per_s', 'batch_tokens_per_s', 'max_batch', 'max_context', 'decode_bound'];
   return [keys.join(','), ...v.rows.map((r) => keys.map((k) => (r[k] === undefined ? '' : String(r[k]))).join(','))].join('\n') + '\n';
@@ -285,6 +369,25 @@ function render(r) {
       card('Decode bound', decodeBound.split(' ')[0], decodeBound, 'Share of decode time by what bounds each operator'),
       card('End to end', seconds(r.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
     );
+    const c = r.cost;
+    if (c) {
+      const a = c.assumptions;
+      if (c.energy_available) {
+        cards.append(card('Energy per token', `${c.decode.j_per_token.toPrecision(3)} J`,
+          `decode; prefill ${c.prefill.j_per_token.toPrecision(3)} J/token; ${c.busy_power_W.toFixed(0)} W busy`,
+          `J = static ${a.static_W.toFixed(1)} W x time + FLOPs x ${(a.pJ_per_flop.bf16 ?? Object.values(a.pJ_per_flop)[0] ?? 0).toPrecision(3)} pJ (bf16) + bytes x ${a.pJ_per_byte_by_tier[0].toPrecision(3)} pJ. ${a.sources.energy}`));
+      } else {
+        cards.append(card('Energy per token', '-', 'no published power: set it under Energy and cost', c.warnings.map((w) => w.message).join(' '), true));
+      }
+      cards.append(
+        card('Cost per 1M tokens', `$${c.usd_per_million_tokens.toPrecision(3)}`,
+          c.has_price ? `hardware $${c.hardware_usd_per_hour.toFixed(3)}/h + energy $${c.energy_usd_per_hour.toFixed(3)}/h` : 'electricity only: no public price',
+          `($${a.price_USD} / ${a.lifetime_years} years + power x PUE ${a.pue} x $${a.usd_per_kWh}/kWh) / output tokens at ${Math.round(a.utilization * 100)}% utilization. ${a.sources.ownership}`),
+        card('CO2 per 1M tokens', `${c.gCO2e_per_million_tokens.toPrecision(3)} g`,
+          `${a.region}, ${a.grid_gCO2e_per_kWh} g/kWh${c.has_embodied ? ', embodied included' : ', operation only'}`,
+          `operational ${c.operational_gCO2e_per_million_tokens.toPrecision(3)} g + embodied ${c.embodied_gCO2e_per_million_tokens.toPrecision(3)} g. ${a.sources.grid}`),
+      );
+    }
     if (r.workload.lora.rank > 0) {
       cards.append(card('LoRA merge (once)', seconds(r.workload.lora.merge_s), si(r.workload.lora.merge_flops, 'FLOP'),
         'Merging the adapters into the weights once: sum over adapted matrices of (2r + 2) x K x N (LIFE Table 12)'));
@@ -607,6 +710,29 @@ function bind() {
       update();
     });
   }
+  // Energy and cost assumptions: numbers; empty price, power or embodied carbon means the device's own value.
+  for (const [id, key, lo, hi] of [['kwh', 'kwh', 0, 100], ['pue', 'pue', 1, 10], ['life', 'life', 0.01, 100], ['util', 'util', 0.001, 1],
+    ['price', 'price', 0, 1e10], ['power', 'power', 0, 1e7], ['embodied', 'embodied', 0, 1e9]]) {
+    $(id).addEventListener('input', () => {
+      const v = $(id).value.trim();
+      const optional = ['price', 'power', 'embodied'].includes(key);
+      if (optional && v === '') {
+        state[key] = key === 'embodied' ? -1 : 0;
+        update();
+        return;
+      }
+      const x = Number(v);
+      if (v === '' || !Number.isFinite(x) || x < lo || x > hi) {
+        $('cost-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected a number from ${lo} to ${hi}${optional ? ', or empty for the device\'s own' : ''}`;
+        return;
+      }
+      $('cost-error').textContent = '';
+      state[key] = x;
+      update();
+    });
+  }
+  $('region').addEventListener('change', () => { state.region = $('region').value; update(); });
+
   // Optimizations: whole numbers from 0 (0 turns the optimization off).
   for (const id of ['chunk', 'tile', 'lora']) {
     $(id).addEventListener('input', () => {
@@ -633,6 +759,22 @@ function bind() {
     syncInputs();
     update();
   });
+  $('dse-run').addEventListener('click', runDse);
+  $('dse-export').addEventListener('click', () => lastDse && download('infercast-pareto-front.csv', 'text/csv', frontCsv(lastDse)));
+  $('dse-plot').addEventListener('click', (e) => {
+    const r = $('dse-plot').getBoundingClientRect();
+    let best = -1, bd = 100;
+    dseFront.forEach(([x, y], i) => { const d = Math.hypot(x - (e.clientX - r.left), y - (e.clientY - r.top)); if (d < bd) { bd = d; best = i; } });
+    const row = best >= 0 ? $(`dse-front-${best}`) : null;
+    if (row) {
+      for (const tr of document.querySelectorAll('#dse-front tr.selected')) tr.classList.remove('selected');
+      row.classList.add('selected');
+      row.scrollIntoView({ block: 'nearest' });
+      row.querySelector('button').focus();
+    }
+  });
+  for (const id of ['tctm-run']) $(id).addEventListener('click', runTcTm);
+  $('tctm-phase').addEventListener('change', runTcTm);
   $('export-sweep').addEventListener('click', () => lastSweep && download('infercast-quant-sweep.csv', 'text/csv', sweepCsv(lastSweep)));
   for (const [id, key] of Object.entries(selects)) {
     $(id).addEventListener('change', () => {
@@ -710,6 +852,11 @@ function syncInputs() {
   $('moe').value = state.moe;
   $('lora-mode').value = state.loraMode;
   $('hadamard').value = state.hadamard;
+  for (const id of ['kwh', 'pue', 'life', 'util']) $(id).value = String(state[id]);
+  $('price').value = state.price > 0 ? String(state.price) : '';
+  $('power').value = state.power > 0 ? String(state.power) : '';
+  $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
+  $('region').value = state.region;
   $('scenario').value = state.scenario;
   const sc = scenarios.find((x) => x.name === state.scenario);
   $('scenario-info').textContent = sc ? `${sc.description}. Source: ${sc.source}.` : '';
@@ -719,9 +866,9 @@ function syncInputs() {
 async function start() {
   store = loadStore(localStorage);
   readUrl();
-  const [models, hardware, dtypes, conventions, version, scenarioList] = await Promise.all(
-    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios'].map((fn) => backend.call(fn, {})));
-  for (const env of [models, hardware, dtypes, conventions, version, scenarioList]) {
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions] = await Promise.all(
+    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions'].map((fn) => backend.call(fn, {})));
+  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions]) {
     if (!env.ok) {
       $('status').textContent = `The core could not start: ${env.error.message}`;
       return;
@@ -729,6 +876,8 @@ async function start() {
   }
   presets = { models: models.value, hardware: hardware.value };
   scenarios = scenarioList.value;
+  for (const g of regions.value.regions) $('region').appendChild(option(g.id, `${g.name} (${g.gCO2e_per_kWh} g/kWh)`));
+  $('region-source').textContent = `Grid intensities: ${regions.value.source}.`;
   $('scenario').appendChild(option('', 'none: the settings below'));
   for (const sc of scenarios) {
     const o = option(sc.name, sc.name);
@@ -748,12 +897,16 @@ async function start() {
     o.title = c.description;
     $('convention').appendChild(o);
   }
+  buildDseControls();
+  redraw.observe($('dse-plot'));
+  redraw.observe($('tctm'));
   syncInputs();
   bind();
   fillEditor();
   $('store-notice').textContent = store.notice;
   if (store.notice) $('device-editor').open = true;
   await update();
+  runTcTm();
 }
 
 start();

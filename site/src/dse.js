@@ -1,0 +1,217 @@
+// Design-space exploration in the page: axes around the selected device, objectives, constraints; the sweep runs
+// in the core (in the worker), then the sample and the Pareto front are drawn on a canvas, the front is listed,
+// and a front point can be kept as a custom device. Also LIFE's t_c/t_m map (its Fig. 4) as a heatmap.
+// User text is only set as textContent.
+
+const $ = (id) => document.getElementById(id);
+
+export const PARAMS = [
+  ['compute_TFLOPS', 'Compute (bf16 TFLOPS)', 50, 2000, 32, 'log', true],
+  ['bandwidth_GBps', 'Memory bandwidth (GB/s)', 200, 8000, 32, 'log', true],
+  ['capacity_GB', 'Memory capacity (GB)', 16, 256, 32, 'log', true],
+  ['sram_MB', 'On-chip SRAM (MB)', 0, 1024, 5, 'linear', false],
+  ['power_W', 'Power (W)', 100, 1000, 10, 'linear', false],
+  ['price_USD', 'Price ($)', 1000, 40000, 32, 'log', true],
+];
+export const OBJECTIVES = [
+  ['tpot_s', 'TPOT (s)', true], ['ttft_s', 'TTFT (s)', false], ['tokens_per_s', 'tokens/s (batch, higher is better)', false],
+  ['joules_per_token', 'J per token', false], ['usd_per_million_tokens', '$ per 1M tokens', true],
+  ['gCO2e_per_million_tokens', 'g CO2 per 1M tokens', false], ['power_W', 'Power (W)', true], ['price_USD', 'Price ($)', false],
+];
+
+export function buildDseControls() {
+  const body = $('dse-axes').tBodies[0];
+  for (const [key, label, lo, hi, steps, scale, on] of PARAMS) {
+    const tr = body.insertRow();
+    tr.dataset.param = key;
+    const cell = (el) => tr.insertCell().appendChild(el);
+    const use = document.createElement('input');
+    use.type = 'checkbox';
+    use.checked = on;
+    use.setAttribute('aria-label', `Sweep ${label}`);
+    cell(use);
+    tr.insertCell().textContent = label;
+    for (const [v, what] of [[lo, 'from'], [hi, 'to'], [steps, 'steps']]) {
+      const i = document.createElement('input');
+      i.type = 'number';
+      i.min = '0';
+      i.step = 'any';
+      i.value = String(v);
+      i.setAttribute('aria-label', `${label} ${what}`);
+      cell(i);
+    }
+    const sel = document.createElement('select');
+    for (const s of ['log', 'linear']) {
+      const o = document.createElement('option');
+      o.value = s;
+      o.textContent = s;
+      sel.appendChild(o);
+    }
+    sel.value = scale;
+    sel.setAttribute('aria-label', `${label} scale`);
+    cell(sel);
+  }
+  const box = $('dse-objectives');
+  for (const [key, label, on] of OBJECTIVES) {
+    const l = document.createElement('label');
+    l.className = 'check';
+    const c = document.createElement('input');
+    c.type = 'checkbox';
+    c.value = key;
+    c.checked = on;
+    l.append(c, ` ${label}`);
+    box.appendChild(l);
+  }
+}
+
+// The sweep request the controls describe, or a message naming what is wrong.
+export function dseRequest(base) {
+  const axes = [];
+  for (const tr of $('dse-axes').tBodies[0].rows) {
+    const [use, lo, hi, steps] = tr.querySelectorAll('input');
+    if (!use.checked) continue;
+    const label = tr.cells[1].textContent;
+    const nums = [lo, hi, steps].map((i) => Number(i.value));
+    if ([lo, hi, steps].some((i) => i.value.trim() === '') || nums.some((x) => !Number.isFinite(x)))
+      return { error: `${label}: from, to and steps must be numbers` };
+    axes.push({ param: tr.dataset.param, min: nums[0], max: nums[1], steps: Math.round(nums[2]), scale: tr.querySelector('select').value });
+  }
+  const objectives = [...$('dse-objectives').querySelectorAll('input:checked')].map((c) => c.value);
+  const req = { ...base, axes, objectives, keep_points: 20000 };
+  delete req.placement;
+  const cons = {};
+  const num = (id) => ($(id).value.trim() === '' ? null : Number($(id).value));
+  if (num('dse-max-tpot') !== null) cons.max_tpot_s = num('dse-max-tpot') / 1000;
+  if (num('dse-max-power') !== null) cons.max_power_W = num('dse-max-power');
+  if (Object.keys(cons).length) req.constraints = cons;
+  if (num('dse-sram-bw') !== null) req.sram_bandwidth_GBps = num('dse-sram-bw');
+  return { req, points: axes.reduce((n, a) => n * Math.max(1, a.steps), 1) };
+}
+
+const fmt = (v) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toPrecision(3) : String(+v.toPrecision(4)));
+
+// Scatter: the first two objectives on log axes where they span a decade, the third as colour; the front on top.
+export function drawDse(canvas, v) {
+  const ctx = canvas.getContext('2d');
+  const dpr = window.devicePixelRatio || 1;
+  const W = canvas.clientWidth || 560, H = canvas.clientHeight || 320;
+  canvas.width = W * dpr;
+  canvas.height = H * dpr;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  const [ox, oy, oc] = v.objectives;
+  const xs = v.sample.objectives[ox], ys = v.sample.objectives[oy];
+  const fx = v.front.map((f) => f.objectives[ox]), fy = v.front.map((f) => f.objectives[oy]);
+  const all = (a, b) => a.concat(b).filter((x) => Number.isFinite(x));
+  const axis = (vals) => {
+    const lo = Math.min(...vals), hi = Math.max(...vals);
+    const log = lo > 0 && hi / lo > 10;
+    const f = log ? Math.log10 : (x) => x;
+    const a = f(lo), b = f(hi) === f(lo) ? f(lo) + 1 : f(hi);
+    return { log, lo, hi, map: (x) => (f(x) - a) / (b - a) };
+  };
+  const ax = axis(all(xs, fx)), ay = axis(all(ys, fy));
+  const L = 64, R = 12, T = 10, B = 40;
+  const px = (x) => L + ax.map(x) * (W - L - R), py = (y) => H - B - ay.map(y) * (H - T - B);
+  const fg = getComputedStyle(document.body).color;
+  ctx.strokeStyle = fg;
+  ctx.fillStyle = fg;
+  ctx.font = '11px sans-serif';
+  ctx.strokeRect(L, T, W - L - R, H - T - B);
+  ctx.fillText(`${ox}${ax.log ? ' (log)' : ''}: ${fmt(ax.lo)} to ${fmt(ax.hi)}`, L, H - 12);
+  ctx.save();
+  ctx.translate(14, H - B);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillText(`${oy}${ay.log ? ' (log)' : ''}: ${fmt(ay.lo)} to ${fmt(ay.hi)}`, 0, 0);
+  ctx.restore();
+  const cs = oc ? v.sample.objectives[oc] : null;
+  const cr = cs ? axis(cs.filter((x) => Number.isFinite(x))) : null;
+  const colour = (t) => `hsl(${220 - 200 * Math.min(1, Math.max(0, t))}, 70%, 50%)`;
+  for (let i = 0; i < xs.length; i++) {
+    ctx.fillStyle = cr ? colour(cr.map(cs[i])) : 'rgba(100,116,139,0.5)';
+    ctx.fillRect(px(xs[i]) - 1, py(ys[i]) - 1, 2, 2);
+  }
+  ctx.strokeStyle = '#dc2626';
+  ctx.fillStyle = '#dc2626';
+  const pts = fx.map((x, i) => [px(x), py(fy[i])]);
+  if (v.objectives.length === 2) {
+    ctx.beginPath();
+    pts.forEach(([x, y], i) => (i ? ctx.lineTo(x, y) : ctx.moveTo(x, y)));
+    ctx.stroke();
+  }
+  for (const [x, y] of pts) {
+    ctx.beginPath();
+    ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
+    ctx.fill();
+  }
+  if (cr) {
+    ctx.fillStyle = fg;
+    ctx.fillText(`colour: ${oc}, ${fmt(cr.lo)} (blue) to ${fmt(cr.hi)} (red)`, W - R - 300, T + 14);
+  }
+  return pts;
+}
+
+export function renderFront(v, onUse) {
+  const table = $('dse-front');
+  table.textContent = '';
+  const params = PARAMS.map((p) => p[0]);
+  const objs = OBJECTIVES.map((o) => o[0]);
+  const hr = table.createTHead().insertRow();
+  for (const h of ['', ...params, ...objs]) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    hr.appendChild(th);
+  }
+  const body = table.createTBody();
+  v.front.slice(0, 200).forEach((f, i) => {
+    const tr = body.insertRow();
+    tr.id = `dse-front-${i}`;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = 'Use as device';
+    b.addEventListener('click', () => onUse(f));
+    tr.insertCell().appendChild(b);
+    for (const p of params) tr.insertCell().textContent = fmt(f.params[p]);
+    for (const o of objs) tr.insertCell().textContent = fmt(f.objectives[o]);
+  });
+}
+
+export function frontCsv(v) {
+  const params = PARAMS.map((p) => p[0]);
+  const objs = OBJECTIVES.map((o) => o[0]);
+  return [[...params, ...objs].join(','), ...v.front.map((f) => [...params.map((p) => f.params[p]), ...objs.map((o) => f.objectives[o])].join(','))].join('\n') + '\n';
+}
+
+// LIFE Fig. 4: t_c/t_m over compute (columns) and bandwidth (rows); above 1 compute-bound (red), below memory-bound (blue).
+export function drawTcTm(canvas, m, phase) {
+  const ctx = canvas.getContext('2d');
+  const dpr = window.devicePixelRatio || 1;
+  const W = canvas.clientWidth || 560, H = canvas.clientHeight || 320;
+  canvas.width = W * dpr;
+  canvas.height = H * dpr;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  const grid = m[phase].tc_over_tm;
+  const nx = m.compute_TOPS.length, ny = m.bandwidth_GBps.length;
+  const L = 56, B = 36, T = 6, R = 6;
+  const cw = (W - L - R) / nx, ch = (H - T - B) / ny;
+  const fg = getComputedStyle(document.body).color;
+  ctx.font = '10px sans-serif';
+  for (let j = 0; j < ny; j++) {
+    for (let i = 0; i < nx; i++) {
+      const r = grid[j][i];
+      const t = Math.max(-1, Math.min(1, Math.log10(r) / 2));
+      ctx.fillStyle = t >= 0 ? `hsl(0, 75%, ${90 - 40 * t}%)` : `hsl(220, 75%, ${90 + 40 * t}%)`;
+      const x = L + i * cw, y = H - B - (j + 1) * ch;
+      ctx.fillRect(x, y, cw - 1, ch - 1);
+      ctx.fillStyle = '#111';
+      if (cw > 28) ctx.fillText(r.toPrecision(2), x + 3, y + ch / 2 + 3);
+    }
+  }
+  ctx.fillStyle = fg;
+  m.compute_TOPS.forEach((c, i) => { if (i % Math.ceil(nx / 10) === 0) ctx.fillText(fmt(c), L + i * cw + 2, H - B + 12); });
+  m.bandwidth_GBps.forEach((b, j) => { if (j % Math.ceil(ny / 10) === 0) ctx.fillText(fmt(b), 4, H - B - j * ch - ch / 2 + 3); });
+  ctx.fillText('compute (TOPS) →', L, H - 6);
+  ctx.fillText('GB/s ↑', 4, T + 10);
+}

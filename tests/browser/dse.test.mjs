@@ -1,0 +1,72 @@
+// Energy, cost and CO2 cards and the design-space exploration, as a user meets them: the cards equal the CLI, the
+// default sweep of about a million design points finishes with its front drawn and listed, a front point becomes a
+// custom device, the t_c/t_m map is drawn, and a bad axis is named.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+
+const env = withBrowser();
+const cli = path.join(root, 'build/native-release/infercast');
+
+test('energy, cost and CO2 per token: cards equal the CLI and follow the assumptions', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-rtx-4090&prompt=1024&gen=256`);
+  await analyzed(page);
+  const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-rtx-4090', '--prompt', '1024',
+    '--gen', '256', '--region', 'france', '--format', 'json'], { encoding: 'utf8' }));
+  await page.click('#costs summary');
+  await page.selectOption('#region', 'france');
+  await page.waitForFunction(() => /region=france/.test(location.hash));
+  await page.waitForFunction((t) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'CO2 per 1M tokens') return c.querySelector('.value').textContent === t;
+    return false;
+  }, `${native.cost.gCO2e_per_million_tokens.toPrecision(3)} g`);
+  assert.equal(await cardValue(page, 'Energy per token'), `${native.cost.decode.j_per_token.toPrecision(3)} J`);
+  assert.equal(await cardValue(page, 'Cost per 1M tokens'), `$${native.cost.usd_per_million_tokens.toPrecision(3)}`);
+  // A bad assumption is named next to the inputs and nothing else changes.
+  await page.fill('#pue', '0.2');
+  await page.waitForFunction(() => /PUE holds/.test(document.getElementById('cost-error').textContent));
+  assert.equal(await page.textContent('#cost-error'), 'PUE holds "0.2"; expected a number from 1 to 10');
+  assert.equal(await cardValue(page, 'Cost per 1M tokens'), `$${native.cost.usd_per_million_tokens.toPrecision(3)}`);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('a million-point sweep draws its front, a front point becomes a device, and the t_c/t_m map is drawn', async () => {
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#batch=8&prompt=1024&gen=256`);
+  await analyzed(page);
+  await page.waitForFunction(() => /prefill:/.test(document.getElementById('tctm-note').textContent));
+  await page.fill('#dse-max-power', '700');
+  const t0 = Date.now();
+  await page.click('#dse-run');
+  await page.waitForFunction(() => /on the front/.test(document.getElementById('dse-status').textContent), null, { timeout: 30000 });
+  const wall = Date.now() - t0;
+  const status = await page.textContent('#dse-status');
+  assert.match(status, /^1,048,576 points in \d+ ms/);
+  console.log(`# sweep in Chromium: ${status.split(' (')[0]}; click to drawn front ${wall} ms`);
+  const rows = await page.$$eval('#dse-front tbody tr', (trs) => trs.length);
+  assert.ok(rows > 1, `front rows ${rows}`);
+  // Every front point keeps the power cap.
+  const powers = await page.$$eval('#dse-front tbody tr', (trs) => {
+    const head = [...document.querySelectorAll('#dse-front thead th')].map((th) => th.textContent);
+    const i = head.lastIndexOf('power_W');
+    return trs.map((tr) => Number(tr.cells[i].textContent));
+  });
+  assert.ok(powers.every((p) => p <= 700), powers.join(','));
+  await page.locator('#dse-plot').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'dse.png') });
+  // Clicking the plot near a front point selects its row; "Use as device" loads it.
+  await page.click('#dse-front tbody tr:first-child button');
+  await page.waitForFunction(() => /Loaded Design/.test(document.getElementById('dse-status').textContent));
+  await analyzed(page);
+  assert.match(await page.inputValue('#hardware'), /^custom:custom-design-/);
+  assert.match(await page.evaluate(() => location.hash), /device=/);
+  // A bad axis is named.
+  await page.fill('#dse-axes tbody tr:first-child input[aria-label$="steps"]', '');
+  await page.click('#dse-run');
+  assert.equal(await page.textContent('#dse-error'), 'Compute (bf16 TFLOPS): from, to and steps must be numbers');
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(env.base.replace(/infercast\/$/, ''))), []);
+  await context.close();
+});
