@@ -513,13 +513,28 @@ json api_model(const json& request) {
   return model_json(rm, p, group_layers(rm.spec));
 }
 
+// What analyze, quant_sweep and sweep read first: the model (converted by a scenario or convert_mla), the
+// scenario and the device. Filled in place: `hw` may point into `hw_storage`.
+struct Inputs {
+  ResolvedModel rm;
+  const Scenario* sc = nullptr;
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = nullptr;
+};
+void read_inputs(Reader& r, Inputs& in) {
+  in.rm = resolve_model(r);
+  in.sc = read_scenario(r);
+  apply_mla_conversion(r, in.rm.spec, in.sc);
+  in.hw = resolve_hardware(r, in.hw_storage);
+}
+
 json api_analyze(const json& request) {
   Reader r(request, "", "request");
-  ResolvedModel rm = resolve_model(r);
-  const Scenario* sc = read_scenario(r);
-  apply_mla_conversion(r, rm.spec, sc);
-  HardwareSpec hw_storage;
-  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  Inputs in;
+  read_inputs(r, in);
+  ResolvedModel& rm = in.rm;
+  const Scenario* sc = in.sc;
+  const HardwareSpec*& hw = in.hw;
   Workload w = read_workload(r, rm.spec, sc);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
@@ -599,11 +614,11 @@ json api_analyze(const json& request) {
 // format of sweep.weights and the cache in each of sweep.kv (docs/schema.md, "quant_sweep").
 json api_quant_sweep(const json& request) {
   Reader r(request, "", "request");
-  ResolvedModel rm = resolve_model(r);
-  const Scenario* sc = read_scenario(r);
-  apply_mla_conversion(r, rm.spec, sc);
-  HardwareSpec hw_storage;
-  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  Inputs in;
+  read_inputs(r, in);
+  ResolvedModel& rm = in.rm;
+  const Scenario* sc = in.sc;
+  const HardwareSpec*& hw = in.hw;
   const Workload base = read_workload(r, rm.spec, sc);
   static const json kNone = json::object();
   Reader sr = r.has("sweep") ? r.object("sweep") : Reader(kNone, "/sweep", "request");
@@ -702,11 +717,12 @@ json dse_point_json(const DsePoint& p) {
 // Design-space exploration (docs/schema.md, "sweep").
 json api_sweep(const json& request) {
   Reader r(request, "", "request");
-  ResolvedModel rm = resolve_model(r);
-  const Scenario* sc = read_scenario(r);
-  apply_mla_conversion(r, rm.spec, sc);
-  HardwareSpec hw_storage;
-  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  Inputs in;
+  read_inputs(r, in);
+  ResolvedModel& rm = in.rm;
+  const Scenario* sc = in.sc;
+  HardwareSpec& hw_storage = in.hw_storage;
+  const HardwareSpec*& hw = in.hw;
   if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device the sweep varies (a preset id or a hardware object)");
   const Workload w = read_workload(r, rm.spec, sc);
   DseSpec spec;

@@ -90,8 +90,8 @@ export function dseRequest(base) {
 
 const fmt = (v) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toPrecision(3) : String(+v.toPrecision(4)));
 
-// Scatter: the first two objectives on log axes where they span a decade, the third as colour; the front on top.
-export function drawDse(canvas, v) {
+// A canvas sized to its laid-out box (sharp on high-density screens), cleared.
+function prepareCanvas(canvas) {
   const ctx = canvas.getContext('2d');
   const dpr = window.devicePixelRatio || 1;
   const W = canvas.clientWidth || 560, H = canvas.clientHeight || 320;
@@ -99,6 +99,12 @@ export function drawDse(canvas, v) {
   canvas.height = H * dpr;
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, W, H);
+  return { ctx, W, H };
+}
+
+// Scatter: the first two objectives on log axes where they span a decade, the third as colour; the front on top.
+export function drawDse(canvas, v) {
+  const { ctx, W, H } = prepareCanvas(canvas);
   const [ox, oy, oc] = v.objectives;
   const xs = v.sample.objectives[ox], ys = v.sample.objectives[oy];
   const fx = v.front.map((f) => f.objectives[ox]), fy = v.front.map((f) => f.objectives[oy]);
@@ -185,13 +191,7 @@ export function frontCsv(v) {
 
 // LIFE Fig. 4: t_c/t_m over compute (columns) and bandwidth (rows); above 1 compute-bound (red), below memory-bound (blue).
 export function drawTcTm(canvas, m, phase) {
-  const ctx = canvas.getContext('2d');
-  const dpr = window.devicePixelRatio || 1;
-  const W = canvas.clientWidth || 560, H = canvas.clientHeight || 320;
-  canvas.width = W * dpr;
-  canvas.height = H * dpr;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, W, H);
+  const { ctx, W, H } = prepareCanvas(canvas);
   const grid = m[phase].tc_over_tm;
   const nx = m.compute_TOPS.length, ny = m.bandwidth_GBps.length;
   const L = 56, B = 36, T = 6, R = 6;

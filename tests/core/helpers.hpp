@@ -36,3 +36,16 @@ inline double sum_flops(const std::vector<Op>& ops) {
   return f;
 }
 }  // namespace test
+
+// The value of a successful core API call (helpers for tests that call the API with JSON).
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "api/api.hpp"
+
+inline nlohmann::json api_value(const std::string& fn, const nlohmann::json& req) {
+  const nlohmann::json env = nlohmann::json::parse(infercast::call(fn, req.dump()));
+  INFO(env.dump());
+  REQUIRE(env["ok"].get<bool>());
+  return env["value"];
+}

@@ -26,12 +26,6 @@ Workload workload(i64 batch, i64 prompt, i64 gen, const std::string& wfmt = "bf1
   w.gen_tokens = gen;
   return w;
 }
-json value(const std::string& fn, const json& req) {
-  const json env = json::parse(call(fn, req.dump()));
-  INFO(env.dump());
-  REQUIRE(env["ok"].get<bool>());
-  return env["value"];
-}
 }  // namespace
 
 TEST_CASE("decode work summed in closed form equals the step-by-step sum", "[cost]") {
@@ -216,7 +210,7 @@ TEST_CASE("sweep, dse_device, tc_tm_map and regions through the API", "[dse][api
                               {{"param", "bandwidth_GBps"}, {"values", {500, 1000, 3350, 8000}}}}},
                     {"objectives", {"tpot_s", "power_W"}},
                     {"constraints", {{"max_power_W", 700}}}};
-  const json v = value("sweep", req);
+  const json v = api_value("sweep", req);
   CHECK(v["points"] == 80);
   CHECK(v["derived_power"] == true);
   REQUIRE(v["front"].size() > 1);
@@ -226,19 +220,19 @@ TEST_CASE("sweep, dse_device, tc_tm_map and regions through the API", "[dse][api
   CHECK(v["axes"][0]["values"][1].get<double>() == Approx(100 * std::pow(20.0, 1.0 / 19)));
   // A front point becomes a device whose analysis gives the sweep's numbers.
   const json point = v["front"][0];
-  const json dev = value("dse_device", {{"hardware", "nvidia-h100-sxm"}, {"params", point["params"]}});
-  const json a = value("analyze", {{"model", "llama-3.1-8b"}, {"hardware", dev}, {"workload", {{"batch", 8}, {"prompt", 1024}, {"gen", 128}}}});
+  const json dev = api_value("dse_device", {{"hardware", "nvidia-h100-sxm"}, {"params", point["params"]}});
+  const json a = api_value("analyze", {{"model", "llama-3.1-8b"}, {"hardware", dev}, {"workload", {{"batch", 8}, {"prompt", 1024}, {"gen", 128}}}});
   CHECK(a["ttft_s"].get<double>() == Approx(point["objectives"]["ttft_s"].get<double>()).epsilon(1e-5));
   CHECK(a["hardware"]["tdp_W"].get<double>() == Approx(point["objectives"]["power_W"].get<double>()));
   // LIFE Fig. 4: t_c / t_m = (FLOPs / (TOPS x eff_c)) / (bytes / (BW x eff_m)).
-  const json map = value("tc_tm_map", {{"model", "llama-2-7b"}, {"scenario", "life/bf16-int4"}, {"workload", {{"prompt", 4096}, {"gen", 1}}},
+  const json map = api_value("tc_tm_map", {{"model", "llama-2-7b"}, {"scenario", "life/bf16-int4"}, {"workload", {{"prompt", 4096}, {"gen", 1}}},
                                        {"compute_TOPS", {{"min", 10}, {"max", 100}, {"steps", 10}}},
                                        {"bandwidth_GBps", {{"min", 10}, {"max", 100}, {"steps", 10}}},
                                        {"compute_efficiency", 0.5}, {"memory_efficiency", 0.8}});
   const double F = map["prefill"]["flops"].get<double>(), B = map["prefill"]["bytes"].get<double>();
   CHECK(map["prefill"]["tc_over_tm"][2][4].get<double>() == Approx((F / (50e12 * 0.5)) / (B / (30e9 * 0.8))));
   CHECK(map["prefill"]["tc_over_tm"].size() == 10);
-  const json regions = value("regions", json::object());
+  const json regions = api_value("regions", json::object());
   CHECK(regions["regions"][0]["id"] == "world");
   CHECK(regions["regions"][0]["gCO2e_per_kWh"] == 480);
 }

@@ -10,14 +10,6 @@
 using namespace test;
 using nlohmann::json;
 
-namespace {
-json value(const std::string& fn, const json& req) {
-  const json env = json::parse(call(fn, req.dump()));
-  INFO(env.dump());
-  REQUIRE(env["ok"].get<bool>());
-  return env["value"];
-}
-}  // namespace
 
 TEST_CASE("LIFE's eight Table 3 variants are built in with the table's settings", "[scenario][life]") {
   const auto& all = all_scenarios();
@@ -110,7 +102,7 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
   explicit_["precision"] = {{"weights", "int4-g128"}, {"kv", "int4"}};
   explicit_["attention"] = "fused";
   explicit_["mlp"] = "fused";
-  const json a = value("analyze", with), b = value("analyze", explicit_);
+  const json a = api_value("analyze", with), b = api_value("analyze", explicit_);
   CHECK(a["workload"]["scenario"] == "life/bf16-int4-kv4");
   CHECK(b["workload"]["scenario"].is_null());
   CHECK(a["prefill"]["flops"].get<double>() == b["prefill"]["flops"].get<double>());
@@ -120,7 +112,7 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
 
   // An explicit KV format wins over the scenario's.
   with["precision"] = {{"kv", "bf16"}};
-  const json c = value("analyze", with);
+  const json c = api_value("analyze", with);
   CHECK(c["workload"]["precision"]["kv"] == "bf16");
   CHECK(c["workload"]["precision"]["weights"] == "int4-g128");
   CHECK(c["memory"]["kv_cache_bytes"].get<double>() == Approx(4 * a["memory"]["kv_cache_bytes"].get<double>()));
@@ -128,11 +120,11 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
   // The MLA scenario converts the model; QuaRot adds its rotations; the LoRA scenario merges rank 64 per call.
   json mla = base;
   mla["scenario"] = "life/bf16-int4-mla";
-  CHECK(value("analyze", mla)["model"]["params_total"] == 5228474368);
-  CHECK(value("analyze", mla)["workload"]["mla"] == "expanded");
+  CHECK(api_value("analyze", mla)["model"]["params_total"] == 5228474368);
+  CHECK(api_value("analyze", mla)["workload"]["mla"] == "expanded");
   json quarot = base;
   quarot["scenario"] = "life/quarot-w4a4kv4";
-  const json q = value("analyze", quarot);
+  const json q = api_value("analyze", quarot);
   CHECK(q["workload"]["online_hadamard"] == true);
   bool rotations = false;
   for (const auto& o : q["ops"]) rotations = rotations || o["name"] == "hadamard_down_in";
@@ -140,7 +132,7 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
   json lora = base;
   lora["scenario"] = "life/bf16-int4-lora";
   lora["lora"] = {{"mode", "merged"}};  // the scenario's rank stays
-  const json l = value("analyze", lora);
+  const json l = api_value("analyze", lora);
   CHECK(l["workload"]["lora"]["rank"] == 64);
   CHECK(l["workload"]["lora"]["mode"] == "merged");
 }
@@ -150,14 +142,14 @@ TEST_CASE("quant_sweep: one analysis per weight x KV format, memory and speed mo
                     {"hardware", "nvidia-rtx-4090"},
                     {"workload", {{"prompt", 1024}, {"gen", 256}}},
                     {"sweep", {{"weights", {"bf16", "int8", "q6_k", "int4-g128", "int3", "int2"}}, {"kv", {"bf16", "int8", "int4"}}}}};
-  const json v = value("quant_sweep", req);
+  const json v = api_value("quant_sweep", req);
   REQUIRE(v["rows"].size() == 18);
   // Each row is the analysis of the same request with those formats.
   for (const auto& r : v["rows"]) {
     json one = req;
     one.erase("sweep");
     one["precision"] = {{"weights", r["weights"]}, {"kv", r["kv"]}};
-    const json a = value("analyze", one);
+    const json a = api_value("analyze", one);
     INFO(r.dump());
     CHECK(r["required_bytes"].get<double>() == a["memory"]["required_bytes"].get<double>());
     CHECK(r["tpot_s"].get<double>() == a["decode"]["tpot_s"].get<double>());
@@ -184,11 +176,11 @@ TEST_CASE("quant_sweep: one analysis per weight x KV format, memory and speed mo
   // Without a device: memory only.
   json no_hw = req;
   no_hw.erase("hardware");
-  const json m = value("quant_sweep", no_hw);
+  const json m = api_value("quant_sweep", no_hw);
   CHECK_FALSE(m["rows"][0].contains("tpot_s"));
   CHECK(m["rows"][0]["weights_bytes"] == v["rows"][0]["weights_bytes"]);
   // Defaults: 8 weight formats from 32 to 2 bits, 3 KV formats.
   json defaults = req;
   defaults.erase("sweep");
-  CHECK(value("quant_sweep", defaults)["rows"].size() == 24);
+  CHECK(api_value("quant_sweep", defaults)["rows"].size() == 24);
 }
