@@ -620,6 +620,7 @@ json api_quant_sweep(const json& request) {
   const Scenario* sc = in.sc;
   const HardwareSpec*& hw = in.hw;
   const Workload base = read_workload(r, rm.spec, sc);
+  const CostAssumptions costs = read_costs(r);
   static const json kNone = json::object();
   Reader sr = r.has("sweep") ? r.object("sweep") : Reader(kNone, "/sweep", "request");
   if (!r.has("sweep")) r.raw("sweep");
@@ -654,6 +655,10 @@ json api_quant_sweep(const json& request) {
         row["max_batch"] = a.max_batch;
         row["max_context"] = a.max_context;
         row["decode_bound"] = a.decode.memory_s >= a.decode.compute_s ? "memory" : "compute";
+        const CostReport c = cost_report(a, *hw, costs);
+        if (c.model.available) row["decode_j_per_token"] = c.decode.j_per_token;
+        row["usd_per_million_tokens"] = c.usd_per_million_tokens;
+        row["gCO2e_per_million_tokens"] = c.g_per_million_tokens;
       }
       rows.push_back(row);
     }
