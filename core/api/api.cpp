@@ -786,7 +786,12 @@ json api_sweep(const json& request) {
   spec.derive_power = !seen.count(static_cast<int>(DseParam::PowerW));
   if (spec.derive_power && energy_model(*hw, spec.costs).available == false)
     r.fail("axes", "missing_field", "/axes: " + hw->name + " has no published power to scale; sweep power_W or give costs.power_W");
-  if (spec.costs.price_usd > 0) hw_storage = *hw, hw_storage.price_usd = spec.costs.price_usd, hw = &hw_storage;
+  if (spec.costs.price_usd > 0) {  // the assumed price is the base device's price_USD parameter
+    HardwareSpec priced = *hw;
+    priced.price_usd = spec.costs.price_usd;
+    hw_storage = priced;
+    hw = &hw_storage;
+  }
   const DseWorkload wl = dse_prepare(rm.spec, w, *hw, spec.costs);
   const DseResult res = dse_run(wl, spec);
   json front = json::array();
@@ -844,11 +849,7 @@ json api_dse_device(const json& request) {
   if (p[0] <= 0 || p[1] <= 0) throw InputError("request.out_of_range", "/params", "/params: compute_TFLOPS and bandwidth_GBps must be above 0");
   if (p[static_cast<int>(DseParam::SramMB)] > 0 && spec.sram_bandwidth_bytes_per_s <= 0)
     r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; the point has SRAM, so give its bandwidth");
-  DseWorkload wl;
-  wl.base = *hw;
-  const EnergyModel em = energy_model(*hw, spec.costs);
-  wl.base_static_w = em.static_w;
-  wl.base_dynamic_w = em.tdp_w - em.static_w;
+  const DseWorkload wl = dse_base(*hw, spec.costs);
   if (hw->tiers.empty()) throw InputError("dse.no_memory", "/hardware", "/hardware: " + hw->name + " has no memory tier to scale");
   return hardware_to_json(dse_device(wl, spec, p));
 }

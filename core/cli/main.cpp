@@ -146,6 +146,13 @@ json integer(const std::string& flag, const std::string& v) {
   return x;
 }
 
+json number(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !std::isfinite(x)) die(flag + " holds \"" + v + "\"; expected a number");
+  return x;
+}
+
 std::string one(const Args& a, const std::string& flag, const std::string& fallback = "") {
   auto it = a.opts.find(flag);
   return it == a.opts.end() ? fallback : it->second.front();
@@ -369,12 +376,7 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
              {"--power", "power_W"}, {"--price", "price_USD"}, {"--usd-per-kwh", "usd_per_kWh"}, {"--pue", "pue"},
              {"--lifetime", "lifetime_years"}, {"--utilization", "utilization"}, {"--grid", "grid_gCO2e_per_kWh"},
              {"--embodied", "embodied_kgCO2e"}, {"--compute-power-fraction", "compute_power_fraction"}}) {
-      if (!a.opts.count(flag)) continue;
-      const std::string v = one(a, flag);
-      char* end = nullptr;
-      const double x = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !std::isfinite(x)) die(flag + " holds \"" + v + "\"; expected a number");
-      costs[key] = x;
+      if (a.opts.count(flag)) costs[key] = number(flag, one(a, flag));
     }
     if (a.opts.count("--region")) costs["region"] = one(a, "--region");
     if (!costs.empty()) req["costs"] = costs;
@@ -528,20 +530,14 @@ int cmd_sweep(const Args& a, bool front_only) {
   if (a.opts.count("--objectives")) req["objectives"] = split_commas(one(a, "--objectives"));
   json cons = json::object();
   for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{{"--max-tpot", "max_tpot_s"}, {"--max-ttft", "max_ttft_s"}, {"--max-power", "max_power_W"}})
-    if (a.opts.count(flag)) {
-      const std::string v = one(a, flag);
-      char* end = nullptr;
-      const double x = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0') die(flag + " holds \"" + v + "\"; expected a number");
-      cons[key] = x;
-    }
+    if (a.opts.count(flag)) cons[key] = number(flag, one(a, flag));
   if (a.opts.count("--allow-spill")) {
     const std::string v = one(a, "--allow-spill");
     if (v != "yes" && v != "no") die("--allow-spill holds \"" + v + "\"; expected yes or no");
     cons["must_fit"] = v == "no";
   }
   if (!cons.empty()) req["constraints"] = cons;
-  if (a.opts.count("--sram-bandwidth")) req["sram_bandwidth_GBps"] = std::strtod(one(a, "--sram-bandwidth").c_str(), nullptr);
+  if (a.opts.count("--sram-bandwidth")) req["sram_bandwidth_GBps"] = number("--sram-bandwidth", one(a, "--sram-bandwidth"));
   if (a.opts.count("--keep")) req["keep_points"] = integer("--keep", one(a, "--keep"));
   if (front_only) req["keep_points"] = 0;
   const json v = unwrap(infercast::call("sweep", req.dump()));

@@ -24,6 +24,28 @@ const GridRegion* find_grid_region(const std::string& id) {
   return nullptr;
 }
 
+double grid_intensity(const CostAssumptions& a) {
+  if (a.grid_g_per_kwh > 0) return a.grid_g_per_kwh;
+  const GridRegion* g = find_grid_region(a.region);
+  return g ? g->g_per_kwh : grid_regions()[0].g_per_kwh;
+}
+
+Ownership ownership(const CostAssumptions& a, double price_usd, double embodied_kgco2e, double busy_w, double static_w,
+                    double e2e_s, double output_tokens) {
+  Ownership o;
+  const double hours = a.lifetime_years * 365.25 * 24;
+  const double mean_w = a.utilization * busy_w + (1 - a.utilization) * static_w;
+  o.hardware_usd_per_hour = price_usd > 0 && hours > 0 ? price_usd / hours : 0;
+  o.energy_usd_per_hour = mean_w / 1000 * a.pue * a.usd_per_kwh;
+  const double tokens_per_hour = e2e_s > 0 ? a.utilization * 3600 * output_tokens / e2e_s : 0;
+  if (tokens_per_hour > 0) {
+    o.usd_per_million_tokens = 1e6 * (o.hardware_usd_per_hour + o.energy_usd_per_hour) / tokens_per_hour;
+    o.operational_g_per_million_tokens = 1e6 * (mean_w / 1000 * a.pue * grid_intensity(a)) / tokens_per_hour;
+    o.embodied_g_per_million_tokens = hours > 0 ? 1e6 * (embodied_kgco2e * 1000 / hours) / tokens_per_hour : 0;
+  }
+  return o;
+}
+
 EnergyModel energy_model(const HardwareSpec& hw, const CostAssumptions& a) {
   EnergyModel m;
   m.tdp_w = a.power_w > 0 ? a.power_w : hw.tdp_w;
@@ -97,34 +119,29 @@ CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssu
   } else {
     r.warnings.push_back({"cost.no_power", "/hardware/tdp_W", r.model.why_not});
   }
-  // Ownership: the hardware amortized over its lifetime whether busy or not, electricity at the busy power for
-  // the utilization and at the static power otherwise, times PUE. Tokens: the workload's output rate while busy.
-  const double hours = as.lifetime_years * 365.25 * 24;
   r.price_usd = as.price_usd > 0 ? as.price_usd : hw.price_usd;
   r.has_price = r.price_usd > 0;
   if (!r.has_price)
     r.warnings.push_back({"cost.no_price", "/hardware/price_USD",
                           hw.name + " has no public price; give one to get the hardware share of the cost per token"});
-  r.hardware_usd_per_hour = r.has_price && hours > 0 ? r.price_usd / hours : 0;
-  const double mean_power_w = r.model.available ? as.utilization * r.busy_power_w + (1 - as.utilization) * r.model.static_w : 0;
-  r.energy_usd_per_hour = mean_power_w / 1000 * as.pue * as.usd_per_kwh;
-  r.usd_per_hour = r.hardware_usd_per_hour + r.energy_usd_per_hour;
-  const double tokens_per_hour = a.e2e_s > 0 ? as.utilization * 3600 * r.output_tokens / a.e2e_s : 0;
-  r.usd_per_million_tokens = tokens_per_hour > 0 ? 1e6 * r.usd_per_hour / tokens_per_hour : 0;
-  // CO2: electricity at the grid's intensity, and the device's embodied carbon over its lifetime.
   const GridRegion* g = find_grid_region(as.region);
   r.region = as.grid_g_per_kwh > 0 ? "custom" : (g ? g->id : "world");
-  r.grid_g_per_kwh = as.grid_g_per_kwh > 0 ? as.grid_g_per_kwh : (g ? g->g_per_kwh : grid_regions()[0].g_per_kwh);
+  r.grid_g_per_kwh = grid_intensity(as);
   r.embodied_kgco2e = as.embodied_kgco2e >= 0 ? as.embodied_kgco2e : hw.embodied_kgco2e;
   r.has_embodied = as.embodied_kgco2e >= 0 || hw.embodied_kgco2e > 0;
   if (!r.has_embodied)
     r.warnings.push_back({"cost.no_embodied", "/hardware/embodied_kgCO2e",
                           hw.name + " has no published embodied carbon; CO2 counts operation only until one is given"});
-  if (tokens_per_hour > 0) {
-    r.operational_g_per_million_tokens = 1e6 * (mean_power_w / 1000 * as.pue * r.grid_g_per_kwh) / tokens_per_hour;
-    r.embodied_g_per_million_tokens = hours > 0 ? 1e6 * (r.embodied_kgco2e * 1000 / hours) / tokens_per_hour : 0;
-    r.g_per_million_tokens = r.operational_g_per_million_tokens + r.embodied_g_per_million_tokens;
-  }
+  // Without an energy model the electricity share is 0 (and said so above).
+  const Ownership o = ownership(as, r.price_usd, r.embodied_kgco2e, r.model.available ? r.busy_power_w : 0,
+                                r.model.available ? r.model.static_w : 0, a.e2e_s, r.output_tokens);
+  r.hardware_usd_per_hour = o.hardware_usd_per_hour;
+  r.energy_usd_per_hour = o.energy_usd_per_hour;
+  r.usd_per_hour = o.hardware_usd_per_hour + o.energy_usd_per_hour;
+  r.usd_per_million_tokens = o.usd_per_million_tokens;
+  r.operational_g_per_million_tokens = o.operational_g_per_million_tokens;
+  r.embodied_g_per_million_tokens = o.embodied_g_per_million_tokens;
+  r.g_per_million_tokens = o.operational_g_per_million_tokens + o.embodied_g_per_million_tokens;
   return r;
 }
 

@@ -82,6 +82,20 @@ struct CostReport {
   std::vector<Warning> warnings;
 };
 
+// The grid intensity the assumptions select: grid_gCO2e_per_kWh when given, else the region's (world if unknown).
+double grid_intensity(const CostAssumptions& a);
+
+// Owning and running a device for a workload: the hardware amortized over its lifetime whether busy or not,
+// electricity at `busy_w` for the utilization and at `static_w` otherwise, times PUE; per million output tokens
+// at the workload's rate while busy. Shared by cost_report and the design-space sweep.
+struct Ownership {
+  double hardware_usd_per_hour = 0, energy_usd_per_hour = 0;
+  double usd_per_million_tokens = 0;  // 0 when the workload makes no tokens
+  double operational_g_per_million_tokens = 0, embodied_g_per_million_tokens = 0;
+};
+Ownership ownership(const CostAssumptions& a, double price_usd, double embodied_kgco2e, double busy_w, double static_w,
+                    double e2e_s, double output_tokens);
+
 // Needs an analysis made with hardware (a.has_hardware).
 CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssumptions& as);
 

@@ -90,7 +90,7 @@ std::array<double, kDseParams> dse_base_params(const HardwareSpec& base) {
   return p;
 }
 
-DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs) {
+DseWorkload dse_base(const HardwareSpec& base, const CostAssumptions& costs) {
   DseWorkload wl;
   wl.base = base;
   const EnergyModel em = energy_model(base, costs);
@@ -98,6 +98,11 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
     wl.base_static_w = em.static_w;
     wl.base_dynamic_w = em.tdp_w - em.static_w;
   }
+  return wl;
+}
+
+DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs) {
+  DseWorkload wl = dse_base(base, costs);
   wl.timing = w.timing;
   if (base_tflops(base) <= 0)
     throw InputError("dse.no_compute", "/hardware", "/hardware: " + base.name + " has no compute peak to scale; expected a device with peak_dense_TFLOPS");
@@ -229,24 +234,17 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
   const double joules = stat * e2e + compute_j + memory_j;
   pt.params[static_cast<int>(DseParam::PowerW)] = power;
   const double busy_w = e2e > 0 ? joules / e2e : 0;
-  const double hours = c.lifetime_years * 365.25 * 24;
-  const double mean_w = c.utilization * busy_w + (1 - c.utilization) * stat;
-  const double tokens_per_hour = e2e > 0 ? c.utilization * 3600 * wl.output_tokens / e2e : 0;
-  const double price = p[static_cast<int>(DseParam::PriceUSD)];
-  const double usd_hour = price / hours + mean_w / 1000 * c.pue * c.usd_per_kwh;
-  const GridRegion* g = find_grid_region(c.region);
-  const double grid = c.grid_g_per_kwh > 0 ? c.grid_g_per_kwh : (g ? g->g_per_kwh : 480);
   const double embodied = c.embodied_kgco2e >= 0 ? c.embodied_kgco2e : wl.base.embodied_kgco2e;
-  const double g_hour = mean_w / 1000 * c.pue * grid + embodied * 1000 / hours;
+  const Ownership own = ownership(c, p[static_cast<int>(DseParam::PriceUSD)], embodied, busy_w, stat, e2e, wl.output_tokens);
   auto& v = pt.values;
   v[static_cast<int>(DseObjective::Tpot)] = tpot;
   v[static_cast<int>(DseObjective::Ttft)] = ttft;
   v[static_cast<int>(DseObjective::TokensPerS)] = tpot > 0 ? wl.requests / tpot : 0;
   v[static_cast<int>(DseObjective::JoulesPerToken)] = wl.output_tokens > 0 ? joules / wl.output_tokens : 0;
-  v[static_cast<int>(DseObjective::UsdPerMTok)] = tokens_per_hour > 0 ? 1e6 * usd_hour / tokens_per_hour : 0;
-  v[static_cast<int>(DseObjective::GramsPerMTok)] = tokens_per_hour > 0 ? 1e6 * g_hour / tokens_per_hour : 0;
+  v[static_cast<int>(DseObjective::UsdPerMTok)] = own.usd_per_million_tokens;
+  v[static_cast<int>(DseObjective::GramsPerMTok)] = own.operational_g_per_million_tokens + own.embodied_g_per_million_tokens;
   v[static_cast<int>(DseObjective::PowerW)] = power;
-  v[static_cast<int>(DseObjective::PriceUSD)] = price;
+  v[static_cast<int>(DseObjective::PriceUSD)] = p[static_cast<int>(DseParam::PriceUSD)];
   const DseConstraints& k = spec.constraints;
   pt.feasible = (!k.must_fit || fits) && (k.max_tpot_s <= 0 || tpot <= k.max_tpot_s) &&
                 (k.max_ttft_s <= 0 || ttft <= k.max_ttft_s) && (k.max_power_w <= 0 || power <= k.max_power_w);

@@ -81,6 +81,8 @@ struct DseWorkload {
   double base_static_w = 0, base_dynamic_w = 0;  // the base device's energy model (0 when it has no power)
 };
 
+// The base device and its energy model only (enough for dse_device); dse_prepare starts from it.
+DseWorkload dse_base(const HardwareSpec& base, const CostAssumptions& costs);
 // Throws InputError for a base device that cannot run the workload (no compute peak, no memory).
 DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs);
 DseResult dse_run(const DseWorkload& wl, const DseSpec& spec);

@@ -282,7 +282,7 @@ async function useDesignPoint(f) {
   const doc = env.value;
   const p = f.params;
   doc.name = `Design ${+p.compute_TFLOPS.toPrecision(3)} TFLOPS, ${+p.bandwidth_GBps.toPrecision(3)} GB/s, ${+p.capacity_GB.toPrecision(3)} GB`;
-  doc.id = `custom-${doc.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  doc.id = deviceId(doc.name);
   keepDevice(doc);
   persist();
   state.hardware = `custom:${doc.id}`;
@@ -577,6 +577,12 @@ function fillEditor() {
   $('dev-delete').disabled = !customDevice() || !store.doc.devices.some((x) => x.doc.id === customDevice().id);
 }
 
+// The id a custom device gets from its name: a slug prefixed with "custom-".
+function deviceId(name) {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'device';
+  return slug.startsWith('custom-') ? slug : `custom-${slug}`;
+}
+
 // Reads the editor into a hardware document. Numbers the user typed are kept as typed when they are not numbers,
 // so the core's message names the field and shows the text.
 function editorDoc() {
@@ -584,8 +590,7 @@ function editorDoc() {
   const doc = JSON.parse(JSON.stringify(base));
   const name = $('dev-name').value.trim();
   doc.name = name;
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'device';
-  doc.id = slug.startsWith('custom-') ? slug : `custom-${slug}`;
+  doc.id = deviceId(name);
   doc.source = customDevice() ? base.source : `custom, edited in the browser from ${base.name} (${base.source})`;
   const num = (v) => (v.trim() === '' ? undefined : Number.isFinite(Number(v)) ? Number(v) : v);
   const peaks = { ...(doc.peak_dense_TFLOPS || {}) };
