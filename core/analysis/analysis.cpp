@@ -171,6 +171,27 @@ void add_ops(std::vector<Op>& into, const std::vector<Op>& more) {
 
 }  // namespace
 
+std::vector<std::vector<Request>> prefill_steps(const std::vector<Request>& first, i64 chunk) {
+  std::vector<std::vector<Request>> chunks;
+  if (chunk > 0) {
+    std::vector<Request> left = first;
+    for (;;) {
+      std::vector<Request> step;
+      for (auto& r : left) {
+        if (r.input <= 0) continue;
+        const i64 take = std::min(r.input, chunk);
+        step.push_back(Request{r.cached, take, r.count});
+        r.cached += take;
+        r.input -= take;
+      }
+      if (step.empty()) break;
+      chunks.push_back(std::move(step));
+    }
+  }
+  if (chunks.size() <= 1) chunks = {first};
+  return chunks;
+}
+
 std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
   std::vector<Request> step;
   step.reserve(first.size());
@@ -214,23 +235,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   // First step (prefill or the given ragged step) and the first decode step. With chunked prefill the first step
   // runs as several: each request advances by at most `prefill_chunk` new tokens per step, attending to what
   // earlier chunks cached; the operator table sums the chunks and TTFT adds their times.
-  std::vector<std::vector<Request>> chunks;
-  if (w.prefill_chunk > 0) {
-    std::vector<Request> left = w.requests;
-    for (;;) {
-      std::vector<Request> step;
-      for (auto& r : left) {
-        if (r.input <= 0) continue;
-        const i64 take = std::min(r.input, w.prefill_chunk);
-        step.push_back(Request{r.cached, take, r.count});
-        r.cached += take;
-        r.input -= take;
-      }
-      if (step.empty()) break;
-      chunks.push_back(std::move(step));
-    }
-  }
-  if (chunks.size() <= 1) chunks = {w.requests};
+  const std::vector<std::vector<Request>> chunks = prefill_steps(w.requests, w.prefill_chunk);
   a.prefill_chunks = static_cast<double>(chunks.size());
   std::vector<std::vector<Op>> chunk_ops;
   for (const auto& c : chunks) chunk_ops.push_back(step_ops(model, a.groups, c, s));

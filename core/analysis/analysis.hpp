@@ -113,6 +113,9 @@ struct Analysis {
   double lora_merge_s = 0;         // that merge on the device (GEMM-class compute), with hardware
 };
 
+// The steps the first step runs as: one, or with chunked prefill each request advancing by at most `chunk` new
+// tokens per step, attending to what earlier chunks cached.
+std::vector<std::vector<Request>> prefill_steps(const std::vector<Request>& first, i64 chunk);
 // The requests of decode step j (0: the first step after the prefill): each request has one new token.
 std::vector<Request> decode_step(const std::vector<Request>& first, double j);
 // Seconds an operator's FLOPs take at the device's peak for its compute type (after fallbacks) and class efficiency.

@@ -11,6 +11,8 @@
 #include "dse/dse.hpp"
 #include "validation/validation.hpp"
 #include "io/presets.hpp"
+#include "io/system_json.hpp"
+#include "parallel/parallel.hpp"
 
 namespace infercast {
 
@@ -528,6 +530,174 @@ void read_inputs(Reader& r, Inputs& in) {
   in.hw = resolve_hardware(r, in.hw_storage);
 }
 
+// Several devices, speculative decoding: /system (a preset id, or an object whose device defaults to /hardware),
+// /parallel {tp, pp, ep, dp, algorithm} and /speculative {model | draft: "mtp", draft_tokens, acceptance}.
+struct MultiInputs {
+  bool active = false;  // any of the three given: the result carries a plan forecast
+  System sys;
+  ParallelPlan plan;
+  Speculative spec;
+  ResolvedModel draft;
+};
+
+void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
+  const bool has_hardware = in.hw != nullptr;
+  const json* sv = r.raw("system");
+  bool has_system = false;
+  if (sv && sv->is_string()) {
+    const System* ps = find_system_preset(sv->get<std::string>());
+    if (!ps)
+      r.fail("system", "unknown_preset", "/system holds \"" + sv->get<std::string>() +
+                                             "\", which is not a system preset; run `infercast systems` for the list");
+    if (has_hardware)
+      r.fail("system", "conflict", "/system names the preset \"" + ps->id + "\", which brings its own device, and /hardware is given too; "
+                                   "expected one of them (or a /system object without a device, which uses /hardware)");
+    mi.sys = *ps;
+    has_system = true;
+  } else if (sv && sv->is_object()) {
+    mi.sys = parse_system(*sv, "/system", false, in.hw);
+    has_system = true;
+  } else if (sv) {
+    r.fail("system", "wrong_type", "/system holds " + describe(*sv) + "; expected a system preset id or a system object");
+  }
+  if (has_system) {
+    in.hw_storage = mi.sys.device;
+    in.hw = &in.hw_storage;
+  }
+  const bool has_parallel = r.has("parallel");
+  if (has_parallel) {
+    Reader p = r.object("parallel");
+    mi.plan.tp = static_cast<int>(p.int_in_or("tp", 1, 4096, 1));
+    mi.plan.pp = static_cast<int>(p.int_in_or("pp", 1, 4096, 1));
+    mi.plan.ep = static_cast<int>(p.int_in_or("ep", 1, 4096, 1));
+    mi.plan.dp = static_cast<int>(p.int_in_or("dp", 1, 65536, 1));
+    const std::string algo = p.string_or("algorithm", "auto");
+    if (algo == "auto") mi.plan.algorithm = CollectiveAlgo::Auto;
+    else if (algo == "ring") mi.plan.algorithm = CollectiveAlgo::Ring;
+    else if (algo == "tree") mi.plan.algorithm = CollectiveAlgo::Tree;
+    else p.fail("algorithm", "out_of_range", "/parallel/algorithm holds \"" + algo + "\"; expected auto, ring or tree");
+    p.reject_unknown();
+  } else {
+    r.raw("parallel");
+  }
+  const bool has_spec = r.has("speculative");
+  if (has_spec) {
+    Reader sp = r.object("speculative");
+    mi.spec.draft_tokens = static_cast<int>(sp.int_in_or("draft_tokens", 1, 16, 3));
+    mi.spec.acceptance = sp.number_in_or("acceptance", 0, 1, 0.8);
+    const bool has_model = sp.has("model");
+    const std::string draft = sp.string_or("draft", "");
+    if (has_model && !draft.empty())
+      sp.fail("draft", "conflict", "/speculative has both /speculative/model and /speculative/draft; expected one: a draft model, or \"mtp\"");
+    if (has_model) {
+      mi.draft = resolve_model(sp);
+      mi.spec.draft = &mi.draft.spec;
+    } else if (draft == "mtp") {
+      mi.spec.mtp = true;
+    } else if (!draft.empty()) {
+      sp.fail("draft", "out_of_range", "/speculative/draft holds \"" + draft + "\"; expected \"mtp\" (or a draft model in /speculative/model)");
+    } else {
+      sp.fail("model", "missing_field", "/speculative/model is missing; expected a draft model (a preset id or a config.json object), or /speculative/draft: \"mtp\"");
+    }
+    sp.reject_unknown();
+  } else {
+    r.raw("speculative");
+  }
+  mi.active = has_system || has_parallel || has_spec || force;
+  if (!mi.active) return;
+  if (!in.hw)
+    r.fail("hardware", "missing_field", "/hardware is missing; expected a preset id or a hardware object (or a /system)");
+  if (!has_system) {
+    if (mi.plan.devices() > 1 && in.hw->interconnect_bytes_per_s <= 0)
+      r.fail("parallel", "missing_link", "/parallel asks for " + std::to_string(mi.plan.devices()) + " devices and " +
+                                             in.hw->name + " has no interconnect_GBps; expected a /system with its link "
+                                             "(a preset such as \"2x-rtx-4090-pcie\", or an object with intra.bandwidth_GBps)");
+    mi.sys = single_node_system(*in.hw, mi.plan.devices());
+  }
+}
+
+json comm_json(const StepComm& c) {
+  json a = json::array();
+  for (const auto& l : c.lines)
+    a.push_back({{"what", l.what},
+                 {"collective", collective_name(l.kind)},
+                 {"algorithm", l.algorithm},
+                 {"participants", l.participants},
+                 {"link", l.inter_node ? "inter-node" : "intra-node"},
+                 {"calls", l.calls},
+                 {"bytes", l.bytes},
+                 {"seconds", finite(l.seconds)}});
+  return a;
+}
+
+json plan_json(const PlanForecast& f, const System& sys) {
+  json stages = json::array();
+  for (std::size_t i = 0; i < f.stages.size(); ++i) {
+    const Stage& st = f.stages[i];
+    stages.push_back({{"stage", i},
+                      {"first_layer", st.first_layer},
+                      {"layers", st.layers},
+                      {"params_per_device", st.a.params.total},
+                      {"weights_bytes", st.a.weights_bytes},
+                      {"kv_cache_bytes", st.a.kv_cache_bytes},
+                      {"activation_peak_bytes", st.a.activation_peak_bytes},
+                      {"required_bytes", st.required_bytes},
+                      {"capacity_bytes", st.capacity_bytes},
+                      {"fits", st.fits},
+                      {"max_batch", st.a.max_batch},
+                      {"ttft_s", finite(st.a.ttft_s)},
+                      {"tpot_s", finite(st.a.tpot_mean_s)}});
+  }
+  json timeline = json::array();
+  for (const auto& t : f.timeline) timeline.push_back({{"generated", t.generated}, {"context", t.context}, {"tpot_s", finite(t.tpot_s)}});
+  json out = {{"plan",
+               {{"tp", f.plan.tp}, {"pp", f.plan.pp}, {"ep", f.plan.ep}, {"dp", f.plan.dp},
+                {"algorithm", collective_algo_name(f.plan.algorithm)}, {"devices", f.devices}}},
+              {"system", system_to_json(sys)},
+              {"stages", stages},
+              {"communication",
+               {{"prefill", comm_json(f.prefill_comm)},
+                {"prefill_s", finite(f.prefill_comm.seconds)},
+                {"decode_step", comm_json(f.decode_comm)},
+                {"decode_step_s", finite(f.decode_comm.seconds)}}},
+              {"ttft_s", finite(f.ttft_s)},
+              {"tpot_first_s", finite(f.tpot_first_s)},
+              {"tpot_s", finite(f.tpot_mean_s)},
+              {"tpot_last_s", finite(f.tpot_last_s)},
+              {"decode_time_s", finite(f.decode_time_s)},
+              {"e2e_s", finite(f.e2e_s)},
+              {"tokens_per_s", finite(f.tokens_per_s)},
+              {"replica_tokens_per_s", finite(f.replica_tokens_per_s)},
+              {"total_tokens_per_s", finite(f.total_tokens_per_s)},
+              {"tokens_per_s_per_device", finite(f.tokens_per_s_per_device)},
+              {"device_required_bytes", f.device_required_bytes},
+              {"device_capacity_bytes", f.device_capacity_bytes},
+              {"fits", f.fits},
+              {"max_batch", f.max_batch},
+              {"timeline", timeline},
+              {"warnings", warnings_json(f.warnings)}};
+  return out;
+}
+
+json speculative_json(const PlanForecast& f) {
+  const SpeculativeResult& s = f.spec;
+  const double D = f.stages.front().a.decode_steps;
+  return {{"enabled", s.enabled},
+          {"draft", s.draft},
+          {"draft_tp", s.draft_tp},
+          {"draft_tokens", s.draft_tokens},
+          {"acceptance", s.acceptance},
+          {"tokens_per_step", s.tokens_per_step},
+          {"draft_step_s", finite(s.draft_step_s)},
+          {"verify_step_s", finite(s.verify_step_s)},
+          {"tpot_s", finite(s.tpot_s)},
+          {"plain_tpot_s", finite(f.tpot_mean_s)},
+          {"speedup", finite(s.speedup)},
+          {"e2e_s", finite(f.ttft_s + D * s.tpot_s)},
+          {"draft_weights_bytes", s.draft_weights_bytes},
+          {"draft_kv_bytes", s.draft_kv_bytes}};
+}
+
 json api_analyze(const json& request) {
   Reader r(request, "", "request");
   Inputs in;
@@ -535,6 +705,8 @@ json api_analyze(const json& request) {
   ResolvedModel& rm = in.rm;
   const Scenario* sc = in.sc;
   const HardwareSpec*& hw = in.hw;
+  MultiInputs mi;
+  read_multi(r, in, mi, false);
   Workload w = read_workload(r, rm.spec, sc);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
@@ -607,7 +779,50 @@ json api_analyze(const json& request) {
     out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
   }
   out["warnings"] = warnings_json(a.warnings);
+  if (mi.active) {
+    const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
+    // Energy and cost are modelled for one device; a plan over several is not costed yet.
+    if (f.devices > 1) out.erase("cost");
+    out["parallel"] = plan_json(f, mi.sys);
+    if (f.spec.enabled) out["speculative"] = speculative_json(f);
+  }
   return out;
+}
+
+// Throughput against latency as the batch grows, on one device or a plan (docs/schema.md, "batching").
+json api_batching(const json& request) {
+  Reader r(request, "", "request");
+  Inputs in;
+  read_inputs(r, in);
+  MultiInputs mi;
+  read_multi(r, in, mi, true);
+  const Workload w = read_workload(r, in.rm.spec, in.sc);
+  double max_batch = 65536;
+  if (r.has("batching")) {
+    Reader b = r.object("batching");
+    max_batch = static_cast<double>(b.int_in_or("max_batch", 1, kMaxBatch, 65536));
+    b.reject_unknown();
+  } else {
+    r.raw("batching");
+  }
+  r.reject_unknown();
+  const BatchingCurve c = batching_curve(in.rm.spec, w, mi.sys, mi.plan, mi.spec, max_batch);
+  json pts = json::array();
+  for (const auto& p : c.points)
+    pts.push_back({{"batch", p.batch},
+                   {"ttft_s", finite(p.ttft_s)},
+                   {"tpot_s", finite(p.tpot_s)},
+                   {"e2e_s", finite(p.e2e_s)},
+                   {"tokens_per_s_per_user", finite(p.tokens_per_s_per_user)},
+                   {"total_tokens_per_s", finite(p.total_tokens_per_s)},
+                   {"tokens_per_s_per_device", finite(p.tokens_per_s_per_device)},
+                   {"device_required_bytes", p.device_required_bytes},
+                   {"fits", p.fits}});
+  return {{"kv_fit_batch", c.kv_fit_batch},
+          {"speculative", mi.spec.enabled()},
+          {"plan", {{"tp", mi.plan.tp}, {"pp", mi.plan.pp}, {"ep", mi.plan.ep}, {"dp", mi.plan.dp}, {"devices", mi.plan.devices()}}},
+          {"system", system_to_json(mi.sys)},
+          {"points", pts}};
 }
 
 // Throughput and memory against weight and KV formats: the analyze request with every weight class stored in each
@@ -1003,7 +1218,11 @@ std::string call(const std::string& fn, const std::string& request_json) {
     else if (fn == "sweep") value = api_sweep(req);
     else if (fn == "dse_device") value = api_dse_device(req);
     else if (fn == "tc_tm_map") value = api_tc_tm_map(req);
-    else if (fn == "regions") {
+    else if (fn == "batching") value = api_batching(req);
+    else if (fn == "systems") {
+      value = json::array();
+      for (const auto& sy : system_presets()) value.push_back(system_to_json(sy));
+    } else if (fn == "regions") {
       value = {{"source", kGridSource}, {"regions", json::array()}};
       for (const auto& g : grid_regions()) value["regions"].push_back({{"id", g.id}, {"name", g.name}, {"gCO2e_per_kWh", g.g_per_kwh}});
     } else if (fn == "scenarios") {
@@ -1041,7 +1260,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
       for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
     } else {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
-                                                       "\"; expected version, models, hardware, conventions, dtypes, scenarios, regions, model, device, analyze, quant_sweep, sweep, dse_device, tc_tm_map, validate or calibrate");
+                                                       "\"; expected version, models, hardware, systems, conventions, dtypes, scenarios, regions, model, device, analyze, batching, quant_sweep, sweep, dse_device, tc_tm_map, validate or calibrate");
     }
     envelope = {{"ok", true}, {"value", value}};
   } catch (const InputError& e) {

@@ -23,6 +23,9 @@ Usage:
   infercast hardware [--format table|json]        list hardware presets
   infercast scenarios [--format table|json]       list built-in scenarios (LIFE's Table 3 variants)
   infercast analyze  --model <preset id | config.json> [options]
+  infercast systems  [--format table|json]        list multi-device system presets (nodes, links)
+  infercast batching --model ... [analyze options] [--max-batch N] [--format table|json|csv]
+                                                  throughput against latency as the batch grows
   infercast quant-sweep --model ... [analyze options] [--sweep-weights F,F,...] [--sweep-kv F,F,...]
                      [--format table|json|csv]    throughput and memory for every weight x KV format
   infercast sweep  --model ... --hardware BASE --axis PARAM=MIN:MAX:STEPS[:log|linear] [--axis ...] [options]
@@ -71,6 +74,14 @@ Analyze options:
   --pin-weights TIER       place the weights in memory tier TIER (0 = fastest) first
   --pin-kv TIER            the same for the KV cache
   --format table|json|csv  output format (default table)
+
+Several devices and speculative decoding (analyze, batching; docs/formulas.md, "Parallelism"):
+  --system ID|PATH         a system preset (infercast systems) or a system JSON: devices, nodes, links
+  --tp N --pp N --ep N --dp N
+                           tensor, pipeline, expert parallelism (ep divides tp) and data-parallel replicas
+  --collective auto|ring|tree  all-reduce algorithm (default auto: the faster)
+  --draft ID|PATH|mtp      speculative decoding with a draft model, or the model's own MTP module
+  --draft-tokens N         tokens drafted per step (default 3)   --acceptance X  chance each is accepted (0.8)
 
 Calibrate points: --point metric=tpot_s,value=0.0123,batch=1,prompt=512,gen=128,weights=q4_0[,model=ID]
   metrics: ttft_s, tpot_s (mean over the generation), tpot_first_s, decode_tokens_per_s,
@@ -278,7 +289,11 @@ void print_analysis_table(const json& r) {
   std::cout << "\nMemory: weights " << bytes_str(mem["weights_bytes"].get<double>()) << " + KV cache "
             << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload) + activations "
             << bytes_str(mem["activation_peak_bytes"].get<double>()) << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
-  if (hw) {
+  if (hw && r.contains("parallel")) {
+    std::cout << "(The whole model, counted above, is split as the plan below says; on one "
+              << r["hardware"]["name"].get<std::string>() << " it would need " << bytes_str(mem["required_bytes"].get<double>())
+              << " of " << bytes_str(mem["capacity_bytes"].get<double>()) << ".)\n";
+  } else if (hw) {
     std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", capacity "
               << bytes_str(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT: spills to the slowest tier)") << "\n";
     std::cout << "TTFT " << time_str(r["ttft_s"].get<double>()) << ", TPOT mean " << time_str(r["decode"]["tpot_s"].get<double>())
@@ -424,13 +439,125 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
   return req;
 }
 
+const std::vector<std::string> kMultiFlags = {"--system", "--tp", "--pp", "--ep", "--dp", "--collective",
+                                              "--draft", "--draft-tokens", "--acceptance"};
+
+// /system, /parallel and /speculative from their flags.
+void add_multi(const Args& a, json& req) {
+  if (a.opts.count("--system")) req["system"] = load_json_arg(one(a, "--system"));
+  json par = json::object();
+  for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{{"--tp", "tp"}, {"--pp", "pp"}, {"--ep", "ep"}, {"--dp", "dp"}})
+    if (a.opts.count(flag)) par[key] = integer(flag, one(a, flag));
+  if (a.opts.count("--collective")) par["algorithm"] = one(a, "--collective");
+  if (!par.empty()) req["parallel"] = par;
+  if (a.opts.count("--draft") || a.opts.count("--draft-tokens") || a.opts.count("--acceptance")) {
+    if (!a.opts.count("--draft")) die("--draft-tokens and --acceptance need --draft (a draft model, or mtp)");
+    json sp = json::object();
+    const std::string d = one(a, "--draft");
+    if (d == "mtp") sp["draft"] = "mtp";
+    else sp["model"] = load_json_arg(d);
+    if (a.opts.count("--draft-tokens")) sp["draft_tokens"] = integer("--draft-tokens", one(a, "--draft-tokens"));
+    if (a.opts.count("--acceptance")) sp["acceptance"] = number("--acceptance", one(a, "--acceptance"));
+    req["speculative"] = sp;
+  }
+}
+
+void print_plan(const json& r) {
+  const auto& p = r["parallel"];
+  const auto& pl = p["plan"];
+  const auto& sy = p["system"];
+  std::cout << "\nPlan: tp " << pl["tp"] << " x pp " << pl["pp"] << " x dp " << pl["dp"] << " (ep " << pl["ep"] << ") = "
+            << pl["devices"] << " devices of " << sy["name"].get<std::string>() << "; intra-node "
+            << num3(sy["intra"]["bandwidth_GBps"].get<double>()) << " GB/s, inter-node "
+            << num3(sy["inter"]["bandwidth_GBps"].get<double>()) << " GB/s per device per direction\n";
+  std::vector<std::vector<std::string>> rows = {{"Stage", "Layers", "Params/device", "Weights", "KV cache", "Activations", "Required", "Capacity", "Fits"}};
+  for (const auto& st : p["stages"]) {
+    const int first = st["first_layer"].get<int>(), n = st["layers"].get<int>();
+    rows.push_back({std::to_string(st["stage"].get<int>()), std::to_string(first) + "-" + std::to_string(first + n - 1),
+                    std::to_string(st["params_per_device"].get<long long>()), bytes_str(st["weights_bytes"].get<double>()),
+                    bytes_str(st["kv_cache_bytes"].get<double>()), bytes_str(st["activation_peak_bytes"].get<double>()),
+                    bytes_str(st["required_bytes"].get<double>()), bytes_str(st["capacity_bytes"].get<double>()),
+                    st["fits"].get<bool>() ? "yes" : "NO"});
+  }
+  print_table(rows);
+  for (const char* phase : {"prefill", "decode_step"}) {
+    const auto& lines = p["communication"][phase];
+    if (lines.empty()) continue;
+    std::cout << "\nCommunication, " << (std::string(phase) == "prefill" ? "first step" : "one decode step") << "\n";
+    std::vector<std::vector<std::string>> c = {{"What", "Collective", "Algorithm", "Devices", "Link", "Calls", "Bytes", "Time"}};
+    for (const auto& l : lines)
+      c.push_back({l["what"], l["collective"], l["algorithm"], std::to_string(l["participants"].get<int>()), l["link"],
+                   num3(l["calls"].get<double>()), bytes_str(l["bytes"].get<double>()), time_str(l["seconds"].get<double>())});
+    c.push_back({"Total", "", "", "", "", "", "", time_str(p["communication"][std::string(phase) + "_s"].get<double>())});
+    print_table(c);
+  }
+  std::cout << "\nTTFT " << time_str(p["ttft_s"].get<double>()) << ", TPOT mean " << time_str(p["tpot_s"].get<double>())
+            << " (first " << time_str(p["tpot_first_s"].get<double>()) << ", last " << time_str(p["tpot_last_s"].get<double>())
+            << "), " << num3(p["tokens_per_s"].get<double>()) << " tok/s per sequence, " << num3(p["total_tokens_per_s"].get<double>())
+            << " tok/s in all, " << num3(p["tokens_per_s_per_device"].get<double>()) << " tok/s per device, end-to-end "
+            << time_str(p["e2e_s"].get<double>()) << "\n";
+  std::cout << "Per device: " << bytes_str(p["device_required_bytes"].get<double>()) << " of "
+            << bytes_str(p["device_capacity_bytes"].get<double>()) << (p["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT)")
+            << "; largest batch per replica that fits " << num3(p["max_batch"].get<double>()) << "\n";
+  for (const auto& w : p["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
+  if (r.contains("speculative")) {
+    const auto& s = r["speculative"];
+    std::cout << "Speculative decoding (" << s["draft"].get<std::string>() << ", " << s["draft_tokens"] << " drafted, acceptance "
+              << num3(s["acceptance"].get<double>()) << "): " << num3(s["tokens_per_step"].get<double>()) << " tokens per step, draft "
+              << time_str(s["draft_step_s"].get<double>()) << " per token, verification " << time_str(s["verify_step_s"].get<double>())
+              << ", TPOT " << time_str(s["tpot_s"].get<double>()) << " (" << num3(s["speedup"].get<double>()) << "x)\n";
+  }
+}
+
 int cmd_analyze(const Args& a) {
   const std::string fmt = one(a, "--format", "table");
   if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
-  const json r = unwrap(infercast::call("analyze", analysis_request(a, {}).dump()));
+  json req = analysis_request(a, kMultiFlags);
+  add_multi(a, req);
+  const json r = unwrap(infercast::call("analyze", req.dump()));
   if (fmt == "json") std::cout << r.dump(2) << "\n";
   else if (fmt == "csv") print_csv(r);
-  else print_analysis_table(r);
+  else {
+    print_analysis_table(r);
+    if (r.contains("parallel")) print_plan(r);
+  }
+  return 0;
+}
+
+int cmd_batching(const Args& a) {
+  const std::string fmt = one(a, "--format", "table");
+  if (fmt != "table" && fmt != "json" && fmt != "csv") die("--format holds \"" + fmt + "\"; expected table, json or csv");
+  std::vector<std::string> extra = kMultiFlags;
+  extra.push_back("--max-batch");
+  json req = analysis_request(a, extra);
+  add_multi(a, req);
+  if (a.opts.count("--max-batch")) req["batching"] = {{"max_batch", integer("--max-batch", one(a, "--max-batch"))}};
+  const json v = unwrap(infercast::call("batching", req.dump()));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  const std::vector<std::string> cols = {"batch", "ttft_s", "tpot_s", "e2e_s", "tokens_per_s_per_user", "total_tokens_per_s",
+                                         "tokens_per_s_per_device", "device_required_bytes", "fits"};
+  if (fmt == "csv") {
+    for (std::size_t i = 0; i < cols.size(); ++i) std::cout << (i ? "," : "") << cols[i];
+    std::cout << "\n";
+    for (const auto& p : v["points"]) {
+      for (std::size_t i = 0; i < cols.size(); ++i) std::cout << (i ? "," : "") << p[cols[i]];
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  std::cout << "System: " << v["system"]["name"].get<std::string>() << ", tp " << v["plan"]["tp"] << " x pp " << v["plan"]["pp"]
+            << " x dp " << v["plan"]["dp"] << (v["speculative"].get<bool>() ? ", speculative decoding" : "") << "\n";
+  std::vector<std::vector<std::string>> rows = {{"Batch", "TTFT", "TPOT", "End-to-end", "tok/s per user", "tok/s in all", "tok/s per device", "Memory/device", "Fits"}};
+  for (const auto& p : v["points"])
+    rows.push_back({num3(p["batch"].get<double>()), time_str(p["ttft_s"].get<double>()), time_str(p["tpot_s"].get<double>()),
+                    time_str(p["e2e_s"].get<double>()), num3(p["tokens_per_s_per_user"].get<double>()),
+                    num3(p["total_tokens_per_s"].get<double>()), num3(p["tokens_per_s_per_device"].get<double>()),
+                    bytes_str(p["device_required_bytes"].get<double>()), p["fits"].get<bool>() ? "yes" : "NO"});
+  print_table(rows);
+  std::cout << "The KV cache stops fitting after a batch of " << num3(v["kv_fit_batch"].get<double>()) << " per replica.\n";
   return 0;
 }
 
@@ -612,7 +739,12 @@ int cmd_list(const Args& a, const std::string& fn) {
     return 0;
   }
   std::vector<std::vector<std::string>> rows;
-  if (fn == "models") {
+  if (fn == "systems") {
+    rows.push_back({"id", "name", "device", "devices", "intra-node GB/s", "inter-node GB/s"});
+    for (const auto& sy : v)
+      rows.push_back({sy["id"], sy["name"], sy["device"], std::to_string(sy["devices"].get<int>()),
+                      num3(sy["intra"]["bandwidth_GBps"].get<double>()), sy["nodes"].get<int>() > 1 ? num3(sy["inter"]["bandwidth_GBps"].get<double>()) : "-"});
+  } else if (fn == "models") {
     rows.push_back({"id", "name", "type", "parameters", "active", "stated"});
     for (const auto& m : v)
       rows.push_back({m["id"], m["name"], m["model_type"], std::to_string(m["params_total"].get<long long>()),
@@ -799,7 +931,8 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (a.command == "analyze") return cmd_analyze(a);
-  if (a.command == "models" || a.command == "hardware") return cmd_list(a, a.command);
+  if (a.command == "models" || a.command == "hardware" || a.command == "systems") return cmd_list(a, a.command);
+  if (a.command == "batching") return cmd_batching(a);
   if (a.command == "validate") return cmd_validate(a);
   if (a.command == "quant-sweep") return cmd_quant_sweep(a);
   if (a.command == "scenarios") return cmd_scenarios(a);
@@ -810,5 +943,5 @@ int main(int argc, char** argv) {
     if (a.function.empty()) die("call needs a function name, e.g. infercast call analyze --request request.json");
     return cmd_call(a, a.function);
   }
-  die("unknown command \"" + a.command + "\"; expected models, hardware, scenarios, analyze, quant-sweep, sweep, pareto, validate, calibrate or call (see infercast --help)");
+  die("unknown command \"" + a.command + "\"; expected models, hardware, systems, scenarios, analyze, batching, quant-sweep, sweep, pareto, validate, calibrate or call (see infercast --help)");
 }

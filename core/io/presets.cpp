@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "io/system_json.hpp"
+
 namespace infercast {
 
 namespace {
@@ -30,6 +32,17 @@ const std::vector<ModelPreset>& model_presets() {
 const std::vector<HardwareSpec>& hardware_presets() {
   static const auto list = load_kind<HardwareSpec>("hardware", "hardware", [](const json& d) { return parse_hardware(d); });
   return list;
+}
+
+const std::vector<System>& system_presets() {
+  static const auto list = load_kind<System>("systems", "system", [](const json& d) { return parse_system(d, "", true); });
+  return list;
+}
+
+const System* find_system_preset(const std::string& id) {
+  for (const auto& s : system_presets())
+    if (s.id == id) return &s;
+  return nullptr;
 }
 
 const ModelPreset* find_model_preset(const std::string& id) {

@@ -7,11 +7,12 @@
 
 #include "io/hardware_json.hpp"
 #include "io/model_config.hpp"
+#include "parallel/parallel.hpp"
 
 namespace infercast {
 
 struct EmbeddedFile {
-  const char* kind;  // "models" | "hardware"
+  const char* kind;  // "models" | "hardware" | "systems" | "validation"
   const char* name;  // file name
   const char* text;
 };
@@ -22,5 +23,7 @@ const std::vector<ModelPreset>& model_presets();
 const std::vector<HardwareSpec>& hardware_presets();
 const ModelPreset* find_model_preset(const std::string& id);
 const HardwareSpec* find_hardware_preset(const std::string& id);
+const std::vector<System>& system_presets();
+const System* find_system_preset(const std::string& id);
 
 }  // namespace infercast

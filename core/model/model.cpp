@@ -102,7 +102,12 @@ const char* weight_class_name(WeightClass c) {
 ParamCounts count_params(const ModelSpec& m) {
   const Count h = m.hidden;
   const Count norm_w = (m.norm == NormKind::Layer && m.norm_bias) ? Count(2) * h : h;
-  Count embedding = Count(m.vocab) * h, lm_head = m.tied_embeddings ? Count(0) : embedding, norms = norm_w;
+  // One matrix serves as embedding and head only when the model is tied and holds both (a whole model).
+  const bool shared_head = m.tied_embeddings && m.has_embedding && m.has_head;
+  const Count table = Count(m.vocab) * h;
+  Count embedding = m.has_embedding ? table : Count(0);
+  Count lm_head = m.has_head && !shared_head ? table : Count(0);
+  Count norms = m.has_head ? norm_w : Count(0);  // the final norm
   Count attention, ffn_dense, router, experts_routed, experts_shared, active_ffn;
   for (const auto& L : m.layers) {
     attention += attention_count(L.attn, h);
@@ -133,9 +138,9 @@ ParamCounts count_params(const ModelSpec& m) {
   c.experts_shared = experts_shared.v;
   c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared).v;
   // The LM head is always active; when tied it is the embedding matrix, counted once as "embedding".
-  const Count active_no_embed = attention + norms + active_ffn + (m.tied_embeddings ? embedding : lm_head);
+  const Count active_no_embed = attention + norms + active_ffn + (shared_head ? embedding : lm_head);
   c.active_no_embed = active_no_embed.v;
-  c.active = (active_no_embed + (m.tied_embeddings ? Count(0) : embedding)).v;
+  c.active = (active_no_embed + (shared_head ? Count(0) : embedding)).v;
   return c;
 }
 

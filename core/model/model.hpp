@@ -82,6 +82,10 @@ struct ModelSpec {
   std::string activation = "silu";
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
+  // A pipeline stage holds a slice of the layers: the first keeps the input embedding, the last the final norm and
+  // the LM head (a tied head is then its own copy of the embedding). A whole model has both.
+  bool has_embedding = true;
+  bool has_head = true;
   i64 max_position = 0;
   std::string declared_quant;  // quantization_config.quant_method, if any
   // What the checkpoint's quantization_config means for storage: the format of the quantized weights (a dtype

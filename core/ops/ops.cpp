@@ -266,8 +266,9 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   const double h = static_cast<double>(m.hidden);
   const double V = static_cast<double>(m.vocab);
 
-  // Embedding: a gather of T rows (or, under LIFE, the whole table).
-  {
+  // Embedding: a gather of T rows (or, under LIFE, the whole table). Pipeline stages after the first receive
+  // their input from the previous stage instead.
+  if (m.has_embedding) {
     Op& op = b.add("embedding", "", OpClass::Memory, 1);
     const double eb = s.precision.of(WeightClass::Embedding)->bits_per_element / 8;
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
@@ -467,6 +468,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     }
   }
 
+  if (!m.has_head) return out;
   b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
   b.wclass = WeightClass::LmHead;
   b.gemm("lm_head", "", 1, st.logit_rows, h, V, false);

@@ -1,0 +1,96 @@
+#include "io/system_json.hpp"
+
+#include "io/hardware_json.hpp"
+#include "io/presets.hpp"
+
+namespace infercast {
+
+namespace {
+
+Link parse_link(Reader r) {
+  Link l;
+  l.name = r.string_or("name", "");
+  l.bandwidth_bytes_per_s = r.positive_number("bandwidth_GBps") * 1e9;
+  l.latency_s = r.number_in_or("latency_us", 0, 1e6, 0) * 1e-6;
+  l.efficiency = r.number_in_or("efficiency", 0.01, 1, 0.8);
+  r.reject_unknown();
+  return l;
+}
+
+}  // namespace
+
+System parse_system(const json& doc, const std::string& path, bool preset, const HardwareSpec* fallback_device) {
+  Reader r(doc, path, "system");
+  System s;
+  if (preset) {
+    const auto version = r.positive_int("schema_version");
+    if (version != 1)
+      r.fail("schema_version", "unsupported", r.child_path("schema_version") + " holds " + std::to_string(version) + "; expected 1");
+    s.id = r.string("id");
+    s.name = r.string("name");
+    s.source = r.string("source");
+  } else {
+    r.positive_int_or("schema_version", 1);
+    s.id = r.string_or("id", "custom-system");
+    s.name = r.string_or("name", "");
+    s.source = r.string_or("source", "");
+  }
+  s.notes = r.string_or("notes", "");
+  const json* dv = r.raw("device");
+  if (dv && dv->is_string()) {
+    const HardwareSpec* hw = find_hardware_preset(dv->get<std::string>());
+    if (!hw)
+      r.fail("device", "unknown_preset", r.child_path("device") + " holds \"" + dv->get<std::string>() +
+                                             "\", which is not a hardware preset; run `infercast hardware` for the list");
+    s.device = *hw;
+  } else if (dv && dv->is_object()) {
+    s.device = parse_hardware(*dv, r.child_path("device"));
+  } else if (dv) {
+    r.fail("device", "wrong_type", r.child_path("device") + " holds " + describe(*dv) + "; expected a hardware preset id or a hardware object");
+  } else if (fallback_device) {
+    s.device = *fallback_device;
+  } else {
+    r.fail("device", "missing_field", r.child_path("device") + " is missing; expected a hardware preset id or a hardware object");
+  }
+  s.devices_per_node = static_cast<int>(r.int_in_or("devices_per_node", 1, 4096, 1));
+  s.nodes = static_cast<int>(r.int_in_or("nodes", 1, 65536, 1));
+  if (!r.has("intra"))
+    r.fail("intra", "missing_field", r.child_path("intra") + " is missing; expected the link inside a node {bandwidth_GBps, latency_us}");
+  s.intra = parse_link(r.object("intra"));
+  if (r.has("inter")) {
+    s.inter = parse_link(r.object("inter"));
+  } else {
+    r.raw("inter");
+    if (s.nodes > 1)
+      r.fail("inter", "missing_field", r.child_path("inter") + " is missing; expected the link between the " +
+                                           std::to_string(s.nodes) + " nodes {bandwidth_GBps, latency_us}");
+    s.inter = s.intra;
+  }
+  if (s.name.empty()) s.name = std::to_string(s.devices()) + "x " + s.device.name;
+  r.reject_unknown();
+  return s;
+}
+
+json link_to_json(const Link& l) {
+  return {{"name", l.name},
+          {"bandwidth_GBps", l.bandwidth_bytes_per_s / 1e9},
+          {"latency_us", l.latency_s * 1e6},
+          {"efficiency", l.efficiency}};
+}
+
+json system_to_json(const System& s) {
+  return {{"schema_version", 1},
+          {"id", s.id},
+          {"name", s.name},
+          {"source", s.source},
+          {"notes", s.notes},
+          {"device", s.device.id},
+          {"device_name", s.device.name},
+          {"devices_per_node", s.devices_per_node},
+          {"nodes", s.nodes},
+          {"devices", s.devices()},
+          {"intra", link_to_json(s.intra)},
+          {"inter", link_to_json(s.inter)}};
+}
+
+}  // namespace infercast

@@ -1,0 +1,72 @@
+#include "parallel/collective.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace infercast {
+
+const char* collective_name(Collective c) {
+  switch (c) {
+    case Collective::AllReduce: return "all-reduce";
+    case Collective::AllGather: return "all-gather";
+    case Collective::ReduceScatter: return "reduce-scatter";
+    case Collective::AllToAll: return "all-to-all";
+    case Collective::PointToPoint: return "point-to-point";
+  }
+  return "?";
+}
+
+const char* collective_algo_name(CollectiveAlgo a) {
+  switch (a) {
+    case CollectiveAlgo::Auto: return "auto";
+    case CollectiveAlgo::Ring: return "ring";
+    case CollectiveAlgo::Tree: return "tree";
+  }
+  return "?";
+}
+
+namespace {
+
+CollectiveCost make(double lat, double xfer, const char* algo) {
+  CollectiveCost c;
+  c.latency_s = lat;
+  c.transfer_s = xfer;
+  c.seconds = lat + xfer;
+  c.algorithm = algo;
+  return c;
+}
+
+}  // namespace
+
+CollectiveCost collective_cost(Collective c, double S, const Group& g, const Link& intra, const Link& inter,
+                               CollectiveAlgo algo) {
+  const int n = g.size(), m = g.per_node, k = g.nodes;
+  const Link& slow = k > 1 ? inter : intra;  // the link every ring or tree step waits on
+  const double B = slow.achievable();
+  if (c == Collective::PointToPoint) return make(slow.latency_s, S / B, "p2p");
+  if (n <= 1) return make(0, 0, "none");
+  const double a_in = intra.latency_s, a_out = inter.latency_s;
+  switch (c) {
+    case Collective::AllReduce: {
+      const CollectiveCost ring =
+          make(2.0 * (n - k) * a_in + 2.0 * (k - 1) * a_out, 2.0 * (n - 1) / n * S / B, "ring");
+      const double levels = k > 1 ? std::ceil(std::log2(static_cast<double>(k))) : 0.0;
+      const CollectiveCost tree = make(2.0 * ((m - 1) * a_in + levels * a_out), 2.0 * S / B, "tree");
+      if (algo == CollectiveAlgo::Ring) return ring;
+      if (algo == CollectiveAlgo::Tree) return tree;
+      return tree.seconds < ring.seconds ? tree : ring;
+    }
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+      return make(static_cast<double>(n - k) * a_in + static_cast<double>(k - 1) * a_out, (n - 1.0) / n * S / B, "ring");
+    case Collective::AllToAll: {
+      const double local = (m - 1.0) / n * S / intra.achievable();
+      const double remote = k > 1 ? (n - static_cast<double>(m)) / n * S / inter.achievable() : 0.0;
+      return make(k > 1 ? std::max(a_in, a_out) : a_in, std::max(local, remote), "direct");
+    }
+    default: break;
+  }
+  return make(0, 0, "none");
+}
+
+}  // namespace infercast

@@ -1,0 +1,448 @@
+#include "parallel/parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace infercast {
+
+double speculative_tokens_per_step(double alpha, int gamma) {
+  if (gamma <= 0) return 1;
+  if (alpha >= 1) return gamma + 1.0;
+  return (1 - std::pow(alpha, gamma + 1.0)) / (1 - alpha);
+}
+
+System single_node_system(const HardwareSpec& hw, int devices) {
+  System s;
+  s.id = hw.id;
+  s.name = std::to_string(devices) + "x " + hw.name;
+  s.device = hw;
+  s.devices_per_node = std::max(devices, 1);
+  s.intra = Link{"device interconnect", hw.interconnect_bytes_per_s, 0.5e-6, 0.8};
+  s.inter = s.intra;
+  return s;
+}
+
+namespace {
+
+std::string num(i64 v) { return std::to_string(v); }
+
+// Why a layer cannot be split over `tp` devices with experts over `ep` of them ("" when it can).
+std::string layer_problem(const LayerSpec& L, int tp, int ep, int index) {
+  const std::string at = "layer " + std::to_string(index);
+  const auto& a = L.attn;
+  if (a.n_heads % tp != 0) return at + " has " + num(a.n_heads) + " attention heads, which " + num(tp) + " does not divide";
+  if (a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
+    return at + " has " + num(a.n_kv_heads) + " KV heads: " + num(tp) +
+           " neither divides them nor is a multiple of them (KV heads are replicated when there are fewer than devices)";
+  const auto& f = L.ffn;
+  if (!f.moe) {
+    if (f.intermediate % tp != 0) return at + "'s MLP width " + num(f.intermediate) + " is not a multiple of " + num(tp);
+    return "";
+  }
+  if (f.n_experts % ep != 0) return at + " has " + num(f.n_experts) + " routed experts, which " + num(ep) + " does not divide";
+  const int moe_tp = tp / ep;
+  if (f.expert_intermediate % moe_tp != 0)
+    return at + "'s expert width " + num(f.expert_intermediate) + " is not a multiple of " + num(moe_tp) +
+           " (the devices each expert is split over: tp / ep)";
+  if (f.n_shared > 0 && f.shared_intermediate % tp != 0)
+    return at + "'s shared-expert width " + num(f.shared_intermediate) + " is not a multiple of " + num(tp);
+  return "";
+}
+
+std::string model_problem(const ModelSpec& m, int tp, int ep) {
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    std::string why = layer_problem(m.layers[i], tp, ep, static_cast<int>(i));
+    if (!why.empty()) return why;
+  }
+  return "";
+}
+
+bool has_moe(const ModelSpec& m) {
+  return std::any_of(m.layers.begin(), m.layers.end(), [](const LayerSpec& L) { return L.ffn.moe; });
+}
+
+i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
+
+// What one of `tp` devices holds of layers [first, last). Experts: every device computes its 1/tp share of the
+// routed work whether experts are divided (ep) or split in width (tp / ep): the mean per device is the same, so
+// the shard keeps all experts at 1/tp of their width (ceil when the width does not divide).
+ModelSpec shard(const ModelSpec& m, int tp, int first, int last) {
+  ModelSpec s = m;
+  s.layers.assign(m.layers.begin() + first, m.layers.begin() + last);
+  s.has_embedding = m.has_embedding && first == 0;
+  s.has_head = m.has_head && last == static_cast<int>(m.layers.size());
+  s.vocab = ceil_div(m.vocab, tp);
+  for (auto& L : s.layers) {
+    auto& a = L.attn;
+    a.n_heads /= tp;
+    if (a.kind == AttnKind::Standard) a.n_kv_heads = a.n_kv_heads >= tp ? a.n_kv_heads / tp : 1;
+    auto& f = L.ffn;
+    f.intermediate /= tp;
+    if (f.moe) {
+      f.expert_intermediate = ceil_div(f.expert_intermediate, tp);
+      f.shared_intermediate /= tp;
+    }
+  }
+  return s;
+}
+
+[[noreturn]] void invalid(const std::string& path, const std::string& message) {
+  throw InputError("parallel.invalid_split", path, message);
+}
+
+// Devices of a group of `n` consecutive ranks: within one node, or whole nodes.
+Group group_of(int n, const System& sys, const std::string& path, const std::string& field) {
+  const int d = sys.devices_per_node;
+  if (n <= d) {
+    if (d % n != 0)
+      invalid(path, path + " holds " + std::to_string(n) + "; a " + field + " group of " + std::to_string(n) +
+                        " would straddle nodes of " + std::to_string(d) + " devices; expected a divisor of " +
+                        std::to_string(d) + " or a multiple of it");
+    return Group{n, 1};
+  }
+  if (n % d != 0)
+    invalid(path, path + " holds " + std::to_string(n) + "; expected a divisor of " + std::to_string(d) +
+                      " (devices per node) or a multiple of it");
+  return Group{d, n / d};
+}
+
+double comm_bytes_per_element(const Workload& w) {
+  // GEMM outputs are reduced in 16 bits even when the GEMMs read 8-bit activations.
+  return std::max(w.settings.precision.activations->bits_per_element / 8, 2.0);
+}
+
+struct CommContext {
+  const System& sys;
+  const ParallelPlan& plan;
+  Group tp_group, ep_group;
+  std::vector<bool> boundary_inter;  // stage s -> s + 1 crosses nodes
+  double cb = 2;                     // bytes per communicated element
+};
+
+void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Collective kind, const Group& g,
+              double bytes_per_call, double calls, bool inter_override = false) {
+  if (calls <= 0) return;
+  const Link& intra = ctx.sys.intra;
+  const Link& inter = ctx.sys.inter;
+  CollectiveCost cost;
+  bool inter_node = g.nodes > 1;
+  if (kind == Collective::PointToPoint) {
+    cost = collective_cost(kind, bytes_per_call, Group{1, inter_override ? 2 : 1}, intra, inter, ctx.plan.algorithm);
+    inter_node = inter_override;
+  } else {
+    cost = collective_cost(kind, bytes_per_call, g, intra, inter, ctx.plan.algorithm);
+  }
+  const double seconds = calls * (cost.seconds + ctx.sys.device.eff.dispatch_s);
+  for (auto& l : c.lines) {
+    if (l.what == what && l.kind == kind && l.inter_node == inter_node) {
+      l.bytes += bytes_per_call * calls;
+      l.calls += calls;
+      l.seconds += seconds;
+      c.seconds += seconds;
+      return;
+    }
+  }
+  c.lines.push_back(CommLine{what, kind, cost.algorithm, kind == Collective::PointToPoint ? 2 : g.size(), inter_node,
+                             bytes_per_call * calls, calls, seconds});
+  c.seconds += seconds;
+}
+
+// Communication of one step with T tokens and R logit rows, over all stages.
+void step_comm(StepComm& c, const CommContext& ctx, const std::vector<Stage>& stages, double T, double R) {
+  const ParallelPlan& p = ctx.plan;
+  const double cb = ctx.cb;
+  for (std::size_t s = 0; s < stages.size(); ++s) {
+    const ModelSpec& m = stages[s].model;
+    const double h = static_cast<double>(m.hidden);
+    if (p.tp > 1) {
+      if (m.has_embedding) add_line(c, ctx, "embedding (vocabulary split)", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+      for (const auto& L : m.layers) {
+        if (L.ffn.moe && p.ep > 1) {
+          const double k = static_cast<double>(L.ffn.top_k);
+          add_line(c, ctx, "attention output", Collective::ReduceScatter, ctx.tp_group, T * h * cb, 1);
+          add_line(c, ctx, "expert dispatch", Collective::AllToAll, ctx.ep_group, T / p.tp * k * h * cb, 1);
+          add_line(c, ctx, "expert combine", Collective::AllToAll, ctx.ep_group, T / p.tp * k * h * cb, 1);
+          add_line(c, ctx, "tokens for the next layer", Collective::AllGather, ctx.tp_group, T * h * cb, 1);
+        } else if (L.parallel) {
+          add_line(c, ctx, "attention + MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+        } else {
+          add_line(c, ctx, "attention output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+          add_line(c, ctx, L.ffn.moe ? "MoE output" : "MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+        }
+      }
+      if (m.has_head) add_line(c, ctx, "logits (vocabulary split)", Collective::AllGather, ctx.tp_group, R * static_cast<double>(m.vocab) * p.tp * cb, 1);
+    }
+    if (s + 1 < stages.size())
+      add_line(c, ctx, "pipeline stage boundary", Collective::PointToPoint, ctx.tp_group, T * h * cb, 1, ctx.boundary_inter[s]);
+  }
+}
+
+double logit_rows(const std::vector<Request>& step, const Convention& conv) {
+  double R = 0;
+  for (const auto& r : step)
+    if (r.input > 0) R += static_cast<double>(conv.lm_head_all_tokens ? r.input * r.count : r.count);
+  return R;
+}
+double tokens_of(const std::vector<Request>& step) {
+  double T = 0;
+  for (const auto& r : step) T += static_cast<double>(r.input * r.count);
+  return T;
+}
+
+CommContext context_for(const System& sys, const ParallelPlan& p, const Workload& w) {
+  CommContext ctx{sys, p, group_of(p.tp, sys, "/parallel/tp", "tensor-parallel"), Group{}, {}, comm_bytes_per_element(w)};
+  ctx.ep_group = p.ep > 1 ? group_of(p.ep, sys, "/parallel/ep", "expert-parallel") : Group{};
+  const int d = sys.devices_per_node;
+  for (int s = 0; s + 1 < p.pp; ++s) ctx.boundary_inter.push_back((s * p.tp) / d != ((s + 1) * p.tp) / d);
+  return ctx;
+}
+
+// One step of `reqs` (each request's new tokens) on every stage: the stages' times plus communication.
+double step_seconds(const std::vector<Stage>& stages, const CommContext& ctx, const std::vector<Request>& reqs,
+                    const Workload& base, const Convention& conv, StepComm* comm_out = nullptr) {
+  Workload w = base;
+  w.requests = reqs;
+  w.gen_tokens = 1;
+  w.prefill_chunk = 0;
+  double t = 0;
+  for (const auto& st : stages) t += analyze(st.model, w, &ctx.sys.device).ttft_s;
+  StepComm c;
+  step_comm(c, ctx, stages, tokens_of(reqs), logit_rows(reqs, conv));
+  if (comm_out) *comm_out = c;
+  return t + c.seconds;
+}
+
+}  // namespace
+
+std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const System& sys) {
+  const int L = static_cast<int>(m.layers.size());
+  const std::string total = "tp " + std::to_string(p.tp) + " x pp " + std::to_string(p.pp) + " x dp " +
+                            std::to_string(p.dp) + " = " + std::to_string(p.devices()) + " devices";
+  if (p.devices() > sys.devices())
+    invalid("/parallel", "/parallel holds " + total + "; the system \"" + sys.name + "\" has " +
+                             std::to_string(sys.devices()) + "; expected at most that many");
+  if (p.pp > L)
+    invalid("/parallel/pp", "/parallel/pp holds " + std::to_string(p.pp) + "; " + m.name + " has " + std::to_string(L) +
+                                " layers; expected at most one stage per layer");
+  const bool moe = has_moe(m);
+  if (p.ep > 1 && !moe)
+    invalid("/parallel/ep", "/parallel/ep holds " + std::to_string(p.ep) + "; " + m.name +
+                                " has no routed experts; expected 1");
+  if (p.ep > 1 && p.tp % p.ep != 0)
+    invalid("/parallel/ep", "/parallel/ep holds " + std::to_string(p.ep) + " with tp " + std::to_string(p.tp) +
+                                "; expected a divisor of tp (experts are divided among a stage's tensor-parallel "
+                                "devices; attention split by data parallelism is not modelled)");
+  const std::string why = model_problem(m, p.tp, std::max(p.ep, 1));
+  if (!why.empty()) {
+    std::string valid;
+    for (int t = 1; t <= 1024; ++t)
+      if (model_problem(m, t, 1).empty()) valid += (valid.empty() ? "" : ", ") + std::to_string(t);
+    if (p.ep > 1 && model_problem(m, p.tp, 1).empty())
+      invalid("/parallel/ep", "/parallel/ep holds " + std::to_string(p.ep) + "; " + m.name + ": " + why);
+    invalid("/parallel/tp", "/parallel/tp holds " + std::to_string(p.tp) + "; " + m.name + ": " + why +
+                                "; expected one of " + valid);
+  }
+  group_of(p.tp, sys, "/parallel/tp", "tensor-parallel");
+  std::vector<Stage> stages;
+  for (int s = 0; s < p.pp; ++s) {
+    Stage st;
+    st.first_layer = static_cast<int>(static_cast<i64>(s) * L / p.pp);
+    const int last = static_cast<int>(static_cast<i64>(s + 1) * L / p.pp);
+    st.layers = last - st.first_layer;
+    st.model = shard(m, p.tp, st.first_layer, last);
+    stages.push_back(std::move(st));
+  }
+  return stages;
+}
+
+PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,
+                           const Speculative& spec) {
+  PlanForecast f;
+  f.plan = p;
+  f.devices = p.devices();
+  f.stages = plan_stages(m, p, sys);
+  const CommContext ctx = context_for(sys, p, w);
+  const Convention& conv = *w.settings.convention;
+  for (auto& st : f.stages) {
+    st.a = analyze(st.model, w, &sys.device);
+    st.required_bytes = st.a.memory_required_bytes;
+    st.capacity_bytes = st.a.memory_capacity_bytes;
+  }
+  for (const auto& wr : f.stages.front().a.warnings) f.warnings.push_back(wr);
+  for (const auto& e : m.layers)
+    if (e.ffn.moe && e.ffn.expert_intermediate % p.tp != 0) {
+      f.warnings.push_back({"parallel.uneven_experts", "/parallel/tp",
+                            "expert width " + num(e.ffn.expert_intermediate) + " does not divide by tp " + num(p.tp) +
+                                "; each device's expert work is rounded up"});
+      break;
+    }
+
+  // The first step: every chunk's communication; the decode step: one token per request.
+  for (const auto& chunk : prefill_steps(w.requests, w.prefill_chunk))
+    step_comm(f.prefill_comm, ctx, f.stages, tokens_of(chunk), logit_rows(chunk, conv));
+  const double B = f.stages.front().a.batch_requests;
+  const double D = f.stages.front().a.decode_steps;
+  if (w.gen_tokens > 1) step_comm(f.decode_comm, ctx, f.stages, B, B);
+  const double dc = f.decode_comm.seconds;
+
+  f.ttft_s = f.prefill_comm.seconds;
+  for (const auto& st : f.stages) {
+    f.ttft_s += st.a.ttft_s;
+    f.tpot_first_s += st.a.tpot_first_s;
+    f.tpot_mean_s += st.a.tpot_mean_s;
+    f.tpot_last_s += st.a.tpot_last_s;
+    f.decode_time_s += st.a.decode_time_s;
+  }
+  f.tpot_first_s += dc;
+  f.tpot_mean_s += dc;
+  f.tpot_last_s += dc;
+  f.decode_time_s += D * dc;
+  f.e2e_s = f.ttft_s + f.decode_time_s;
+  f.tokens_per_s = f.tpot_mean_s > 0 ? 1 / f.tpot_mean_s : 0;
+  f.replica_tokens_per_s = f.tokens_per_s * B;
+  f.total_tokens_per_s = f.replica_tokens_per_s * p.dp;
+  f.tokens_per_s_per_device = f.total_tokens_per_s / std::max(f.devices, 1);
+  f.timeline = f.stages.front().a.timeline;
+  for (std::size_t i = 0; i < f.timeline.size(); ++i) {
+    f.timeline[i].tpot_s = dc;
+    for (const auto& st : f.stages)
+      if (i < st.a.timeline.size()) f.timeline[i].tpot_s += st.a.timeline[i].tpot_s;
+  }
+
+  // Speculative decoding at the middle of the generation.
+  if (spec.enabled()) {
+    SpeculativeResult& r = f.spec;
+    r.enabled = true;
+    r.draft_tokens = spec.draft_tokens;
+    r.acceptance = spec.acceptance;
+    r.tokens_per_step = speculative_tokens_per_step(spec.acceptance, spec.draft_tokens);
+    const i64 half = static_cast<i64>(std::floor(D / 2));
+    std::vector<Request> verify, draft_step;
+    for (const auto& q : w.requests) {
+      const i64 ctx_tokens = q.cached + q.input + half;
+      verify.push_back(Request{ctx_tokens, spec.draft_tokens + 1, q.count});
+      draft_step.push_back(Request{ctx_tokens, 1, q.count});
+    }
+    Convention all_rows = conv;
+    all_rows.lm_head_all_tokens = true;  // every drafted position needs its logits
+    Workload wv = w;
+    wv.settings.convention = &all_rows;
+    r.verify_step_s = step_seconds(f.stages, ctx, verify, wv, all_rows);
+
+    ModelSpec d;
+    if (spec.mtp) {
+      if (m.mtp_layers <= 0)
+        throw InputError("speculative.no_mtp", "/speculative/draft",
+                         "/speculative/draft holds \"mtp\"; " + m.name +
+                             " has no multi-token-prediction layers (num_nextn_predict_layers); expected a draft model");
+      d = m;
+      d.id = m.id + "-mtp";
+      d.name = m.name + " MTP module";
+      d.layers = {m.layers.back()};  // one module (a layer like the last, sharing the embedding and LM head)
+      d.mtp_layers = 0;
+      r.draft = "mtp";
+    } else {
+      d = *spec.draft;
+      r.draft = d.id;
+      if (d.vocab != m.vocab)
+        f.warnings.push_back({"speculative.vocab_mismatch", "/speculative/draft",
+                              "the draft's vocabulary (" + num(d.vocab) + ") differs from the target's (" + num(m.vocab) +
+                                  "); speculative decoding needs a shared tokenizer"});
+    }
+    ParallelPlan dp_plan;
+    dp_plan.tp = model_problem(d, p.tp, 1).empty() ? p.tp : 1;
+    dp_plan.algorithm = p.algorithm;
+    r.draft_tp = dp_plan.tp;
+    if (dp_plan.tp != p.tp)
+      f.warnings.push_back({"speculative.draft_one_device", "/speculative/draft",
+                            "the draft cannot be split over tp " + num(p.tp) + " (" + model_problem(d, p.tp, 1) +
+                                "); it runs on one device"});
+    std::vector<Stage> dstages;
+    {
+      Stage ds;
+      ds.layers = static_cast<int>(d.layers.size());
+      ds.model = shard(d, dp_plan.tp, 0, ds.layers);
+      dstages.push_back(std::move(ds));
+    }
+    const CommContext dctx = context_for(sys, dp_plan, w);
+    r.draft_step_s = step_seconds(dstages, dctx, draft_step, w, conv);
+    const double plain = f.tpot_mean_s;
+    r.tpot_s = (spec.draft_tokens * r.draft_step_s + r.verify_step_s) / r.tokens_per_step;
+    r.speedup = r.tpot_s > 0 ? plain / r.tpot_s : 1;
+    // Memory the draft adds to the first stage's devices: its own weights (an MTP module shares the embedding and
+    // LM head) and its cache at the end of the workload.
+    ModelSpec held = dstages.front().model;
+    if (spec.mtp) held.has_embedding = held.has_head = false;
+    Workload wk = w;
+    const Analysis da = analyze(held, wk, nullptr);
+    r.draft_weights_bytes = da.weights_bytes;
+    r.draft_kv_bytes = da.kv_cache_bytes;
+    f.stages.front().required_bytes += r.draft_weights_bytes + r.draft_kv_bytes;
+  }
+
+  f.max_batch = 1e300;
+  for (auto& st : f.stages) {
+    st.fits = st.required_bytes <= st.capacity_bytes;
+    f.fits = f.fits && st.fits;
+    if (st.required_bytes >= f.device_required_bytes) {
+      f.device_required_bytes = st.required_bytes;
+      f.device_capacity_bytes = st.capacity_bytes;
+    }
+    f.max_batch = std::min(f.max_batch, st.a.max_batch);
+  }
+  return f;
+}
+
+BatchingCurve batching_curve(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,
+                             const Speculative& spec, double max_batch) {
+  BatchingCurve c;
+  const Request shape = w.requests.empty() ? Request{0, 1, 1} : w.requests.front();
+  const auto at = [&](double b) {
+    Workload wb = w;
+    wb.requests = {Request{shape.cached, shape.input, static_cast<i64>(b)}};
+    return forecast_plan(m, wb, sys, p, spec);
+  };
+  const auto point = [&](double b) {
+    const PlanForecast f = at(b);
+    BatchPoint pt;
+    pt.batch = b;
+    pt.ttft_s = f.ttft_s;
+    pt.tpot_s = f.spec.enabled ? f.spec.tpot_s : f.tpot_mean_s;
+    const double D = f.stages.front().a.decode_steps;
+    pt.e2e_s = f.ttft_s + D * pt.tpot_s;
+    pt.tokens_per_s_per_user = pt.tpot_s > 0 ? 1 / pt.tpot_s : 0;
+    pt.total_tokens_per_s = pt.tokens_per_s_per_user * b * p.dp;
+    pt.tokens_per_s_per_device = pt.total_tokens_per_s / std::max(p.devices(), 1);
+    pt.device_required_bytes = f.device_required_bytes;
+    pt.fits = f.fits;
+    return pt;
+  };
+  // The largest batch that fits: bracket from the first point's estimate, then bisect.
+  const PlanForecast one = at(1);
+  if (one.fits) {
+    double lo = 1, hi = std::max(2.0, std::min(1e6, one.max_batch * 2 + 2));
+    while (hi < 1e6 && at(hi).fits) {
+      lo = hi;
+      hi = std::min(1e6, hi * 2);
+    }
+    if (hi >= 1e6 && at(hi).fits) lo = hi;
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      (at(mid).fits ? lo : hi) = mid;
+    }
+    c.kv_fit_batch = lo;
+  }
+  const double top = std::max(1.0, std::min(max_batch, std::max(2 * c.kv_fit_batch, 8.0)));
+  std::vector<double> bs;
+  for (double b = 1; b <= top; b *= 2) bs.push_back(b);
+  if (c.kv_fit_batch >= 1 && c.kv_fit_batch <= top) bs.push_back(c.kv_fit_batch);
+  if (c.kv_fit_batch + 1 <= top) bs.push_back(c.kv_fit_batch + 1);
+  bs.push_back(top);
+  std::sort(bs.begin(), bs.end());
+  bs.erase(std::unique(bs.begin(), bs.end()), bs.end());
+  for (double b : bs) c.points.push_back(point(b));
+  return c;
+}
+
+}  // namespace infercast

@@ -1,0 +1,141 @@
+// Inference over several devices: tensor, pipeline and expert parallelism and data-parallel replicas on a system
+// of nodes, with the collectives each needs; speculative decoding; batching curves (docs/formulas.md,
+// "Parallelism", "Speculative decoding", "Batching curves").
+//
+// Each pipeline stage is its own model (a slice of the layers, the first with the embedding, the last with the
+// LM head) sharded over the stage's tensor-parallel devices: attention heads, MLP widths and the vocabulary are
+// divided, norms, MLA down-projections and the MLA latent cache are replicated, KV heads are replicated when there
+// are fewer than devices. Every device of a stage runs that model through the single-device analysis, so
+// operators, memory, placement and timing are computed in one place; communication is added per step.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "parallel/collective.hpp"
+
+namespace infercast {
+
+// Devices of one kind in nodes: a link inside a node and one between nodes.
+struct System {
+  std::string id, name, source, notes;
+  HardwareSpec device;
+  int devices_per_node = 1;
+  int nodes = 1;
+  Link intra, inter;
+  int devices() const { return devices_per_node * nodes; }
+};
+
+struct ParallelPlan {
+  int tp = 1;  // tensor parallel: devices per stage
+  int pp = 1;  // pipeline stages
+  int ep = 1;  // expert parallel: the routed experts are divided among this many of a stage's tp devices
+  int dp = 1;  // data-parallel replicas (independent copies, each serving the workload)
+  CollectiveAlgo algorithm = CollectiveAlgo::Auto;
+  int devices() const { return tp * pp * dp; }
+};
+
+// Speculative decoding: a draft proposes `draft_tokens` tokens, the target verifies them in one step.
+struct Speculative {
+  int draft_tokens = 0;      // gamma; 0: off
+  double acceptance = 0.8;   // alpha: chance each drafted token is accepted, independently
+  bool mtp = false;          // the target's own multi-token-prediction module drafts
+  const ModelSpec* draft = nullptr;  // a separate draft model (when !mtp)
+  bool enabled() const { return draft_tokens > 0; }
+};
+
+// Expected tokens a verification step yields: (1 - alpha^(gamma+1)) / (1 - alpha), gamma + 1 when alpha = 1.
+double speculative_tokens_per_step(double acceptance, int draft_tokens);
+
+struct CommLine {
+  std::string what;  // e.g. "attention output"
+  Collective kind = Collective::AllReduce;
+  std::string algorithm;
+  int participants = 1;
+  bool inter_node = false;
+  double bytes = 0;  // per call
+  double calls = 0;  // per step, over all stages
+  double seconds = 0;  // per step, all calls (dispatch included)
+};
+
+struct StepComm {
+  std::vector<CommLine> lines;
+  double seconds = 0;
+};
+
+struct Stage {
+  int first_layer = 0, layers = 0;
+  ModelSpec model;  // what one device of the stage holds
+  Analysis a;       // that device's analysis
+  double required_bytes = 0;  // per device (a speculative draft's weights and cache included on stage 0)
+  double capacity_bytes = 0;
+  bool fits = true;
+};
+
+struct SpeculativeResult {
+  bool enabled = false;
+  int draft_tokens = 0;
+  double acceptance = 0;
+  double tokens_per_step = 1;
+  double draft_step_s = 0;   // one draft token, the whole batch
+  double verify_step_s = 0;  // the target over gamma + 1 tokens per request
+  double tpot_s = 0;         // (gamma draft steps + one verification) / tokens per step
+  double speedup = 1;        // plain TPOT / speculative TPOT
+  double draft_weights_bytes = 0, draft_kv_bytes = 0;  // per device
+  std::string draft;         // "mtp" or the draft model's id
+  int draft_tp = 1;
+};
+
+struct PlanForecast {
+  ParallelPlan plan;
+  int devices = 1;
+  std::vector<Stage> stages;
+  StepComm prefill_comm;  // the whole first step (all chunks), all stages and stage boundaries
+  StepComm decode_comm;   // one decode step
+  double ttft_s = 0;
+  double tpot_first_s = 0, tpot_mean_s = 0, tpot_last_s = 0;
+  double decode_time_s = 0, e2e_s = 0;
+  double tokens_per_s = 0;          // per sequence
+  double replica_tokens_per_s = 0;  // one replica's batch
+  double total_tokens_per_s = 0;    // all replicas
+  double tokens_per_s_per_device = 0;
+  double device_required_bytes = 0;  // the fullest device
+  double device_capacity_bytes = 0;
+  bool fits = true;
+  double max_batch = 0;  // largest batch per replica, shaped like the workload's mean request, that fits every device
+  std::vector<TimelinePoint> timeline;
+  SpeculativeResult spec;
+  std::vector<Warning> warnings;
+};
+
+// The model one device of each stage holds. Throws InputError (code parallel.invalid_split, path naming the
+// plan field) when the split is not valid: heads, KV heads, MLP and expert widths or experts not divisible, more
+// stages than layers, a tensor-parallel group that straddles nodes, more devices than the system has.
+std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const System& sys);
+
+PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,
+                           const Speculative& spec);
+
+// A system of one node holding the plan's devices, linked by the device's own interconnect.
+System single_node_system(const HardwareSpec& hw, int devices);
+
+struct BatchPoint {
+  double batch = 0;  // requests per replica
+  double ttft_s = 0, tpot_s = 0, e2e_s = 0;
+  double tokens_per_s_per_user = 0, total_tokens_per_s = 0, tokens_per_s_per_device = 0;
+  double device_required_bytes = 0;
+  bool fits = true;
+};
+
+struct BatchingCurve {
+  std::vector<BatchPoint> points;
+  double kv_fit_batch = 0;  // the largest batch per replica whose weights, KV cache and activations fit every device
+};
+
+// Throughput against latency as the batch grows: the workload's first request shape repeated `batch` times for
+// batch = 1, 2, 4 ... past the point the cache stops fitting (at most `max_batch`), and that point itself.
+BatchingCurve batching_curve(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,
+                             const Speculative& spec, double max_batch);
+
+}  // namespace infercast
