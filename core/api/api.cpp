@@ -1128,6 +1128,8 @@ json api_validate(const json& request) {
       j["batch"] = v.batch;
       j["prompt"] = v.prompt;
       j["gen"] = v.gen;
+      j["devices"] = v.devices;
+      j["system_id"] = v.system_id;
       j["forecast"] = finite(v.forecast);
       j["error"] = finite(v.error);
     } else {

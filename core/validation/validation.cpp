@@ -7,6 +7,7 @@
 
 #include "analysis/analysis.hpp"
 #include "io/presets.hpp"
+#include "parallel/parallel.hpp"
 #include "util/error.hpp"
 
 namespace infercast {
@@ -73,6 +74,7 @@ std::string hardware_id(const std::string& name) {
 
 std::string model_id(const std::string& name) {
   if (starts_with(name, "Llama-2-70B")) return "llama-2-70b";
+  if (name == "Falcon 180B") return "falcon-180b";
   // CodeLlama-7B is the Llama-2-7B architecture with 16 more vocabulary rows (0.13M parameters, 0.002%).
   if (starts_with(name, "Llama-2-7B") || starts_with(name, "CodeLlama-7B")) return "llama-2-7b";
   return "";
@@ -92,6 +94,21 @@ bool formats(const std::string& weights, const std::string& act_kv, std::string&
   else if (starts_with(ak, "bf16")) a = kv = "bf16";
   else a = kv = "fp16";  // fp16, FP16, "f16 KV (llama.cpp default)"
   return true;
+}
+
+// Multi-device rows: the node their devices sit in (the sources ran inside one 8-GPU node).
+std::string system_id(const std::string& hardware) {
+  if (hardware == "nvidia-h100-sxm") return "dgx-h100";
+  if (hardware == "nvidia-a100-sxm-80gb") return "dgx-a100";
+  return "";
+}
+
+// "TP4" -> 4; 0 when the column says something else.
+int tensor_parallel(const std::string& p) {
+  if (!starts_with(p, "TP") || p.size() < 3) return 0;
+  for (std::size_t i = 2; i < p.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(p[i]))) return 0;
+  return std::stoi(p.substr(2));
 }
 
 double percentile(std::vector<double> v, double q) {  // nearest rank
@@ -133,7 +150,10 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     const double devices = std::max(1.0, num(r, "num_devices", index));
     if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
     else if (v.hardware_id.empty()) v.reason = "no hardware preset for " + v.hardware;
-    else if (devices > 1) v.reason = "runs on " + get(r, "num_devices") + " devices (" + get(r, "parallelism") + "); one-device rows only";
+    else if (devices > 1 && tensor_parallel(get(r, "parallelism")) != static_cast<int>(devices))
+      v.reason = "runs on " + get(r, "num_devices") + " devices as \"" + get(r, "parallelism") + "\"; only tensor parallelism over all of them (TPn) is mapped";
+    else if (devices > 1 && system_id(v.hardware_id).empty())
+      v.reason = "no system preset holding " + get(r, "num_devices") + " x " + v.hardware;
     else if (!formats(get(r, "weights_format"), get(r, "act_kv_format"), v.weights, v.activations, v.kv))
       v.reason = "weight format " + get(r, "weights_format") + " not mapped";
     else if (v.measured <= 0) v.reason = "no measured value";
@@ -157,14 +177,27 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     else if (m == "output_throughput") w.gen_tokens = static_cast<i64>(v.gen);
     else if (from_empty) w.gen_tokens = static_cast<i64>(std::max(1.0, v.gen));
     else w.gen_tokens = 2;  // a decode step after a prompt of prompt_len tokens (LIFE Table 6)
-    const Analysis a = analyze(it->second, w, hw);
+    // One device: its analysis; several: the tensor-parallel plan on the node they sit in.
+    double ttft = 0, e2e = 0, tpot_first = 0;
+    v.devices = devices;
+    if (devices > 1) {
+      v.system_id = system_id(v.hardware_id);
+      ParallelPlan plan;
+      plan.tp = static_cast<int>(devices);
+      const PlanForecast f = forecast_plan(it->second, w, *find_system_preset(v.system_id), plan, Speculative{});
+      ttft = f.ttft_s, e2e = f.e2e_s, tpot_first = f.tpot_first_s;
+    } else {
+      const Analysis a = analyze(it->second, w, hw);
+      ttft = a.ttft_s, e2e = a.e2e_s, tpot_first = a.tpot_first_s;
+    }
     const double to_unit = v.unit == "ms" ? 1e3 : 1;
     // Seconds per generated token: tgN counts its N single-token steps from the context depth, the first included.
-    const double per_token = from_empty ? a.e2e_s / std::max(1.0, v.gen) : a.tpot_first_s;
+    const double per_token = from_empty ? e2e / std::max(1.0, v.gen) : tpot_first;
     double forecast = 0;
-    if (m == "TTFT") forecast = a.ttft_s * to_unit;
-    else if (m == "prompt_throughput") forecast = v.prompt * v.batch / a.ttft_s;
-    else if (m == "output_throughput") forecast = v.batch * v.gen / a.e2e_s;
+    if (m == "TTFT") forecast = ttft * to_unit;
+    else if (m == "prompt_throughput") forecast = v.prompt * v.batch / ttft;
+    // Per device: TensorRT-LLM's tables state "out tok/s/GPU" (the A100 table's header does not say; read alike).
+    else if (m == "output_throughput") forecast = v.batch * v.gen / e2e / devices;
     else if (m == "TPOT") forecast = per_token * to_unit;
     else if (m == "decode_throughput") forecast = 1 / per_token;
     else forecast = v.batch / per_token;  // decode_throughput_aggregate

@@ -15,6 +15,8 @@ struct ValidationRow {
   std::string group;  // prefill | decode | e2e
   std::string model_id, hardware_id, weights, activations, kv;
   double batch = 0, prompt = 0, gen = 0;
+  double devices = 1;
+  std::string system_id;  // multi-device rows: the system preset they are forecast on
   double measured = 0, forecast = 0;
   double error = 0;  // forecast / measured - 1
   bool covered = false;

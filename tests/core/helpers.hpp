@@ -12,7 +12,10 @@ using namespace infercast;
 inline ModelSpec preset_model(const std::string& id) {
   const ModelPreset* p = find_model_preset(id);
   if (!p) throw std::runtime_error("no preset " + id);
-  return parse_model_config(p->config, "/config");
+  ModelSpec m = parse_model_config(p->config, "/config");
+  m.id = p->id;
+  m.name = p->name;  // as the API names a preset model
+  return m;
 }
 
 inline StepSettings settings(const std::string& conv = "infercast", const std::string& w = "bf16", const std::string& kv = "bf16") {

@@ -30,6 +30,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"llama-3.1-8b", 8030261248LL, 8030261248LL},
       {"llama-3.1-70b", 70553706496LL, 70553706496LL},
       {"llama-3.1-405b", 405853388800LL, 405853388800LL},
+      // Falcon-180B: 80 x (fused qkv 14848 x 15872 + dense 14848^2 + MLP 2 x 14848 x 59392 + 2 LayerNorms with bias)
+      // + untied 65024 x 14848 embedding and head + final LayerNorm = 179,522,565,120 (by hand; model card: "180B").
+      {"falcon-180b", 179522565120LL, 179522565120LL},
       {"mistral-7b-v0.1", 7241732096LL, 7241732096LL},
       {"mixtral-8x7b", 46702792704LL, 12879925248LL},
       {"qwen2-7b", 7615616512LL, 7615616512LL},

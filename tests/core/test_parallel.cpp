@@ -1,0 +1,310 @@
+// Parallelism, speculative decoding and batching curves: collective costs against hand calculations, the split
+// checks, what each device holds, the fit of DeepSeek-V3 and Llama-3.1-405B on multi-GPU nodes, and invariants.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "helpers.hpp"
+#include "parallel/parallel.hpp"
+
+using namespace infercast;
+using test::preset_model;
+
+namespace {
+
+Link nvlink() { return Link{"NVLink", 450e9, 0.5e-6, 0.8}; }  // achievable 360 GB/s
+Link ib() { return Link{"IB", 50e9, 2.7e-6, 0.8}; }            // achievable 40 GB/s
+
+Workload workload(i64 batch, i64 prompt, i64 gen, const std::string& w = "bf16", const std::string& kv = "bf16") {
+  Workload wl;
+  wl.requests = {Request{0, prompt, batch}};
+  wl.gen_tokens = gen;
+  wl.settings = test::settings("infercast", w, kv);
+  return wl;
+}
+
+const System& sys(const std::string& id) {
+  const System* s = find_system_preset(id);
+  REQUIRE(s != nullptr);
+  return *s;
+}
+
+std::string split_error(const std::string& model, const std::string& system, ParallelPlan p) {
+  try {
+    plan_stages(preset_model(model), p, sys(system));
+  } catch (const InputError& e) {
+    CHECK(e.code() == "parallel.invalid_split");
+    return e.path() + " | " + e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("collective costs match hand calculations", "[parallel]") {
+  const double S = 16 * 1024 * 1024;  // 16 MiB
+  const Group node8{8, 1};
+  SECTION("ring all-reduce in a node: 2(n-1) hops, 2(n-1)/n of the buffer") {
+    const auto c = collective_cost(Collective::AllReduce, S, node8, nvlink(), ib(), CollectiveAlgo::Ring);
+    CHECK(c.latency_s == Approx(14 * 0.5e-6));
+    CHECK(c.transfer_s == Approx(2.0 * 7 / 8 * S / 360e9));  // 81.556 us
+    CHECK(c.seconds == Approx(7e-6 + 81.5559e-6).epsilon(1e-5));
+    // Inside one node NCCL's tree is a chain: the same hops and twice the buffer, so auto keeps the ring.
+    const auto t = collective_cost(Collective::AllReduce, S, node8, nvlink(), ib(), CollectiveAlgo::Tree);
+    CHECK(t.latency_s == Approx(2 * 7 * 0.5e-6));
+    CHECK(t.transfer_s == Approx(2 * S / 360e9));
+    CHECK(collective_cost(Collective::AllReduce, S, node8, nvlink(), ib(), CollectiveAlgo::Auto).algorithm == "ring");
+  }
+  SECTION("across two nodes: tree for small buffers, ring for large ones") {
+    const Group two{8, 2};
+    const double small = 64 * 1024;
+    const auto ring = collective_cost(Collective::AllReduce, small, two, nvlink(), ib(), CollectiveAlgo::Ring);
+    CHECK(ring.latency_s == Approx(2 * 14 * 0.5e-6 + 2 * 1 * 2.7e-6));  // 19.4 us
+    CHECK(ring.transfer_s == Approx(2.0 * 15 / 16 * small / 40e9));
+    const auto tree = collective_cost(Collective::AllReduce, small, two, nvlink(), ib(), CollectiveAlgo::Tree);
+    CHECK(tree.latency_s == Approx(2 * (7 * 0.5e-6 + 1 * 2.7e-6)));  // 12.4 us
+    CHECK(tree.transfer_s == Approx(2 * small / 40e9));
+    CHECK(collective_cost(Collective::AllReduce, small, two, nvlink(), ib(), CollectiveAlgo::Auto).algorithm == "tree");
+    CHECK(collective_cost(Collective::AllReduce, 256e6, two, nvlink(), ib(), CollectiveAlgo::Auto).algorithm == "ring");
+  }
+  SECTION("all-gather and reduce-scatter rings, all-to-all, point-to-point") {
+    const auto ag = collective_cost(Collective::AllGather, S, Group{4, 1}, nvlink(), ib(), CollectiveAlgo::Auto);
+    CHECK(ag.seconds == Approx(3 * 0.5e-6 + 0.75 * S / 360e9));
+    const auto rs = collective_cost(Collective::ReduceScatter, S, Group{8, 2}, nvlink(), ib(), CollectiveAlgo::Auto);
+    CHECK(rs.seconds == Approx(14 * 0.5e-6 + 1 * 2.7e-6 + 15.0 / 16 * S / 40e9));
+    const auto a2a = collective_cost(Collective::AllToAll, S, node8, nvlink(), ib(), CollectiveAlgo::Auto);
+    CHECK(a2a.seconds == Approx(0.5e-6 + 7.0 / 8 * S / 360e9));
+    // Spanning nodes: 7/16 of the data over NVLink and 8/16 over InfiniBand at once; the slower one counts.
+    const auto a2a2 = collective_cost(Collective::AllToAll, S, Group{8, 2}, nvlink(), ib(), CollectiveAlgo::Auto);
+    CHECK(a2a2.seconds == Approx(2.7e-6 + 0.5 * S / 40e9));
+    const auto p2p = collective_cost(Collective::PointToPoint, S, Group{1, 2}, nvlink(), ib(), CollectiveAlgo::Auto);
+    CHECK(p2p.seconds == Approx(2.7e-6 + S / 40e9));
+    CHECK(collective_cost(Collective::AllReduce, S, Group{1, 1}, nvlink(), ib(), CollectiveAlgo::Auto).seconds == 0);
+  }
+}
+
+TEST_CASE("invalid splits are refused with messages that say why", "[parallel]") {
+  ParallelPlan p;
+  p.tp = 3;
+  CHECK(split_error("deepseek-v3", "hgx-h200", p) ==
+        "/parallel/tp | /parallel/tp holds 3; DeepSeek-V3: layer 0 has 128 attention heads, which 3 does not divide; "
+        "expected one of 1, 2, 4, 8, 16, 32, 64, 128");
+  p.tp = 5;  // Phi-3-medium: 40 heads, 10 KV heads, width 17920 all divide by 5, but a group of 5 straddles nodes of 8
+  CHECK(split_error("phi-3-medium-4k", "dgx-h100", p) ==
+        "/parallel/tp | /parallel/tp holds 5; a tensor-parallel group of 5 would straddle nodes of 8 devices; expected a "
+        "divisor of 8 or a multiple of it");
+  p = ParallelPlan{};
+  p.tp = 8;
+  p.ep = 2;
+  CHECK(split_error("llama-3.1-405b", "hgx-h200", p) == "/parallel/ep | /parallel/ep holds 2; Llama-3.1-405B has no routed experts; expected 1");
+  p.ep = 16;
+  CHECK(split_error("deepseek-v3", "hgx-h200", p) ==
+        "/parallel/ep | /parallel/ep holds 16 with tp 8; expected a divisor of tp (experts are divided among a stage's "
+        "tensor-parallel devices; attention split by data parallelism is not modelled)");
+  p = ParallelPlan{};
+  p.tp = 16;
+  CHECK(split_error("llama-3.1-405b", "hgx-h200", p) ==
+        "/parallel | /parallel holds tp 16 x pp 1 x dp 1 = 16 devices; the system \"8x NVIDIA H200 SXM (HGX H200, NVLink 4)\" "
+        "has 8; expected at most that many");
+  p = ParallelPlan{};
+  p.pp = 20;
+  CHECK(split_error("llama-3.2-1b", "4x-dgx-h100-ib", p) ==
+        "/parallel/pp | /parallel/pp holds 20; Llama-3.2-1B has 16 layers; expected at most one stage per layer");
+  // Fewer KV heads than devices: replicated, valid (Llama-3.1-405B has 8 KV heads, tp 16 over two nodes).
+  p = ParallelPlan{};
+  p.tp = 16;
+  CHECK(split_error("llama-3.1-405b", "2x-hgx-h200-ib", p).empty());
+}
+
+TEST_CASE("each device holds its share of the parameters", "[parallel]") {
+  SECTION("tensor parallel: devices x share - replicated norms = the model") {
+    const ModelSpec m = preset_model("llama-3.1-70b");  // vocab 128256 and 8 KV heads divide by 8
+    ParallelPlan p;
+    p.tp = 8;
+    const auto stages = plan_stages(m, p, sys("dgx-h100"));
+    REQUIRE(stages.size() == 1);
+    const ParamCounts whole = count_params(m), dev = count_params(stages[0].model);
+    CHECK(8 * dev.total - 7 * dev.norms == whole.total);
+    CHECK(dev.norms == whole.norms);
+    CHECK(stages[0].model.layers[0].attn.n_kv_heads == 1);
+  }
+  SECTION("pipeline stages partition the layers; the embedding goes first and the head last") {
+    const ModelSpec m = preset_model("llama-3.1-8b");
+    ParallelPlan p;
+    p.pp = 3;
+    const auto stages = plan_stages(m, p, sys("dgx-h100"));
+    REQUIRE(stages.size() == 3);
+    CHECK(stages[0].layers + stages[1].layers + stages[2].layers == 32);
+    CHECK(stages[0].layers == 10);
+    CHECK(stages[1].first_layer == 10);
+    CHECK(stages[2].first_layer == 21);
+    i64 sum = 0;
+    for (const auto& st : stages) sum += count_params(st.model).total;
+    CHECK(sum == count_params(m).total);
+    CHECK(count_params(stages[0].model).embedding > 0);
+    CHECK(count_params(stages[0].model).lm_head == 0);
+    CHECK(count_params(stages[2].model).lm_head > 0);
+    CHECK(count_params(stages[1].model).embedding + count_params(stages[1].model).lm_head == 0);
+  }
+  SECTION("a tied head on the last stage is its own copy") {
+    const ModelSpec m = preset_model("llama-3.2-1b");  // tied embeddings
+    ParallelPlan p;
+    p.pp = 2;
+    const auto stages = plan_stages(m, p, sys("dgx-h100"));
+    const i64 table = m.vocab * m.hidden;
+    CHECK(count_params(stages[0].model).total + count_params(stages[1].model).total == count_params(m).total + table);
+  }
+}
+
+TEST_CASE("DeepSeek-V3 fits on 8 H200 and not on one; Llama-3.1-405B needs the right node", "[parallel]") {
+  const ModelSpec ds = preset_model("deepseek-v3");
+  const Workload w = workload(1, 1024, 256, "fp8", "bf16");
+  const Analysis one = analyze(ds, w, &sys("hgx-h200").device);
+  CHECK_FALSE(one.fits);
+  ParallelPlan p;
+  p.tp = 8;
+  const PlanForecast f = forecast_plan(ds, w, sys("hgx-h200"), p, Speculative{});
+  CHECK(f.fits);
+  CHECK(f.device_required_bytes < 141e9);
+  CHECK(f.device_required_bytes > 671e9 / 8);  // its share of the FP8 weights, plus replicated latent cache and norms
+  CHECK(f.ttft_s > 0);
+  CHECK(f.tpot_mean_s > 0);
+  // Expert parallelism: the same work per device, all-to-all instead of the MoE all-reduce.
+  p.ep = 8;
+  const PlanForecast e = forecast_plan(ds, w, sys("hgx-h200"), p, Speculative{});
+  CHECK(e.fits);
+  bool has_a2a = false;
+  for (const auto& l : e.decode_comm.lines) has_a2a = has_a2a || l.kind == Collective::AllToAll;
+  CHECK(has_a2a);
+
+  const ModelSpec big = preset_model("llama-3.1-405b");
+  ParallelPlan t8;
+  t8.tp = 8;
+  CHECK_FALSE(forecast_plan(big, workload(1, 1024, 128), sys("dgx-h100"), t8, Speculative{}).fits);  // 810 GB / 8 > 80 GB
+  CHECK(forecast_plan(big, workload(1, 1024, 128, "fp8"), sys("dgx-h100"), t8, Speculative{}).fits);
+  ParallelPlan t8p2 = t8;
+  t8p2.pp = 2;
+  const PlanForecast two = forecast_plan(big, workload(1, 1024, 128), sys("2x-dgx-h100-ib"), t8p2, Speculative{});
+  CHECK(two.fits);
+  bool inter = false;
+  for (const auto& l : two.decode_comm.lines) inter = inter || (l.kind == Collective::PointToPoint && l.inter_node);
+  CHECK(inter);  // the stage boundary crosses the InfiniBand link
+}
+
+TEST_CASE("plan forecasts add stage times and communication", "[parallel]") {
+  const ModelSpec m = preset_model("llama-3.1-70b");
+  const Workload w = workload(4, 512, 64);
+  SECTION("one device: the plan is the single-device analysis") {
+    const PlanForecast f = forecast_plan(m, w, sys("dgx-h100"), ParallelPlan{}, Speculative{});
+    const Analysis a = analyze(m, w, &sys("dgx-h100").device);
+    CHECK(f.ttft_s == Approx(a.ttft_s));
+    CHECK(f.tpot_mean_s == Approx(a.tpot_mean_s));
+    CHECK(f.decode_comm.seconds == 0);
+  }
+  SECTION("tensor parallel: two all-reduces per layer, one for the embedding, a gather of the logits") {
+    ParallelPlan p;
+    p.tp = 8;
+    const PlanForecast f = forecast_plan(m, w, sys("dgx-h100"), p, Speculative{});
+    double calls = 0, ar = 0;
+    for (const auto& l : f.decode_comm.lines) {
+      calls += l.calls;
+      if (l.kind == Collective::AllReduce) ar += l.calls;
+    }
+    CHECK(ar == 2 * 80 + 1);
+    CHECK(calls == 2 * 80 + 2);
+    // Each decode all-reduce moves batch x hidden x 2 bytes.
+    for (const auto& l : f.decode_comm.lines)
+      if (l.what == "attention output") CHECK(l.bytes == Approx(80 * 4 * 8192 * 2.0));
+    const Analysis dev = analyze(f.stages[0].model, w, &sys("dgx-h100").device);
+    CHECK(f.tpot_mean_s == Approx(dev.tpot_mean_s + f.decode_comm.seconds));
+    CHECK(f.ttft_s == Approx(dev.ttft_s + f.prefill_comm.seconds));
+    const Analysis whole = analyze(m, w, &sys("dgx-h100").device);
+    CHECK(f.tpot_mean_s < whole.tpot_mean_s);  // 8 devices beat one spilling one
+  }
+  SECTION("pipeline: stages in sequence plus the boundary") {
+    ParallelPlan p;
+    p.tp = 4;
+    p.pp = 2;
+    const PlanForecast f = forecast_plan(m, w, sys("dgx-h100"), p, Speculative{});
+    CHECK(f.ttft_s == Approx(f.stages[0].a.ttft_s + f.stages[1].a.ttft_s + f.prefill_comm.seconds));
+    CHECK(f.devices == 8);
+    CHECK(f.total_tokens_per_s == Approx(4 / f.tpot_mean_s));
+  }
+  SECTION("data-parallel replicas multiply throughput, not per-sequence speed") {
+    ParallelPlan p;
+    p.tp = 4;
+    const PlanForecast one = forecast_plan(m, w, sys("dgx-h100"), p, Speculative{});
+    p.dp = 2;
+    const PlanForecast two = forecast_plan(m, w, sys("dgx-h100"), p, Speculative{});
+    CHECK(two.tpot_mean_s == Approx(one.tpot_mean_s));
+    CHECK(two.total_tokens_per_s == Approx(2 * one.total_tokens_per_s));
+    CHECK(two.tokens_per_s_per_device == Approx(one.tokens_per_s_per_device));
+  }
+}
+
+TEST_CASE("speculative decoding: expected tokens and TPOT", "[parallel]") {
+  CHECK(speculative_tokens_per_step(0.8, 3) == Approx((1 - std::pow(0.8, 4)) / 0.2));  // 2.952
+  CHECK(speculative_tokens_per_step(1.0, 4) == 5);
+  CHECK(speculative_tokens_per_step(0.0, 4) == 1);
+  CHECK(speculative_tokens_per_step(0.5, 1) == Approx(1.5));
+  const ModelSpec target = preset_model("llama-3.1-70b");
+  const ModelSpec draft = preset_model("llama-3.2-1b");
+  const Workload w = workload(1, 1024, 256);
+  ParallelPlan p;
+  p.tp = 4;
+  Speculative s;
+  s.draft_tokens = 4;
+  s.acceptance = 0.7;
+  s.draft = &draft;
+  const PlanForecast f = forecast_plan(target, w, sys("dgx-h100"), p, s);
+  REQUIRE(f.spec.enabled);
+  CHECK(f.spec.tokens_per_step == Approx((1 - std::pow(0.7, 5)) / 0.3));
+  CHECK(f.spec.tpot_s == Approx((4 * f.spec.draft_step_s + f.spec.verify_step_s) / f.spec.tokens_per_step));
+  CHECK(f.spec.draft_step_s < f.tpot_mean_s);
+  CHECK(f.spec.verify_step_s > f.tpot_first_s * 0.99);  // five tokens per request cost at least one
+  CHECK(f.spec.speedup > 1);
+  CHECK(f.spec.draft_weights_bytes > 0);
+  // Acceptance 0: every step yields one token after paying for the draft; slower than plain decoding.
+  s.acceptance = 0;
+  CHECK(forecast_plan(target, w, sys("dgx-h100"), p, s).spec.speedup < 1);
+  // MTP: DeepSeek-V3 has one module; a dense Llama has none.
+  Speculative mtp;
+  mtp.draft_tokens = 1;
+  mtp.acceptance = 0.85;
+  mtp.mtp = true;
+  ParallelPlan p8;
+  p8.tp = 8;
+  const PlanForecast d = forecast_plan(preset_model("deepseek-v3"), workload(1, 1024, 256, "fp8"), sys("hgx-h200"), p8, mtp);
+  CHECK(d.spec.tokens_per_step == Approx(1.85));
+  CHECK(d.spec.speedup > 1.3);
+  try {
+    forecast_plan(target, w, sys("dgx-h100"), p, mtp);
+    FAIL("expected an error");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "/speculative/draft holds \"mtp\"; Llama-3.1-70B has no multi-token-prediction layers (num_nextn_predict_layers); expected a draft model");
+  }
+}
+
+TEST_CASE("batching curve: throughput grows, latency grows, the cache stops fitting", "[parallel]") {
+  const ModelSpec m = preset_model("llama-3.1-70b");
+  ParallelPlan p;
+  p.tp = 4;
+  const BatchingCurve c = batching_curve(m, workload(1, 1024, 512, "fp8", "fp8"), sys("dgx-h100"), p, Speculative{}, 65536);
+  REQUIRE(c.points.size() > 5);
+  CHECK(c.kv_fit_batch > 100);
+  bool saw_fit = false, saw_no_fit = false;
+  for (std::size_t i = 1; i < c.points.size(); ++i) {
+    const auto &a = c.points[i - 1], &b = c.points[i];
+    CHECK(b.batch > a.batch);
+    CHECK(b.tpot_s >= a.tpot_s);
+    CHECK(b.total_tokens_per_s > a.total_tokens_per_s);
+    CHECK(b.tokens_per_s_per_user <= a.tokens_per_s_per_user);
+  }
+  for (const auto& pt : c.points) {
+    CHECK(pt.fits == (pt.batch <= c.kv_fit_batch));
+    saw_fit = saw_fit || pt.batch == c.kv_fit_batch;
+    saw_no_fit = saw_no_fit || pt.batch == c.kv_fit_batch + 1;
+  }
+  CHECK(saw_fit);
+  CHECK(saw_no_fit);
+}
