@@ -6,6 +6,7 @@ import { bytes, count, rate, seconds, si } from './format.js';
 import { drawRoofline } from './roofline.js';
 import { buildDseControls, drawDse, drawTcTm, dseRequest, frontCsv, renderFront } from './dse.js';
 import { exportBundle, loadStore, parseImport, saveStore } from './store.js';
+import { MULTI_DEFAULTS, addMulti, applySystem, batchingCsv, isMulti, planCards, renderBatching, renderPlan } from './parallel.js';
 
 const $ = (id) => document.getElementById(id);
 const backend = createBackend();
@@ -15,9 +16,11 @@ const DEFAULTS = {
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
   mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1,
+  ...MULTI_DEFAULTS,
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
-let presets = { models: [], hardware: [] };
+let presets = { models: [], hardware: [], systems: [] };
+let lastBatching = null;
 let lastResult = null;
 let timelinePlot = null;
 let sweepPlot = null;
@@ -146,7 +149,7 @@ function request() {
   if (state.embodied >= 0) req.costs.embodied_kgCO2e = state.embodied;
   req.online_hadamard = state.hadamard === 'on';
   if (state.hardware) req.hardware = customDevice() || state.hardware;
-  return req;
+  return addMulti(req, state);
 }
 
 // Errors go next to the input that caused them.
@@ -155,11 +158,12 @@ function errorSlot(path) {
   if (path.startsWith('/hardware')) return 'hardware-error';
   if (path.startsWith('/workload')) return 'workload-error';
   if (path.startsWith('/costs')) return 'cost-error';
+  if (/^\/(parallel|system|speculative|batching)/.test(path)) return 'parallel-error';
   return 'precision-error';
 }
 
 function clearErrors() {
-  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error']) $(id).textContent = '';
+  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error', 'parallel-error']) $(id).textContent = '';
 }
 
 async function update() {
@@ -179,6 +183,25 @@ async function update() {
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   render(env.value);
   await updateSweep(mine);
+  await updateBatching(mine);
+}
+
+// Throughput against latency as the batch grows, on the device or the plan.
+async function updateBatching(mine) {
+  if (!state.hardware) {
+    lastBatching = null;
+    renderBatching(null, $('batching'), $('batching-note'));
+    $('batching-note').textContent = 'Pick a device to see the batching curve.';
+    return;
+  }
+  const env = await backend.call('batching', request());
+  if (mine !== generation) return;
+  if (!env.ok) {
+    $('batching-note').textContent = `The batching curve could not run: ${env.error.message}`;
+    return;
+  }
+  lastBatching = env.value;
+  renderBatching(env.value, $('batching'), $('batching-note'));
 }
 
 // Throughput and memory for every weight format x KV format, the rest of the scenario unchanged.
@@ -349,7 +372,11 @@ function render(r) {
   const cards = $('cards');
   cards.textContent = '';
   const mem = r.memory;
-  if (r.hardware) {
+  renderPlan(r, $('plan'));
+  if (r.parallel) {
+    $('hardware-info').textContent = `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}. System: ${r.parallel.system.source || r.parallel.system.name}`;
+    cards.append(...planCards(r, card));
+  } else if (r.hardware) {
     const decodeBound = boundOf(r, 'decode');
     $('hardware-info').textContent = `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}`;
     cards.append(
@@ -414,7 +441,7 @@ function renderTimeline(r) {
     timelinePlot = null;
   }
   box.textContent = '';
-  const tl = r.decode.timeline;
+  const tl = r.parallel ? r.parallel.timeline : r.decode.timeline;
   if (!tl || tl.length === 0) {
     box.textContent = 'Pick a device to see TPOT over the generation.';
     return;
@@ -738,6 +765,32 @@ function bind() {
   }
   $('region').addEventListener('change', () => { state.region = $('region').value; update(); });
 
+  // Several devices: whole numbers of at least 1; link figures and the acceptance are numbers in their ranges.
+  for (const [id, lo, hi, whole] of [['tp', 1, 4096, true], ['pp', 1, 4096, true], ['dp', 1, 65536, true], ['ep', 1, 4096, true],
+    ['dpn', 1, 4096, true], ['nodes', 1, 65536, true], ['dtok', 1, 16, true], ['ibw', 0, 1e6, false], ['ilat', 0, 1e6, false],
+    ['ieff', 0.01, 1, false], ['obw', 0, 1e6, false], ['olat', 0, 1e6, false], ['acc', 0, 1, false]]) {
+    $(id).addEventListener('input', () => {
+      const v = $(id).value.trim();
+      const x = Number(v);
+      if (v === '' || !Number.isFinite(x) || x < lo || x > hi || (whole && !Number.isInteger(x))) {
+        $('parallel-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected ${whole ? 'a whole number' : 'a number'} from ${lo} to ${hi}`;
+        return;
+      }
+      $('parallel-error').textContent = '';
+      state[id] = x;
+      update();
+    });
+  }
+  $('system').addEventListener('change', () => {
+    applySystem(state, presets.systems.find((x) => x.id === $('system').value));
+    if (state.system && state.tp * state.pp * state.dp === 1) state.tp = Math.min(8, state.dpn * state.nodes);
+    syncInputs();
+    fillEditor();
+    update();
+  });
+  for (const id of ['algo', 'draft']) $(id).addEventListener('change', () => { state[id] = $(id).value; update(); });
+  $('export-batching').addEventListener('click', () => lastBatching && download('infercast-batching.csv', 'text/csv', batchingCsv(lastBatching)));
+
   // Optimizations: whole numbers from 0 (0 turns the optimization off).
   for (const id of ['chunk', 'tile', 'lora']) {
     $(id).addEventListener('input', () => {
@@ -862,6 +915,8 @@ function syncInputs() {
   $('power').value = state.power > 0 ? String(state.power) : '';
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
   $('region').value = state.region;
+  for (const id of Object.keys(MULTI_DEFAULTS)) if ($(id)) $(id).value = String(state[id]);
+  $('spec').open = $('spec').open || Boolean(state.draft);
   $('scenario').value = state.scenario;
   const sc = scenarios.find((x) => x.name === state.scenario);
   $('scenario-info').textContent = sc ? `${sc.description}. Source: ${sc.source}.` : '';
@@ -871,15 +926,24 @@ function syncInputs() {
 async function start() {
   store = loadStore(localStorage);
   readUrl();
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions] = await Promise.all(
-    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions'].map((fn) => backend.call(fn, {})));
-  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions]) {
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems] = await Promise.all(
+    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems'].map((fn) => backend.call(fn, {})));
+  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions, systems]) {
     if (!env.ok) {
       $('status').textContent = `The core could not start: ${env.error.message}`;
       return;
     }
   }
-  presets = { models: models.value, hardware: hardware.value };
+  presets = { models: models.value, hardware: hardware.value, systems: systems.value };
+  $('system').appendChild(option('', 'none: one node of the device, its own interconnect'));
+  for (const sy of systems.value) {
+    const o = option(sy.id, sy.name);
+    o.title = sy.source;
+    $('system').appendChild(o);
+  }
+  $('draft').appendChild(option('', 'none'));
+  $('draft').appendChild(option('mtp', "the model's MTP module"));
+  for (const m of models.value) $('draft').appendChild(option(m.id, m.name));
   scenarios = scenarioList.value;
   for (const g of regions.value.regions) $('region').appendChild(option(g.id, `${g.name} (${g.gCO2e_per_kWh} g/kWh)`));
   $('region-source').textContent = `Grid intensities: ${regions.value.source}.`;

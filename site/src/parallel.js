@@ -1,0 +1,163 @@
+// Several devices, speculative decoding and batching curves in the page: the request fields, the plan cards and
+// tables, and the batching chart. All numbers come from the core (core/parallel); nothing is computed here.
+import uPlot from 'uplot';
+import { bytes, count, rate, seconds } from './format.js';
+
+// URL keys of the state (main.js merges these into its defaults).
+export const MULTI_DEFAULTS = {
+  system: '', tp: 1, pp: 1, ep: 1, dp: 1, algo: 'auto', dpn: 8, nodes: 1,
+  ibw: 0, ilat: 0.5, ieff: 0.8, obw: 0, olat: 2.7, oeff: 0.8, draft: '', dtok: 3, acc: 0.8,
+};
+
+export function isMulti(state) {
+  return Boolean(state.system) || state.tp * state.pp * state.dp > 1 || Boolean(state.draft);
+}
+
+// Adds /system, /parallel and /speculative to an analyze (or batching) request.
+export function addMulti(req, state) {
+  if (!isMulti(state)) return req;
+  if (state.system) {
+    req.system = {
+      devices_per_node: state.dpn,
+      nodes: state.nodes,
+      intra: { bandwidth_GBps: state.ibw, latency_us: state.ilat, efficiency: state.ieff },
+    };
+    if (state.nodes > 1 || state.obw > 0) req.system.inter = { bandwidth_GBps: state.obw, latency_us: state.olat, efficiency: state.oeff };
+  }
+  req.parallel = { tp: state.tp, pp: state.pp, ep: state.ep, dp: state.dp, algorithm: state.algo };
+  if (state.draft) {
+    req.speculative = { draft_tokens: state.dtok, acceptance: state.acc };
+    if (state.draft === 'mtp') req.speculative.draft = 'mtp';
+    else req.speculative.model = state.draft;
+  }
+  return req;
+}
+
+// A system preset fills the link fields and picks its device; they stay editable.
+export function applySystem(state, sys) {
+  if (!sys) {
+    state.system = '';
+    return;
+  }
+  Object.assign(state, {
+    system: sys.id, hardware: sys.device, dpn: sys.devices_per_node, nodes: sys.nodes,
+    ibw: sys.intra.bandwidth_GBps, ilat: sys.intra.latency_us, ieff: sys.intra.efficiency,
+    obw: sys.inter.bandwidth_GBps, olat: sys.inter.latency_us, oeff: sys.inter.efficiency,
+  });
+}
+
+function cell(tr, text, tag = 'td') {
+  const c = document.createElement(tag);
+  c.textContent = text;
+  tr.appendChild(c);
+  return c;
+}
+
+function table(head, rows, label) {
+  const t = document.createElement('table');
+  t.setAttribute('aria-label', label);
+  const tr = document.createElement('tr');
+  for (const h of head) cell(tr, h, 'th').scope = 'col';
+  const thead = document.createElement('thead');
+  thead.appendChild(tr);
+  const tbody = document.createElement('tbody');
+  for (const r of rows) {
+    const row = document.createElement('tr');
+    for (const v of r) cell(row, v);
+    tbody.appendChild(row);
+  }
+  t.append(thead, tbody);
+  const wrap = document.createElement('div');
+  wrap.className = 'table-wrap';
+  wrap.appendChild(t);
+  return wrap;
+}
+
+// The plan's headline cards (replacing the single-device ones) and its stage and communication tables.
+export function planCards(r, card) {
+  const p = r.parallel;
+  const pl = p.plan;
+  const spec = r.speculative;
+  const out = [
+    card('Time to first token', seconds(p.ttft_s), `communication ${seconds(p.communication.prefill_s)}`,
+      'Sum of the stages\' prefill times on one device each + collectives of the first step + stage boundaries'),
+    card('Time per output token', seconds(spec ? spec.tpot_s : p.tpot_s),
+      spec ? `speculative; ${seconds(p.tpot_s)} without (${spec.speedup.toFixed(2)}x)` : `communication ${seconds(p.communication.decode_step_s)} per step`,
+      spec ? '(draft tokens x draft step + verification step) / expected tokens per step, (1 - a^(g+1)) / (1 - a)' : 'Mean TPOT: the stages\' decode times plus the collectives of one decode step'),
+    card('Throughput', rate(p.total_tokens_per_s, 'tok/s'), `${rate(p.tokens_per_s_per_device, 'tok/s')} per device; ${rate(p.tokens_per_s, 'tok/s')} per sequence`,
+      'batch per replica x replicas / mean TPOT (one batch in flight per replica)'),
+    card('Memory per device', bytes(p.device_required_bytes), `of ${bytes(p.device_capacity_bytes)}: ${p.fits ? 'fits' : 'does NOT fit'}`,
+      'The fullest device: its share of the weights, its KV cache and activations (and a speculative draft on the first stage)', !p.fits),
+    card('Devices', `${pl.devices}`, `tp ${pl.tp} x pp ${pl.pp} x dp ${pl.dp}${pl.ep > 1 ? `, ep ${pl.ep}` : ''}`, p.system.name),
+    card('Fits at most', p.max_batch >= 1 ? `${count(p.max_batch)} requests` : 'not one request', 'per replica, shaped like these',
+      'Largest batch per replica whose KV cache and activations fit every device'),
+    card('End to end', seconds(spec ? spec.e2e_s : p.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
+  ];
+  if (spec) {
+    out.push(card('Speculative decoding', `${spec.tokens_per_step.toFixed(2)} tok/step`,
+      `draft ${seconds(spec.draft_step_s)}, verify ${seconds(spec.verify_step_s)}`,
+      `${spec.draft === 'mtp' ? 'MTP module' : spec.draft} drafts ${spec.draft_tokens} at acceptance ${spec.acceptance}; draft on ${spec.draft_tp} device(s)`));
+  }
+  return out;
+}
+
+export function renderPlan(r, box) {
+  box.textContent = '';
+  if (!r.parallel) return;
+  const p = r.parallel;
+  const h = document.createElement('h2');
+  h.textContent = `Plan: ${p.plan.devices} device(s) of ${p.system.name}`;
+  box.appendChild(h);
+  const scope = document.createElement('p');
+  scope.className = 'help';
+  scope.textContent = 'The cards above and these tables describe the plan. The roofline, the operator table and the quantization sweep below describe the whole model on one device.';
+  box.appendChild(scope);
+  box.appendChild(table(['Stage', 'Layers', 'Parameters per device', 'Weights', 'KV cache', 'Activations', 'Required', 'Capacity', 'Fits', 'Prefill', 'TPOT'],
+    p.stages.map((s) => [String(s.stage), `${s.first_layer}-${s.first_layer + s.layers - 1}`, count(s.params_per_device), bytes(s.weights_bytes),
+      bytes(s.kv_cache_bytes), bytes(s.activation_peak_bytes), bytes(s.required_bytes), bytes(s.capacity_bytes), s.fits ? 'yes' : 'NO',
+      seconds(s.ttft_s), seconds(s.tpot_s)]), 'Pipeline stages: what each device holds'));
+  for (const [key, title] of [['decode_step', 'Communication in one decode step'], ['prefill', 'Communication in the first step']]) {
+    const lines = p.communication[key];
+    if (!lines.length) continue;
+    const c = document.createElement('h3');
+    c.textContent = `${title}: ${seconds(p.communication[`${key}_s`])}`;
+    box.appendChild(c);
+    box.appendChild(table(['What', 'Collective', 'Algorithm', 'Devices', 'Link', 'Calls', 'Bytes', 'Time'],
+      lines.map((l) => [l.what, l.collective, l.algorithm, String(l.participants), l.link, count(l.calls), bytes(l.bytes), seconds(l.seconds)]), title));
+  }
+  for (const w of p.warnings) {
+    const n = document.createElement('p');
+    n.className = 'help';
+    n.textContent = `Note: ${w.message}`;
+    box.appendChild(n);
+  }
+}
+
+let plot = null;
+
+// Total throughput against TPOT as the batch grows; points past the KV fit in red.
+export function renderBatching(v, box, note) {
+  if (plot) {
+    plot.destroy();
+    plot = null;
+  }
+  box.textContent = '';
+  if (!v) return;
+  const xs = v.points.map((p) => p.tpot_s * 1e3);
+  const fit = v.points.map((p) => (p.fits ? p.total_tokens_per_s : null));
+  const over = v.points.map((p) => (p.fits ? null : p.total_tokens_per_s));
+  const color = getComputedStyle(document.body).color;
+  plot = new uPlot({
+    width: Math.max(320, box.clientWidth || 520), height: 260,
+    scales: { x: { time: false } },
+    axes: [{ label: 'TPOT (ms)', stroke: color }, { label: 'total tok/s', stroke: color }],
+    series: [{ label: 'TPOT ms' }, { label: 'fits', stroke: '#2563eb', width: 2, points: { show: true } },
+      { label: 'KV does not fit', stroke: '#dc2626', width: 2, dash: [6, 4], points: { show: true } }],
+  }, [xs, fit, over], box);
+  note.textContent = `Batch 1 to ${count(v.points[v.points.length - 1].batch)} per replica; the KV cache stops fitting after ${count(v.kv_fit_batch)} requests. Static batches: the whole batch is prefilled, then decoded together.`;
+}
+
+export function batchingCsv(v) {
+  const cols = ['batch', 'ttft_s', 'tpot_s', 'e2e_s', 'tokens_per_s_per_user', 'total_tokens_per_s', 'tokens_per_s_per_device', 'device_required_bytes', 'fits'];
+  return `${cols.join(',')}\n${v.points.map((p) => cols.map((c) => p[c]).join(',')).join('\n')}\n`;
+}

@@ -1,0 +1,88 @@
+// Several devices, speculative decoding and the batching curve, as a user meets them: a system preset splits
+// DeepSeek-V3 over 8 H200 (cards equal the CLI, the stage and communication tables are listed), a split that does
+// not divide is named next to the inputs, Llama-3.1-405B over two nodes with a draft model, and the batching chart.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { bytes, seconds } from '../../site/src/format.js';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+
+const env = withBrowser();
+const cli = path.join(root, 'build/native-release/infercast');
+const native = (args) => JSON.parse(execFileSync(cli, [...args, '--format', 'json'], { encoding: 'utf8' }));
+
+async function cardIs(page, label, value) {
+  await page.waitForFunction(([l, v]) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === l) return c.querySelector('.value').textContent === v;
+    return false;
+  }, [label, value], { timeout: 20000 });
+}
+
+test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad split is named', async () => {
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#model=deepseek-v3&weights=fp8&prompt=1024&gen=256`);
+  await analyzed(page);
+  // One H100 cannot hold it: the single-device memory card says so.
+  assert.match(await page.textContent('#cards'), /does NOT fit/);
+  await page.selectOption('#system', 'hgx-h200');
+  await page.waitForFunction(() => /system=hgx-h200/.test(location.hash) && /tp=8/.test(location.hash));
+  const cli8 = native(['analyze', '--model', 'deepseek-v3', '--weights', 'fp8', '--prompt', '1024', '--gen', '256', '--hardware', 'nvidia-h200-sxm',
+    '--system', path.join(root, 'presets/systems/hgx-h200.json'), '--tp', '8']).parallel;
+  await cardIs(page, 'Memory per device', bytes(cli8.device_required_bytes));
+  assert.equal(await cardValue(page, 'Time to first token'), seconds(cli8.ttft_s));
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(cli8.tpot_s));
+  assert.equal(await cardValue(page, 'Devices'), '8');
+  assert.match(await page.textContent('#cards'), /fits/);
+  assert.match(await page.textContent('#plan'), /MoE output/);
+  assert.match(await page.textContent('#plan'), /all-reduce/);
+  await page.waitForFunction(() => /stops fitting after/.test(document.getElementById('batching-note').textContent));
+  await page.locator('#plan').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'parallel-deepseek.png'), fullPage: false });
+  // Expert parallelism adds the all-to-all exchanges.
+  await page.fill('#ep', '8');
+  await page.waitForFunction(() => /all-to-all/.test(document.getElementById('plan').textContent));
+  // tp 3 does not divide 128 heads: the message names the field and the valid values; the cards keep the last plan.
+  const before = await cardValue(page, 'Memory per device');
+  await page.fill('#ep', '1');
+  await page.waitForFunction(() => !/all-to-all/.test(document.getElementById('plan').textContent));
+  await page.fill('#tp', '3');
+  await page.waitForFunction(() => /tp holds 3/.test(document.getElementById('parallel-error').textContent));
+  assert.equal(await page.textContent('#parallel-error'),
+    '/parallel/tp holds 3; DeepSeek-V3: layer 0 has 128 attention heads, which 3 does not divide; expected one of 1, 2, 4, 8, 16, 32, 64, 128');
+  assert.equal(await cardValue(page, 'Memory per device'), before);
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(env.base)), []);
+  await context.close();
+});
+
+test('Llama-3.1-405B over two H200 nodes with a draft model; the batching curve is drawn and exported', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-405b&batch=4&prompt=2048&gen=256`);
+  await analyzed(page);
+  await page.selectOption('#system', '2x-hgx-h200-ib');
+  await page.waitForFunction(() => /tp=8/.test(location.hash));
+  await page.fill('#pp', '2');
+  await page.waitForFunction(() => document.querySelectorAll('#plan table')[0]?.tBodies[0].rows.length === 2);
+  assert.match(await page.textContent('#plan'), /point-to-point/);
+  assert.match(await page.textContent('#plan'), /inter-node/);
+  await page.click('#spec summary');
+  await page.selectOption('#draft', 'llama-3.2-1b');
+  await page.fill('#dtok', '4');
+  await page.fill('#acc', '0.7');
+  await page.waitForFunction(() => /acc=0.7/.test(location.hash) && /dtok=4/.test(location.hash));
+  const v = native(['analyze', '--model', 'llama-3.1-405b', '--batch', '4', '--prompt', '2048', '--gen', '256', '--hardware', 'nvidia-h200-sxm',
+    '--system', path.join(root, 'presets/systems/2x-hgx-h200-ib.json'), '--tp', '8', '--pp', '2', '--draft', 'llama-3.2-1b',
+    '--draft-tokens', '4', '--acceptance', '0.7']);
+  await cardIs(page, 'Time per output token', seconds(v.speculative.tpot_s));
+  assert.equal(await cardValue(page, 'Speculative decoding'), `${v.speculative.tokens_per_step.toFixed(2)} tok/step`);
+  await page.waitForFunction(() => document.querySelector('#batching canvas') !== null);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-batching')]);
+  const text = await (await download.createReadStream()).toArray();
+  const lines = Buffer.concat(text).toString().trim().split('\n');
+  assert.equal(lines[0], 'batch,ttft_s,tpot_s,e2e_s,tokens_per_s_per_user,total_tokens_per_s,tokens_per_s_per_device,device_required_bytes,fits');
+  assert.ok(lines.length > 5);
+  assert.ok(lines.some((l) => l.endsWith(',false')), 'the curve reaches past the KV fit');
+  await page.locator('#batching').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'parallel-405b.png') });
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
