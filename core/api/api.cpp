@@ -630,6 +630,10 @@ json comm_json(const StepComm& c) {
   return a;
 }
 
+json plan_brief(const ParallelPlan& p) {
+  return {{"tp", p.tp}, {"pp", p.pp}, {"ep", p.ep}, {"dp", p.dp}, {"algorithm", collective_algo_name(p.algorithm)}, {"devices", p.devices()}};
+}
+
 json plan_json(const PlanForecast& f, const System& sys) {
   json stages = json::array();
   for (std::size_t i = 0; i < f.stages.size(); ++i) {
@@ -650,9 +654,7 @@ json plan_json(const PlanForecast& f, const System& sys) {
   }
   json timeline = json::array();
   for (const auto& t : f.timeline) timeline.push_back({{"generated", t.generated}, {"context", t.context}, {"tpot_s", finite(t.tpot_s)}});
-  json out = {{"plan",
-               {{"tp", f.plan.tp}, {"pp", f.plan.pp}, {"ep", f.plan.ep}, {"dp", f.plan.dp},
-                {"algorithm", collective_algo_name(f.plan.algorithm)}, {"devices", f.devices}}},
+  json out = {{"plan", plan_brief(f.plan)},
               {"system", system_to_json(sys)},
               {"stages", stages},
               {"communication",
@@ -821,7 +823,7 @@ json api_batching(const json& request) {
                    {"fits", p.fits}});
   return {{"kv_fit_batch", c.kv_fit_batch},
           {"speculative", mi.spec.enabled()},
-          {"plan", {{"tp", mi.plan.tp}, {"pp", mi.plan.pp}, {"ep", mi.plan.ep}, {"dp", mi.plan.dp}, {"devices", mi.plan.devices()}}},
+          {"plan", plan_brief(mi.plan)},
           {"system", system_to_json(mi.sys)},
           {"points", pts}};
 }
