@@ -8,6 +8,11 @@
 
 namespace {
 std::string call(const std::string& fn, const std::string& request) { return infercast::call(fn, request); }
+// File bytes (a Uint8Array from JS arrives as std::string): the GGUF header reader.
+std::string call_bytes(const std::string& fn, const std::string& bytes) { return infercast::call_bytes(fn, bytes); }
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(infercast) { emscripten::function("call", &call); }
+EMSCRIPTEN_BINDINGS(infercast) {
+  emscripten::function("call", &call);
+  emscripten::function("callBytes", &call_bytes);
+}

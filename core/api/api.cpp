@@ -12,6 +12,7 @@
 #include "validation/validation.hpp"
 #include "io/presets.hpp"
 #include "io/system_json.hpp"
+#include "io/gguf.hpp"
 #include "parallel/parallel.hpp"
 
 namespace infercast {
@@ -1208,9 +1209,35 @@ json api_calibrate(const json& request) {
           {"hardware", hardware_to_json(out)}};
 }
 
-std::string call(const std::string& fn, const std::string& request_json) {
+namespace {
+// The envelope around one call: its value, or the error it raised.
+template <typename F>
+std::string envelope_of(F body) {
   json envelope;
   try {
+    envelope = {{"ok", true}, {"value", body()}};
+  } catch (const InputError& e) {
+    envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
+  } catch (const std::exception& e) {
+    envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
+  }
+  return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+}  // namespace
+
+std::string call_bytes(const std::string& fn, const std::string& bytes) {
+  return envelope_of([&]() -> json {
+    if (fn != "gguf") throw InputError("api.unknown_function", "", "unknown function \"" + fn + "\" for file bytes; expected gguf");
+    json v = gguf_model(read_gguf_header(bytes));
+    // The config as the model parser reads it, and its parameter count against the tensors'.
+    const ModelSpec m = parse_model_config(v["config"], "/gguf/config");
+    v["params_from_config"] = count_params(m).total;
+    return v;
+  });
+}
+
+std::string call(const std::string& fn, const std::string& request_json) {
+  return envelope_of([&]() -> json {
     json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
     json value;
     if (fn == "version") value = {{"version", kVersion}};
@@ -1267,13 +1294,8 @@ std::string call(const std::string& fn, const std::string& request_json) {
       throw InputError("api.unknown_function", "", "unknown function \"" + fn +
                                                        "\"; expected version, models, hardware, systems, conventions, dtypes, scenarios, regions, model, device, analyze, batching, quant_sweep, sweep, dse_device, tc_tm_map, validate or calibrate");
     }
-    envelope = {{"ok", true}, {"value", value}};
-  } catch (const InputError& e) {
-    envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
-  } catch (const std::exception& e) {
-    envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
-  }
-  return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+    return value;
+  });
 }
 
 }  // namespace infercast

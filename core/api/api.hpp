@@ -13,6 +13,8 @@ extern const char* const kVersion;
 
 // fn: version | models | hardware | conventions | dtypes | model | analyze | validate | calibrate. Returns an envelope as JSON text.
 std::string call(const std::string& fn, const std::string& request_json);
+// Calls that read a file's bytes: "gguf" (a GGUF header: the first bytes of the file, not the weights).
+std::string call_bytes(const std::string& fn, const std::string& bytes);
 
 // The same, as values; these throw InputError on bad input.
 json api_models();

@@ -11,6 +11,7 @@
 
 #include "api/api.hpp"
 #include "cli/files.hpp"
+#include "quant/dtype.hpp"
 
 using infercast::json;
 
@@ -42,7 +43,8 @@ Usage:
   infercast --help | --version
 
 Analyze options:
-  --model ID|PATH          model preset id, a Hugging Face config.json, or a preset file
+  --model ID|PATH          model preset id, a Hugging Face config.json, a preset file, or a .gguf file (its
+                           header only: the config and each weight class's format)
   --hardware ID|PATH       hardware preset id or hardware JSON (adds TTFT, TPOT, throughput, fit)
   --batch N                identical requests (default 1)
   --prompt N               prompt tokens per request (default 512)
@@ -345,7 +347,24 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
   json req = json::object();
   const std::string model = one(a, "--model");
   if (model.empty()) die("--model is required; give a preset id (infercast models) or a config.json path");
-  req["model"] = load_json_arg(model);
+  // A GGUF file: its header gives the config and each weight class's format (flags given still win).
+  json gguf_precision;
+  if (model.size() > 5 && model.compare(model.size() - 5, 5, ".gguf") == 0) {
+    std::string bytes;
+    try {
+      bytes = infercast::read_file_prefix(model, std::size_t(256) << 20);
+    } catch (const infercast::InputError& e) {
+      die(e.what());
+    }
+    const json g = unwrap(infercast::call_bytes("gguf", bytes));
+    req["model"] = g["config"];
+    gguf_precision = g["precision"]["by_class"];
+    gguf_precision["weights"] = g["precision"]["weights"];
+    for (auto it = gguf_precision.begin(); it != gguf_precision.end();)
+      it = infercast::find_dtype(it.value().get<std::string>()) ? std::next(it) : gguf_precision.erase(it);
+  } else {
+    req["model"] = load_json_arg(model);
+  }
   if (a.opts.count("--hardware")) req["hardware"] = load_json_arg(one(a, "--hardware"));
   json wl = json::object();
   const bool ragged = a.opts.count("--cached-tokens") || a.opts.count("--input-tokens");
@@ -378,6 +397,8 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
            {"--ffn-weights", "ffn"}, {"--expert-weights", "experts"}, {"--router-weights", "router"},
            {"--embedding-weights", "embedding"}, {"--lm-head-weights", "lm_head"}})
     if (a.opts.count(flag)) prec[key] = one(a, flag);
+  for (auto it = gguf_precision.begin(); it != gguf_precision.end(); ++it)
+    if (!prec.contains(it.key()) && !(it.key() != "weights" && a.opts.count("--weights"))) prec[it.key()] = it.value();
   if (!prec.empty()) req["precision"] = prec;
   for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
            {"--convention", "convention"}, {"--attention", "attention"}, {"--mla", "mla"}, {"--moe-traffic", "moe_traffic"},

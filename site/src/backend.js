@@ -31,6 +31,14 @@ function workerBackend() {
         worker.postMessage({ id, fn, request });
       });
     },
+    // File bytes (a Uint8Array) for the calls that read them (gguf).
+    callBytes(fn, bytes) {
+      return new Promise((resolve) => {
+        const id = next++;
+        pending.set(id, resolve);
+        worker.postMessage({ id, fn, bytes }, [bytes.buffer]);
+      });
+    },
   };
 }
 
@@ -42,6 +50,14 @@ function inlineBackend(factory) {
       try {
         const module = await ready;
         return JSON.parse(module.call(fn, JSON.stringify(request ?? {})));
+      } catch (err) {
+        return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
+      }
+    },
+    async callBytes(fn, bytes) {
+      try {
+        const module = await ready;
+        return JSON.parse(module.callBytes(fn, bytes));
       } catch (err) {
         return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
       }

@@ -15,7 +15,7 @@ const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
   mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
-  region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1,
+  region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
   ...MULTI_DEFAULTS,
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
@@ -139,6 +139,11 @@ function request() {
     moe_traffic: state.moe,
     mlp: state.mlp,
   };
+  // Weight classes in their own formats (from a GGUF header): "embedding=q6_k,ffn=q4_k".
+  for (const pair of state.wclasses ? state.wclasses.split(',') : []) {
+    const [cls, dtype] = pair.split('=');
+    if (cls && dtype) req.precision[cls] = dtype;
+  }
   if (state.chunk > 0) req.workload.prefill_chunk = state.chunk;
   if (state.tile > 0) req.attention_tile = state.tile;
   if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
@@ -536,6 +541,50 @@ function csv(r) {
   return [keys.join(','), ...r.ops.map((o) => keys.map((k) => esc(o[k])).join(','))].join('\n') + '\n';
 }
 
+// A dropped or chosen file: a GGUF model (its header only) or a config.json.
+async function useFile(file) {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  if (/\.gguf$/i.test(file.name) || String.fromCharCode(...head) === 'GGUF') await useGguf(file);
+  else useConfigText(await file.text(), file.name);
+}
+
+// Reads the header from the first 16 MiB of the file (more when the metadata runs longer); nothing is uploaded.
+async function useGguf(file) {
+  $('model-error').textContent = '';
+  $('gguf-info').textContent = `Reading the header of ${file.name}...`;
+  let size = Math.min(file.size, 16 << 20);
+  for (;;) {
+    const chunk = new Uint8Array(await file.slice(0, size).arrayBuffer());
+    const env = await backend.callBytes('gguf', chunk);
+    if (!env.ok && env.error.code === 'gguf.truncated' && size < file.size && size < (1 << 30)) {
+      size = Math.min(file.size, size * 4);
+      continue;
+    }
+    if (!env.ok) {
+      $('gguf-info').textContent = '';
+      $('model-error').textContent = `${file.name}: ${env.error.message}`;
+      return;
+    }
+    const v = env.value;
+    const known = new Set([...$('weights').options].map((o) => o.value));
+    state.config = v.config;
+    state.model = 'custom';
+    if (known.has(v.precision.weights)) state.weights = v.precision.weights;
+    state.wclasses = Object.entries(v.precision.by_class).filter(([, d]) => known.has(d)).map(([c, d]) => `${c}=${d}`).join(',');
+    const mix = v.types.filter((t) => t.params > 0).sort((a, b) => b.params - a.params)
+      .map((t) => `${t.type} ${((100 * t.params) / v.params_total).toFixed(1)}%`).join(', ');
+    $('gguf-info').textContent = `Read from the GGUF header of ${file.name} (${count(v.header_bytes)} bytes, no weights): ${v.tensors} tensors, `
+      + `${count(v.params_total)} parameters (${count(v.params_from_config)} in the layers the config describes), ${bytes(v.tensor_bytes)} of tensors; `
+      + `types by parameters: ${mix}. Weight formats set per class: ${state.wclasses || 'none known'}.`;
+    keepModel(v.config, v.name);
+    persist();
+    fillModels();
+    syncInputs();
+    update();
+    return;
+  }
+}
+
 function useConfigText(text, origin) {
   $('model-error').textContent = '';
   let cfg;
@@ -844,6 +893,8 @@ function bind() {
       } else {
         state[key] = v;
       }
+      // A new model or weight format replaces the per-class formats a GGUF header set.
+      if (key === 'model' || key === 'weights') state.wclasses = '';
       update();
     });
   }
@@ -862,7 +913,7 @@ function bind() {
   $('config-use').addEventListener('click', () => useConfigText($('config-text').value, 'The pasted config'));
   $('config-file').addEventListener('change', async (e) => {
     const f = e.target.files[0];
-    if (f) useConfigText(await f.text(), f.name);
+    if (f) await useFile(f);
   });
   const drop = $('drop');
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
@@ -871,7 +922,7 @@ function bind() {
     e.preventDefault();
     drop.classList.remove('over');
     const f = e.dataTransfer.files[0];
-    if (f) useConfigText(await f.text(), f.name);
+    if (f) await useFile(f);
   });
   drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('config-file').click(); } });
   $('phase-toggle').addEventListener('click', () => {

@@ -4,11 +4,11 @@ import createInfercast from './infercast.mjs';
 const ready = createInfercast();
 
 self.onmessage = async (event) => {
-  const { id, fn, request } = event.data;
+  const { id, fn, request, bytes } = event.data;
   let envelope;
   try {
     const module = await ready;
-    envelope = JSON.parse(module.call(fn, JSON.stringify(request ?? {})));
+    envelope = JSON.parse(bytes ? module.callBytes(fn, bytes) : module.call(fn, JSON.stringify(request ?? {})));
   } catch (err) {
     envelope = { ok: false, error: { code: 'worker.failed', path: '', message: `the core failed to run: ${err}` } };
   }

@@ -1,0 +1,142 @@
+// GGUF headers: a header written here in llama.cpp's layout for Llama-3.2-1B (its real tensor names, shapes and a
+// Q4_K_M-style mix of types; no weights) reads back to the preset's exact parameter count and shapes, and broken
+// files get exact errors.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "api/api.hpp"
+#include "helpers.hpp"
+#include "io/gguf.hpp"
+
+using namespace infercast;
+
+namespace {
+
+struct Writer {
+  std::string b;
+  template <typename T>
+  void put(T v) {
+    char buf[sizeof(T)];
+    std::memcpy(buf, &v, sizeof(T));
+    b.append(buf, sizeof(T));
+  }
+  void str(const std::string& s) {
+    put<std::uint64_t>(s.size());
+    b += s;
+  }
+  void kv_u32(const std::string& k, std::uint32_t v) { str(k), put<std::uint32_t>(4), put(v); }
+  void kv_f32(const std::string& k, float v) { str(k), put<std::uint32_t>(6), put(v); }
+  void kv_str(const std::string& k, const std::string& v) { str(k), put<std::uint32_t>(8), str(v); }
+  void kv_strings(const std::string& k, int n) {
+    str(k), put<std::uint32_t>(9), put<std::uint32_t>(8), put<std::uint64_t>(n);
+    for (int i = 0; i < n; ++i) str("tok" + std::to_string(i));
+  }
+  void tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type) {
+    str(name);
+    put<std::uint32_t>(static_cast<std::uint32_t>(dims.size()));
+    for (auto d : dims) put(d);
+    put(type);
+    put<std::uint64_t>(0);
+  }
+};
+
+constexpr std::uint32_t F32 = 0, Q4_K = 12, Q6_K = 14;
+
+// Llama-3.2-1B as llama.cpp writes it (tied embeddings: no output.weight; rope_freqs.weight for Llama 3 RoPE scaling).
+std::string llama_1b_header() {
+  const int L = 16;
+  Writer w;
+  w.b = "GGUF";
+  w.put<std::uint32_t>(3);
+  w.put<std::uint64_t>(2 + 9 * L + 2);  // tensors
+  w.put<std::uint64_t>(11);             // metadata entries
+  w.kv_str("general.architecture", "llama");
+  w.kv_str("general.name", "Llama 3.2 1B Instruct");
+  w.kv_u32("llama.block_count", L);
+  w.kv_u32("llama.context_length", 131072);
+  w.kv_u32("llama.embedding_length", 2048);
+  w.kv_u32("llama.feed_forward_length", 8192);
+  w.kv_u32("llama.attention.head_count", 32);
+  w.kv_u32("llama.attention.head_count_kv", 8);
+  w.kv_f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
+  w.kv_u32("llama.vocab_size", 128256);
+  w.kv_strings("tokenizer.ggml.tokens", 1000);  // skipped by the reader
+  w.tensor("token_embd.weight", {2048, 128256}, Q6_K);
+  w.tensor("rope_freqs.weight", {32}, F32);
+  for (int i = 0; i < L; ++i) {
+    const std::string p = "blk." + std::to_string(i) + ".";
+    w.tensor(p + "attn_norm.weight", {2048}, F32);
+    w.tensor(p + "attn_q.weight", {2048, 2048}, Q4_K);
+    w.tensor(p + "attn_k.weight", {2048, 512}, Q4_K);
+    w.tensor(p + "attn_v.weight", {2048, 512}, Q6_K);
+    w.tensor(p + "attn_output.weight", {2048, 2048}, Q4_K);
+    w.tensor(p + "ffn_norm.weight", {2048}, F32);
+    w.tensor(p + "ffn_gate.weight", {2048, 8192}, Q4_K);
+    w.tensor(p + "ffn_up.weight", {2048, 8192}, Q4_K);
+    w.tensor(p + "ffn_down.weight", {8192, 2048}, Q6_K);
+  }
+  w.tensor("output_norm.weight", {2048}, F32);
+  w.tensor("blk.0.extra.weight", {1}, F32);  // one more tensor to make the declared count exact
+  return w.b;
+}
+
+std::string gguf_error(const std::string& bytes) {
+  const auto env = nlohmann::json::parse(call_bytes("gguf", bytes));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  return env["error"]["code"].get<std::string>() + " | " + env["error"]["message"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("a GGUF header reads back to the model's exact shapes and parameters", "[gguf]") {
+  const std::string bytes = llama_1b_header();
+  const auto env = nlohmann::json::parse(call_bytes("gguf", bytes));
+  INFO(env.dump());
+  REQUIRE(env["ok"].get<bool>());
+  const auto& v = env["value"];
+  CHECK(v["architecture"] == "llama");
+  CHECK(v["name"] == "Llama 3.2 1B Instruct");
+  CHECK(v["header_bytes"] == bytes.size());
+  const ModelSpec preset = test::preset_model("llama-3.2-1b");
+  const i64 hf = count_params(preset).total;  // 1,235,814,400
+  CHECK(hf == 1235814400LL);
+  // Every tensor's elements: the Hugging Face count + rope_freqs (32) + the extra test tensor (1).
+  CHECK(v["params_total"].get<i64>() == hf + 33);
+  CHECK(v["params_from_config"].get<i64>() == hf);
+  const ModelSpec m = parse_model_config(v["config"], "/config");
+  CHECK(m.hidden == preset.hidden);
+  CHECK(m.vocab == preset.vocab);
+  CHECK(m.tied_embeddings);
+  CHECK(m.layers.size() == preset.layers.size());
+  CHECK(m.layers[0].attn.n_kv_heads == 8);
+  CHECK(m.layers[0].ffn.intermediate == 8192);
+  // Storage: each class in its majority format; exact bytes from the block sizes (Q4_K 144 B / 256, Q6_K 210 B / 256).
+  CHECK(v["precision"]["weights"] == "q4_k");
+  CHECK(v["precision"]["by_class"]["attention"] == "q4_k");
+  CHECK(v["precision"]["by_class"]["ffn"] == "q4_k");
+  CHECK(v["precision"]["by_class"]["embedding"] == "q6_k");
+  const double q4 = 16.0 * (2048 * 2048 * 2 + 2048 * 512 + 2 * 2048 * 8192);
+  const double q6 = 2048.0 * 128256 + 16.0 * (2048 * 512 + 8192 * 2048);
+  const double f32 = 32 + 16 * 2 * 2048 + 2048 + 1;
+  CHECK(v["tensor_bytes"].get<double>() == q4 / 256 * 144 + q6 / 256 * 210 + f32 * 4);
+}
+
+TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
+  const std::string bytes = llama_1b_header();
+  CHECK(gguf_error("PK\x03\x04 not a gguf") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
+  std::string v9 = bytes;
+  v9[4] = 9;
+  CHECK(gguf_error(v9) == "gguf.unsupported_version | GGUF version 9; expected 2 or 3");
+  CHECK(gguf_error(bytes.substr(0, 1000)) ==
+        "gguf.truncated | the GGUF header continues past the 1000 bytes read (at byte 998); expected more of the file");
+  // Every cut inside the header is refused, never read past.
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 997) CHECK_FALSE(nlohmann::json::parse(call_bytes("gguf", bytes.substr(0, cut)))["ok"].get<bool>());
+  std::string arch = bytes;
+  const auto at = arch.find("llama");
+  arch.replace(at, 5, "mamba");
+  CHECK(gguf_error(arch) ==
+        "gguf.unsupported_architecture | general.architecture holds \"mamba\"; expected one of gemma, llama, mistral, phi3, "
+        "qwen2, qwen2moe, qwen3, qwen3moe (drop the model's config.json instead)");
+  CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
+}
