@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.hpp"
 #include "api/api.hpp"
+#include "bench_common.hpp"
 #include "io/presets.hpp"
 
 using namespace infercast;
@@ -18,11 +19,7 @@ int main(int argc, char** argv) {
   std::printf("%-16s %14s %14s\n", "model", "analyze (us)", "JSON call (us)");
   for (const char* id : {"llama-3.1-8b", "gemma-2-9b", "llama-4-scout", "deepseek-v3"}) {
     const ModelSpec m = parse_model_config(find_model_preset(id)->config, "/config");
-    Workload w;
-    w.settings.precision = {find_dtype("bf16"), find_dtype("bf16"), find_dtype("bf16")};
-    w.settings.convention = &convention_by_name("infercast");
-    w.requests = {{0, 2048, 8}};
-    w.gen_tokens = 32768;
+    const Workload w = bench_workload("bf16", 2048, 8, 32768);
     double sink = 0;
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < iters; ++i) sink += analyze(m, w, hw).tpot_mean_s;

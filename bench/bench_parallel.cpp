@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "bench_common.hpp"
 #include "io/presets.hpp"
 #include "parallel/parallel.hpp"
 
@@ -36,11 +37,7 @@ int main(int argc, char** argv) {
   for (const auto& c : cases) {
     const ModelSpec m = parse_model_config(find_model_preset(c.model)->config, "/config");
     const ModelSpec draft = parse_model_config(find_model_preset("llama-3.2-1b")->config, "/config");
-    Workload w;
-    w.settings.precision = {find_dtype("fp8"), find_dtype("bf16"), find_dtype("bf16")};
-    w.settings.convention = &convention_by_name("infercast");
-    w.requests = {{0, 2048, 8}};
-    w.gen_tokens = 1024;
+    const Workload w = bench_workload("fp8", 2048, 8, 1024);
     ParallelPlan p;
     p.tp = c.tp, p.pp = c.pp, p.ep = c.ep;
     const System& sys = *find_system_preset(c.system);

@@ -9,6 +9,7 @@
 
 #include "api/api.hpp"
 #include "dse/dse.hpp"
+#include "bench_common.hpp"
 #include "io/presets.hpp"
 
 using namespace infercast;
@@ -19,11 +20,7 @@ int main(int argc, char** argv) {
   std::printf("%-16s %10s %12s %10s %16s %18s\n", "model", "points", "feasible", "front", "engine (Mpt/s)", "API call (Mpt/s)");
   for (const char* id : {"llama-3.1-8b", "qwen3-30b-a3b", "deepseek-v3"}) {
     const ModelSpec m = parse_model_config(find_model_preset(id)->config, "/config");
-    Workload w;
-    w.settings.precision = {find_dtype("int4"), find_dtype("bf16"), find_dtype("bf16")};
-    w.settings.convention = &convention_by_name("infercast");
-    w.requests = {{0, 2048, 8}};
-    w.gen_tokens = 1024;
+    const Workload w = bench_workload("int4", 2048, 8, 1024);
     DseSpec spec;
     const auto range = [](double lo, double hi, int n) {
       std::vector<double> v;
