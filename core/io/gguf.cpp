@@ -246,10 +246,10 @@ json gguf_model(const GgufHeader& h) {
       cfg["model_type"] = "mixtral";
       cfg["num_local_experts"] = cfg["num_experts"];
       cfg.erase("num_experts");
-      put("intermediate_size", "feed_forward_length", true);
     }
   }
-  put("intermediate_size", "feed_forward_length", !moe);
+  // Dense models and Mixtral (its experts are feed_forward_length wide) need it; other MoE families may omit it.
+  put("intermediate_size", "feed_forward_length", !moe || arch == "llama");
   const json vocab = num("vocab_size");
   cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);
   if (cfg["vocab_size"].get<double>() <= 0) {

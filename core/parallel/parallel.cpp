@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 namespace infercast {
 
@@ -374,8 +373,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     // LM head) and its cache at the end of the workload.
     ModelSpec held = dstages.front().model;
     if (spec.mtp) held.has_embedding = held.has_head = false;
-    Workload wk = w;
-    const Analysis da = analyze(held, wk, nullptr);
+    const Analysis da = analyze(held, w, nullptr);
     r.draft_weights_bytes = da.weights_bytes;
     r.draft_kv_bytes = da.kv_cache_bytes;
     f.stages.front().required_bytes += r.draft_weights_bytes + r.draft_kv_bytes;
