@@ -10,7 +10,7 @@ cmake --build --preset fuzz
 out=build/fuzz
 rm -rf "$out/corpus" "$out/findings"
 mkdir -p "$out/findings"
-for t in analyze model hardware validate; do mkdir -p "$out/corpus/$t"; done
+for t in analyze model hardware validate files; do mkdir -p "$out/corpus/$t"; done
 # Seeds: every model config, every hardware preset, requests that exercise every option, the measurements.
 node -e '
 const fs = require("fs"), path = require("path");
@@ -29,10 +29,25 @@ models.forEach((f, i) => {
 hws.forEach((f) => fs.copyFileSync(path.join("presets/hardware", f), path.join(out, "hardware", f)));
 const csv = fs.readFileSync("presets/validation/measured_public.csv", "utf8").split("\n");
 fs.writeFileSync(path.join(out, "validate", "all.csv"), csv.join("\n"));
+// Safetensors headers of a few Llama-shaped layers (the length field is rewritten by the harness).
+for (const [i, dt] of ["BF16", "F8_E4M3", "I32"].entries()) {
+  const doc = { __metadata__: { format: "pt" } };
+  let at = 0;
+  const add = (name, dtype, shape) => { const b = shape.reduce((a, d) => a * d, 1) * ({ BF16: 2, F32: 4, I32: 4 }[dtype] || 1); doc[name] = { dtype, shape, data_offsets: [at, at + b] }; at += b; };
+  add("model.embed_tokens.weight", "BF16", [256, 64]);
+  for (let l = 0; l < 2; l++) {
+    add(`model.layers.${l}.self_attn.q_proj.weight`, dt, [64, 64]); add(`model.layers.${l}.self_attn.k_proj.weight`, dt, [32, 64]);
+    add(`model.layers.${l}.mlp.gate_proj.weight`, dt, [128, 64]); add(`model.layers.${l}.input_layernorm.weight`, "BF16", [64]);
+  }
+  const text = Buffer.from(JSON.stringify(doc));
+  const len = Buffer.alloc(8); len.writeBigUInt64LE(BigInt(text.length));
+  fs.writeFileSync(path.join(out, "files", `st-${i}.safetensors`), Buffer.concat([len, text]));
+}
+fs.writeFileSync(path.join(out, "files", "gguf-magic"), Buffer.from("GGUF\x03\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "latin1"));
 for (let k = 1; k < csv.length; k += 20) fs.writeFileSync(path.join(out, "validate", `rows-${k}.csv`), [csv[0], ...csv.slice(k, k + 3)].join("\n"));
 ' "$out/corpus"
 status=0
-for t in analyze model hardware validate; do
+for t in analyze model hardware validate files; do
   log="$out/fuzz_$t.log"
   if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then

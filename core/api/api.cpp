@@ -13,6 +13,7 @@
 #include "io/presets.hpp"
 #include "io/system_json.hpp"
 #include "io/gguf.hpp"
+#include "io/safetensors.hpp"
 #include "parallel/parallel.hpp"
 
 namespace infercast {
@@ -1225,9 +1226,33 @@ std::string envelope_of(F body) {
 }
 }  // namespace
 
+// A safetensors checkpoint's tensors (all shards' rows) with its config.json, a model preset's config, or neither.
+json api_checkpoint(const json& req) {
+  Reader r(req, "", "request");
+  const json* rows = r.raw("tensors");
+  if (!rows) r.fail("tensors", "missing_field", "/tensors is missing; expected the [name, dtype, shape] rows of the checkpoint's safetensors headers");
+  const json* mv = r.raw("model");
+  r.reject_unknown();
+  json config;
+  if (mv && mv->is_string()) {
+    const ModelPreset* p = find_model_preset(mv->get<std::string>());
+    if (!p)
+      throw InputError("request.unknown_preset", "/model", "/model holds \"" + mv->get<std::string>() + "\", which is not a model preset; run `infercast models` for the list");
+    config = p->config;
+  } else if (mv && mv->is_object()) {
+    config = mv->contains("schema_version") && mv->contains("config") ? mv->at("config") : *mv;
+  } else if (mv) {
+    throw InputError("request.wrong_type", "/model", "/model holds " + describe(*mv) + "; expected a preset id or a config.json object");
+  }
+  return safetensors_checkpoint(*rows, mv ? &config : nullptr);
+}
+
 std::string call_bytes(const std::string& fn, const std::string& bytes) {
   return envelope_of([&]() -> json {
-    if (fn != "gguf") throw InputError("api.unknown_function", "", "unknown function \"" + fn + "\" for file bytes; expected gguf");
+    if (fn == "safetensors") return safetensors_header_json(read_safetensors_header(bytes));
+    if (fn == "safetensors_size") return json{{"header_bytes", safetensors_header_size(bytes)}};
+    if (fn != "gguf")
+      throw InputError("api.unknown_function", "", "unknown function \"" + fn + "\" for file bytes; expected gguf, safetensors or safetensors_size");
     json v = gguf_model(read_gguf_header(bytes));
     // The config as the model parser reads it, and its parameter count against the tensors'.
     const ModelSpec m = parse_model_config(v["config"], "/gguf/config");
@@ -1251,6 +1276,7 @@ std::string call(const std::string& fn, const std::string& request_json) {
     else if (fn == "dse_device") value = api_dse_device(req);
     else if (fn == "tc_tm_map") value = api_tc_tm_map(req);
     else if (fn == "batching") value = api_batching(req);
+    else if (fn == "checkpoint") value = api_checkpoint(req);
     else if (fn == "systems") {
       value = json::array();
       for (const auto& sy : system_presets()) value.push_back(system_to_json(sy));

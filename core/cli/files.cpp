@@ -1,5 +1,7 @@
 #include "cli/files.hpp"
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -28,6 +30,36 @@ std::string read_file_prefix(const std::string& path, std::size_t limit) {
   in.read(&out[0], static_cast<std::streamsize>(limit));
   out.resize(static_cast<std::size_t>(in.gcount()));
   return out;
+}
+
+namespace {
+namespace fs = std::filesystem;
+bool is_safetensors(const fs::path& p) { return p.extension() == ".safetensors"; }
+fs::path folder_of(const std::string& path) {
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return fs::path(path);
+  if (is_safetensors(path) && fs::is_regular_file(path, ec)) return fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path();
+  return {};
+}
+}  // namespace
+
+std::vector<std::string> safetensors_files(const std::string& path) {
+  std::vector<std::string> out;
+  const fs::path dir = folder_of(path);
+  if (dir.empty()) return out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec) && is_safetensors(e.path())) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string config_beside(const std::string& path) {
+  const fs::path dir = folder_of(path);
+  if (dir.empty()) return "";
+  std::error_code ec;
+  const fs::path c = dir / "config.json";
+  return fs::is_regular_file(c, ec) ? c.string() : "";
 }
 
 }  // namespace infercast

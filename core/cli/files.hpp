@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace infercast {
 
@@ -11,5 +12,12 @@ bool file_exists(const std::string& path);
 std::string read_text_file(const std::string& path);
 // Reads at most the first `limit` bytes of a file (a GGUF header, not its weights).
 std::string read_file_prefix(const std::string& path, std::size_t limit);
+
+// The .safetensors files of a checkpoint: every *.safetensors in `path` when it is a folder, or in the folder of
+// `path` when it names one (a snapshot folder holds one checkpoint, often in shards); sorted. Empty when `path`
+// is neither.
+std::vector<std::string> safetensors_files(const std::string& path);
+// The config.json beside a checkpoint (in the folder, or the file's folder); "" when there is none.
+std::string config_beside(const std::string& path);
 
 }  // namespace infercast

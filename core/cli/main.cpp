@@ -38,13 +38,19 @@ Usage:
   infercast calibrate --hardware ID|PATH [--model ID|PATH] --point K=V,... [--point ...]
                      [--fit gemm,attention,elementwise,memory,dispatch_us] [--save FILE] [--format table|json]
                                                   fit a device's efficiencies to measured points
+  infercast checkpoint --model DIR|FILE.safetensors [--format table|json]
+                                                  read a checkpoint's safetensors headers (never the weights):
+                                                  exact parameters, formats, its config.json checked against
+                                                  the shapes (exit 1 when they disagree) or a config inferred
   infercast call FUNCTION [--request FILE|-]     call a core API function with a JSON request (the same
                                                   calls the web page makes; see docs/schema.md), print its value
   infercast --help | --version
 
 Analyze options:
   --model ID|PATH          model preset id, a Hugging Face config.json, a preset file, or a .gguf file (its
-                           header only: the config and each weight class's format)
+                           header only: the config and each weight class's format), or a safetensors
+                           checkpoint: a folder (or one of its files) whose .safetensors headers give the
+                           exact shapes and formats, with the config.json beside them or one inferred
   --hardware ID|PATH       hardware preset id or hardware JSON (adds TTFT, TPOT, throughput, fit)
   --batch N                identical requests (default 1)
   --prompt N               prompt tokens per request (default 512)
@@ -187,6 +193,51 @@ json unwrap(const std::string& envelope_text) {
     die(e["message"].get<std::string>() + " [" + e["code"].get<std::string>() + "]");
   }
   return env["value"];
+}
+
+json unwrap_for(const std::string& what, const std::string& envelope_text) {
+  json env = json::parse(envelope_text);
+  if (!env["ok"].get<bool>()) {
+    const auto& e = env["error"];
+    die(what + ": " + e["message"].get<std::string>() + " [" + e["code"].get<std::string>() + "]");
+  }
+  return env["value"];
+}
+
+// A safetensors checkpoint (a folder, or one of its files): every shard's header (never the weights) and the
+// config.json beside them when there is one, through the core's "checkpoint" call.
+json read_checkpoint(const std::string& path) {
+  const auto files = infercast::safetensors_files(path);
+  if (files.empty()) die(path + " is neither a .safetensors file nor a folder holding one");
+  json rows = json::array();
+  try {
+    for (const auto& f : files) {
+      const json size = unwrap_for(f, infercast::call_bytes("safetensors_size", infercast::read_file_prefix(f, 8)));
+      const json h = unwrap_for(f, infercast::call_bytes("safetensors", infercast::read_file_prefix(f, size["header_bytes"].get<std::size_t>())));
+      for (const auto& r : h["tensors"]) rows.push_back(r);
+    }
+  } catch (const infercast::InputError& e) {
+    die(e.what());
+  }
+  json req = {{"tensors", rows}};
+  const std::string cfg = infercast::config_beside(path);
+  if (!cfg.empty()) req["model"] = load_json_arg(cfg);
+  json v = unwrap_for(path, infercast::call("checkpoint", req.dump()));
+  v["files"] = files;
+  v["config_file"] = cfg;
+  return v;
+}
+
+// What a checkpoint's headers say, and where its config disagrees with them, on stderr (the analysis goes on).
+void report_checkpoint(const json& v, std::ostream& out) {
+  out << "checkpoint: " << v["files"].size() << " safetensors file(s), " << v["tensors"] << " tensors, "
+      << v["params_total"] << " parameters; "
+      << (v["inferred"].get<bool>() ? "config inferred from the tensor names" : "config from " + v["config_file"].get<std::string>())
+      << (v["matches"].get<bool>() ? "; it matches the shapes" : "; it does NOT match the shapes") << "\n";
+  for (const auto& c : v["checks"])
+    if (!c["ok"].get<bool>()) out << "  " << c["field"].get<std::string>() << ": config " << c["config"] << ", header " << c["header"] << "\n";
+  if (!v["assumed"].empty()) out << "  assumed (not in the shapes): " << v["assumed"].dump() << "; drop a config.json beside the files to be exact\n";
+  if (v["packed"].get<bool>()) out << "  packed integer weights (I32/U8): formats come from the config's quantization_config\n";
 }
 
 std::string si(double v, const char* unit) {
@@ -349,7 +400,15 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
   if (model.empty()) die("--model is required; give a preset id (infercast models) or a config.json path");
   // A GGUF file: its header gives the config and each weight class's format (flags given still win).
   json gguf_precision;
-  if (model.size() > 5 && model.compare(model.size() - 5, 5, ".gguf") == 0) {
+  if (!infercast::safetensors_files(model).empty()) {
+    const json ck = read_checkpoint(model);
+    report_checkpoint(ck, std::cerr);
+    req["model"] = ck["config"];
+    gguf_precision = ck["precision"]["by_class"];
+    gguf_precision["weights"] = ck["precision"]["weights"];
+    for (auto it = gguf_precision.begin(); it != gguf_precision.end();)
+      it = infercast::find_dtype(it.value().get<std::string>()) ? std::next(it) : gguf_precision.erase(it);
+  } else if (model.size() > 5 && model.compare(model.size() - 5, 5, ".gguf") == 0) {
     std::string bytes;
     try {
       bytes = infercast::read_file_prefix(model, std::size_t(256) << 20);
@@ -751,6 +810,25 @@ int cmd_scenarios(const Args& a) {
   return 0;
 }
 
+int cmd_checkpoint(const Args& a) {
+  const std::string fmt = one(a, "--format", "table");
+  check_known(a, {"--model", "--format"});
+  if (fmt != "table" && fmt != "json") die("--format holds \"" + fmt + "\"; expected table or json");
+  const std::string path = one(a, "--model");
+  if (path.empty()) die("--model is required; give a folder holding .safetensors files (and its config.json), or one of the files");
+  const json v = read_checkpoint(path);
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  report_checkpoint(v, std::cout);
+  std::cout << "stored: " << bytes_str(v["tensor_bytes"].get<double>()) << " of tensors";
+  for (const auto& t : v["types"]) std::cout << "; " << t["dtype"].get<std::string>() << " " << t["params"] << " elements in " << t["tensors"] << " tensors";
+  std::cout << "\nweight formats by class: " << v["precision"]["by_class"].dump() << "\n";
+  std::cout << "config: " << v["config"].dump() << "\n";
+  return v["matches"].get<bool>() ? 0 : 1;
+}
+
 int cmd_list(const Args& a, const std::string& fn) {
   const std::string fmt = one(a, "--format", "table");
   if (fmt != "table" && fmt != "json") die("--format holds \"" + fmt + "\"; expected table or json");
@@ -954,6 +1032,7 @@ int main(int argc, char** argv) {
   if (a.command == "analyze") return cmd_analyze(a);
   if (a.command == "models" || a.command == "hardware" || a.command == "systems") return cmd_list(a, a.command);
   if (a.command == "batching") return cmd_batching(a);
+  if (a.command == "checkpoint") return cmd_checkpoint(a);
   if (a.command == "validate") return cmd_validate(a);
   if (a.command == "quant-sweep") return cmd_quant_sweep(a);
   if (a.command == "scenarios") return cmd_scenarios(a);

@@ -541,6 +541,77 @@ function csv(r) {
   return [keys.join(','), ...r.ops.map((o) => keys.map((k) => esc(o[k])).join(','))].join('\n') + '\n';
 }
 
+// Dropped or chosen files: the .safetensors shards of a checkpoint (with its config.json or not), a GGUF model
+// (its header only) or a config.json.
+async function useFiles(list) {
+  const files = [...list];
+  const shards = files.filter((f) => /\.safetensors$/i.test(f.name));
+  if (shards.length) return useSafetensors(shards, files.find((f) => /\.json$/i.test(f.name)));
+  if (files.length) return useFile(files[0]);
+}
+
+// A checkpoint's weight formats, as the precision selects and the per-class list in the URL hold them.
+function applyPrecision(p) {
+  const known = new Set([...$('weights').options].map((o) => o.value));
+  if (known.has(p.weights)) state.weights = p.weights;
+  state.wclasses = Object.entries(p.by_class).filter(([, d]) => known.has(d)).map(([c, d]) => `${c}=${d}`).join(',');
+}
+
+// Reads each shard's header (its first 8 bytes give the length; then exactly that much), never the weights. The
+// config: the dropped config.json, else the selected model when every shape matches it, else one inferred from
+// the tensor names.
+async function useSafetensors(shards, configFile) {
+  $('model-error').textContent = '';
+  $('gguf-info').textContent = `Reading the safetensors headers of ${shards.length} file(s)...`;
+  const fail = (msg) => { $('gguf-info').textContent = ''; $('model-error').textContent = msg; };
+  const rows = [];
+  let headerBytes = 0;
+  for (const f of shards) {
+    const size = await backend.callBytes('safetensors_size', new Uint8Array(await f.slice(0, 8).arrayBuffer()));
+    if (!size.ok) return fail(`${f.name}: ${size.error.message}`);
+    const env = await backend.callBytes('safetensors', new Uint8Array(await f.slice(0, size.value.header_bytes).arrayBuffer()));
+    if (!env.ok) return fail(`${f.name}: ${env.error.message}`);
+    headerBytes += env.value.header_bytes;
+    for (const r of env.value.tensors) rows.push(r);
+  }
+  let given = null;
+  if (configFile) {
+    try {
+      given = JSON.parse(await configFile.text());
+    } catch (err) {
+      return fail(`${configFile.name} is not valid JSON: ${err.message}`);
+    }
+  }
+  const selected = state.model === 'custom' && state.config ? state.config : state.model;
+  let env = await backend.call('checkpoint', { tensors: rows, model: given || selected });
+  let origin = given ? configFile.name : 'the selected model';
+  if (env.ok && !given && !env.value.matches) {
+    env = await backend.call('checkpoint', { tensors: rows });
+    origin = 'the tensor names';
+  }
+  if (!env.ok) return fail(`${configFile && given ? configFile.name : shards[0].name}: ${env.error.message}`);
+  const v = env.value;
+  if (given || origin === 'the tensor names') {
+    state.config = v.config;
+    state.model = 'custom';
+    keepModel(v.config, given ? (given._name_or_path || shards[0].name.replace(/(-\d+-of-\d+)?\.safetensors$/i, '')) : undefined);
+  }
+  applyPrecision(v.precision);
+  const mix = v.types.filter((t) => t.params > 0).sort((a, b) => b.params - a.params)
+    .map((t) => `${t.dtype} ${((100 * t.params) / (v.params_total + v.side_params + v.mtp_params)).toFixed(1)}%`).join(', ');
+  const bad = v.checks.filter((c) => !c.ok).map((c) => `${c.field}: config ${count(c.config)}, header ${count(c.header)}`);
+  $('gguf-info').textContent = `Read the safetensors headers of ${shards.length} file(s) (${count(headerBytes)} bytes, no weights): ${v.tensors} tensors, `
+    + `${count(v.params_total)} parameters, ${bytes(v.tensor_bytes)} stored; types by elements: ${mix}. `
+    + `Config from ${origin}: ${v.matches ? 'every shape matches' : `shapes differ (${bad.join('; ')})`}`
+    + `${v.assumed.length ? `; assumed ${v.assumed.join(', ')} (not in the shapes: drop config.json with the files to be exact)` : ''}`
+    + `${v.packed ? '; packed integer weights: their format comes from the config\'s quantization_config' : ''}. `
+    + `Weight formats set per class: ${state.wclasses || 'none known'}.`;
+  persist();
+  fillModels();
+  syncInputs();
+  update();
+}
+
 // A dropped or chosen file: a GGUF model (its header only) or a config.json.
 async function useFile(file) {
   const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
@@ -566,11 +637,9 @@ async function useGguf(file) {
       return;
     }
     const v = env.value;
-    const known = new Set([...$('weights').options].map((o) => o.value));
     state.config = v.config;
     state.model = 'custom';
-    if (known.has(v.precision.weights)) state.weights = v.precision.weights;
-    state.wclasses = Object.entries(v.precision.by_class).filter(([, d]) => known.has(d)).map(([c, d]) => `${c}=${d}`).join(',');
+    applyPrecision(v.precision);
     const mix = v.types.filter((t) => t.params > 0).sort((a, b) => b.params - a.params)
       .map((t) => `${t.type} ${((100 * t.params) / v.params_total).toFixed(1)}%`).join(', ');
     $('gguf-info').textContent = `Read from the GGUF header of ${file.name} (${count(v.header_bytes)} bytes, no weights): ${v.tensors} tensors, `
@@ -912,8 +981,8 @@ function bind() {
   });
   $('config-use').addEventListener('click', () => useConfigText($('config-text').value, 'The pasted config'));
   $('config-file').addEventListener('change', async (e) => {
-    const f = e.target.files[0];
-    if (f) await useFile(f);
+    await useFiles(e.target.files);
+    e.target.value = '';
   });
   const drop = $('drop');
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
@@ -921,8 +990,7 @@ function bind() {
   drop.addEventListener('drop', async (e) => {
     e.preventDefault();
     drop.classList.remove('over');
-    const f = e.dataTransfer.files[0];
-    if (f) await useFile(f);
+    await useFiles(e.dataTransfer.files);
   });
   drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('config-file').click(); } });
   $('phase-toggle').addEventListener('click', () => {

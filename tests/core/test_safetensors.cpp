@@ -1,0 +1,235 @@
+// Safetensors headers: headers written here with the real Hugging Face tensor names and shapes of Llama-3.2-1B and
+// Qwen3-8B (no weights) read back to the presets' exact parameter counts, in one file or split into shards; a
+// config is checked against the shapes or inferred from the names; broken headers get exact errors.
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <tuple>
+
+#include "api/api.hpp"
+#include "helpers.hpp"
+#include "io/safetensors.hpp"
+
+using namespace infercast;
+using nlohmann::json;
+
+namespace {
+
+struct Tensor {
+  std::string name, dtype;
+  std::vector<std::uint64_t> shape;
+};
+
+int bits(const std::string& d) {
+  if (d == "F32" || d == "I32") return 32;
+  if (d == "BF16" || d == "F16") return 16;
+  return 8;
+}
+
+// A safetensors file's header: 8-byte little-endian length, then the JSON table (data offsets back to back).
+std::string header(const std::vector<Tensor>& ts) {
+  json doc = {{"__metadata__", {{"format", "pt"}}}};
+  std::uint64_t at = 0;
+  for (const auto& t : ts) {
+    std::uint64_t n = 1;
+    for (auto d : t.shape) n *= d;
+    const std::uint64_t b = n * bits(t.dtype) / 8;
+    doc[t.name] = {{"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {at, at + b}}};
+    at += b;
+  }
+  const std::string text = doc.dump();
+  const std::uint64_t len = text.size();
+  std::string out(8, '\0');
+  std::memcpy(&out[0], &len, 8);
+  return out + text;
+}
+
+// Llama-3.2-1B as transformers saves it: tied embeddings (no lm_head), 16 layers.
+std::vector<Tensor> llama_1b(const std::string& w = "BF16", bool scales = false) {
+  std::vector<Tensor> ts = {{"model.embed_tokens.weight", "BF16", {128256, 2048}}, {"model.norm.weight", "BF16", {2048}}};
+  for (int i = 0; i < 16; ++i) {
+    const std::string p = "model.layers." + std::to_string(i) + ".";
+    for (const auto& [n, r, c] : std::vector<std::tuple<std::string, std::uint64_t, std::uint64_t>>{
+             {"self_attn.q_proj", 2048, 2048}, {"self_attn.k_proj", 512, 2048}, {"self_attn.v_proj", 512, 2048},
+             {"self_attn.o_proj", 2048, 2048}, {"mlp.gate_proj", 8192, 2048}, {"mlp.up_proj", 8192, 2048},
+             {"mlp.down_proj", 2048, 8192}}) {
+      ts.push_back({p + n + ".weight", w, {r, c}});
+      if (scales) ts.push_back({p + n + ".weight_scale_inv", "F32", {(r + 127) / 128, (c + 127) / 128}});
+    }
+    ts.push_back({p + "input_layernorm.weight", "BF16", {2048}});
+    ts.push_back({p + "post_attention_layernorm.weight", "BF16", {2048}});
+  }
+  return ts;
+}
+
+// Qwen3-8B: untied LM head, per-head q/k norms of width head_dim 128.
+std::vector<Tensor> qwen3_8b() {
+  std::vector<Tensor> ts = {{"model.embed_tokens.weight", "BF16", {151936, 4096}},
+                            {"lm_head.weight", "BF16", {151936, 4096}},
+                            {"model.norm.weight", "BF16", {4096}}};
+  for (int i = 0; i < 36; ++i) {
+    const std::string p = "model.layers." + std::to_string(i) + ".";
+    ts.push_back({p + "self_attn.q_proj.weight", "BF16", {4096, 4096}});
+    ts.push_back({p + "self_attn.k_proj.weight", "BF16", {1024, 4096}});
+    ts.push_back({p + "self_attn.v_proj.weight", "BF16", {1024, 4096}});
+    ts.push_back({p + "self_attn.o_proj.weight", "BF16", {4096, 4096}});
+    ts.push_back({p + "self_attn.q_norm.weight", "BF16", {128}});
+    ts.push_back({p + "self_attn.k_norm.weight", "BF16", {128}});
+    ts.push_back({p + "mlp.gate_proj.weight", "BF16", {12288, 4096}});
+    ts.push_back({p + "mlp.up_proj.weight", "BF16", {12288, 4096}});
+    ts.push_back({p + "mlp.down_proj.weight", "BF16", {4096, 12288}});
+    ts.push_back({p + "input_layernorm.weight", "BF16", {4096}});
+    ts.push_back({p + "post_attention_layernorm.weight", "BF16", {4096}});
+  }
+  return ts;
+}
+
+json ok(const std::string& envelope) {
+  const json env = json::parse(envelope);
+  INFO(envelope.substr(0, 2000));
+  REQUIRE(env["ok"].get<bool>());
+  return env["value"];
+}
+
+std::string error(const std::string& envelope) {
+  const json env = json::parse(envelope);
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  return env["error"]["code"].get<std::string>() + " | " + env["error"]["message"].get<std::string>();
+}
+
+// The rows of every shard, as the page and the CLI gather them.
+json rows_of(const std::vector<std::vector<Tensor>>& shards) {
+  json rows = json::array();
+  for (const auto& s : shards) {
+    const std::string bytes = header(s);
+    const json size = ok(call_bytes("safetensors_size", bytes.substr(0, 8)));
+    CHECK(size["header_bytes"].get<std::size_t>() == bytes.size());
+    const json h = ok(call_bytes("safetensors", bytes));
+    CHECK(h["header_bytes"].get<std::size_t>() == bytes.size());
+    CHECK(h["metadata"]["format"] == "pt");
+    for (const auto& r : h["tensors"]) rows.push_back(r);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("a safetensors checkpoint in shards matches its config exactly", "[safetensors]") {
+  const auto all = llama_1b();
+  const std::vector<Tensor> a(all.begin(), all.begin() + 60), b(all.begin() + 60, all.end());
+  const json rows = rows_of({a, b});
+  CHECK(rows.size() == all.size());
+  const json v = ok(call("checkpoint", json{{"tensors", rows}, {"model", "llama-3.2-1b"}}.dump()));
+  const i64 hf = count_params(test::preset_model("llama-3.2-1b")).total;
+  CHECK(hf == 1235814400LL);
+  CHECK(v["params_total"].get<i64>() == hf);
+  CHECK(v["params_from_config"].get<i64>() == hf);
+  CHECK(v["tensor_bytes"].get<i64>() == 2 * hf);
+  CHECK(v["matches"].get<bool>());
+  CHECK_FALSE(v["inferred"].get<bool>());
+  CHECK(v["checks"].size() == 6);
+  for (const auto& c : v["checks"]) CHECK(c["ok"].get<bool>());
+  CHECK(v["precision"]["weights"] == "bf16");
+  CHECK(v["precision"]["by_class"]["lm_head"] == "bf16");  // tied: the embedding's format
+
+  // The same shards against another model's config: each differing shape is named.
+  const json w = ok(call("checkpoint", json{{"tensors", rows}, {"model", "llama-3.2-3b"}}.dump()));
+  CHECK_FALSE(w["matches"].get<bool>());
+  const json hidden = w["checks"][1];
+  CHECK(hidden["field"] == "hidden_size");
+  CHECK(hidden["config"] == 3072);
+  CHECK(hidden["header"] == 2048);
+  CHECK_FALSE(hidden["ok"].get<bool>());
+}
+
+TEST_CASE("a config inferred from tensor names keeps the exact parameters", "[safetensors]") {
+  // Llama: the head size is not in the shapes; 128 is assumed (and said). The total width, and so every FLOP and
+  // byte, is exact whatever the split.
+  const json v = ok(call("checkpoint", json{{"tensors", rows_of({llama_1b()})}}.dump()));
+  CHECK(v["inferred"].get<bool>());
+  CHECK(v["assumed"] == json::array({"head_dim"}));
+  CHECK(v["config"]["model_type"] == "llama");
+  CHECK(v["config"]["hidden_size"] == 2048);
+  CHECK(v["config"]["num_hidden_layers"] == 16);
+  CHECK(v["config"]["intermediate_size"] == 8192);
+  CHECK(v["config"]["tie_word_embeddings"] == true);
+  CHECK(v["config"]["num_attention_heads"].get<int>() * v["config"]["head_dim"].get<int>() == 2048);
+  CHECK(v["params_from_config"].get<i64>() == 1235814400LL);
+  CHECK(v["matches"].get<bool>());
+
+  // Qwen3: q_norm's width is the head size, so nothing is assumed, and the config is the preset's shape.
+  const json q = ok(call("checkpoint", json{{"tensors", rows_of({qwen3_8b()})}}.dump()));
+  const ModelSpec preset = test::preset_model("qwen3-8b");
+  CHECK(q["assumed"].empty());
+  CHECK(q["config"]["model_type"] == "qwen3");
+  CHECK(q["config"]["num_attention_heads"] == 32);
+  CHECK(q["config"]["num_key_value_heads"] == 8);
+  CHECK(q["config"]["head_dim"] == 128);
+  CHECK(q["config"]["tie_word_embeddings"] == false);
+  CHECK(q["params_total"].get<i64>() == count_params(preset).total);
+  CHECK(q["params_from_config"].get<i64>() == count_params(preset).total);
+  CHECK(q["matches"].get<bool>());
+}
+
+TEST_CASE("quantized checkpoints: scales apart, packed formats flagged", "[safetensors]") {
+  // FP8 with block scales (DeepSeek-V3's layout): the scales are stored bytes, not parameters.
+  const json v = ok(call("checkpoint", json{{"tensors", rows_of({llama_1b("F8_E4M3", true)})}}.dump()));
+  CHECK(v["params_total"].get<i64>() == 1235814400LL);
+  CHECK(v["side_params"].get<i64>() == 16 * (2 * 16 * 16 + 2 * 4 * 16 + 3 * 64 * 16));  // per layer: q, o; k, v; gate, up, down
+  CHECK(v["precision"]["weights"] == "fp8");
+  CHECK(v["precision"]["by_class"]["ffn"] == "fp8");
+  CHECK(v["precision"]["by_class"]["embedding"] == "bf16");
+  CHECK_FALSE(v["packed"].get<bool>());
+  // GPTQ stores eight 4-bit weights per I32: flagged, the format left to the config's quantization_config.
+  std::vector<Tensor> g = {{"model.embed_tokens.weight", "F16", {32000, 4096}},
+                           {"model.layers.0.self_attn.q_proj.qweight", "I32", {512, 4096}},
+                           {"model.layers.0.self_attn.q_proj.scales", "F16", {32, 4096}},
+                           {"model.layers.0.self_attn.q_proj.qzeros", "I32", {32, 512}},
+                           {"model.layers.0.self_attn.k_proj.qweight", "I32", {512, 4096}},
+                           {"model.layers.0.mlp.gate_proj.qweight", "I32", {512, 11008}}};
+  const json p = ok(call("checkpoint", json{{"tensors", rows_of({g})}, {"model", "llama-2-7b"}}.dump()));
+  CHECK(p["packed"].get<bool>());
+  CHECK(p["precision"]["by_class"]["attention"] == "I32");
+  CHECK_FALSE(p["matches"].get<bool>());
+}
+
+TEST_CASE("broken safetensors headers get exact errors", "[safetensors]") {
+  const std::string bytes = header(llama_1b());
+  CHECK(error(call_bytes("safetensors", bytes.substr(0, 5))) ==
+        "safetensors.truncated | a safetensors file starts with an 8-byte header length; only 5 bytes were read");
+  CHECK(error(call_bytes("safetensors", bytes.substr(0, 1000))) ==
+        "safetensors.truncated | the safetensors header is " + std::to_string(bytes.size()) +
+            " bytes long and only 1000 were read; expected the first " + std::to_string(bytes.size()) + " bytes of the file");
+  CHECK(error(call_bytes("safetensors", std::string("GGUF\x03\0\0\0\0\0\0\0", 12))) ==
+        "safetensors.bad_value | the header length holds 14064895815 bytes; expected 2 to 100000000 (is this a safetensors file?)");
+  std::string bad = bytes;
+  bad[8] = '[';
+  CHECK(error(call_bytes("safetensors", bad)).rfind("safetensors.bad_json | the safetensors header is not valid JSON: ", 0) == 0);
+  CHECK(error(call_bytes("safetensors", header({{"x", "Q4", {2}}}))) ==
+        "safetensors.bad_value | tensor x: dtype holds \"Q4\"; expected one of F64, F32, F16, BF16, F8_E4M3, F8_E5M2, "
+        "F8_E8M0, F6_E2M3, F6_E3M2, F4, I64, I32, I16, I8, U64, U32, U16, U8 or BOOL");
+  std::string span = header({{"x", "BF16", {3}}});
+  span.replace(span.find("[0,6]"), 5, "[0,8]");
+  CHECK(error(call_bytes("safetensors", span)) ==
+        "safetensors.bad_value | tensor x: data_offsets span 8 bytes; expected 6 for 3 BF16 elements");
+  CHECK(error(call_bytes("bin", bytes)) ==
+        "api.unknown_function | unknown function \"bin\" for file bytes; expected gguf, safetensors or safetensors_size");
+  // Every cut is refused, never read past.
+  for (std::size_t cut = 0; cut < bytes.size(); cut += 331) CHECK_FALSE(json::parse(call_bytes("safetensors", bytes.substr(0, cut)))["ok"].get<bool>());
+
+  const json rows = rows_of({llama_1b()});
+  json twice = rows;
+  twice.push_back(rows[0]);
+  CHECK(error(call("checkpoint", json{{"tensors", twice}}.dump())) ==
+        "safetensors.bad_value | tensor model.embed_tokens.weight appears in two shards; expected each tensor once");
+  CHECK(error(call("checkpoint", json{{"tensors", json::array({json::array({"transformer.wte.weight", "F16", {10, 4}})})}}.dump())) ==
+        "safetensors.unknown_layout | the tensor names follow no layout this reader infers a config from (expected "
+        "model.embed_tokens and model.layers.N.self_attn.q_proj/k_proj, as Llama, Mistral, Qwen and Mixtral use); drop "
+        "the checkpoint's config.json with its .safetensors files");
+  CHECK(error(call("checkpoint", json{{"tensors", json::array({json::array({"x", "F16", {-1}})})}}.dump())) ==
+        "safetensors.bad_value | /tensors/0/2 holds -1 in a shape; expected sizes of 0 or more");
+  CHECK(error(call("checkpoint", "{}")) ==
+        "request.missing_field | /tensors is missing; expected the [name, dtype, shape] rows of the checkpoint's safetensors headers");
+  CHECK(error(call("checkpoint", json{{"tensors", rows}, {"model", 3}}.dump())) ==
+        "request.wrong_type | /model holds 3; expected a preset id or a config.json object");
+}
