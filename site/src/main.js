@@ -6,6 +6,9 @@ import { bytes, count, rate, seconds, si } from './format.js';
 import { drawRoofline } from './roofline.js';
 import { buildDseControls, drawDse, drawTcTm, dseRequest, frontCsv, renderFront } from './dse.js';
 import { exportBundle, loadStore, parseImport, saveStore } from './store.js';
+import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
+import { explainCard, explainOp } from './explain.js';
+import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { MULTI_DEFAULTS, addMulti, applySystem, batchingCsv, isMulti, planCards, renderBatching, renderPlan } from './parallel.js';
 
 const $ = (id) => document.getElementById(id);
@@ -16,6 +19,7 @@ const DEFAULTS = {
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
   mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
+  reqs: '', cmp: '', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
   ...MULTI_DEFAULTS,
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
@@ -129,10 +133,49 @@ function selectedDeviceDoc() {
   return customDevice() || presets.hardware.find((h) => h.id === state.hardware) || presets.hardware.find((h) => h.id === DEFAULTS.hardware);
 }
 
+// Efficiency overrides (the advanced panel): state key, efficiency field, input id.
+const EFFICIENCIES = [['egemm', 'gemm', 'eff-gemm'], ['eattn', 'attention', 'eff-attention'], ['eelem', 'elementwise', 'eff-elementwise'],
+  ['emem', 'memory', 'eff-memory'], ['edisp', 'dispatch_us', 'eff-dispatch']];
+const effSet = (key) => (key === 'edisp' ? state[key] >= 0 : state[key] > 0);
+
+// The request's hardware: a preset id, or a document (a custom device, or any device with efficiencies overridden).
+function hardwareArg() {
+  if (!state.hardware) return undefined;
+  const own = EFFICIENCIES.filter(([k]) => effSet(k));
+  if (!own.length) return customDevice() || state.hardware;
+  const doc = structuredClone(selectedDeviceDoc());
+  doc.efficiency = { ...doc.efficiency };
+  for (const [k, field] of own) doc.efficiency[field] = state[k];
+  return doc;
+}
+
+// Ragged requests typed as "cached+new x count" items ("0+512x4, 8192+128"); throws a message naming the item.
+function parseRequests(text) {
+  const items = text.split(/[,;\n]/).map((x) => x.trim()).filter(Boolean);
+  return items.map((item, i) => {
+    const m = /^(?:(\d+)\s*\+\s*)?(\d+)(?:\s*[x×*]\s*(\d+))?$/.exec(item);
+    if (!m || Number(m[2]) < 1 || (m[3] !== undefined && Number(m[3]) < 1)) {
+      throw new Error(`Ragged requests: item ${i + 1} holds "${item}"; expected cached+new tokens, optionally x count (e.g. 4096+128x2), with at least 1 new token`);
+    }
+    return { cached: Number(m[1] || 0), input: Number(m[2]), count: Number(m[3] || 1) };
+  });
+}
+
+function workloadArg() {
+  if (state.reqs) {
+    try {
+      return { requests: parseRequests(state.reqs), gen: state.gen };
+    } catch {
+      // shown next to the input by its handler; the plain batch stands in until the list is fixed
+    }
+  }
+  return { batch: state.batch, prompt: state.prompt, gen: state.gen };
+}
+
 function request() {
   const req = {
     model: state.model === 'custom' && state.config ? state.config : state.model,
-    workload: { batch: state.batch, prompt: state.prompt, gen: state.gen },
+    workload: workloadArg(),
     precision: { weights: state.weights, activations: state.activations, kv: state.kv },
     convention: state.convention,
     attention: state.attention,
@@ -153,7 +196,7 @@ function request() {
   if (state.power > 0) req.costs.power_W = state.power;
   if (state.embodied >= 0) req.costs.embodied_kgCO2e = state.embodied;
   req.online_hadamard = state.hadamard === 'on';
-  if (state.hardware) req.hardware = customDevice() || state.hardware;
+  if (state.hardware) req.hardware = hardwareArg();
   return addMulti(req, state);
 }
 
@@ -189,6 +232,41 @@ async function update() {
   render(env.value);
   await updateSweep(mine);
   await updateBatching(mine);
+  await updatePlacements(mine);
+  await updateCompare(mine);
+}
+
+// Every placement of weights and KV cache over the tiers of a device that has several.
+async function updatePlacements(mine) {
+  const r = lastResult;
+  const wanted = r.parallel ? [] : placementRequests(r);
+  const results = [];
+  for (const placement of wanted) {
+    const env = await backend.call('analyze', { ...request(), placement });
+    if (mine !== generation) return;
+    results.push({ placement, env });
+  }
+  renderPlacements($('placements'), r, results);
+  $('memory-note').textContent = !r.hardware ? '' : wanted.length
+    ? 'Each row pins the weights and the KV cache to a tier first (they spill to the next when it is full); the bars show the current placement: fastest tier first.'
+    : `${r.hardware.name} has one memory tier: every byte is read at ${r.hardware.memory_tiers[0].bandwidth_GBps.toLocaleString('en-US')} GB/s.`;
+}
+
+// The comparison: the current scenario and each pinned device or model, all recomputed now.
+async function updateCompare(mine) {
+  const entries = parseEntries(state.cmp);
+  const base = request();
+  const rows = [{ entry: null, env: { ok: true, value: lastResult } }];
+  for (const entry of entries) {
+    const env = await backend.call('analyze', entryRequest(base, entry));
+    if (mine !== generation) return;
+    rows.push({ entry, env });
+  }
+  renderCompare($('compare'), rows, presets, (entry) => {
+    state.cmp = parseEntries(state.cmp).filter((e) => e !== entry).join(',');
+    update();
+  });
+  $('compare-note').textContent = entries.length ? '' : 'Add devices or models to see this scenario side by side with them; ratios are to the current scenario.';
 }
 
 // Throughput against latency as the batch grows, on the device or the plan.
@@ -302,7 +380,7 @@ async function runDse() {
 
 // A front point becomes a custom device (kept in this browser) and the analysis switches to it.
 async function useDesignPoint(f) {
-  const env = await backend.call('dse_device', { hardware: customDevice() || state.hardware, params: f.params });
+  const env = await backend.call('dse_device', { hardware: hardwareArg(), params: f.params });
   if (!env.ok) {
     $('dse-error').textContent = env.error.message;
     return;
@@ -347,7 +425,11 @@ function sweepCsv(v) {
 function card(label, value, sub, title, bad = false) {
   const d = document.createElement('div');
   d.className = bad ? 'card bad' : 'card';
-  d.title = title;
+  d.title = `${title} (click for the numbers)`;
+  d.dataset.formula = title;
+  d.tabIndex = 0;
+  d.setAttribute('role', 'button');
+  d.setAttribute('aria-haspopup', 'dialog');
   const l = document.createElement('div');
   l.className = 'label';
   l.textContent = label;
@@ -435,6 +517,8 @@ function render(r) {
   $('roofline-phase').textContent = state.phase;
   $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
   drawRoofline($('roofline'), r, state.phase);
+  drawDecomposition($('decomposition'), r);
+  drawMemory($('memory'), r);
   renderTimeline(r);
   renderOps(r);
 }
@@ -477,6 +561,47 @@ const COLUMNS = [
   ['bound', 'Bound', (o) => o.bound || '-'],
 ];
 
+const EXPLAINED = new Set(['flops', 'weight_bytes', 'act_read_bytes', 'act_write_bytes', 'kv_read_bytes', 'kv_write_bytes', 'overhead_flops', 'intensity_flop_per_byte', 'time_s', 'bound']);
+let shownOps = [];
+let explainReturn = null;
+
+// The explanation panel: the formula, the values put in, the convention; next to what was clicked.
+function showExplain(x, anchor) {
+  const box = $('explain');
+  $('explain-title').textContent = x.title;
+  $('explain-formula').textContent = x.formula;
+  $('explain-lines').textContent = x.lines.join('\n');
+  $('explain-convention').textContent = x.convention || '';
+  box.hidden = false;
+  const a = anchor.getBoundingClientRect();
+  const width = Math.min(640, document.documentElement.clientWidth - 16);
+  box.style.width = `${width}px`;
+  box.style.left = `${Math.max(8, Math.min(a.left + window.scrollX, window.scrollX + document.documentElement.clientWidth - width - 8))}px`;
+  box.style.top = `${a.bottom + window.scrollY + 6}px`;
+  explainReturn = anchor;
+  $('explain-close').focus();
+}
+
+function hideExplain() {
+  if ($('explain').hidden) return;
+  $('explain').hidden = true;
+  if (explainReturn && document.contains(explainReturn)) explainReturn.focus();
+  explainReturn = null;
+}
+
+function explainTarget(target) {
+  if (!lastResult) return;
+  const c = target.closest('.card');
+  if (c) {
+    const label = c.querySelector('.label').textContent;
+    const x = explainCard(label, lastResult) || { title: label, formula: c.dataset.formula, lines: [`${c.querySelector('.value').textContent}: ${c.querySelector('.sub').textContent}`] };
+    showExplain(x, c);
+    return;
+  }
+  const td = target.closest('td[data-field]');
+  if (td) showExplain(explainOp(shownOps[Number(td.parentElement.dataset.op)], td.dataset.field, lastResult), td);
+}
+
 function renderOps(r) {
   const table = $('ops');
   table.textContent = '';
@@ -505,14 +630,21 @@ function renderOps(r) {
     hr.appendChild(th);
   }
   const tbody = table.createTBody();
-  for (const o of ops) {
+  shownOps = ops;
+  ops.forEach((o, i) => {
     const tr = tbody.insertRow();
+    tr.dataset.op = String(i);
     for (const [key, , fmt] of COLUMNS) {
       const td = tr.insertCell();
       td.textContent = fmt(o);
-      if (key === 'bound' && o.bound) td.className = `bound-${o.bound}`;
+      if (EXPLAINED.has(key)) {
+        td.dataset.field = key;
+        td.tabIndex = 0;
+        td.className = 'explainable';
+      }
+      if (key === 'bound' && o.bound) td.className = `explainable bound-${o.bound}`;
     }
-  }
+  });
   const t = r[state.opsPhase];
   const tr = tbody.insertRow();
   tr.className = 'total';
@@ -523,6 +655,57 @@ function renderOps(r) {
     time_s: state.opsPhase === 'prefill' ? seconds(t.time_s) : seconds(t.tpot_first_s), bound: '',
   };
   for (const [key] of COLUMNS) tr.insertCell().textContent = totals[key] ?? '';
+}
+
+// A chart's SVG with the page's colours written in (the exported file has no stylesheet).
+function standaloneSvg(id) {
+  const svg = $(id).querySelector('svg');
+  if (!svg) return null;
+  const copy = svg.cloneNode(true);
+  const fg = getComputedStyle(document.body).color;
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  const vb = svg.viewBox.baseVal;
+  copy.setAttribute('width', String(vb.width));
+  copy.setAttribute('height', String(vb.height));
+  copy.setAttribute('style', `background:${getComputedStyle(document.body).backgroundColor};color:${fg}`);
+  for (const t of copy.querySelectorAll('text')) if (!t.getAttribute('fill')) t.setAttribute('fill', fg);
+  return new XMLSerializer().serializeToString(copy);
+}
+
+function exportSvg(id) {
+  const text = standaloneSvg(id);
+  if (text) download(`infercast-${id}.svg`, 'image/svg+xml', text);
+}
+
+// PNG of a chart: an SVG chart drawn at 2x, or the canvas a uPlot or canvas chart draws into.
+async function exportPng(id) {
+  const box = $(id);
+  const save = (canvas) => canvas.toBlob((blob) => blob && download(`infercast-${id}.png`, 'image/png', blob));
+  const svg = standaloneSvg(id);
+  if (svg) {
+    const img = new Image();
+    img.src = URL.createObjectURL(new Blob([svg], { type: 'image/svg+xml' }));
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.width * 2;
+    c.height = img.height * 2;
+    const ctx = c.getContext('2d');
+    ctx.scale(2, 2);
+    ctx.drawImage(img, 0, 0);
+    URL.revokeObjectURL(img.src);
+    save(c);
+    return;
+  }
+  const canvas = box.tagName === 'CANVAS' ? box : box.querySelector('canvas');
+  if (!canvas) return;
+  const c = document.createElement('canvas');
+  c.width = canvas.width;
+  c.height = canvas.height;
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = getComputedStyle(document.body).backgroundColor;
+  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.drawImage(canvas, 0, 0);
+  save(c);
 }
 
 function download(name, type, text) {
@@ -882,6 +1065,37 @@ function bind() {
     });
   }
   $('region').addEventListener('change', () => { state.region = $('region').value; update(); });
+  // Efficiencies: a fraction above 0 up to 1 (dispatch: microseconds from 0); empty for the device's own.
+  for (const [key, field, id] of EFFICIENCIES) {
+    $(id).addEventListener('input', () => {
+      const v = $(id).value.trim();
+      const x = Number(v);
+      const dispatch = field === 'dispatch_us';
+      if (v === '') {
+        state[key] = dispatch ? -1 : 0;
+      } else if (!Number.isFinite(x) || (dispatch ? x < 0 || x > 1e6 : x < 0.001 || x > 1)) {
+        $('hardware-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected ${dispatch ? 'microseconds from 0 to 1000000' : 'a fraction from 0.001 to 1'}, or empty for the device's own`;
+        return;
+      } else {
+        state[key] = x;
+      }
+      $('hardware-error').textContent = '';
+      update();
+    });
+  }
+  $('reqs').addEventListener('input', () => {
+    const v = $('reqs').value.trim();
+    try {
+      if (v) parseRequests(v);
+    } catch (err) {
+      $('workload-error').textContent = err.message;
+      return;
+    }
+    $('workload-error').textContent = '';
+    state.reqs = v;
+    syncRagged();
+    update();
+  });
 
   // Several devices: whole numbers of at least 1; link figures and the acceptance are numbers in their ranges.
   for (const [id, lo, hi, whole] of [['tp', 1, 4096, true], ['pp', 1, 4096, true], ['dp', 1, 65536, true], ['ep', 1, 4096, true],
@@ -968,7 +1182,7 @@ function bind() {
     });
   }
   $('model-search').addEventListener('input', fillModels);
-  $('hardware').addEventListener('change', fillEditor);
+  $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); });
   $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GB: '', bandwidth_GBps: '' })));
   $('dev-save').addEventListener('click', saveDevice);
   $('dev-delete').addEventListener('click', deleteDevice);
@@ -993,6 +1207,34 @@ function bind() {
     await useFiles(e.dataTransfer.files);
   });
   drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('config-file').click(); } });
+  $('cards').addEventListener('click', (e) => explainTarget(e.target));
+  $('ops').addEventListener('click', (e) => { if (e.target.closest('td[data-field]')) explainTarget(e.target); });
+  for (const id of ['cards', 'ops']) {
+    $(id).addEventListener('keydown', (e) => {
+      if ((e.key === 'Enter' || e.key === ' ') && (e.target.closest('.card') || e.target.closest('td[data-field]'))) {
+        e.preventDefault();
+        explainTarget(e.target);
+      }
+    });
+  }
+  $('explain-close').addEventListener('click', hideExplain);
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') hideExplain(); });
+  document.addEventListener('click', (e) => {
+    if (!$('explain').hidden && !e.target.closest('#explain') && !e.target.closest('.card') && !e.target.closest('td[data-field]')) hideExplain();
+  });
+  for (const [id, kind] of [['compare-device', 'h'], ['compare-model', 'm']]) {
+    $(id).addEventListener('change', () => {
+      const v = $(id).value;
+      $(id).value = '';
+      if (!v) return;
+      const list = parseEntries(state.cmp);
+      if (!list.includes(`${kind}:${v}`)) list.push(`${kind}:${v}`);
+      state.cmp = list.slice(-8).join(',');
+      update();
+    });
+  }
+  for (const b of document.querySelectorAll('button[data-png]')) b.addEventListener('click', () => exportPng(b.dataset.png));
+  for (const b of document.querySelectorAll('button[data-svg]')) b.addEventListener('click', () => exportSvg(b.dataset.svg));
   $('phase-toggle').addEventListener('click', () => {
     state.phase = state.phase === 'decode' ? 'prefill' : 'decode';
     if (lastResult) render(lastResult);
@@ -1003,10 +1245,6 @@ function bind() {
   });
   $('export-csv').addEventListener('click', () => lastResult && download('infercast-operators.csv', 'text/csv', csv(lastResult)));
   $('export-json').addEventListener('click', () => lastResult && download('infercast-analysis.json', 'application/json', JSON.stringify(lastResult, null, 2)));
-  $('roofline-svg').addEventListener('click', () => {
-    const svg = $('roofline').querySelector('svg');
-    if (svg) download('infercast-roofline.svg', 'image/svg+xml', new XMLSerializer().serializeToString(svg));
-  });
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(location.href);
@@ -1034,12 +1272,34 @@ function syncInputs() {
   $('power').value = state.power > 0 ? String(state.power) : '';
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
   $('region').value = state.region;
+  $('reqs').value = state.reqs;
+  syncRagged();
+  syncEfficiencies();
+  if (state.reqs) $('ragged').open = true;
+  if (EFFICIENCIES.some(([k]) => effSet(k))) $('advanced').open = true;
   for (const id of Object.keys(MULTI_DEFAULTS)) if ($(id)) $(id).value = String(state[id]);
   $('spec').open = $('spec').open || Boolean(state.draft);
   $('scenario').value = state.scenario;
   const sc = scenarios.find((x) => x.name === state.scenario);
   $('scenario-info').textContent = sc ? `${sc.description}. Source: ${sc.source}.` : '';
   if (state.mlp !== DEFAULTS.mlp || state.chunk || state.tile || state.lora || state.scenario || state.hadamard !== 'off') $('optimizations').open = true;
+}
+
+// Batch and prompt stand aside while a list of ragged requests is given.
+function syncRagged() {
+  for (const id of ['batch', 'prompt']) {
+    $(id).disabled = Boolean(state.reqs);
+    $(id).title = state.reqs ? 'not used: the ragged requests below set each request' : '';
+  }
+}
+
+// Each efficiency input shows the device's own value as its placeholder and the override, if any, as its value.
+function syncEfficiencies() {
+  const doc = state.hardware ? selectedDeviceDoc() : null;
+  for (const [key, field, id] of EFFICIENCIES) {
+    $(id).placeholder = doc && doc.efficiency ? String(+doc.efficiency[field].toPrecision(4)) : '';
+    $(id).value = effSet(key) ? String(state[key]) : '';
+  }
 }
 
 async function start() {
@@ -1060,6 +1320,10 @@ async function start() {
     o.title = sy.source;
     $('system').appendChild(o);
   }
+  $('compare-device').appendChild(option('', 'choose...'));
+  for (const h of hardware.value) $('compare-device').appendChild(option(h.id, `${h.name} (${h.class})`));
+  $('compare-model').appendChild(option('', 'choose...'));
+  for (const m of models.value) $('compare-model').appendChild(option(m.id, m.name));
   $('draft').appendChild(option('', 'none'));
   $('draft').appendChild(option('mtp', "the model's MTP module"));
   for (const m of models.value) $('draft').appendChild(option(m.id, m.name));

@@ -1,0 +1,162 @@
+// "Where does this number come from": for a card or an operator cell, the formula, the same formula with this
+// scenario's values put in, and the convention used. The substituted arithmetic is redone here from the core's
+// inputs (FLOPs, bytes, peaks, bandwidths, efficiencies), so a reader can check it by hand; the browser tests
+// check that it lands on the number the core shows.
+import { bytes, count, seconds, si } from './format.js';
+
+const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
+const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
+
+// 1 / (effective bandwidth) of weights, KV cache and activations: the share of each in each tier over the
+// tier's bandwidth (core/analysis: the placement's TierCost).
+export function inverseBandwidths(r) {
+  const tiers = r.hardware.memory_tiers.map((t) => t.bandwidth_GBps * 1e9);
+  const inv = {};
+  for (const p of r.memory.placement) {
+    const total = p.bytes_per_tier.reduce((s, b) => s + b, 0);
+    inv[p.what] = total > 0 ? p.bytes_per_tier.reduce((s, b, i) => s + b / total / tiers[i], 0) : 1 / tiers[0];
+  }
+  return { weights: inv.weights, kv: inv.kv_cache, act: inv.activations };
+}
+
+function effOf(hw, cls) {
+  return cls === 'gemm' ? hw.efficiency.gemm : cls === 'attention' ? hw.efficiency.attention : hw.efficiency.elementwise;
+}
+
+// One operator's time, recomputed: {compute, memory, dispatch, total, lines}.
+export function opTime(o, r) {
+  const hw = r.hardware;
+  const peak = (hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
+  const e = effOf(hw, o.class);
+  const em = hw.efficiency.memory;
+  const inv = inverseBandwidths(r);
+  const compute = o.flops > 0 && peak > 0 ? o.flops / (peak * e) : 0;
+  const kvb = o.kv_read_bytes + o.kv_write_bytes, actb = o.act_read_bytes + o.act_write_bytes;
+  const memory = (o.weight_bytes * inv.weights + kvb * inv.kv + actb * inv.act) / em;
+  const dispatch = o.dispatches * hw.efficiency.dispatch_us * 1e-6;
+  const total = Math.max(compute, memory) + dispatch;
+  const same = inv.weights === inv.kv && inv.kv === inv.act;
+  const memLine = same
+    ? `memory = bytes / (bandwidth x e_mem) = ${bytes(o.weight_bytes + kvb + actb)} / (${gbps(1 / inv.weights)} x ${em}) = ${seconds(memory)}`
+    : `memory = (weights ${bytes(o.weight_bytes)} / ${gbps(1 / inv.weights)} + KV ${bytes(kvb)} / ${gbps(1 / inv.kv)} + activations ${bytes(actb)} / ${gbps(1 / inv.act)}) / ${em} = ${seconds(memory)}`;
+  const lines = [
+    peak > 0
+      ? `compute = FLOPs / (${o.compute_type_used} peak x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(compute)}`
+      : `compute = 0 (no ${o.compute_type_used} peak published: a lower bound)`,
+    memLine,
+    `dispatch = ${count(o.dispatches)} launches x ${hw.efficiency.dispatch_us} µs = ${seconds(dispatch)}`,
+    `time = max(compute, memory) + dispatch = max(${seconds(compute)}, ${seconds(memory)}) + ${seconds(dispatch)} = ${seconds(total)}`,
+  ];
+  return { compute, memory, dispatch, total, lines };
+}
+
+function convention(r) {
+  const w = r.workload;
+  return `Convention "${w.convention}": ${w.convention_description}. Timing ${w.timing === 'per-op' ? 'per operator (each bound on its own)' : 'phase-max (LIFE: max of summed compute and summed memory)'}; attention ${w.attention}, MoE traffic ${w.moe_traffic}.`;
+}
+
+function phaseLines(r, phase) {
+  const ops = r.ops.filter((o) => o.phase === phase && o.time_s !== undefined);
+  const sum = { compute: 0, memory: 0, dispatch: 0 };
+  let c = 0, m = 0, d = 0;
+  for (const o of ops) {
+    sum[o.bound] += o.time_s;
+    c += o.compute_s;
+    m += o.memory_s;
+    d += o.dispatch_s;
+  }
+  const lines = r.workload.timing === 'per-op'
+    ? [`= ${ops.length} operators: compute-bound ${seconds(sum.compute)} + memory-bound ${seconds(sum.memory)} + dispatch-bound ${seconds(sum.dispatch)} = ${seconds(sum.compute + sum.memory + sum.dispatch)}`]
+    : [`= max(${seconds(c)}, ${seconds(m)}) + ${seconds(d)} = ${seconds(Math.max(c, m) + d)}`];
+  const top = [...ops].sort((a, b) => b.time_s - a.time_s).slice(0, 2);
+  for (const o of top) {
+    lines.push(`Largest: ${o.name} (${o.group || 'model'}, x${o.count}), ${((100 * o.time_s) / (sum.compute + sum.memory + sum.dispatch)).toFixed(0)}% of the phase:`);
+    for (const l of opTime(o, r).lines) lines.push(`  ${l}`);
+  }
+  return lines;
+}
+
+// {title, formula, lines, convention} for a card, or null when it has no explanation.
+export function explainCard(label, r) {
+  const m = r.memory;
+  const w = r.workload;
+  const conv = convention(r);
+  if (r.parallel && ['Time to first token', 'Time per output token', 'Decode throughput', 'End to end'].includes(label)) {
+    return { title: label, formula: 'Sum over pipeline stages of each stage\'s time on its own sharded model, plus each step\'s collectives (docs/formulas.md, "Parallelism").', lines: ['See the stage and communication tables below.'], convention: conv };
+  }
+  switch (label) {
+    case 'Time to first token': {
+      const chunks = w.prefill_chunks > 1 ? [`${w.prefill_chunks} prefill steps of at most ${w.prefill_chunk} new tokens per request`] : [];
+      return {
+        title: 'Time to first token', convention: conv,
+        formula: w.timing === 'per-op'
+          ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + dispatches x t_dispatch]'
+          : 'TTFT = max(sum of compute times, sum of memory times) + sum of dispatches x t_dispatch',
+        lines: [...chunks, ...phaseLines(r, 'prefill'), `TTFT = ${seconds(r.ttft_s)}`],
+      };
+    }
+    case 'Time per output token': {
+      const d = r.decode;
+      return {
+        title: 'Time per output token', convention: conv,
+        formula: 'TPOT = mean over the decode steps of the step time; each step is the decode operators at that step\'s context (KV reads grow with it), summed in closed form',
+        lines: [`first step ${seconds(d.tpot_first_s)} (context ${count(d.timeline[0]?.context ?? 0)}), last ${seconds(d.tpot_last_s)} (context ${count(d.timeline[d.timeline.length - 1]?.context ?? 0)})`,
+          `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, 'First step:', ...phaseLines(r, 'decode').map((l) => `  ${l}`)],
+      };
+    }
+    case 'Decode throughput':
+      return { title: label, convention: conv, formula: 'tokens/s per request = 1 / TPOT; for the batch, x the requests stepping together',
+        lines: [`1 / ${seconds(r.decode.tpot_s)} = ${(1 / r.decode.tpot_s).toFixed(2)} tok/s`, `x ${count(w.batch_requests)} request(s) = ${r.decode.batch_tokens_per_s.toFixed(2)} tok/s`] };
+    case 'Memory':
+      return { title: label, convention: conv, formula: 'required = weights + KV cache at the end of the workload + peak activations; capacity = sum of the memory tiers',
+        lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
+          `capacity ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} = ${bytes(m.capacity_bytes)}`,
+          m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
+    case 'KV cache':
+      return { title: label, convention: conv, formula: 'KV bytes per token = sum over layers of (K + V widths, or the MLA latent) x bytes per element; x each request\'s context, sliding windows and chunks capped',
+        lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`] };
+    case 'Prefill FLOPs':
+    case 'Decode FLOPs / token': {
+      const phase = label === 'Prefill FLOPs' ? 'prefill' : 'decode';
+      const ops = r.ops.filter((o) => o.phase === phase).sort((a, b) => b.flops - a.flops);
+      const t = r[phase];
+      return { title: label, convention: conv, formula: 'sum over operators of count x FLOPs per call (GEMMs 2 m k n; attention by the convention; dequantization, LoRA and padding included)',
+        lines: [`${ops.slice(0, 4).map((o) => `${o.name} ${si(o.flops, 'FLOP')}`).join(' + ')}${ops.length > 4 ? ` + ${ops.length - 4} more` : ''} = ${si(t.flops, 'FLOP')}`,
+          phase === 'decode' ? `per generated token: ${si(t.flops, 'FLOP')} / ${count(t.tokens)} token(s) per step = ${si(t.flops_per_token, 'FLOP')}` : `bytes moved: ${bytes(t.bytes)} (weights ${bytes(t.weight_bytes)}, KV ${bytes(t.kv_read_bytes + t.kv_write_bytes)}, activations ${bytes(t.act_read_bytes + t.act_write_bytes)})`] };
+    }
+    case 'End to end':
+      return { title: label, convention: conv, formula: 'end to end = TTFT + the sum of the decode steps after the first token',
+        lines: [`${seconds(r.ttft_s)} + ${seconds(r.e2e_s - r.ttft_s)} = ${seconds(r.e2e_s)}`] };
+    default:
+      return null;
+  }
+}
+
+const FIELD_TITLES = {
+  flops: 'FLOPs', weight_bytes: 'Weights', act_read_bytes: 'Activations read', act_write_bytes: 'Activations written',
+  kv_read_bytes: 'KV read', kv_write_bytes: 'KV written', overhead_flops: 'Overhead FLOPs', intensity_flop_per_byte: 'FLOP/byte', time_s: 'Time', bound: 'Bound',
+};
+
+// An operator cell: its value per call and in total, and for time and bound the roofline arithmetic.
+export function explainOp(o, field, r) {
+  const title = `${o.name} (${o.group || 'model'}, ${o.phase}): ${FIELD_TITLES[field] || field}`;
+  const conv = convention(r);
+  const per = (v, fmt) => `${o.count} x ${fmt(v / o.count)} per call = ${fmt(v)}`;
+  if (field === 'time_s' || field === 'bound') {
+    if (!r.hardware || o.time_s === undefined) return { title, convention: conv, formula: 'Pick a device to time operators.', lines: [] };
+    const t = opTime(o, r);
+    const bound = t.dispatch > Math.max(t.compute, t.memory) ? 'dispatch' : t.compute >= t.memory ? 'compute' : 'memory';
+    return { title, convention: conv, formula: 'time = max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + launches x t_dispatch; bound = the largest of the three terms',
+      lines: [...t.lines, `bound: ${bound}`] };
+  }
+  if (field === 'intensity_flop_per_byte') {
+    return { title, convention: conv, formula: 'intensity = FLOPs / bytes moved (weights + KV + activations)',
+      lines: [`${si(o.flops, 'FLOP')} / ${bytes(o.bytes)} = ${(o.flops / o.bytes).toPrecision(3)} FLOP/byte`] };
+  }
+  if (field === 'flops' || field === 'overhead_flops') {
+    const extra = [['dequantization', o.dequant_flops], ['LoRA', o.lora_flops], ['tile padding', o.padded_flops]].filter(([, v]) => v > 0);
+    return { title, convention: conv, formula: 'count (layers) x FLOPs per call, overheads included',
+      lines: [per(o.flops, (v) => si(v, 'FLOP')), ...extra.map(([k, v]) => `of which ${k}: ${si(v, 'FLOP')}`)] };
+  }
+  return { title, convention: conv, formula: 'count (layers) x bytes per call', lines: [per(o[field] || 0, bytes)] };
+}

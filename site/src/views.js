@@ -1,0 +1,173 @@
+// Two SVG charts over one analysis (so they export as SVG and PNG as drawn): where the FLOPs, the bytes and the
+// time of each phase go, and where the bytes live across the device's memory tiers. Nothing is computed here
+// beyond sums of the core's per-operator numbers. Every label is text content, never HTML.
+import { bytes, seconds, si } from './format.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const PALETTE = ['#2563eb', '#c2410c', '#059669', '#9333ea', '#b45309', '#0891b2', '#db2777', '#4d7c0f', '#6b7280'];
+export const BYTE_KINDS = [
+  ['weight_bytes', 'weights', '#2563eb'], ['act_read_bytes', 'activations read', '#059669'], ['act_write_bytes', 'activations written', '#86efac'],
+  ['kv_read_bytes', 'KV read', '#c2410c'], ['kv_write_bytes', 'KV written', '#fdba74'],
+];
+
+function el(name, attrs, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// Sums of a field per operator name in a phase, largest first, the tail past `keep` folded into "other".
+export function shares(ops, field, keep = 7) {
+  const by = new Map();
+  for (const o of ops) by.set(o.name, (by.get(o.name) || 0) + (o[field] || 0));
+  const all = [...by.entries()].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]);
+  const head = all.slice(0, keep);
+  const rest = all.slice(keep).reduce((s, [, v]) => s + v, 0);
+  if (rest > 0) head.push(['other', rest]);
+  return head;
+}
+
+function bar(svg, y, label, parts, total, fmt, colorOf, W, L) {
+  svg.appendChild(el('text', { x: 4, y: y + 13 }, label));
+  let x = L;
+  const w = W - L - 8;
+  for (const [name, v] of parts) {
+    const width = total > 0 ? (v / total) * w : 0;
+    const r = el('rect', { x, y, width: Math.max(width, 0), height: 18, fill: colorOf(name) });
+    r.appendChild(el('title', {}, `${name}: ${fmt(v)} (${((100 * v) / total).toFixed(1)}%)`));
+    svg.appendChild(r);
+    if (width > 54) svg.appendChild(el('text', { x: x + 3, y: y + 13, fill: '#fff', class: 'on-bar' }, name.length * 6 > width - 6 ? `${((100 * v) / total).toFixed(0)}%` : name));
+    x += width;
+  }
+  svg.appendChild(el('text', { x: W - 8, y: y - 3, 'text-anchor': 'end', class: 'total' }, fmt(total)));
+}
+
+// FLOPs, time and bytes of prefill and of the first decode step, split by operator (bytes by kind).
+export function drawDecomposition(container, r) {
+  container.textContent = '';
+  const W = 560, L = 92;
+  const names = shares(r.ops.filter((o) => o.phase === 'prefill'), 'flops', 8).map(([n]) => n);
+  const colorOf = (n) => (n === 'other' ? '#9ca3af' : PALETTE[names.indexOf(n) >= 0 ? names.indexOf(n) : (names.length + n.length) % PALETTE.length]);
+  const timed = r.ops.some((o) => o.time_s !== undefined);
+  const rows = [];
+  for (const phase of ['prefill', 'decode']) {
+    const ops = r.ops.filter((o) => o.phase === phase);
+    rows.push({ title: phase === 'prefill' ? 'Prefill' : 'Decode (first step)' });
+    rows.push({ label: 'FLOPs', parts: shares(ops, 'flops'), fmt: (v) => si(v, 'FLOP'), color: colorOf });
+    if (timed) rows.push({ label: 'time', parts: shares(ops, 'time_s'), fmt: seconds, color: colorOf });
+    const kinds = BYTE_KINDS.map(([k, label]) => [label, ops.reduce((s, o) => s + (o[k] || 0), 0)]).filter(([, v]) => v > 0);
+    rows.push({ label: 'bytes', parts: kinds, fmt: bytes, color: (n) => BYTE_KINDS.find((b) => b[1] === n)[2] });
+  }
+  const H = rows.reduce((h, row) => h + (row.title ? 20 : 30), 0) + 44;
+  const svg = el('svg', { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 });
+  let y = 4;
+  for (const row of rows) {
+    if (row.title) {
+      svg.appendChild(el('text', { x: 4, y: y + 14, 'font-weight': 600 }, row.title));
+      y += 20;
+      continue;
+    }
+    const total = row.parts.reduce((s, [, v]) => s + v, 0);
+    bar(svg, y + 8, row.label, row.parts, total, row.fmt, row.color, W, L);
+    y += 30;
+  }
+  // Legend: operator colours, then byte kinds.
+  let x = 4;
+  y += 12;
+  for (const [n, c] of [...names.map((n) => [n, colorOf(n)]), ['other', '#9ca3af'], ...BYTE_KINDS.map(([, l, c]) => [l, c])]) {
+    const w = 14 + n.length * 6;
+    if (x + w > W) { x = 4; y += 14; }
+    svg.appendChild(el('rect', { x, y: y - 8, width: 9, height: 9, fill: c }));
+    svg.appendChild(el('text', { x: x + 12, y }, n));
+    x += w + 8;
+  }
+  svg.setAttribute('viewBox', `0 0 ${W} ${y + 8}`);
+  container.appendChild(svg);
+  return svg;
+}
+
+const PLACED = [['weights', 'weights', '#2563eb'], ['kv_cache', 'KV cache', '#c2410c'], ['activations', 'activations', '#059669']];
+
+// One bar per memory tier, its full width the tier's capacity, filled by what the placement puts there.
+export function drawMemory(container, r) {
+  container.textContent = '';
+  const hw = r.hardware;
+  const placement = r.memory.placement;
+  if (!hw || !placement) {
+    container.textContent = 'Pick a device to see where the bytes live.';
+    return null;
+  }
+  const W = 560, L = 150;
+  const tiers = hw.memory_tiers;
+  const H = 34 * tiers.length + 40;
+  const svg = el('svg', { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 });
+  tiers.forEach((t, i) => {
+    const y = 8 + 34 * i;
+    const cap = t.capacity_GB * 1e9;
+    svg.appendChild(el('text', { x: 4, y: y + 12 }, `${t.name}`));
+    svg.appendChild(el('text', { x: 4, y: y + 25, class: 'muted' }, `${bytes(cap)}, ${t.bandwidth_GBps.toLocaleString('en-US')} GB/s`));
+    svg.appendChild(el('rect', { x: L, y, width: W - L - 8, height: 26, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.4 }));
+    let x = L;
+    let used = 0;
+    for (const [what, label, color] of PLACED) {
+      const p = placement.find((q) => q.what === what);
+      const b = p ? p.bytes_per_tier[i] || 0 : 0;
+      used += b;
+      const width = cap > 0 ? Math.min((b / cap) * (W - L - 8), W - 8 - x) : 0;
+      if (width <= 0) continue;
+      const rect = el('rect', { x, y, width, height: 26, fill: color, 'fill-opacity': 0.85 });
+      rect.appendChild(el('title', {}, `${label} in ${t.name}: ${bytes(b)} (${((100 * b) / cap).toFixed(1)}% of it)`));
+      svg.appendChild(rect);
+      x += width;
+    }
+    svg.appendChild(el('text', { x: W - 10, y: y + 17, 'text-anchor': 'end' }, `${((100 * used) / cap).toFixed(1)}% used`));
+  });
+  const over = r.memory.required_bytes - r.memory.capacity_bytes;
+  let x = 4;
+  const y = 34 * tiers.length + 28;
+  for (const [, label, color] of PLACED) {
+    svg.appendChild(el('rect', { x, y: y - 8, width: 9, height: 9, fill: color }));
+    svg.appendChild(el('text', { x: x + 12, y }, label));
+    x += 30 + label.length * 6;
+  }
+  if (over > 0) svg.appendChild(el('text', { x: W - 8, y, 'text-anchor': 'end', fill: '#dc2626' }, `${bytes(over)} do not fit anywhere`));
+  container.appendChild(svg);
+  return svg;
+}
+
+// Placements worth comparing on a device with several tiers: weights and KV cache each pinned to every tier.
+export function placementRequests(r) {
+  const n = r.hardware ? r.hardware.memory_tiers.length : 0;
+  if (n < 2) return [];
+  const out = [];
+  for (let w = 0; w < n; w++) for (let k = 0; k < n; k++) out.push({ weights: w, kv_cache: k });
+  return out;
+}
+
+// The table of those placements: what fits and the throughput each gives.
+export function renderPlacements(table, r, results) {
+  table.textContent = '';
+  if (!results.length) return;
+  const names = r.hardware.memory_tiers.map((t) => t.name);
+  const head = table.createTHead().insertRow();
+  for (const h of ['Weights first in', 'KV cache first in', 'Fits', 'TTFT', 'TPOT', 'tok/s (batch)']) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    head.appendChild(th);
+  }
+  const body = table.createTBody();
+  for (const { placement, env } of results) {
+    const tr = body.insertRow();
+    const cells = [names[placement.weights], names[placement.kv_cache]];
+    if (env.ok) {
+      const v = env.value;
+      cells.push(v.memory.fits ? (v.memory.fits_first_tier ? 'yes' : 'spills') : 'no', seconds(v.ttft_s), seconds(v.decode.tpot_s),
+        v.decode.batch_tokens_per_s.toFixed(v.decode.batch_tokens_per_s >= 100 ? 0 : 1));
+    } else {
+      cells.push(env.error.message, '', '', '');
+    }
+    for (const c of cells) tr.insertCell().textContent = c;
+  }
+}

@@ -1,0 +1,161 @@
+// The views added for issue 6, used as a reader would: every card and operator cell explains itself with the
+// scenario's values (and the explanation lands on the number shown), the decomposition and memory-tier charts,
+// devices and models side by side equal to the CLI, PNG and SVG exports, efficiencies under "advanced" and
+// ragged requests typed in the page, each equal to the CLI for the same scenario.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { seconds, si } from '../../site/src/format.js';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+
+const env = withBrowser();
+const cli = path.join(root, 'build/native-release/infercast');
+const analyze = (...args) => JSON.parse(execFileSync(cli, ['analyze', ...args, '--format', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+
+async function settled(page) {
+  await analyzed(page);
+  await page.waitForFunction(() => !/^Adding/.test(document.getElementById('compare-note').textContent));
+  await page.waitForTimeout(300);
+}
+
+test('cards and operator cells explain themselves, and the arithmetic lands on the numbers shown', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&batch=4`);
+  await settled(page);
+  await page.click('.card:has-text("Time to first token")');
+  await page.waitForSelector('#explain:not([hidden])');
+  assert.equal(await page.textContent('#explain-title'), 'Time to first token');
+  assert.match(await page.textContent('#explain-formula'), /^TTFT = sum over prefill operators of \[max\(FLOPs \/ \(peak x e_class\)/);
+  const lines = (await page.textContent('#explain-lines')).split('\n');
+  assert.equal(lines.at(-1), `TTFT = ${await cardValue(page, 'Time to first token')}`);
+  // The per-operator sum printed first equals the card too.
+  assert.match(lines[0], new RegExp(`= \\d+ operators: .* = ${(await cardValue(page, 'Time to first token')).replace('.', '\\.')}$`));
+  assert.match(await page.textContent('#explain-convention'), /^Convention "infercast": what a good implementation executes/);
+  await page.screenshot({ path: path.join(artifacts, 'explain.png') });
+  // Keyboard: Escape closes and gives the focus back; Enter on an operator's time cell opens its arithmetic.
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isHidden('#explain'), true);
+  assert.equal(await page.evaluate(() => document.activeElement.querySelector('.label')?.textContent), 'Time to first token');
+  await page.selectOption('#ops-phase', 'decode');
+  const row = page.locator('#ops tbody tr', { hasText: 'down_proj' });
+  const cell = row.locator('td[data-field="time_s"]');
+  const shown = await cell.textContent();
+  await cell.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#explain:not([hidden])');
+  const op = (await page.textContent('#explain-lines')).split('\n');
+  assert.match(op[0], /^compute = FLOPs \/ \(bf16 peak x e_gemm\) = [\d.]+ [GT]FLOP \/ \(989\.4 TFLOP\/s x 0\.\d+\) = /);
+  assert.match(op[1], /^memory = bytes \/ \(bandwidth x e_mem\) = [\d.]+ [MG]iB \/ \(3,350 GB\/s x 0\.\d+\) = /);
+  assert.ok(op[3].endsWith(`= ${shown}`), `${op[3]} ends with ${shown}`);
+  await page.click('#explain-close');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('decomposition and memory-tier charts; placements on a device with two tiers equal the CLI', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-70b&hardware=sambanova-sn40l`);
+  await settled(page);
+  const totals = await page.$$eval('#decomposition text.total', (ts) => ts.map((t) => t.textContent));
+  const v = analyze('--model', 'llama-3.1-70b', '--hardware', 'sambanova-sn40l');
+  assert.equal(totals[0], si(v.prefill.flops, 'FLOP'));  // prefill FLOPs bar
+  assert.equal(totals[1], seconds(v.ttft_s));             // prefill time bar: the TTFT
+  assert.equal(totals[3], si(v.decode.flops, 'FLOP'));    // first decode step's FLOPs
+  assert.equal(await page.$$eval('#memory svg rect[fill-opacity]', (rs) => rs.length) > 0, true);
+  assert.match(await page.textContent('#memory'), /HBM \(co-packaged\).*% used/);
+  const rows = await page.$$eval('#placements tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.equal(rows.length, 4);
+  const pinned = analyze('--model', 'llama-3.1-70b', '--hardware', 'sambanova-sn40l', '--pin-weights', '1', '--pin-kv', '1');
+  assert.deepEqual(rows[3].slice(0, 2), ['DDR5 (direct-attached)', 'DDR5 (direct-attached)']);
+  assert.equal(rows[3][4], seconds(pinned.decode.tpot_s));
+  assert.equal(rows[0][4], seconds(v.decode.tpot_s));
+  await page.locator('#memory').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'memory-tiers.png') });
+  // Exports: SVG as drawn, PNG from an SVG chart and from a uPlot canvas.
+  for (const [sel, magic] of [['button[data-svg="memory"]', '<svg'], ['button[data-png="decomposition"]', '\x89PNG'], ['button[data-png="timeline"]', '\x89PNG']]) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(sel)]);
+    const file = path.join(artifacts, download.suggestedFilename());
+    await download.saveAs(file);
+    assert.equal(fs.readFileSync(file, 'latin1').slice(0, magic.length), magic, sel);
+  }
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('devices and models side by side equal the CLI, and the comparison survives a reload', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&prompt=1024`);
+  await settled(page);
+  await page.selectOption('#compare-device', 'nvidia-l4');
+  await page.waitForFunction(() => document.querySelectorAll('#compare tbody tr').length === 2);
+  await page.selectOption('#compare-model', 'qwen3-8b');
+  await page.waitForFunction(() => document.querySelectorAll('#compare tbody tr').length === 3);
+  await page.waitForFunction(() => /cmp=h%3Anvidia-l4%2Cm%3Aqwen3-8b/.test(location.hash));
+  const cells = async () => page.$$eval('#compare tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.firstChild ? c.firstChild.textContent : '')));
+  let rows = await cells();
+  const l4 = analyze('--model', 'llama-3.1-8b', '--hardware', 'nvidia-l4', '--prompt', '1024');
+  const qwen = analyze('--model', 'qwen3-8b', '--hardware', 'nvidia-h100-sxm', '--prompt', '1024');
+  assert.equal(rows[1][0], 'on NVIDIA L4');
+  assert.deepEqual(rows[1].slice(1, 3), [seconds(l4.ttft_s), seconds(l4.decode.tpot_s)]);
+  assert.equal(rows[2][0], 'Qwen3-8B');
+  assert.deepEqual(rows[2].slice(1, 3), [seconds(qwen.ttft_s), seconds(qwen.decode.tpot_s)]);
+  assert.match(await page.textContent('#compare tbody tr:nth-child(2)'), /\d+(\.\d+)?x/);
+  // A new workload recomputes every row; a reload restores the same comparison.
+  await page.fill('#gen', '512');
+  await page.waitForFunction(() => /gen=512/.test(location.hash));
+  await settled(page);
+  const l4b = analyze('--model', 'llama-3.1-8b', '--hardware', 'nvidia-l4', '--prompt', '1024', '--gen', '512');
+  await page.waitForFunction((t) => document.querySelector('#compare tbody tr:nth-child(2) td:nth-child(3)').firstChild.textContent === t, seconds(l4b.decode.tpot_s));
+  await page.reload();
+  await settled(page);
+  await page.waitForFunction(() => document.querySelectorAll('#compare tbody tr').length === 3);
+  rows = await cells();
+  assert.equal(rows[1][2], seconds(l4b.decode.tpot_s));
+  await page.locator('#compare').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'compare.png') });
+  await page.click('#compare button[aria-label="Remove device nvidia-l4 from the comparison"]');
+  await page.waitForFunction(() => document.querySelectorAll('#compare tbody tr').length === 2);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('efficiencies under advanced and ragged requests equal the CLI; bad values are named', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await settled(page);
+  await page.click('#advanced summary');
+  assert.equal(await page.getAttribute('#eff-gemm', 'placeholder'), '0.65');
+  await page.fill('#eff-gemm', '0.5');
+  await page.fill('#eff-dispatch', '4');
+  await page.waitForFunction(() => /egemm=0\.5/.test(location.hash) && /edisp=4/.test(location.hash));
+  const doc = JSON.parse(fs.readFileSync(path.join(root, 'presets/hardware/nvidia-h100-sxm.json'), 'utf8'));
+  doc.efficiency = { ...(doc.efficiency || {}), gemm: 0.5, dispatch_us: 4 };
+  const hwFile = path.join(artifacts, 'h100-gemm-0.5.json');
+  fs.writeFileSync(hwFile, JSON.stringify(doc));
+  const eff = analyze('--model', 'llama-3.1-8b', '--hardware', hwFile);
+  await page.waitForFunction((t) => [...document.querySelectorAll('.card')].some((c) => c.querySelector('.value').textContent === t), seconds(eff.ttft_s));
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(eff.decode.tpot_s));
+  await page.fill('#eff-memory', '1.5');
+  assert.equal(await page.textContent('#hardware-error'), 'Memory bandwidth holds "1.5"; expected a fraction from 0.001 to 1, or empty for the device\'s own');
+  await page.fill('#eff-memory', '');
+  // Ragged requests.
+  await page.click('#ragged summary');
+  await page.fill('#reqs', '0+512, 4096+128');
+  await page.waitForFunction(() => /reqs=/.test(location.hash));
+  assert.equal(await page.isDisabled('#batch'), true);
+  const ragged = analyze('--model', 'llama-3.1-8b', '--hardware', hwFile, '--cached-tokens', '0', '4096', '--input-tokens', '512', '128');
+  await page.waitForFunction((t) => [...document.querySelectorAll('.card')].some((c) => c.querySelector('.value').textContent === t), seconds(ragged.ttft_s));
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(ragged.decode.tpot_s));
+  await page.fill('#reqs', '0+512, lots');
+  assert.equal(await page.textContent('#workload-error'),
+    'Ragged requests: item 2 holds "lots"; expected cached+new tokens, optionally x count (e.g. 4096+128x2), with at least 1 new token');
+  assert.equal(await cardValue(page, 'Time to first token'), seconds(ragged.ttft_s));
+  // The link restores both.
+  await page.fill('#reqs', '0+512, 4096+128');
+  await page.waitForFunction(() => /reqs=0%2B512/.test(location.hash));
+  await page.reload();
+  await settled(page);
+  assert.equal(await page.inputValue('#eff-gemm'), '0.5');
+  assert.equal(await page.inputValue('#reqs'), '0+512, 4096+128');
+  assert.equal(await cardValue(page, 'Time to first token'), seconds(ragged.ttft_s));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
