@@ -17,7 +17,10 @@ System single_node_system(const HardwareSpec& hw, int devices) {
   s.name = std::to_string(devices) + "x " + hw.name;
   s.device = hw;
   s.devices_per_node = std::max(devices, 1);
-  s.intra = Link{"device interconnect", hw.interconnect_bytes_per_s, 0.5e-6, 0.8};
+  // NCCL's per-hop latency (src/graph/tuning.cc hwLat): about 0.5 us over NVLink-class links, 1 us over PCIe. A
+  // device link of at most 64 GB/s per direction (PCIe 5.0 x16) is taken to be PCIe.
+  const bool pcie = hw.interconnect_bytes_per_s <= 64e9;
+  s.intra = Link{pcie ? "device interconnect (PCIe)" : "device interconnect", hw.interconnect_bytes_per_s, pcie ? 1e-6 : 0.5e-6, 0.8};
   s.inter = s.intra;
   return s;
 }

@@ -68,7 +68,8 @@ export function renderCompare(table, rows, presets, onRemove) {
         if (entry && base && better && typeof x === 'number' && Number.isFinite(x) && Number.isFinite(get(base)) && get(base) > 0) {
           const ratio = x / get(base);
           const s = document.createElement('span');
-          s.className = `ratio ${(better === 'lower' ? ratio < 1 : ratio > 1) ? 'good' : ratio === 1 ? '' : 'worse'}`;
+          const same = Math.abs(ratio - 1) < 0.005;
+          s.className = `ratio ${same ? '' : (better === 'lower' ? ratio < 1 : ratio > 1) ? 'good' : 'worse'}`;
           s.textContent = ` ${ratio >= 10 ? ratio.toFixed(0) : ratio.toPrecision(2)}x`;
           td.appendChild(s);
         }

@@ -1,53 +1,34 @@
 // "Where does this number come from": for a card or an operator cell, the formula, the same formula with this
-// scenario's values put in, and the convention used. The substituted arithmetic is redone here from the core's
-// inputs (FLOPs, bytes, peaks, bandwidths, efficiencies), so a reader can check it by hand; the browser tests
-// check that it lands on the number the core shows.
+// scenario's values put in, and the convention used. Every result shown is the core's (no formula is redone
+// here); the browser tests redo the arithmetic from the inputs shown and check it lands on those results.
 import { bytes, count, seconds, si } from './format.js';
 
 const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
 const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
 
-// 1 / (effective bandwidth) of weights, KV cache and activations: the share of each in each tier over the
-// tier's bandwidth (core/analysis: the placement's TierCost).
-export function inverseBandwidths(r) {
-  const tiers = r.hardware.memory_tiers.map((t) => t.bandwidth_GBps * 1e9);
-  const inv = {};
-  for (const p of r.memory.placement) {
-    const total = p.bytes_per_tier.reduce((s, b) => s + b, 0);
-    inv[p.what] = total > 0 ? p.bytes_per_tier.reduce((s, b, i) => s + b / total / tiers[i], 0) : 1 / tiers[0];
-  }
-  return { weights: inv.weights, kv: inv.kv_cache, act: inv.activations };
-}
-
 function effOf(hw, cls) {
   return cls === 'gemm' ? hw.efficiency.gemm : cls === 'attention' ? hw.efficiency.attention : hw.efficiency.elementwise;
 }
 
-// One operator's time, recomputed: {compute, memory, dispatch, total, lines}.
+// One operator's time as the core computed it (compute_s, memory_s, dispatch_s), with the inputs put into the
+// formula. The formula itself lives in core/analysis; this only shows it. The bandwidth shown is the one the
+// core's memory time implies: the tier's own when the operator's bytes sit in one tier, else the blend of tiers.
 export function opTime(o, r) {
   const hw = r.hardware;
   const peak = (hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
   const e = effOf(hw, o.class);
   const em = hw.efficiency.memory;
-  const inv = inverseBandwidths(r);
-  const compute = o.flops > 0 && peak > 0 ? o.flops / (peak * e) : 0;
-  const kvb = o.kv_read_bytes + o.kv_write_bytes, actb = o.act_read_bytes + o.act_write_bytes;
-  const memory = (o.weight_bytes * inv.weights + kvb * inv.kv + actb * inv.act) / em;
-  const dispatch = o.dispatches * hw.efficiency.dispatch_us * 1e-6;
-  const total = Math.max(compute, memory) + dispatch;
-  const same = inv.weights === inv.kv && inv.kv === inv.act;
-  const memLine = same
-    ? `memory = bytes / (bandwidth x e_mem) = ${bytes(o.weight_bytes + kvb + actb)} / (${gbps(1 / inv.weights)} x ${em}) = ${seconds(memory)}`
-    : `memory = (weights ${bytes(o.weight_bytes)} / ${gbps(1 / inv.weights)} + KV ${bytes(kvb)} / ${gbps(1 / inv.kv)} + activations ${bytes(actb)} / ${gbps(1 / inv.act)}) / ${em} = ${seconds(memory)}`;
+  const used = r.memory.placement.filter((p) => p.bytes_per_tier.filter((b) => b > 0).length > 1 || p.bytes_per_tier.findIndex((b) => b > 0) > 0);
+  const bw = o.memory_s > 0 ? o.bytes / (o.memory_s * em) : hw.memory_tiers[0].bandwidth_GBps * 1e9;
   const lines = [
     peak > 0
-      ? `compute = FLOPs / (${o.compute_type_used} peak x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(compute)}`
+      ? `compute = FLOPs / (${o.compute_type_used} peak x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}`
       : `compute = 0 (no ${o.compute_type_used} peak published: a lower bound)`,
-    memLine,
-    `dispatch = ${count(o.dispatches)} launches x ${hw.efficiency.dispatch_us} µs = ${seconds(dispatch)}`,
-    `time = max(compute, memory) + dispatch = max(${seconds(compute)}, ${seconds(memory)}) + ${seconds(dispatch)} = ${seconds(total)}`,
+    `memory = bytes / (bandwidth x e_mem) = ${bytes(o.bytes)} / (${gbps(bw)} x ${em}) = ${seconds(o.memory_s)}${used.length ? ' (bandwidth: the blend of the tiers these bytes live in)' : ''}`,
+    `dispatch = ${count(o.dispatches)} launches x ${hw.efficiency.dispatch_us} µs = ${seconds(o.dispatch_s)}`,
+    `time = max(compute, memory) + dispatch = max(${seconds(o.compute_s)}, ${seconds(o.memory_s)}) + ${seconds(o.dispatch_s)} = ${seconds(o.time_s)}`,
   ];
-  return { compute, memory, dispatch, total, lines };
+  return { lines };
 }
 
 function convention(r) {
@@ -55,7 +36,7 @@ function convention(r) {
   return `Convention "${w.convention}": ${w.convention_description}. Timing ${w.timing === 'per-op' ? 'per operator (each bound on its own)' : 'phase-max (LIFE: max of summed compute and summed memory)'}; attention ${w.attention}, MoE traffic ${w.moe_traffic}.`;
 }
 
-function phaseLines(r, phase) {
+function phaseLines(r, phase, total) {
   const ops = r.ops.filter((o) => o.phase === phase && o.time_s !== undefined);
   const sum = { compute: 0, memory: 0, dispatch: 0 };
   let c = 0, m = 0, d = 0;
@@ -67,7 +48,7 @@ function phaseLines(r, phase) {
   }
   const lines = r.workload.timing === 'per-op'
     ? [`= ${ops.length} operators: compute-bound ${seconds(sum.compute)} + memory-bound ${seconds(sum.memory)} + dispatch-bound ${seconds(sum.dispatch)} = ${seconds(sum.compute + sum.memory + sum.dispatch)}`]
-    : [`= max(${seconds(c)}, ${seconds(m)}) + ${seconds(d)} = ${seconds(Math.max(c, m) + d)}`];
+    : [`= max(sum of compute ${seconds(c)}, sum of memory ${seconds(m)}) + sum of dispatch ${seconds(d)} = ${seconds(total)}`];
   const top = [...ops].sort((a, b) => b.time_s - a.time_s).slice(0, 2);
   for (const o of top) {
     lines.push(`Largest: ${o.name} (${o.group || 'model'}, x${o.count}), ${((100 * o.time_s) / (sum.compute + sum.memory + sum.dispatch)).toFixed(0)}% of the phase:`);
@@ -92,7 +73,7 @@ export function explainCard(label, r) {
         formula: w.timing === 'per-op'
           ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + dispatches x t_dispatch]'
           : 'TTFT = max(sum of compute times, sum of memory times) + sum of dispatches x t_dispatch',
-        lines: [...chunks, ...phaseLines(r, 'prefill'), `TTFT = ${seconds(r.ttft_s)}`],
+        lines: [...chunks, ...phaseLines(r, 'prefill', r.ttft_s), `TTFT = ${seconds(r.ttft_s)}`],
       };
     }
     case 'Time per output token': {
@@ -101,7 +82,7 @@ export function explainCard(label, r) {
         title: 'Time per output token', convention: conv,
         formula: 'TPOT = mean over the decode steps of the step time; each step is the decode operators at that step\'s context (KV reads grow with it), summed in closed form',
         lines: [`first step ${seconds(d.tpot_first_s)} (context ${count(d.timeline[0]?.context ?? 0)}), last ${seconds(d.tpot_last_s)} (context ${count(d.timeline[d.timeline.length - 1]?.context ?? 0)})`,
-          `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, 'First step:', ...phaseLines(r, 'decode').map((l) => `  ${l}`)],
+          `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, 'First step:', ...phaseLines(r, 'decode', d.tpot_first_s).map((l) => `  ${l}`)],
       };
     }
     case 'Decode throughput':
@@ -144,10 +125,8 @@ export function explainOp(o, field, r) {
   const per = (v, fmt) => `${o.count} x ${fmt(v / o.count)} per call = ${fmt(v)}`;
   if (field === 'time_s' || field === 'bound') {
     if (!r.hardware || o.time_s === undefined) return { title, convention: conv, formula: 'Pick a device to time operators.', lines: [] };
-    const t = opTime(o, r);
-    const bound = t.dispatch > Math.max(t.compute, t.memory) ? 'dispatch' : t.compute >= t.memory ? 'compute' : 'memory';
     return { title, convention: conv, formula: 'time = max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + launches x t_dispatch; bound = the largest of the three terms',
-      lines: [...t.lines, `bound: ${bound}`] };
+      lines: [...opTime(o, r).lines, `bound: ${o.bound}`] };
   }
   if (field === 'intensity_flop_per_byte') {
     return { title, convention: conv, formula: 'intensity = FLOPs / bytes moved (weights + KV + activations)',

@@ -47,7 +47,7 @@ function bar(svg, y, label, parts, total, fmt, colorOf, W, L) {
 export function drawDecomposition(container, r) {
   container.textContent = '';
   const W = 560, L = 92;
-  const names = shares(r.ops.filter((o) => o.phase === 'prefill'), 'flops', 8).map(([n]) => n);
+  const names = shares(r.ops.filter((o) => o.phase === 'prefill'), 'flops', 8).map(([n]) => n).filter((n) => n !== 'other');
   const colorOf = (n) => (n === 'other' ? '#9ca3af' : PALETTE[names.indexOf(n) >= 0 ? names.indexOf(n) : (names.length + n.length) % PALETTE.length]);
   const timed = r.ops.some((o) => o.time_s !== undefined);
   const rows = [];

@@ -82,6 +82,22 @@ TEST_CASE("collective costs match hand calculations", "[parallel]") {
   }
 }
 
+TEST_CASE("a device's own link: NCCL's hop latency by link class", "[parallel]") {
+  // NVLink-class (H100 SXM, 450 GB/s per direction): 0.5 us per hop; PCIe (L4, 32 GB/s; H100 PCIe, 64 GB/s): 1 us.
+  const System nv = single_node_system(*find_hardware_preset("nvidia-h100-sxm"), 8);
+  CHECK(nv.intra.latency_s == 0.5e-6);
+  CHECK(nv.intra.bandwidth_bytes_per_s == 450e9);
+  CHECK(nv.devices_per_node == 8);
+  const System l4 = single_node_system(*find_hardware_preset("nvidia-l4"), 4);
+  CHECK(l4.intra.latency_s == 1e-6);
+  CHECK(l4.intra.name == "device interconnect (PCIe)");
+  CHECK(single_node_system(*find_hardware_preset("nvidia-h100-pcie"), 2).intra.latency_s == 1e-6);
+  // A ring all-reduce of 1 MiB over 4 L4s: 2(n-1) hops x 1 us + 2(n-1)/n x S / (32 GB/s x 0.8).
+  const double S = 1 << 20;
+  CHECK(collective_cost(Collective::AllReduce, S, Group{4, 1}, l4.intra, l4.inter, CollectiveAlgo::Ring).seconds ==
+        Approx(6 * 1e-6 + 1.5 * S / (32e9 * 0.8)));
+}
+
 TEST_CASE("invalid splits are refused with messages that say why", "[parallel]") {
   ParallelPlan p;
   p.tp = 3;
