@@ -1,6 +1,6 @@
 // The page: one state object, kept in the URL; every change asks the core for a fresh analysis and renders it.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
-import uPlot from 'uplot';
+import { plotOf, replacePlot, uplotSvg } from './plots.js';
 import { createBackend } from './backend.js';
 import { bytes, count, rate, seconds, si } from './format.js';
 import { drawRoofline } from './roofline.js';
@@ -26,8 +26,6 @@ const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill',
 let presets = { models: [], hardware: [], systems: [] };
 let lastBatching = null;
 let lastResult = null;
-let timelinePlot = null;
-let sweepPlot = null;
 let lastSweep = null;
 let scenarios = [];
 let generation = 0;
@@ -303,11 +301,7 @@ const SWEEP_COLORS = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3aed'];
 
 function renderSweep(v) {
   const box = $('quant-sweep');
-  if (sweepPlot) {
-    sweepPlot.destroy();
-    sweepPlot = null;
-  }
-  box.textContent = '';
+  replacePlot(box, null);
   const kvs = [...new Set(v.rows.map((r) => r.kv))];
   const weights = [...new Set(v.rows.map((r) => r.weights))];
   const bits = new Map(v.rows.map((r) => [r.weights, r.weight_bits]));
@@ -330,11 +324,11 @@ function renderSweep(v) {
   const axes = [{ label: 'bits per weight (scales included)', stroke: fg, values: (u, ticks) => ticks.map((t) => String(+t.toFixed(2))) }];
   if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
   axes.push({ scale: 'gb', label: 'memory required (GB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
-  sweepPlot = new uPlot({
+  replacePlot(box, {
     width: Math.max(320, box.clientWidth || 520), height: 280,
     scales: { x: { time: false }, gb: { range: (u, lo, hi) => [0, hi * 1.05] } },
     axes, series,
-  }, data, box);
+  }, data);
   const cap = v.rows.length ? `${weights.length} weight formats x ${kvs.length} KV formats, activations ${v.activations}` : '';
   const over = hw ? v.rows.filter((r) => !r.fits).map((r) => `${r.weights}/${r.kv}`) : [];
   $('sweep-note').textContent = `${cap}.${hw ? ' Solid: tokens/s (missing where the scenario does not fit); dashed: memory.' : ' Memory only: pick a device for speed.'}${over.length ? ` Does not fit: ${over.join(', ')}.` : ''}`;
@@ -525,11 +519,7 @@ function render(r) {
 
 function renderTimeline(r) {
   const box = $('timeline');
-  if (timelinePlot) {
-    timelinePlot.destroy();
-    timelinePlot = null;
-  }
-  box.textContent = '';
+  replacePlot(box, null);
   const tl = r.parallel ? r.parallel.timeline : r.decode.timeline;
   if (!tl || tl.length === 0) {
     box.textContent = 'Pick a device to see TPOT over the generation.';
@@ -537,12 +527,12 @@ function renderTimeline(r) {
   }
   const xs = tl.map((p) => p.context);
   const ys = tl.map((p) => p.tpot_s * 1e3);
-  timelinePlot = new uPlot({
+  replacePlot(box, {
     width: Math.max(320, box.clientWidth || 520), height: 260,
     scales: { x: { time: false } },
     axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color }],
     series: [{ label: 'context' }, { label: 'TPOT ms', stroke: '#2563eb', width: 2 }],
-  }, [xs, ys], box);
+  }, [xs, ys]);
 }
 
 const COLUMNS = [
@@ -673,7 +663,8 @@ function standaloneSvg(id) {
 }
 
 function exportSvg(id) {
-  const text = standaloneSvg(id);
+  const u = plotOf(id);
+  const text = u ? uplotSvg(u, getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor) : standaloneSvg(id);
   if (text) download(`infercast-${id}.svg`, 'image/svg+xml', text);
 }
 

@@ -1,6 +1,6 @@
 // Several devices, speculative decoding and batching curves in the page: the request fields, the plan cards and
 // tables, and the batching chart. All numbers come from the core (core/parallel); nothing is computed here.
-import uPlot from 'uplot';
+import { replacePlot } from './plots.js';
 import { bytes, count, rate, seconds } from './format.js';
 
 // URL keys of the state (main.js merges these into its defaults).
@@ -133,27 +133,21 @@ export function renderPlan(r, box) {
   }
 }
 
-let plot = null;
-
 // Total throughput against TPOT as the batch grows; points past the KV fit in red.
 export function renderBatching(v, box, note) {
-  if (plot) {
-    plot.destroy();
-    plot = null;
-  }
-  box.textContent = '';
+  replacePlot(box, null);
   if (!v) return;
   const xs = v.points.map((p) => p.tpot_s * 1e3);
   const fit = v.points.map((p) => (p.fits ? p.total_tokens_per_s : null));
   const over = v.points.map((p) => (p.fits ? null : p.total_tokens_per_s));
   const color = getComputedStyle(document.body).color;
-  plot = new uPlot({
+  replacePlot(box, {
     width: Math.max(320, box.clientWidth || 520), height: 260,
     scales: { x: { time: false } },
     axes: [{ label: 'TPOT (ms)', stroke: color }, { label: 'total tok/s', stroke: color }],
     series: [{ label: 'TPOT ms' }, { label: 'fits', stroke: '#2563eb', width: 2, points: { show: true } },
       { label: 'KV does not fit', stroke: '#dc2626', width: 2, dash: [6, 4], points: { show: true } }],
-  }, [xs, fit, over], box);
+  }, [xs, fit, over]);
   note.textContent = `Batch 1 to ${count(v.points[v.points.length - 1].batch)} per replica; the KV cache stops fitting after ${count(v.kv_fit_batch)} requests. Static batches: the whole batch is prefilled, then decoded together.`;
 }
 

@@ -93,6 +93,17 @@ test('decomposition and memory-tier charts; placements on a device with two tier
     await download.saveAs(file);
     assert.equal(fs.readFileSync(file, 'latin1').slice(0, magic.length), magic, sel);
   }
+  // A uPlot chart as SVG: its axes' labels and ticks, a line per series, a legend.
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.click('button[data-svg="timeline"]')]);
+  const svgFile = path.join(artifacts, dl.suggestedFilename());
+  await dl.saveAs(svgFile);
+  const svg = fs.readFileSync(svgFile, 'utf8');
+  assert.equal(dl.suggestedFilename(), 'infercast-timeline.svg');
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svg, />context \(tokens\)</);
+  assert.match(svg, />TPOT \(ms\)</);
+  assert.equal((svg.match(/<polyline /g) || []).length, 1);
+  assert.match(svg, />TPOT ms</);
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
