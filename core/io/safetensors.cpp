@@ -116,7 +116,7 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
   json doc;
   try {
     doc = json::parse(bytes.begin() + 8, bytes.begin() + static_cast<std::ptrdiff_t>(need));
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past a double's range
     fail("bad_json", std::string("the safetensors header is not valid JSON: ") + e.what());
   }
   if (!doc.is_object()) fail("bad_json", "the safetensors header holds " + describe(doc) + "; expected an object of tensors");

@@ -205,6 +205,12 @@ TEST_CASE("broken safetensors headers get exact errors", "[safetensors]") {
   std::string bad = bytes;
   bad[8] = '[';
   CHECK(error(call_bytes("safetensors", bad)).rfind("safetensors.bad_json | the safetensors header is not valid JSON: ", 0) == 0);
+  // A number past a double's range (found by the fuzz target "files"): a JSON error, not an internal one.
+  const std::string huge = "{\"x\": 1" + std::string(400, '0') + "}";
+  std::string len(8, '\0');
+  const std::uint64_t n = huge.size();
+  std::memcpy(&len[0], &n, 8);
+  CHECK(error(call_bytes("safetensors", len + huge)).rfind("safetensors.bad_json | the safetensors header is not valid JSON: [json.exception.out_of_range.406] number overflow", 0) == 0);
   CHECK(error(call_bytes("safetensors", header({{"x", "Q4", {2}}}))) ==
         "safetensors.bad_value | tensor x: dtype holds \"Q4\"; expected one of F64, F32, F16, BF16, F8_E4M3, F8_E5M2, "
         "F8_E8M0, F6_E2M3, F6_E3M2, F4, I64, I32, I16, I8, U64, U32, U16, U8 or BOOL");
