@@ -4,6 +4,8 @@
 #include <cstring>
 #include <map>
 
+#include "io/weight_formats.hpp"
+
 namespace infercast {
 
 namespace {
@@ -160,7 +162,7 @@ json gguf_model(const GgufHeader& h) {
 
   // Tensors: exact elements and bytes, by ggml type and by weight class.
   std::map<std::string, std::uint64_t> params_of_class;
-  std::map<std::string, std::map<std::string, std::uint64_t>> class_types;  // class -> dtype -> elements
+  ClassFormats class_types;  // class -> dtype -> elements
   std::map<std::uint32_t, std::array<std::uint64_t, 3>> by_type;             // tensors, elements, bytes
   std::uint64_t total = 0, tensor_bytes = 0, vocab_rows = 0;
   bool has_output = false;
@@ -191,16 +193,7 @@ json gguf_model(const GgufHeader& h) {
       class_types[cls][g->dtype[0] ? g->dtype : g->name] += n;
     }
   }
-  // Each class in the format holding most of its elements; the default is the attention's (or the FFN's).
-  json by_class = json::object();
-  for (const auto& [cls, types] : class_types) {
-    std::string best;
-    std::uint64_t most = 0;
-    for (const auto& [d, n] : types)
-      if (n > most) most = n, best = d;
-    by_class[cls] = best;
-  }
-  if (!has_output && by_class.contains("embedding")) by_class["lm_head"] = by_class["embedding"];  // tied: the same matrix
+  const json precision = precision_of_classes(class_types, !has_output);
   json types = json::array();
   for (const auto& [t, v] : by_type)
     types.push_back({{"type", ggml_type(t)->name}, {"tensors", v[0]}, {"params", v[1]}, {"bytes", v[2]}, {"dtype", ggml_type(t)->dtype}});
@@ -261,14 +254,12 @@ json gguf_model(const GgufHeader& h) {
   if (cfg.contains("head_dim") && cfg["hidden_size"].get<double>() == cfg["head_dim"].get<double>() * cfg["num_attention_heads"].get<double>())
     cfg.erase("head_dim");
 
-  const std::string weights = by_class.contains("attention") ? by_class["attention"].get<std::string>()
-                              : by_class.contains("ffn")     ? by_class["ffn"].get<std::string>()
-                                                             : std::string("bf16");
+
   return {{"architecture", arch},
           {"name", cfg["_name_or_path"]},
           {"version", h.version},
           {"config", cfg},
-          {"precision", {{"weights", weights}, {"by_class", by_class}}},
+          {"precision", precision},
           {"tensors", h.tensors.size()},
           {"params_total", total},
           {"tensor_bytes", tensor_bytes},

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "io/model_config.hpp"
+#include "io/weight_formats.hpp"
 #include "model/model.hpp"
 
 namespace infercast {
@@ -201,7 +202,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   // Counts: parameters exclude quantization side tensors (scales, zero points), which are still stored bytes.
   std::uint64_t params = 0, side = 0, total_bytes = 0;
   std::map<std::string, std::array<std::uint64_t, 3>> by_type;  // dtype -> tensors, elements, bytes
-  std::map<std::string, std::map<std::string, std::uint64_t>> class_types;
+  ClassFormats class_types;
   bool packed = false;
   long layers = -1, experts = -1;
   for (const auto& t : ts) {
@@ -222,22 +223,11 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     if (!d->ours[0]) packed = packed || t.dtype == "I32" || t.dtype == "U8";
     class_types[cls][d->ours[0] ? d->ours : t.dtype] += t.n;
   }
-  json by_class = json::object();
-  for (const auto& [cls, types] : class_types) {
-    std::string best;
-    std::uint64_t most = 0;
-    for (const auto& [d, n] : types)
-      if (n > most) most = n, best = d;
-    by_class[cls] = best;
-  }
-  const bool tied = !by_class.contains("lm_head");
-  if (tied && by_class.contains("embedding")) by_class["lm_head"] = by_class["embedding"];
+  const bool tied = !class_types.count("lm_head");
+  const json precision = precision_of_classes(class_types, tied);
   json types = json::array();
   for (const auto& [d, v] : by_type)
     types.push_back({{"dtype", d}, {"format", st_dtype(d)->ours}, {"tensors", v[0]}, {"params", v[1]}, {"bytes", v[2]}});
-  const std::string weights = by_class.contains("attention") ? by_class["attention"].get<std::string>()
-                              : by_class.contains("ffn")     ? by_class["ffn"].get<std::string>()
-                                                             : std::string("bf16");
 
   // Shapes the header states for sure.
   const auto find = [&](std::initializer_list<const char*> suffixes, long layer) -> const T* {
@@ -355,7 +345,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
           {"tensor_bytes", total_bytes},
           {"types", types},
           {"packed", packed},
-          {"precision", {{"weights", weights}, {"by_class", by_class}}},
+          {"precision", precision},
           {"config", cfg},
           {"inferred", inferred},
           {"assumed", assumed},
