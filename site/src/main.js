@@ -19,7 +19,7 @@ const DEFAULTS = {
   weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
   mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
-  reqs: '', cmp: '', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
+  reqs: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
   ...MULTI_DEFAULTS,
 };
 const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
@@ -621,12 +621,22 @@ function renderOps(r) {
   }
   const tbody = table.createTBody();
   shownOps = ops;
+  // Per layer: one call of each operator (its totals over the layers divided by its count).
+  const perCall = (o) => {
+    if (state.opsView !== 'layer' || o.count <= 1) return o;
+    const v = { ...o };
+    for (const k of ['flops', 'overhead_flops', 'weight_bytes', 'act_read_bytes', 'act_write_bytes', 'kv_read_bytes', 'kv_write_bytes', 'bytes', 'time_s']) {
+      if (typeof v[k] === 'number') v[k] /= o.count;
+    }
+    return v;
+  };
   ops.forEach((o, i) => {
     const tr = tbody.insertRow();
     tr.dataset.op = String(i);
+    const shown = perCall(o);
     for (const [key, , fmt] of COLUMNS) {
       const td = tr.insertCell();
-      td.textContent = fmt(o);
+      td.textContent = fmt(shown);
       if (EXPLAINED.has(key)) {
         td.dataset.field = key;
         td.tabIndex = 0;
@@ -639,7 +649,7 @@ function renderOps(r) {
   const tr = tbody.insertRow();
   tr.className = 'total';
   const totals = {
-    name: 'Total', group: '', count: '', flops: si(t.flops, 'FLOP'), weight_bytes: bytes(t.weight_bytes), act_read_bytes: bytes(t.act_read_bytes),
+    name: state.opsView === 'layer' ? 'Total (all layers)' : 'Total', group: '', count: '', flops: si(t.flops, 'FLOP'), weight_bytes: bytes(t.weight_bytes), act_read_bytes: bytes(t.act_read_bytes),
     act_write_bytes: bytes(t.act_write_bytes), kv_read_bytes: bytes(t.kv_read_bytes), kv_write_bytes: bytes(t.kv_write_bytes),
     intensity_flop_per_byte: t.bytes > 0 ? (t.flops / t.bytes).toPrecision(3) : '-',
     time_s: state.opsPhase === 'prefill' ? seconds(t.time_s) : seconds(t.tpot_first_s), bound: '',
@@ -1230,6 +1240,11 @@ function bind() {
     state.phase = state.phase === 'decode' ? 'prefill' : 'decode';
     if (lastResult) render(lastResult);
   });
+  $('ops-view').addEventListener('change', () => {
+    state.opsView = $('ops-view').value;
+    writeUrl();
+    if (lastResult) renderOps(lastResult);
+  });
   $('ops-phase').addEventListener('change', () => {
     state.opsPhase = $('ops-phase').value;
     if (lastResult) renderOps(lastResult);
@@ -1264,6 +1279,7 @@ function syncInputs() {
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
   $('region').value = state.region;
   $('reqs').value = state.reqs;
+  $('ops-view').value = state.opsView;
   syncRagged();
   syncEfficiencies();
   if (state.reqs) $('ragged').open = true;

@@ -64,6 +64,17 @@ test('cards and operator cells explain themselves, and the arithmetic lands on t
   near(Math.max(num(c[4]), num(mem[4])) + num(disp[3]), num(shown), 'time');
   assert.ok(op[3].endsWith(`= ${shown}`), `${op[3]} ends with ${shown}`);
   await page.click('#explain-close');
+  // Per layer: each value is its total over the layers divided by the count (32 for Llama-3.1-8B's down_proj).
+  const total = await row.locator('td[data-field="flops"]').textContent();
+  await page.selectOption('#ops-view', 'layer');
+  await page.waitForFunction(() => /opsView=layer/.test(location.hash));
+  const perLayer = await page.locator('#ops tbody tr', { hasText: 'down_proj' }).locator('td[data-field="flops"]').textContent();
+  const v = analyze('--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--batch', '4');
+  const down = v.ops.find((o) => o.phase === 'decode' && o.name === 'down_proj');
+  assert.equal(total, si(down.flops, 'FLOP'));
+  assert.equal(perLayer, si(down.flops / 32, 'FLOP'));
+  assert.equal(down.count, 32);
+  assert.equal(await page.textContent('#ops tr.total td:first-child'), 'Total (all layers)');
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
