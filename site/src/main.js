@@ -228,6 +228,10 @@ async function update() {
   for (const o of lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   render(env.value);
+  // The charts and tables that need more calls wait until the input has been still for a moment, so the worker
+  // is free for the next analysis while someone types.
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  if (mine !== generation) return;
   await updateSweep(mine);
   await updateBatching(mine);
   await updatePlacements(mine);
