@@ -161,7 +161,6 @@ json gguf_model(const GgufHeader& h) {
   };
 
   // Tensors: exact elements and bytes, by ggml type and by weight class.
-  std::map<std::string, std::uint64_t> params_of_class;
   ClassFormats class_types;  // class -> dtype -> elements
   std::map<std::uint32_t, std::array<std::uint64_t, 3>> by_type;             // tensors, elements, bytes
   std::uint64_t total = 0, tensor_bytes = 0, vocab_rows = 0;
@@ -189,7 +188,6 @@ json gguf_model(const GgufHeader& h) {
     else if (nm.find(".attn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "attention";
     else if (nm.find(".ffn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "ffn";
     if (!cls.empty() && t.dims.size() >= 2) {
-      params_of_class[cls] += n;
       class_types[cls][g->dtype[0] ? g->dtype : g->name] += n;
     }
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 
 #include "io/model_config.hpp"
 #include "io/weight_formats.hpp"
@@ -85,6 +86,11 @@ std::uint64_t elements(const std::vector<std::uint64_t>& shape) {
   return n;
 }
 
+// Bytes `n` elements of `d` take (saturating instead of wrapping for absurd shapes).
+std::uint64_t stored_bytes(std::uint64_t n, const StDtype& d) {
+  return n > (~std::uint64_t(0) - 7) / 64 ? ~std::uint64_t(0) : (n * d.bits + 7) / 8;
+}
+
 // The expert index in "...experts.7....", -1 when none.
 long expert_of(const std::string& n) {
   const std::size_t at = n.find(".experts.");
@@ -151,7 +157,7 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
       fail("bad_value", where + ": data_offsets must be [begin, end] with end >= begin");
     const std::uint64_t n = elements(t.shape);
     const std::uint64_t span = off[1].get<std::uint64_t>() - off[0].get<std::uint64_t>();
-    const std::uint64_t expect = n > (~std::uint64_t(0) - 7) / 64 ? ~std::uint64_t(0) : (n * d->bits + 7) / 8;
+    const std::uint64_t expect = stored_bytes(n, *d);
     if (span != expect)
       fail("bad_value", where + ": data_offsets span " + std::to_string(span) + " bytes; expected " + std::to_string(expect) +
                             " for " + std::to_string(n) + " " + t.dtype + " elements");
@@ -174,16 +180,17 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     std::string name, dtype;
     std::vector<std::uint64_t> shape;
     std::uint64_t n;
+    long layer;  // layer_of(name)
   };
   std::vector<T> ts;
   ts.reserve(rows.size());
-  std::map<std::string, const T*> by_name;
+  std::set<std::string> seen;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const json& r = rows[i];
     const std::string path = "/tensors/" + std::to_string(i);
     if (!r.is_array() || r.size() != 3 || !r[0].is_string() || !r[1].is_string() || !r[2].is_array())
       throw InputError("safetensors.bad_value", path, path + " holds " + describe(r) + "; expected [name, dtype, shape]");
-    T t{r[0].get<std::string>(), r[1].get<std::string>(), {}, 0};
+    T t{r[0].get<std::string>(), r[1].get<std::string>(), {}, 0, -1};
     if (!st_dtype(t.dtype))
       throw InputError("safetensors.bad_value", path + "/1", path + "/1 holds \"" + t.dtype + "\"; expected one of " + dtype_list());
     for (const auto& s : r[2]) {
@@ -191,13 +198,12 @@ json safetensors_checkpoint(const json& rows, const json* config) {
       t.shape.push_back(s.get<std::uint64_t>());
     }
     t.n = elements(t.shape);
+    t.layer = layer_of(t.name);
     ts.push_back(std::move(t));
   }
-  for (const auto& t : ts) {
-    if (by_name.count(t.name))
+  for (const auto& t : ts)
+    if (!seen.insert(t.name).second)
       throw InputError("safetensors.bad_value", "/tensors", "tensor " + t.name + " appears in two shards; expected each tensor once");
-    by_name[t.name] = &t;
-  }
 
   // Counts: parameters exclude quantization side tensors (scales, zero points), which are still stored bytes.
   std::uint64_t params = 0, side = 0, total_bytes = 0;
@@ -207,11 +213,11 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   long layers = -1, experts = -1;
   for (const auto& t : ts) {
     const StDtype* d = st_dtype(t.dtype);
-    const std::uint64_t b = (t.n * d->bits + 7) / 8;
+    const std::uint64_t b = stored_bytes(t.n, *d);
     total_bytes += b;
     auto& bt = by_type[t.dtype];
     bt[0] += 1, bt[1] += t.n, bt[2] += b;
-    layers = std::max(layers, layer_of(t.name));
+    layers = std::max(layers, t.layer);
     experts = std::max(experts, expert_of(t.name));
     if (is_side_tensor(t.name)) {
       side += t.n;
@@ -232,7 +238,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   // Shapes the header states for sure.
   const auto find = [&](std::initializer_list<const char*> suffixes, long layer) -> const T* {
     for (const auto& t : ts) {
-      if (layer >= 0 && layer_of(t.name) != layer) continue;
+      if (layer >= 0 && t.layer != layer) continue;
       for (const char* s : suffixes)
         if (ends_with(t.name, s)) return &t;
     }
@@ -312,7 +318,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   std::uint64_t mtp_params = 0;
   if (m.mtp_layers > 0)
     for (const auto& t : ts)
-      if (layer_of(t.name) >= model_layers && !is_side_tensor(t.name)) mtp_params += t.n;
+      if (t.layer >= model_layers && !is_side_tensor(t.name)) mtp_params += t.n;
   params -= mtp_params;
   json checks = json::array();
   const auto check = [&](const char* field, std::uint64_t in_config, std::uint64_t in_header) {
