@@ -186,28 +186,31 @@ json load_json_arg(const std::string& value) {
   }
 }
 
-json unwrap(const std::string& envelope_text) {
-  json env = json::parse(envelope_text);
-  if (!env["ok"].get<bool>()) {
-    const auto& e = env["error"];
-    die(e["message"].get<std::string>() + " [" + e["code"].get<std::string>() + "]");
-  }
-  return env["value"];
-}
-
+// The value of an envelope, or exit with its message (after "what: " when `what` names a file).
 json unwrap_for(const std::string& what, const std::string& envelope_text) {
   json env = json::parse(envelope_text);
   if (!env["ok"].get<bool>()) {
     const auto& e = env["error"];
-    die(what + ": " + e["message"].get<std::string>() + " [" + e["code"].get<std::string>() + "]");
+    die((what.empty() ? "" : what + ": ") + e["message"].get<std::string>() + " [" + e["code"].get<std::string>() + "]");
   }
   return env["value"];
 }
 
-// A safetensors checkpoint (a folder, or one of its files): every shard's header (never the weights) and the
-// config.json beside them when there is one, through the core's "checkpoint" call.
-json read_checkpoint(const std::string& path) {
-  const auto files = infercast::safetensors_files(path);
+json unwrap(const std::string& envelope_text) { return unwrap_for("", envelope_text); }
+
+// A header's weight formats as precision fields ({"weights", class: format}), keeping the formats this build knows.
+json known_formats(const json& precision) {
+  json out = precision["by_class"];
+  out["weights"] = precision["weights"];
+  for (auto it = out.begin(); it != out.end();)
+    it = infercast::find_dtype(it.value().get<std::string>()) ? std::next(it) : out.erase(it);
+  return out;
+}
+
+// A safetensors checkpoint (a folder, or one of its files; `files` its shards, from safetensors_files): every
+// shard's header (never the weights) and the config.json beside them when there is one, through the core's
+// "checkpoint" call.
+json read_checkpoint(const std::string& path, const std::vector<std::string>& files) {
   if (files.empty()) die(path + " is neither a .safetensors file nor a folder holding one");
   json rows = json::array();
   try {
@@ -398,16 +401,15 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
   json req = json::object();
   const std::string model = one(a, "--model");
   if (model.empty()) die("--model is required; give a preset id (infercast models) or a config.json path");
-  // A GGUF file: its header gives the config and each weight class's format (flags given still win).
-  json gguf_precision;
-  if (!infercast::safetensors_files(model).empty()) {
-    const json ck = read_checkpoint(model);
+  // A safetensors checkpoint or a GGUF file: its headers give the config and each weight class's format (flags
+  // given still win).
+  json header_precision;
+  const auto shards = infercast::safetensors_files(model);
+  if (!shards.empty()) {
+    const json ck = read_checkpoint(model, shards);
     report_checkpoint(ck, std::cerr);
     req["model"] = ck["config"];
-    gguf_precision = ck["precision"]["by_class"];
-    gguf_precision["weights"] = ck["precision"]["weights"];
-    for (auto it = gguf_precision.begin(); it != gguf_precision.end();)
-      it = infercast::find_dtype(it.value().get<std::string>()) ? std::next(it) : gguf_precision.erase(it);
+    header_precision = known_formats(ck["precision"]);
   } else if (model.size() > 5 && model.compare(model.size() - 5, 5, ".gguf") == 0) {
     std::string bytes;
     try {
@@ -417,10 +419,7 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
     }
     const json g = unwrap(infercast::call_bytes("gguf", bytes));
     req["model"] = g["config"];
-    gguf_precision = g["precision"]["by_class"];
-    gguf_precision["weights"] = g["precision"]["weights"];
-    for (auto it = gguf_precision.begin(); it != gguf_precision.end();)
-      it = infercast::find_dtype(it.value().get<std::string>()) ? std::next(it) : gguf_precision.erase(it);
+    header_precision = known_formats(g["precision"]);
   } else {
     req["model"] = load_json_arg(model);
   }
@@ -456,7 +455,7 @@ json analysis_request(const Args& a, const std::vector<std::string>& extra) {
            {"--ffn-weights", "ffn"}, {"--expert-weights", "experts"}, {"--router-weights", "router"},
            {"--embedding-weights", "embedding"}, {"--lm-head-weights", "lm_head"}})
     if (a.opts.count(flag)) prec[key] = one(a, flag);
-  for (auto it = gguf_precision.begin(); it != gguf_precision.end(); ++it)
+  for (auto it = header_precision.begin(); it != header_precision.end(); ++it)
     if (!prec.contains(it.key()) && !(it.key() != "weights" && a.opts.count("--weights"))) prec[it.key()] = it.value();
   if (!prec.empty()) req["precision"] = prec;
   for (const auto& [flag, key] : std::vector<std::pair<std::string, std::string>>{
@@ -816,7 +815,7 @@ int cmd_checkpoint(const Args& a) {
   if (fmt != "table" && fmt != "json") die("--format holds \"" + fmt + "\"; expected table or json");
   const std::string path = one(a, "--model");
   if (path.empty()) die("--model is required; give a folder holding .safetensors files (and its config.json), or one of the files");
-  const json v = read_checkpoint(path);
+  const json v = read_checkpoint(path, infercast::safetensors_files(path));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;
