@@ -13,7 +13,6 @@ export function entryRequest(base, entry) {
   if (entry.startsWith('h:')) {
     req.hardware = id;
     delete req.system;  // a system belongs to its own device; the comparison keeps the split (tp, pp, ...)
-    if (req.parallel) req.parallel = { ...req.parallel };
   } else {
     req.model = id;
   }

@@ -215,6 +215,10 @@ function clearErrors() {
 async function update() {
   writeUrl();
   const mine = ++generation;
+  // The results are busy until the latest change's analysis and every chart after it are in.
+  const results = document.querySelector('section.results');
+  results.setAttribute('aria-busy', 'true');
+  const done = () => { if (mine === generation) results.setAttribute('aria-busy', 'false'); };
   const t0 = performance.now();
   const env = await backend.call('analyze', request());
   if (mine !== generation) return;  // a newer request superseded this one
@@ -222,6 +226,7 @@ async function update() {
   if (!env.ok) {
     $(errorSlot(env.error.path)).textContent = env.error.message;
     $('status').textContent = 'The last change could not be analyzed; the results below are from the previous valid input.';
+    done();
     return;
   }
   lastResult = env.value;
@@ -236,6 +241,7 @@ async function update() {
   await updateBatching(mine);
   await updatePlacements(mine);
   await updateCompare(mine);
+  done();
 }
 
 // Every placement of weights and KV cache over the tiers of a device that has several.

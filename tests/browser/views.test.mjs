@@ -14,10 +14,10 @@ const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
 const analyze = (...args) => JSON.parse(execFileSync(cli, ['analyze', ...args, '--format', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
 
+// The analysis and every chart and table after it (placements, comparison) are in.
 async function settled(page) {
   await analyzed(page);
-  await page.waitForFunction(() => !/^Adding/.test(document.getElementById('compare-note').textContent));
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => document.querySelector('section.results').getAttribute('aria-busy') === 'false', null, { timeout: 20000 });
 }
 
 test('cards and operator cells explain themselves, and the arithmetic lands on the numbers shown', async () => {
