@@ -42,6 +42,13 @@ export async function analyzed(page) {
   await page.waitForFunction(() => /Analyzed in/.test(document.getElementById('status').textContent), null, { timeout: 20000 });
 }
 
+// Waits until the latest change's analysis and every chart and table after it (sweep, batching, placements,
+// comparison) are in: the results section's aria-busy turns false.
+export async function settled(page) {
+  await analyzed(page);
+  await page.waitForFunction(() => document.querySelector('section.results').getAttribute('aria-busy') === 'false', null, { timeout: 20000 });
+}
+
 export async function cardValue(page, label) {
   return page.evaluate((l) => {
     for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === l) return c.querySelector('.value').textContent;

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 
@@ -79,7 +79,8 @@ test('a LIFE scenario fills the controls, equals the CLI, and the quantization s
   const names = await page.evaluate(() => [...document.querySelectorAll('#ops tbody tr')].map((tr) => tr.cells[0].textContent));
   assert.ok(names.includes('hadamard_down_in'), names.join(', '));
 
-  // The sweep chart is drawn and its CSV equals the CLI's quant-sweep for the same scenario.
+  // The sweep chart is drawn (for this scenario, not the one before it) and its CSV equals the CLI's quant-sweep.
+  await settled(page);
   await page.waitForFunction(() => document.querySelector('#quant-sweep canvas') && /8 weight formats x 3 KV formats/.test(document.getElementById('sweep-note').textContent));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-sweep')]);
   const file = path.join(artifacts, 'quant-sweep.csv');

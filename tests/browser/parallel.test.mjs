@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { bytes, seconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -74,6 +74,7 @@ test('Llama-3.1-405B over two H200 nodes with a draft model; the batching curve 
     '--draft-tokens', '4', '--acceptance', '0.7']);
   await cardIs(page, 'Time per output token', seconds(v.speculative.tpot_s));
   assert.equal(await cardValue(page, 'Speculative decoding'), `${v.speculative.tokens_per_step.toFixed(2)} tok/step`);
+  await settled(page);  // the batching curve of this plan, not of the one before it
   await page.waitForFunction(() => document.querySelector('#batching canvas') !== null);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-batching')]);
   const text = await (await download.createReadStream()).toArray();

@@ -8,17 +8,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds, si } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
 const analyze = (...args) => JSON.parse(execFileSync(cli, ['analyze', ...args, '--format', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-
-// The analysis and every chart and table after it (placements, comparison) are in.
-async function settled(page) {
-  await analyzed(page);
-  await page.waitForFunction(() => document.querySelector('section.results').getAttribute('aria-busy') === 'false', null, { timeout: 20000 });
-}
 
 test('cards and operator cells explain themselves, and the arithmetic lands on the numbers shown', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&batch=4`);
