@@ -16,7 +16,7 @@ const backend = createBackend();
 
 const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
-  weights: 'bf16', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
+  weights: 'declared', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
   mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
   reqs: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
@@ -33,8 +33,11 @@ let generation = 0;
 let store = { doc: { devices: [], models: [] }, notice: '', readOnly: false };
 let urlDevice = null;
 
+// The state a link describes: what it names, and the defaults for everything it does not (a link opened in a tab
+// that already shows the page replaces that tab's scenario whole).
 function readUrl() {
   const p = new URLSearchParams(location.hash.slice(1));
+  Object.assign(state, DEFAULTS, { config: null });
   for (const k of Object.keys(DEFAULTS)) {
     if (!p.has(k)) continue;
     state[k] = typeof DEFAULTS[k] === 'number' ? Number(p.get(k)) : p.get(k);
@@ -174,12 +177,15 @@ function request() {
   const req = {
     model: state.model === 'custom' && state.config ? state.config : state.model,
     workload: workloadArg(),
-    precision: { weights: state.weights, activations: state.activations, kv: state.kv },
+    precision: { activations: state.activations, kv: state.kv },
     convention: state.convention,
     attention: state.attention,
     moe_traffic: state.moe,
     mlp: state.mlp,
   };
+  // Without a weight format the core applies the one the model is published in (its quantization_config), as
+  // the CLI does when --weights is not given.
+  if (state.weights !== 'declared') req.precision.weights = state.weights;
   // Weight classes in their own formats (from a GGUF header): "embedding=q6_k,ffn=q4_k".
   for (const pair of state.wclasses ? state.wclasses.split(',') : []) {
     const [cls, dtype] = pair.split('=');
@@ -456,8 +462,19 @@ function boundOf(r, phase) {
   return total > 0 ? `${top[0]}-bound (${((100 * top[1]) / total).toFixed(0)}% of time)` : '-';
 }
 
+// The weight formats the model is published in, as the "as published" choice shows them: "fp8_block128 (bf16:
+// embedding, lm_head, router)". The classes are listed only while that choice is the one analyzed.
+function publishedLabel(p, analyzed) {
+  const main = p.declared_weights || 'bf16';
+  const byDtype = new Map();
+  if (analyzed) for (const [cls, d] of Object.entries(p.by_class)) byDtype.set(d.dtype, [...(byDtype.get(d.dtype) || []), cls]);
+  const rest = [...byDtype].filter(([d]) => d !== main).map(([d, cls]) => `${d}: ${cls.join(', ')}`);
+  return `as published: ${main}${rest.length ? ` (${rest.join('; ')})` : ''}`;
+}
+
 function render(r) {
   const m = r.model;
+  $('weights').options[0].textContent = publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario);
   $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   const cards = $('cards');
@@ -1354,6 +1371,7 @@ async function start() {
     $('scenario').appendChild(o);
   }
   $('version').textContent = version.value.version;
+  $('weights').appendChild(option('declared', 'as published'));
   for (const id of ['weights', 'activations', 'kv']) {
     for (const d of dtypes.value) {
       const o = option(d.name, d.name);

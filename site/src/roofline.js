@@ -22,6 +22,10 @@ export function drawRoofline(container, result, phase) {
   const peaks = hw.peak_dense_TFLOPS;
   const used = ops[0].compute_type_used;
   const peak = (peaks[used] ?? Math.max(...Object.values(peaks))) * 1e12;
+  if (!(peak > 0)) {
+    container.textContent = 'This device has no compute peak, so there is no compute roof to draw: its times count memory and dispatch only, a lower bound.';
+    return null;
+  }
   const tiers = hw.memory_tiers.map((t) => ({ name: t.name, bw: t.bandwidth_GBps * 1e9 }));
   const xs = ops.map((o) => o.intensity_flop_per_byte);
   const ys = ops.map((o) => o.flops / o.time_s);

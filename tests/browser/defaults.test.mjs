@@ -1,0 +1,101 @@
+// One truth: opened on any preset with nothing else changed, the page shows the CLI's numbers for the same
+// preset with no flag given, declared precisions included (a model published in fp8 or MXFP4 is analyzed in it).
+// Every model preset on the default device, every hardware preset with the default model, and the two cases a
+// user met first (DeepSeek-V3 on 8x H200, gpt-oss-120b on one H100).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { bytes, seconds } from '../../site/src/format.js';
+import { analyzed, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+
+const env = withBrowser();
+const cli = path.join(root, 'build/native-release/infercast');
+const native = (...args) => JSON.parse(execFileSync(cli, [...args, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+const list = (what) => JSON.parse(execFileSync(cli, [what, '--format', 'json'], { encoding: 'utf8' }));
+
+// Opens the page on a link and waits until the cards show what the CLI computed for it.
+async function expectCards(page, hash, want) {
+  await page.evaluate((h) => { location.hash = h; }, hash);
+  try {
+    await page.waitForFunction((w) => Object.entries(w).every(([label, v]) => [...document.querySelectorAll('.card')]
+      .some((c) => c.querySelector('.label').textContent === label && c.querySelector('.value').textContent === v)), want, { timeout: 10000 });
+  } catch {
+    const shown = {};
+    for (const label of Object.keys(want)) shown[label] = await cardValue(page, label);
+    assert.deepEqual(shown, want, `page at #${hash}`);
+  }
+}
+
+function single(r) {
+  return {
+    'Time to first token': seconds(r.ttft_s),
+    'Time per output token': seconds(r.decode.tpot_s),
+    Memory: bytes(r.memory.required_bytes),
+  };
+}
+
+test('every model preset on the default device shows the CLI numbers, in the precision it is published in', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  const models = list('models');
+  assert.ok(models.length >= 47);
+  for (const m of models) {
+    const r = native('analyze', '--model', m.id, '--hardware', 'nvidia-h100-sxm', '--batch', '1', '--prompt', '512', '--gen', '128');
+    await expectCards(page, `model=${m.id}`, single(r));
+    if (r.workload.precision.declared_weights) {
+      assert.match(await page.locator('#weights option[value=declared]').textContent(), new RegExp(`^as published: ${r.workload.precision.declared_weights}`));
+    }
+  }
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('every hardware preset with the default model shows the CLI numbers', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  const devices = list('hardware');
+  assert.ok(devices.length >= 77);
+  for (const h of devices) {
+    const r = native('analyze', '--model', 'llama-3.1-8b', '--hardware', h.id, '--batch', '1', '--prompt', '512', '--gen', '128');
+    await expectCards(page, `hardware=${h.id}`, single(r));
+  }
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their published fp8 and MXFP4', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  // DeepSeek-V3's quantization_config: fp8 in 128x128 blocks. 671B parameters in about 1 byte each over 8
+  // devices: about 79 GiB per device, which fits the H200's 141 GB; in bf16 (the page's old default) it did not.
+  const ds = native('analyze', '--model', 'deepseek-v3', '--system', 'hgx-h200', '--tp', '8', '--ep', '8', '--batch', '1', '--prompt', '512', '--gen', '128');
+  assert.equal(ds.workload.precision.declared_weights, 'fp8_block128');
+  assert.ok(ds.parallel.fits);
+  const perDevice = ds.parallel.device_required_bytes / 2 ** 30;
+  assert.ok(perDevice > 75 && perDevice < 85, `${perDevice} GiB per device`);
+  await page.selectOption('#model', 'deepseek-v3');
+  await page.selectOption('#system', 'hgx-h200');
+  await page.fill('#tp', '8');
+  await page.fill('#ep', '8');
+  await page.waitForFunction((v) => [...document.querySelectorAll('.card .value')].some((e) => e.textContent === v), seconds(ds.parallel.tpot_s), { timeout: 10000 });
+  assert.equal(await cardValue(page, 'Memory per device'), bytes(ds.parallel.device_required_bytes));
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(ds.parallel.tpot_s));
+  assert.match(await page.locator('#cards').textContent(), /of 131\.\d+ GiB: fits/);
+  assert.match(await page.locator('#weights option[value=declared]').textContent(), /^as published: fp8_block128 \(bf16: [a-z_, ]+\)$/);
+
+  // gpt-oss-120b: MXFP4 experts, everything else in bf16: about 61 GiB, not 218.
+  const oss = native('analyze', '--model', 'gpt-oss-120b', '--hardware', 'nvidia-h100-sxm', '--batch', '1', '--prompt', '512', '--gen', '128');
+  assert.equal(oss.workload.precision.by_class.experts.dtype, 'mxfp4');
+  assert.ok(oss.memory.required_bytes / 2 ** 30 < 70);
+  await expectCards(page, 'model=gpt-oss-120b', single(oss));
+  assert.match(await page.locator('#weights option[value=declared]').textContent(), /^as published: mxfp4 \(bf16: .*attention/);
+
+  // Choosing a format replaces the published one, as --weights does in the CLI.
+  const bf16 = native('analyze', '--model', 'gpt-oss-120b', '--hardware', 'nvidia-h100-sxm', '--weights', 'bf16', '--batch', '1', '--prompt', '512', '--gen', '128');
+  await page.selectOption('#weights', 'bf16');
+  await page.waitForFunction((v) => [...document.querySelectorAll('.card .value')].some((e) => e.textContent === v), bytes(bf16.memory.required_bytes), { timeout: 10000 });
+  assert.ok(page.url().includes('weights=bf16'));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
