@@ -7,8 +7,8 @@
 inline infercast::Workload bench_workload(const char* weights, infercast::i64 prompt, infercast::i64 batch, infercast::i64 gen) {
   using namespace infercast;
   Workload w;
-  w.settings.precision = {find_dtype(weights), find_dtype("bf16"), find_dtype("bf16")};
-  w.settings.convention = &convention_by_name("infercast");
+  w.settings.precision.weights = *find_dtype(weights);
+  w.settings.convention = convention_by_name("infercast");
   w.requests = {{0, prompt, batch}};
   w.gen_tokens = gen;
   return w;

@@ -206,8 +206,8 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   a.params = count_params(model);
   a.groups = group_layers(model);
   const StepSettings& s = w.settings;
-  const double kb = s.precision.kv->bits_per_element / 8;
-  const auto bytes_of = [&](WeightClass c) { return s.precision.of(c)->bits_per_element / 8; };
+  const double kb = s.precision.kv.bits_per_element / 8;
+  const auto bytes_of = [&](WeightClass c) { return s.precision.of(c).bits_per_element / 8; };
 
   // Memory footprint: each weight class in its own format; norm weights stay in the activations' type.
   const auto& P = a.params;
@@ -217,7 +217,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
                     static_cast<double>(P.ffn_dense + P.experts_shared) * bytes_of(WeightClass::Ffn) +
                     static_cast<double>(P.experts_routed) * bytes_of(WeightClass::Experts) +
                     static_cast<double>(P.router) * bytes_of(WeightClass::Router) +
-                    static_cast<double>(P.norms) * s.precision.activations->bits_per_element / 8;
+                    static_cast<double>(P.norms) * s.precision.activations.bits_per_element / 8;
   // KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
   const auto kv_per_request = [&](double ctx) {
     double bytes = 0;
@@ -364,7 +364,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   if (a.lora_merge_flops > 0) {
     Op merge;
     merge.cls = OpClass::GEMM;
-    merge.compute = s.precision.activations->native;
+    merge.compute = s.precision.activations.native;
     a.lora_merge_s = timer.compute_s(merge, a.lora_merge_flops);
   }
   a.ttft_s = a.prefill.time_s;

@@ -81,26 +81,26 @@ std::string unknown_dtype_message(const std::string& path, const std::string& na
          ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)";
 }
 
-const DType& dtype_field(Reader& r, const std::string& key, const std::string& fallback) {
+DType dtype_field(Reader& r, const std::string& key, const std::string& fallback) {
   const std::string name = r.string_or(key, fallback);
-  const DType* d = find_dtype(name);
+  const auto d = find_dtype(name);
   if (!d) r.fail(key, "unknown_dtype", unknown_dtype_message(r.child_path(key), name));
   return *d;
 }
 
 // A list of format names (a sweep axis); `fallback` when absent.
-std::vector<const DType*> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback) {
+std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback) {
   std::vector<std::string> names = r.has(key) ? r.string_array_or(key) : fallback;
   if (!r.has(key)) r.raw(key);
   if (names.empty()) r.fail(key, "out_of_range", r.child_path(key) + " is an empty list; expected at least one format");
   if (names.size() > 40)
     r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(names.size()) + " formats; expected at most 40");
-  std::vector<const DType*> out;
+  std::vector<DType> out;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const DType* d = find_dtype(names[i]);
+    const auto d = find_dtype(names[i]);
     const std::string path = r.child_path(key) + "/" + std::to_string(i);
     if (!d) throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i]));
-    out.push_back(d);
+    out.push_back(*d);
   }
   return out;
 }
@@ -266,25 +266,25 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
   Reader p = req.has("precision") ? req.object("precision") : Reader(kNone, "/precision", "request");
   if (!req.has("precision")) req.raw("precision");
   const bool given = p.has("weights") || sc;  // a scenario's weight format replaces the declared one too
-  pr.weights = &dtype_field(p, "weights", pr.weights ? pr.weights->name : "bf16");
-  pr.activations = &dtype_field(p, "activations", pr.activations ? pr.activations->name : "bf16");
-  pr.kv = &dtype_field(p, "kv", pr.kv ? pr.kv->name : "bf16");
+  pr.weights = dtype_field(p, "weights", pr.weights.name);
+  pr.activations = dtype_field(p, "activations", pr.activations.name);
+  pr.kv = dtype_field(p, "kv", pr.kv.name);
   if (!given && !m.declared_weights.empty()) {
-    const DType* declared = find_dtype(m.declared_weights);
+    const auto declared = find_dtype(m.declared_weights);
     for (int c = 0; c < kWeightClasses; ++c)
       if (!m.declared_keeps[c]) pr.by_class[c] = declared;
   }
   for (int c = 0; c < kWeightClasses; ++c) {
     const char* key = weight_class_name(static_cast<WeightClass>(c));
-    if (p.has(key)) pr.by_class[c] = &dtype_field(p, key, "bf16");
+    if (p.has(key)) pr.by_class[c] = dtype_field(p, key, "bf16");
   }
   p.reject_unknown();
-  if (w.settings.precision.activations->weight_only) {
+  if (w.settings.precision.activations.weight_only) {
     req.fail("precision", "out_of_range",
-             "/precision/activations holds \"" + w.settings.precision.activations->name +
+             "/precision/activations holds \"" + w.settings.precision.activations.name +
                  "\", a weight-only storage format; expected a compute type such as bf16, fp16, fp8 or int8");
   }
-  w.settings.convention = &convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
+  w.settings.convention = convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
   const std::string attn = req.string_or("attention", w.settings.attention == AttnImpl::Unfused ? "unfused" : "fused");
   if (attn == "fused") w.settings.attention = AttnImpl::Fused;
   else if (attn == "unfused") w.settings.attention = AttnImpl::Unfused;
@@ -313,7 +313,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
   }
   w.settings.online_hadamard = req.boolean_or("online_hadamard", w.settings.online_hadamard);
   // Timing: LIFE sums a whole phase as max(compute, memory); our default bounds each operator on its own.
-  const std::string timing = req.string_or("timing", w.settings.convention->name == "life" ? "phase-max" : "per-op");
+  const std::string timing = req.string_or("timing", w.settings.convention.name == "life" ? "phase-max" : "per-op");
   if (timing == "per-op") w.timing = Timing::PerOp;
   else if (timing == "phase-max") w.timing = Timing::PhaseMax;
   else req.fail("timing", "out_of_range", req.child_path("timing") + " holds \"" + timing + "\"; expected per-op or phase-max");
@@ -328,11 +328,8 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
   } else {
     req.raw("placement");
   }
-  static Convention custom;  // a convention with the MoE rule overridden; lives per call
   if (req.has("moe_traffic")) {
-    custom = *w.settings.convention;
-    custom.moe = moe_traffic_by_name(req.string("moe_traffic"), req.child_path("moe_traffic"));
-    w.settings.convention = &custom;
+    w.settings.convention.moe = moe_traffic_by_name(req.string("moe_traffic"), req.child_path("moe_traffic"));
   } else {
     req.raw("moe_traffic");
   }
@@ -449,14 +446,14 @@ json ops_json(const Phase& p, const char* phase) {
 json precision_json(const Precision& p, const ModelSpec& m) {
   json classes = json::object();
   for (int c = 0; c < kWeightClasses; ++c) {
-    const DType* d = p.of(static_cast<WeightClass>(c));
-    classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d->name}, {"bits_per_element", d->bits_per_element}};
+    const DType& d = p.of(static_cast<WeightClass>(c));
+    classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d.name}, {"bits_per_element", d.bits_per_element}};
   }
-  return {{"weights", p.weights->name},
-          {"weights_bits_per_element", p.weights->bits_per_element},
-          {"activations", p.activations->name},
-          {"kv", p.kv->name},
-          {"kv_bits_per_element", p.kv->bits_per_element},
+  return {{"weights", p.weights.name},
+          {"weights_bits_per_element", p.weights.bits_per_element},
+          {"activations", p.activations.name},
+          {"kv", p.kv.name},
+          {"kv_bits_per_element", p.kv.bits_per_element},
           {"by_class", classes},
           {"declared_quantization", m.declared_quant},
           {"declared_weights", m.declared_weights}};
@@ -740,10 +737,10 @@ json api_analyze(const json& request) {
         {"prefill_chunks", a.prefill_chunks},
         {"lora", {{"rank", w.settings.lora.rank}, {"mode", lora_mode_name(w.settings.lora.mode)},
                   {"merge_flops", a.lora_merge_flops}}},
-        {"convention", w.settings.convention->name},
+        {"convention", w.settings.convention.name},
         {"timing", w.timing == Timing::PerOp ? "per-op" : "phase-max"},
-        {"convention_description", w.settings.convention->description},
-        {"moe_traffic", moe_traffic_name(w.settings.convention->moe)},
+        {"convention_description", w.settings.convention.description},
+        {"moe_traffic", moe_traffic_name(w.settings.convention.moe)},
         {"attention", w.settings.attention == AttnImpl::Fused ? "fused" : "unfused"},
         {"mla", w.settings.mla == MlaForm::Auto ? "auto" : (w.settings.mla == MlaForm::Absorbed ? "absorbed" : "expanded")}}},
       {"memory",
@@ -850,17 +847,17 @@ json api_quant_sweep(const json& request) {
   r.reject_unknown();
 
   json rows = json::array();
-  for (const DType* wt : weights) {
-    for (const DType* kv : kvs) {
+  for (const DType& wt : weights) {
+    for (const DType& kv : kvs) {
       Workload w = base;
       w.settings.precision.weights = wt;
-      for (auto& c : w.settings.precision.by_class) c = nullptr;
+      for (auto& c : w.settings.precision.by_class) c.reset();
       w.settings.precision.kv = kv;
       const Analysis a = analyze(rm.spec, w, hw);
-      json row = {{"weights", wt->name},
-                  {"weight_bits", wt->bits_per_element},
-                  {"kv", kv->name},
-                  {"kv_bits", kv->bits_per_element},
+      json row = {{"weights", wt.name},
+                  {"weight_bits", wt.bits_per_element},
+                  {"kv", kv.name},
+                  {"kv_bits", kv.bits_per_element},
                   {"weights_bytes", a.weights_bytes},
                   {"kv_cache_bytes", a.kv_cache_bytes},
                   {"required_bytes", a.memory_required_bytes},
@@ -885,7 +882,7 @@ json api_quant_sweep(const json& request) {
   }
   json out = {{"model", rm.spec.name.empty() ? rm.id : rm.spec.name},
               {"scenario", sc ? json(sc->name) : json(nullptr)},
-              {"activations", base.settings.precision.activations->name},
+              {"activations", base.settings.precision.activations.name},
               {"rows", rows}};
   if (hw) out["hardware"] = hw->name;
   return out;

@@ -11,7 +11,7 @@ namespace infercast {
 enum class MoeTraffic { Expected, TopK, All, UpperBound };
 
 struct Convention {
-  std::string name;
+  std::string name = "infercast";  // the members default to the infercast convention
   std::string description;
   bool causal_pairs = true;          // fused attention skips masked (query, key) pairs
   bool gemm_minus_mn = false;        // LIFE: a GEMM is 2mkn - mn (the first product of each dot is not an add)

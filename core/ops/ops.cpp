@@ -101,15 +101,15 @@ struct Builder {
            double weights_touched = 1) {
     Op& op = add(name, group, OpClass::GEMM, count);
     const double c = static_cast<double>(count);
-    const DType& w = *s.precision.of(wclass);
-    double f = 2 * M * K * N - (s.convention->gemm_minus_mn ? M * N : 0);
+    const DType& w = s.precision.of(wclass);
+    double f = 2 * M * K * N - (s.convention.gemm_minus_mn ? M * N : 0);
     if (bias) f += M * N;
     op.weight_bytes = c * weights_touched * (K * N * w.bits_per_element / 8 + (bias ? N * ab : 0));
     op.weight_elements = c * weights_touched * K * N;
     op.lora_target = wclass == WeightClass::Attention || wclass == WeightClass::Ffn;
     op.act_read_bytes = c * M * K * ab;
     op.act_write_bytes = c * M * N * ab;
-    if (M > 0 && needs_dequant(w, *s.precision.activations)) op.dequant_flops = c * weights_touched * 2 * K * N;
+    if (M > 0 && needs_dequant(w, s.precision.activations)) op.dequant_flops = c * weights_touched * 2 * K * N;
     // LoRA on the attention and MLP projections (not the router, experts, embedding or LM head).
     const i64 r = s.lora.rank;
     if (r > 0 && M > 0 && op.lora_target) {
@@ -140,13 +140,13 @@ struct Builder {
   }
 
   double norm_cost() const {
-    return m.norm == NormKind::RMS ? s.convention->rmsnorm_flops_per_element : s.convention->layernorm_flops_per_element;
+    return m.norm == NormKind::RMS ? s.convention.rmsnorm_flops_per_element : s.convention.layernorm_flops_per_element;
   }
   double act_cost() const {
     const auto& a = m.activation;
-    if (a.find("gelu") != std::string::npos) return s.convention->gelu_flops_per_element;
+    if (a.find("gelu") != std::string::npos) return s.convention.gelu_flops_per_element;
     if (a == "relu") return 1;
-    return s.convention->silu_flops_per_element;
+    return s.convention.silu_flops_per_element;
   }
 };
 
@@ -174,10 +174,7 @@ double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& group
   if (rank <= 0) return 0;
   // The projections step_ops adapts, read from one single-token step (MLA in its expanded form, so kv_b_proj
   // appears as the matrix it is).
-  StepSettings s;
-  const DType* bf16 = find_dtype("bf16");
-  s.precision.weights = s.precision.activations = s.precision.kv = bf16;
-  s.convention = &convention_by_name("infercast");
+  StepSettings s;  // bf16 throughout, the infercast convention
   s.mla = MlaForm::Expanded;
   double total = 0;
   for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s))
@@ -252,9 +249,9 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
                          const StepSettings& s) {
   std::vector<Op> out;
   out.reserve(groups.size() * 20 + 4);
-  Builder b{m, s, out, s.precision.activations->bits_per_element / 8,
-            s.precision.kv->bits_per_element / 8, s.precision.activations->native};
-  const Convention& conv = *s.convention;
+  Builder b{m, s, out, s.precision.activations.bits_per_element / 8,
+            s.precision.kv.bits_per_element / 8, s.precision.activations.native};
+  const Convention& conv = s.convention;
   StepTotals st;
   bool decode_only = true;  // every request adds one token to an existing cache
   for (const auto& r : step) {
@@ -270,7 +267,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   // their input from the previous stage instead.
   if (m.has_embedding) {
     Op& op = b.add("embedding", "", OpClass::Memory, 1);
-    const double eb = s.precision.of(WeightClass::Embedding)->bits_per_element / 8;
+    const double eb = s.precision.of(WeightClass::Embedding).bits_per_element / 8;
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
@@ -302,7 +299,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       pairs_padded += cnt * (tile > 0 && k > 0 ? p * std::ceil(k / tile) * tile / k : p);
     }
     b.wclass = WeightClass::Attention;
-    const bool kv_dequant = needs_dequant(*s.precision.kv, *s.precision.activations);
+    const bool kv_dequant = needs_dequant(s.precision.kv, s.precision.activations);
     // Attention work per (query, key) pair and head, for the padding share.
     const auto finish_attention = [&](Op& op, double per_pair_flops, double kv_elements) {
       op.padded_flops = static_cast<double>(n) * (pairs_padded - pairs) * per_pair_flops;

@@ -25,13 +25,13 @@ struct Request {
 };
 
 struct Precision {
-  const DType* weights = nullptr;      // the default for every weight class
-  const DType* activations = nullptr;  // what GEMMs compute in
-  const DType* kv = nullptr;
-  const DType* by_class[kWeightClasses] = {};  // overrides, by WeightClass; nullptr: `weights`
-  const DType* of(WeightClass c) const {
-    const DType* d = by_class[static_cast<int>(c)];
-    return d ? d : weights;
+  DType weights;      // the default for every weight class
+  DType activations;  // what GEMMs compute in
+  DType kv;
+  std::optional<DType> by_class[kWeightClasses];  // overrides, by WeightClass; empty: `weights`
+  const DType& of(WeightClass c) const {
+    const auto& d = by_class[static_cast<int>(c)];
+    return d ? *d : weights;
   }
 };
 
@@ -52,7 +52,7 @@ struct LoraSettings {
 
 struct StepSettings {
   Precision precision;
-  const Convention* convention = nullptr;
+  Convention convention;  // a value: a request may override its MoE rule without touching the named ones
   AttnImpl attention = AttnImpl::Fused;
   MlaForm mla = MlaForm::Auto;
   bool fused_mlp = false;  // gate/up GEMM with the activation in its epilogue: no gate/up outputs written or read

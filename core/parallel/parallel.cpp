@@ -111,7 +111,7 @@ Group group_of(int n, const System& sys, const std::string& path, const std::str
 
 double comm_bytes_per_element(const Workload& w) {
   // GEMM outputs are reduced in 16 bits even when the GEMMs read 8-bit activations.
-  return std::max(w.settings.precision.activations->bits_per_element / 8, 2.0);
+  return std::max(w.settings.precision.activations.bits_per_element / 8, 2.0);
 }
 
 struct CommContext {
@@ -265,7 +265,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
   f.devices = p.devices();
   f.stages = plan_stages(m, p, sys);
   const CommContext ctx = context_for(sys, p, w);
-  const Convention& conv = *w.settings.convention;
+  const Convention& conv = w.settings.convention;
   for (auto& st : f.stages) {
     st.a = analyze(st.model, w, &sys.device);
     st.required_bytes = st.a.memory_required_bytes;
@@ -329,7 +329,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     Convention all_rows = conv;
     all_rows.lm_head_all_tokens = true;  // every drafted position needs its logits
     Workload wv = w;
-    wv.settings.convention = &all_rows;
+    wv.settings.convention = all_rows;
     r.verify_step_s = step_seconds(f.stages, ctx, verify, wv, all_rows);
 
     ModelSpec d;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
-#include <map>
 
 namespace infercast {
 
@@ -61,27 +60,24 @@ namespace {
 
 // "int4-g128": b-bit integers with one fp16 scale and one b-bit zero point per group of G weights along the
 // input dimension (AWQ and GPTQ store exactly this: fp16 scales, zeros packed like the weights).
-// Bits per element = b + (16 + b) / G. Created on first use and kept (a std::map never moves its nodes).
-const DType* grouped_dtype(const std::string& n) {
-  static std::map<std::string, DType> made;
-  const auto it = made.find(n);
-  if (it != made.end()) return &it->second;
+// Bits per element = b + (16 + b) / G.
+std::optional<DType> grouped_dtype(const std::string& n) {
   int bits = 0;
   long group = 0;
   char tail = 0;
-  if (std::sscanf(n.c_str(), "int%d-g%ld%c", &bits, &group, &tail) != 2) return nullptr;
-  if ((bits != 2 && bits != 3 && bits != 4 && bits != 8) || group < 8 || group > 65536) return nullptr;
-  if (n != "int" + std::to_string(bits) + "-g" + std::to_string(group)) return nullptr;  // no "int4-g0128"
+  if (std::sscanf(n.c_str(), "int%d-g%ld%c", &bits, &group, &tail) != 2) return std::nullopt;
+  if ((bits != 2 && bits != 3 && bits != 4 && bits != 8) || group < 8 || group > 65536) return std::nullopt;
+  if (n != "int" + std::to_string(bits) + "-g" + std::to_string(group)) return std::nullopt;  // no "int4-g0128"
   const double bpe = bits + (16.0 + bits) / static_cast<double>(group);
   DType d{n, bpe, bits == 8 ? ComputeType::INT8 : ComputeType::INT4, true,
           "int" + std::to_string(bits) + " with an fp16 scale and an int" + std::to_string(bits) +
               " zero point per group of " + std::to_string(group) + " (AWQ/GPTQ layout)"};
-  return &made.emplace(n, d).first->second;
+  return d;
 }
 
 }  // namespace
 
-const DType* find_dtype(const std::string& raw) {
+std::optional<DType> find_dtype(const std::string& raw) {
   std::string n = raw;
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (n == "float32") n = "fp32";
@@ -90,7 +86,7 @@ const DType* find_dtype(const std::string& raw) {
   if (n == "e4m3" || n == "float8_e4m3fn") n = "fp8_e4m3";
   if (n == "e5m2" || n == "float8_e5m2") n = "fp8_e5m2";
   for (const auto& d : all_dtypes())
-    if (d.name == n) return &d;
+    if (d.name == n) return d;
   return grouped_dtype(n);
 }
 

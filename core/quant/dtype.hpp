@@ -2,6 +2,7 @@
 // points exactly as the format defines them (docs/formulas.md, "Data types"). One table, here.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,17 +13,19 @@ enum class ComputeType { FP32, TF32, BF16, FP16, FP8, INT8, FP4, INT4 };
 
 const char* compute_type_name(ComputeType t);
 
+// A format is a value (bf16 by default): grouped formats such as int4-g128 are made on request, never kept in a
+// table that grows, so lookups need no shared mutable state.
 struct DType {
-  std::string name;          // canonical name, e.g. "bf16", "q4_k", "mxfp4"
-  double bits_per_element;   // storage, scales included
-  ComputeType native;        // arithmetic it can feed directly when used for activations
-  bool weight_only;          // a storage format that is dequantized before the math (GGUF, grouped int4)
-  std::string definition;    // how the bits are made up, shown to users
+  std::string name = "bf16";       // canonical name, e.g. "bf16", "q4_k", "mxfp4"
+  double bits_per_element = 16;    // storage, scales included
+  ComputeType native = ComputeType::BF16;  // arithmetic it can feed directly when used for activations
+  bool weight_only = false;        // a storage format that is dequantized before the math (GGUF, grouped int4)
+  std::string definition = "bfloat16";  // how the bits are made up, shown to users
 };
 
 // Look a name up (case-insensitive; "float16"/"fp16"/"half" and "bfloat16"/"bf16" are aliases).
-// Returns nullptr when unknown.
-const DType* find_dtype(const std::string& name);
+// Returns nothing when unknown.
+std::optional<DType> find_dtype(const std::string& name);
 const std::vector<DType>& all_dtypes();
 
 }  // namespace infercast

@@ -80,10 +80,10 @@ const Scenario* find_scenario(const std::string& name) {
 }
 
 void apply_scenario(const Scenario& sc, StepSettings& st) {
-  st.precision.weights = find_dtype(sc.weights);
-  st.precision.activations = find_dtype(sc.activations);
-  st.precision.kv = find_dtype(sc.kv);
-  for (auto& c : st.precision.by_class) c = nullptr;
+  st.precision.weights = *find_dtype(sc.weights);
+  st.precision.activations = *find_dtype(sc.activations);
+  st.precision.kv = *find_dtype(sc.kv);
+  for (auto& c : st.precision.by_class) c.reset();
   st.attention = sc.attention;
   st.fused_mlp = sc.fused_mlp;
   st.lora = sc.lora;

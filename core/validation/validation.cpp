@@ -165,8 +165,10 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     if (it == models.end()) it = models.emplace(v.model_id, parse_model_config(find_model_preset(v.model_id)->config, "/config")).first;
     const HardwareSpec* hw = find_hardware_preset(v.hardware_id);
     Workload w;
-    w.settings.precision = {find_dtype(v.weights), find_dtype(v.activations), find_dtype(v.kv)};
-    w.settings.convention = &convention_by_name("infercast");
+    w.settings.precision.weights = *find_dtype(v.weights);
+    w.settings.precision.activations = *find_dtype(v.activations);
+    w.settings.precision.kv = *find_dtype(v.kv);
+    w.settings.convention = convention_by_name("infercast");
     const auto B = static_cast<i64>(v.batch);
     const auto cached = static_cast<i64>(depth);
     // The workload the source ran, then its metric in the source's unit.

@@ -20,10 +20,10 @@ inline ModelSpec preset_model(const std::string& id) {
 
 inline StepSettings settings(const std::string& conv = "infercast", const std::string& w = "bf16", const std::string& kv = "bf16") {
   StepSettings s;
-  s.precision.weights = find_dtype(w);
-  s.precision.activations = find_dtype("bf16");
-  s.precision.kv = find_dtype(kv);
-  s.convention = &convention_by_name(conv);
+  s.precision.weights = *find_dtype(w);
+  s.precision.activations = *find_dtype("bf16");
+  s.precision.kv = *find_dtype(kv);
+  s.convention = convention_by_name(conv);
   return s;
 }
 

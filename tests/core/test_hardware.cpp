@@ -18,8 +18,10 @@ Workload workload(i64 batch, i64 prompt, i64 gen, const std::string& w = "bf16",
   Workload wl;
   wl.requests = {Request{0, prompt, batch}};
   wl.gen_tokens = gen;
-  wl.settings.precision = {find_dtype(w), find_dtype(a), find_dtype(kv)};
-  wl.settings.convention = &convention_by_name("infercast");
+  wl.settings.precision.weights = *find_dtype(w);
+  wl.settings.precision.activations = *find_dtype(a);
+  wl.settings.precision.kv = *find_dtype(kv);
+  wl.settings.convention = convention_by_name("infercast");
   return wl;
 }
 }  // namespace
@@ -147,6 +149,26 @@ TEST_CASE("calibrate through the API: a saved device reloads with its fitted eff
   const json bad = json::parse(call("calibrate", R"({"hardware": "nvidia-rtx-4090", "model": "llama-2-7b", "points": [{"metric": "speed", "value": 1}]})"));
   CHECK(bad["error"]["message"] ==
         "/points/0/metric holds \"speed\"; expected one of ttft_s, tpot_s, tpot_first_s, decode_tokens_per_s, prompt_tokens_per_s, e2e_s, output_tokens_per_s");
+}
+
+// Regression: the API once kept a request's convention in a static, so every calibration point took the MoE rule
+// of the last point read (Mixtral on an H100: `all` and `top-k` both forecast 13.8 ms; alone `all` is 37.6 ms).
+TEST_CASE("calibration points that differ in moe_traffic keep their own forecasts", "[hardware][calibrate][regression]") {
+  const auto alone = [](const char* rule) {
+    const json r = json::parse(call("analyze", json({{"model", "mixtral-8x7b"}, {"hardware", "nvidia-h100-sxm"},
+                                                       {"workload", {{"batch", 1}, {"prompt", 512}, {"gen", 128}}},
+                                                       {"moe_traffic", rule}}).dump()));
+    REQUIRE(r["ok"].get<bool>());
+    return r["value"]["decode"]["tpot_s"].get<double>();
+  };
+  const json r = json::parse(call("calibrate", R"({"hardware": "nvidia-h100-sxm", "model": "mixtral-8x7b", "fit": ["memory"],
+      "points": [{"metric": "tpot_s", "value": 0.03, "workload": {"batch": 1, "prompt": 512, "gen": 128}, "moe_traffic": "all"},
+                 {"metric": "tpot_s", "value": 0.01, "workload": {"batch": 1, "prompt": 512, "gen": 128}, "moe_traffic": "top-k"}]})"));
+  REQUIRE(r["ok"].get<bool>());
+  const auto& pts = r["value"]["points"];
+  CHECK(pts[0]["forecast_before"].get<double>() == Approx(alone("all")));
+  CHECK(pts[1]["forecast_before"].get<double>() == Approx(alone("top-k")));
+  CHECK(alone("all") > 2 * alone("top-k"));  // all 8 experts read against 2
 }
 
 TEST_CASE("weights spilling from a phone's LPDDR to flash: the drop, and what quantization buys back", "[hardware][tiers]") {

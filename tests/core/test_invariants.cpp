@@ -16,8 +16,10 @@ Workload wl(i64 batch, i64 prompt, i64 gen, const char* w, const char* kv) {
   x.requests = {Request{0, prompt, batch}};
   x.gen_tokens = gen;
   // fp8 runs as W8A8 (fp8 activations), so nothing is dequantized; other formats compute in bf16.
-  x.settings.precision = {find_dtype(w), find_dtype(w == std::string("fp8") ? "fp8" : "bf16"), find_dtype(kv)};
-  x.settings.convention = &convention_by_name("infercast");
+  x.settings.precision.weights = *find_dtype(w);
+  x.settings.precision.activations = *find_dtype(w == std::string("fp8") ? "fp8" : "bf16");
+  x.settings.precision.kv = *find_dtype(kv);
+  x.settings.convention = convention_by_name("infercast");
   return x;
 }
 

@@ -84,7 +84,7 @@ TEST_CASE("gemma-2-9b: local layers attend to a 4096 window, global layers to ev
 TEST_CASE("DeepSeek-V3, one MoE layer: MLA expanded in prefill, absorbed in decode", "[ops]") {
   const auto m = preset_model("deepseek-v3");
   auto s = settings("infercast", "fp8");
-  s.precision.activations = find_dtype("fp8");  // W8A8, as DeepSeek serves it: no dequantization
+  s.precision.activations = *find_dtype("fp8");  // W8A8, as DeepSeek serves it: no dequantization
   const auto groups = group_layers(m);
   REQUIRE(groups.size() == 2);
   const double h = 7168, nh = 128, ql = 1536, kvl = 512, nope = 128, rope = 64, vd = 128;

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 TEST_CASE("core/ never mentions emscripten", "[purity]") {
@@ -19,6 +20,27 @@ TEST_CASE("core/ never mentions emscripten", "[purity]") {
     for (auto& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     INFO(e.path().string());
     CHECK(text.find("emscripten") == std::string::npos);
+    ++files;
+  }
+  CHECK(files > 10);
+}
+
+// No mutable static state: every `static` object in the core is const or constexpr (functions may be static).
+// A growing static table (as grouped formats once were) or a static scratch value (as a request's convention once
+// was) races as soon as calls run in threads, and leaks one call's settings into the next.
+TEST_CASE("core/ keeps no mutable static state", "[purity]") {
+  namespace fs = std::filesystem;
+  const std::regex mutable_static(R"(^\s*(?:thread_local\s+)?static\s+(?!const\b|constexpr\b)[^()=;{]*[;={])");
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(fs::path(INFERCAST_SOURCE_DIR) / "core")) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path());
+    int line_no = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++line_no;
+      INFO(e.path().string() << ":" << line_no << ": " << line);
+      CHECK_FALSE(std::regex_search(line, mutable_static));
+    }
     ++files;
   }
   CHECK(files > 10);

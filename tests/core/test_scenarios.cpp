@@ -42,7 +42,7 @@ TEST_CASE("LIFE's eight Table 3 variants are built in with the table's settings"
     CHECK(sc->convert_mla == (std::string(r.name) == "life/bf16-int4-mla"));
     CHECK((sc->lora.rank > 0) == (std::string(r.name) == "life/bf16-int4-lora"));
     CHECK(sc->online_hadamard == (std::string(r.name) == "life/quarot-w4a4kv4"));
-    REQUIRE(find_dtype(sc->weights) != nullptr);
+    REQUIRE(find_dtype(sc->weights).has_value());
   }
   CHECK(find_scenario("life/bf16-int8") == nullptr);
 }
