@@ -171,6 +171,13 @@ void add_ops(std::vector<Op>& into, const std::vector<Op>& more) {
 
 }  // namespace
 
+const NameTable<Timing>& timing_names() {
+  static const NameTable<Timing> t(
+      {{Timing::PerOp, "per-op", "each operator bound on its own: sum of max(compute, memory) + dispatch"},
+       {Timing::PhaseMax, "phase-max", "LIFE: max(total compute, total memory) per phase + dispatches"}});
+  return t;
+}
+
 std::vector<std::vector<Request>> prefill_steps(const std::vector<Request>& first, i64 chunk) {
   std::vector<std::vector<Request>> chunks;
   if (chunk > 0) {
@@ -198,6 +205,8 @@ std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
   for (const auto& r : first) step.push_back(Request{r.cached + r.input + static_cast<i64>(j), 1, r.count});
   return step;
 }
+
+const char* phase_bound(const Phase& p) { return p.memory_s >= p.compute_s ? "memory" : "compute"; }
 
 double op_compute_seconds(const HardwareSpec& hw, const Op& op) { return Timer(hw, TierCost{}, nullptr).compute_s(op, op.flops); }
 

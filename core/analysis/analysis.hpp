@@ -18,6 +18,7 @@ enum class Timing {
   PerOp,     // sum over operators of max(compute, memory) + dispatch: each kernel is bound on its own
   PhaseMax,  // LIFE: max(sum of compute, sum of memory) + dispatches, as if the whole phase overlapped
 };
+const NameTable<Timing>& timing_names();
 
 struct Workload {
   std::vector<Request> requests;  // the first step: prompts (cached 0) or a ragged batch
@@ -118,6 +119,9 @@ struct Analysis {
 std::vector<std::vector<Request>> prefill_steps(const std::vector<Request>& first, i64 chunk);
 // The requests of decode step j (0: the first step after the prefill): each request has one new token.
 std::vector<Request> decode_step(const std::vector<Request>& first, double j);
+// What bounds a phase as a whole: "memory" when its summed memory time is at least its summed compute time, else
+// "compute" (per operator, OpTime::bound also names dispatch).
+const char* phase_bound(const Phase& p);
 // Seconds an operator's FLOPs take at the device's peak for its compute type (after fallbacks) and class efficiency.
 double op_compute_seconds(const HardwareSpec& hw, const Op& op);
 

@@ -8,19 +8,6 @@
 namespace infercast {
 
 namespace {
-struct MetricName {
-  Metric m;
-  const char* name;
-};
-const MetricName kMetrics[] = {{Metric::TtftS, "ttft_s"},
-                               {Metric::TpotS, "tpot_s"},
-                               {Metric::TpotFirstS, "tpot_first_s"},
-                               {Metric::DecodeTokensPerS, "decode_tokens_per_s"},
-                               {Metric::PromptTokensPerS, "prompt_tokens_per_s"},
-                               {Metric::E2eS, "e2e_s"},
-                               {Metric::OutputTokensPerS, "output_tokens_per_s"}};
-const char* kParams[] = {"gemm", "attention", "elementwise", "memory", "dispatch_us"};
-
 double& slot(Efficiencies& e, EffParam p) {
   switch (p) {
     case EffParam::Gemm: return e.gemm;
@@ -40,25 +27,27 @@ void bounds(EffParam p, double& lo, double& hi) {
 }
 }  // namespace
 
-Metric metric_by_name(const std::string& name, const std::string& path) {
-  for (const auto& m : kMetrics)
-    if (name == m.name) return m.m;
-  std::string list;
-  for (const auto& m : kMetrics) list += (list.empty() ? "" : ", ") + std::string(m.name);
-  throw InputError("calibrate.unknown_metric", path, path + " holds \"" + name + "\"; expected one of " + list);
+const NameTable<Metric>& metric_names() {
+  static const NameTable<Metric> t(
+      {{Metric::TtftS, "ttft_s", "time to first token, seconds"},
+       {Metric::TpotS, "tpot_s", "time per output token, mean over the generation, seconds"},
+       {Metric::TpotFirstS, "tpot_first_s", "time of the first decode step, seconds"},
+       {Metric::DecodeTokensPerS, "decode_tokens_per_s", "decode tokens per second per sequence (llama-bench tg)"},
+       {Metric::PromptTokensPerS, "prompt_tokens_per_s", "prompt tokens per second (llama-bench pp)"},
+       {Metric::E2eS, "e2e_s", "end-to-end latency of the request, seconds"},
+       {Metric::OutputTokensPerS, "output_tokens_per_s", "generated tokens per second of the whole batch, end to end"}},
+      ListStyle::OneOf);
+  return t;
 }
-const char* metric_name(Metric m) {
-  for (const auto& x : kMetrics)
-    if (x.m == m) return x.name;
-  return "?";
+
+const NameTable<EffParam>& eff_param_names() {
+  static const NameTable<EffParam> t({{EffParam::Gemm, "gemm", "fraction of the peak GEMMs reach"},
+                                      {EffParam::Attention, "attention", "fraction of the peak attention reaches"},
+                                      {EffParam::Elementwise, "elementwise", "fraction of the peak elementwise ops reach"},
+                                      {EffParam::Memory, "memory", "fraction of the memory bandwidth reached"},
+                                      {EffParam::Dispatch, "dispatch_us", "cost of one kernel dispatch, microseconds"}});
+  return t;
 }
-EffParam eff_param_by_name(const std::string& name, const std::string& path) {
-  for (int i = 0; i < 5; ++i)
-    if (name == kParams[i]) return static_cast<EffParam>(i);
-  throw InputError("calibrate.unknown_parameter", path,
-                   path + " holds \"" + name + "\"; expected gemm, attention, elementwise, memory or dispatch_us");
-}
-const char* eff_param_name(EffParam p) { return kParams[static_cast<int>(p)]; }
 
 double metric_value(const Analysis& a, const Workload& w, Metric m) {
   double prompt = 0;

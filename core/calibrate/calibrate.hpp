@@ -7,12 +7,13 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "util/names.hpp"
 
 namespace infercast {
 
 enum class Metric { TtftS, TpotS, TpotFirstS, DecodeTokensPerS, PromptTokensPerS, E2eS, OutputTokensPerS };
-Metric metric_by_name(const std::string& name, const std::string& path);
-const char* metric_name(Metric m);
+const NameTable<Metric>& metric_names();
+inline const char* metric_name(Metric m) { return metric_names().name(m); }
 double metric_value(const Analysis& a, const Workload& w, Metric m);
 
 struct CalibrationPoint {
@@ -23,8 +24,8 @@ struct CalibrationPoint {
 };
 
 enum class EffParam { Gemm, Attention, Elementwise, Memory, Dispatch };
-EffParam eff_param_by_name(const std::string& name, const std::string& path);
-const char* eff_param_name(EffParam p);
+const NameTable<EffParam>& eff_param_names();
+inline const char* eff_param_name(EffParam p) { return eff_param_names().name(p); }
 
 struct CalibrationResult {
   Efficiencies start, fitted;

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "api/api.hpp"
+#include "io/json_reader.hpp"
+#include <algorithm>
 #include "cli/files.hpp"
 #include "quant/dtype.hpp"
 

@@ -6,48 +6,33 @@
 
 namespace infercast {
 
-const char* dse_param_name(DseParam p) {
-  switch (p) {
-    case DseParam::ComputeTflops: return "compute_TFLOPS";
-    case DseParam::BandwidthGBps: return "bandwidth_GBps";
-    case DseParam::CapacityGB: return "capacity_GB";
-    case DseParam::SramMB: return "sram_MB";
-    case DseParam::PowerW: return "power_W";
-    case DseParam::PriceUSD: return "price_USD";
-  }
-  return "?";
+const NameTable<DseParam>& dse_param_names() {
+  static const NameTable<DseParam> t({{DseParam::ComputeTflops, "compute_TFLOPS", "dense peak of the base type (every peak scales with it)"},
+                                      {DseParam::BandwidthGBps, "bandwidth_GBps", "bandwidth of the main memory tier"},
+                                      {DseParam::CapacityGB, "capacity_GB", "capacity of the main memory tier"},
+                                      {DseParam::SramMB, "sram_MB", "on-chip SRAM added as the fastest tier"},
+                                      {DseParam::PowerW, "power_W", "board power"},
+                                      {DseParam::PriceUSD, "price_USD", "purchase price"}},
+                                     ListStyle::OneOf);
+  return t;
 }
 
-bool dse_param_by_name(const std::string& n, DseParam& out) {
-  for (int i = 0; i < kDseParams; ++i)
-    if (n == dse_param_name(static_cast<DseParam>(i))) {
-      out = static_cast<DseParam>(i);
-      return true;
-    }
-  return false;
+const NameTable<DseObjective>& dse_objective_names() {
+  static const NameTable<DseObjective> t(
+      {{DseObjective::Tpot, "tpot_s", "time per output token (lower is better)"},
+       {DseObjective::Ttft, "ttft_s", "time to first token (lower is better)"},
+       {DseObjective::TokensPerS, "tokens_per_s", "decode throughput of the batch (higher is better)"},
+       {DseObjective::JoulesPerToken, "joules_per_token", "energy per generated token"},
+       {DseObjective::UsdPerMTok, "usd_per_million_tokens", "cost per million generated tokens"},
+       {DseObjective::GramsPerMTok, "gCO2e_per_million_tokens", "CO2 per million generated tokens"},
+       {DseObjective::PowerW, "power_W", "board power"},
+       {DseObjective::PriceUSD, "price_USD", "purchase price"}},
+      ListStyle::OneOf);
+  return t;
 }
 
-const char* dse_objective_name(DseObjective o) {
-  switch (o) {
-    case DseObjective::Tpot: return "tpot_s";
-    case DseObjective::Ttft: return "ttft_s";
-    case DseObjective::TokensPerS: return "tokens_per_s";
-    case DseObjective::JoulesPerToken: return "joules_per_token";
-    case DseObjective::UsdPerMTok: return "usd_per_million_tokens";
-    case DseObjective::GramsPerMTok: return "gCO2e_per_million_tokens";
-    case DseObjective::PowerW: return "power_W";
-    case DseObjective::PriceUSD: return "price_USD";
-  }
-  return "?";
-}
-
-bool dse_objective_by_name(const std::string& n, DseObjective& out) {
-  for (int i = 0; i < kDseObjectives; ++i)
-    if (n == dse_objective_name(static_cast<DseObjective>(i))) {
-      out = static_cast<DseObjective>(i);
-      return true;
-    }
-  return false;
+double tc_over_tm(const PhaseTotals& t, double flop_per_s, double bytes_per_s) {
+  return (t.flops / flop_per_s) / (t.bytes() / bytes_per_s);
 }
 
 namespace {

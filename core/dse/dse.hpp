@@ -10,19 +10,24 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "util/names.hpp"
 #include "cost/cost.hpp"
 
 namespace infercast {
 
 enum class DseParam { ComputeTflops, BandwidthGBps, CapacityGB, SramMB, PowerW, PriceUSD };
 constexpr int kDseParams = 6;
-const char* dse_param_name(DseParam p);
-bool dse_param_by_name(const std::string& n, DseParam& out);
+const NameTable<DseParam>& dse_param_names();
+inline const char* dse_param_name(DseParam p) { return dse_param_names().name(p); }
 
 enum class DseObjective { Tpot, Ttft, TokensPerS, JoulesPerToken, UsdPerMTok, GramsPerMTok, PowerW, PriceUSD };
 constexpr int kDseObjectives = 8;
-const char* dse_objective_name(DseObjective o);
-bool dse_objective_by_name(const std::string& n, DseObjective& out);
+const NameTable<DseObjective>& dse_objective_names();
+inline const char* dse_objective_name(DseObjective o) { return dse_objective_names().name(o); }
+
+// LIFE's Fig. 4 ratio for a phase: t_c / t_m = (FLOPs / achieved FLOP/s) / (bytes / achieved bytes/s). Above 1
+// the phase is compute-bound.
+double tc_over_tm(const PhaseTotals& t, double flop_per_s, double bytes_per_s);
 
 struct DseAxis {
   DseParam param;

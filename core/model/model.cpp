@@ -87,16 +87,14 @@ ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c) {
   return out;
 }
 
-const char* weight_class_name(WeightClass c) {
-  switch (c) {
-    case WeightClass::Attention: return "attention";
-    case WeightClass::Ffn: return "ffn";
-    case WeightClass::Experts: return "experts";
-    case WeightClass::Router: return "router";
-    case WeightClass::Embedding: return "embedding";
-    case WeightClass::LmHead: return "lm_head";
-  }
-  return "?";
+const NameTable<WeightClass>& weight_class_names() {
+  static const NameTable<WeightClass> t({{WeightClass::Attention, "attention", "q, k, v and o projections (MLA's too)"},
+                                         {WeightClass::Ffn, "ffn", "dense MLPs and shared experts"},
+                                         {WeightClass::Experts, "experts", "routed experts"},
+                                         {WeightClass::Router, "router", "MoE routers and shared-expert gates"},
+                                         {WeightClass::Embedding, "embedding", "the input embedding table"},
+                                         {WeightClass::LmHead, "lm_head", "the output projection to the vocabulary"}});
+  return t;
 }
 
 ParamCounts count_params(const ModelSpec& m) {

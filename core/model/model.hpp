@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "util/error.hpp"
+#include "util/names.hpp"
 
 namespace infercast {
 
@@ -68,7 +69,8 @@ struct LayerSpec {
 // the router, the embedding and the LM head in bf16 and quantizes only the MLP or the experts).
 enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead };
 constexpr int kWeightClasses = 6;
-const char* weight_class_name(WeightClass c);
+const NameTable<WeightClass>& weight_class_names();
+inline const char* weight_class_name(WeightClass c) { return weight_class_names().name(c); }
 
 struct ModelSpec {
   std::string id;

@@ -51,23 +51,14 @@ const Convention& convention_by_name(const std::string& name, const std::string&
                    path + " holds \"" + name + "\"; expected one of " + names);
 }
 
-MoeTraffic moe_traffic_by_name(const std::string& name, const std::string& path) {
-  if (name == "expected") return MoeTraffic::Expected;
-  if (name == "top-k") return MoeTraffic::TopK;
-  if (name == "all") return MoeTraffic::All;
-  if (name == "upper-bound") return MoeTraffic::UpperBound;
-  throw InputError("workload.out_of_range", path,
-                   path + " holds \"" + name + "\"; expected one of expected, top-k, all, upper-bound");
-}
-
-const char* moe_traffic_name(MoeTraffic t) {
-  switch (t) {
-    case MoeTraffic::Expected: return "expected";
-    case MoeTraffic::TopK: return "top-k";
-    case MoeTraffic::All: return "all";
-    case MoeTraffic::UpperBound: return "upper-bound";
-  }
-  return "?";
+const NameTable<MoeTraffic>& moe_traffic_names() {
+  static const NameTable<MoeTraffic> t(
+      {{MoeTraffic::Expected, "expected", "the distinct experts a batch is expected to touch under uniform routing"},
+       {MoeTraffic::TopK, "top-k", "top_k experts per layer, whatever the batch (a lower bound)"},
+       {MoeTraffic::All, "all", "every expert of every MoE layer on every step"},
+       {MoeTraffic::UpperBound, "upper-bound", "tokens x top_k experts, at most all of them"}},
+      ListStyle::OneOf);
+  return t;
 }
 
 }  // namespace infercast

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "util/names.hpp"
+
 namespace infercast {
 
 enum class MoeTraffic { Expected, TopK, All, UpperBound };
@@ -33,7 +35,7 @@ struct Convention {
 const Convention& convention_by_name(const std::string& name, const std::string& path = "/convention");
 const std::vector<Convention>& all_conventions();
 
-MoeTraffic moe_traffic_by_name(const std::string& name, const std::string& path);
-const char* moe_traffic_name(MoeTraffic t);
+const NameTable<MoeTraffic>& moe_traffic_names();
+inline const char* moe_traffic_name(MoeTraffic t) { return moe_traffic_names().name(t); }
 
 }  // namespace infercast

@@ -6,14 +6,33 @@
 
 namespace infercast {
 
-const char* op_class_name(OpClass c) {
-  switch (c) {
-    case OpClass::GEMM: return "gemm";
-    case OpClass::Attention: return "attention";
-    case OpClass::Elementwise: return "elementwise";
-    case OpClass::Memory: return "memory";
-  }
-  return "?";
+const NameTable<OpClass>& op_class_names() {
+  static const NameTable<OpClass> t({{OpClass::GEMM, "gemm", "matrix multiplications (projections, experts, LM head)"},
+                                     {OpClass::Attention, "attention", "scores, softmax and the weighted sum of values"},
+                                     {OpClass::Elementwise, "elementwise", "norms, activations, RoPE, residual adds"},
+                                     {OpClass::Memory, "memory", "gathers and cache writes: bytes only"}});
+  return t;
+}
+
+const NameTable<AttnImpl>& attn_impl_names() {
+  static const NameTable<AttnImpl> t(
+      {{AttnImpl::Fused, "fused", "one kernel (FlashAttention): scores never written; causal pairs skipped"},
+       {AttnImpl::Unfused, "unfused", "scores, softmax and the weighted sum as three kernels, scores through memory"}});
+  return t;
+}
+
+const NameTable<MlaForm>& mla_form_names() {
+  static const NameTable<MlaForm> t(
+      {{MlaForm::Auto, "auto", "expanded for prefill, absorbed for decode, as vLLM and SGLang run MLA"},
+       {MlaForm::Absorbed, "absorbed", "queries moved into the latent space; attention over the cached latent"},
+       {MlaForm::Expanded, "expanded", "kv_b_proj rebuilds per-head keys and values for every key read"}});
+  return t;
+}
+
+const NameTable<bool>& mlp_form_names() {
+  static const NameTable<bool> t({{true, "fused", "the activation in the gate/up GEMM's epilogue: its outputs never written"},
+                                  {false, "unfused", "gate, up, activation and down as separate kernels"}});
+  return t;
 }
 
 namespace {
@@ -157,13 +176,12 @@ struct StepTotals {
 
 }  // namespace
 
-const char* lora_mode_name(LoraMode m) {
-  switch (m) {
-    case LoraMode::Unmerged: return "unmerged";
-    case LoraMode::MergePerCall: return "merge-per-call";
-    case LoraMode::Merged: return "merged";
-  }
-  return "?";
+const NameTable<LoraMode>& lora_mode_names() {
+  static const NameTable<LoraMode> t(
+      {{LoraMode::Unmerged, "unmerged", "y = xW + (xA)B on every call, as PEFT, vLLM and S-LoRA serve adapters"},
+       {LoraMode::MergePerCall, "merge-per-call", "W + BA rebuilt inside every GEMM call (LIFE's inline merge)"},
+       {LoraMode::Merged, "merged", "merged once ahead of time: no cost per step, the one-time cost reported apart"}});
+  return t;
 }
 
 bool needs_dequant(const DType& w, const DType& act) {

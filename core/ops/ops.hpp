@@ -9,14 +9,20 @@
 #include "model/model.hpp"
 #include "ops/conventions.hpp"
 #include "quant/dtype.hpp"
+#include "util/names.hpp"
 
 namespace infercast {
 
 enum class OpClass { GEMM, Attention, Elementwise, Memory };
-const char* op_class_name(OpClass c);
+const NameTable<OpClass>& op_class_names();
+inline const char* op_class_name(OpClass c) { return op_class_names().name(c); }
 
 enum class AttnImpl { Fused, Unfused };
+const NameTable<AttnImpl>& attn_impl_names();
 enum class MlaForm { Auto, Absorbed, Expanded };
+const NameTable<MlaForm>& mla_form_names();
+// The MLP as separate kernels or with the activation fused into the gate/up GEMM (StepSettings::fused_mlp).
+const NameTable<bool>& mlp_form_names();
 
 struct Request {
   i64 cached = 0;  // tokens already in the KV cache
@@ -40,7 +46,8 @@ struct Precision {
 bool needs_dequant(const DType& w, const DType& act);
 
 enum class LoraMode { Unmerged, MergePerCall, Merged };
-const char* lora_mode_name(LoraMode m);
+const NameTable<LoraMode>& lora_mode_names();
+inline const char* lora_mode_name(LoraMode m) { return lora_mode_names().name(m); }
 
 struct LoraSettings {
   i64 rank = 0;  // 0: no adapters

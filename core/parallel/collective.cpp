@@ -5,24 +5,21 @@
 
 namespace infercast {
 
-const char* collective_name(Collective c) {
-  switch (c) {
-    case Collective::AllReduce: return "all-reduce";
-    case Collective::AllGather: return "all-gather";
-    case Collective::ReduceScatter: return "reduce-scatter";
-    case Collective::AllToAll: return "all-to-all";
-    case Collective::PointToPoint: return "point-to-point";
-  }
-  return "?";
+const NameTable<Collective>& collective_names() {
+  static const NameTable<Collective> t({{Collective::AllReduce, "all-reduce", "every device ends with the sum"},
+                                        {Collective::AllGather, "all-gather", "every device ends with every shard"},
+                                        {Collective::ReduceScatter, "reduce-scatter", "each device ends with one shard of the sum"},
+                                        {Collective::AllToAll, "all-to-all", "each device sends a distinct slice to each other"},
+                                        {Collective::PointToPoint, "point-to-point", "one device sends to the next"}});
+  return t;
 }
 
-const char* collective_algo_name(CollectiveAlgo a) {
-  switch (a) {
-    case CollectiveAlgo::Auto: return "auto";
-    case CollectiveAlgo::Ring: return "ring";
-    case CollectiveAlgo::Tree: return "tree";
-  }
-  return "?";
+const NameTable<CollectiveAlgo>& collective_algo_names() {
+  static const NameTable<CollectiveAlgo> t(
+      {{CollectiveAlgo::Auto, "auto", "the faster of ring and tree for each message (NCCL's choice)"},
+       {CollectiveAlgo::Ring, "ring", "2(n-1) steps, bandwidth-optimal"},
+       {CollectiveAlgo::Tree, "tree", "2 log2(n) steps, latency-optimal"}});
+  return t;
 }
 
 namespace {

@@ -3,6 +3,8 @@
 // Every collective formula lives here.
 #pragma once
 
+#include "util/names.hpp"
+
 #include <string>
 
 namespace infercast {
@@ -17,10 +19,12 @@ struct Link {
 };
 
 enum class Collective { AllReduce, AllGather, ReduceScatter, AllToAll, PointToPoint };
-const char* collective_name(Collective c);
+const NameTable<Collective>& collective_names();
+inline const char* collective_name(Collective c) { return collective_names().name(c); }
 
 enum class CollectiveAlgo { Auto, Ring, Tree };
-const char* collective_algo_name(CollectiveAlgo a);
+const NameTable<CollectiveAlgo>& collective_algo_names();
+inline const char* collective_algo_name(CollectiveAlgo a) { return collective_algo_names().name(a); }
 
 // Where the participants are: `per_node` of them in each of `nodes` nodes (n = per_node x nodes).
 struct Group {

@@ -372,6 +372,22 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     const double plain = f.tpot_mean_s;
     r.tpot_s = (spec.draft_tokens * r.draft_step_s + r.verify_step_s) / r.tokens_per_step;
     r.speedup = r.tpot_s > 0 ? plain / r.tpot_s : 1;
+    // The plan's figures become the speculative ones: TPOT over the generation is the plain curve scaled by the
+    // ratio at mid-generation, and every throughput follows it.
+    r.plain_tpot_s = plain;
+    r.plain_e2e_s = f.e2e_s;
+    r.plain_total_tokens_per_s = f.total_tokens_per_s;
+    const double ratio = plain > 0 ? r.tpot_s / plain : 1;
+    f.tpot_first_s *= ratio;
+    f.tpot_mean_s = r.tpot_s;
+    f.tpot_last_s *= ratio;
+    for (auto& t : f.timeline) t.tpot_s *= ratio;
+    f.decode_time_s = D * r.tpot_s;
+    f.e2e_s = f.ttft_s + f.decode_time_s;
+    f.tokens_per_s = r.tpot_s > 0 ? 1 / r.tpot_s : 0;
+    f.replica_tokens_per_s = f.tokens_per_s * B;
+    f.total_tokens_per_s = f.replica_tokens_per_s * p.dp;
+    f.tokens_per_s_per_device = f.total_tokens_per_s / std::max(f.devices, 1);
     // Memory the draft adds to the first stage's devices: its own weights (an MTP module shares the embedding and
     // LM head) and its cache at the end of the workload.
     ModelSpec held = dstages.front().model;
@@ -409,12 +425,11 @@ BatchingCurve batching_curve(const ModelSpec& m, const Workload& w, const System
     BatchPoint pt;
     pt.batch = b;
     pt.ttft_s = f.ttft_s;
-    pt.tpot_s = f.spec.enabled ? f.spec.tpot_s : f.tpot_mean_s;
-    const double D = f.stages.front().a.decode_steps;
-    pt.e2e_s = f.ttft_s + D * pt.tpot_s;
-    pt.tokens_per_s_per_user = pt.tpot_s > 0 ? 1 / pt.tpot_s : 0;
-    pt.total_tokens_per_s = pt.tokens_per_s_per_user * b * p.dp;
-    pt.tokens_per_s_per_device = pt.total_tokens_per_s / std::max(p.devices(), 1);
+    pt.tpot_s = f.tpot_mean_s;  // speculative when speculative decoding is on
+    pt.e2e_s = f.e2e_s;
+    pt.tokens_per_s_per_user = f.tokens_per_s;
+    pt.total_tokens_per_s = f.total_tokens_per_s;
+    pt.tokens_per_s_per_device = f.tokens_per_s_per_device;
     pt.device_required_bytes = f.device_required_bytes;
     pt.fits = f.fits;
     return pt;

@@ -82,6 +82,8 @@ struct SpeculativeResult {
   double verify_step_s = 0;  // the target over gamma + 1 tokens per request
   double tpot_s = 0;         // (gamma draft steps + one verification) / tokens per step
   double speedup = 1;        // plain TPOT / speculative TPOT
+  // Without speculation, for comparison (the plan's own figures are the speculative ones when it is on).
+  double plain_tpot_s = 0, plain_e2e_s = 0, plain_total_tokens_per_s = 0;
   double draft_weights_bytes = 0, draft_kv_bytes = 0;  // per device
   std::string draft;         // "mtp" or the draft model's id
   int draft_tp = 1;

@@ -6,18 +6,16 @@
 
 namespace infercast {
 
-const char* compute_type_name(ComputeType t) {
-  switch (t) {
-    case ComputeType::FP32: return "fp32";
-    case ComputeType::TF32: return "tf32";
-    case ComputeType::BF16: return "bf16";
-    case ComputeType::FP16: return "fp16";
-    case ComputeType::FP8: return "fp8";
-    case ComputeType::INT8: return "int8";
-    case ComputeType::FP4: return "fp4";
-    case ComputeType::INT4: return "int4";
-  }
-  return "?";
+const NameTable<ComputeType>& compute_type_names() {
+  static const NameTable<ComputeType> t({{ComputeType::FP32, "fp32", "IEEE binary32 (CUDA cores)"},
+                                         {ComputeType::TF32, "tf32", "tensor cores on fp32 inputs (10-bit mantissa)"},
+                                         {ComputeType::BF16, "bf16", "bfloat16 tensor math"},
+                                         {ComputeType::FP16, "fp16", "IEEE binary16 tensor math"},
+                                         {ComputeType::FP8, "fp8", "8-bit floating-point tensor math"},
+                                         {ComputeType::INT8, "int8", "8-bit integer dot products"},
+                                         {ComputeType::FP4, "fp4", "4-bit floating-point tensor math"},
+                                         {ComputeType::INT4, "int4", "4-bit integer dot products"}});
+  return t;
 }
 
 const std::vector<DType>& all_dtypes() {

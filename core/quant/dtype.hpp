@@ -6,12 +6,15 @@
 #include <string>
 #include <vector>
 
+#include "util/names.hpp"
+
 namespace infercast {
 
 // The arithmetic a hardware peak is quoted for.
 enum class ComputeType { FP32, TF32, BF16, FP16, FP8, INT8, FP4, INT4 };
 
-const char* compute_type_name(ComputeType t);
+const NameTable<ComputeType>& compute_type_names();
+inline const char* compute_type_name(ComputeType t) { return compute_type_names().name(t); }
 
 // A format is a value (bf16 by default): grouped formats such as int4-g128 are made on request, never kept in a
 // table that grows, so lookups need no shared mutable state.

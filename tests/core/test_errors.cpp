@@ -125,3 +125,37 @@ TEST_CASE("a device without a published peak is timed on memory alone, and says 
   CHECK(n["value"]["warnings"][0]["message"] ==
         "AMD Ryzen AI Max+ 395 - XDNA 2 NPU has no peak for bf16 or a wider type; bf16 operators are timed at its int8 peak");
 }
+
+// The registry and the option tables: every function is listed once and the unknown-function message is made from
+// the same list; every enum option lists its table's names, so a new value shows up in the CLI and the page.
+TEST_CASE("functions and options are generated from their tables", "[api][options]") {
+  const json fns = json::parse(call("functions", "{}"))["value"];
+  std::vector<std::string> names;
+  for (const auto& f : fns) names.push_back(f["name"]);
+  for (const char* n : {"analyze", "checkpoint", "options", "functions", "gguf", "safetensors"})
+    CHECK(std::find(names.begin(), names.end(), n) != names.end());
+  const json bad = json::parse(call("nope", "{}"));
+  const std::string msg = bad["error"]["message"];
+  for (const auto& f : fns)
+    if (f["input"] == "json") CHECK(msg.find(f["name"].get<std::string>()) != std::string::npos);
+  const json opts = json::parse(call("options", "{}"))["value"];
+  const auto find = [&](const std::string& path) {
+    for (const auto& o : opts)
+      if (o["path"] == path) return o;
+    FAIL("no option " << path);
+    return json();
+  };
+  CHECK(find("/workload/batch")["default"] == 1);
+  CHECK(find("/workload/batch")["max"] == 1000000);
+  CHECK(find("/workload/prompt")["default"] == 512);
+  CHECK(find("/costs/pue")["default"] == 1.3);
+  const json moe = find("/moe_traffic");
+  CHECK(moe["values"].size() == moe_traffic_names().entries().size());
+  CHECK(moe["values"][3]["name"] == "upper-bound");
+  CHECK(find("/lora/mode")["default"] == "unmerged");
+  CHECK(find("/precision/weights")["default"].is_null());  // as published
+  // A value outside the range the table states is refused with that range.
+  const json big = json::parse(call("analyze", R"({"model": "llama-3.1-8b", "workload": {"batch": 1000001}})"));
+  CHECK(big["error"]["message"] == "/workload/batch holds 1000001; expected an integer from 1 to 1000000");
+  CHECK(json::parse(call("models", R"({"x": 1})"))["error"]["code"] == "request.unknown_field");
+}

@@ -275,10 +275,21 @@ TEST_CASE("speculative decoding: expected tokens and TPOT", "[parallel]") {
   REQUIRE(f.spec.enabled);
   CHECK(f.spec.tokens_per_step == Approx((1 - std::pow(0.7, 5)) / 0.3));
   CHECK(f.spec.tpot_s == Approx((4 * f.spec.draft_step_s + f.spec.verify_step_s) / f.spec.tokens_per_step));
-  CHECK(f.spec.draft_step_s < f.tpot_mean_s);
+  CHECK(f.spec.draft_step_s < f.spec.plain_tpot_s);
   CHECK(f.spec.verify_step_s > f.tpot_first_s * 0.99);  // five tokens per request cost at least one
   CHECK(f.spec.speedup > 1);
   CHECK(f.spec.draft_weights_bytes > 0);
+  // The plan's figures are the speculative ones: TPOT, and the throughput and end-to-end time that follow from it
+  // (they once stayed at plain decoding's while TPOT changed).
+  const PlanForecast plain = forecast_plan(target, w, sys("dgx-h100"), p, Speculative{});
+  CHECK(f.tpot_mean_s == Approx(f.spec.tpot_s));
+  CHECK(f.spec.plain_tpot_s == Approx(plain.tpot_mean_s));
+  CHECK(f.tokens_per_s == Approx(1 / f.spec.tpot_s));
+  CHECK(f.total_tokens_per_s == Approx(plain.total_tokens_per_s * f.spec.speedup));
+  CHECK(f.tokens_per_s_per_device == Approx(f.total_tokens_per_s / 4));
+  CHECK(f.e2e_s == Approx(f.ttft_s + 255 * f.spec.tpot_s));
+  CHECK(f.spec.plain_e2e_s == Approx(plain.e2e_s));
+  CHECK(f.tpot_first_s == Approx(plain.tpot_first_s / f.spec.speedup));
   // Acceptance 0: every step yields one token after paying for the draft; slower than plain decoding.
   s.acceptance = 0;
   CHECK(forecast_plan(target, w, sys("dgx-h100"), p, s).spec.speedup < 1);

@@ -1,0 +1,45 @@
+// Files: a GGUF header, a safetensors header and a checkpoint's tensors read into exact counts and formats.
+#include "api/operations.hpp"
+
+#include "api/request.hpp"
+#include "io/gguf.hpp"
+#include "io/model_config.hpp"
+#include "io/presets.hpp"
+#include "io/safetensors.hpp"
+
+namespace infercast {
+
+// A safetensors checkpoint's tensors (all shards' rows) with its config.json, a model preset's config, or neither.
+json api_checkpoint(const json& req) {
+  Reader r(req, "", "request");
+  const json* rows = r.raw("tensors");
+  if (!rows) r.fail("tensors", "missing_field", "/tensors is missing; expected the [name, dtype, shape] rows of the checkpoint's safetensors headers");
+  const json* mv = r.raw("model");
+  r.reject_unknown();
+  json config;
+  if (mv && mv->is_string()) {
+    const ModelPreset* p = find_model_preset(mv->get<std::string>());
+    if (!p)
+      throw InputError("request.unknown_preset", "/model", "/model holds \"" + mv->get<std::string>() + "\", which is not a model preset; run `infercast models` for the list");
+    config = p->config;
+  } else if (mv && mv->is_object()) {
+    config = mv->contains("schema_version") && mv->contains("config") ? mv->at("config") : *mv;
+  } else if (mv) {
+    throw InputError("request.wrong_type", "/model", "/model holds " + describe(*mv) + "; expected a preset id or a config.json object");
+  }
+  return safetensors_checkpoint(*rows, mv ? &config : nullptr);
+}
+
+json api_gguf(const std::string& bytes) {
+  json v = gguf_model(read_gguf_header(bytes));
+  // The config as the model parser reads it, and its parameter count against the tensors'.
+  const ModelSpec m = parse_model_config(v["config"], "/gguf/config");
+  v["params_from_config"] = count_params(m).total;
+  return v;
+}
+
+json api_safetensors(const std::string& bytes) { return safetensors_header_json(read_safetensors_header(bytes)); }
+
+json api_safetensors_size(const std::string& bytes) { return json{{"header_bytes", safetensors_header_size(bytes)}}; }
+
+}  // namespace infercast

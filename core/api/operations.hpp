@@ -1,0 +1,40 @@
+// The operations of the API, grouped by concept (analyze.cpp, sweeps.cpp, fit.cpp, files.cpp, catalog.cpp) and
+// listed once in registry.cpp. Each takes the request's JSON and returns its value, or throws InputError.
+#pragma once
+
+#include <string>
+
+#include "io/json_reader.hpp"
+
+namespace infercast {
+
+// analyze.cpp
+json api_analyze(const json& request);
+json api_batching(const json& request);
+json api_model(const json& request);
+json api_device(const json& request);
+// sweeps.cpp
+json api_quant_sweep(const json& request);
+json api_sweep(const json& request);
+json api_dse_device(const json& request);
+json api_tc_tm_map(const json& request);
+// fit.cpp
+json api_validate(const json& request);
+json api_calibrate(const json& request);
+// files.cpp: a checkpoint's tensors as JSON; GGUF and safetensors headers as bytes
+json api_checkpoint(const json& request);
+json api_gguf(const std::string& bytes);
+json api_safetensors(const std::string& bytes);
+json api_safetensors_size(const std::string& bytes);
+// catalog.cpp
+json api_version(const json& request);
+json api_models(const json& request);
+json api_hardware(const json& request);
+json api_systems(const json& request);
+json api_regions(const json& request);
+json api_scenarios(const json& request);
+json api_conventions(const json& request);
+json api_dtypes(const json& request);
+json api_options(const json& request);
+
+}  // namespace infercast

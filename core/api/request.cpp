@@ -1,0 +1,356 @@
+// Request reading: the model, device, workload, precisions, settings, costs, scenario and plan a request names,
+// each checked with a message naming its path (docs/schema.md). Shared by every operation.
+#include "api/request.hpp"
+
+#include <cmath>
+
+#include "api/options.hpp"
+#include "io/presets.hpp"
+#include "io/system_json.hpp"
+
+namespace infercast {
+
+ResolvedModel resolve_model(Reader& r) {
+  const json* v = r.raw("model");
+  if (!v) r.fail("model", "missing_field", r.child_path("model") + " is missing; expected a preset id or a config.json object");
+  ResolvedModel out;
+  if (v->is_string()) {
+    const auto id = v->get<std::string>();
+    const ModelPreset* p = find_model_preset(id);
+    if (!p) {
+      r.fail("model", "unknown_preset",
+             r.child_path("model") + " holds \"" + id + "\", which is not a model preset; run `infercast models` for the list");
+    }
+    out.spec = parse_model_config(p->config, "/config");
+    out.id = p->id;
+    out.name = p->name;
+    out.source = p->source;
+    out.stated_total = p->stated_total;
+    out.stated_active = p->stated_active;
+  } else if (v->is_object()) {
+    // A preset document (with its config) or a bare Hugging Face config.json.
+    if (v->contains("schema_version") && v->contains("config")) {
+      ModelPreset p = parse_model_preset(*v);
+      out.spec = parse_model_config(p.config, r.child_path("model") + "/config");
+      out.id = p.id;
+      out.name = p.name;
+      out.source = p.source;
+      out.stated_total = p.stated_total;
+      out.stated_active = p.stated_active;
+    } else {
+      out.spec = parse_model_config(*v, r.child_path("model"));
+      const json* nm = v->contains("_name_or_path") ? &v->at("_name_or_path") : nullptr;
+      out.name = (nm && nm->is_string()) ? nm->get<std::string>() : "custom " + out.spec.model_type;
+      out.id = "custom";
+    }
+  } else {
+    r.fail("model", "wrong_type", r.child_path("model") + " holds " + describe(*v) + "; expected a preset id or a config.json object");
+  }
+  out.spec.id = out.id;
+  out.spec.name = out.name;
+  return out;
+}
+
+std::string unknown_dtype_message(const std::string& path, const std::string& name) {
+  std::string list;
+  for (const auto& t : all_dtypes()) list += (list.empty() ? "" : ", ") + t.name;
+  return path + " holds \"" + name + "\"; expected one of " + list +
+         ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)";
+}
+
+DType dtype_field(Reader& r, const std::string& key, const std::string& fallback) {
+  const std::string name = r.string_or(key, fallback);
+  const auto d = find_dtype(name);
+  if (!d) r.fail(key, "unknown_dtype", unknown_dtype_message(r.child_path(key), name));
+  return *d;
+}
+
+// A list of format names (a sweep axis); `fallback` when absent.
+std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback) {
+  std::vector<std::string> names = r.has(key) ? r.string_array_or(key) : fallback;
+  if (!r.has(key)) r.raw(key);
+  if (names.empty()) r.fail(key, "out_of_range", r.child_path(key) + " is an empty list; expected at least one format");
+  if (names.size() > 40)
+    r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(names.size()) + " formats; expected at most 40");
+  std::vector<DType> out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto d = find_dtype(names[i]);
+    const std::string path = r.child_path(key) + "/" + std::to_string(i);
+    if (!d) throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i]));
+    out.push_back(*d);
+  }
+  return out;
+}
+
+// The request's "costs": assumptions behind energy, cost and CO2 (docs/formulas.md, "Energy, cost and CO2").
+CostAssumptions read_costs(Reader& r) {
+  CostAssumptions a;
+  if (!r.has("costs")) {
+    r.raw("costs");
+    return a;
+  }
+  Reader c = r.object("costs");
+  a.compute_power_fraction = read_field(c, field::compute_power_fraction);
+  a.static_fraction = read_field(c, field::static_fraction);
+  a.power_w = read_field(c, field::power_w);
+  a.lifetime_years = read_field(c, field::lifetime_years);
+  a.utilization = read_field(c, field::utilization);
+  a.usd_per_kwh = read_field(c, field::usd_per_kwh);
+  a.pue = read_field(c, field::pue);
+  a.price_usd = read_field(c, field::price_usd);
+  a.region = c.string_or("region", a.region);
+  if (!find_grid_region(a.region)) {
+    std::string list;
+    for (const auto& g : grid_regions()) list += (list.empty() ? "" : ", ") + g.id;
+    c.fail("region", "out_of_range", c.child_path("region") + " holds \"" + a.region + "\"; expected one of " + list +
+                                         ", or give grid_gCO2e_per_kWh");
+  }
+  a.grid_g_per_kwh = read_field(c, field::grid_g_per_kwh);
+  a.embodied_kgco2e = read_field(c, field::embodied_kgco2e);
+  c.reject_unknown();
+  return a;
+}
+
+// The request's "scenario": a built-in bundle of optimizations whose settings become the defaults below.
+const Scenario* read_scenario(Reader& r) {
+  if (!r.has("scenario")) {
+    r.raw("scenario");
+    return nullptr;
+  }
+  const std::string name = r.string("scenario");
+  const Scenario* sc = find_scenario(name);
+  if (!sc) {
+    std::string list;
+    for (const auto& s : all_scenarios()) list += (list.empty() ? "" : ", ") + s.name;
+    r.fail("scenario", "out_of_range", r.child_path("scenario") + " holds \"" + name + "\"; expected one of " + list);
+  }
+  return sc;
+}
+
+// "convert_mla": convert standard attention to MLA (sizes default to LIFE's); a scenario may ask for it too.
+void apply_mla_conversion(Reader& r, ModelSpec& m, const Scenario* sc) {
+  if (r.has("convert_mla")) {
+    Reader c = r.object("convert_mla");
+    MlaConversion d = sc ? sc->mla : MlaConversion{};
+    // A scenario's sizes are the defaults (LIFE's otherwise); the ranges are the options table's.
+    d.q_lora_rank = c.int_in_or("q_lora_rank", field::mla_q_lora_rank.lo, field::mla_q_lora_rank.hi, d.q_lora_rank);
+    d.kv_lora_rank = c.int_in_or("kv_lora_rank", field::mla_kv_lora_rank.lo, field::mla_kv_lora_rank.hi, d.kv_lora_rank);
+    d.qk_nope_dim = c.int_in_or("qk_nope_head_dim", field::mla_qk_nope_head_dim.lo, field::mla_qk_nope_head_dim.hi, d.qk_nope_dim);
+    d.qk_rope_dim = c.int_in_or("qk_rope_head_dim", field::mla_qk_rope_head_dim.lo, field::mla_qk_rope_head_dim.hi, d.qk_rope_dim);
+    d.v_head_dim = c.int_in_or("v_head_dim", field::mla_v_head_dim.lo, field::mla_v_head_dim.hi, d.v_head_dim);
+    c.reject_unknown();
+    m = convert_to_mla(m, d);
+  } else {
+    r.raw("convert_mla");
+    if (sc) m = scenario_model(*sc, m);
+  }
+}
+
+Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
+  Workload w;
+  if (sc) apply_scenario(*sc, w.settings);  // its settings are the defaults of the fields below
+  if (req.has("workload")) {
+    Reader wr = req.object("workload");
+    if (wr.has("requests")) {
+      for (auto& rr : wr.object_array("requests")) {
+        Request q;
+        q.cached = read_field(rr, field::request_cached);
+        q.input = read_field(rr, field::request_input);
+        q.count = read_field(rr, field::request_count);
+        rr.reject_unknown();
+        w.requests.push_back(q);
+      }
+      if (wr.has("batch") || wr.has("prompt")) {
+        const std::string key = wr.has("batch") ? "batch" : "prompt";
+        wr.fail(key, "conflict", wr.child_path(key) + " cannot be combined with " + wr.child_path("requests") +
+                                     "; give either batch and prompt, or a list of requests");
+      }
+    } else {
+      Request q;
+      q.count = read_field(wr, field::batch);
+      q.input = read_field(wr, field::prompt);
+      q.cached = read_field(wr, field::cached);
+      w.requests.push_back(q);
+    }
+    w.gen_tokens = read_field(wr, field::gen);
+    w.prefill_chunk = read_field(wr, field::prefill_chunk);
+    wr.reject_unknown();
+  } else {
+    req.raw("workload");
+    w.requests.push_back(Request{field::cached.fallback, field::prompt.fallback, field::batch.fallback});
+    w.gen_tokens = field::gen.fallback;
+  }
+  double total_requests = 0;
+  for (const auto& q : w.requests) {
+    total_requests += static_cast<double>(q.count);
+    if (static_cast<double>(q.cached + q.input) + static_cast<double>(w.gen_tokens) > 2.0 * kMaxTokens) {
+      throw InputError("workload.out_of_range", "/workload",
+                       "/workload: cached + input + generated tokens exceed 2000000000 for one request");
+    }
+  }
+  if (total_requests > static_cast<double>(kMaxBatch))
+    throw InputError("workload.out_of_range", "/workload/requests",
+                     "/workload/requests adds up to " + std::to_string(static_cast<long long>(total_requests)) +
+                         " requests; expected at most " + std::to_string(kMaxBatch));
+
+  // Weights: the request's format for every class; without one, the checkpoint's quantization_config for the
+  // classes it quantizes and bf16 for the rest. Per-class keys override either.
+  Precision& pr = w.settings.precision;
+  static const json kNone = json::object();
+  Reader p = req.has("precision") ? req.object("precision") : Reader(kNone, "/precision", "request");
+  if (!req.has("precision")) req.raw("precision");
+  const bool given = p.has("weights") || sc;  // a scenario's weight format replaces the declared one too
+  pr.weights = dtype_field(p, "weights", pr.weights.name);
+  pr.activations = dtype_field(p, "activations", pr.activations.name);
+  pr.kv = dtype_field(p, "kv", pr.kv.name);
+  if (!given && !m.declared_weights.empty()) {
+    const auto declared = find_dtype(m.declared_weights);
+    for (int c = 0; c < kWeightClasses; ++c)
+      if (!m.declared_keeps[c]) pr.by_class[c] = declared;
+  }
+  for (int c = 0; c < kWeightClasses; ++c) {
+    const char* key = weight_class_name(static_cast<WeightClass>(c));
+    if (p.has(key)) pr.by_class[c] = dtype_field(p, key, "bf16");
+  }
+  p.reject_unknown();
+  if (w.settings.precision.activations.weight_only) {
+    req.fail("precision", "out_of_range",
+             "/precision/activations holds \"" + w.settings.precision.activations.name +
+                 "\", a weight-only storage format; expected a compute type such as bf16, fp16, fp8 or int8");
+  }
+  w.settings.convention = convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
+  w.settings.attention = read_enum(req, "attention", attn_impl_names(), w.settings.attention);
+  w.settings.mla = read_enum(req, "mla", mla_form_names(), w.settings.mla);
+  w.settings.fused_mlp = read_enum(req, "mlp", mlp_form_names(), w.settings.fused_mlp);
+  w.settings.attention_tile = read_field(req, field::attention_tile);
+  if (req.has("lora")) {
+    Reader lr = req.object("lora");
+    w.settings.lora.rank = lr.int_in_or("rank", field::lora_rank.lo, field::lora_rank.hi,
+                                        w.settings.lora.rank > 0 ? w.settings.lora.rank : field::lora_rank.fallback);
+    w.settings.lora.mode = read_enum(lr, "mode", lora_mode_names(), w.settings.lora.mode);
+    lr.reject_unknown();
+  } else {
+    req.raw("lora");
+  }
+  w.settings.online_hadamard = req.boolean_or("online_hadamard", w.settings.online_hadamard);
+  // Timing: LIFE sums a whole phase as max(compute, memory); our default bounds each operator on its own.
+  w.timing = read_enum(req, "timing", timing_names(), w.settings.convention.name == "life" ? Timing::PhaseMax : Timing::PerOp);
+  if (req.has("placement")) {
+    if (!req.has("hardware"))
+      throw InputError("request.conflict", "/placement",
+                       "/placement pins data to memory tiers, which need a device; give /hardware too or drop /placement");
+    Reader pl = req.object("placement");
+    w.pin_weights = static_cast<int>(read_field(pl, field::pin_weights));
+    w.pin_kv = static_cast<int>(read_field(pl, field::pin_kv));
+    pl.reject_unknown();
+  } else {
+    req.raw("placement");
+  }
+  if (req.has("moe_traffic")) {
+    w.settings.convention.moe = moe_traffic_names().parse(req.string("moe_traffic"), "/moe_traffic", "workload.out_of_range");
+  } else {
+    req.raw("moe_traffic");
+  }
+  return w;
+}
+
+// The request's "hardware": a preset id or a hardware object (parsed into `storage`); nullptr when absent.
+const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
+  const json* hv = r.raw("hardware");
+  if (!hv) return nullptr;
+  if (hv->is_string()) {
+    const HardwareSpec* hw = find_hardware_preset(hv->get<std::string>());
+    if (!hw)
+      r.fail("hardware", "unknown_preset",
+             "/hardware holds \"" + hv->get<std::string>() + "\", which is not a hardware preset; run `infercast hardware` for the list");
+    return hw;
+  }
+  if (hv->is_object()) {
+    storage = parse_hardware(*hv, "/hardware");
+    return &storage;
+  }
+  r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
+}
+
+void read_inputs(Reader& r, Inputs& in) {
+  in.rm = resolve_model(r);
+  in.sc = read_scenario(r);
+  apply_mla_conversion(r, in.rm.spec, in.sc);
+  in.hw = resolve_hardware(r, in.hw_storage);
+}
+
+// Several devices, speculative decoding: /system (a preset id, or an object whose device defaults to /hardware),
+
+void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
+  const bool has_hardware = in.hw != nullptr;
+  const json* sv = r.raw("system");
+  bool has_system = false;
+  if (sv && sv->is_string()) {
+    const System* ps = find_system_preset(sv->get<std::string>());
+    if (!ps)
+      r.fail("system", "unknown_preset", "/system holds \"" + sv->get<std::string>() +
+                                             "\", which is not a system preset; run `infercast systems` for the list");
+    if (has_hardware)
+      r.fail("system", "conflict", "/system names the preset \"" + ps->id + "\", which brings its own device, and /hardware is given too; "
+                                   "expected one of them (or a /system object without a device, which uses /hardware)");
+    mi.sys = *ps;
+    has_system = true;
+  } else if (sv && sv->is_object()) {
+    mi.sys = parse_system(*sv, "/system", false, in.hw);
+    has_system = true;
+  } else if (sv) {
+    r.fail("system", "wrong_type", "/system holds " + describe(*sv) + "; expected a system preset id or a system object");
+  }
+  if (has_system) {
+    in.hw_storage = mi.sys.device;
+    in.hw = &in.hw_storage;
+  }
+  const bool has_parallel = r.has("parallel");
+  if (has_parallel) {
+    Reader p = r.object("parallel");
+    mi.plan.tp = static_cast<int>(read_field(p, field::tp));
+    mi.plan.pp = static_cast<int>(read_field(p, field::pp));
+    mi.plan.ep = static_cast<int>(read_field(p, field::ep));
+    mi.plan.dp = static_cast<int>(read_field(p, field::dp));
+    mi.plan.algorithm = read_enum(p, "algorithm", collective_algo_names(), CollectiveAlgo::Auto);
+    p.reject_unknown();
+  } else {
+    r.raw("parallel");
+  }
+  const bool has_spec = r.has("speculative");
+  if (has_spec) {
+    Reader sp = r.object("speculative");
+    mi.spec.draft_tokens = static_cast<int>(read_field(sp, field::draft_tokens));
+    mi.spec.acceptance = read_field(sp, field::acceptance);
+    const bool has_model = sp.has("model");
+    const std::string draft = sp.string_or("draft", "");
+    if (has_model && !draft.empty())
+      sp.fail("draft", "conflict", "/speculative has both /speculative/model and /speculative/draft; expected one: a draft model, or \"mtp\"");
+    if (has_model) {
+      mi.draft = resolve_model(sp);
+      mi.spec.draft = &mi.draft.spec;
+    } else if (draft == "mtp") {
+      mi.spec.mtp = true;
+    } else if (!draft.empty()) {
+      sp.fail("draft", "out_of_range", "/speculative/draft holds \"" + draft + "\"; expected \"mtp\" (or a draft model in /speculative/model)");
+    } else {
+      sp.fail("model", "missing_field", "/speculative/model is missing; expected a draft model (a preset id or a config.json object), or /speculative/draft: \"mtp\"");
+    }
+    sp.reject_unknown();
+  } else {
+    r.raw("speculative");
+  }
+  mi.active = has_system || has_parallel || has_spec || force;
+  if (!mi.active) return;
+  if (!in.hw)
+    r.fail("hardware", "missing_field", "/hardware is missing; expected a preset id or a hardware object (or a /system)");
+  if (!has_system) {
+    if (mi.plan.devices() > 1 && in.hw->interconnect_bytes_per_s <= 0)
+      r.fail("parallel", "missing_link", "/parallel asks for " + std::to_string(mi.plan.devices()) + " devices and " +
+                                             in.hw->name + " has no interconnect_GBps; expected a /system with its link "
+                                             "(a preset such as \"2x-rtx-4090-pcie\", or an object with intra.bandwidth_GBps)");
+    mi.sys = single_node_system(*in.hw, mi.plan.devices());
+  }
+}
+
+}  // namespace infercast

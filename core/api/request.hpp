@@ -1,0 +1,61 @@
+// Request reading (docs/schema.md): what every operation reads first, each field checked with a message that names
+// its path. Ranges and defaults come from api/options.hpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "cost/cost.hpp"
+#include "hardware/hardware.hpp"
+#include "io/json_reader.hpp"
+#include "parallel/parallel.hpp"
+#include "scenario/scenario.hpp"
+
+namespace infercast {
+
+// A model as a request names it: a preset id, a preset document or a bare config.json.
+struct ResolvedModel {
+  ModelSpec spec;
+  std::string id;
+  std::string name;
+  std::string source;
+  std::string stated_total, stated_active;
+};
+ResolvedModel resolve_model(Reader& r);
+
+// The request's "hardware": a preset id or a hardware object (parsed into `storage`); nullptr when absent.
+const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage);
+
+// A format field (`fallback` when absent) and a list of formats (a sweep axis).
+DType dtype_field(Reader& r, const std::string& key, const std::string& fallback);
+std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback);
+
+CostAssumptions read_costs(Reader& r);
+const Scenario* read_scenario(Reader& r);
+void apply_mla_conversion(Reader& r, ModelSpec& m, const Scenario* sc);
+// The workload and its settings: requests, precisions, convention, optimizations, timing, placement.
+Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc);
+
+// What analyze, quant_sweep and sweep read first: the model (converted by a scenario or convert_mla), the
+// scenario and the device. Filled in place: `hw` may point into `hw_storage`.
+struct Inputs {
+  ResolvedModel rm;
+  const Scenario* sc = nullptr;
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = nullptr;
+};
+void read_inputs(Reader& r, Inputs& in);
+
+// Several devices, speculative decoding: /system (a preset id, or an object whose device defaults to /hardware),
+// /parallel {tp, pp, ep, dp, algorithm} and /speculative {model | draft: "mtp", draft_tokens, acceptance}.
+struct MultiInputs {
+  bool active = false;  // any of the three given (or `force`): the result carries a plan forecast
+  System sys;
+  ParallelPlan plan;
+  Speculative spec;
+  ResolvedModel draft;
+};
+void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
+
+}  // namespace infercast

@@ -1,0 +1,29 @@
+// Result writing (docs/schema.md): the JSON of models, operators, precisions, costs and plans. Every number a
+// result carries passes through these writers.
+#pragma once
+
+#include <vector>
+
+#include "analysis/analysis.hpp"
+#include "api/request.hpp"
+#include "cost/cost.hpp"
+#include "io/json_reader.hpp"
+#include "parallel/parallel.hpp"
+
+namespace infercast {
+
+double finite(double v);  // NaN and infinities as 0 (the finiteness checks upstream make this a last guard)
+json warnings_json(const std::vector<Warning>& ws);
+json params_json(const ParamCounts& p);
+json groups_json(const std::vector<LayerGroup>& groups);
+json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector<LayerGroup>& groups);
+json ops_json(const Phase& p, const char* phase);
+json precision_json(const Precision& p, const ModelSpec& m);
+json totals_json(const PhaseTotals& t);
+json cost_json(const CostReport& c, const CostAssumptions& a);
+json comm_json(const StepComm& c);
+json plan_brief(const ParallelPlan& p);
+json plan_json(const PlanForecast& f, const System& sys);
+json speculative_json(const PlanForecast& f);
+
+}  // namespace infercast

@@ -1,0 +1,296 @@
+// Sweeps: the quantization sweep, the design-space sweep and its Pareto front, a design point as a device, and
+// LIFE's t_c/t_m map.
+#include "api/operations.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "api/options.hpp"
+#include "api/request.hpp"
+#include "api/result.hpp"
+#include "dse/dse.hpp"
+#include "io/hardware_json.hpp"
+
+namespace infercast {
+
+namespace {
+
+// One sweep axis: {"param": name, "values": [...]} or {"param": name, "min", "max", "steps", "scale": "log"|"linear"}.
+DseAxis read_axis(Reader& ar) {
+  DseAxis ax;
+  ax.param = dse_param_names().parse(ar.string("param"), ar.child_path("param"), ar.code_prefix() + ".out_of_range");
+  const double hi_limit = 1e12;
+  if (ar.has("values")) {
+    const json* v = ar.raw("values");
+    if (!v->is_array() || v->empty() || v->size() > 10000)
+      ar.fail("values", "wrong_type", ar.child_path("values") + " holds " + describe(*v) + "; expected an array of 1 to 10000 numbers");
+    for (std::size_t i = 0; i < v->size(); ++i) {
+      const json& x = (*v)[i];
+      const std::string path = ar.child_path("values") + "/" + std::to_string(i);
+      if (!x.is_number() || !std::isfinite(x.get<double>()) || x.get<double>() < 0 || x.get<double>() > hi_limit)
+        throw InputError(ar.code_prefix() + ".out_of_range", path, path + " holds " + describe(x) + "; expected a number from 0 to 1000000000000");
+      ax.values.push_back(x.get<double>());
+    }
+    for (const char* k : {"min", "max", "steps", "scale"})
+      if (ar.has(k)) ar.fail(k, "conflict", ar.child_path(k) + " cannot be combined with " + ar.child_path("values") + "; give a list or a range");
+  } else {
+    const double lo = ar.number_in_or("min", 0, hi_limit, -1), hi = ar.number_in_or("max", 0, hi_limit, -1);
+    if (lo < 0) ar.fail("min", "missing_field", ar.child_path("min") + " is missing; expected values, or min, max and steps");
+    if (hi < lo) ar.fail("max", "out_of_range", ar.child_path("max") + " holds " + number_text(json(hi)) + "; expected at least min (" + number_text(json(lo)) + ")");
+    const std::int64_t steps = read_field(ar, field::axis_steps);
+    const std::string scale = ar.string_or("scale", "log");
+    if (scale != "log" && scale != "linear")
+      ar.fail("scale", "out_of_range", ar.child_path("scale") + " holds \"" + scale + "\"; expected log or linear");
+    if (scale == "log" && lo <= 0) ar.fail("min", "out_of_range", ar.child_path("min") + " holds 0; a log scale needs min above 0");
+    for (std::int64_t i = 0; i < steps; ++i) {
+      const double t = steps == 1 ? 0 : static_cast<double>(i) / static_cast<double>(steps - 1);
+      ax.values.push_back(scale == "log" ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t);
+    }
+  }
+  ar.reject_unknown();
+  return ax;
+}
+
+json dse_point_json(const DsePoint& p) {
+  json params = json::object(), values = json::object();
+  for (int i = 0; i < kDseParams; ++i) params[dse_param_name(static_cast<DseParam>(i))] = p.params[i];
+  for (int i = 0; i < kDseObjectives; ++i) values[dse_objective_name(static_cast<DseObjective>(i))] = finite(p.values[i]);
+  return {{"params", params}, {"objectives", values}};
+}
+
+
+}  // namespace
+
+// Throughput and memory against weight and KV formats: the analyze request with every weight class stored in each
+// format of sweep.weights and the cache in each of sweep.kv (docs/schema.md, "quant_sweep").
+json api_quant_sweep(const json& request) {
+  Reader r(request, "", "request");
+  Inputs in;
+  read_inputs(r, in);
+  ResolvedModel& rm = in.rm;
+  const Scenario* sc = in.sc;
+  const HardwareSpec*& hw = in.hw;
+  const Workload base = read_workload(r, rm.spec, sc);
+  const CostAssumptions costs = read_costs(r);
+  static const json kNone = json::object();
+  Reader sr = r.has("sweep") ? r.object("sweep") : Reader(kNone, "/sweep", "request");
+  if (!r.has("sweep")) r.raw("sweep");
+  const auto weights = dtype_list(sr, "weights", {"fp32", "bf16", "int8", "q6_k", "q5_k", "int4-g128", "int3", "int2"});
+  const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
+  sr.reject_unknown();
+  r.reject_unknown();
+
+  json rows = json::array();
+  for (const DType& wt : weights) {
+    for (const DType& kv : kvs) {
+      Workload w = base;
+      w.settings.precision.weights = wt;
+      for (auto& c : w.settings.precision.by_class) c.reset();
+      w.settings.precision.kv = kv;
+      const Analysis a = analyze(rm.spec, w, hw);
+      json row = {{"weights", wt.name},
+                  {"weight_bits", wt.bits_per_element},
+                  {"kv", kv.name},
+                  {"kv_bits", kv.bits_per_element},
+                  {"weights_bytes", a.weights_bytes},
+                  {"kv_cache_bytes", a.kv_cache_bytes},
+                  {"required_bytes", a.memory_required_bytes},
+                  {"prefill_flops", a.prefill.totals.flops},
+                  {"decode_flops_per_token", a.decode_flops_per_token}};
+      if (a.has_hardware) {
+        row["fits"] = a.fits;
+        row["ttft_s"] = finite(a.ttft_s);
+        row["tpot_s"] = finite(a.tpot_mean_s);
+        row["tokens_per_s"] = finite(a.tokens_per_s);
+        row["batch_tokens_per_s"] = finite(a.batch_tokens_per_s);
+        row["max_batch"] = a.max_batch;
+        row["max_context"] = a.max_context;
+        row["decode_bound"] = phase_bound(a.decode);
+        const CostReport c = cost_report(a, *hw, costs);
+        if (c.model.available) row["decode_j_per_token"] = c.decode.j_per_token;
+        row["usd_per_million_tokens"] = c.usd_per_million_tokens;
+        row["gCO2e_per_million_tokens"] = c.g_per_million_tokens;
+      }
+      rows.push_back(row);
+    }
+  }
+  json out = {{"model", rm.spec.name.empty() ? rm.id : rm.spec.name},
+              {"scenario", sc ? json(sc->name) : json(nullptr)},
+              {"activations", base.settings.precision.activations.name},
+              {"rows", rows}};
+  if (hw) out["hardware"] = hw->name;
+  return out;
+}
+
+
+// Design-space exploration (docs/schema.md, "sweep").
+json api_sweep(const json& request) {
+  Reader r(request, "", "request");
+  Inputs in;
+  read_inputs(r, in);
+  ResolvedModel& rm = in.rm;
+  const Scenario* sc = in.sc;
+  HardwareSpec& hw_storage = in.hw_storage;
+  const HardwareSpec*& hw = in.hw;
+  if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device the sweep varies (a preset id or a hardware object)");
+  const Workload w = read_workload(r, rm.spec, sc);
+  DseSpec spec;
+  spec.costs = read_costs(r);
+  std::set<int> seen;
+  for (auto& ar : r.object_array("axes")) {
+    DseAxis ax = read_axis(ar);
+    if (!seen.insert(static_cast<int>(ax.param)).second)
+      ar.fail("param", "conflict", ar.child_path("param") + " holds \"" + dse_param_name(ax.param) + "\", which an earlier axis already sweeps");
+    spec.axes.push_back(ax);
+  }
+  if (spec.axes.size() > 5) r.fail("axes", "out_of_range", "/axes holds " + std::to_string(spec.axes.size()) + " axes; expected 1 to 5");
+  double total = 1;
+  for (const auto& a : spec.axes) total *= static_cast<double>(a.values.size());
+  if (total > 5e7) r.fail("axes", "out_of_range", "/axes make " + number_text(json(total)) + " points; expected at most 50000000");
+  const std::vector<std::string> objs = r.has("objectives") ? r.string_array_or("objectives") : std::vector<std::string>{"tpot_s", "usd_per_million_tokens"};
+  if (!r.has("objectives")) r.raw("objectives");
+  std::set<int> oseen;
+  for (std::size_t i = 0; i < objs.size(); ++i) {
+    const std::string path = "/objectives/" + std::to_string(i);
+    const DseObjective o = dse_objective_names().parse(objs[i], path, "request.out_of_range");
+    if (!oseen.insert(static_cast<int>(o)).second)
+      throw InputError("request.conflict", path, path + " holds \"" + objs[i] + "\" twice; expected distinct objectives");
+    spec.objectives.push_back(o);
+  }
+  if (spec.objectives.size() < 2 || spec.objectives.size() > 4)
+    r.fail("objectives", "out_of_range", "/objectives names " + std::to_string(spec.objectives.size()) +
+                                             (spec.objectives.size() == 1 ? " objective" : " objectives") + "; expected 2 to 4");
+  if (r.has("constraints")) {
+    Reader c = r.object("constraints");
+    spec.constraints.must_fit = c.boolean_or("must_fit", true);
+    spec.constraints.max_tpot_s = read_field(c, field::max_tpot_s);
+    spec.constraints.max_ttft_s = read_field(c, field::max_ttft_s);
+    spec.constraints.max_power_w = read_field(c, field::max_power_w);
+    c.reject_unknown();
+  } else {
+    r.raw("constraints");
+  }
+  spec.sram_bandwidth_bytes_per_s = read_field(r, field::sram_bandwidth_gbps) * 1e9;
+  if (seen.count(static_cast<int>(DseParam::SramMB)) && spec.sram_bandwidth_bytes_per_s <= 0)
+    r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; an axis sweeps sram_MB, so give the on-chip SRAM's bandwidth");
+  spec.keep_points = read_field(r, field::keep_points);
+  r.reject_unknown();
+  for (const auto& a : spec.axes)
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+      const bool must_be_positive = a.param == DseParam::ComputeTflops || a.param == DseParam::BandwidthGBps;
+      if (must_be_positive && a.values[i] <= 0)
+        throw InputError("request.out_of_range", "/axes", std::string("/axes: ") + dse_param_name(a.param) + " holds 0; expected values above 0");
+    }
+
+  spec.derive_power = !seen.count(static_cast<int>(DseParam::PowerW));
+  if (spec.derive_power && energy_model(*hw, spec.costs).available == false)
+    r.fail("axes", "missing_field", "/axes: " + hw->name + " has no published power to scale; sweep power_W or give costs.power_W");
+  if (spec.costs.price_usd > 0) {  // the assumed price is the base device's price_USD parameter
+    HardwareSpec priced = *hw;
+    priced.price_usd = spec.costs.price_usd;
+    hw_storage = priced;
+    hw = &hw_storage;
+  }
+  const DseWorkload wl = dse_prepare(rm.spec, w, *hw, spec.costs);
+  const DseResult res = dse_run(wl, spec);
+  json front = json::array();
+  for (const auto& p : res.front) front.push_back(dse_point_json(p));
+  json sample_params = json::object(), sample_values = json::object();
+  for (int i = 0; i < kDseParams; ++i) {
+    json col = json::array();
+    for (const auto& p : res.sample) col.push_back(p.params[i]);
+    sample_params[dse_param_name(static_cast<DseParam>(i))] = col;
+  }
+  for (int i = 0; i < kDseObjectives; ++i) {
+    json col = json::array();
+    for (const auto& p : res.sample) col.push_back(finite(p.values[i]));
+    sample_values[dse_objective_name(static_cast<DseObjective>(i))] = col;
+  }
+  json axes = json::array();
+  for (const auto& a : spec.axes) axes.push_back({{"param", dse_param_name(a.param)}, {"values", a.values}});
+  json objectives = json::array();
+  for (auto o : spec.objectives) objectives.push_back(dse_objective_name(o));
+  json base = json::object();
+  const auto bp = dse_base_params(*hw);
+  for (int i = 0; i < kDseParams; ++i) base[dse_param_name(static_cast<DseParam>(i))] = bp[i];
+  std::vector<Warning> warns;
+  if (hw->price_usd <= 0 && !seen.count(static_cast<int>(DseParam::PriceUSD)) && spec.costs.price_usd <= 0)
+    warns.push_back({"cost.no_price", "/hardware/price_USD", hw->name + " has no public price: cost per token counts electricity only; sweep price_USD or give costs.price_USD"});
+  if (hw->embodied_kgco2e <= 0 && spec.costs.embodied_kgco2e < 0)
+    warns.push_back({"cost.no_embodied", "/hardware/embodied_kgCO2e", hw->name + " has no published embodied carbon; CO2 counts operation only"});
+  return {{"model", rm.spec.name.empty() ? rm.id : rm.spec.name},
+          {"warnings", warnings_json(warns)},
+          {"derived_power", spec.derive_power},
+          {"base", {{"id", hw->id}, {"name", hw->name}, {"params", base}}},
+          {"axes", axes},
+          {"objectives", objectives},
+          {"points", res.points},
+          {"feasible", res.feasible},
+          {"front", front},
+          {"sample", {{"params", sample_params}, {"objectives", sample_values}, {"count", res.sample.size()}}}};
+}
+
+// A design point as a hardware document (to keep as a custom device).
+json api_dse_device(const json& request) {
+  Reader r(request, "", "request");
+  HardwareSpec hw_storage;
+  const HardwareSpec* hw = resolve_hardware(r, hw_storage);
+  if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device of the sweep");
+  Reader pr = r.object("params");
+  std::array<double, kDseParams> p = dse_base_params(*hw);
+  for (int i = 0; i < kDseParams; ++i) p[i] = pr.number_in_or(dse_param_name(static_cast<DseParam>(i)), 0, 1e12, p[i]);
+  pr.reject_unknown();
+  DseSpec spec;
+  spec.sram_bandwidth_bytes_per_s = read_field(r, field::sram_bandwidth_gbps) * 1e9;
+  spec.derive_power = !pr.has("power_W");
+  spec.costs = read_costs(r);
+  r.reject_unknown();
+  if (p[0] <= 0 || p[1] <= 0) throw InputError("request.out_of_range", "/params", "/params: compute_TFLOPS and bandwidth_GBps must be above 0");
+  if (p[static_cast<int>(DseParam::SramMB)] > 0 && spec.sram_bandwidth_bytes_per_s <= 0)
+    r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; the point has SRAM, so give its bandwidth");
+  const DseWorkload wl = dse_base(*hw, spec.costs);
+  if (hw->tiers.empty()) throw InputError("dse.no_memory", "/hardware", "/hardware: " + hw->name + " has no memory tier to scale");
+  return hardware_to_json(dse_device(wl, spec, p));
+}
+
+// LIFE's Fig. 4: t_c / t_m of the prefill (and of the first decode step) over a grid of compute and bandwidth,
+// at the given efficiencies. t_c = sum of FLOPs / (TOPS x compute efficiency); t_m = bytes / (bandwidth x memory
+// efficiency). Above 1 the phase is compute-bound.
+json api_tc_tm_map(const json& request) {
+  Reader r(request, "", "request");
+  ResolvedModel rm = resolve_model(r);
+  const Scenario* sc = read_scenario(r);
+  apply_mla_conversion(r, rm.spec, sc);
+  const Workload w = read_workload(r, rm.spec, sc);
+  Reader cr = r.object("compute_TOPS");
+  const auto range = [&](Reader& rr) {
+    std::vector<double> v;
+    const double lo = rr.number_in_or("min", 1e-6, 1e9, -1), hi = rr.number_in_or("max", 1e-6, 1e9, -1);
+    if (lo < 0) rr.fail("min", "missing_field", rr.child_path("min") + " is missing; expected a number above 0");
+    if (hi < lo) rr.fail("max", "out_of_range", rr.child_path("max") + " is missing or below min; expected a number at least min");
+    const std::int64_t n = read_field(rr, field::map_steps);
+    for (std::int64_t i = 0; i < n; ++i) v.push_back(lo + (hi - lo) * static_cast<double>(i) / static_cast<double>(n - 1));
+    rr.reject_unknown();
+    return v;
+  };
+  const auto tops = range(cr);
+  Reader br = r.object("bandwidth_GBps");
+  const auto bws = range(br);
+  const double ce = read_field(r, field::compute_efficiency), me = read_field(r, field::memory_efficiency);
+  r.reject_unknown();
+  const Analysis a = analyze(rm.spec, w, nullptr);
+  const auto map = [&](const PhaseTotals& t) {
+    json rows = json::array();
+    for (double bw : bws) {
+      json row = json::array();
+      for (double c : tops) row.push_back(tc_over_tm(t, c * 1e12 * ce, bw * 1e9 * me));
+      rows.push_back(row);
+    }
+    return rows;
+  };
+  return {{"compute_TOPS", tops}, {"bandwidth_GBps", bws}, {"compute_efficiency", ce}, {"memory_efficiency", me},
+          {"prefill", {{"flops", a.prefill.totals.flops}, {"bytes", a.prefill.totals.bytes()}, {"tc_over_tm", map(a.prefill.totals)}}},
+          {"decode", {{"flops", a.decode.totals.flops}, {"bytes", a.decode.totals.bytes()}, {"tc_over_tm", map(a.decode.totals)}}}};
+}
+
+}  // namespace infercast
