@@ -1,0 +1,241 @@
+// analyze, batching and quant-sweep: one device or a plan over several, as tables, CSV or JSON.
+#include <iostream>
+
+#include "api/api.hpp"
+#include "cli/command.hpp"
+#include "cli/output.hpp"
+
+namespace infercast::cli {
+
+namespace {
+
+void print_analysis_table(const json& r) {
+  const auto& m = r["model"];
+  std::cout << "Model: " << clean(m["name"].get<std::string>()) << " (" << m["model_type"].get<std::string>() << "), "
+            << m["params_total"].get<long long>() << " parameters, " << m["params_active"].get<long long>()
+            << " active per token (input embedding included)\n";
+  for (const auto& w : m["warnings"]) std::cout << "warning: " << clean(w["message"].get<std::string>()) << "\n";
+  const bool hw = r.contains("hardware");
+  for (const char* phase : {"prefill", "decode"}) {
+    std::cout << "\n" << (std::string(phase) == "prefill" ? "Prefill (first step)" : "Decode (first step)") << "\n";
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head = {"Operator", "Layers", "Count", "FLOPs", "Weights", "Act read", "Act write", "KV read", "KV write", "Intensity"};
+    if (hw) {
+      head.push_back("Time");
+      head.push_back("Bound");
+    }
+    rows.push_back(head);
+    for (const auto& o : r["ops"]) {
+      if (o["phase"] != phase) continue;
+      std::vector<std::string> row = {o["name"].get<std::string>(), o["group"].get<std::string>(),
+                                      std::to_string(o["count"].get<long long>()), si(o["flops"].get<double>(), "FLOP"),
+                                      bytes_str(o["weight_bytes"].get<double>()), bytes_str(o["act_read_bytes"].get<double>()),
+                                      bytes_str(o["act_write_bytes"].get<double>()), bytes_str(o["kv_read_bytes"].get<double>()),
+                                      bytes_str(o["kv_write_bytes"].get<double>()),
+                                      si(o["intensity_flop_per_byte"].get<double>(), "FLOP/B")};
+      if (hw) {
+        row.push_back(time_str(o["time_s"].get<double>()));
+        row.push_back(o["bound"].get<std::string>());
+      }
+      rows.push_back(row);
+    }
+    const auto& t = r[phase];
+    std::vector<std::string> total = {"Total", "", "", si(t["flops"].get<double>(), "FLOP"), bytes_str(t["weight_bytes"].get<double>()),
+                                      bytes_str(t["act_read_bytes"].get<double>()), bytes_str(t["act_write_bytes"].get<double>()),
+                                      bytes_str(t["kv_read_bytes"].get<double>()), bytes_str(t["kv_write_bytes"].get<double>()),
+                                      si(t["bytes"].get<double>() > 0 ? t["flops"].get<double>() / t["bytes"].get<double>() : 0, "FLOP/B")};
+    if (hw) {
+      total.push_back(time_str(std::string(phase) == "prefill" ? t["time_s"].get<double>() : t["tpot_first_s"].get<double>()));
+      total.push_back("");
+    }
+    rows.push_back(total);
+    print_table(rows);
+  }
+  const auto& mem = r["memory"];
+  std::cout << "\nMemory: weights " << bytes_str(mem["weights_bytes"].get<double>()) << " + KV cache "
+            << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload) + activations "
+            << bytes_str(mem["activation_peak_bytes"].get<double>()) << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
+  if (hw && r.contains("parallel")) {
+    std::cout << "(The whole model, counted above, is split as the plan below says; on one "
+              << r["hardware"]["name"].get<std::string>() << " it would need " << bytes_str(mem["required_bytes"].get<double>())
+              << " of " << bytes_str(mem["capacity_bytes"].get<double>()) << ".)\n";
+  } else if (hw) {
+    std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", capacity "
+              << bytes_str(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT: spills to the slowest tier)") << "\n";
+    std::cout << "TTFT " << time_str(r["ttft_s"].get<double>()) << ", TPOT mean " << time_str(r["decode"]["tpot_s"].get<double>())
+              << " (first " << time_str(r["decode"]["tpot_first_s"].get<double>()) << ", last "
+              << time_str(r["decode"]["tpot_last_s"].get<double>()) << "), " << num3(r["decode"]["tokens_per_s"].get<double>())
+              << " tok/s per sequence, " << num3(r["decode"]["batch_tokens_per_s"].get<double>()) << " tok/s batch, end-to-end "
+              << time_str(r["e2e_s"].get<double>()) << "\n";
+    const auto& c = r["cost"];
+    if (c["energy_available"].get<bool>()) {
+      std::cout << "Energy: prefill " << num3(c["prefill"]["j_per_token"].get<double>()) << " J/token, decode "
+                << num3(c["decode"]["j_per_token"].get<double>()) << " J/token (" << num3(c["decode"]["tokens_per_j"].get<double>())
+                << " tokens/J), " << num3(c["busy_power_W"].get<double>()) << " W while busy\n";
+    }
+    std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens"
+              << (c["has_price"].get<bool>() ? "" : " (electricity only: no price)") << "; CO2 "
+              << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens (grid "
+              << c["assumptions"]["region"].get<std::string>() << ", " << num3(c["assumptions"]["grid_gCO2e_per_kWh"].get<double>())
+              << " g/kWh" << (c["has_embodied"].get<bool>() ? ", embodied included" : ", operation only") << ")\n";
+    for (const auto& w : c["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
+  }
+}
+
+void print_csv(const json& r) {
+  std::cout << "phase,name,group,class,count,flops,weight_bytes,act_read_bytes,act_write_bytes,kv_read_bytes,kv_write_bytes,"
+               "dispatches,intensity_flop_per_byte";
+  const bool hw = r.contains("hardware");
+  if (hw) std::cout << ",time_s,bound";
+  std::cout << "\n";
+  for (const auto& o : r["ops"]) {
+    std::cout << o["phase"].get<std::string>() << "," << o["name"].get<std::string>() << ",\"" << o["group"].get<std::string>() << "\","
+              << o["class"].get<std::string>() << "," << o["count"] << "," << o["flops"] << "," << o["weight_bytes"] << ","
+              << o["act_read_bytes"] << "," << o["act_write_bytes"] << "," << o["kv_read_bytes"] << "," << o["kv_write_bytes"] << ","
+              << o["dispatches"] << "," << o["intensity_flop_per_byte"];
+    if (hw) std::cout << "," << o["time_s"] << "," << o["bound"].get<std::string>();
+    std::cout << "\n";
+  }
+}
+
+void print_plan(const json& r) {
+  const auto& p = r["parallel"];
+  const auto& pl = p["plan"];
+  const auto& sy = p["system"];
+  std::cout << "\nPlan: tp " << pl["tp"] << " x pp " << pl["pp"] << " x dp " << pl["dp"] << " (ep " << pl["ep"] << ") = "
+            << pl["devices"] << " devices of " << sy["name"].get<std::string>() << "; intra-node "
+            << num3(sy["intra"]["bandwidth_GBps"].get<double>()) << " GB/s, inter-node "
+            << num3(sy["inter"]["bandwidth_GBps"].get<double>()) << " GB/s per device per direction\n";
+  std::vector<std::vector<std::string>> rows = {{"Stage", "Layers", "Params/device", "Weights", "KV cache", "Activations", "Required", "Capacity", "Fits"}};
+  for (const auto& st : p["stages"]) {
+    const int first = st["first_layer"].get<int>(), n = st["layers"].get<int>();
+    rows.push_back({std::to_string(st["stage"].get<int>()), std::to_string(first) + "-" + std::to_string(first + n - 1),
+                    std::to_string(st["params_per_device"].get<long long>()), bytes_str(st["weights_bytes"].get<double>()),
+                    bytes_str(st["kv_cache_bytes"].get<double>()), bytes_str(st["activation_peak_bytes"].get<double>()),
+                    bytes_str(st["required_bytes"].get<double>()), bytes_str(st["capacity_bytes"].get<double>()),
+                    st["fits"].get<bool>() ? "yes" : "NO"});
+  }
+  print_table(rows);
+  for (const char* phase : {"prefill", "decode_step"}) {
+    const auto& lines = p["communication"][phase];
+    if (lines.empty()) continue;
+    std::cout << "\nCommunication, " << (std::string(phase) == "prefill" ? "first step" : "one decode step") << "\n";
+    std::vector<std::vector<std::string>> c = {{"What", "Collective", "Algorithm", "Devices", "Link", "Calls", "Bytes", "Time"}};
+    for (const auto& l : lines)
+      c.push_back({l["what"], l["collective"], l["algorithm"], std::to_string(l["participants"].get<int>()), l["link"],
+                   num3(l["calls"].get<double>()), bytes_str(l["bytes"].get<double>()), time_str(l["seconds"].get<double>())});
+    c.push_back({"Total", "", "", "", "", "", "", time_str(p["communication"][std::string(phase) + "_s"].get<double>())});
+    print_table(c);
+  }
+  std::cout << "\nTTFT " << time_str(p["ttft_s"].get<double>()) << ", TPOT mean " << time_str(p["tpot_s"].get<double>())
+            << " (first " << time_str(p["tpot_first_s"].get<double>()) << ", last " << time_str(p["tpot_last_s"].get<double>())
+            << "), " << num3(p["tokens_per_s"].get<double>()) << " tok/s per sequence, " << num3(p["total_tokens_per_s"].get<double>())
+            << " tok/s in all, " << num3(p["tokens_per_s_per_device"].get<double>()) << " tok/s per device, end-to-end "
+            << time_str(p["e2e_s"].get<double>()) << "\n";
+  std::cout << "Per device: " << bytes_str(p["device_required_bytes"].get<double>()) << " of "
+            << bytes_str(p["device_capacity_bytes"].get<double>()) << (p["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT)")
+            << "; largest batch per replica that fits " << num3(p["max_batch"].get<double>()) << "\n";
+  for (const auto& w : p["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
+  if (r.contains("speculative")) {
+    const auto& s = r["speculative"];
+    std::cout << "Speculative decoding (" << s["draft"].get<std::string>() << ", " << s["draft_tokens"] << " drafted, acceptance "
+              << num3(s["acceptance"].get<double>()) << "): " << num3(s["tokens_per_step"].get<double>()) << " tokens per step, draft "
+              << time_str(s["draft_step_s"].get<double>()) << " per token, verification " << time_str(s["verify_step_s"].get<double>())
+              << ", TPOT " << time_str(s["tpot_s"].get<double>()) << " (" << num3(s["speedup"].get<double>()) << "x)\n";
+  }
+}
+
+}  // namespace
+
+int run_analyze(const Args& a, const std::string& fmt) {
+  const json r = unwrap(call("analyze", analysis_request(a).dump()));
+  if (fmt == "json") std::cout << r.dump(2) << "\n";
+  else if (fmt == "csv") print_csv(r);
+  else {
+    print_analysis_table(r);
+    if (r.contains("parallel")) print_plan(r);
+  }
+  return 0;
+}
+
+int run_batching(const Args& a, const std::string& fmt) {
+  const json v = unwrap(call("batching", analysis_request(a).dump()));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  const std::vector<std::string> cols = {"batch", "ttft_s", "tpot_s", "e2e_s", "tokens_per_s_per_user", "total_tokens_per_s",
+                                         "tokens_per_s_per_device", "device_required_bytes", "fits"};
+  if (fmt == "csv") {
+    for (std::size_t i = 0; i < cols.size(); ++i) std::cout << (i ? "," : "") << cols[i];
+    std::cout << "\n";
+    for (const auto& p : v["points"]) {
+      for (std::size_t i = 0; i < cols.size(); ++i) std::cout << (i ? "," : "") << p[cols[i]];
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  std::cout << "System: " << v["system"]["name"].get<std::string>() << ", tp " << v["plan"]["tp"] << " x pp " << v["plan"]["pp"]
+            << " x dp " << v["plan"]["dp"] << (v["speculative"].get<bool>() ? ", speculative decoding" : "") << "\n";
+  std::vector<std::vector<std::string>> rows = {{"Batch", "TTFT", "TPOT", "End-to-end", "tok/s per user", "tok/s in all", "tok/s per device", "Memory/device", "Fits"}};
+  for (const auto& p : v["points"])
+    rows.push_back({num3(p["batch"].get<double>()), time_str(p["ttft_s"].get<double>()), time_str(p["tpot_s"].get<double>()),
+                    time_str(p["e2e_s"].get<double>()), num3(p["tokens_per_s_per_user"].get<double>()),
+                    num3(p["total_tokens_per_s"].get<double>()), num3(p["tokens_per_s_per_device"].get<double>()),
+                    bytes_str(p["device_required_bytes"].get<double>()), p["fits"].get<bool>() ? "yes" : "NO"});
+  print_table(rows);
+  std::cout << "The KV cache stops fitting after a batch of " << num3(v["kv_fit_batch"].get<double>()) << " per replica.\n";
+  return 0;
+}
+
+int run_quant_sweep(const Args& a, const std::string& fmt) {
+  for (const char* f : {"--weights", "--kv"})
+    if (a.has(f)) die(std::string(f) + " is what quant-sweep varies; give the list with --sweep" + (f + 1));
+  json req = analysis_request(a);
+  if (!req.contains("sweep")) req["sweep"] = json::object();
+  const json v = unwrap(call("quant_sweep", req.dump()));
+  if (fmt == "json") {
+    std::cout << v.dump(2) << "\n";
+    return 0;
+  }
+  const bool hw = v.contains("hardware");
+  std::vector<std::string> cols = {"weights", "weight_bits", "kv", "kv_bits", "weights_bytes", "kv_cache_bytes", "required_bytes"};
+  if (hw) for (const char* c : {"fits", "ttft_s", "tpot_s", "tokens_per_s", "batch_tokens_per_s", "max_batch", "decode_bound"}) cols.push_back(c);
+  if (fmt == "csv") {
+    for (std::size_t i = 0; i < cols.size(); ++i) std::cout << (i ? "," : "") << cols[i];
+    std::cout << "\n";
+    for (const auto& r : v["rows"]) {
+      for (std::size_t i = 0; i < cols.size(); ++i) {
+        const json& x = r[cols[i]];
+        std::cout << (i ? "," : "") << (x.is_string() ? x.get<std::string>() : x.dump());
+      }
+      std::cout << "\n";
+    }
+    return 0;
+  }
+  std::cout << "Model: " << clean(v["model"].get<std::string>()) << (hw ? ", device: " + v["hardware"].get<std::string>() : "")
+            << ", activations " << v["activations"].get<std::string>() << "\n";
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> head = {"weights", "bits", "kv", "bits", "weights", "KV cache", "total"};
+  if (hw) for (const char* c : {"fits", "TTFT", "TPOT", "tok/s", "batch tok/s", "max batch", "decode bound"}) head.push_back(c);
+  rows.push_back(head);
+  for (const auto& r : v["rows"]) {
+    std::vector<std::string> row = {r["weights"], num3(r["weight_bits"].get<double>()), r["kv"], num3(r["kv_bits"].get<double>()),
+                                    bytes_str(r["weights_bytes"].get<double>()), bytes_str(r["kv_cache_bytes"].get<double>()),
+                                    bytes_str(r["required_bytes"].get<double>())};
+    if (hw) {
+      row.push_back(r["fits"].get<bool>() ? "yes" : "NO");
+      row.push_back(time_str(r["ttft_s"].get<double>()));
+      row.push_back(time_str(r["tpot_s"].get<double>()));
+      row.push_back(num3(r["tokens_per_s"].get<double>()));
+      row.push_back(num3(r["batch_tokens_per_s"].get<double>()));
+      row.push_back(num3(r["max_batch"].get<double>()));
+      row.push_back(r["decode_bound"]);
+    }
+    rows.push_back(row);
+  }
+  print_table(rows);
+  return 0;
+}
+
+}  // namespace infercast::cli

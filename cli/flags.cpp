@@ -1,0 +1,254 @@
+#include "cli/flags.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "api/api.hpp"
+#include "cli/files.hpp"
+
+namespace infercast::cli {
+
+using K = FlagKind;
+
+const std::vector<Flag>& flags() {
+  static const std::vector<Flag> table = {
+      {"--model", "model", K::Custom, "/model", "ID|PATH",
+       "a model preset id, a config.json, a preset file, a .gguf (its header only) or a safetensors checkpoint (a "
+       "folder or one of its files: the headers give the exact shapes and formats)"},
+      {"--hardware", "hardware", K::Document, "/hardware", "ID|PATH", "a hardware preset id or a hardware JSON file"},
+      {"--batch", "workload", K::Int, "/workload/batch", "N", ""},
+      {"--prompt", "workload", K::Int, "/workload/prompt", "N", ""},
+      {"--gen", "workload", K::Int, "/workload/gen", "N", ""},
+      {"--prefill-chunk", "workload", K::Int, "/workload/prefill_chunk", "N", ""},
+      {"--cached-tokens", "workload", K::Values, "", "N...", "ragged batch: tokens already cached, one value per request"},
+      {"--input-tokens", "workload", K::Values, "", "N...", "ragged batch: new tokens, one value per request"},
+      {"--weights", "precision", K::String, "/precision/weights", "DTYPE", ""},
+      {"--activations", "precision", K::String, "/precision/activations", "DTYPE", ""},
+      {"--kv", "precision", K::String, "/precision/kv", "DTYPE", ""},
+      {"--attention-weights", "precision", K::String, "/precision/attention", "DTYPE", ""},
+      {"--ffn-weights", "precision", K::String, "/precision/ffn", "DTYPE", ""},
+      {"--expert-weights", "precision", K::String, "/precision/experts", "DTYPE", ""},
+      {"--router-weights", "precision", K::String, "/precision/router", "DTYPE", ""},
+      {"--embedding-weights", "precision", K::String, "/precision/embedding", "DTYPE", ""},
+      {"--lm-head-weights", "precision", K::String, "/precision/lm_head", "DTYPE", ""},
+      {"--scenario", "settings", K::String, "/scenario", "", ""},
+      {"--convention", "settings", K::String, "/convention", "", ""},
+      {"--attention", "settings", K::String, "/attention", "", ""},
+      {"--mla", "settings", K::String, "/mla", "", ""},
+      {"--mlp", "settings", K::String, "/mlp", "", ""},
+      {"--moe-traffic", "settings", K::String, "/moe_traffic", "", ""},
+      {"--timing", "settings", K::String, "/timing", "", ""},
+      {"--attention-tile", "settings", K::Int, "/attention_tile", "N", ""},
+      {"--lora-rank", "settings", K::Int, "/lora/rank", "R", ""},
+      {"--lora-mode", "settings", K::String, "/lora/mode", "", ""},
+      {"--hadamard", "settings", K::OnOff, "/online_hadamard", "on|off", ""},
+      {"--convert-mla", "settings", K::Custom, "", "default|Q,KV,NOPE,ROPE,V",
+       "convert standard attention to MLA (default: LIFE's sizes 128,128,128,64,128)"},
+      {"--pin-weights", "settings", K::Int, "/placement/weights", "TIER", ""},
+      {"--pin-kv", "settings", K::Int, "/placement/kv_cache", "TIER", ""},
+      {"--system", "multi", K::Document, "/system", "ID|PATH", "a system preset (infercast systems) or a system JSON: devices, nodes, links"},
+      {"--tp", "multi", K::Int, "/parallel/tp", "N", ""},
+      {"--pp", "multi", K::Int, "/parallel/pp", "N", ""},
+      {"--ep", "multi", K::Int, "/parallel/ep", "N", ""},
+      {"--dp", "multi", K::Int, "/parallel/dp", "N", ""},
+      {"--collective", "multi", K::String, "/parallel/algorithm", "", ""},
+      {"--draft", "multi", K::Custom, "", "ID|PATH|mtp", "speculative decoding with a draft model, or the model's own MTP module"},
+      {"--draft-tokens", "multi", K::Int, "/speculative/draft_tokens", "N", ""},
+      {"--acceptance", "multi", K::Number, "/speculative/acceptance", "X", ""},
+      {"--power", "costs", K::Number, "/costs/power_W", "W", ""},
+      {"--price", "costs", K::Number, "/costs/price_USD", "USD", ""},
+      {"--usd-per-kwh", "costs", K::Number, "/costs/usd_per_kWh", "X", ""},
+      {"--pue", "costs", K::Number, "/costs/pue", "X", ""},
+      {"--lifetime", "costs", K::Number, "/costs/lifetime_years", "YEARS", ""},
+      {"--utilization", "costs", K::Number, "/costs/utilization", "X", ""},
+      {"--region", "costs", K::String, "/costs/region", "", ""},
+      {"--grid", "costs", K::Number, "/costs/grid_gCO2e_per_kWh", "G_PER_KWH", ""},
+      {"--embodied", "costs", K::Number, "/costs/embodied_kgCO2e", "KG_CO2E", ""},
+      {"--compute-power-fraction", "costs", K::Number, "/costs/compute_power_fraction", "X", ""},
+      {"--max-batch", "batching", K::Int, "/batching/max_batch", "N", ""},
+      {"--sweep-weights", "quant", K::List, "/sweep/weights", "F,F,...", "weight formats to sweep (default fp32,bf16,int8,q6_k,q5_k,int4-g128,int3,int2)"},
+      {"--sweep-kv", "quant", K::List, "/sweep/kv", "F,F,...", "KV formats to sweep (default bf16,int8,int4)"},
+      {"--axis", "sweep", K::Repeated, "", "PARAM=MIN:MAX:STEPS[:log|linear]|PARAM=V1,V2,...",
+       "a swept hardware parameter (1 to 5 axes): compute_TFLOPS, bandwidth_GBps, capacity_GB, sram_MB, power_W, price_USD"},
+      {"--objectives", "sweep", K::List, "/objectives", "A,B[,C,D]", ""},
+      {"--max-tpot", "sweep", K::Number, "/constraints/max_tpot_s", "S", ""},
+      {"--max-ttft", "sweep", K::Number, "/constraints/max_ttft_s", "S", ""},
+      {"--max-power", "sweep", K::Number, "/constraints/max_power_W", "W", ""},
+      {"--allow-spill", "sweep", K::Custom, "", "yes|no", "let design points spill to slower memory tiers (default no)"},
+      {"--sram-bandwidth", "sweep", K::Number, "/sram_bandwidth_GBps", "GBPS", ""},
+      {"--keep", "sweep", K::Int, "/keep_points", "N", ""},
+      {"--csv", "validate", K::Custom, "", "FILE", "measurements in the columns of presets/validation/measured_public.csv"},
+      {"--point", "calibrate", K::Repeated, "", "K=V,...",
+       "a measured point: metric=tpot_s,value=0.0123[,batch=1,prompt=512,gen=128,cached=0,weights=q4_0,activations=..,kv=..,model=ID]"},
+      {"--fit", "calibrate", K::List, "/fit", "P,P,...", ""},
+      {"--save", "calibrate", K::Custom, "", "FILE", "write the calibrated device to FILE"},
+      {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input)"},
+      {"--format", "format", K::Custom, "", "FORMAT", "output format"},
+  };
+  return table;
+}
+
+const Flag* find_flag(const std::string& name) {
+  for (const auto& f : flags())
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+void die(const std::string& message) {
+  std::cerr << "infercast: " << message << "\n";
+  std::exit(2);
+}
+
+namespace {
+
+bool in_groups(const Flag& f, const std::vector<std::string>& groups) {
+  return std::find(groups.begin(), groups.end(), f.group) != groups.end();
+}
+
+// The options call, read once: the request fields' help, defaults, ranges and choices.
+const json& options() {
+  static const json opts = json::parse(call("options", "{}"))["value"];
+  return opts;
+}
+
+const json* option_at(const std::string& path) {
+  for (const auto& o : options())
+    if (o["path"] == path) return &o;
+  return nullptr;
+}
+
+std::string value_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_array()) {
+    std::string s;
+    for (const auto& x : v) s += (s.empty() ? "" : ",") + value_text(x);
+    return s;
+  }
+  return number_text(v);
+}
+
+}  // namespace
+
+Args parse_args(int argc, char** argv, int first, const std::string& command, const std::vector<std::string>& groups) {
+  Args a;
+  a.command = command;
+  for (int i = first; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s == "--help" || s == "-h") {
+      a.help = true;
+      continue;
+    }
+    if (s.rfind("--", 0) != 0) {
+      a.positional.push_back(s);
+      continue;
+    }
+    std::string inline_value;
+    bool has_inline = false;
+    if (const auto eq = s.find('='); eq != std::string::npos) {
+      inline_value = s.substr(eq + 1);
+      s = s.substr(0, eq);
+      has_inline = true;
+    }
+    const Flag* f = find_flag(s);
+    if (!f || !in_groups(*f, groups))
+      die("unknown option " + s + " for `infercast " + command + "`; see infercast " + command + " --help");
+    const bool several = f->kind == K::Values;
+    if (a.has(s) && f->kind != K::Repeated) die(s + " is given twice; give it once");
+    auto& vals = a.values[s];
+    if (has_inline) {
+      vals.push_back(inline_value);
+    } else {
+      while (i + 1 < argc && std::string(argv[i + 1]).rfind("--", 0) != 0) {
+        vals.push_back(argv[++i]);
+        if (!several) break;
+      }
+    }
+    if (vals.empty() || (has_inline && inline_value.empty())) die(s + " needs a value (" + f->metavar + ")");
+  }
+  return a;
+}
+
+void apply_simple_flags(const Args& a, json& request) {
+  for (const auto& [name, vals] : a.values) {
+    const Flag& f = *find_flag(name);
+    const json::json_pointer at(f.path);
+    const std::string& v = vals.front();
+    switch (f.kind) {
+      case K::Int: request[at] = integer(name, v); break;
+      case K::Number: request[at] = number(name, v); break;
+      case K::String: request[at] = v; break;
+      case K::List: request[at] = split_commas(v); break;
+      case K::Document: request[at] = document(v); break;
+      case K::OnOff:
+        if (v != "on" && v != "off") die(name + " holds \"" + v + "\"; expected on or off");
+        request[at] = v == "on";
+        break;
+      default: break;  // the command reads the rest itself
+    }
+  }
+}
+
+std::string flags_help(const std::vector<std::string>& groups) {
+  std::ostringstream out;
+  for (const auto& g : groups) {
+    for (const auto& f : flags()) {
+      if (f.group != g) continue;
+      const json* o = *f.path ? option_at(f.path) : nullptr;
+      std::string meta = f.metavar;
+      if (meta.empty() && o && o->contains("values")) {
+        for (const auto& v : (*o)["values"]) meta += (meta.empty() ? "" : "|") + v["name"].get<std::string>();
+      }
+      std::string help = *f.help ? f.help : (o ? (*o)["help"].get<std::string>() : "");
+      if (o) {
+        std::string extra;
+        if (!(*o)["default"].is_null() && !(o->contains("values") && (*o)["kind"] == "dtype"))
+          extra = "default " + value_text((*o)["default"]);
+        if (o->contains("min") && (*o)["kind"] == "integer")
+          extra += (extra.empty() ? "" : "; ") + value_text((*o)["min"]) + " to " + value_text((*o)["max"]);
+        if (!extra.empty()) help += " (" + extra + ")";
+      }
+      std::string head = std::string("  ") + f.name + (meta.empty() ? "" : " " + meta);
+      if (head.size() < 30) head += std::string(30 - head.size(), ' ');
+      else head += "\n" + std::string(30, ' ');
+      out << head << help << "\n";
+    }
+  }
+  return out.str();
+}
+
+json integer(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno == ERANGE) die(flag + " holds \"" + v + "\"; expected an integer");
+  return x;
+}
+
+json number(const std::string& flag, const std::string& v) {
+  char* end = nullptr;
+  const double x = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || !std::isfinite(x)) die(flag + " holds \"" + v + "\"; expected a number");
+  return x;
+}
+
+json document(const std::string& text) {
+  if (!file_exists(text)) return text;  // a preset id
+  try {
+    return parse_json_text(read_text_file(text), text, "input");
+  } catch (const InputError& e) {
+    die(e.what());
+  }
+}
+
+std::vector<std::string> split_commas(const std::string& v) {
+  std::vector<std::string> out;
+  std::stringstream ss(v);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
+  return out;
+}
+
+}  // namespace infercast::cli

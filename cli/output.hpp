@@ -1,0 +1,19 @@
+// How the CLI prints: aligned tables, numbers with units, and text from files made safe for a terminal.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace infercast::cli {
+
+void print_table(const std::vector<std::vector<std::string>>& rows);
+std::string si(double v, const char* unit);  // 1.23 GFLOP
+std::string bytes_str(double v);             // 1.50 GiB
+std::string time_str(double s);              // 12.345 ms
+std::string num3(double v);                  // 4 significant digits
+std::string pct(double v);                   // +12.3%
+// Text that came from a file (a model's name, a GGUF's general.name): control characters (ESC and the rest of
+// C0, DEL, C1) become '?', so a file cannot move the cursor or recolour the terminal.
+std::string clean(const std::string& text);
+
+}  // namespace infercast::cli
