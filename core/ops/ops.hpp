@@ -8,6 +8,8 @@
 
 #include "model/model.hpp"
 #include "ops/conventions.hpp"
+#include "ops/geometry.hpp"
+#include "ops/layers.hpp"
 #include "quant/dtype.hpp"
 #include "util/names.hpp"
 
@@ -41,9 +43,6 @@ struct Precision {
   }
 };
 
-// True when weights stored as `w` must be converted before a GEMM computing in `act` (weight-only formats, and
-// narrower weights than the activations, e.g. int4 or fp8 weights with bf16 activations).
-bool needs_dequant(const DType& w, const DType& act);
 
 enum class LoraMode { Unmerged, MergePerCall, Merged };
 const NameTable<LoraMode>& lora_mode_names();
@@ -89,30 +88,6 @@ struct Op {
   double bytes() const { return weight_bytes + act_read_bytes + act_write_bytes + kv_read_bytes + kv_write_bytes; }
 };
 
-struct LayerGroup {
-  LayerSpec spec;
-  i64 count = 0;
-  std::string label;
-  std::vector<i64> layers;
-};
-
-std::vector<LayerGroup> group_layers(const ModelSpec& m);
-
-// KV-cache bytes of one token in one layer at the given KV precision.
-double kv_bytes_per_token_layer(const AttentionSpec& a, double kv_bytes_per_element);
-// Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it).
-double kv_tokens_resident(const AttentionSpec& a, double ctx);
-// (query, key) pairs of `input` new tokens after `cached` ones, honoring causality, windows and chunks.
-double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal);
-// Distinct cached keys the step reads for one request.
-double attention_keys_read(const AttentionSpec& a, double cached, double input);
-// Expected number of distinct experts touched by `tokens` routings of top_k out of n_experts.
-double experts_touched(MoeTraffic t, double n_experts, double top_k, double tokens);
-
-// FLOPs per element of an online Hadamard transform of length d (QuaRot's kernels): log2(p) butterfly operations
-// for the power-of-two part p and 2m for a dense m x m Hadamard of the rest, m = 4 x the odd part of d (Hadamard
-// matrices exist for orders 1, 2 and multiples of 4). Powers of two cost log2(d); 11008 = 64 x 172 costs 6 + 344.
-double hadamard_flops_per_element(i64 d);
 
 // FLOPs of merging rank-r adapters into every adapted weight once: W' = W + (alpha/r) B A costs 2 k r n for the
 // product and 2 k n to scale and add (LIFE Table 12's totals count both).

@@ -88,4 +88,8 @@ std::optional<DType> find_dtype(const std::string& raw) {
   return grouped_dtype(n);
 }
 
+bool needs_dequant(const DType& w, const DType& act) {
+  return w.weight_only || (w.native != act.native && w.bits_per_element < act.bits_per_element);
+}
+
 }  // namespace infercast

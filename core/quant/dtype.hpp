@@ -31,4 +31,8 @@ struct DType {
 std::optional<DType> find_dtype(const std::string& name);
 const std::vector<DType>& all_dtypes();
 
+// True when weights stored as `w` must be converted before a GEMM computing in `act` (weight-only formats, and
+// narrower weights than the activations, e.g. int4 or fp8 weights with bf16 activations).
+bool needs_dequant(const DType& w, const DType& act);
+
 }  // namespace infercast

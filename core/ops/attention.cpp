@@ -1,0 +1,71 @@
+// Standard attention (MHA, GQA, MQA; windows, chunks, NoPE layers, q/k norms, sinks): projections, RoPE, the cache
+// write, fused or unfused attention, the output projection (docs/formulas.md, "Attention").
+#include "ops/builder.hpp"
+
+#include "ops/geometry.hpp"
+
+namespace infercast {
+
+void add_attention(Builder& b, const GroupStep& gs) {
+  const Convention& conv = b.s.convention;
+  const AttentionSpec& a = gs.g.spec.attn;
+  const i64 n = gs.g.count;
+  const std::string& G = gs.g.label;
+  const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
+  const double nh = static_cast<double>(a.n_heads), nkv = static_cast<double>(a.n_kv_heads);
+  const double hd = static_cast<double>(a.head_dim), vhd = static_cast<double>(a.v_head_dim);
+  const double sm = conv.softmax_flops_per_score + conv.score_scale_flops;
+  const double bmm_minus = conv.gemm_minus_mn ? 1 : 0;
+  b.wclass = WeightClass::Attention;
+
+  if (a.fused_qkv) {
+    b.gemm("qkv_proj", G, n, T, h, nh * hd + nkv * (hd + vhd), a.qkv_bias);
+  } else {
+    b.gemm("q_proj", G, n, T, h, nh * hd, a.qkv_bias);
+    b.gemm("k_proj", G, n, T, h, nkv * hd, a.qkv_bias);
+    b.gemm("v_proj", G, n, T, h, nkv * vhd, a.qkv_bias);
+  }
+  if (a.qk_norm)
+    b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, conv.rmsnorm_flops_per_element, 1, a.qk_norm_weight ? 2 * hd : 0)
+        .dispatches = 2 * c;
+  if (a.rope_dim > 0)
+    b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)
+        .dispatches = (conv.split_rope_and_cache_write ? 2 : 1) * c;  // queries and keys apart, or one kernel
+  if (b.s.online_hadamard)
+    b.elementwise("hadamard_qk", G, n, T * (nh + nkv) * hd, hadamard_flops_per_element(a.head_dim), 1);
+  {
+    Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
+    op.act_read_bytes = c * T * nkv * (hd + vhd) * b.ab;
+    op.kv_write_bytes = c * T * nkv * (hd + vhd) * b.kb;
+    if (conv.split_rope_and_cache_write) op.dispatches = 2 * c;  // keys and values apart
+  }
+  const double qk_flops = gs.pairs * nh * (2 * hd - bmm_minus);
+  const double av_flops = gs.pairs * nh * (2 * vhd) - (conv.gemm_minus_mn ? T * nh * vhd : 0);
+  const double kv_read = gs.keys * nkv * (hd + vhd) * b.kb;
+  if (b.s.attention == AttnImpl::Fused) {
+    Op& op = b.add("attention", G, OpClass::Attention, n);
+    op.flops = c * (qk_flops + av_flops + gs.pairs * nh * sm);
+    op.act_read_bytes = c * T * nh * hd * b.ab;
+    op.kv_read_bytes = c * kv_read;
+    op.act_write_bytes = c * T * nh * vhd * b.ab;
+    gs.finish_attention(b, op, nh * (2 * hd + 2 * vhd + sm), c * gs.keys * nkv * (hd + vhd));
+  } else {
+    Op& qk = b.add("attn_scores", G, OpClass::Attention, n);
+    qk.flops = c * (qk_flops + gs.pairs * nh * conv.score_scale_flops);
+    qk.act_read_bytes = c * T * nh * hd * b.ab;
+    qk.kv_read_bytes = c * gs.keys * nkv * hd * b.kb;
+    qk.act_write_bytes = c * gs.pairs * nh * b.ab;
+    gs.finish_attention(b, qk, nh * 2 * hd, c * gs.keys * nkv * hd);
+    b.elementwise("softmax", G, n, gs.pairs * nh, conv.softmax_flops_per_score, 1);
+    Op& av = b.add("attn_av", G, OpClass::Attention, n);
+    av.flops = c * av_flops;
+    av.act_read_bytes = c * gs.pairs * nh * b.ab;
+    av.kv_read_bytes = c * gs.keys * nkv * vhd * b.kb;
+    av.act_write_bytes = c * T * nh * vhd * b.ab;
+    gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);
+  }
+  if (b.s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
+  b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
+}
+
+}  // namespace infercast

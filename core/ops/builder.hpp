@@ -1,0 +1,51 @@
+// The operator builder every block uses: one GEMM, elementwise or memory operator at a time, with its FLOPs and
+// bytes by kind (docs/formulas.md). Internal to ops/: the blocks (attention.cpp, mla.cpp, mlp.cpp) and step.cpp.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ops/ops.hpp"
+
+namespace infercast {
+
+struct Builder {
+  const ModelSpec& m;
+  const StepSettings& s;
+  std::vector<Op>& out;
+  double ab, kb;  // bytes per element of activations and KV (weights: per class, in gemm)
+  ComputeType compute;
+  WeightClass wclass = WeightClass::Attention;  // class of the GEMMs being added
+
+  Op& add(const std::string& name, const std::string& group, OpClass cls, i64 count);
+  // y[M,N] = x[M,K] W[K,N] (+ bias[N]); M tokens. The weights are stored in the format of `wclass`;
+  // dequantization costs 2 operations per weight element per call (scale and shift; LIFE's appendix).
+  // `weights_touched` is how many K x N matrices the call reads (routed experts read the ones they touch).
+  Op& gemm(const std::string& name, const std::string& group, i64 count, double M, double K, double N, bool bias,
+           double weights_touched = 1);
+  // Elementwise op over `elements` outputs reading `reads` tensors of that size.
+  Op& elementwise(const std::string& name, const std::string& group, i64 count, double elements,
+                  double flops_per_element, double reads, double weight_elements = 0);
+  double norm_cost() const;
+  double act_cost() const;
+};
+
+// One layer group within one step: the group, the step's new tokens and the attention work its requests imply.
+struct GroupStep {
+  const LayerGroup& g;
+  double T = 0;             // new tokens in the step
+  double pairs = 0;         // (query, key) pairs over the batch
+  double keys = 0;          // cached keys read over the batch
+  double pairs_padded = 0;  // pairs with each request's keys padded to the attention tile
+  bool decode_only = false; // every request adds one token to an existing cache
+  // Attention work on tile padding, and KV dequantization, added to an attention operator.
+  void finish_attention(Builder& b, Op& op, double per_pair_flops, double kv_elements) const;
+};
+
+// The blocks of a layer, each adding its operators in execution order.
+void add_attention(Builder& b, const GroupStep& gs);  // standard (MHA, GQA, MQA), windows and chunks
+void add_mla(Builder& b, const GroupStep& gs);        // multi-head latent attention, expanded or absorbed
+void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, double width, bool bias, bool fused);
+void add_moe(Builder& b, const GroupStep& gs);        // router, routed experts, shared experts
+
+}  // namespace infercast

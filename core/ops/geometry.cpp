@@ -1,0 +1,83 @@
+#include "ops/geometry.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace infercast {
+
+namespace {
+
+double triangle(double n) { return n * (n + 1) / 2; }
+
+// Sum over query positions p in [0, P) of the keys each attends to, for window w (0: unbounded).
+double window_prefix(double P, double w) {
+  if (w <= 0 || P <= w) return triangle(P);
+  return triangle(w) + (P - w) * w;
+}
+
+double chunk_prefix(double P, double k) {
+  const double q = std::floor(P / k);
+  const double r = P - q * k;
+  return q * triangle(k) + triangle(r);
+}
+
+}  // namespace
+
+double kv_bytes_per_token_layer(const AttentionSpec& a, double kvb) {
+  if (a.kind == AttnKind::MLA) return static_cast<double>(a.kv_lora_rank + a.qk_rope_dim) * kvb;
+  return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb;
+}
+
+double kv_tokens_resident(const AttentionSpec& a, double ctx) {
+  if (a.window > 0) return std::min(ctx, static_cast<double>(a.window));
+  if (a.chunk > 0) return std::min(ctx, static_cast<double>(a.chunk));
+  return ctx;
+}
+
+double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal) {
+  if (input <= 0) return 0;
+  if (!causal) return input * attention_keys_read(a, cached, input);
+  if (a.chunk > 0) {
+    const double k = static_cast<double>(a.chunk);
+    return chunk_prefix(cached + input, k) - chunk_prefix(cached, k);
+  }
+  const double w = static_cast<double>(a.window);
+  return window_prefix(cached + input, w) - window_prefix(cached, w);
+}
+
+double attention_keys_read(const AttentionSpec& a, double cached, double input) {
+  if (input <= 0) return 0;
+  const double end = cached + input;
+  if (a.window > 0) return end - std::max(0.0, cached + 1 - static_cast<double>(a.window));
+  if (a.chunk > 0) {
+    const double k = static_cast<double>(a.chunk);
+    return end - (cached - std::fmod(cached, k));
+  }
+  return end;
+}
+
+double experts_touched(MoeTraffic t, double E, double k, double tokens) {
+  if (tokens <= 0) return 0;
+  switch (t) {
+    case MoeTraffic::TopK: return std::min(E, k);
+    case MoeTraffic::All: return E;
+    case MoeTraffic::UpperBound: return std::min(E, tokens * k);
+    case MoeTraffic::Expected: break;
+  }
+  // Each token picks k distinct experts of E uniformly: an expert is missed by one token with probability
+  // 1 - k/E, by all `tokens` with (1 - k/E)^tokens.
+  return E * (1 - std::pow(1 - k / E, tokens));
+}
+
+double hadamard_flops_per_element(i64 d) {
+  if (d <= 1) return 0;
+  i64 p = 1;
+  while (d % (2 * p) == 0) p *= 2;
+  const i64 odd = d / p;
+  if (odd == 1) return std::log2(static_cast<double>(d));
+  if (p < 4) return 2.0 * static_cast<double>(d);  // no Hadamard of this order: a dense orthogonal rotation
+  const double m = 4.0 * static_cast<double>(odd);
+  return std::log2(static_cast<double>(p) / 4) + 2 * m;
+}
+
+}  // namespace infercast

@@ -1,0 +1,26 @@
+// Attention and expert geometry: how many keys a layer keeps and reads, how many (query, key) pairs a step
+// computes, and how many experts a batch touches, honouring windows, chunks and causality (docs/formulas.md).
+#pragma once
+
+#include "model/model.hpp"
+#include "ops/conventions.hpp"
+
+namespace infercast {
+
+// KV-cache bytes of one token in one layer at the given KV precision.
+double kv_bytes_per_token_layer(const AttentionSpec& a, double kv_bytes_per_element);
+// Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it).
+double kv_tokens_resident(const AttentionSpec& a, double ctx);
+// (query, key) pairs of `input` new tokens after `cached` ones, honoring causality, windows and chunks.
+double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal);
+// Distinct cached keys the step reads for one request.
+double attention_keys_read(const AttentionSpec& a, double cached, double input);
+// Expected number of distinct experts touched by `tokens` routings of top_k out of n_experts.
+double experts_touched(MoeTraffic t, double n_experts, double top_k, double tokens);
+
+// FLOPs per element of an online Hadamard transform of length d (QuaRot's kernels): log2(p) butterfly operations
+// for the power-of-two part p and 2m for a dense m x m Hadamard of the rest, m = 4 x the odd part of d (Hadamard
+// matrices exist for orders 1, 2 and multiples of 4). Powers of two cost log2(d); 11008 = 64 x 172 costs 6 + 344.
+double hadamard_flops_per_element(i64 d);
+
+}  // namespace infercast

@@ -1,0 +1,58 @@
+#include "ops/layers.hpp"
+
+#include <tuple>
+
+namespace infercast {
+
+namespace {
+
+// Every field of an AttentionSpec, bound by position: a field added to AttentionSpec and not named here
+// does not compile.
+auto fields_of(const AttentionSpec& x) {
+  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, sinks, fused_qkv] = x;
+  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, sinks, fused_qkv);
+}
+
+// Every field of a FfnSpec, bound by position: a field added to FfnSpec and not named here
+// does not compile.
+auto fields_of(const FfnSpec& x) {
+  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, router_bias, expert_bias, score_correction_bias] = x;
+  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, router_bias, expert_bias, score_correction_bias);
+}
+
+// Every field of a LayerSpec, bound by position: a field added to LayerSpec and not named here
+// does not compile.
+auto fields_of(const LayerSpec& x) {
+  const auto& [attn, ffn, norms, parallel] = x;
+  return std::make_tuple(fields_of(attn), fields_of(ffn), norms, parallel);
+}
+
+std::string label_of(const LayerSpec& l) {
+  std::string attn = l.attn.kind == AttnKind::MLA ? "MLA" : "attention";
+  if (l.attn.window > 0) attn = "sliding " + std::to_string(l.attn.window);
+  else if (l.attn.chunk > 0) attn = "chunked " + std::to_string(l.attn.chunk);
+  else if (l.attn.kind == AttnKind::MLA) attn = "MLA";
+  else attn = "full";
+  if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::MLA) attn += " NoPE";
+  return (l.ffn.moe ? "MoE, " : "dense, ") + attn;
+}
+
+}  // namespace
+
+bool same_layer(const LayerSpec& a, const LayerSpec& b) { return fields_of(a) == fields_of(b); }
+
+std::vector<LayerGroup> group_layers(const ModelSpec& m) {
+  std::vector<LayerGroup> groups;
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    const LayerSpec& l = m.layers[i];
+    std::size_t g = groups.size();
+    for (std::size_t k = 0; k < groups.size() && g == groups.size(); ++k)
+      if (same_layer(groups[k].spec, l)) g = k;
+    if (g == groups.size()) groups.push_back(LayerGroup{l, 0, label_of(l), {}});
+    groups[g].count += 1;
+    groups[g].layers.push_back(static_cast<i64>(i));
+  }
+  return groups;
+}
+
+}  // namespace infercast

@@ -1,0 +1,68 @@
+// The feed-forward blocks: a dense (gated or plain) MLP, fused or not, and mixture-of-experts layers with a
+// router, routed experts read as the batch touches them, and shared experts (docs/formulas.md, "MLP and MoE").
+#include "ops/builder.hpp"
+
+#include "ops/geometry.hpp"
+
+namespace infercast {
+
+// With fused_mlp the gate/up GEMM applies the activation (and the gate product) in its epilogue: one kernel, and
+// only the activated T x width result is written.
+void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, double width, bool bias, bool fused) {
+  const Convention& conv = b.s.convention;
+  const FfnSpec& f = gs.g.spec.ffn;
+  const i64 n = gs.g.count;
+  const std::string& G = gs.g.label;
+  const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
+  b.wclass = WeightClass::Ffn;
+  if (b.s.fused_mlp) {
+    Op& op = b.gemm(prefix + (f.gated ? "gate_up_act (fused)" : "up_act (fused)"), G, n, T, h, (f.gated ? 2 : 1) * width, bias);
+    const double act = T * width * (b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0));
+    op.flops += c * act;
+    op.act_write_bytes = c * T * width * b.ab;
+  } else if (f.gated) {
+    if (fused) {
+      b.gemm(prefix + "gate_up_proj", G, n, T, h, 2 * width, bias);
+    } else {
+      b.gemm(prefix + "gate_proj", G, n, T, h, width, bias);
+      b.gemm(prefix + "up_proj", G, n, T, h, width, bias);
+    }
+    b.elementwise(prefix + "act_mul", G, n, T * width, b.act_cost() + conv.gate_mul_flops_per_element, 2);
+  } else {
+    b.gemm(prefix + "up_proj", G, n, T, h, width, bias);
+    b.elementwise(prefix + "act", G, n, T * width, b.act_cost(), 1);
+  }
+  if (b.s.online_hadamard)
+    b.elementwise(prefix + "hadamard_down_in", G, n, T * width, hadamard_flops_per_element(static_cast<i64>(width)), 1);
+  b.gemm(prefix + "down_proj", G, n, T, width, h, bias);
+}
+
+void add_moe(Builder& b, const GroupStep& gs) {
+  const Convention& conv = b.s.convention;
+  const FfnSpec& f = gs.g.spec.ffn;
+  const i64 n = gs.g.count;
+  const std::string& G = gs.g.label;
+  const double T = gs.T, h = static_cast<double>(b.m.hidden);
+  const double E = static_cast<double>(f.n_experts), k = static_cast<double>(f.top_k);
+  const double Ie = static_cast<double>(f.expert_intermediate);
+  b.wclass = WeightClass::Router;
+  b.gemm("router", G, n, T, h, E, f.router_bias);
+  const double touched = experts_touched(conv.moe, E, k, T);
+  const double routed = T * k;  // token-expert pairs
+  const double up_width = (f.gated ? 2 : 1) * Ie;
+  b.wclass = WeightClass::Experts;
+  b.gemm("experts_gate_up", G, n, routed, h, up_width, f.expert_bias, touched);
+  b.elementwise("experts_act_mul", G, n, routed * Ie, b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0),
+                f.gated ? 2 : 1);
+  if (b.s.online_hadamard)
+    b.elementwise("experts_hadamard_down_in", G, n, routed * Ie, hadamard_flops_per_element(f.expert_intermediate), 1);
+  b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias, touched);
+  b.elementwise("experts_combine", G, n, T * h, 2 * k, k);
+  if (f.n_shared > 0) {
+    add_dense_mlp(b, gs, "shared_", static_cast<double>(f.n_shared * f.shared_intermediate), false, false);
+    b.wclass = WeightClass::Router;
+    if (f.shared_gate) b.gemm("shared_gate", G, n, T, h, 1, false);
+  }
+}
+
+}  // namespace infercast

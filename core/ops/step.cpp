@@ -1,0 +1,94 @@
+// One forward step: the embedding, every layer group's blocks (norms, attention or MLA, residual adds, MLP or
+// MoE) and the LM head, for a batch of requests each with its own cached and new tokens.
+#include <cmath>
+
+#include "ops/builder.hpp"
+#include "ops/geometry.hpp"
+
+namespace infercast {
+
+namespace {
+
+// The attention work of one layer group over the step's requests. With a tile, each request's keys are padded to
+// a multiple of it and its pairs grow in proportion (exact for decode, where a step has one query per request).
+GroupStep group_step(const LayerGroup& g, const std::vector<Request>& step, const StepSettings& s, double T, bool decode_only) {
+  GroupStep gs{g, T};
+  gs.decode_only = decode_only;
+  const AttentionSpec& a = g.spec.attn;
+  const double tile = static_cast<double>(s.attention_tile);
+  for (const auto& r : step) {
+    const double cnt = static_cast<double>(r.count);
+    const double p = attention_pairs(a, static_cast<double>(r.cached), static_cast<double>(r.input),
+                                     s.convention.causal_pairs && s.attention == AttnImpl::Fused);
+    const double k = attention_keys_read(a, static_cast<double>(r.cached), static_cast<double>(r.input));
+    gs.pairs += cnt * p;
+    gs.keys += cnt * k;
+    gs.pairs_padded += cnt * (tile > 0 && k > 0 ? p * std::ceil(k / tile) * tile / k : p);
+  }
+  return gs;
+}
+
+void add_layer_group(Builder& b, const GroupStep& gs) {
+  const LayerSpec& l = gs.g.spec;
+  const i64 n = gs.g.count;
+  const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
+  b.elementwise(l.norms > 1 ? "norms x" + std::to_string(l.norms) : "norm", gs.g.label, n, T * h * l.norms, b.norm_cost(), 1,
+                h * l.norms * (b.m.norm_bias ? 2 : 1))
+      .dispatches = static_cast<double>(n * l.norms);
+  if (l.attn.kind == AttnKind::Standard) add_attention(b, gs);
+  else add_mla(b, gs);
+  // Residual adds: two per sequential block, one three-way add per parallel block.
+  if (l.parallel) b.elementwise("residual_add", gs.g.label, n, T * h, 2, 3);
+  else b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
+  if (l.ffn.moe) add_moe(b, gs);
+  else add_dense_mlp(b, gs, "", static_cast<double>(l.ffn.intermediate), l.ffn.bias, l.ffn.fused_gate_up);
+}
+
+}  // namespace
+
+std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups, const std::vector<Request>& step,
+                         const StepSettings& s) {
+  std::vector<Op> out;
+  out.reserve(groups.size() * 20 + 4);
+  Builder b{m, s, out, s.precision.activations.bits_per_element / 8, s.precision.kv.bits_per_element / 8,
+            s.precision.activations.native};
+  const Convention& conv = s.convention;
+  double T = 0, logit_rows = 0;  // new tokens in the step; rows the LM head computes
+  bool decode_only = true;       // every request adds one token to an existing cache
+  for (const auto& r : step) {
+    T += static_cast<double>(r.input * r.count);
+    if (r.input > 0) logit_rows += static_cast<double>(conv.lm_head_all_tokens ? r.input * r.count : r.count);
+    if (r.input > 1 || (r.input == 1 && r.cached == 0)) decode_only = false;
+  }
+  const double h = static_cast<double>(m.hidden);
+  const double V = static_cast<double>(m.vocab);
+
+  // Embedding: a gather of T rows (or, under LIFE, the whole table). Pipeline stages after the first receive
+  // their input from the previous stage instead.
+  if (m.has_embedding) {
+    Op& op = b.add("embedding", "", OpClass::Memory, 1);
+    const double eb = s.precision.of(WeightClass::Embedding).bits_per_element / 8;
+    op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
+    op.act_write_bytes = T * h * b.ab;
+  }
+  for (const auto& g : groups) add_layer_group(b, group_step(g, step, s, T, decode_only));
+  if (!m.has_head) return out;
+  b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
+  b.wclass = WeightClass::LmHead;
+  b.gemm("lm_head", "", 1, logit_rows, h, V, false);
+  return out;
+}
+
+double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
+  if (rank <= 0) return 0;
+  // The projections step_ops adapts, read from one single-token step (MLA in its expanded form, so kv_b_proj
+  // appears as the matrix it is).
+  StepSettings s;  // bf16 throughout, the infercast convention
+  s.mla = MlaForm::Expanded;
+  double total = 0;
+  for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s))
+    if (op.lora_target) total += (2 * static_cast<double>(rank) + 2) * op.weight_elements;
+  return total;
+}
+
+}  // namespace infercast
