@@ -1,0 +1,100 @@
+// Where the weights, the KV cache and the activations live on a device with memory tiers, what fits, and the
+// largest batch and context that fit (docs/forecast.md, "Placement").
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/steps.hpp"
+
+namespace infercast {
+
+double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, double ctx) {
+  double bytes = 0;
+  for (const auto& g : groups)
+    bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) * kv_tokens_resident(g.spec.attn, ctx);
+  return bytes;
+}
+
+namespace {
+
+void check_pins(const HardwareSpec& hw, const Workload& w) {
+  const int ntiers = static_cast<int>(hw.tiers.size());
+  for (const auto& [pin, what] : {std::pair<int, const char*>{w.pin_weights, "/placement/weights"},
+                                  std::pair<int, const char*>{w.pin_kv, "/placement/kv_cache"}}) {
+    if (pin >= ntiers)
+      throw InputError("workload.out_of_range", what,
+                       std::string(what) + " holds " + std::to_string(pin) + "; expected a tier from 0 to " +
+                           std::to_string(ntiers - 1) + " (" + hw.name + " has " + std::to_string(ntiers) +
+                           (ntiers == 1 ? " memory tier)" : " memory tiers)"));
+  }
+}
+
+// The largest batch of requests shaped like the mean one, and the longest context at this batch.
+void limits(Analysis& a, double kb) {
+  const double B = std::max(a.batch_requests, 1.0);
+  const double room = a.memory_capacity_bytes - a.weights_bytes;
+  const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
+  a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
+  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx) * B; };
+  const double fixed = a.weights_bytes + a.activation_peak_bytes;
+  if (fixed + kv_at(1) > a.memory_capacity_bytes) {
+    a.max_context = 0;
+  } else if (fixed + kv_at(1e9) <= a.memory_capacity_bytes) {
+    a.max_context = 1e9;
+  } else {
+    double lo = 1, hi = 1e9;  // fits at lo, not at hi
+    while (hi - lo > 1) {
+      const double mid = std::floor((lo + hi) / 2);
+      (fixed + kv_at(mid) <= a.memory_capacity_bytes ? lo : hi) = mid;
+    }
+    a.max_context = lo;
+  }
+}
+
+}  // namespace
+
+// What is pinned goes to its tier first (then slower ones), the rest fastest tier first; weights, then the KV
+// cache, then activations. What is left after the slowest tier is counted there and the result does not fit.
+TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kb) {
+  check_pins(hw, w);
+  std::vector<double> free_bytes;
+  for (const auto& t : hw.tiers) {
+    free_bytes.push_back(t.capacity_bytes);
+    a.memory_capacity_bytes += t.capacity_bytes;
+  }
+  TierCost inv;
+  bool spilled = false;
+  std::vector<Placement> placed(3);
+  const auto place = [&](std::size_t slot, const std::string& what, double bytes, int first, double& inv_out) {
+    Placement p{what, std::vector<double>(hw.tiers.size(), 0.0)};
+    double left = bytes;
+    for (std::size_t i = static_cast<std::size_t>(std::max(first, 0)); i < hw.tiers.size() && left > 0; ++i) {
+      const double take = std::min(left, free_bytes[i]);
+      p.bytes_per_tier[i] += take;
+      free_bytes[i] -= take;
+      left -= take;
+    }
+    if (left > 0) {
+      spilled = true;
+      p.bytes_per_tier.back() += left;
+    }
+    inv_out = 0;
+    for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
+      const double frac = bytes > 0 ? p.bytes_per_tier[i] / bytes : (i == static_cast<std::size_t>(std::max(first, 0)) ? 1.0 : 0.0);
+      inv_out += frac / hw.tiers[i].bandwidth_bytes_per_s;
+    }
+    placed[slot] = p;
+  };
+  // Pinned items claim their tier before the others.
+  if (w.pin_weights >= 0) place(0, "weights", a.weights_bytes, w.pin_weights, inv.weights);
+  if (w.pin_kv >= 0) place(1, "kv_cache", a.kv_cache_bytes, w.pin_kv, inv.kv);
+  if (w.pin_weights < 0) place(0, "weights", a.weights_bytes, -1, inv.weights);
+  if (w.pin_kv < 0) place(1, "kv_cache", a.kv_cache_bytes, -1, inv.kv);
+  place(2, "activations", a.activation_peak_bytes, -1, inv.act);
+  a.placement = placed;
+  a.fits = !spilled;
+  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= hw.tiers[0].capacity_bytes;
+  limits(a, kb);
+  return inv;
+}
+
+}  // namespace infercast

@@ -1,0 +1,68 @@
+// The named steps analyze() is made of, internal to analysis/: the timer that turns an operator into seconds on a
+// device (timer.cpp), where the weights, cache and activations live and what fits (placement.cpp), and the decode
+// over the whole generation in closed form (decode.cpp).
+#pragma once
+
+#include <array>
+#include <vector>
+
+#include "analysis/analysis.hpp"
+
+namespace infercast {
+
+// Adds an operator's FLOPs, bytes and dispatches into a total or into another operator.
+template <class T>
+void add_costs(T& into, const Op& o) {
+  into.flops += o.flops;
+  into.weight_bytes += o.weight_bytes;
+  into.act_read_bytes += o.act_read_bytes;
+  into.act_write_bytes += o.act_write_bytes;
+  into.kv_read_bytes += o.kv_read_bytes;
+  into.kv_write_bytes += o.kv_write_bytes;
+  into.dispatches += o.dispatches;
+}
+void add_work(WorkSums& w, const Op& o, double scale = 1);
+PhaseTotals totals_of(const std::vector<Op>& ops);
+// What bounds an operator: dispatch when it outweighs the roofline time, else the larger of compute and memory.
+const char* bound_of(const OpTime& t);
+
+// Seconds per byte for data spread over tiers: sum over tiers of fraction / bandwidth.
+struct TierCost {
+  double weights = 0, kv = 0, act = 0;
+};
+
+// Operator times on one device: the peak each compute type runs at (after fallbacks, reported once as warnings),
+// the class efficiencies, and memory time at the placement's seconds per byte.
+class Timer {
+ public:
+  Timer(const HardwareSpec& hw, TierCost inv, std::vector<Warning>* warnings);
+  double compute_s(const Op& op, double flops) const;
+  double memory_s(double weight_bytes, double kv_bytes, double act_bytes) const;
+  double dispatch_s(const Op& op) const { return op.dispatches * hw_.eff.dispatch_s; }
+  OpTime time(const Op& op) const;
+
+ private:
+  double efficiency(OpClass c) const;
+  double peak(const Op& op, ComputeType& used) const;
+  const HardwareSpec& hw_;
+  TierCost inv_;
+  std::array<double, 8> peak_of_{};
+  std::array<ComputeType, 8> used_of_{};
+  mutable std::array<bool, 8> reported_{};
+  std::vector<Warning>* warnings_ = nullptr;
+};
+
+// Times a phase's operators (or, without a timer, only totals them).
+void time_phase(Phase& p, const Timer* timer, Timing timing);
+
+// KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
+double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx);
+
+// Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
+// placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.
+TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kv_bytes_per_element);
+
+// TPOT at every decode step, summed in closed form interval by interval, and the timeline for charts.
+void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const Workload& w);
+
+}  // namespace infercast
