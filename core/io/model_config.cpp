@@ -1,5 +1,6 @@
 #include "io/model_config.hpp"
 
+#include "io/families.hpp"
 #include "quant/dtype.hpp"
 
 #include <algorithm>
@@ -99,9 +100,8 @@ std::string activation_of(Reader& r, const std::string& fallback) {
   return r.string_or("hidden_act", fallback);
 }
 
-// Dense decoder families that share the Llama layout: llama, mistral, mixtral, qwen2(_moe), qwen3(_moe), phi3,
-// gemma 1/2/3, llama4, gpt_oss.
-void parse_llama_like(Ctx& c, const std::string& type) {
+// Decoder families that share the Llama layout (io/families.cpp says which and how each differs).
+void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const i64 h = r.positive_int("hidden_size");
@@ -114,11 +114,8 @@ void parse_llama_like(Ctx& c, const std::string& type) {
   const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
 
-  const bool gemma = type.rfind("gemma", 0) == 0;
-  const bool qwen = type.rfind("qwen", 0) == 0;
-  const bool tied_default = gemma;
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", tied_default);
-  m.activation = activation_of(r, gemma ? "gelu_pytorch_tanh" : "silu");
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", t.tied_default);
+  m.activation = activation_of(r, t.activation);
 
   AttentionSpec a;
   a.n_heads = nh;
@@ -126,18 +123,17 @@ void parse_llama_like(Ctx& c, const std::string& type) {
   a.head_dim = hd;
   a.v_head_dim = hd;
   a.rope_dim = hd;
-  if (type == "qwen2" || type == "qwen2_moe") {
+  if (t.bias == BiasRule::QkvOnly) {
     a.qkv_bias = true;
     r.raw("attention_bias");
-  } else if (type == "llama" || type == "qwen3" || type == "qwen3_moe" || type == "gemma" || type == "gemma2" ||
-             type == "gemma3_text" || type == "gpt_oss" || type == "llama4_text") {
-    const bool b = r.boolean_or("attention_bias", type == "gpt_oss");
+  } else if (t.bias == BiasRule::Key) {
+    const bool b = r.boolean_or("attention_bias", t.bias_default);
     a.qkv_bias = b;
     a.o_bias = b;
   }
-  if (type == "qwen3" || type == "qwen3_moe" || type == "gemma3_text") a.qk_norm = true;
-  if (type == "phi3") a.fused_qkv = true;
-  if (type == "gpt_oss") a.sinks = true;
+  a.qk_norm = t.qk_norm;
+  a.fused_qkv = t.fused_qkv;
+  a.sinks = t.sinks;
 
   // Sliding windows.
   i64 window = 0;
@@ -145,23 +141,31 @@ void parse_llama_like(Ctx& c, const std::string& type) {
   if (r.has("sliding_window")) window = r.positive_int("sliding_window");
   else r.raw("sliding_window");
   r.raw("sliding_window_size");  // Gemma-2 duplicate of sliding_window
-  if (type == "mistral" || type == "mixtral" || type == "phi3") {
-    if (window > 0) std::fill(kinds.begin(), kinds.end(), LayerKind::Sliding);
-  } else if (qwen) {
-    const bool use = r.boolean_or("use_sliding_window", false);
-    const i64 first = r.nonneg_int_or("max_window_layers", L);
-    if (use && window > 0)
-      for (i64 i = first; i < L; ++i) kinds[static_cast<std::size_t>(i)] = LayerKind::Sliding;
-  } else if (type == "gemma2") {
-    for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = (i % 2 == 0) ? LayerKind::Sliding : LayerKind::Full;
-  } else if (type == "gemma3_text") {
-    const i64 pattern = r.positive_int_or("sliding_window_pattern", 6);
-    for (i64 i = 0; i < L; ++i)
-      kinds[static_cast<std::size_t>(i)] = ((i + 1) % pattern != 0) ? LayerKind::Sliding : LayerKind::Full;
+  switch (t.sliding) {
+    case SlidingRule::AllLayers:
+      if (window > 0) std::fill(kinds.begin(), kinds.end(), LayerKind::Sliding);
+      break;
+    case SlidingRule::QwenMaxWindow: {
+      const bool use = r.boolean_or("use_sliding_window", false);
+      const i64 first = r.nonneg_int_or("max_window_layers", L);
+      if (use && window > 0)
+        for (i64 i = first; i < L; ++i) kinds[static_cast<std::size_t>(i)] = LayerKind::Sliding;
+      break;
+    }
+    case SlidingRule::Alternate:
+      for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = (i % 2 == 0) ? LayerKind::Sliding : LayerKind::Full;
+      break;
+    case SlidingRule::Pattern: {
+      const i64 pattern = r.positive_int_or("sliding_window_pattern", 6);
+      for (i64 i = 0; i < L; ++i)
+        kinds[static_cast<std::size_t>(i)] = ((i + 1) % pattern != 0) ? LayerKind::Sliding : LayerKind::Full;
+      break;
+    }
+    case SlidingRule::None: break;
   }
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
   i64 chunk = 0;
-  if (type == "llama4_text") {
+  if (t.chunked_nope) {
     chunk = r.nonneg_int_or("attention_chunk_size", 0);
     auto rope_flags = r.int_array_or("no_rope_layers");  // 1: the layer uses RoPE, 0: NoPE (global)
     const i64 interval = r.positive_int_or("no_rope_layer_interval", 4);
@@ -189,23 +193,23 @@ void parse_llama_like(Ctx& c, const std::string& type) {
   // FFN.
   FfnSpec dense;
   dense.gated = true;
-  dense.bias = (type == "llama") ? r.boolean_or("mlp_bias", false) : false;
-  dense.fused_gate_up = (type == "phi3");
+  dense.bias = t.mlp_bias_key ? r.boolean_or("mlp_bias", false) : false;
+  dense.fused_gate_up = t.fused_gate_up;
   dense.intermediate = r.positive_int("intermediate_size");
 
   FfnSpec moe = dense;
   moe.moe = true;
   std::vector<bool> is_moe(static_cast<std::size_t>(L), false);
-  if (type == "mixtral") {
+  if (t.moe == MoeRule::Mixtral) {
     moe.n_experts = r.positive_int("num_local_experts");
     moe.top_k = r.positive_int("num_experts_per_tok");
     moe.expert_intermediate = dense.intermediate;
     std::fill(is_moe.begin(), is_moe.end(), true);
-  } else if (type == "qwen2_moe" || type == "qwen3_moe") {
+  } else if (t.moe == MoeRule::Qwen || t.moe == MoeRule::QwenShared) {
     moe.n_experts = r.positive_int("num_experts");
     moe.top_k = r.positive_int("num_experts_per_tok");
     moe.expert_intermediate = r.positive_int("moe_intermediate_size");
-    if (type == "qwen2_moe") {
+    if (t.moe == MoeRule::QwenShared) {
       moe.n_shared = 1;
       moe.shared_intermediate = r.positive_int("shared_expert_intermediate_size");
       moe.shared_gate = true;
@@ -216,7 +220,7 @@ void parse_llama_like(Ctx& c, const std::string& type) {
       const bool listed = std::find(dense_only.begin(), dense_only.end(), i) != dense_only.end();
       is_moe[static_cast<std::size_t>(i)] = !listed && ((i + 1) % step == 0);
     }
-  } else if (type == "gpt_oss") {
+  } else if (t.moe == MoeRule::GptOss) {
     moe.n_experts = r.positive_int("num_local_experts");
     moe.top_k = r.has("num_experts_per_tok") ? r.positive_int("num_experts_per_tok") : r.positive_int("experts_per_token");
     r.raw("experts_per_token");
@@ -224,7 +228,7 @@ void parse_llama_like(Ctx& c, const std::string& type) {
     moe.router_bias = true;
     moe.expert_bias = true;
     std::fill(is_moe.begin(), is_moe.end(), true);
-  } else if (type == "llama4_text") {
+  } else if (t.moe == MoeRule::Llama4) {
     moe.n_experts = r.positive_int("num_local_experts");
     moe.top_k = r.positive_int("num_experts_per_tok");
     moe.expert_intermediate = dense.intermediate;
@@ -244,7 +248,7 @@ void parse_llama_like(Ctx& c, const std::string& type) {
                          ", more than the number of experts (" + std::to_string(moe.n_experts) + ")");
   }
 
-  const bool qk_norm_llama4 = (type == "llama4_text") && r.boolean_or("use_qk_norm", false);
+  const bool qk_norm_llama4 = t.chunked_nope && r.boolean_or("use_qk_norm", false);
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
@@ -257,11 +261,11 @@ void parse_llama_like(Ctx& c, const std::string& type) {
       layer.attn.qk_norm_weight = false;
     }
     layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
-    layer.norms = (type == "gemma2" || type == "gemma3_text") ? 4 : 2;
+    layer.norms = t.norms;
     m.layers.push_back(layer);
   }
 
-  if (type == "gemma2" || type == "gemma3_text") {
+  if (t.softcapping) {
     for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping"}) {
       if (r.has(key)) {
         r.raw(key);
@@ -402,12 +406,6 @@ void parse_deepseek(Ctx& c, bool native, bool v3) {
 
 }  // namespace
 
-const std::vector<std::string>& supported_model_types() {
-  static const std::vector<std::string> types = {
-      "llama", "llama4", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
-      "gemma3", "phi3", "falcon", "deepseek_v2", "deepseek_v3", "gpt_oss"};
-  return types;
-}
 
 // quantization_config -> the storage format of the quantized weight classes (docs/formulas.md, "Declared
 // quantization"). Anything not understood is reported and left in bf16.
@@ -476,32 +474,19 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
   if (type.empty() && !native_deepseek) {
     top.string("model_type");  // throws missing_field
   }
-  // Canonical family names.
-  std::string family = type;
-  if (type == "RefinedWebModel" || type == "RefinedWeb") family = "falcon";
-  if (type == "gemma3") family = "gemma3_text";
-  if (type == "llama4") family = "llama4_text";
-  if (native_deepseek) family = "deepseek_native";
+  const FamilyTraits* family = native_deepseek ? find_family("deepseek_v3") : find_family(type);
   m.model_type = native_deepseek ? "deepseek_v3" : type;
-
-  Ctx c{top, m};
-  static const std::set<std::string> llama_like = {"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3",
-                                                   "qwen3_moe", "gemma", "gemma2", "gemma3_text", "phi3",
-                                                   "llama4_text", "gpt_oss"};
-  if (llama_like.count(family)) {
-    parse_llama_like(c, family);
-  } else if (family == "falcon") {
-    parse_falcon(c);
-  } else if (family == "deepseek_v2" || family == "deepseek_v3") {
-    parse_deepseek(c, false, family == "deepseek_v3");
-  } else if (family == "deepseek_native") {
-    parse_deepseek(c, true, true);
-    m.model_type = "deepseek_v3";
-  } else {
+  if (!family) {
     std::string list;
     for (const auto& t : supported_model_types()) list += (list.empty() ? "" : ", ") + t;
     throw InputError("model.unsupported", top.child_path("model_type"),
                      top.child_path("model_type") + " holds \"" + type + "\", which is not supported; supported model types are " + list);
+  }
+  Ctx c{top, m};
+  switch (family->layout) {
+    case Layout::LlamaLike: parse_llama_like(c, *family); break;
+    case Layout::Falcon: parse_falcon(c); break;
+    case Layout::DeepSeek: parse_deepseek(c, native_deepseek, std::string(family->model_type) == "deepseek_v3"); break;
   }
   // Quantization declared by the checkpoint.
   if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);

@@ -6,13 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "io/families.hpp"
 #include "io/json_reader.hpp"
 #include "model/model.hpp"
 
 namespace infercast {
 
-// model_type values accepted, in the order shown to users.
-const std::vector<std::string>& supported_model_types();
 
 // Parse a config document. `path` is the JSON pointer of the config inside a larger document ("" at the root).
 ModelSpec parse_model_config(const json& config, const std::string& path = "");

@@ -39,8 +39,9 @@ TEST_CASE("config errors name the field", "[errors]") {
   e = err("model", R"({"model": {"model_type": "bert"}})");
   CHECK(e["code"] == "model.unsupported");
   CHECK(e["message"] ==
-        "/model/model_type holds \"bert\", which is not supported; supported model types are llama, llama4, mistral, mixtral, "
-        "qwen2, qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3, phi3, falcon, deepseek_v2, deepseek_v3, gpt_oss");
+        "/model/model_type holds \"bert\", which is not supported; supported model types are llama, mistral, mixtral, qwen2, "
+        "qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, gemma3, phi3, llama4_text, llama4, gpt_oss, falcon, "
+        "RefinedWeb, RefinedWebModel, deepseek_v2, deepseek_v3");
 
   e = err("model", R"({"model": {"hidden_size": 1}})");
   CHECK(e["message"] == "/model/model_type is missing; expected a string");
