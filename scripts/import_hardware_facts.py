@@ -4,7 +4,10 @@
 Every number comes from the CSV (whose `sources` column is copied into `source`) or from a row of EXTRA/BINS
 below, each with its own source. Nothing is filled by guessing: a device whose vendor publishes no compute peak
 gets none, and the forecaster then times it on memory and dispatch only, with a warning.
-Usage: python3 scripts/import_hardware_facts.py ../shared/hardware/hardware_facts.csv
+It merges into presets/hardware/, never deletes: a preset added by hand is left as it is, and in a preset the
+script also writes, every key it does not produce (estimated peaks with their derivations, memory_system,
+default_runtime, efficiencies, notes added by hand) and every peak it has no figure for are kept.
+Usage: python3 scripts/import_hardware_facts.py [--out DIR] [../shared/hardware/hardware_facts.csv]
 """
 import csv, json, os, re, sys
 
@@ -184,12 +187,31 @@ def main(path):
         b["notes"] = f"Binned GPU: {cores} of {full} cores; FP32/FP16 peaks DERIVED as {full}-core x {cores}/{full} (same clock). " + b["notes"]
         out[b["id"]] = b
         out[base]["name"] = f"{out[base]['name']} ({full}-core GPU)" if "core GPU" not in out[base]["name"] else out[base]["name"]
-    for f in os.listdir(OUT):
-        if f.endswith(".json"): os.remove(os.path.join(OUT, f))
+    written = kept = 0
     for id_, d in sorted(out.items()):
-        with open(os.path.join(OUT, id_ + ".json"), "w") as f:
+        target = os.path.join(OUT, id_ + ".json")
+        if os.path.exists(target):
+            d = merge(json.load(open(target)), d)
+            kept += 1
+        with open(target, "w") as f:
             json.dump(d, f, indent=2); f.write("\n")
-    print(len(out), "presets")
+        written += 1
+    print(written, "presets written,", kept, "merged into existing files;", len(os.listdir(OUT)) - written, "other presets left as they are")
+
+def merge(old, new):
+    """The imported figures over an existing preset: keys the import does not write are kept, and so are peaks it
+    has no figure for (a hand-added or estimated peak survives a re-import)."""
+    out = dict(old)
+    for k, v in new.items():
+        if k == "peak_dense_TFLOPS" and isinstance(old.get(k), dict):
+            out[k] = dict(old[k], **v)
+        else:
+            out[k] = v
+    return out
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "hardware", "hardware_facts.csv"))
+    args = sys.argv[1:]
+    if args[:1] == ["--out"]:
+        OUT = args[1]
+        args = args[2:]
+    main(args[0] if args else os.path.join(os.path.dirname(__file__), "..", "..", "shared", "hardware", "hardware_facts.csv"))

@@ -59,7 +59,7 @@ json api_systems(const json& request) {
 
 json api_regions(const json& request) {
   no_fields(request);
-  json v = {{"source", kGridSource}, {"regions", json::array()}};
+  json v = {{"source", grid_source()}, {"regions", json::array()}};
   for (const auto& g : grid_regions()) v["regions"].push_back({{"id", g.id}, {"name", g.name}, {"gCO2e_per_kWh", g.g_per_kwh}});
   return v;
 }

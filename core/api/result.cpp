@@ -32,7 +32,7 @@ json cost_json(const CostReport& c, const CostAssumptions& a) {
                 {"sources",
                  {{"energy", "LLM-Para metrics.py (compute_power_frac 0.55, 5% idle floor; after Ghane et al., ISPASS 2018): the device draws its TDP at full compute and full bandwidth"},
                   {"ownership", "LLM-Para metrics.py compute_tco defaults: 3 years, 50% utilization, $0.10/kWh, PUE 1.3"},
-                  {"grid", kGridSource}}}}},
+                  {"grid", grid_source()}}}}},
               {"output_tokens", c.output_tokens},
               {"has_price", c.has_price},
               {"has_embodied", c.has_embodied}};

@@ -5,19 +5,6 @@
 
 namespace infercast {
 
-const char* const kGridSource =
-    "Ember, Yearly Electricity Data: carbon intensity of electricity generation, 2023 (gCO2e/kWh, rounded); "
-    "edit to your grid's or your supplier's value";
-
-const std::vector<GridRegion>& grid_regions() {
-  static const std::vector<GridRegion> regions = {
-      {"world", "World average", 480},  {"united-states", "United States", 369}, {"european-union", "European Union", 244},
-      {"china", "China", 582},          {"india", "India", 713},                 {"germany", "Germany", 381},
-      {"france", "France", 56},         {"united-kingdom", "United Kingdom", 238}, {"japan", "Japan", 485},
-  };
-  return regions;
-}
-
 const GridRegion* find_grid_region(const std::string& id) {
   for (const auto& r : grid_regions())
     if (r.id == id) return &r;

@@ -20,7 +20,8 @@ struct GridRegion {
 };
 const std::vector<GridRegion>& grid_regions();
 const GridRegion* find_grid_region(const std::string& id);
-extern const char* const kGridSource;
+// Where the regions' figures come from (presets/defaults/grid_regions.json, read by io/defaults.cpp).
+const std::string& grid_source();
 
 struct CostAssumptions {
   // Energy (LLM-Para's power model after Ghane et al., ISPASS 2018): at full compute and full memory traffic the

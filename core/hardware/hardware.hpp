@@ -46,8 +46,9 @@ struct HardwareSpec {
 // a peak for it, else the nearest wider type it has (fp8 on an A100 runs as bf16). Returns false when none.
 bool resolve_compute(const HardwareSpec& hw, ComputeType t, ComputeType& used);
 
-// Default efficiencies for a device class (docs/forecast.md cites where each comes from).
+// Default efficiencies for a device class: presets/defaults/device_classes.json (io/defaults.cpp reads it), the
+// datacenter-gpu row when the class is unknown.
 Efficiencies default_efficiencies(const std::string& device_class);
-const std::vector<std::string>& device_classes();
+std::vector<std::string> device_classes();
 
 }  // namespace infercast

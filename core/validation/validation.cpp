@@ -6,6 +6,7 @@
 #include <map>
 
 #include "analysis/analysis.hpp"
+#include "io/defaults.hpp"
 #include "io/presets.hpp"
 #include "parallel/parallel.hpp"
 #include "util/error.hpp"
@@ -44,20 +45,25 @@ std::string get(const CsvRecord& r, const std::string& k) {
   return it == r.end() ? "" : it->second;
 }
 
-// Device names as the measurement sources write them -> hardware presets.
+// A name by its exact entry or its longest matching prefix in a presets/validation/names.json list; "" when none.
+std::string lookup(const std::vector<ValidationNames::Name>& list, const std::string& name, bool fold_case) {
+  const std::string key = fold_case ? lower(name) : name;
+  std::string best;
+  std::size_t best_len = 0;
+  for (const auto& n : list) {
+    if (!n.name.empty() && (fold_case ? lower(n.name) : n.name) == key) return n.id;
+    const std::string p = fold_case ? lower(n.prefix) : n.prefix;
+    if (n.name.empty() && starts_with(key, p) && (best.empty() || p.size() > best_len)) {
+      best = n.id;
+      best_len = p.size();
+    }
+  }
+  return best;
+}
+
+// Device names as the measurement sources write them -> hardware presets (presets/validation/names.json).
 std::string hardware_id(const std::string& name) {
-  static const std::map<std::string, std::string> fixed = {
-      {"NVIDIA A100", "nvidia-a100-sxm-80gb"},  // the source does not state the variant; SXM4 80GB assumed
-      {"NVIDIA H100 (80GB HBM3)", "nvidia-h100-sxm"},
-      {"NVIDIA L40S", "nvidia-l40s"},
-      {"NVIDIA RTX 3090 Ti", "nvidia-rtx-3090-ti"},
-      {"NVIDIA RTX 4090", "nvidia-rtx-4090"},
-      {"NVIDIA V100", "nvidia-v100-sxm2-32gb"},
-      {"AMD Ryzen 9 HX 370 CPU", "amd-ryzen-ai-9-hx-370-cpu"},
-      {"AMD Ryzen AI Max+ 395 NPU", "amd-ryzen-ai-max-395-npu"},
-      {"AMD Ryzen AI Max+ 395 iGPU", "amd-radeon-8060s"},
-  };
-  if (const auto it = fixed.find(name); it != fixed.end()) return it->second;
+  if (auto id = lookup(validation_names().hardware, name, false); !id.empty()) return id;
   // "Apple M2 Pro (16-core GPU)" -> apple-m2-pro-16c when that bin is a preset, else apple-m2-pro.
   if (starts_with(name, "Apple ")) {
     const auto paren = name.find(" (");
@@ -72,34 +78,20 @@ std::string hardware_id(const std::string& name) {
   return "";
 }
 
-std::string model_id(const std::string& name) {
-  if (starts_with(name, "Llama-2-70B")) return "llama-2-70b";
-  if (name == "Falcon 180B") return "falcon-180b";
-  // CodeLlama-7B is the Llama-2-7B architecture with 16 more vocabulary rows (0.13M parameters, 0.002%).
-  if (starts_with(name, "Llama-2-7B") || starts_with(name, "CodeLlama-7B")) return "llama-2-7b";
-  return "";
-}
+std::string model_id(const std::string& name) { return lookup(validation_names().models, name, false); }
 
 // The source's weight format -> our storage type; activations and KV follow the act/KV column.
 bool formats(const std::string& weights, const std::string& act_kv, std::string& w, std::string& a, std::string& kv) {
-  const std::string f = lower(weights);
-  if (f == "q8_0" || f == "q4_0") w = f;
-  else if (f == "f16" || f == "fp16") w = "fp16";
-  else if (f == "bf16") w = "bf16";
-  else if (f == "fp8") w = "fp8";
-  else if (starts_with(f, "int4")) w = "int4";
-  else return false;
-  const std::string ak = lower(act_kv);
-  if (starts_with(ak, "fp8")) a = kv = "fp8";
-  else if (starts_with(ak, "bf16")) a = kv = "bf16";
-  else a = kv = "fp16";  // fp16, FP16, "f16 KV (llama.cpp default)"
-  return true;
+  w = lookup(validation_names().weights, weights, true);
+  if (w.empty()) return false;
+  a = kv = lookup(validation_names().activations_kv, act_kv, true);
+  return !a.empty();
 }
 
-// Multi-device rows: the node their devices sit in (the sources ran inside one 8-GPU node).
+// Multi-device rows: the node their devices sit in.
 std::string system_id(const std::string& hardware) {
-  if (hardware == "nvidia-h100-sxm") return "dgx-h100";
-  if (hardware == "nvidia-a100-sxm-80gb") return "dgx-a100";
+  for (const auto& [hw, sys] : validation_names().systems)
+    if (hw == hardware) return sys;
   return "";
 }
 

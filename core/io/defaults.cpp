@@ -1,0 +1,193 @@
+#include "io/defaults.hpp"
+
+#include "io/json_reader.hpp"
+#include "io/presets.hpp"
+
+namespace infercast {
+
+namespace {
+
+// The one embedded file of `kind`/`name`, parsed; a preset error names the file.
+template <typename Parse>
+auto load(const char* kind, const char* name, Parse parse) {
+  for (const auto& f : embedded_files()) {
+    if (std::string(f.kind) != kind || std::string(f.name) != name) continue;
+    const std::string where = std::string("presets/") + kind + "/" + name;
+    try {
+      const json doc = parse_json_text(f.text, where, "preset");
+      Reader r(doc, "", "preset");
+      if (r.positive_int("schema_version") != 1) r.fail("schema_version", "unsupported", "/schema_version: expected 1");
+      auto out = parse(r);
+      r.reject_unknown();
+      return out;
+    } catch (const InputError& e) {
+      throw InputError(e.code(), e.path(), where + ": " + e.what());
+    }
+  }
+  throw InputError("preset.missing_file", "", std::string("presets/") + kind + "/" + name + " is not embedded in this build");
+}
+
+Efficiencies read_efficiency(Reader r) {
+  Efficiencies e;
+  e.gemm = r.number_in_or("gemm", 0.001, 1, e.gemm);
+  e.attention = r.number_in_or("attention", 0.001, 1, e.attention);
+  e.elementwise = r.number_in_or("elementwise", 0.001, 1, e.elementwise);
+  e.memory = r.number_in_or("memory", 0.001, 1, e.memory);
+  e.dispatch_s = r.number_in_or("dispatch_us", 0, 1e6, e.dispatch_s * 1e6) / 1e6;
+  r.reject_unknown();
+  return e;
+}
+
+struct ClassTable {
+  std::string source;
+  std::vector<DeviceClass> classes;
+};
+
+const ClassTable& class_table() {
+  static const ClassTable t = load("defaults", "device_classes.json", [](Reader& r) {
+    ClassTable out;
+    out.source = r.string("source");
+    for (auto& c : r.object_array("classes")) {
+      DeviceClass d;
+      d.name = c.string("class");
+      d.basis = c.string("basis");
+      d.efficiency = read_efficiency(c.object("efficiency"));
+      c.reject_unknown();
+      out.classes.push_back(d);
+    }
+    return out;
+  });
+  return t;
+}
+
+struct RegionTable {
+  std::string source;
+  std::vector<GridRegion> regions;
+};
+
+const RegionTable& region_table() {
+  static const RegionTable t = load("defaults", "grid_regions.json", [](Reader& r) {
+    RegionTable out;
+    out.source = r.string("source");
+    for (auto& g : r.object_array("regions")) {
+      out.regions.push_back({g.string("id"), g.string("name"), g.number_in_or("gCO2e_per_kWh", 0, 5000, 0)});
+      g.reject_unknown();
+    }
+    return out;
+  });
+  return t;
+}
+
+Scenario read_scenario_entry(Reader& e, const std::string& source) {
+  Scenario s;
+  s.source = source;
+  s.name = e.string("name");
+  s.description = e.string("description");
+  s.weights = e.string("weights");
+  s.activations = e.string("activations");
+  s.kv = e.string("kv");
+  for (const auto* f : {&s.weights, &s.activations, &s.kv})
+    if (!find_dtype(*f)) e.fail("weights", "unknown_dtype", e.path() + ": \"" + *f + "\" is not a format");
+  s.attention = attn_impl_names().parse(e.string("attention"), e.child_path("attention"), "preset.out_of_range");
+  s.fused_mlp = mlp_form_names().parse(e.string("mlp"), e.child_path("mlp"), "preset.out_of_range");
+  s.mla_form = mla_form_names().parse(e.string_or("mla", "auto"), e.child_path("mla"), "preset.out_of_range");
+  s.online_hadamard = e.boolean_or("online_hadamard", false);
+  if (e.has("lora")) {
+    Reader l = e.object("lora");
+    s.lora.rank = l.positive_int("rank");
+    s.lora.mode = lora_mode_names().parse(l.string("mode"), l.child_path("mode"), "preset.out_of_range");
+    l.reject_unknown();
+  }
+  if (e.has("convert_mla")) {
+    Reader c = e.object("convert_mla");
+    s.convert_mla = true;
+    s.mla.q_lora_rank = c.nonneg_int_or("q_lora_rank", s.mla.q_lora_rank);
+    s.mla.kv_lora_rank = c.positive_int("kv_lora_rank");
+    s.mla.qk_nope_dim = c.positive_int("qk_nope_head_dim");
+    s.mla.qk_rope_dim = c.nonneg_int_or("qk_rope_head_dim", 0);
+    s.mla.v_head_dim = c.positive_int("v_head_dim");
+    c.reject_unknown();
+  }
+  e.reject_unknown();
+  return s;
+}
+
+std::vector<ValidationNames::Name> read_names(Reader& r, const char* key, const char* target) {
+  std::vector<ValidationNames::Name> out;
+  for (auto& e : r.object_array(key)) {
+    const std::string id = e.string(target);
+    e.string_or("note", "");
+    if (e.has("names")) {
+      for (const auto& n : e.string_array_or("names")) out.push_back({n, "", id});
+    } else if (e.has("prefix")) {
+      out.push_back({"", e.string("prefix"), id});
+    } else {
+      out.push_back({e.string("name"), "", id});
+    }
+    e.reject_unknown();
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<DeviceClass>& device_class_table() { return class_table().classes; }
+const std::string& device_class_source() { return class_table().source; }
+
+std::vector<std::string> device_classes() {
+  std::vector<std::string> out;
+  for (const auto& c : device_class_table()) out.push_back(c.name);
+  return out;
+}
+
+Efficiencies default_efficiencies(const std::string& name) {
+  for (const auto& c : device_class_table())
+    if (c.name == name) return c.efficiency;
+  return device_class_table().front().efficiency;
+}
+
+const std::vector<GridRegion>& grid_regions() { return region_table().regions; }
+const std::string& grid_source() { return region_table().source; }
+
+const std::vector<Scenario>& all_scenarios() {
+  static const std::vector<Scenario> list = [] {
+    std::vector<Scenario> out;
+    for (const auto& f : embedded_files()) {
+      if (std::string(f.kind) != "scenarios") continue;
+      const std::string where = std::string("presets/scenarios/") + f.name;
+      try {
+        const json doc = parse_json_text(f.text, where, "preset");
+        Reader r(doc, "", "preset");
+        r.positive_int("schema_version");
+        const std::string source = r.string("source");
+        r.string_or("notes", "");
+        for (auto& e : r.object_array("scenarios")) out.push_back(read_scenario_entry(e, source));
+        r.reject_unknown();
+      } catch (const InputError& e) {
+        throw InputError(e.code(), e.path(), where + ": " + e.what());
+      }
+    }
+    return out;
+  }();
+  return list;
+}
+
+const ValidationNames& validation_names() {
+  static const ValidationNames t = load("validation", "names.json", [](Reader& r) {
+    ValidationNames out;
+    r.string("source");
+    out.hardware = read_names(r, "hardware", "id");
+    out.models = read_names(r, "models", "id");
+    out.weights = read_names(r, "weights", "dtype");
+    out.activations_kv = read_names(r, "activations_kv", "dtype");
+    for (auto& e : r.object_array("systems")) {
+      out.systems.emplace_back(e.string("hardware"), e.string("system"));
+      e.string_or("note", "");
+      e.reject_unknown();
+    }
+    return out;
+  });
+  return t;
+}
+
+}  // namespace infercast
