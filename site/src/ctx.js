@@ -1,0 +1,43 @@
+// What every part of the page shares: the DOM helper, the backend that owns the core, the defaults, the state
+// (kept in the link) and the context of the latest results. One object each, mutated in place, never replaced.
+import { createBackend } from './backend.js';
+import { MULTI_DEFAULTS } from './parallel.js';
+
+export const $ = (id) => document.getElementById(id);
+
+export function option(value, text) {
+  const o = document.createElement('option');
+  o.value = value;
+  o.textContent = text;
+  return o;
+}
+
+export const backend = createBackend();
+
+export const DEFAULTS = {
+  model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
+  weights: 'declared', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
+  mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
+  region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
+  reqs: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
+  ...MULTI_DEFAULTS,
+};
+
+export const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
+
+export const ctx = {
+  presets: { models: [], hardware: [], systems: [] },
+  scenarios: [],
+  // Custom devices and models kept in this browser (store.js); `urlDevice` is a device that came with a link.
+  store: { doc: { devices: [], models: [] }, notice: '', readOnly: false },
+  urlDevice: null,
+  generation: 0,  // of the latest change; a call whose generation is older than this is stale
+  lastResult: null,
+  lastBatching: null,
+  lastSweep: null,
+  lastDse: null,
+  lastTcTm: null,
+  dseFront: [],
+  shownOps: [],
+  explainReturn: null,
+};

@@ -1,0 +1,181 @@
+// Custom devices and models kept in this browser: the device editor, import and export, and the store.
+import { $, backend, ctx, DEFAULTS, state } from './ctx.js';
+import { fillHardware, fillModels } from './lists.js';
+import { update } from './main.js';
+import { customDevice, EFFICIENCIES, effSet, selectedDeviceDoc } from './request.js';
+import { parseImport, saveStore } from './store.js';
+
+export function tierRow(t) {
+  const tr = document.createElement('tr');
+  const cell = (type, value, label) => {
+    const input = document.createElement('input');
+    input.type = type;
+    if (type === 'number') { input.min = '0'; input.step = 'any'; }
+    input.value = value ?? '';
+    input.setAttribute('aria-label', label);
+    const td = document.createElement('td');
+    td.appendChild(input);
+    tr.appendChild(td);
+  };
+  cell('text', t.name, 'Tier name');
+  cell('number', t.capacity_GB, 'Capacity in GB');
+  cell('number', t.bandwidth_GBps, 'Bandwidth in GB/s');
+  const td = document.createElement('td');
+  const rm = document.createElement('button');
+  rm.type = 'button';
+  rm.textContent = 'x';
+  rm.title = 'Remove this tier';
+  rm.setAttribute('aria-label', `Remove tier ${t.name || ''}`);
+  rm.addEventListener('click', () => tr.remove());
+  td.appendChild(rm);
+  tr.appendChild(td);
+  return tr;
+}
+
+export function fillEditor() {
+  const d = selectedDeviceDoc();
+  if (!d) return;
+  $('dev-name').value = customDevice() ? d.name : `${d.name} (custom)`;
+  const peaks = d.peak_dense_TFLOPS || {};
+  $('dev-bf16').value = peaks.bf16 ?? '';
+  $('dev-fp8').value = peaks.fp8 ?? '';
+  $('dev-int8').value = peaks.int8 ?? '';
+  const body = $('dev-tiers').tBodies[0];
+  body.textContent = '';
+  for (const t of d.memory_tiers) body.appendChild(tierRow(t));
+  $('dev-delete').disabled = !customDevice() || !ctx.store.doc.devices.some((x) => x.doc.id === customDevice().id);
+}
+
+// The id a custom device gets from its name: a slug prefixed with "custom-".
+export function deviceId(name) {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'device';
+  return slug.startsWith('custom-') ? slug : `custom-${slug}`;
+}
+
+// Reads the editor into a hardware document. Numbers the user typed are kept as typed when they are not numbers,
+// so the core's message names the field and shows the text.
+export function editorDoc() {
+  const base = selectedDeviceDoc();
+  const doc = JSON.parse(JSON.stringify(base));
+  const name = $('dev-name').value.trim();
+  doc.name = name;
+  doc.id = deviceId(name);
+  doc.source = customDevice() ? base.source : `custom, edited in the browser from ${base.name} (${base.source})`;
+  const num = (v) => (v.trim() === '' ? undefined : Number.isFinite(Number(v)) ? Number(v) : v);
+  const peaks = { ...(doc.peak_dense_TFLOPS || {}) };
+  for (const [k, id] of [['bf16', 'dev-bf16'], ['fp8', 'dev-fp8'], ['int8', 'dev-int8']]) {
+    const v = num($(id).value);
+    if (v === undefined) delete peaks[k];
+    else peaks[k] = v;
+  }
+  doc.peak_dense_TFLOPS = peaks;
+  doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
+    const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
+    const old = base.memory_tiers[i] || {};
+    return { ...old, name: n.trim() || `tier ${i}`, capacity_GB: num(c) ?? c, bandwidth_GBps: num(b) ?? b };
+  });
+  return doc;
+}
+
+// Writes the store; false (and says why) when this page must not or cannot write it.
+export function persist() {
+  if (ctx.store.readOnly) {
+    $('store-notice').textContent = `${ctx.store.notice} (This change lasts until the page closes.)`;
+    return false;
+  }
+  try {
+    saveStore(localStorage, ctx.store.doc);
+    return true;
+  } catch (err) {
+    $('store-error').textContent = `Could not save in this browser (${err.message}); the change lasts until the page closes.`;
+    return false;
+  }
+}
+
+export async function saveDevice() {
+  $('store-error').textContent = '';
+  const doc = editorDoc();
+  if (!doc.name) {
+    $('store-error').textContent = 'Name is empty; expected a name for the device';
+    return;
+  }
+  const env = await backend.call('device', { hardware: doc });
+  if (!env.ok) {
+    $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
+    return;
+  }
+  keepDevice(doc);
+  const kept = persist();
+  state.hardware = `custom:${doc.id}`;
+  fillHardware();
+  fillEditor();
+  if (kept) $('store-notice').textContent = `Saved ${doc.name}.`;
+  update();
+}
+
+export function deleteDevice() {
+  const d = customDevice();
+  if (!d) return;
+  ctx.store.doc.devices = ctx.store.doc.devices.filter((x) => x.doc.id !== d.id);
+  persist();
+  state.hardware = DEFAULTS.hardware;
+  fillHardware();
+  fillEditor();
+  $('store-notice').textContent = `Deleted ${d.name}.`;
+  update();
+}
+
+// An import is checked whole by the core before anything is kept: one bad device refuses the file.
+export async function importFile(file) {
+  $('store-error').textContent = '';
+  let bundle;
+  try {
+    bundle = parseImport(await file.text(), file.name);
+  } catch (err) {
+    $('store-error').textContent = err.message;
+    return;
+  }
+  for (const [i, doc] of bundle.devices.entries()) {
+    const env = await backend.call('device', { hardware: doc });
+    if (!env.ok) {
+      $('store-error').textContent = `${file.name}, device ${i + 1}${doc && doc.name ? ` (${String(doc.name)})` : ''}: ${env.error.message}; nothing was imported`;
+      return;
+    }
+  }
+  for (const [i, m] of bundle.models.entries()) {
+    const env = await backend.call('model', { model: m && m.config });
+    if (!env.ok) {
+      $('store-error').textContent = `${file.name}, model ${i + 1}: ${env.error.message}; nothing was imported`;
+      return;
+    }
+  }
+  for (const doc of bundle.devices) keepDevice(doc);
+  for (const m of bundle.models) keepModel(m.config, m.name);
+  const kept = persist();
+  fillHardware();
+  fillModels();
+  if (kept) $('store-notice').textContent = `Imported ${bundle.devices.length} device(s) and ${bundle.models.length} model(s) from ${file.name}.`;
+}
+
+// Adds a device to the store, replacing one with the same id.
+export function keepDevice(doc) {
+  const entry = { doc, saved: new Date().toISOString() };
+  const i = ctx.store.doc.devices.findIndex((d) => d.doc.id === doc.id);
+  if (i >= 0) ctx.store.doc.devices[i] = entry;
+  else ctx.store.doc.devices.push(entry);
+}
+
+export function keepModel(config, name) {
+  const text = JSON.stringify(config);
+  if (ctx.store.doc.models.some((m) => JSON.stringify(m.config) === text)) return;
+  ctx.store.doc.models.push({ config, name: name || config._name_or_path || config.model_type || 'config.json', saved: new Date().toISOString() });
+}
+
+// Each efficiency input shows the device's own value as its placeholder and the override, if any, as its value.
+export function syncEfficiencies() {
+  const doc = state.hardware ? selectedDeviceDoc() : null;
+  for (const [key, field, id] of EFFICIENCIES) {
+    $(id).placeholder = doc && doc.efficiency ? String(+doc.efficiency[field].toPrecision(4)) : '';
+    $(id).value = effSet(key) ? String(state[key]) : '';
+  }
+}

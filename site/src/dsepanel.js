@@ -1,0 +1,83 @@
+// The design-space panel: runs the sweep (on its own worker, cancelled by a newer one) and LIFE's t_c/t_m map,
+// and turns a front point into a device.
+import { $, backend, ctx, state } from './ctx.js';
+import { deviceId, fillEditor, keepDevice, persist } from './devices.js';
+import { drawDse, drawTcTm, dseRequest, renderFront } from './dse.js';
+import { bytes, si } from './format.js';
+import { fillHardware } from './lists.js';
+import { update } from './main.js';
+import { hardwareArg, request } from './request.js';
+
+// Canvases are drawn at their laid-out size; when the layout changes, they are drawn again.
+export const redraw = new ResizeObserver(() => {
+  if (ctx.lastDse) ctx.dseFront = drawDse($('dse-plot'), ctx.lastDse);
+  if (ctx.lastTcTm) drawTcTm($('tctm'), ctx.lastTcTm, $('tctm-phase').value);
+});
+
+export async function runDse() {
+  $('dse-error').textContent = '';
+  if (!state.hardware) {
+    $('dse-error').textContent = 'Pick a device first: the sweep varies the selected device.';
+    return;
+  }
+  const built = dseRequest(request());
+  if (built.error) {
+    $('dse-error').textContent = built.error;
+    return;
+  }
+  $('dse-status').textContent = `Sweeping ${built.points.toLocaleString('en-US')} design points...`;
+  $('dse-run').disabled = true;
+  const t0 = performance.now();
+  const env = await backend.call('sweep', built.req);
+  $('dse-run').disabled = false;
+  if (!env.ok) {
+    $('dse-status').textContent = '';
+    $('dse-error').textContent = env.error.message;
+    return;
+  }
+  const v = env.value;
+  ctx.lastDse = v;
+  const ms = performance.now() - t0;
+  $('dse-status').textContent = `${v.points.toLocaleString('en-US')} points in ${ms.toFixed(0)} ms (${(v.points / ms / 1000).toFixed(2)} million per second), ${v.feasible.toLocaleString('en-US')} feasible, ${v.front.length} on the front.${v.warnings.length ? ` Note: ${v.warnings.map((w) => w.message).join(' ')}` : ''}`;
+  renderFront(v, useDesignPoint);
+  ctx.dseFront = drawDse($('dse-plot'), v);
+}
+
+// A front point becomes a custom device (kept in this browser) and the analysis switches to it.
+export async function useDesignPoint(f) {
+  const env = await backend.call('dse_device', { hardware: hardwareArg(), params: f.params });
+  if (!env.ok) {
+    $('dse-error').textContent = env.error.message;
+    return;
+  }
+  const doc = env.value;
+  const p = f.params;
+  doc.name = `Design ${+p.compute_TFLOPS.toPrecision(3)} TFLOPS, ${+p.bandwidth_GBps.toPrecision(3)} GB/s, ${+p.capacity_GB.toPrecision(3)} GB`;
+  doc.id = deviceId(doc.name);
+  keepDevice(doc);
+  persist();
+  state.hardware = `custom:${doc.id}`;
+  fillHardware();
+  fillEditor();
+  $('dse-status').textContent = `Loaded ${doc.name} as a custom device.`;
+  update();
+}
+
+export async function runTcTm() {
+  const req = request();
+  delete req.hardware;
+  delete req.costs;
+  Object.assign(req, {
+    compute_TOPS: { min: 10, max: 100, steps: 10 }, bandwidth_GBps: { min: 10, max: 100, steps: 10 },
+    compute_efficiency: Number($('tctm-ce').value), memory_efficiency: Number($('tctm-me').value),
+  });
+  const env = await backend.call('tc_tm_map', req);
+  if (!env.ok) {
+    $('tctm-note').textContent = env.error.message;
+    return;
+  }
+  const phase = $('tctm-phase').value;
+  ctx.lastTcTm = env.value;
+  drawTcTm($('tctm'), env.value, phase);
+  $('tctm-note').textContent = `${phase}: ${si(env.value[phase].flops, 'FLOP')} and ${bytes(env.value[phase].bytes)}; t_c / t_m = (FLOPs / (TOPS x ${env.value.compute_efficiency})) / (bytes / (GB/s x ${env.value.memory_efficiency})).`;
+}
