@@ -1,26 +1,12 @@
-// The headline cards.
-import { $ } from './ctx.js';
+// The headline cards, one entry each: when it shows, its value and line below, its hover text, whether it warns,
+// and its worked explanation (explain.js, by the same id). A new card is one entry here.
+import { CARD_EXPLAINERS } from './explain.js';
+import { bytes, count, rate, seconds, si } from './format.js';
 
-export function card(label, value, sub, title, bad = false) {
-  const d = document.createElement('div');
-  d.className = bad ? 'card bad' : 'card';
-  d.title = `${title} (click for the numbers)`;
-  d.dataset.formula = title;
-  d.tabIndex = 0;
-  d.setAttribute('role', 'button');
-  d.setAttribute('aria-haspopup', 'dialog');
-  const l = document.createElement('div');
-  l.className = 'label';
-  l.textContent = label;
-  const v = document.createElement('div');
-  v.className = 'value';
-  v.textContent = value;
-  const s = document.createElement('div');
-  s.className = 'sub';
-  s.textContent = sub;
-  d.append(l, v, s);
-  return d;
-}
+const one = (r) => Boolean(r.hardware) && !r.parallel;  // one device
+const plan = (r) => Boolean(r.parallel);
+const costs = (r) => one(r) && Boolean(r.cost);
+const spec = (r) => r.speculative;
 
 export function boundOf(r, phase) {
   const ops = r.ops.filter((o) => o.phase === phase && o.time_s !== undefined);
@@ -29,6 +15,110 @@ export function boundOf(r, phase) {
   const total = t.compute + t.memory + t.dispatch;
   const top = Object.entries(t).sort((a, b) => b[1] - a[1])[0];
   return total > 0 ? `${top[0]}-bound (${((100 * top[1]) / total).toFixed(0)}% of time)` : '-';
+}
+
+const fitsText = (m) => (m.fits ? (m.fits_first_tier ? 'fits' : 'fits only by spilling to slower tiers') : 'does NOT fit');
+const pj = (a) => (a.pJ_per_flop.bf16 ?? Object.values(a.pJ_per_flop)[0] ?? 0).toPrecision(3);
+
+export const CARDS = [
+  // One device.
+  { id: 'ttft', label: 'Time to first token', show: one, value: (r) => seconds(r.ttft_s), sub: (r) => boundOf(r, 'prefill') },
+  { id: 'tpot', label: 'Time per output token', show: one, value: (r) => seconds(r.decode.tpot_s),
+    sub: (r) => `first ${seconds(r.decode.tpot_first_s)}, last ${seconds(r.decode.tpot_last_s)}` },
+  { id: 'throughput', label: 'Decode throughput', show: one, value: (r) => rate(r.decode.tokens_per_s, 'tok/s'),
+    sub: (r) => `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch` },
+  { id: 'memory', label: 'Memory', show: one, value: (r) => bytes(r.memory.required_bytes),
+    sub: (r) => `of ${bytes(r.memory.capacity_bytes)}: ${fitsText(r.memory)}`, bad: (r) => !r.memory.fits || !r.memory.fits_first_tier },
+  { id: 'fits', label: 'Fits at most', show: one, value: (r) => (r.memory.max_batch >= 1 ? `${count(r.memory.max_batch)} requests` : 'not one request'),
+    sub: (r) => {
+      const m = r.memory;
+      if (m.max_batch < 1) return m.weights_bytes > m.capacity_bytes ? 'the weights alone exceed the memory' : 'weights plus one request exceed the memory';
+      return m.max_context >= 1e9 ? 'any context (windowed layers only)' : `or ${count(m.max_context)} tokens of context each at this batch`;
+    },
+    hint: () => 'Largest batch of requests like these, and the longest context per request at this batch, that fit in the memory tiers' },
+  { id: 'bound', label: 'Decode bound', show: one, value: (r) => boundOf(r, 'decode').split(' ')[0], sub: (r) => boundOf(r, 'decode'),
+    hint: () => 'Share of decode time by what bounds each operator' },
+  { id: 'e2e', label: 'End to end', show: one, value: (r) => seconds(r.e2e_s), sub: (r) => `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)` },
+  { id: 'energy', label: 'Energy per token', show: costs,
+    value: (r) => (r.cost.energy_available ? `${r.cost.decode.j_per_token.toPrecision(3)} J` : '-'),
+    sub: (r) => (r.cost.energy_available
+      ? `decode; prefill ${r.cost.prefill.j_per_token.toPrecision(3)} J/token; ${r.cost.busy_power_W.toFixed(0)} W busy`
+      : 'no published power: set it under Energy and cost'),
+    bad: (r) => !r.cost.energy_available,
+    hint: (r) => {
+      const a = r.cost.assumptions;
+      return r.cost.energy_available
+        ? `J = static ${a.static_W.toFixed(1)} W x time + FLOPs x ${pj(a)} pJ (bf16) + bytes x ${a.pJ_per_byte_by_tier[0].toPrecision(3)} pJ. ${a.sources.energy}`
+        : r.cost.warnings.map((w) => w.message).join(' ');
+    } },
+  { id: 'cost', label: 'Cost per 1M tokens', show: costs, value: (r) => `$${r.cost.usd_per_million_tokens.toPrecision(3)}`,
+    sub: (r) => (r.cost.has_price ? `hardware $${r.cost.hardware_usd_per_hour.toFixed(3)}/h + energy $${r.cost.energy_usd_per_hour.toFixed(3)}/h` : 'electricity only: no public price'),
+    hint: (r) => {
+      const a = r.cost.assumptions;
+      return `($${a.price_USD} / ${a.lifetime_years} years + power x PUE ${a.pue} x $${a.usd_per_kWh}/kWh) / output tokens at ${Math.round(a.utilization * 100)}% utilization. ${a.sources.ownership}`;
+    } },
+  { id: 'co2', label: 'CO2 per 1M tokens', show: costs, value: (r) => `${r.cost.gCO2e_per_million_tokens.toPrecision(3)} g`,
+    sub: (r) => `${r.cost.assumptions.region}, ${r.cost.assumptions.grid_gCO2e_per_kWh} g/kWh${r.cost.has_embodied ? ', embodied included' : ', operation only'}`,
+    hint: (r) => `operational ${r.cost.operational_gCO2e_per_million_tokens.toPrecision(3)} g + embodied ${r.cost.embodied_gCO2e_per_million_tokens.toPrecision(3)} g. ${r.cost.assumptions.sources.grid}` },
+  { id: 'lora', label: 'LoRA merge (once)', show: (r) => one(r) && r.workload.lora.rank > 0, value: (r) => seconds(r.workload.lora.merge_s),
+    sub: (r) => si(r.workload.lora.merge_flops, 'FLOP'),
+    hint: () => 'Merging the adapters into the weights once: sum over adapted matrices of (2r + 2) x K x N (LIFE Table 12)' },
+  // A plan over several devices.
+  { id: 'ttft', label: 'Time to first token', show: plan, value: (r) => seconds(r.parallel.ttft_s),
+    sub: (r) => `communication ${seconds(r.parallel.communication.prefill_s)}` },
+  { id: 'tpot', label: 'Time per output token', show: plan, value: (r) => seconds(r.parallel.tpot_s),
+    sub: (r) => (spec(r) ? `speculative; ${seconds(spec(r).plain_tpot_s)} without (${spec(r).speedup.toFixed(2)}x)` : `communication ${seconds(r.parallel.communication.decode_step_s)} per step`) },
+  { id: 'plan_throughput', label: 'Throughput', show: plan, value: (r) => rate(r.parallel.total_tokens_per_s, 'tok/s'),
+    sub: (r) => `${rate(r.parallel.tokens_per_s_per_device, 'tok/s')} per device; ${rate(r.parallel.tokens_per_s, 'tok/s')} per sequence`,
+    hint: (r) => `batch per replica x replicas / mean TPOT (one batch in flight per replica)${spec(r) ? '; TPOT with speculative decoding' : ''}` },
+  { id: 'plan_memory', label: 'Memory per device', show: plan, value: (r) => bytes(r.parallel.device_required_bytes),
+    sub: (r) => `of ${bytes(r.parallel.device_capacity_bytes)}: ${r.parallel.fits ? 'fits' : 'does NOT fit'}`, bad: (r) => !r.parallel.fits,
+    hint: () => 'The fullest device: its share of the weights, its KV cache and activations (and a speculative draft on the first stage)' },
+  { id: 'devices', label: 'Devices', show: plan, value: (r) => `${r.parallel.plan.devices}`,
+    sub: (r) => { const pl = r.parallel.plan; return `tp ${pl.tp} x pp ${pl.pp} x dp ${pl.dp}${pl.ep > 1 ? `, ep ${pl.ep}` : ''}`; },
+    hint: (r) => r.parallel.system.name },
+  { id: 'plan_fits', label: 'Fits at most', show: plan, value: (r) => (r.parallel.max_batch >= 1 ? `${count(r.parallel.max_batch)} requests` : 'not one request'),
+    sub: () => 'per replica, shaped like these', hint: () => 'Largest batch per replica whose KV cache and activations fit every device' },
+  { id: 'e2e', label: 'End to end', show: plan, value: (r) => seconds(r.parallel.e2e_s), sub: (r) => `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)` },
+  { id: 'speculative', label: 'Speculative decoding', show: (r) => plan(r) && Boolean(spec(r)), value: (r) => `${spec(r).tokens_per_step.toFixed(2)} tok/step`,
+    sub: (r) => `draft ${seconds(spec(r).draft_step_s)}, verify ${seconds(spec(r).verify_step_s)}`,
+    hint: (r) => `${spec(r).draft === 'mtp' ? 'MTP module' : spec(r).draft} drafts ${spec(r).draft_tokens} at acceptance ${spec(r).acceptance}; draft on ${spec(r).draft_tp} device(s); (draft tokens x draft step + verification step) / expected tokens per step, (1 - a^(g+1)) / (1 - a)` },
+  // Always.
+  { id: 'prefill_flops', label: 'Prefill FLOPs', show: () => true, value: (r) => si(r.prefill.flops, 'FLOP'), sub: (r) => `${bytes(r.prefill.bytes)} moved` },
+  { id: 'decode_flops', label: 'Decode FLOPs / token', show: () => true, value: (r) => si(r.decode.flops_per_token, 'FLOP'), sub: (r) => `${bytes(r.decode.bytes)} moved per step` },
+  { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes), sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)` },
+];
+
+// A card's explanation: its worked one, or its hover text with the value shown.
+export function explainCard(id, r, element) {
+  const x = CARD_EXPLAINERS[id] && CARD_EXPLAINERS[id](r);
+  if (x) return x;
+  const c = CARDS.find((k) => k.id === id && k.show(r));
+  return { title: c ? c.label : id, formula: c && c.hint ? c.hint(r) : '',
+    lines: [`${element.querySelector('.value').textContent}: ${element.querySelector('.sub').textContent}`] };
+}
+
+function cardElement(c, r) {
+  const d = document.createElement('div');
+  d.className = c.bad && c.bad(r) ? 'card bad' : 'card';
+  d.dataset.card = c.id;
+  const x = CARD_EXPLAINERS[c.id] && CARD_EXPLAINERS[c.id](r);
+  d.title = `${x ? x.formula : c.hint ? c.hint(r) : ''} (click for the numbers)`;
+  d.tabIndex = 0;
+  d.setAttribute('role', 'button');
+  d.setAttribute('aria-haspopup', 'dialog');
+  for (const [cls, text] of [['label', c.label], ['value', c.value(r)], ['sub', c.sub(r)]]) {
+    const e = document.createElement('div');
+    e.className = cls;
+    e.textContent = text;
+    d.appendChild(e);
+  }
+  return d;
+}
+
+export function renderCards(box, r) {
+  box.textContent = '';
+  for (const c of CARDS) if (c.show(r)) box.appendChild(cardElement(c, r));
 }
 
 // The weight formats the model is published in, as the "as published" choice shows them: "fp8_block128 (bf16:

@@ -57,60 +57,67 @@ function phaseLines(r, phase, total) {
   return lines;
 }
 
-// {title, formula, lines, convention} for a card, or null when it has no explanation.
-export function explainCard(label, r) {
-  const m = r.memory;
-  const w = r.workload;
-  const conv = convention(r);
-  if (r.parallel && ['Time to first token', 'Time per output token', 'Decode throughput', 'End to end'].includes(label)) {
-    return { title: label, formula: 'Sum over pipeline stages of each stage\'s time on its own sharded model, plus each step\'s collectives (docs/formulas.md, "Parallelism").', lines: ['See the stage and communication tables below.'], convention: conv };
-  }
-  switch (label) {
-    case 'Time to first token': {
-      const chunks = w.prefill_chunks > 1 ? [`${w.prefill_chunks} prefill steps of at most ${w.prefill_chunk} new tokens per request`] : [];
-      return {
-        title: 'Time to first token', convention: conv,
-        formula: w.timing === 'per-op'
-          ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + dispatches x t_dispatch]'
-          : 'TTFT = max(sum of compute times, sum of memory times) + sum of dispatches x t_dispatch',
-        lines: [...chunks, ...phaseLines(r, 'prefill', r.ttft_s), `TTFT = ${seconds(r.ttft_s)}`],
-      };
-    }
-    case 'Time per output token': {
-      const d = r.decode;
-      return {
-        title: 'Time per output token', convention: conv,
-        formula: 'TPOT = mean over the decode steps of the step time; each step is the decode operators at that step\'s context (KV reads grow with it), summed in closed form',
-        lines: [`first step ${seconds(d.tpot_first_s)} (context ${count(d.timeline[0]?.context ?? 0)}), last ${seconds(d.tpot_last_s)} (context ${count(d.timeline[d.timeline.length - 1]?.context ?? 0)})`,
-          `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, 'First step:', ...phaseLines(r, 'decode', d.tpot_first_s).map((l) => `  ${l}`)],
-      };
-    }
-    case 'Decode throughput':
-      return { title: label, convention: conv, formula: 'tokens/s per request = 1 / TPOT; for the batch, x the requests stepping together',
-        lines: [`1 / ${seconds(r.decode.tpot_s)} = ${(1 / r.decode.tpot_s).toFixed(2)} tok/s`, `x ${count(w.batch_requests)} request(s) = ${r.decode.batch_tokens_per_s.toFixed(2)} tok/s`] };
-    case 'Memory':
-      return { title: label, convention: conv, formula: 'required = weights + KV cache at the end of the workload + peak activations; capacity = sum of the memory tiers',
-        lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
-          `capacity ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} = ${bytes(m.capacity_bytes)}`,
-          m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
-    case 'KV cache':
-      return { title: label, convention: conv, formula: 'KV bytes per token = sum over layers of (K + V widths, or the MLA latent) x bytes per element; x each request\'s context, sliding windows and chunks capped',
-        lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`] };
-    case 'Prefill FLOPs':
-    case 'Decode FLOPs / token': {
-      const phase = label === 'Prefill FLOPs' ? 'prefill' : 'decode';
-      const ops = r.ops.filter((o) => o.phase === phase).sort((a, b) => b.flops - a.flops);
-      const t = r[phase];
-      return { title: label, convention: conv, formula: 'sum over operators of count x FLOPs per call (GEMMs 2 m k n; attention by the convention; dequantization, LoRA and padding included)',
-        lines: [`${ops.slice(0, 4).map((o) => `${o.name} ${si(o.flops, 'FLOP')}`).join(' + ')}${ops.length > 4 ? ` + ${ops.length - 4} more` : ''} = ${si(t.flops, 'FLOP')}`,
-          phase === 'decode' ? `per generated token: ${si(t.flops, 'FLOP')} / ${count(t.tokens)} token(s) per step = ${si(t.flops_per_token, 'FLOP')}` : `bytes moved: ${bytes(t.bytes)} (weights ${bytes(t.weight_bytes)}, KV ${bytes(t.kv_read_bytes + t.kv_write_bytes)}, activations ${bytes(t.act_read_bytes + t.act_write_bytes)})`] };
-    }
-    case 'End to end':
-      return { title: label, convention: conv, formula: 'end to end = TTFT + the sum of the decode steps after the first token',
-        lines: [`${seconds(r.ttft_s)} + ${seconds(r.e2e_s - r.ttft_s)} = ${seconds(r.e2e_s)}`] };
-    default:
-      return null;
-  }
+const planned = (label, r) => ({ title: label, convention: convention(r),
+  formula: 'Sum over pipeline stages of each stage\'s time on its own sharded model, plus each step\'s collectives (docs/formulas.md, "Parallelism").',
+  lines: ['See the stage and communication tables below.'] });
+
+// {title, formula, lines, convention} for each card id that has a worked explanation (cards.js names them). The
+// formula shown on hover is the same one, so it follows the timing convention the result used.
+export const CARD_EXPLAINERS = {
+  ttft(r) {
+    if (r.parallel) return planned('Time to first token', r);
+    const w = r.workload;
+    const chunks = w.prefill_chunks > 1 ? [`${w.prefill_chunks} prefill steps of at most ${w.prefill_chunk} new tokens per request`] : [];
+    return {
+      title: 'Time to first token', convention: convention(r),
+      formula: w.timing === 'per-op'
+        ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + dispatches x t_dispatch]'
+        : 'TTFT = max(sum of compute times, sum of memory times) + sum of dispatches x t_dispatch (phase-max timing)',
+      lines: [...chunks, ...phaseLines(r, 'prefill', r.ttft_s), `TTFT = ${seconds(r.ttft_s)}`],
+    };
+  },
+  tpot(r) {
+    if (r.parallel) return planned('Time per output token', r);
+    const d = r.decode;
+    return {
+      title: 'Time per output token', convention: convention(r),
+      formula: `TPOT = mean over the decode steps of the step time; each step is the decode operators at that step's context (KV reads grow with it), summed in closed form${r.workload.timing === 'per-op' ? '' : '; each step max(sum of compute, sum of memory) + dispatches (phase-max timing)'}`,
+      lines: [`first step ${seconds(d.tpot_first_s)} (context ${count(d.timeline[0]?.context ?? 0)}), last ${seconds(d.tpot_last_s)} (context ${count(d.timeline[d.timeline.length - 1]?.context ?? 0)})`,
+        `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, 'First step:', ...phaseLines(r, 'decode', d.tpot_first_s).map((l) => `  ${l}`)],
+    };
+  },
+  throughput(r) {
+    return { title: 'Decode throughput', convention: convention(r), formula: 'tokens/s per request = 1 / TPOT; for the batch, x the requests stepping together',
+      lines: [`1 / ${seconds(r.decode.tpot_s)} = ${(1 / r.decode.tpot_s).toFixed(2)} tok/s`, `x ${count(r.workload.batch_requests)} request(s) = ${r.decode.batch_tokens_per_s.toFixed(2)} tok/s`] };
+  },
+  memory(r) {
+    const m = r.memory;
+    return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; capacity = sum of the memory tiers',
+      lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
+        `capacity ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} = ${bytes(m.capacity_bytes)}`,
+        m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
+  },
+  kv(r) {
+    const m = r.memory;
+    const w = r.workload;
+    return { title: 'KV cache', convention: convention(r), formula: 'KV bytes per token = sum over layers of (K + V widths, or the MLA latent) x bytes per element; x each request\'s context, sliding windows and chunks capped',
+      lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`] };
+  },
+  prefill_flops: (r) => flopsCard('Prefill FLOPs', 'prefill', r),
+  decode_flops: (r) => flopsCard('Decode FLOPs / token', 'decode', r),
+  e2e(r) {
+    if (r.parallel) return planned('End to end', r);
+    return { title: 'End to end', convention: convention(r), formula: 'end to end = TTFT + the sum of the decode steps after the first token',
+      lines: [`${seconds(r.ttft_s)} + ${seconds(r.e2e_s - r.ttft_s)} = ${seconds(r.e2e_s)}`] };
+  },
+};
+
+function flopsCard(title, phase, r) {
+  const ops = r.ops.filter((o) => o.phase === phase).sort((a, b) => b.flops - a.flops);
+  const t = r[phase];
+  return { title, convention: convention(r), formula: 'sum over operators of count x FLOPs per call (GEMMs 2 m k n; attention by the convention; dequantization, LoRA and padding included)',
+    lines: [`${ops.slice(0, 4).map((o) => `${o.name} ${si(o.flops, 'FLOP')}`).join(' + ')}${ops.length > 4 ? ` + ${ops.length - 4} more` : ''} = ${si(t.flops, 'FLOP')}`,
+      phase === 'decode' ? `per generated token: ${si(t.flops, 'FLOP')} / ${count(t.tokens)} token(s) per step = ${si(t.flops_per_token, 'FLOP')}` : `bytes moved: ${bytes(t.bytes)} (weights ${bytes(t.weight_bytes)}, KV ${bytes(t.kv_read_bytes + t.kv_write_bytes)}, activations ${bytes(t.act_read_bytes + t.act_write_bytes)})`] };
 }
 
 const FIELD_TITLES = {

@@ -1,6 +1,7 @@
 // The explanation panel next to a clicked card or operator cell.
 import { $, ctx } from './ctx.js';
-import { explainCard, explainOp } from './explain.js';
+import { explainCard } from './cards.js';
+import { explainOp } from './explain.js';
 
 // The explanation panel: the formula, the values put in, the convention; next to what was clicked.
 export function showExplain(x, anchor) {
@@ -30,9 +31,7 @@ export function explainTarget(target) {
   if (!ctx.lastResult) return;
   const c = target.closest('.card');
   if (c) {
-    const label = c.querySelector('.label').textContent;
-    const x = explainCard(label, ctx.lastResult) || { title: label, formula: c.dataset.formula, lines: [`${c.querySelector('.value').textContent}: ${c.querySelector('.sub').textContent}`] };
-    showExplain(x, c);
+    showExplain(explainCard(c.dataset.card, ctx.lastResult, c), c);
     return;
   }
   const td = target.closest('td[data-field]');

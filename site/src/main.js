@@ -2,7 +2,7 @@
 // This file only orchestrates: the request (request.js), the cards (cards.js), the charts and tables, the inputs
 // (controls.js), files (files.js) and devices (devices.js) live in their own modules.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
-import { boundOf, card, publishedLabel } from './cards.js';
+import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, syncInputs } from './controls.js';
@@ -10,9 +10,9 @@ import { $, backend, ctx, option, state } from './ctx.js';
 import { fillEditor } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { redraw, runTcTm } from './dsepanel.js';
-import { bytes, count, rate, seconds, si } from './format.js';
+import { count } from './format.js';
 import { renderOps } from './opstable.js';
-import { planCards, renderBatching, renderPlan } from './parallel.js';
+import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
 import { loadStore } from './store.js';
@@ -119,64 +119,9 @@ export function render(r) {
   $('weights').options[0].textContent = publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario);
   $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
-  const cards = $('cards');
-  cards.textContent = '';
-  const mem = r.memory;
   renderPlan(r, $('plan'));
-  if (r.parallel) {
-    $('hardware-info').textContent = `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}. System: ${r.parallel.system.source || r.parallel.system.name}`;
-    cards.append(...planCards(r, card));
-  } else if (r.hardware) {
-    const decodeBound = boundOf(r, 'decode');
-    $('hardware-info').textContent = `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}`;
-    cards.append(
-      card('Time to first token', seconds(r.ttft_s), boundOf(r, 'prefill'),
-        'TTFT = sum over prefill operators of max(FLOPs / (peak x efficiency), bytes / (bandwidth x efficiency)) + dispatches x latency'),
-      card('Time per output token', seconds(r.decode.tpot_s), `first ${seconds(r.decode.tpot_first_s)}, last ${seconds(r.decode.tpot_last_s)}`,
-        'Mean TPOT over all decode steps, summed in closed form as the KV cache grows'),
-      card('Decode throughput', rate(r.decode.tokens_per_s, 'tok/s'), `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch`,
-        'tokens/s per sequence = 1 / mean TPOT; batch = per sequence x requests'),
-      card('Memory', `${bytes(mem.required_bytes)}`,
-        `of ${bytes(mem.capacity_bytes)}: ${mem.fits ? (mem.fits_first_tier ? 'fits' : 'fits only by spilling to slower tiers') : 'does NOT fit'}`,
-        `weights ${bytes(mem.weights_bytes)} + KV cache ${bytes(mem.kv_cache_bytes)} + activations ${bytes(mem.activation_peak_bytes)}`, !mem.fits || !mem.fits_first_tier),
-      card('Fits at most', mem.max_batch >= 1 ? `${count(mem.max_batch)} requests` : 'not one request',
-        mem.max_batch < 1 ? (mem.weights_bytes > mem.capacity_bytes ? 'the weights alone exceed the memory' : 'weights plus one request exceed the memory')
-          : mem.max_context >= 1e9 ? 'any context (windowed layers only)' : `or ${count(mem.max_context)} tokens of context each at this batch`,
-        'Largest batch of requests like these, and the longest context per request at this batch, that fit in the memory tiers'),
-      card('Decode bound', decodeBound.split(' ')[0], decodeBound, 'Share of decode time by what bounds each operator'),
-      card('End to end', seconds(r.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
-    );
-    const c = r.cost;
-    if (c) {
-      const a = c.assumptions;
-      if (c.energy_available) {
-        cards.append(card('Energy per token', `${c.decode.j_per_token.toPrecision(3)} J`,
-          `decode; prefill ${c.prefill.j_per_token.toPrecision(3)} J/token; ${c.busy_power_W.toFixed(0)} W busy`,
-          `J = static ${a.static_W.toFixed(1)} W x time + FLOPs x ${(a.pJ_per_flop.bf16 ?? Object.values(a.pJ_per_flop)[0] ?? 0).toPrecision(3)} pJ (bf16) + bytes x ${a.pJ_per_byte_by_tier[0].toPrecision(3)} pJ. ${a.sources.energy}`));
-      } else {
-        cards.append(card('Energy per token', '-', 'no published power: set it under Energy and cost', c.warnings.map((w) => w.message).join(' '), true));
-      }
-      cards.append(
-        card('Cost per 1M tokens', `$${c.usd_per_million_tokens.toPrecision(3)}`,
-          c.has_price ? `hardware $${c.hardware_usd_per_hour.toFixed(3)}/h + energy $${c.energy_usd_per_hour.toFixed(3)}/h` : 'electricity only: no public price',
-          `($${a.price_USD} / ${a.lifetime_years} years + power x PUE ${a.pue} x $${a.usd_per_kWh}/kWh) / output tokens at ${Math.round(a.utilization * 100)}% utilization. ${a.sources.ownership}`),
-        card('CO2 per 1M tokens', `${c.gCO2e_per_million_tokens.toPrecision(3)} g`,
-          `${a.region}, ${a.grid_gCO2e_per_kWh} g/kWh${c.has_embodied ? ', embodied included' : ', operation only'}`,
-          `operational ${c.operational_gCO2e_per_million_tokens.toPrecision(3)} g + embodied ${c.embodied_gCO2e_per_million_tokens.toPrecision(3)} g. ${a.sources.grid}`),
-      );
-    }
-    if (r.workload.lora.rank > 0) {
-      cards.append(card('LoRA merge (once)', seconds(r.workload.lora.merge_s), si(r.workload.lora.merge_flops, 'FLOP'),
-        'Merging the adapters into the weights once: sum over adapted matrices of (2r + 2) x K x N (LIFE Table 12)'));
-    }
-  } else {
-    $('hardware-info').textContent = '';
-  }
-  cards.append(
-    card('Prefill FLOPs', si(r.prefill.flops, 'FLOP'), `${bytes(r.prefill.bytes)} moved`, 'Sum over prefill operators (convention shown in the table header)'),
-    card('Decode FLOPs / token', si(r.decode.flops_per_token, 'FLOP'), `${bytes(r.decode.bytes)} moved per step`, 'First decode step, per generated token'),
-    card('KV cache', bytes(mem.kv_cache_bytes), `${bytes(mem.kv_bytes_per_token)} per token (before windows)`, 'At the end of the workload, sliding windows and chunks honored'),
-  );
+  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
+  renderCards($('cards'), r);
   $('roofline-phase').textContent = state.phase;
   $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
   drawRoofline($('roofline'), r, state.phase);

@@ -1,7 +1,7 @@
 // Several devices, speculative decoding and batching curves in the page: the request fields, the plan cards and
 // tables, and the batching chart. All numbers come from the core (core/parallel); nothing is computed here.
 import { replacePlot } from './plots.js';
-import { bytes, count, rate, seconds } from './format.js';
+import { bytes, count, seconds } from './format.js';
 
 // URL keys of the state (main.js merges these into its defaults).
 export const MULTI_DEFAULTS = {
@@ -73,34 +73,7 @@ function table(head, rows, label) {
   return wrap;
 }
 
-// The plan's headline cards (replacing the single-device ones) and its stage and communication tables.
-export function planCards(r, card) {
-  const p = r.parallel;
-  const pl = p.plan;
-  const spec = r.speculative;
-  const out = [
-    card('Time to first token', seconds(p.ttft_s), `communication ${seconds(p.communication.prefill_s)}`,
-      'Sum of the stages\' prefill times on one device each + collectives of the first step + stage boundaries'),
-    card('Time per output token', seconds(spec ? spec.tpot_s : p.tpot_s),
-      spec ? `speculative; ${seconds(p.tpot_s)} without (${spec.speedup.toFixed(2)}x)` : `communication ${seconds(p.communication.decode_step_s)} per step`,
-      spec ? '(draft tokens x draft step + verification step) / expected tokens per step, (1 - a^(g+1)) / (1 - a)' : 'Mean TPOT: the stages\' decode times plus the collectives of one decode step'),
-    card('Throughput', rate(p.total_tokens_per_s, 'tok/s'), `${rate(p.tokens_per_s_per_device, 'tok/s')} per device; ${rate(p.tokens_per_s, 'tok/s')} per sequence`,
-      'batch per replica x replicas / mean TPOT (one batch in flight per replica)'),
-    card('Memory per device', bytes(p.device_required_bytes), `of ${bytes(p.device_capacity_bytes)}: ${p.fits ? 'fits' : 'does NOT fit'}`,
-      'The fullest device: its share of the weights, its KV cache and activations (and a speculative draft on the first stage)', !p.fits),
-    card('Devices', `${pl.devices}`, `tp ${pl.tp} x pp ${pl.pp} x dp ${pl.dp}${pl.ep > 1 ? `, ep ${pl.ep}` : ''}`, p.system.name),
-    card('Fits at most', p.max_batch >= 1 ? `${count(p.max_batch)} requests` : 'not one request', 'per replica, shaped like these',
-      'Largest batch per replica whose KV cache and activations fit every device'),
-    card('End to end', seconds(spec ? spec.e2e_s : p.e2e_s), `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)`, 'TTFT + all decode steps'),
-  ];
-  if (spec) {
-    out.push(card('Speculative decoding', `${spec.tokens_per_step.toFixed(2)} tok/step`,
-      `draft ${seconds(spec.draft_step_s)}, verify ${seconds(spec.verify_step_s)}`,
-      `${spec.draft === 'mtp' ? 'MTP module' : spec.draft} drafts ${spec.draft_tokens} at acceptance ${spec.acceptance}; draft on ${spec.draft_tp} device(s)`));
-  }
-  return out;
-}
-
+// The plan's stage and communication tables (its cards are in cards.js).
 export function renderPlan(r, box) {
   box.textContent = '';
   if (!r.parallel) return;

@@ -1,6 +1,6 @@
 // The scenario in the link: read into the state (a link names what it changes; the rest is the defaults) and
 // written back on every change.
-import { $, ctx, DEFAULTS, state } from './ctx.js';
+import { ctx, DEFAULTS, state } from './ctx.js';
 import { customDevice } from './request.js';
 
 // The state a link describes: what it names, and the defaults for everything it does not (a link opened in a tab
