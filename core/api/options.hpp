@@ -1,57 +1,12 @@
-// Every request field a user sets, written once: its path, range, default and a line of help. The request reader
-// reads through these entries, the `options` call lists them (with each enum's names and descriptions), and the CLI
-// help and the page's controls take their choices, defaults and ranges from that call.
+// The `options` call: every field of io/fields.hpp with its range, default and help, and every enum's names and
+// descriptions from its table, so the CLI help and the page's controls read their choices from one place.
 #pragma once
 
-#include <cstdint>
-#include <string>
-#include <vector>
-
-#include "io/json_reader.hpp"
-#include "util/names.hpp"
+#include "io/fields.hpp"
 
 namespace infercast {
 
-constexpr std::int64_t kMaxTokens = 1000000000;  // 1e9 tokens per request
-constexpr std::int64_t kMaxBatch = 1000000;
-
-struct IntField {
-  const char* path;  // JSON pointer in the request ("*" for an array index)
-  std::int64_t lo, hi, fallback;
-  const char* help;
-  const char* key() const;  // the last part of the path
-};
-
-struct NumberField {
-  const char* path;
-  double lo, hi, fallback;
-  const char* help;
-  const char* key() const;
-};
-
-// Reads `f` from the object `r` stands at (its last path part is the key), with the field's range and default.
-std::int64_t read_field(Reader& r, const IntField& f);
-double read_field(Reader& r, const NumberField& f);
-
-namespace field {
-extern const IntField batch, prompt, cached, gen, prefill_chunk, request_cached, request_input, request_count;
-extern const IntField attention_tile, lora_rank, pin_weights, pin_kv;
-extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, mla_qk_rope_head_dim, mla_v_head_dim;
-extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps;
-extern const NumberField acceptance, compute_power_fraction, static_fraction, power_w, lifetime_years, utilization,
-    usd_per_kwh, pue, price_usd, grid_g_per_kwh, embodied_kgco2e, sram_bandwidth_gbps, max_tpot_s, max_ttft_s,
-    max_power_w, compute_efficiency, memory_efficiency;
-}  // namespace field
-
-// An enum field by its name table: `fallback` when absent; an unknown name fails with <code prefix>.<kind> (default
-// out_of_range) and a message listing the names.
-template <class E>
-E read_enum(Reader& r, const std::string& key, const NameTable<E>& t, E fallback, const std::string& kind = "out_of_range") {
-  const std::string name = r.string_or(key, t.name(fallback));
-  return t.parse(name, r.child_path(key), r.code_prefix() + "." + kind);
-}
-
-// The `options` call: [{path, kind, help, default, min?, max?, values?: [{name, description}]}].
+// [{path, kind, help, default, min?, max?, values?: [{name, description}]}]
 json options_json();
 
 }  // namespace infercast

@@ -1,5 +1,6 @@
 #include "io/defaults.hpp"
 
+#include "io/fields.hpp"
 #include "io/json_reader.hpp"
 #include "io/presets.hpp"
 
@@ -29,11 +30,15 @@ auto load(const char* kind, const char* name, Parse parse) {
 
 Efficiencies read_efficiency(Reader r) {
   Efficiencies e;
-  e.gemm = r.number_in_or("gemm", 0.001, 1, e.gemm);
-  e.attention = r.number_in_or("attention", 0.001, 1, e.attention);
-  e.elementwise = r.number_in_or("elementwise", 0.001, 1, e.elementwise);
-  e.memory = r.number_in_or("memory", 0.001, 1, e.memory);
-  e.dispatch_s = r.number_in_or("dispatch_us", 0, 1e6, e.dispatch_s * 1e6) / 1e6;
+  const auto eff = [&](const NumberField& f) {
+    if (!r.has(f.key())) r.fail(f.key(), "missing_field", r.child_path(f.key()) + " is missing; every class states all five efficiencies");
+    return r.number_in_or(f.key(), f.lo, f.hi, 0);
+  };
+  e.gemm = eff(field::eff_gemm);
+  e.attention = eff(field::eff_attention);
+  e.elementwise = eff(field::eff_elementwise);
+  e.memory = eff(field::eff_memory);
+  e.dispatch_s = eff(field::eff_dispatch_us) / 1e6;
   r.reject_unknown();
   return e;
 }

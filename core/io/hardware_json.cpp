@@ -1,5 +1,7 @@
 #include "io/hardware_json.hpp"
 
+#include "io/fields.hpp"
+
 namespace infercast {
 
 namespace {
@@ -50,11 +52,13 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   hw.eff = default_efficiencies(hw.device_class);
   if (r.has("efficiency")) {
     Reader e = r.object("efficiency");
-    hw.eff.gemm = e.number_in_or("gemm", 0.001, 1, hw.eff.gemm);
-    hw.eff.attention = e.number_in_or("attention", 0.001, 1, hw.eff.attention);
-    hw.eff.elementwise = e.number_in_or("elementwise", 0.001, 1, hw.eff.elementwise);
-    hw.eff.memory = e.number_in_or("memory", 0.001, 1, hw.eff.memory);
-    hw.eff.dispatch_s = e.number_in_or("dispatch_us", 0, 1e6, hw.eff.dispatch_s * 1e6) * 1e-6;
+    // Ranges from io/fields.cpp; the default is the device class's own value.
+    const auto eff = [&](const NumberField& f, double current) { return e.number_in_or(f.key(), f.lo, f.hi, current); };
+    hw.eff.gemm = eff(field::eff_gemm, hw.eff.gemm);
+    hw.eff.attention = eff(field::eff_attention, hw.eff.attention);
+    hw.eff.elementwise = eff(field::eff_elementwise, hw.eff.elementwise);
+    hw.eff.memory = eff(field::eff_memory, hw.eff.memory);
+    hw.eff.dispatch_s = eff(field::eff_dispatch_us, hw.eff.dispatch_s * 1e6) * 1e-6;
     e.reject_unknown();
   } else {
     r.raw("efficiency");

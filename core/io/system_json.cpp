@@ -1,5 +1,7 @@
 #include "io/system_json.hpp"
 
+#include "io/fields.hpp"
+
 #include "io/hardware_json.hpp"
 #include "io/presets.hpp"
 
@@ -11,8 +13,8 @@ Link parse_link(Reader r) {
   Link l;
   l.name = r.string_or("name", "");
   l.bandwidth_bytes_per_s = r.positive_number("bandwidth_GBps") * 1e9;
-  l.latency_s = r.number_in_or("latency_us", 0, 1e6, 0) * 1e-6;
-  l.efficiency = r.number_in_or("efficiency", 0.01, 1, 0.8);
+  l.latency_s = read_field(r, field::link_latency_us) * 1e-6;
+  l.efficiency = read_field(r, field::link_efficiency);
   r.reject_unknown();
   return l;
 }
@@ -52,8 +54,8 @@ System parse_system(const json& doc, const std::string& path, bool preset, const
   } else {
     r.fail("device", "missing_field", r.child_path("device") + " is missing; expected a hardware preset id or a hardware object");
   }
-  s.devices_per_node = static_cast<int>(r.int_in_or("devices_per_node", 1, 4096, 1));
-  s.nodes = static_cast<int>(r.int_in_or("nodes", 1, 65536, 1));
+  s.devices_per_node = static_cast<int>(read_field(r, field::devices_per_node));
+  s.nodes = static_cast<int>(read_field(r, field::nodes));
   if (!r.has("intra"))
     r.fail("intra", "missing_field", r.child_path("intra") + " is missing; expected the link inside a node {bandwidth_GBps, latency_us}");
   s.intra = parse_link(r.object("intra"));

@@ -1,0 +1,81 @@
+#include "io/fields.hpp"
+
+#include <cstring>
+
+#include "cost/cost.hpp"
+#include "parallel/parallel.hpp"
+
+namespace infercast {
+
+namespace {
+const char* last_part(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+const CostAssumptions kCosts{};
+const Speculative kSpec{};
+const MlaConversion kMla{};
+}  // namespace
+
+const char* IntField::key() const { return last_part(path); }
+const char* NumberField::key() const { return last_part(path); }
+
+std::int64_t read_field(Reader& r, const IntField& f) { return r.int_in_or(f.key(), f.lo, f.hi, f.fallback); }
+double read_field(Reader& r, const NumberField& f) { return r.number_in_or(f.key(), f.lo, f.hi, f.fallback); }
+
+namespace field {
+const IntField batch{"/workload/batch", 1, kMaxBatch, 1, "identical requests"};
+const IntField prompt{"/workload/prompt", 1, kMaxTokens, 512, "prompt tokens per request"};
+const IntField cached{"/workload/cached", 0, kMaxTokens, 0, "tokens already in each request's KV cache"};
+const IntField gen{"/workload/gen", 1, kMaxTokens, 128, "generated tokens per request, the first from the prefill"};
+const IntField prefill_chunk{"/workload/prefill_chunk", 0, kMaxTokens, 0, "chunked prefill: new tokens per request per step (0: one step)"};
+const IntField request_cached{"/workload/requests/*/cached", 0, kMaxTokens, 0, "tokens already cached for this request"};
+const IntField request_input{"/workload/requests/*/input", 1, kMaxTokens, 1, "new tokens of this request in the first step"};
+const IntField request_count{"/workload/requests/*/count", 1, kMaxBatch, 1, "identical requests like this one"};
+const IntField attention_tile{"/attention_tile", 0, 65536, 0, "pad each request's keys to a multiple of this (0: none)"};
+const IntField lora_rank{"/lora/rank", 1, 65536, 16, "rank of the LoRA adapters on the attention and MLP projections"};
+const IntField pin_weights{"/placement/weights", 0, 15, -1, "memory tier the weights are placed in first (0: fastest)"};
+const IntField pin_kv{"/placement/kv_cache", 0, 15, -1, "memory tier the KV cache is placed in first (0: fastest)"};
+const IntField mla_q_lora_rank{"/convert_mla/q_lora_rank", 0, 65536, kMla.q_lora_rank, "query compression rank (0: none)"};
+const IntField mla_kv_lora_rank{"/convert_mla/kv_lora_rank", 1, 65536, kMla.kv_lora_rank, "cached latent width"};
+const IntField mla_qk_nope_head_dim{"/convert_mla/qk_nope_head_dim", 1, 4096, kMla.qk_nope_dim, "per-head key width without RoPE"};
+const IntField mla_qk_rope_head_dim{"/convert_mla/qk_rope_head_dim", 0, 4096, kMla.qk_rope_dim, "shared rotary key width"};
+const IntField mla_v_head_dim{"/convert_mla/v_head_dim", 1, 4096, kMla.v_head_dim, "per-head value width"};
+const IntField tp{"/parallel/tp", 1, 4096, 1, "tensor parallelism: devices each layer is split over"};
+const IntField pp{"/parallel/pp", 1, 4096, 1, "pipeline parallelism: stages of consecutive layers"};
+const IntField ep{"/parallel/ep", 1, 4096, 1, "expert parallelism within a stage (divides tp)"};
+const IntField dp{"/parallel/dp", 1, 65536, 1, "data-parallel replicas"};
+const IntField draft_tokens{"/speculative/draft_tokens", 1, 16, 3, "tokens drafted per step"};
+const IntField max_batch{"/batching/max_batch", 1, kMaxBatch, 65536, "largest batch on the curve"};
+const IntField keep_points{"/keep_points", 0, 200000, 20000, "design points sampled into the result"};
+const IntField axis_steps{"/axes/*/steps", 1, 10000, 10, "values on a sweep axis"};
+const IntField map_steps{"/compute_TOPS/steps", 2, 200, 10, "grid steps of the t_c/t_m map (bandwidth_GBps too)"};
+const IntField devices_per_node{"/system/devices_per_node", 1, 4096, 1, "devices in one node"};
+const IntField nodes{"/system/nodes", 1, 65536, 1, "nodes"};
+const NumberField link_latency_us{"/system/intra/latency_us", 0, 1e6, 0, "latency per hop, microseconds (inter-node links too)"};
+const NumberField link_efficiency{"/system/intra/efficiency", 0.01, 1, 0.8, "fraction of the link's bandwidth collectives reach (inter-node links too)"};
+const NumberField eff_gemm{"/hardware/efficiency/gemm", 0.001, 1, 0, "fraction of the peak GEMMs reach (default: the device class's)"};
+const NumberField eff_attention{"/hardware/efficiency/attention", 0.001, 1, 0, "fraction of the peak attention reaches (default: the device class's)"};
+const NumberField eff_elementwise{"/hardware/efficiency/elementwise", 0.001, 1, 0, "fraction of the peak elementwise operators reach (default: the device class's)"};
+const NumberField eff_memory{"/hardware/efficiency/memory", 0.001, 1, 0, "fraction of the memory bandwidth reached (default: the device class's)"};
+const NumberField eff_dispatch_us{"/hardware/efficiency/dispatch_us", 0, 1e6, 0, "cost of one kernel dispatch, microseconds (default: the device class's)"};
+const NumberField acceptance{"/speculative/acceptance", 0, 1, kSpec.acceptance, "chance each drafted token is accepted"};
+const NumberField compute_power_fraction{"/costs/compute_power_fraction", 0, 1, kCosts.compute_power_fraction, "share of dynamic power spent computing at full load"};
+const NumberField static_fraction{"/costs/static_fraction", 0, 1, kCosts.static_fraction, "idle power as a share of the device's power"};
+const NumberField power_w{"/costs/power_W", 0, 1e7, kCosts.power_w, "device power, watts (0: the device's own)"};
+const NumberField lifetime_years{"/costs/lifetime_years", 0.01, 100, kCosts.lifetime_years, "years the device serves"};
+const NumberField utilization{"/costs/utilization", 0.001, 1, kCosts.utilization, "share of the lifetime spent serving"};
+const NumberField usd_per_kwh{"/costs/usd_per_kWh", 0, 100, kCosts.usd_per_kwh, "electricity price, US$ per kWh"};
+const NumberField pue{"/costs/pue", 1, 10, kCosts.pue, "facility power per device power"};
+const NumberField price_usd{"/costs/price_USD", 0, 1e10, kCosts.price_usd, "device price, US$ (0: the device's own)"};
+const NumberField grid_g_per_kwh{"/costs/grid_gCO2e_per_kWh", 0, 5000, kCosts.grid_g_per_kwh, "grid carbon intensity (0: the region's)"};
+const NumberField embodied_kgco2e{"/costs/embodied_kgCO2e", 0, 1e9, kCosts.embodied_kgco2e, "embodied carbon of the device, kg CO2e (the device's own when absent)"};
+const NumberField sram_bandwidth_gbps{"/sram_bandwidth_GBps", 0, 1e9, 0, "bandwidth of swept on-chip SRAM, GB/s"};
+const NumberField max_tpot_s{"/constraints/max_tpot_s", 0, 1e9, 0, "largest TPOT a design point may have (0: none)"};
+const NumberField max_ttft_s{"/constraints/max_ttft_s", 0, 1e9, 0, "largest TTFT a design point may have (0: none)"};
+const NumberField max_power_w{"/constraints/max_power_W", 0, 1e9, 0, "largest power a design point may draw (0: none)"};
+const NumberField compute_efficiency{"/compute_efficiency", 0.001, 1, 1, "fraction of the peak reached, for the t_c/t_m map"};
+const NumberField memory_efficiency{"/memory_efficiency", 0.001, 1, 1, "fraction of the bandwidth reached, for the t_c/t_m map"};
+}  // namespace field
+
+}  // namespace infercast
