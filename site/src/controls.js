@@ -15,59 +15,96 @@ import { EFFICIENCIES, effSet, parseRequests, request } from './request.js';
 import { exportBundle } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 
-export function bind() {
-  const numeric = ['batch', 'prompt', 'gen'];
-  for (const id of numeric) {
-    $(id).addEventListener('input', () => {
-      const v = $(id).value.trim();
-      if (!/^\d+$/.test(v)) {
-        $('workload-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected a whole number of at least 1`;
-        return;
-      }
-      state[id] = Number(v);
-      update();
-    });
-  }
-  // Energy and cost assumptions: numbers; empty price, power or embodied carbon means the device's own value.
-  for (const [id, key, lo, hi] of [['kwh', 'kwh', 0, 100], ['pue', 'pue', 1, 10], ['life', 'life', 0.01, 100], ['util', 'util', 0.001, 1],
-    ['price', 'price', 0, 1e10], ['power', 'power', 0, 1e7], ['embodied', 'embodied', 0, 1e9]]) {
-    $(id).addEventListener('input', () => {
-      const v = $(id).value.trim();
-      const optional = ['price', 'power', 'embodied'].includes(key);
-      if (optional && v === '') {
-        state[key] = key === 'embodied' ? -1 : 0;
-        update();
-        return;
-      }
-      const x = Number(v);
-      if (v === '' || !Number.isFinite(x) || x < lo || x > hi) {
-        $('cost-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected a number from ${lo} to ${hi}${optional ? ', or empty for the device\'s own' : ''}`;
-        return;
-      }
-      $('cost-error').textContent = '';
+// The numeric inputs, one entry each: input id, state key, the request or document field whose range the core's
+// options give (or an explicit range where the page's value is not one field), where its error goes, and the state
+// value of an empty input when empty means "the device's own" or "none".
+const NUMBERS = [
+  { id: 'batch', path: '/workload/batch', error: 'workload-error' },
+  { id: 'prompt', path: '/workload/prompt', error: 'workload-error' },
+  { id: 'gen', path: '/workload/gen', error: 'workload-error' },
+  { id: 'kwh', path: '/costs/usd_per_kWh', error: 'cost-error' },
+  { id: 'pue', path: '/costs/pue', error: 'cost-error' },
+  { id: 'life', path: '/costs/lifetime_years', error: 'cost-error' },
+  { id: 'util', path: '/costs/utilization', error: 'cost-error' },
+  { id: 'price', path: '/costs/price_USD', error: 'cost-error', empty: 0 },
+  { id: 'power', path: '/costs/power_W', error: 'cost-error', empty: 0 },
+  { id: 'embodied', path: '/costs/embodied_kgCO2e', error: 'cost-error', empty: -1 },
+  { id: 'eff-gemm', key: 'egemm', path: '/hardware/efficiency/gemm', error: 'hardware-error', empty: 0 },
+  { id: 'eff-attention', key: 'eattn', path: '/hardware/efficiency/attention', error: 'hardware-error', empty: 0 },
+  { id: 'eff-elementwise', key: 'eelem', path: '/hardware/efficiency/elementwise', error: 'hardware-error', empty: 0 },
+  { id: 'eff-memory', key: 'emem', path: '/hardware/efficiency/memory', error: 'hardware-error', empty: 0 },
+  { id: 'eff-dispatch', key: 'edisp', path: '/hardware/efficiency/dispatch_us', error: 'hardware-error', empty: -1 },
+  { id: 'tp', path: '/parallel/tp', error: 'parallel-error' },
+  { id: 'pp', path: '/parallel/pp', error: 'parallel-error' },
+  { id: 'dp', path: '/parallel/dp', error: 'parallel-error' },
+  { id: 'ep', path: '/parallel/ep', error: 'parallel-error' },
+  { id: 'dpn', path: '/system/devices_per_node', error: 'parallel-error' },
+  { id: 'nodes', path: '/system/nodes', error: 'parallel-error' },
+  { id: 'dtok', path: '/speculative/draft_tokens', error: 'parallel-error' },
+  { id: 'acc', path: '/speculative/acceptance', error: 'parallel-error' },
+  { id: 'ilat', path: '/system/intra/latency_us', error: 'parallel-error' },
+  { id: 'olat', path: '/system/intra/latency_us', error: 'parallel-error' },
+  { id: 'ieff', path: '/system/intra/efficiency', error: 'parallel-error' },
+  // A link's bandwidth: 0 stands for "the device's own interconnect" in the page; the document needs it positive.
+  { id: 'ibw', range: { kind: 'number', min: 0, max: 1e6 }, error: 'parallel-error' },
+  { id: 'obw', range: { kind: 'number', min: 0, max: 1e6 }, error: 'parallel-error' },
+  // Optimizations: 0 turns each off (the request then leaves the field out).
+  { id: 'chunk', path: '/workload/prefill_chunk', error: 'precision-error', none: true },
+  { id: 'tile', path: '/attention_tile', error: 'precision-error', none: true },
+  { id: 'lora', path: '/lora/rank', error: 'precision-error', none: true, min: 0 },
+];
+
+function rangeOf(c) {
+  if (c.range) return c.range;
+  const o = ctx.options.find((x) => x.path === c.path);
+  return { kind: o.kind, min: c.min ?? o.min, max: o.max };
+}
+
+// Checks an input against its range and writes it to the state; a bad value is named next to the input and the
+// state keeps the last good one.
+function bindNumber(c) {
+  const key = c.key || c.id;
+  $(c.id).addEventListener('input', () => {
+    const v = $(c.id).value.trim();
+    const r = rangeOf(c);
+    const whole = r.kind === 'integer';
+    const x = Number(v);
+    if (v === '' && c.empty !== undefined) {
+      state[key] = c.empty;
+    } else if (v === '' || !Number.isFinite(x) || x < r.min || x > r.max || (whole && !Number.isInteger(x))) {
+      $(c.error).textContent = `${$(c.id).labels[0].textContent} holds "${v}"; expected ${whole ? 'a whole number' : 'a number'} from ${r.min} to ${r.max}`
+        + `${c.none ? ' (0 for none)' : ''}${c.empty !== undefined ? ', or empty for the device\'s own' : ''}`;
+      return;
+    } else {
       state[key] = x;
-      update();
-    });
+    }
+    $(c.error).textContent = '';
+    update();
+  });
+}
+
+// The selects whose choices are an enum of the core: filled from the options call, so a new value in a core table
+// appears here with no change to the page. The option's description is its tooltip.
+const CHOICES = [['attention', '/attention'], ['moe', '/moe_traffic'], ['mlp', '/mlp'], ['lora-mode', '/lora/mode'], ['algo', '/parallel/algorithm']];
+
+export function fillChoices() {
+  for (const [id, path] of CHOICES) {
+    const o = ctx.options.find((x) => x.path === path);
+    const sel = $(id);
+    sel.textContent = '';
+    for (const v of o.values) {
+      const opt = document.createElement('option');
+      opt.value = v.name;
+      opt.textContent = v.name;
+      opt.title = v.description;
+      sel.appendChild(opt);
+    }
   }
+}
+
+export function bind() {
+  for (const c of NUMBERS) bindNumber(c);
   $('region').addEventListener('change', () => { state.region = $('region').value; update(); });
-  // Efficiencies: a fraction above 0 up to 1 (dispatch: microseconds from 0); empty for the device's own.
-  for (const [key, field, id] of EFFICIENCIES) {
-    $(id).addEventListener('input', () => {
-      const v = $(id).value.trim();
-      const x = Number(v);
-      const dispatch = field === 'dispatch_us';
-      if (v === '') {
-        state[key] = dispatch ? -1 : 0;
-      } else if (!Number.isFinite(x) || (dispatch ? x < 0 || x > 1e6 : x < 0.001 || x > 1)) {
-        $('hardware-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected ${dispatch ? 'microseconds from 0 to 1000000' : 'a fraction from 0.001 to 1'}, or empty for the device's own`;
-        return;
-      } else {
-        state[key] = x;
-      }
-      $('hardware-error').textContent = '';
-      update();
-    });
-  }
   $('reqs').addEventListener('input', () => {
     const v = $('reqs').value.trim();
     try {
@@ -82,22 +119,6 @@ export function bind() {
     update();
   });
 
-  // Several devices: whole numbers of at least 1; link figures and the acceptance are numbers in their ranges.
-  for (const [id, lo, hi, whole] of [['tp', 1, 4096, true], ['pp', 1, 4096, true], ['dp', 1, 65536, true], ['ep', 1, 4096, true],
-    ['dpn', 1, 4096, true], ['nodes', 1, 65536, true], ['dtok', 1, 16, true], ['ibw', 0, 1e6, false], ['ilat', 0, 1e6, false],
-    ['ieff', 0.01, 1, false], ['obw', 0, 1e6, false], ['olat', 0, 1e6, false], ['acc', 0, 1, false]]) {
-    $(id).addEventListener('input', () => {
-      const v = $(id).value.trim();
-      const x = Number(v);
-      if (v === '' || !Number.isFinite(x) || x < lo || x > hi || (whole && !Number.isInteger(x))) {
-        $('parallel-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected ${whole ? 'a whole number' : 'a number'} from ${lo} to ${hi}`;
-        return;
-      }
-      $('parallel-error').textContent = '';
-      state[id] = x;
-      update();
-    });
-  }
   $('system').addEventListener('change', () => {
     applySystem(state, ctx.presets.systems.find((x) => x.id === $('system').value));
     if (state.system && state.tp * state.pp * state.dp === 1) state.tp = Math.min(8, state.dpn * state.nodes);
@@ -108,18 +129,6 @@ export function bind() {
   for (const id of ['algo', 'draft']) $(id).addEventListener('change', () => { state[id] = $(id).value; update(); });
   $('export-batching').addEventListener('click', () => ctx.lastBatching && download('infercast-batching.csv', 'text/csv', batchingCsv(ctx.lastBatching)));
 
-  // Optimizations: whole numbers from 0 (0 turns the optimization off).
-  for (const id of ['chunk', 'tile', 'lora']) {
-    $(id).addEventListener('input', () => {
-      const v = $(id).value.trim();
-      if (!/^\d+$/.test(v)) {
-        $('precision-error').textContent = `${$(id).labels[0].textContent} holds "${v}"; expected a whole number (0 for none)`;
-        return;
-      }
-      state[id] = Number(v);
-      update();
-    });
-  }
   const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe', mlp: 'mlp', 'lora-mode': 'loraMode', hadamard: 'hadamard' };
   // A scenario fills the controls it sets; they stay editable and override it.
   $('scenario').addEventListener('change', () => {

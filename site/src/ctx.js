@@ -28,6 +28,7 @@ export const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'pr
 export const ctx = {
   presets: { models: [], hardware: [], systems: [] },
   scenarios: [],
+  options: [],  // the core's `options` call: every request field's range, default and choices
   // Custom devices and models kept in this browser (store.js); `urlDevice` is a device that came with a link.
   store: { doc: { devices: [], models: [] }, notice: '', readOnly: false },
   urlDevice: null,

@@ -5,7 +5,7 @@
 import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
-import { bind, syncInputs } from './controls.js';
+import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
 import { fillEditor } from './devices.js';
 import { buildDseControls } from './dse.js';
@@ -134,15 +134,17 @@ export function render(r) {
 async function start() {
   ctx.store = loadStore(localStorage);
   readUrl();
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems] = await Promise.all(
-    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems'].map((fn) => backend.call(fn, {})));
-  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions, systems]) {
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options] = await Promise.all(
+    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems', 'options'].map((fn) => backend.call(fn, {})));
+  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options]) {
     if (!env.ok) {
       $('status').textContent = `The core could not start: ${env.error.message}`;
       return;
     }
   }
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
+  ctx.options = options.value;
+  fillChoices();
   $('system').appendChild(option('', 'none: one node of the device, its own interconnect'));
   for (const sy of systems.value) {
     const o = option(sy.id, sy.name);

@@ -43,7 +43,7 @@ test('LoRA, chunked prefill and int4-g128 weights: the page equals the CLI and s
   // A bad value is named next to the inputs; the last valid results stay.
   await page.fill('#tile', '-3');
   await page.waitForFunction(() => /Attention tile holds/.test(document.getElementById('precision-error').textContent));
-  assert.equal(await page.textContent('#precision-error'), 'Attention tile holds "-3"; expected a whole number (0 for none)');
+  assert.equal(await page.textContent('#precision-error'), 'Attention tile holds "-3"; expected a whole number from 0 to 65536 (0 for none)');
   // Reloading the link restores every optimization.
   await page.reload();
   await analyzed(page);

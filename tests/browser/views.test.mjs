@@ -165,7 +165,7 @@ test('efficiencies under advanced and ragged requests equal the CLI; bad values 
   await page.waitForFunction((t) => [...document.querySelectorAll('.card')].some((c) => c.querySelector('.value').textContent === t), seconds(eff.ttft_s));
   assert.equal(await cardValue(page, 'Time per output token'), seconds(eff.decode.tpot_s));
   await page.fill('#eff-memory', '1.5');
-  assert.equal(await page.textContent('#hardware-error'), 'Memory bandwidth holds "1.5"; expected a fraction from 0.001 to 1, or empty for the device\'s own');
+  assert.equal(await page.textContent('#hardware-error'), 'Memory bandwidth holds "1.5"; expected a number from 0.001 to 1, or empty for the device\'s own');
   await page.fill('#eff-memory', '');
   // Ragged requests.
   await page.click('#ragged summary');
