@@ -9,7 +9,7 @@ import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
 import { fillEditor } from './devices.js';
 import { buildDseControls } from './dse.js';
-import { redraw, runTcTm } from './dsepanel.js';
+import { cancelStaleSweep, redraw, runTcTm } from './dsepanel.js';
 import { count } from './format.js';
 import { renderOps } from './opstable.js';
 import { renderBatching, renderPlan } from './parallel.js';
@@ -21,6 +21,7 @@ import { drawDecomposition, drawMemory, placementRequests, renderPlacements } fr
 
 export async function update() {
   writeUrl();
+  cancelStaleSweep();
   const mine = ++ctx.generation;
   // The results are busy until the latest change's analysis and every chart after it are in.
   const results = document.querySelector('section.results');
