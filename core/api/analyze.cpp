@@ -39,7 +39,7 @@ json api_analyze(const json& request) {
   const HardwareSpec*& hw = in.hw;
   MultiInputs mi;
   read_multi(r, in, mi, false);
-  Workload w = read_workload(r, rm.spec, sc);
+  Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
   const Analysis a = analyze(rm.spec, w, hw);
@@ -89,6 +89,7 @@ json api_analyze(const json& request) {
   out["decode"]["steps"] = a.decode_steps;
   if (a.has_hardware) {
     out["hardware"] = hardware_to_json(*hw);
+    out["execution"] = execution_json(a.execution, *hw);
     out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;
     out["memory"]["fits"] = a.fits;
     out["memory"]["fits_first_tier"] = a.fits_first_tier;
@@ -128,7 +129,7 @@ json api_batching(const json& request) {
   read_inputs(r, in);
   MultiInputs mi;
   read_multi(r, in, mi, true);
-  const Workload w = read_workload(r, in.rm.spec, in.sc);
+  const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
   read_costs(r);  // accepted so the page can send one request to every call; the curve has no cost column yet
   double max_batch = static_cast<double>(field::max_batch.fallback);
   if (r.has("batching")) {

@@ -31,6 +31,7 @@ json api_version(const json& request);
 json api_models(const json& request);
 json api_hardware(const json& request);
 json api_systems(const json& request);
+json api_runtimes(const json& request);
 json api_regions(const json& request);
 json api_scenarios(const json& request);
 json api_conventions(const json& request);

@@ -27,6 +27,7 @@ const std::vector<Function>& functions() {
       {"models", api_models, nullptr, "model presets"},
       {"hardware", api_hardware, nullptr, "hardware presets"},
       {"systems", api_systems, nullptr, "multi-device system presets"},
+      {"runtimes", api_runtimes, nullptr, "runtime presets: launches, fusion, kernels, efficiencies"},
       {"conventions", api_conventions, nullptr, "counting conventions"},
       {"dtypes", api_dtypes, nullptr, "weight, activation and KV formats"},
       {"scenarios", api_scenarios, nullptr, "built-in scenarios (LIFE's Table 3 variants)"},

@@ -14,6 +14,8 @@ namespace infercast {
 
 double finite(double v);  // NaN and infinities as 0 (the finiteness checks upstream make this a last guard)
 json warnings_json(const std::vector<Warning>& ws);
+// The runtime an analysis ran under and what it resolved to on the device (efficiencies, launches, fusion).
+json execution_json(const Execution& x, const HardwareSpec& hw);
 json params_json(const ParamCounts& p);
 json groups_json(const std::vector<LayerGroup>& groups);
 json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector<LayerGroup>& groups);

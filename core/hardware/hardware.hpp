@@ -26,6 +26,10 @@ struct Efficiencies {
   double dispatch_s = 5e-6;  // fixed cost per kernel launch / operator dispatch
 };
 
+// Bits of HardwareSpec::eff_given: the efficiencies a device document states itself (a calibrated device), which win
+// over a runtime's (runtime/runtime.hpp).
+constexpr unsigned kEffGemm = 1, kEffAttention = 2, kEffElementwise = 4, kEffMemory = 8, kEffDispatch = 16;
+
 struct HardwareSpec {
   std::string id;
   std::string name;
@@ -40,6 +44,7 @@ struct HardwareSpec {
   double price_usd = 0;
   double embodied_kgco2e = 0;
   Efficiencies eff;
+  unsigned eff_given = 0;  // kEff* bits
 };
 
 // The data type whose peak an operator computing in `t` runs at on this device: `t` itself when the device has

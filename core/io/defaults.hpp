@@ -27,7 +27,25 @@ struct ValidationNames {
   };
   std::vector<Name> hardware, models, weights, activations_kv;
   std::vector<std::pair<std::string, std::string>> systems;  // hardware id -> system preset of multi-device rows
+  // source id -> the group it is left out with (one publisher measuring with one method)
+  std::vector<std::pair<std::string, std::string>> source_groups;
 };
 const ValidationNames& validation_names();
+
+// The runtime a device's users most run (presets/defaults/default_runtimes.json): a device id's own entry, else the
+// first rule whose vendor and class match; "reference" when none does.
+struct DefaultRuntimeRule {
+  std::string hardware, vendor, device_class, runtime, reason;
+};
+const std::vector<DefaultRuntimeRule>& default_runtime_rules();
+std::string default_runtime_id(const HardwareSpec& hw);
+
+// Runtime parameters fitted over the public measurements of each runtime (presets/defaults/runtime_fits.json,
+// written by `infercast validate --fit`): laid over the presets' priors when the presets load.
+struct RuntimeFit {
+  std::string runtime, basis;
+  std::vector<std::pair<std::string, double>> values;  // parameter name (runtime/params.hpp) -> fitted value
+};
+const std::vector<RuntimeFit>& runtime_fits();
 
 }  // namespace infercast

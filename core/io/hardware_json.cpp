@@ -53,12 +53,15 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   if (r.has("efficiency")) {
     Reader e = r.object("efficiency");
     // Ranges from io/fields.cpp; the default is the device class's own value.
-    const auto eff = [&](const NumberField& f, double current) { return e.number_in_or(f.key(), f.lo, f.hi, current); };
-    hw.eff.gemm = eff(field::eff_gemm, hw.eff.gemm);
-    hw.eff.attention = eff(field::eff_attention, hw.eff.attention);
-    hw.eff.elementwise = eff(field::eff_elementwise, hw.eff.elementwise);
-    hw.eff.memory = eff(field::eff_memory, hw.eff.memory);
-    hw.eff.dispatch_s = eff(field::eff_dispatch_us, hw.eff.dispatch_s * 1e6) * 1e-6;
+    const auto eff = [&](const NumberField& f, double current, unsigned bit) {
+      if (e.has(f.key())) hw.eff_given |= bit;
+      return e.number_in_or(f.key(), f.lo, f.hi, current);
+    };
+    hw.eff.gemm = eff(field::eff_gemm, hw.eff.gemm, kEffGemm);
+    hw.eff.attention = eff(field::eff_attention, hw.eff.attention, kEffAttention);
+    hw.eff.elementwise = eff(field::eff_elementwise, hw.eff.elementwise, kEffElementwise);
+    hw.eff.memory = eff(field::eff_memory, hw.eff.memory, kEffMemory);
+    hw.eff.dispatch_s = eff(field::eff_dispatch_us, hw.eff.dispatch_s * 1e6, kEffDispatch) * 1e-6;
     e.reject_unknown();
   } else {
     r.raw("efficiency");
@@ -77,7 +80,7 @@ json hardware_to_json(const HardwareSpec& hw) {
                      {"capacity_GB", t.capacity_bytes / 1e9},
                      {"bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9},
                      {"energy_pJ_per_byte", t.energy_j_per_byte * 1e12}});
-  return {{"schema_version", 1},
+  json doc = {{"schema_version", 1},
           {"id", hw.id},
           {"name", hw.name},
           {"vendor", hw.vendor},
@@ -89,8 +92,16 @@ json hardware_to_json(const HardwareSpec& hw) {
           {"tdp_W", hw.tdp_w},
           {"idle_W", hw.idle_w},
           {"price_USD", hw.price_usd},
-          {"embodied_kgCO2e", hw.embodied_kgco2e},
-          {"efficiency", efficiency_to_json(hw.eff)}};
+          {"embodied_kgCO2e", hw.embodied_kgco2e}};
+  // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
+  // so a document written back and read again keeps following them.
+  json eff = json::object();
+  const json all = efficiency_to_json(hw.eff);
+  for (const auto& [key, bit] : {std::pair{"gemm", kEffGemm}, {"attention", kEffAttention}, {"elementwise", kEffElementwise},
+                                 {"memory", kEffMemory}, {"dispatch_us", kEffDispatch}})
+    if (hw.eff_given & bit) eff[key] = all[key];
+  if (!eff.empty()) doc["efficiency"] = eff;
+  return doc;
 }
 
 json efficiency_to_json(const Efficiencies& e) {
