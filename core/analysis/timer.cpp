@@ -67,7 +67,7 @@ double Timer::peak(const Op& op, ComputeType& used) const {
                                 compute_type_name(used) + " peak"});
     } else {
       warnings_->push_back({"hardware.no_compute_peak", "/hardware/peak_dense_TFLOPS",
-                            hw_.name + " has no published compute peak; times count memory traffic and dispatch only (a lower bound)"});
+                            hw_.name + " has no compute peak; times count memory traffic and dispatch only (a lower bound, not a forecast)"});
     }
   }
   return peak_of_[i];
