@@ -302,6 +302,15 @@ TEST_CASE("analyze says which peak it ran at and whether it is estimated", "[der
     CHECK_FALSE(peak(id)["memory_only"].get<bool>());
   // The NPU no longer times bf16 at its int8 peak: block FP16 is its 16-bit rate.
   CHECK(peak("amd-ryzen-ai-max-395-npu")["dtype"] == "bf16");
+  // A design point from a device with derived peaks is a design, not a derivation: it reads back as a device.
+  const json pt = json::parse(call("dse_device", R"({"hardware": "nvidia-dgx-spark",
+      "params": {"compute_TFLOPS": 200, "bandwidth_GBps": 500, "capacity_GB": 128}})"));
+  REQUIRE(pt["ok"].get<bool>());
+  CHECK_FALSE(pt["value"].contains("peak_estimated"));
+  CHECK_FALSE(pt["value"].contains("architecture"));
+  const double f = 200 / 61.93;  // the base's bf16 peak scaled to the design's compute
+  CHECK(pt["value"]["peak_dense_TFLOPS_fp16_accumulate"]["fp16"].get<double>() == Approx(123.9 * f));
+  CHECK(json::parse(call("device", json({{"hardware", pt["value"]}}).dump()))["ok"].get<bool>());
 }
 
 TEST_CASE("a custom device without a peak is a lower bound, with a suggested estimate", "[derive][errors]") {
