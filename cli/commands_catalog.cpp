@@ -45,10 +45,13 @@ int list(const std::string& fn, const std::string& fmt) {
     rows.push_back({"id", "name", "class", "bf16 TFLOPS", "memory", "bandwidth", "default runtime"});
     for (const auto& h : v) {
       const auto& t = h["memory_tiers"][0];
-      rows.push_back({h["id"], h["name"], h["class"],
-                      h["peak_dense_TFLOPS"].contains("bf16")   ? h["peak_dense_TFLOPS"]["bf16"].dump()
-                      : h["peak_dense_TFLOPS"].contains("fp16") ? h["peak_dense_TFLOPS"]["fp16"].dump() + " (fp16)"
-                                                                : "-",
+      const auto& p = h["peak_dense_TFLOPS"];
+      const std::string type = p.contains("bf16") ? "bf16" : p.contains("fp16") ? "fp16" : "";
+      std::string peak = type.empty() ? "-" : p[type].dump() + (type == "fp16" ? " (fp16)" : "");
+      if (!type.empty() && h.contains("peak_estimated"))
+        for (const auto& e : h["peak_estimated"]["dtypes"])
+          if (e == type) peak += " (estimated)";
+      rows.push_back({h["id"], h["name"], h["class"], peak,
                       t["name"].get<std::string>() + " " + t["capacity_GB"].dump() + " GB", t["bandwidth_GBps"].dump() + " GB/s",
                       h["default_runtime"]});
     }

@@ -1,6 +1,7 @@
 // From an operator's FLOPs and bytes to seconds on a device (docs/forecast.md, "Per operator").
 #include <algorithm>
 
+#include "analysis/gemm_shape.hpp"
 #include "analysis/steps.hpp"
 
 namespace infercast {
@@ -80,7 +81,7 @@ double Timer::peak(const Op& op, ComputeType& used) const {
                                 compute_type_name(used) + " peak"});
     } else {
       warnings_->push_back({"hardware.no_compute_peak", "/hardware/peak_dense_TFLOPS",
-                            hw_.name + " has no published compute peak; times count memory traffic and dispatch only (a lower bound)"});
+                            hw_.name + " has no compute peak; times count memory traffic and dispatch only (a lower bound, not a forecast)"});
     }
   }
   return peak_of_[i];
@@ -91,7 +92,16 @@ double Timer::raw_compute_s(const Op& op, double flops) const {
   const double pk = peak(op, used);
   // Integer dot products scale inside the dot product: no separate dequantization work.
   if (path(op) == ComputeType::INT8 && op.compute != ComputeType::INT8) flops -= std::min(flops, op.dequant_flops);
-  return flops <= 0 || pk <= 0 ? 0 : flops / pk;
+  if (flops <= 0 || pk <= 0) return 0;
+  // GEMM tiles run in waves over the compute units: a small output (few tokens per weight matrix,
+  // a tensor-parallel slice) keeps some units idle (analysis/gemm_shape.cpp). Only for runtimes that launch real
+  // kernels (the reference stack keeps the class's flat efficiency, as LIFE's tables do).
+  if (op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0) {
+    const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
+    const double matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;
+    return flops / (pk * gemm_shape_efficiency(op.gemm_m, op.gemm_n, hw_.architecture.compute_units, matrices));
+  }
+  return flops / pk;
 }
 
 bool Timer::low_precision(const Op& op) const {

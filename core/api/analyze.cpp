@@ -110,8 +110,12 @@ json api_analyze(const json& request) {
     out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
     out["ttft_s"] = finite(a.ttft_s);
     out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
+    out["peak"] = peak_json(a, *hw);
   }
   out["warnings"] = warnings_json(a.warnings);
+  if (a.has_hardware && !hw->has_any_peak())
+    for (auto& w : out["warnings"])
+      if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
   if (mi.active) {
     const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
     // Energy and cost are modelled for one device; a plan over several is not costed yet.

@@ -37,5 +37,8 @@ json api_scenarios(const json& request);
 json api_conventions(const json& request);
 json api_dtypes(const json& request);
 json api_options(const json& request);
+// peaks.cpp
+json api_architectures(const json& request);
+json api_derive_peaks(const json& request);
 
 }  // namespace infercast

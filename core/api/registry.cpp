@@ -32,6 +32,8 @@ const std::vector<Function>& functions() {
       {"dtypes", api_dtypes, nullptr, "weight, activation and KV formats"},
       {"scenarios", api_scenarios, nullptr, "built-in scenarios (LIFE's Table 3 variants)"},
       {"regions", api_regions, nullptr, "grid regions and their CO2 per kWh"},
+      {"architectures", api_architectures, nullptr, "compute rates per clock per unit of every architecture generation"},
+      {"derive_peaks", api_derive_peaks, nullptr, "a device's dense peaks derived from its architecture"},
       {"model", api_model, nullptr, "a model's exact parameters and layer groups"},
       {"device", api_device, nullptr, "a hardware document checked and read back"},
       {"analyze", api_analyze, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices"},

@@ -27,5 +27,9 @@ json comm_json(const StepComm& c);
 json plan_brief(const ParallelPlan& p);
 json plan_json(const PlanForecast& f, const System& sys);
 json speculative_json(const PlanForecast& f);
+// peaks.cpp: {dtype, TFLOPS, estimated, memory_only, derivation?} of the peak the first step's largest operator ran
+// at; and, for a device without any peak, a sentence suggesting one (from its architecture, else its class).
+json peak_json(const Analysis& a, const HardwareSpec& hw);
+std::string peak_suggestion(const HardwareSpec& hw);
 
 }  // namespace infercast

@@ -249,9 +249,13 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   HardwareSpec hw = wl.base;
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   for (auto& v : hw.peak_flops) v *= f;
+  for (auto& v : hw.peak_flops_fp16_accumulate) v *= f;
+  // A design point's peaks are the design's, not the base device's derivation from its architecture.
+  hw.estimate = PeakEstimate{};
+  hw.architecture = Architecture{};
   std::vector<MemoryTier> tiers;
   if (p[static_cast<int>(DseParam::SramMB)] > 0)
-    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0});
+    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0, MemoryTech::SRAM});
   MemoryTier main = wl.base.tiers[0];
   main.capacity_bytes = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
   main.bandwidth_bytes_per_s = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;

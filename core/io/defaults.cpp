@@ -84,6 +84,46 @@ const RegionTable& region_table() {
   return t;
 }
 
+// A {dtype: rate} object: every key a compute type, every rate positive.
+std::array<double, 8> read_rates(Reader r) {
+  std::array<double, 8> out{};
+  for (const auto& e : compute_type_names().entries()) out[static_cast<std::size_t>(e.value)] = r.positive_number_or(e.name, 0);
+  r.reject_unknown();
+  return out;
+}
+
+struct GenerationTable {
+  std::string source;
+  std::vector<Generation> rows;
+};
+
+const GenerationTable& gen_table() {
+  static const GenerationTable t = load("defaults", "architectures.json", [](Reader& r) {
+    GenerationTable out;
+    out.source = r.string("source");
+    for (auto& e : r.object_array("generations")) {
+      Generation g;
+      g.key = e.string("generation");
+      g.name = e.string("name");
+      g.unit = e.string("unit");
+      g.flop_per_clock = read_rates(e.object("flop_per_clock"));
+      if (e.has("flop_per_clock_fp16_accumulate")) g.flop_per_clock_fp16_accumulate = read_rates(e.object("flop_per_clock_fp16_accumulate"));
+      else e.raw("flop_per_clock_fp16_accumulate");
+      g.accumulate = e.string_or("accumulate", "");
+      g.source = e.string("source");
+      g.trust = e.string("trust");
+      if (g.trust != "high" && g.trust != "medium" && g.trust != "low")
+        e.fail("trust", "out_of_range", e.child_path("trust") + " holds \"" + g.trust + "\"; expected high, medium or low");
+      for (const auto& other : out.rows)
+        if (other.key == g.key) e.fail("generation", "duplicate", e.child_path("generation") + " holds \"" + g.key + "\", listed twice");
+      e.reject_unknown();
+      out.rows.push_back(g);
+    }
+    return out;
+  });
+  return t;
+}
+
 Scenario read_scenario_entry(Reader& e, const std::string& source) {
   Scenario s;
   s.source = source;
@@ -150,6 +190,14 @@ Efficiencies default_efficiencies(const std::string& name) {
   for (const auto& c : device_class_table())
     if (c.name == name) return c.efficiency;
   return device_class_table().front().efficiency;
+}
+
+const std::vector<Generation>& generation_table() { return gen_table().rows; }
+const std::string& generation_source() { return gen_table().source; }
+const Generation* find_generation(const std::string& key) {
+  for (const auto& g : gen_table().rows)
+    if (g.key == key) return &g;
+  return nullptr;
 }
 
 const std::vector<GridRegion>& grid_regions() { return region_table().regions; }

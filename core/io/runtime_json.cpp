@@ -69,6 +69,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     r.raw("kernels_per_op");
   }
   rt.flash_attention = r.boolean_or("flash_attention", true);
+  rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
     Reader c = r.object("compute");
     rt.fp8 = c.boolean_or("fp8", true);
@@ -134,6 +135,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
           {"kernels_per_op", {{"norm", rt.fusion.norm_kernels}, {"rope", rt.fusion.rope_kernels}, {"act", rt.fusion.act_kernels},
                               {"kv_write", rt.fusion.kv_write_kernels}, {"gemm", rt.fusion.gemm_kernels}}},
           {"flash_attention", rt.flash_attention},
+          {"gemm_waves", rt.gemm_waves},
           {"compute",
            {{"fp8", rt.fp8},
             {"fp16_accumulate", rt.fp16_accumulate},

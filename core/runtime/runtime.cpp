@@ -37,9 +37,20 @@ bool contains(const std::string& hay, const char* needle) {
 }
 }  // namespace
 
-// The technology names of memory tiers (as hardware presets write them) to families; a tier that names none falls
-// back to its device's class.
+// A device's fastest tier's technology to its family; a tier without one is read by its name, then by its
+// device's class.
 MemoryFamily memory_family(const HardwareSpec& hw) {
+  if (!hw.tiers.empty()) {
+    switch (hw.tiers.front().technology) {
+      case MemoryTech::HBM2: case MemoryTech::HBM2e: case MemoryTech::HBM3: case MemoryTech::HBM3e: return MemoryFamily::HBM;
+      case MemoryTech::GDDR6: case MemoryTech::GDDR6X: case MemoryTech::GDDR7: return MemoryFamily::GDDR;
+      case MemoryTech::LPDDR4X: case MemoryTech::LPDDR5: case MemoryTech::LPDDR5X: return MemoryFamily::LPDDR;
+      case MemoryTech::DDR4: case MemoryTech::DDR5: return MemoryFamily::DDR;
+      case MemoryTech::SRAM: return MemoryFamily::SRAM;
+      case MemoryTech::UFS: case MemoryTech::NVMe: return MemoryFamily::Flash;
+      default: break;
+    }
+  }
   const std::string name = hw.tiers.empty() ? "" : hw.tiers.front().name;
   if (contains(name, "HBM")) return MemoryFamily::HBM;
   if (contains(name, "GDDR")) return MemoryFamily::GDDR;

@@ -56,6 +56,7 @@ struct RuntimeSpec {
   Fusion fusion;
   bool act_in_gemm = false;  // the MLP activation in the gate/up GEMM's epilogue (the `mlp: fused` form)
   bool flash_attention = true;
+  bool gemm_waves = true;  // GEMM tiles run in waves over the compute units (analysis/gemm_shape.hpp)
   bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
   bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)
   QuantPath quant = QuantPath::Dequantize;

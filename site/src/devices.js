@@ -69,6 +69,19 @@ export function editorDoc() {
     else peaks[k] = v;
   }
   doc.peak_dense_TFLOPS = peaks;
+  // A peak typed over or cleared is the user's own now, no longer a derived estimate.
+  if (doc.peak_estimated) {
+    const was = base.peak_dense_TFLOPS || {};
+    const kept = doc.peak_estimated.dtypes.filter((t) => peaks[t] !== undefined && peaks[t] === was[t]);
+    if (kept.length) doc.peak_estimated = { ...doc.peak_estimated, dtypes: kept };
+    else delete doc.peak_estimated;
+  }
+  if (doc.peak_dense_TFLOPS_fp16_accumulate) {
+    const was = base.peak_dense_TFLOPS || {};
+    const acc = Object.fromEntries(Object.entries(doc.peak_dense_TFLOPS_fp16_accumulate).filter(([t]) => peaks[t] !== undefined && peaks[t] === was[t]));
+    if (Object.keys(acc).length) doc.peak_dense_TFLOPS_fp16_accumulate = acc;
+    else delete doc.peak_dense_TFLOPS_fp16_accumulate;
+  }
   doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
     const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
     const old = base.memory_tiers[i] || {};

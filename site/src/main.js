@@ -121,7 +121,8 @@ export function render(r) {
   $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   renderPlan(r, $('plan'));
-  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
+  const est = r.hardware && r.hardware.peak_estimated ? `; estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}` : '';
+  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}${est}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
   renderCards($('cards'), r);
   $('roofline-phase').textContent = state.phase;
   $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
