@@ -6,10 +6,11 @@
 namespace infercast {
 
 double gemm_shape_efficiency(double M, double N, int units, double matrices) {
-  if (units <= 0 || M <= 0 || N <= 0) return 1;
+  // Fewer than 16 rows: a matrix-vector kernel on the vector units, whose work is exactly M x N x K.
+  if (units <= 0 || M < 16 || N <= 0) return 1;
   const double u = static_cast<double>(units);
   double best = 0;
-  for (double tm : {64.0, 128.0})
+  for (double tm : {16.0, 32.0, 64.0, 128.0})
     for (double tn : {64.0, 128.0}) {
       const double tiles = std::max(1.0, matrices) * std::ceil(M / tm) * std::ceil(N / tn);
       const double waves = std::ceil(tiles / u);

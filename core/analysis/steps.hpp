@@ -50,6 +50,7 @@ class Timer {
  private:
   double efficiency(OpClass c) const;
   bool low_precision(const Op& op) const;  // a GEMM whose kernel computes in 8 bits or fewer
+  int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
   double raw_compute_s(const Op& op, double flops) const;  // at efficiency 1
   double raw_memory_s(const Op& op) const;                 // at memory efficiency 1
   double peak(const Op& op, ComputeType& used) const;

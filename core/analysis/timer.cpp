@@ -39,7 +39,11 @@ Timer::Timer(const HardwareSpec& hw, const Execution& x, TierCost inv, std::vect
   for (std::size_t i = 0; i < 8; ++i) {
     ComputeType used;
     if (resolve_compute(hw, static_cast<ComputeType>(i), used)) {
-      peak_of_[i] = hw.peak_flops[static_cast<std::size_t>(used)];
+      const auto u = static_cast<std::size_t>(used);
+      // A runtime whose kernels accumulate 16-bit products in 16 bits reaches the FP16-accumulate rate where the
+      // device has one (GeForce and RTX workstation cards: twice the FP32-accumulate rate).
+      const bool acc16 = x.runtime && x.runtime->fp16_accumulate && hw.peak_flops_fp16_accumulate[u] > 0;
+      peak_of_[i] = acc16 ? hw.peak_flops_fp16_accumulate[u] : hw.peak_flops[u];
       used_of_[i] = used;
       reported_[i] = true;  // nothing to report
     } else {
@@ -96,12 +100,21 @@ double Timer::raw_compute_s(const Op& op, double flops) const {
   // GEMM tiles run in waves over the compute units: a small output (few tokens per weight matrix,
   // a tensor-parallel slice) keeps some units idle (analysis/gemm_shape.cpp). Only for runtimes that launch real
   // kernels (the reference stack keeps the class's flat efficiency, as LIFE's tables do).
-  if (op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0) {
+  if (op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0 && tile_units() > 0) {
     const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
     const double matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;
-    return flops / (pk * gemm_shape_efficiency(op.gemm_m, op.gemm_n, hw_.architecture.compute_units, matrices));
+    return flops / (pk * gemm_shape_efficiency(op.gemm_m, op.gemm_n, tile_units(), matrices));
   }
   return flops / pk;
+}
+
+// The units a GEMM's tiles are spread over: a GPU's SMs, CUs or cores (a preset's compute_units). Devices whose
+// units are not one-tile-at-a-time engines (CPUs, NPUs, dataflow chips, ALU counts of mobile GPUs) have none here.
+int Timer::tile_units() const {
+  const std::string& c = hw_.device_class;
+  const bool gpu = c == "datacenter-gpu" || c == "consumer-gpu" || c == "embedded-gpu" || c == "igpu" || c == "apple-soc";
+  const int u = hw_.architecture.compute_units;
+  return gpu && u <= 512 ? u : 0;
 }
 
 bool Timer::low_precision(const Op& op) const {

@@ -76,6 +76,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     rt.fp16_accumulate = c.boolean_or("fp16_accumulate", false);
     rt.quant = quant_path_names().parse(c.string_or("quantized", "dequantize"), c.child_path("quantized"), "runtime.out_of_range");
     rt.int8_dot_max_tokens = c.int_in_or("int8_dot_max_tokens", 0, 1000000000, 0);
+    rt.fusion.dequant_copy_above = static_cast<double>(c.int_in_or("dequant_copy_above", 0, 1000000000, 0));
     c.reject_unknown();
   } else {
     r.raw("compute");
@@ -140,7 +141,8 @@ json runtime_to_json(const RuntimeSpec& rt) {
            {{"fp8", rt.fp8},
             {"fp16_accumulate", rt.fp16_accumulate},
             {"quantized", quant_path_names().name(rt.quant)},
-            {"int8_dot_max_tokens", rt.int8_dot_max_tokens}}},
+            {"int8_dot_max_tokens", rt.int8_dot_max_tokens},
+            {"dequant_copy_above", rt.fusion.dequant_copy_above}}},
           {"efficiency",
            {{"gemm", frac(rt.eff.gemm)}, {"gemm_low", frac(rt.eff.gemm_low)}, {"attention", frac(rt.eff.attention)}, {"elementwise", frac(rt.eff.elementwise)}, {"memory", memory}}}};
 }

@@ -34,6 +34,10 @@ void apply_fusion(std::vector<Op>& ops, const Fusion& f) {
     if (is_act(op.name)) op.dispatches *= f.act_kernels;
     if (op.name == "kv_cache_write") op.dispatches *= f.kv_write_kernels;
     if (op.cls == OpClass::GEMM) op.dispatches *= f.gemm_kernels;
+    if (f.dequant_copy_above > 0 && op.cls == OpClass::GEMM && op.dequant_flops > 0 && op.gemm_m > f.dequant_copy_above) {
+      op.weight_bytes += op.weight_elements * 4;  // the 16-bit copy written, then read by the GEMM
+      op.dispatches += static_cast<double>(op.count);
+    }
     if (f.kv_append_copy && op.name == "kv_cache_write") {
       op.kv_read_bytes += cache_read;   // the old cache read into the new buffer
       op.kv_write_bytes += cache_read;  // and written there

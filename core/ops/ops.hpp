@@ -68,7 +68,10 @@ struct Fusion {
   // Kernels an eager framework issues per operator where one fused kernel would do (PyTorch's RMSNorm is a cast,
   // a power, a mean, an add, an rsqrt and two products): the launches multiply, the bytes are the fused ones.
   double norm_kernels = 1, rope_kernels = 1, act_kernels = 1, kv_write_kernels = 1;
-  double gemm_kernels = 1;  // e.g. 2 where each quantized GEMM first quantizes its activations (llama.cpp MMVQ/MMQ)
+  double gemm_kernels = 1;
+  // Above this many tokens per weight matrix, quantized weights are first expanded into a 16-bit copy in memory by
+  // a kernel of their own, which the GEMM then reads (llama.cpp before 2024-06: dequantize + cuBLAS); 0: never.
+  double dequant_copy_above = 0;  // e.g. 2 where each quantized GEMM first quantizes its activations (llama.cpp MMVQ/MMQ)
 };
 
 struct StepSettings {
