@@ -73,17 +73,30 @@ const Function& find_function(const std::string& fn, bool bytes) {
                    "unknown function \"" + fn + "\"" + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
 }
 
-// The envelope around one call: its value, or the error it raised.
+// A result object carries the schema version and the project's version at its top; a document that has its own
+// schema_version (a hardware document from `device` or `dse_device`, read back as it is) and the catalog lists
+// (arrays) carry them in the envelope only.
+json versioned(json value) {
+  if (value.is_object() && !value.contains("schema_version")) {
+    value["schema_version"] = kSchemaVersion;
+    value["version"] = kVersion;
+  }
+  return value;
+}
+
+// The envelope around one call: its value, or the error it raised, with the schema and project versions.
 template <typename F>
 std::string envelope_of(F body) {
   json envelope;
   try {
-    envelope = {{"ok", true}, {"value", body()}};
+    envelope = {{"ok", true}, {"value", versioned(body())}};
   } catch (const InputError& e) {
     envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
   } catch (const std::exception& e) {
     envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
   }
+  envelope["schema_version"] = kSchemaVersion;
+  envelope["version"] = kVersion;
   return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
