@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "api/envelope.hpp"
 #include "api/operations.hpp"
 
 namespace infercast {
@@ -86,7 +87,7 @@ json versioned(json value) {
 
 // The envelope around one call: its value, or the error it raised, with the schema and project versions.
 template <typename F>
-std::string envelope_of(F body) {
+json envelope_of(F body) {
   json envelope;
   try {
     envelope = {{"ok", true}, {"value", versioned(body())}};
@@ -97,12 +98,14 @@ std::string envelope_of(F body) {
   }
   envelope["schema_version"] = kSchemaVersion;
   envelope["version"] = kVersion;
-  return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+  return envelope;
 }
+
+std::string text(const json& envelope) { return envelope.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 }  // namespace
 
-std::string call(const std::string& fn, const std::string& request_json) {
+json call_json(const std::string& fn, const std::string& request_json) {
   return envelope_of([&]() -> json {
     const Function& f = find_function(fn, false);
     const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
@@ -110,8 +113,12 @@ std::string call(const std::string& fn, const std::string& request_json) {
   });
 }
 
-std::string call_bytes(const std::string& fn, const std::string& bytes) {
+json call_bytes_json(const std::string& fn, const std::string& bytes) {
   return envelope_of([&]() -> json { return find_function(fn, true).bytes_call(bytes); });
 }
+
+std::string call(const std::string& fn, const std::string& request_json) { return text(call_json(fn, request_json)); }
+
+std::string call_bytes(const std::string& fn, const std::string& bytes) { return text(call_bytes_json(fn, bytes)); }
 
 }  // namespace infercast

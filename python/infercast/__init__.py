@@ -58,8 +58,7 @@ def _request_text(request, fields):
     return _json.dumps(request, allow_nan=False)
 
 
-def _value(envelope_text):
-    env = _json.loads(envelope_text)
+def _value(env):
     if env["ok"]:
         return env["value"]
     e = env["error"]
@@ -69,13 +68,13 @@ def _value(envelope_text):
 def envelope(fn, request=None, **fields):
     """The core's whole envelope: ``{"ok", "schema_version", "version", "value" | "error"}``; never raises for a
     refused request."""
-    return _json.loads(_core.call(fn, _request_text(request, fields)))
+    return _core.call_value(fn, _request_text(request, fields))
 
 
 def call(fn, request=None, **fields):
     """Calls the core's function ``fn`` (``functions_list()`` names them) with a request (a dict, JSON text, or
     keyword fields merged over the dict) and returns its value; raises InfercastError when the core refuses it."""
-    return _value(_core.call(fn, _request_text(request, fields)))
+    return _value(_core.call_value(fn, _request_text(request, fields)))
 
 
 def call_bytes(fn, data):
@@ -84,7 +83,7 @@ def call_bytes(fn, data):
         data = bytes(data)
     if not isinstance(data, bytes):
         raise TypeError(f"{fn} reads bytes (a file's header), not {type(data).__name__}")
-    return _value(_core.call_bytes(fn, data))
+    return _value(_core.call_bytes_value(fn, data))
 
 
 def frame(rows, key=None):
