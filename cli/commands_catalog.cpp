@@ -113,7 +113,13 @@ int run_call(const Args& a, const std::string&) {
       die(std::string(e.what()));
     }
   }
-  std::cout << unwrap(call(fn, text)).dump(2) << "\n";
+  const std::string envelope = call(fn, text);
+  if (a.has("--envelope")) {
+    // For tools: the envelope as the core wrote it, one line; the exit status still tells ok (0) from an error (2).
+    std::cout << envelope << "\n";
+    return json::parse(envelope)["ok"].get<bool>() ? 0 : 2;
+  }
+  std::cout << unwrap(envelope).dump(2) << "\n";
   return 0;
 }
 

@@ -91,6 +91,7 @@ const std::vector<Flag>& flags() {
       {"--fit", "calibrate", K::List, "/fit", "P,P,...", ""},
       {"--save", "calibrate", K::Custom, "", "FILE", "write the calibrated device to FILE"},
       {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input)"},
+      {"--envelope", "call", K::Switch, "", "", "print the whole envelope {ok, schema_version, version, value | error} on stdout (exit 2 still when not ok)"},
       {"--format", "format", K::Custom, "", "FORMAT", "output format"},
   };
   return table;
@@ -163,6 +164,11 @@ Args parse_args(int argc, char** argv, int first, const std::string& command, co
     const bool several = f->kind == K::Values;
     if (a.has(s) && f->kind != K::Repeated) die(s + " is given twice; give it once");
     auto& vals = a.values[s];
+    if (f->kind == K::Switch) {
+      if (has_inline) die(s + " takes no value");
+      vals.push_back("");
+      continue;
+    }
     if (has_inline) {
       vals.push_back(inline_value);
     } else {

@@ -41,7 +41,7 @@ const std::vector<Command>& commands() {
        "read a checkpoint's safetensors headers (never the weights): exact parameters, formats, its config.json checked "
        "against the shapes (exit 1 when they disagree) or a config inferred",
        {"model", "format"}, {"table", "json"}, run_checkpoint},
-      {"call", "FUNCTION [--request FILE|-]",
+      {"call", "FUNCTION [--request FILE|-] [--envelope]",
        "call a core API function with a JSON request (the calls the page makes; `infercast call functions` lists "
        "them) and print its value",
        {"call"}, {}, run_call},
@@ -74,7 +74,8 @@ void print_help() {
   std::cout << "  infercast COMMAND --help   the command's flags, with their defaults, ranges and choices\n"
                "  infercast --version\n\n"
                "Exit status: 0 on success, 1 for a finding the command reports (checkpoint: the config disagrees with\n"
-               "the shapes), 2 on bad input (a message on stderr names the field).\n";
+               "the shapes), 2 on bad input (a message on stderr names the field). --format json prints the result\n"
+               "with its schema_version and version (docs/schema.md, \"Versions\").\n";
 }
 
 void print_command_help(const Command& c) {

@@ -112,7 +112,7 @@ export async function saveDevice() {
     $('store-error').textContent = 'Name is empty; expected a name for the device';
     return;
   }
-  const env = await backend.call('device', { hardware: doc });
+  const env = await backend.envelope('device', { hardware: doc });
   if (!env.ok) {
     $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
     return;
@@ -149,14 +149,14 @@ export async function importFile(file) {
     return;
   }
   for (const [i, doc] of bundle.devices.entries()) {
-    const env = await backend.call('device', { hardware: doc });
+    const env = await backend.envelope('device', { hardware: doc });
     if (!env.ok) {
       $('store-error').textContent = `${file.name}, device ${i + 1}${doc && doc.name ? ` (${String(doc.name)})` : ''}: ${env.error.message}; nothing was imported`;
       return;
     }
   }
   for (const [i, m] of bundle.models.entries()) {
-    const env = await backend.call('model', { model: m && m.config });
+    const env = await backend.envelope('model', { model: m && m.config });
     if (!env.ok) {
       $('store-error').textContent = `${file.name}, model ${i + 1}: ${env.error.message}; nothing was imported`;
       return;
