@@ -40,6 +40,9 @@ struct OpTime {
   double time_s = 0;
   std::string bound;  // compute | memory | dispatch
   ComputeType compute_used = ComputeType::BF16;
+  double compute_efficiency = 0;  // the fraction of the peak reached: the runtime's class efficiency x the GEMM's shape
+  double bandwidth_bytes_per_s = 0;  // the bandwidth the bytes move at: tiers x the runtime's memory efficiencies
+  double gap_s = 0;               // per kernel: inside a replayed graph, or launched one by one
 };
 
 struct PhaseTotals {

@@ -65,6 +65,7 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
         const OpTerms t1 = timer.terms(ops1[k]);
         b.ops[k].c1 = t1.c0 - b.ops[k].c0;
         b.ops[k].m1 = t1.m0 - b.ops[k].m0;
+        b.ops[k].k1 = t1.k0 - b.ops[k].k0;
       }
     }
     const BlockTime bt = time_block(b, timer.execution(), w.timing);

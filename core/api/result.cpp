@@ -70,6 +70,8 @@ json execution_json(const Execution& x, const HardwareSpec& hw) {
           {"kernel_gap_us", x.eff.dispatch_s * 1e6},
           {"kernel_launch_us", x.launch_s * 1e6},
           {"step_overhead_us", x.step_overhead_s * 1e6},
+          {"compute_paths", {{"fp8", rt ? rt->fp8 : true}, {"fp16_accumulate", rt && rt->fp16_accumulate},
+                             {"quantized", rt ? quant_path_names().name(rt->quant) : "dequantize"}}},
           {"fusion", fusion}};
 }
 
@@ -154,6 +156,10 @@ json ops_json(const Phase& p, const char* phase) {
       j["dispatch_s"] = t.dispatch_s;
       j["bound"] = t.bound;
       j["compute_type_used"] = compute_type_name(t.compute_used);
+      // What the explanation of this time shows: the efficiency reached, the bandwidth the bytes moved at, the gap.
+      j["compute_efficiency"] = t.compute_efficiency;
+      j["bandwidth_Bps"] = t.bandwidth_bytes_per_s;
+      j["gap_us"] = t.gap_s * 1e6;
     }
     a.push_back(j);
   }

@@ -9,6 +9,7 @@
 #include "api/request.hpp"
 #include "api/result.hpp"
 #include "dse/dse.hpp"
+#include "io/defaults.hpp"
 #include "io/hardware_json.hpp"
 
 namespace infercast {
@@ -250,7 +251,9 @@ json api_dse_device(const json& request) {
     r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; the point has SRAM, so give its bandwidth");
   const DseWorkload wl = dse_base(*hw, spec.costs);
   if (hw->tiers.empty()) throw InputError("dse.no_memory", "/hardware", "/hardware: " + hw->name + " has no memory tier to scale");
-  return hardware_to_json(dse_device(wl, spec, p));
+  HardwareSpec d = dse_device(wl, spec, p);
+  d.default_runtime = default_runtime_id(*hw);  // a design runs what its base device runs
+  return hardware_to_json(d);
 }
 
 // LIFE's Fig. 4: t_c / t_m of the prefill (and of the first decode step) over a grid of compute and bandwidth,

@@ -96,6 +96,7 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   const Analysis a = analyze(m, w, &base);
   const Execution& x = a.execution;
   wl.memory_efficiency = x.eff.memory;
+  wl.kv_memory_efficiency = x.kv_memory;
   wl.step_overhead_s = x.step_overhead_s;
   const auto gap = [&](double tokens) { return replayed(x, tokens) ? x.graph_gap_s : x.eff.dispatch_s; };
   const auto launches = [&](double tokens, double kernels) { return replayed(x, tokens) ? 0 : kernels * x.launch_s; };
@@ -185,7 +186,7 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
     return bytes > 0 ? inv / bytes : 1 / t.bw[0];
   };
   const double eff_m = wl.memory_efficiency;
-  const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / eff_m, ia = place(wl.act_bytes) / eff_m;
+  const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency, ia = place(wl.act_bytes) / eff_m;
   const bool fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   const double inv_f = 1 / f;
@@ -250,9 +251,10 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   for (auto& v : hw.peak_flops) v *= f;
   for (auto& v : hw.peak_flops_fp16_accumulate) v *= f;
-  // A design point's peaks are the design's, not the base device's derivation from its architecture.
+  // A design point's peaks are the design's, not the base device's derivation from its architecture; its compute
+  // units stay (its GEMMs run in waves over them, as the sweep timed them), its clocks go.
   hw.estimate = PeakEstimate{};
-  hw.architecture = Architecture{};
+  hw.architecture.clock_ghz = hw.architecture.matrix_clock_ghz = 0;
   std::vector<MemoryTier> tiers;
   if (p[static_cast<int>(DseParam::SramMB)] > 0)
     tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0, MemoryTech::SRAM});

@@ -74,6 +74,7 @@ struct HardwareSpec {
   double embodied_kgco2e = 0;
   int launch_year = 0;
   std::string notes;
+  std::string default_runtime;  // the runtime its users most run ("": the rules of default_runtimes.json decide)
   Efficiencies eff;
   unsigned eff_given = 0;  // kEff* bits
   bool peak_is_estimated(ComputeType t) const { return estimate.covers(t); }

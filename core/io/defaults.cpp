@@ -295,6 +295,7 @@ const std::vector<RuntimeFit>& runtime_fits() {
 }
 
 std::string default_runtime_id(const HardwareSpec& hw) {
+  if (!hw.default_runtime.empty()) return hw.default_runtime;
   for (const auto& d : default_runtime_rules())
     if (!d.hardware.empty() && d.hardware == hw.id) return d.runtime;
   for (const auto& d : default_runtime_rules())

@@ -2,6 +2,7 @@
 
 #include "io/defaults.hpp"
 #include "io/fields.hpp"
+#include "io/presets.hpp"
 
 namespace infercast {
 
@@ -63,6 +64,11 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   }
   hw.source = r.string("source");
   hw.notes = r.string_or("notes", "");
+  // The runtime its users most run (a runtime preset); without it, presets/defaults/default_runtimes.json decides.
+  hw.default_runtime = r.string_or("default_runtime", "");
+  if (!hw.default_runtime.empty() && !find_runtime_preset(hw.default_runtime))
+    r.fail("default_runtime", "unknown_preset", r.child_path("default_runtime") + " holds \"" + hw.default_runtime +
+                                                    "\", which is not a runtime preset; run `infercast runtimes` for the list");
   hw.launch_year = static_cast<int>(r.nonneg_int_or("launch_year", 0));
   {
     // A key present must hold a positive peak; a data type the device has no published peak for is left out.
@@ -159,6 +165,7 @@ json hardware_to_json(const HardwareSpec& hw) {
           {"price_USD", hw.price_usd},
           {"embodied_kgCO2e", hw.embodied_kgco2e},
           {"notes", hw.notes}};
+  if (!hw.default_runtime.empty()) out["default_runtime"] = hw.default_runtime;
   // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
   // so a document written back and read again keeps following them.
   json eff = json::object();

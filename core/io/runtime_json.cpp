@@ -68,6 +68,15 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
   } else {
     r.raw("kernels_per_op");
   }
+  if (r.has("collectives")) {
+    Reader c = r.object("collectives");
+    rt.custom_allreduce_max_bytes = c.number_in_or("custom_allreduce_max_bytes", 0, 1e12, 0);
+    rt.one_shot_max_bytes = c.number_in_or("one_shot_max_bytes", 0, 1e12, 0);
+    rt.nccl_base_latency_s = c.number_in_or("nccl_base_latency_us", 0, 1e6, 0) * 1e-6;
+    c.reject_unknown();
+  } else {
+    r.raw("collectives");
+  }
   rt.flash_attention = r.boolean_or("flash_attention", true);
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
@@ -85,6 +94,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     Reader e = r.object("efficiency");
     rt.eff.gemm = optional_fraction(e, "gemm");
     rt.eff.gemm_low = optional_fraction(e, "gemm_low");
+    rt.eff.kv_memory = optional_fraction(e, "kv_memory");
     rt.eff.attention = optional_fraction(e, "attention");
     rt.eff.elementwise = optional_fraction(e, "elementwise");
     if (e.has("memory")) {
@@ -135,6 +145,10 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"kv_append_copy", rt.fusion.kv_append_copy}}},
           {"kernels_per_op", {{"norm", rt.fusion.norm_kernels}, {"rope", rt.fusion.rope_kernels}, {"act", rt.fusion.act_kernels},
                               {"kv_write", rt.fusion.kv_write_kernels}, {"gemm", rt.fusion.gemm_kernels}}},
+          {"collectives",
+           {{"custom_allreduce_max_bytes", rt.custom_allreduce_max_bytes},
+            {"one_shot_max_bytes", rt.one_shot_max_bytes},
+            {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6}}},
           {"flash_attention", rt.flash_attention},
           {"gemm_waves", rt.gemm_waves},
           {"compute",
@@ -144,7 +158,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"int8_dot_max_tokens", rt.int8_dot_max_tokens},
             {"dequant_copy_above", rt.fusion.dequant_copy_above}}},
           {"efficiency",
-           {{"gemm", frac(rt.eff.gemm)}, {"gemm_low", frac(rt.eff.gemm_low)}, {"attention", frac(rt.eff.attention)}, {"elementwise", frac(rt.eff.elementwise)}, {"memory", memory}}}};
+           {{"gemm", frac(rt.eff.gemm)}, {"gemm_low", frac(rt.eff.gemm_low)}, {"kv_memory", frac(rt.eff.kv_memory)}, {"attention", frac(rt.eff.attention)}, {"elementwise", frac(rt.eff.elementwise)}, {"memory", memory}}}};
 }
 
 }  // namespace infercast

