@@ -25,6 +25,10 @@ EXTRA = {
     "/hardware": {"anyOf": [{"type": "string", "description": "a hardware preset id (the `hardware` call)"},
                             {"$ref": BASE + "hardware"}],
                   "description": "a hardware preset id or a hardware document"},
+    "/runtime": {"anyOf": [{"type": "string", "description": "a runtime preset id (the `runtimes` call)"},
+                           {"$ref": BASE + "runtime"}],
+                 "description": "the software stack: a runtime preset id or a runtime document (default: the device's)"},
+    "/cross_validate": {"type": "boolean", "default": True, "description": "also refit without each source (leave one source out)"},
     "/system": {"anyOf": [{"type": "string", "description": "a system preset id (the `systems` call)"},
                           {"$ref": BASE + "system"}],
                 "description": "several devices: a system preset id or a system document"},
@@ -54,7 +58,7 @@ ALIASES = {"/bandwidth_GBps/steps": "/compute_TOPS/steps"}
 
 # The top-level fields each call reads. ANALYSIS is what read_inputs, read_workload and read_costs take
 # (core/api/request.cpp); the table's top-level fields no call below names join it.
-ANALYSIS = ["model", "hardware", "scenario", "convert_mla", "workload", "precision", "convention", "attention", "mla",
+ANALYSIS = ["model", "hardware", "runtime", "scenario", "convert_mla", "workload", "precision", "convention", "attention", "mla",
             "mlp", "moe_traffic", "timing", "attention_tile", "lora", "online_hadamard", "placement", "costs"]
 MULTI = ["system", "parallel", "speculative"]
 SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_points"]
@@ -67,8 +71,8 @@ CALLS = {
     "dse_device": ["hardware", "params", "sram_bandwidth_GBps", "costs"],
     "model": ["model"],
     "device": ["hardware"],
-    "validate": ["csv"],
-    "calibrate": ["hardware", "model", "fit", "points"],
+    "validate": ["csv", "cross_validate"],
+    "calibrate": ["hardware", "runtime", "model", "fit", "points"],
     "checkpoint": ["tensors", "model"],
 }
 REQUIRED = {"analyze": ["model"], "batching": ["model"], "quant_sweep": ["model"], "sweep": ["model", "hardware", "axes"],
