@@ -92,6 +92,13 @@ export function fillChoices() {
     const o = ctx.options.find((x) => x.path === path);
     const sel = $(id);
     sel.textContent = '';
+    // The kernels a runtime chooses itself: its own unless the user picks one.
+    if (id === 'attention' || id === 'mlp') {
+      const own = document.createElement('option');
+      own.value = '';
+      own.textContent = 'as the runtime runs it';
+      sel.appendChild(own);
+    }
     for (const v of o.values) {
       const opt = document.createElement('option');
       opt.value = v.name;

@@ -8,7 +8,7 @@ import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
-import { fillEditor } from './devices.js';
+import { fillEditor, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { cancelStaleSweep, redraw, runTcTm } from './dsepanel.js';
 import { count } from './format.js';
@@ -122,6 +122,7 @@ export function render(r) {
   $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   renderPlan(r, $('plan'));
+  syncEfficiencies();  // the placeholders show what this analysis ran with
   const est = r.hardware && r.hardware.peak_estimated ? `; estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}` : '';
   $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}${est}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
   renderCards($('cards'), r);

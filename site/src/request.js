@@ -65,10 +65,11 @@ export function request() {
     workload: workloadArg(),
     precision: { activations: state.activations, kv: state.kv },
     convention: state.convention,
-    attention: state.attention,
     moe_traffic: state.moe,
-    mlp: state.mlp,
   };
+  // Attention and MLP kernels: the runtime's own unless the user picks one (as the CLI without --attention/--mlp).
+  if (state.attention) req.attention = state.attention;
+  if (state.mlp) req.mlp = state.mlp;
   // Without a weight format the core applies the one the model is published in (its quantization_config), as
   // the CLI does when --weights is not given.
   if (state.weights !== 'declared') req.precision.weights = state.weights;
