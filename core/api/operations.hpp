@@ -29,6 +29,7 @@ json api_safetensors_size(const std::string& bytes);
 // catalog.cpp
 json api_version(const json& request);
 json api_models(const json& request);
+json api_families(const json& request);
 json api_hardware(const json& request);
 json api_systems(const json& request);
 json api_regions(const json& request);

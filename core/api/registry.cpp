@@ -25,6 +25,7 @@ const std::vector<Function>& functions() {
       {"functions", api_functions, nullptr, "this list"},
       {"options", api_options, nullptr, "every request field: range, default, choices"},
       {"models", api_models, nullptr, "model presets"},
+      {"families", api_families, nullptr, "model families a config.json may name, with transformers' defaults"},
       {"hardware", api_hardware, nullptr, "hardware presets"},
       {"systems", api_systems, nullptr, "multi-device system presets"},
       {"conventions", api_conventions, nullptr, "counting conventions"},
