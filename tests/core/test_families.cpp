@@ -139,6 +139,15 @@ TEST_CASE("JSON as Python writes it: NaN and Infinity where nothing is computed,
   const json env = json::parse(call("model", R"({"model": {"model_type": "llama", "hidden_size": NaN}})"));
   CHECK(env["error"]["message"] == "/model/hidden_size holds NaN; expected a positive integer (in the config of model_type \"llama\")");
   CHECK(json::parse(call("model", std::string(R"({"model": )") + base + "}}"))["ok"].get<bool>());
+  // The page hands a file's text to config_text: checked, and returned as strict JSON (non-finite numbers nothing
+  // computes with become null).
+  const json ct = json::parse(call_bytes("config_text", base + "}"));
+  REQUIRE(ct["ok"].get<bool>());
+  CHECK(ct["value"]["config"]["rope_scaling"]["extra"].is_null());
+  CHECK(ct["value"]["model_type"] == "llama");
+  const json ce = json::parse(call_bytes("config_text", R"({"model_type": "llama", "hidden_size": -Infinity})"));
+  CHECK(ce["error"]["message"] ==
+        "/model/hidden_size holds -Infinity; expected a positive integer (in the config of model_type \"llama\")");
 }
 
 TEST_CASE("an unknown model_type is refused naming it, its architectures and the families it resembles", "[families][errors]") {
