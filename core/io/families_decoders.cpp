@@ -295,6 +295,16 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   exaone.source = "the model repositories' configuration_exaone.py and modeling_exaone.py (LGAI-EXAONE/EXAONE-3.5-*)";
   add(exaone);
 
+  // InternLM2 / 2.5 (remote code, modeling_internlm2.py): Llama's layout with one fused wqkv (q, then per KV head
+  // its keys and values) and `bias` on wqkv and wo. transformers ships no class, so no defaults are filled.
+  FamilyTraits internlm2{"internlm2", {}, {"InternLM2ForCausalLM"}};
+  internlm2.fused_qkv = true;
+  internlm2.bias_key = "bias";
+  internlm2.config_class = "InternLM2Config";
+  internlm2.ignored_keys = {"attn_implementation"};
+  internlm2.source = "the model repositories' configuration_internlm2.py and modeling_internlm2.py (internlm/internlm2_5-7b-chat)";
+  add(internlm2);
+
   // Recognized, refused: building blocks Infercast does not model, named rather than counted wrong.
   FamilyTraits gemma3n{"gemma3n", {"gemma3n_text"}, {"Gemma3nForConditionalGeneration", "Gemma3nForCausalLM"}};
   gemma3n.source = "gemma3n/modeling_gemma3n.py";

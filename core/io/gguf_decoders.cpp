@@ -19,7 +19,7 @@ const std::vector<Arch>& archs() {
       {"stablelm", "stablelm"},   {"exaone", "exaone"},         {"exaone4", "exaone4"},
       {"glm4", "glm4"},           {"glm4moe", "glm4_moe"},      {"ernie4_5", "ernie4_5"},
       {"ernie4_5-moe", "ernie4_5_moe"}, {"hunyuan-moe", "hunyuan_v1_moe"}, {"hunyuan-dense", "hunyuan_v1_dense"},
-      {"smollm3", "smollm3"},
+      {"smollm3", "smollm3"},     {"internlm2", "internlm2"},
   };
   return table;
 }
@@ -97,6 +97,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     cfg["attention_bias"] = bias;
   if (a == "granite" || a == "smollm3") cfg["mlp_bias"] = has_tensor("blk.0.ffn_up.bias");
   if (a == "starcoder2" || a == "ernie4_5" || a == "ernie4_5-moe") cfg["use_bias"] = bias;
+  if (a == "internlm2") cfg["bias"] = has_tensor("blk.0.attn_qkv.bias");
   if (a == "command-r") cfg["use_qk_norm"] = q_norm;
   if (a == "glm4moe") cfg["use_qk_norm"] = q_norm;
   if (a == "phimoe") cfg["lm_head_bias"] = has_tensor("output.bias");

@@ -429,6 +429,16 @@ TEST_CASE("EXAONE: 3.x under its own key names, 4.0 with an LLLG pattern and glo
   CHECK_FALSE(x.layers[0].attn.qk_norm_full);
 }
 
+TEST_CASE("InternLM2: one fused wqkv with the config's bias, on wqkv and wo", "[families][rules]") {
+  const ModelSpec m = parse(small("internlm2", {{"bias", true}}));
+  CHECK(m.layers[0].attn.fused_qkv);
+  // wqkv 64 x (64 + 2 x 32) + 128 biases, wo 64x64 + 64; MLP 3x64x128; two norms; untied 1000x64 twice.
+  const long long layer = 64 * 128 + 128 + 64 * 64 + 64 + 3 * 64 * 128 + 2 * 64;
+  CHECK(count_params(m).total == 2 * layer + 2 * 1000 * 64 + 64);
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 1, 1}}, settings());
+  CHECK(find_op(ops, "qkv_proj").dispatches == 2);  // one fused GEMM a layer
+}
+
 TEST_CASE("SmolLM3: every fourth layer NoPE", "[families][rules]") {
   const ModelSpec m = parse(small("smollm3", {{"num_hidden_layers", 8}}));
   for (int i = 0; i < 8; ++i) CHECK((m.layers[i].attn.rope_dim == 0) == ((i + 1) % 4 == 0));
