@@ -216,9 +216,15 @@ json gguf_model(const GgufHeader& h) {
                          " (drop the model's config.json instead)");
   }
   const auto result = [&](const json& c) -> json {
-    return {{"architecture", arch},   {"name", c["_name_or_path"]}, {"version", h.version},
-            {"config", c},            {"precision", precision},     {"tensors", h.tensors.size()},
-            {"params_total", total},  {"tensor_bytes", tensor_bytes}, {"header_bytes", h.header_bytes},
+    return {{"architecture", arch},
+            {"name", c["_name_or_path"]},
+            {"gguf_version", h.version},  // "version" is the project's in every result
+            {"config", c},
+            {"precision", precision},
+            {"tensors", h.tensors.size()},
+            {"params_total", total},
+            {"tensor_bytes", tensor_bytes},
+            {"header_bytes", h.header_bytes},
             {"types", types}};
   };
   if (!decoder.is_null()) {  // the families of io/gguf_decoders.cpp
@@ -272,16 +278,7 @@ json gguf_model(const GgufHeader& h) {
     cfg.erase("head_dim");
 
 
-  return {{"architecture", arch},
-          {"name", cfg["_name_or_path"]},
-          {"version", h.version},
-          {"config", cfg},
-          {"precision", precision},
-          {"tensors", h.tensors.size()},
-          {"params_total", total},
-          {"tensor_bytes", tensor_bytes},
-          {"header_bytes", h.header_bytes},
-          {"types", types}};
+  return result(cfg);
 }
 
 }  // namespace infercast

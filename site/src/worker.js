@@ -1,16 +1,8 @@
-// Owns the wasm module: loaded once, answers {id, fn, request} with {id, envelope}. The main thread only renders.
+// The served site's worker: loads the core once; the main thread only renders. The build bundles the core's ES
+// module in and names the hashed .wasm file (__WASM_FILE__).
 import createInfercast from './infercast.mjs';
+import { serveCore } from './serve-core.js';
 
-const ready = createInfercast();
-
-self.onmessage = async (event) => {
-  const { id, fn, request, bytes } = event.data;
-  let envelope;
-  try {
-    const module = await ready;
-    envelope = JSON.parse(bytes ? module.callBytes(fn, bytes) : module.call(fn, JSON.stringify(request ?? {})));
-  } catch (err) {
-    envelope = { ok: false, error: { code: 'worker.failed', path: '', message: `the core failed to run: ${err}` } };
-  }
-  self.postMessage({ id, envelope });
-};
+/* global __WASM_FILE__ */
+const wasmFile = typeof __WASM_FILE__ === 'string' ? __WASM_FILE__ : 'infercast.wasm';
+serveCore(self, createInfercast({ locateFile: (p) => (p === 'infercast.wasm' ? wasmFile : p) }));

@@ -132,7 +132,8 @@ test('the offline single file computes from file:// with no server', async () =>
   const file = path.join(root, 'dist/infercast-offline.html');
   const { page, context, consoleErrors, requests } = await openPage(env.browser, `file://${file}`);
   await analyzed(page);
-  assert.match(await page.textContent('#status'), /\(inline\)/);
+  // The core runs in a blob worker made from the inlined core, off the main thread.
+  assert.match(await page.textContent('#status'), /\(offline worker\)/);
   assert.match(await cardValue(page, 'Time to first token'), /ms$/);
   await page.screenshot({ path: path.join(artifacts, 'offline.png'), fullPage: true });
   assert.deepEqual(consoleErrors, []);

@@ -14,7 +14,7 @@
 #include <string>
 
 #include "api/api.hpp"
-#include "io/json_reader.hpp"  // infercast::json
+#include "io/json_reader.hpp"
 
 using infercast::json;
 
