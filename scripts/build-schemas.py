@@ -199,8 +199,8 @@ def main():
         else:
             # A call this table does not describe yet (a catalog list takes no fields; a new call, any object).
             print(f"build-schemas: {name}: no request structure here; the catalog's empty request", file=sys.stderr) \
-                if name not in ("version", "functions", "options", "models", "hardware", "systems", "conventions",
-                                "dtypes", "scenarios", "regions") else None
+                if name not in ("version", "functions", "options", "models", "families", "hardware", "systems",
+                                "conventions", "dtypes", "scenarios", "regions") else None
             defs[name] = {"$ref": BASE + "requests#/$defs/empty", "description": f["help"]}
 
     requests = {

@@ -25,6 +25,26 @@ json api_version(const json& request) {
   return {{"version", kVersion}};
 }
 
+// The model families a config.json may name: model_type and its aliases, the architectures that name the family,
+// transformers' defaults for omitted fields, and what a recognized-but-refused family lacks.
+json api_families(const json& request) {
+  no_fields(request);
+  json a = json::array();
+  for (const auto& f : model_families()) {
+    json defaults = json::object();
+    for (const auto& d : f.defaults) defaults[d.key] = d.value;
+    a.push_back({{"model_type", f.model_type},
+                 {"aliases", f.aliases},
+                 {"architectures", f.architectures},
+                 {"config_class", f.config_class},
+                 {"defaults", defaults},
+                 {"supported", f.unsupported[0] == '\0'},
+                 {"not_modelled", f.unsupported},
+                 {"source", f.source}});
+  }
+  return a;
+}
+
 json api_models(const json& request) {
   no_fields(request);
   json a = json::array();

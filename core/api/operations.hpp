@@ -24,11 +24,13 @@ json api_calibrate(const json& request);
 // files.cpp: a checkpoint's tensors as JSON; GGUF and safetensors headers as bytes
 json api_checkpoint(const json& request);
 json api_gguf(const std::string& bytes);
+json api_config_text(const std::string& bytes);
 json api_safetensors(const std::string& bytes);
 json api_safetensors_size(const std::string& bytes);
 // catalog.cpp
 json api_version(const json& request);
 json api_models(const json& request);
+json api_families(const json& request);
 json api_hardware(const json& request);
 json api_systems(const json& request);
 json api_runtimes(const json& request);

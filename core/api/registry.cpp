@@ -26,6 +26,7 @@ const std::vector<Function>& functions() {
       {"functions", api_functions, nullptr, "this list"},
       {"options", api_options, nullptr, "every request field: range, default, choices"},
       {"models", api_models, nullptr, "model presets"},
+      {"families", api_families, nullptr, "model families a config.json may name, with transformers' defaults"},
       {"hardware", api_hardware, nullptr, "hardware presets"},
       {"systems", api_systems, nullptr, "multi-device system presets"},
       {"runtimes", api_runtimes, nullptr, "runtime presets: launches, fusion, kernels, efficiencies"},
@@ -47,6 +48,7 @@ const std::vector<Function>& functions() {
       {"calibrate", api_calibrate, nullptr, "a device's efficiencies fitted to measured points"},
       {"checkpoint", api_checkpoint, nullptr, "a safetensors checkpoint's tensors read into counts and formats"},
       {"gguf", nullptr, api_gguf, "a GGUF header (bytes): config, parameters and formats"},
+      {"config_text", nullptr, api_config_text, "a config.json's text (bytes), NaN and Infinity as Python writes them: the config, checked"},
       {"safetensors", nullptr, api_safetensors, "a .safetensors header (bytes): its tensor table"},
       {"safetensors_size", nullptr, api_safetensors_size, "the first 8 bytes of a .safetensors file: its header's length"},
   };

@@ -1,9 +1,11 @@
 #include "io/gguf.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <map>
 
+#include "io/gguf_decoders.hpp"
 #include "io/weight_formats.hpp"
 
 namespace infercast {
@@ -201,12 +203,35 @@ json gguf_model(const GgufHeader& h) {
       {"llama", "llama"}, {"mistral", "mistral"}, {"qwen2", "qwen2"}, {"qwen3", "qwen3"}, {"qwen2moe", "qwen2_moe"},
       {"qwen3moe", "qwen3_moe"}, {"phi3", "phi3"}, {"gemma", "gemma"}};
   const auto fam = families.find(arch);
-  if (fam == families.end()) {
+  const json decoder = fam == families.end() ? gguf_decoder_config(h, arch, vocab_rows, has_output) : json(nullptr);
+  if (fam == families.end() && decoder.is_null()) {
+    std::vector<std::string> names;
+    for (const auto& [k, v] : families) names.push_back(k);
+    for (const auto& k : gguf_decoder_architectures()) names.push_back(k);
+    std::sort(names.begin(), names.end());
     std::string list;
-    for (const auto& [k, v] : families) list += (list.empty() ? "" : ", ") + k;
+    for (const auto& k : names) list += (list.empty() ? "" : ", ") + k;
     throw InputError("gguf.unsupported_architecture", "/gguf/general.architecture",
                      "general.architecture holds \"" + arch + "\"; expected one of " + list +
                          " (drop the model's config.json instead)");
+  }
+  const auto result = [&](const json& c) -> json {
+    return {{"architecture", arch},
+            {"name", c["_name_or_path"]},
+            {"gguf_version", h.version},  // "version" is the project's in every result
+            {"config", c},
+            {"precision", precision},
+            {"tensors", h.tensors.size()},
+            {"params_total", total},
+            {"tensor_bytes", tensor_bytes},
+            {"header_bytes", h.header_bytes},
+            {"types", types}};
+  };
+  if (!decoder.is_null()) {  // the families of io/gguf_decoders.cpp
+    json c = decoder;
+    if (c.contains("head_dim") && c["hidden_size"].get<double>() == c["head_dim"].get<double>() * c["num_attention_heads"].get<double>())
+      c.erase("head_dim");
+    return result(c);
   }
   json cfg = {{"model_type", fam->second}, {"_name_or_path", text("general.name").empty() ? arch : text("general.name")}};
   const auto put = [&](const char* hf, const std::string& key, bool required) {
@@ -253,16 +278,7 @@ json gguf_model(const GgufHeader& h) {
     cfg.erase("head_dim");
 
 
-  return {{"architecture", arch},
-          {"name", cfg["_name_or_path"]},
-          {"gguf_version", h.version},  // "version" is the project's in every result
-          {"config", cfg},
-          {"precision", precision},
-          {"tensors", h.tensors.size()},
-          {"params_total", total},
-          {"tensor_bytes", tensor_bytes},
-          {"header_bytes", h.header_bytes},
-          {"types", types}};
+  return result(cfg);
 }
 
 }  // namespace infercast

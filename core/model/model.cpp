@@ -52,7 +52,8 @@ Count attention_count(const AttentionSpec& a, Count h) {
     if (a.qkv_bias) p += q + k + v;
   }
   if (a.o_bias) p += h;
-  if (a.qk_norm && a.qk_norm_weight) p += Count(2) * a.head_dim;
+  if (a.qk_norm && a.qk_norm_weight)
+    p += a.qk_norm_full ? (Count(a.n_heads) + a.n_kv_heads) * a.head_dim : Count(2) * a.head_dim;
   if (a.sinks) p += a.n_heads;
   return p;
 }
@@ -105,6 +106,7 @@ ParamCounts count_params(const ModelSpec& m) {
   const Count table = Count(m.vocab) * h;
   Count embedding = m.has_embedding ? table : Count(0);
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
+  if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
   Count norms = m.has_head ? norm_w : Count(0);  // the final norm
   Count attention, ffn_dense, router, experts_routed, experts_shared, active_ffn;
   for (const auto& L : m.layers) {
@@ -119,7 +121,8 @@ ParamCounts count_params(const ModelSpec& m) {
     }
     const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0);
     const Count expert = ffn_count(h, f.expert_intermediate, f.gated, f.expert_bias);
-    const Count shared = Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, false) + (f.shared_gate ? h : 0);
+    const Count shared =
+        Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, f.shared_bias) + (f.shared_gate ? h : 0);
     router += r;
     experts_routed += Count(f.n_experts) * expert;
     experts_shared += shared;

@@ -36,6 +36,7 @@ struct AttentionSpec {
   bool o_bias = false;
   bool qk_norm = false;  // per-head norm of q and k (Qwen3, Gemma-3, Llama-4)
   bool qk_norm_weight = true;  // Llama-4's L2 qk-norm has no weights
+  bool qk_norm_full = false;   // weights over every head (OLMo 2, Cohere): n_h*d for q, n_kv*d for k, not d each
   bool sinks = false;    // learned per-head attention sink logits (gpt-oss)
   bool fused_qkv = false;  // checkpoint stores one qkv matrix (Phi-3, Falcon): one dispatch, same FLOPs
 };
@@ -53,6 +54,7 @@ struct FfnSpec {
   i64 n_shared = 0;             // shared experts (always active)
   i64 shared_intermediate = 0;  // width of each shared expert
   bool shared_gate = false;     // Qwen2-MoE: sigmoid gate on the shared expert (h x 1)
+  bool shared_bias = false;     // shared experts with biases (ERNIE 4.5 with use_bias)
   bool router_bias = false;     // gpt-oss router has a bias
   bool expert_bias = false;     // gpt-oss experts have biases
   bool score_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias (E values)
@@ -79,6 +81,7 @@ struct ModelSpec {
   i64 hidden = 0;
   i64 vocab = 0;
   bool tied_embeddings = false;
+  bool lm_head_bias = false;  // the LM head adds a bias of V values (Phi-MoE lm_head_bias, ERNIE 4.5 MoE use_bias)
   NormKind norm = NormKind::RMS;
   bool norm_bias = false;  // LayerNorm with bias
   std::string activation = "silu";

@@ -26,7 +26,8 @@ void add_attention(Builder& b, const GroupStep& gs) {
     b.gemm("v_proj", G, n, T, h, nkv * vhd, a.qkv_bias);
   }
   if (a.qk_norm)
-    b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, conv.rmsnorm_flops_per_element, 1, a.qk_norm_weight ? 2 * hd : 0)
+    b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, b.norm_cost(), 1,
+                  a.qk_norm_weight ? (a.qk_norm_full ? (nh + nkv) * hd : 2 * hd) : 0)
         .dispatches = 2 * c;
   if (a.rope_dim > 0)
     b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)

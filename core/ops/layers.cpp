@@ -9,15 +9,15 @@ namespace {
 // Every field of an AttentionSpec, bound by position: a field added to AttentionSpec and not named here
 // does not compile.
 auto fields_of(const AttentionSpec& x) {
-  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, sinks, fused_qkv] = x;
-  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, sinks, fused_qkv);
+  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv] = x;
+  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv);
 }
 
 // Every field of a FfnSpec, bound by position: a field added to FfnSpec and not named here
 // does not compile.
 auto fields_of(const FfnSpec& x) {
-  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, router_bias, expert_bias, score_correction_bias] = x;
-  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, router_bias, expert_bias, score_correction_bias);
+  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias] = x;
+  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias);
 }
 
 // Every field of a LayerSpec, bound by position: a field added to LayerSpec and not named here

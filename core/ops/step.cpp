@@ -75,7 +75,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   if (m.has_head) {
     b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
     b.wclass = WeightClass::LmHead;
-    b.gemm("lm_head", "", 1, logit_rows, h, V, false);
+    b.gemm("lm_head", "", 1, logit_rows, h, V, m.lm_head_bias);
   }
   apply_fusion(out, s.fusion);
   return out;

@@ -83,6 +83,11 @@ test('dropping a config analyzes it; a broken config gets a clear error next to 
   await dropFile(page, 'zero.json', '{"model_type": "llama", "hidden_size": 0}');
   await page.waitForFunction(() => /hidden_size/.test(document.getElementById('model-error').textContent));
   assert.equal(await page.textContent('#model-error'), 'zero.json: /model/hidden_size holds 0; expected a positive integer');
+  // JSON as Python writes it: the core reads NaN and Infinity, and refuses them by name where a size is computed.
+  await dropFile(page, 'nan.json', '{"model_type": "llama", "hidden_size": NaN, "rope_scaling": {"factor": Infinity}}');
+  await page.waitForFunction(() => /NaN/.test(document.getElementById('model-error').textContent));
+  assert.equal(await page.textContent('#model-error'),
+    'nan.json: /model/hidden_size holds NaN; expected a positive integer (in the config of model_type "llama")');
   assert.equal(await cardValue(page, 'Time to first token'), before, 'the last good result stays on screen');
   await page.screenshot({ path: path.join(artifacts, 'config-error.png'), fullPage: true });
 

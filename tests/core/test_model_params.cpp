@@ -74,6 +74,23 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"phi-4-mini", 3836021760LL, 3836021760LL},
       {"deepseek-v2", 235741434880LL, 21375800320LL},
       {"deepseek-r1", 671026419200LL, 37552297472LL},
+      // Issue 20's families; every count is computed by hand in tests/core/test_families.cpp (module by module) and
+      // agrees with the stated sizes: Gemma 3 27B, Falcon-40B (tied head, FalconConfig's default), Kimi K2 1T / 32B,
+      // OLMo 2 32B and 7B, GLM-4.5's 355B / 32B layout without its MTP layer, Granite 3.1 8B (8.17B as listed),
+      // Granite 3B-A800M, Command R7B, DBRX 132B / 36B, StarCoder2 15B, StableLM 2 1.6B, Qwen3-VL-8B's text model.
+      {"gemma-3-27b-it", 27009346304LL, 27009346304LL},
+      {"falcon-40b", 41303293952LL, 41303293952LL},
+      {"kimi-k2-instruct", 1026408232448LL, 32861500928LL},
+      {"olmo-2-0325-32b", 32234279936LL, 32234279936LL},
+      {"olmo-2-1124-7b-instruct", 7298617344LL, 7298617344LL},
+      {"glm-4.7", 352797829024LL, 33632266144LL},
+      {"granite-3.1-8b-instruct", 8170848256LL, 8170848256LL},
+      {"granite-3.1-3b-a800m-instruct", 3298793472LL, 882874368LL},
+      {"command-r7b-12-2024", 8028033024LL, 8028033024LL},
+      {"dbrx-instruct", 131596523520LL, 36469708800LL},
+      {"starcoder2-15b", 15957889024LL, 15957889024LL},
+      {"stablelm-2-1.6b-chat", 1644515328LL, 1644515328LL},
+      {"qwen3-vl-8b-instruct", 8190735360LL, 8190735360LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
