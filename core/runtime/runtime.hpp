@@ -13,6 +13,7 @@
 
 #include "hardware/hardware.hpp"
 #include "ops/ops.hpp"
+#include "runtime/scheduler.hpp"
 #include "util/names.hpp"
 
 namespace infercast {
@@ -63,6 +64,7 @@ struct RuntimeSpec {
   i64 int8_dot_max_tokens = 0;  // Int8Dot up to this many tokens per step (0: always)
 
   RuntimeEfficiency eff;
+  SchedulerSpec scheduler;  // how a serving engine batches requests into steps (runtime/scheduler.hpp)
   // The values the preset file states for the fittable parameters (runtime/params.hpp), before any class fit is
   // laid over them: what leave-one-source-out refits start from. Indexed by RtParam.
   std::vector<std::optional<double>> prior;
