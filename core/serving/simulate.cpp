@@ -50,6 +50,7 @@ struct Req {
   int target = 0;     // while prefilling: tokens the cache must hold before the next token
   bool prefilling = true, admitted = false;
   double kv = 0;      // bytes held (or reserved)
+  double alloc = 0;   // tokens its blocks hold
 };
 
 // numpy-style percentile (linear between ranks), as the serving benchmarks report.
@@ -136,6 +137,8 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   out.mean_osl /= static_cast<double>(N);
 
   const double pool = std::max(0.0, s.memory.kv_bytes);
+  const bool reserving = L.policy == StepPolicy::PrefillFirst && L.preemption == Preemption::Recompute;
+  double reserve_ratio = reserving ? 0.7 : 0;
   double used = 0, kv_area = 0, peak = 0;
   const double cap = L.max_num_seqs > 0 ? static_cast<double>(L.max_num_seqs) : 1e18;
   std::deque<std::size_t> waiting;
@@ -163,6 +166,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     Req& q = reqs[idx];
     used -= q.kv;
     q.kv = 0;
+    q.alloc = 0;
     q.computed = 0;
     q.prefilling = true;
     q.target = q.isl + q.generated;
@@ -170,12 +174,16 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     running.erase(std::find(running.begin(), running.end(), idx));
     waiting.push_front(idx);
     out.preemptions += 1;
+    if (reserving) reserve_ratio = 0.7;
   };
   // Grows a request's cache to `ctx` tokens, evicting the newest running requests (never `keep` and never one already
   // in this step) when the pool is short; false when even that cannot make room.
+  const double block = static_cast<double>(L.kv_block_tokens);
   const auto grow = [&](std::size_t idx, double ctx) {
     Req& q = reqs[idx];
+    if (ctx <= q.alloc) return true;  // within the blocks it holds
     const double need = kv_for(q, ctx) - q.kv;
+    q.alloc = std::ceil(ctx / block) * block;
     if (need <= 0) return true;
     while (used + need > pool) {
       if (L.preemption == Preemption::None || running.empty()) return false;
@@ -191,6 +199,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   // Admits waiting prompts FCFS into the step within `budget` tokens; whole prompts only unless chunking.
   const auto admit = [&](double& budget, bool chunk, bool one_chunked) {
     bool chunked_taken = false;
+    int prompts = 0;
     while (!waiting.empty() && budget > 0 && static_cast<double>(running.size()) < cap) {
       const std::size_t idx = waiting.front();
       Req& q = reqs[idx];
@@ -199,8 +208,18 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       double take = remaining;
       if (remaining > budget) {
         if (chunk && !(one_chunked && chunked_taken)) take = budget;
-        else if (step.empty()) take = remaining;  // a prompt longer than the budget runs alone
+        // Whole prompts: one longer than the budget is taken as the step's only prompt (an engine without chunking
+        // is configured so that its longest prompt fits a step).
+        else if (!chunk && prompts == 0) take = remaining;
         else break;
+      }
+      // SGLang's admission keeps room for the running requests' next tokens: new_token_ratio of what they have
+      // left to generate (0.7 after an eviction, decaying to 0.1 over 600 decode steps).
+      if (reserve_ratio > 0) {
+        double left = 0;
+        for (std::size_t i : running) left += reqs[i].osl - reqs[i].generated;
+        const double more = request_kv_bytes(s, q.computed + take) - q.kv;
+        if (used + more + reserve_ratio * left * s.memory.kv_bytes_per_token > pool && !running.empty()) break;
       }
       if (!grow(idx, q.computed + take)) break;
       waiting.pop_front();
@@ -208,6 +227,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       running.push_back(idx);
       step.push_back({idx, static_cast<int>(take)});
       budget -= take;
+      ++prompts;
       if (take < remaining) chunked_taken = true;
     }
   };
@@ -215,13 +235,23 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   // A token reaching the client at `when`: first token, inter-token gap, finish (and a closed-loop client's next
   // request).
   std::vector<std::size_t> emitted, pending;
+  // Gaps come in runs of equal values (every request that decoded in the same two steps): binned per run.
+  double run_gap = -1, run_count = 0;
+  const auto itl_gap = [&](double g) {
+    if (g != run_gap) {
+      if (run_count > 0) itl.add(run_gap, run_count);
+      run_gap = g;
+      run_count = 0;
+    }
+    run_count += 1;
+  };
   const bool delayed = L.output_delay_steps > 0;
   const auto observe = [&](std::vector<std::size_t>& idxs, double when) {
     for (std::size_t idx : idxs) {
       Req& q = reqs[idx];
       q.seen += 1;
       if (q.first < 0) q.first = when;
-      else itl.add(when - q.last);
+      else itl_gap(when - q.last);
       q.last = when;
       if (q.seen < q.osl) continue;
       q.finish = when;
@@ -352,6 +382,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     batch_sum += static_cast<double>(running.size());
     out.steps += 1;
     (any_prefill ? (any_decode ? out.mixed_steps : out.prefill_steps) : out.decode_steps) += 1;
+    if (reserving && !any_prefill) reserve_ratio = std::max(0.1, reserve_ratio - 0.001);
     t += dt;
     // The engine's side: tokens sampled in this step, caches freed at the last one.
     bool any_done = false;
@@ -382,6 +413,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       observe(emitted, t);
     }
   }
+  if (run_count > 0) itl.add(run_gap, run_count);
   out.requests = static_cast<double>(ttft.size());
   out.duration_s = t;
   out.ttft_s = summarize(ttft);

@@ -116,6 +116,11 @@ void StepModel::add(StepLoad& l, double cached, double input, double count) cons
   l.rows += w_.settings.convention.lm_head_all_tokens ? input * count : count;
   if (input > 1 || cached <= 0) l.prefill = true;
   for (std::size_t g = 0; g < geo_.size(); ++g) {
+    if (input == 1 && geo_[g].first == 0 && geo_[g].second == 0) {  // a decode token over a full cache
+      l.pairs[g] += count * (cached + 1);
+      l.keys[g] += count * (cached + 1);
+      continue;
+    }
     l.pairs[g] += count * attention_pairs(geo_spec_[g], cached, input, causal_);
     l.keys[g] += count * attention_keys_read(geo_spec_[g], cached, input);
   }

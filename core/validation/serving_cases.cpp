@@ -1,7 +1,7 @@
 // Serving rows (metric serving_*) as serving runs (docs/serving.md, "Validation"): the load each source ran, read
 // from the row's columns and notes (concurrency=N or request_rate=R first, the number of prompts, fixed lengths or the
 // token totals a source printed, the length distribution its tool draws), the runtime's shipped scheduler, and the
-// simulation (the steady state for offline runs of more than 2000 prompts). A run is built once and shared by the
+// simulation (the steady state for offline runs of more than 2e6 request-steps). A run is built once and shared by the
 // metrics measured on it; re-timed under a refitted runtime it is simulated again.
 #include <algorithm>
 #include <cmath>
@@ -179,8 +179,9 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
       v.reason = std::string("the serving run does not set up: ") + e.what();
       return;
     }
-    // Offline runs of thousands of prompts: the steady state at the full batch (a simulation would take seconds).
-    sc->steady = load.requests > 2000 && load.concurrency >= load.requests;
+    // Offline runs (every prompt queued at once) of more than 2e6 request-steps: the steady state at the full batch
+    // (a simulation would take seconds, and the ramp at both ends is a small share of such a run).
+    sc->steady = load.concurrency >= load.requests && load.requests * osl > 2e6;
     runs.push_back(sc);
   }
   Case c;
