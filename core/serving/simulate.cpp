@@ -183,8 +183,10 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     Req& q = reqs[idx];
     if (ctx <= q.alloc) return true;  // within the blocks it holds
     const double need = kv_for(q, ctx) - q.kv;
-    q.alloc = std::ceil(ctx / block) * block;
-    if (need <= 0) return true;
+    if (need <= 0) {
+      q.alloc = std::ceil(ctx / block) * block;
+      return true;
+    }
     while (used + need > pool) {
       if (L.preemption == Preemption::None || running.empty()) return false;
       const std::size_t victim = running.back();
@@ -194,6 +196,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     }
     used += need;
     q.kv += need;
+    q.alloc = std::ceil(ctx / block) * block;
     return true;
   };
   // Admits waiting prompts FCFS into the step within `budget` tokens; whole prompts only unless chunking.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "analysis/gemm_shape.hpp"
 #include "analysis/steps.hpp"
 #include "ops/geometry.hpp"
 
@@ -199,12 +200,29 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       tab.attn.push_back(at);
     }
     // Dense operators on the token grid; the LM head of steps with prefill on the row grid.
+    units_ = timer.tile_units();
+    // A GEMM's wave factor is a step function of its rows M: tables keep c0 without it (linear in T) and M, and
+    // the factor is applied at the step's own M.
+    const auto record = [&](Dense& d, const Op& op) {
+      OpTerms t = timer.terms(op);
+      double M = 0, matrices = 0;
+      if (timer.waves(op)) {
+        M = op.gemm_m;
+        const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
+        matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;  // MoE: the experts the step touches
+        t.c0 *= gemm_shape_efficiency(M, op.gemm_n, units_, matrices);
+      }
+      if (d.n.size() < d.ops) d.n.push_back(op.gemm_n);
+      d.at.push_back(t);
+      d.m.push_back(M);
+      d.matrices.push_back(matrices);
+    };
     for (std::size_t i = 0; i < nops; ++i) tab.dense.ops += kind[i] == 0;
     for (double T : mode.grid) {
       const auto t = static_cast<i64>(T);
       const std::vector<Op> ops = step_ops(sm, groups, decode ? std::vector<Request>{Request{1, 1, t}} : std::vector<Request>{Request{0, t, 1}}, s);
       for (std::size_t i = 0; i < nops && i < ops.size(); ++i)
-        if (kind[i] == 0) tab.dense.at.push_back(timer.terms(ops[i]));
+        if (kind[i] == 0) record(tab.dense, ops[i]);
     }
     if (!decode) {
       mode.row_grid = token_grid(max_tokens, 0);  // a step has at most as many LM-head rows as new tokens
@@ -212,7 +230,7 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       for (double R : mode.row_grid) {
         const std::vector<Op> ops = step_ops(sm, groups, {Request{0, 1, static_cast<i64>(R)}}, s);
         for (std::size_t i = 0; i < nops && i < ops.size(); ++i)
-          if (kind[i] == 2) tab.head.at.push_back(timer.terms(ops[i]));
+          if (kind[i] == 2) record(tab.head, ops[i]);
       }
     }
     mode.stages.push_back(std::move(tab));
@@ -241,11 +259,20 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
     double st = 0;
     const auto table = [&](const Dense& d, std::size_t at, double frac) {
       if (d.ops == 0) return;
+      const std::size_t hi_at = at + 1 < d.at.size() / d.ops ? at + 1 : at;
       const OpTerms* lo = &d.at[at * d.ops];
-      const OpTerms* hi = at + 1 < d.at.size() / d.ops ? &d.at[(at + 1) * d.ops] : lo;
+      const OpTerms* hi = &d.at[hi_at * d.ops];
+      const double* mlo = &d.m[at * d.ops];
+      const double* mhi = &d.m[hi_at * d.ops];
+      const double* xlo = &d.matrices[at * d.ops];
+      const double* xhi = &d.matrices[hi_at * d.ops];
       for (std::size_t i = 0; i < d.ops; ++i) {
-        const double a = time_of(lo[i], lo[i].c0, lo[i].m0, x, 0), b = time_of(hi[i], hi[i].c0, hi[i].m0, x, 0);
-        st += std::max(0.0, a + frac * (b - a)) + lo[i].kernels * gap;
+        double c = std::max(0.0, lo[i].c0 + frac * (hi[i].c0 - lo[i].c0));
+        if (mlo[i] > 0)
+          c /= gemm_shape_efficiency(std::max(1.0, mlo[i] + frac * (mhi[i] - mlo[i])), d.n[i], units_,
+                                     std::max(1.0, xlo[i] + frac * (xhi[i] - xlo[i])));
+        const double m = std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0));
+        st += time_of(lo[i], c, m, x, gap);
       }
     };
     table(tab.dense, j, f);

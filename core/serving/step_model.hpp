@@ -54,7 +54,9 @@ class StepModel {
 
  private:
   struct Dense {  // operators that see only T (or R): their raw terms at every grid point
-    std::vector<OpTerms> at;  // grid-major: at[j * ops + i]
+    std::vector<OpTerms> at;  // grid-major: at[j * ops + i]; a GEMM's c0 without its wave factor
+    std::vector<double> m, matrices;  // a GEMM's rows M and weight matrices at each grid point (M 0: no wave factor)
+    std::vector<double> n;            // per operator: a GEMM's N
     std::size_t ops = 0;
   };
   struct Attn {  // an operator linear in (P, K, T) of one geometry
@@ -83,6 +85,7 @@ class StepModel {
   Workload w_;
   Execution x_;
   TierCost inv_;
+  int units_ = 0;  // compute units GEMM tiles wave over (0: no wave factor)
   std::vector<std::pair<i64, i64>> geo_;          // (window, chunk) of each geometry
   std::vector<AttentionSpec> geo_spec_;
   bool causal_ = true;
