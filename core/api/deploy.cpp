@@ -147,7 +147,7 @@ json api_deploy(const json& request) {
               {"best", nullptr}};
   if (res.has_best) {
     json b = config_json(res.best);
-    const LaunchCommands lc = launch_commands(res.best, repo, w, SchedulerLimits{});
+    const LaunchCommands lc = launch_commands(res.best, repo, w);
     b["launch"] = {{"vllm", lc.vllm}, {"sglang", lc.sglang}, {"trtllm", lc.trtllm}};
     if (!res.best.disaggregated) {
       // The best aggregated deployment's energy and cost, from its steady state.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <tuple>
 
 namespace infercast {
 
@@ -198,9 +199,15 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
   }
 
   // The front: highest tokens/s per device for each tokens/s per user.
+  // A total order (ties broken by TTFT, devices, then the configuration itself), so that every platform's sort
+  // gives the same front and the same best.
   std::sort(all.begin(), all.end(), [](const DeployConfig& a, const DeployConfig& b) {
-    return a.tokens_per_s_per_user != b.tokens_per_s_per_user ? a.tokens_per_s_per_user > b.tokens_per_s_per_user
-                                                              : a.tokens_per_s_per_device > b.tokens_per_s_per_device;
+    const auto key = [](const DeployConfig& c) {
+      return std::make_tuple(-c.tokens_per_s_per_user, -c.tokens_per_s_per_device, c.ttft_s, c.devices, c.disaggregated,
+                             c.token_budget, c.batch, c.plan.tp, c.plan.pp, c.plan.ep, c.plan.dp, c.prefill.tp, c.prefill.ep,
+                             c.prefill.dp);
+    };
+    return key(a) < key(b);
   });
   double best_g = -1;
   for (const auto& c : all) {

@@ -57,6 +57,6 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
 struct LaunchCommands {
   std::string vllm, sglang, trtllm;
 };
-LaunchCommands launch_commands(const DeployConfig& c, const std::string& repo, const Workload& w, const SchedulerLimits& limits);
+LaunchCommands launch_commands(const DeployConfig& c, const std::string& repo, const Workload& w);
 
 }  // namespace infercast

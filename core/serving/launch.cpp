@@ -57,8 +57,7 @@ std::string trtllm_one(const std::string& repo, const ParallelPlan& p, long long
 
 }  // namespace
 
-LaunchCommands launch_commands(const DeployConfig& c, const std::string& repo, const Workload& w, const SchedulerLimits& limits) {
-  (void)limits;
+LaunchCommands launch_commands(const DeployConfig& c, const std::string& repo, const Workload& w) {
   LaunchCommands l;
   const long long B = c.batch, T = c.token_budget;
   if (!c.disaggregated) {

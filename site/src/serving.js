@@ -33,6 +33,9 @@ export function servingRequest() {
 
 export function deployRequest() {
   const req = baseRequest();
+  // The search chooses the plan: the page's own (and a draft model) stay out of it.
+  delete req.parallel;
+  delete req.speculative;
   req.deploy = {
     devices: Number($('dep-devices').value), max_ttft_ms: Number($('dep-ttft').value), max_tpot_ms: Number($('dep-tpot').value),
     disaggregated: $('dep-disagg').value,
