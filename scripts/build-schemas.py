@@ -65,6 +65,8 @@ SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_point
 CALLS = {
     "analyze": ANALYSIS + MULTI,
     "batching": ANALYSIS + MULTI + ["batching"],
+    "serving": ANALYSIS + MULTI + ["serving"],
+    "deploy": ANALYSIS + ["system", "serving", "deploy"],
     "quant_sweep": ANALYSIS + ["sweep"],
     "sweep": ANALYSIS + SWEEP,
     "tc_tm_map": ANALYSIS + ["compute_TOPS", "bandwidth_GBps", "compute_efficiency", "memory_efficiency"],
@@ -75,7 +77,7 @@ CALLS = {
     "calibrate": ["hardware", "runtime", "model", "fit", "points"],
     "checkpoint": ["tensors", "model"],
 }
-REQUIRED = {"analyze": ["model"], "batching": ["model"], "quant_sweep": ["model"], "sweep": ["model", "hardware", "axes"],
+REQUIRED = {"analyze": ["model"], "batching": ["model"], "serving": ["model", "serving"], "deploy": ["model"], "quant_sweep": ["model"], "sweep": ["model", "hardware", "axes"],
             "tc_tm_map": ["model", "compute_TOPS", "bandwidth_GBps"], "dse_device": ["hardware", "params"],
             "model": ["model"], "device": ["hardware"], "calibrate": ["hardware", "points"], "checkpoint": ["tensors"]}
 # Per point of a calibration: the metric, its value, its model, and the workload part of the analysis request.

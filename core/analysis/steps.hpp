@@ -46,11 +46,14 @@ class Timer {
   // The operator's compute and memory seconds at efficiency 1 and its kernels (what blocks are timed from).
   OpTerms terms(const Op& op) const;
   const Execution& execution() const { return x_; }
+  // Whether a GEMM's compute seconds carry the wave factor (analysis/gemm_shape.hpp), over how many units, and its N
+  // and matrix count: what lets a caller re-apply the factor at another M (the serving step model).
+  bool waves(const Op& op) const;
+  int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
 
  private:
   double efficiency(OpClass c) const;
   bool low_precision(const Op& op) const;  // a GEMM whose kernel computes in 8 bits or fewer
-  int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
   double raw_compute_s(const Op& op, double flops) const;  // at efficiency 1
   double raw_memory_s(const Op& op) const;                 // at memory efficiency 1
   double peak(const Op& op, ComputeType& used) const;

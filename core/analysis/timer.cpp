@@ -100,12 +100,16 @@ double Timer::raw_compute_s(const Op& op, double flops) const {
   // GEMM tiles run in waves over the compute units: a small output (few tokens per weight matrix,
   // a tensor-parallel slice) keeps some units idle (analysis/gemm_shape.cpp). Only for runtimes that launch real
   // kernels (the reference stack keeps the class's flat efficiency, as LIFE's tables do).
-  if (op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0 && tile_units() > 0) {
+  if (waves(op)) {
     const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
     const double matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;
     return flops / (pk * gemm_shape_efficiency(op.gemm_m, op.gemm_n, tile_units(), matrices));
   }
   return flops / pk;
+}
+
+bool Timer::waves(const Op& op) const {
+  return op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0 && tile_units() > 0;
 }
 
 // The units a GEMM's tiles are spread over: a GPU's SMs, CUs or cores (a preset's compute_units). Devices whose

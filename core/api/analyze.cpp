@@ -118,8 +118,8 @@ json api_analyze(const json& request) {
       if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
   if (mi.active) {
     const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
-    // Energy and cost are modelled for one device; a plan over several is not costed yet.
-    if (f.devices > 1) out.erase("cost");
+    // A plan's energy and cost: every stage's devices and replicas (cost/cost.hpp, plan_cost_report).
+    if (f.devices > 1) out["cost"] = cost_json(plan_cost_report(f, mi.sys.device, costs), costs);
     out["parallel"] = plan_json(f, mi.sys);
     if (f.spec.enabled) out["speculative"] = speculative_json(f);
   }

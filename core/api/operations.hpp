@@ -13,6 +13,9 @@ json api_analyze(const json& request);
 json api_batching(const json& request);
 json api_model(const json& request);
 json api_device(const json& request);
+// serving.cpp, deploy.cpp
+json api_serving(const json& request);
+json api_deploy(const json& request);
 // sweeps.cpp
 json api_quant_sweep(const json& request);
 json api_sweep(const json& request);

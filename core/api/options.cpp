@@ -9,6 +9,7 @@
 #include "parallel/collective.hpp"
 #include "parallel/parallel.hpp"
 #include "scenario/scenario.hpp"
+#include "serving/deploy.hpp"
 
 namespace infercast {
 
@@ -97,6 +98,16 @@ json options_json() {
   json regions = json::array();
   for (const auto& g : grid_regions()) regions.push_back({{"name", g.id}, {"description", g.name}});
   a.push_back({{"path", "/costs/region"}, {"kind", "enum"}, {"values", regions}, {"default", kCosts.region}, {"help", "grid region for CO2 per kWh"}});
+  for (const IntField* f : {&serving_concurrency, &serving_requests, &serving_isl, &serving_osl, &serving_max_num_seqs,
+                            &serving_max_batched_tokens, &serving_seed, &deploy_devices, &deploy_max_devices_per_pool})
+    a.push_back(int_option(*f));
+  for (const NumberField* f : {&serving_request_rate, &serving_isl_spread, &serving_osl_spread, &serving_prefix_hit_rate,
+                               &deploy_max_ttft_ms, &deploy_max_tpot_ms})
+    a.push_back(number_option(*f));
+  a.push_back(enum_option("/serving/isl_distribution", length_kind_names(), LengthKind::Fixed, "how prompt lengths vary"));
+  a.push_back(enum_option("/serving/osl_distribution", length_kind_names(), LengthKind::Fixed, "how output lengths vary"));
+  a.push_back({{"path", "/serving/simulate"}, {"kind", "boolean"}, {"default", true}, {"help", "run the request-level simulation (else the analytical steady state only)"}});
+  a.push_back(enum_option("/deploy/disaggregated", disagg_mode_names(), DisaggMode::Auto, "which deployments are searched"));
   a.push_back(int_option(max_batch));
   a.push_back(int_option(keep_points));
   a.push_back(int_option(axis_steps));

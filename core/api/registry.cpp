@@ -40,6 +40,8 @@ const std::vector<Function>& functions() {
       {"device", api_device, nullptr, "a hardware document checked and read back"},
       {"analyze", api_analyze, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices"},
       {"batching", api_batching, nullptr, "throughput against latency as the batch grows"},
+      {"serving", api_serving, nullptr, "continuous batching at a concurrency or request rate: TTFT, TPOT, e2e percentiles, throughput"},
+      {"deploy", api_deploy, nullptr, "every deployment on N devices: the Pareto front and the best under a TTFT/TPOT SLA"},
       {"quant_sweep", api_quant_sweep, nullptr, "every weight format x KV format"},
       {"sweep", api_sweep, nullptr, "a hardware design space and its Pareto front"},
       {"dse_device", api_dse_device, nullptr, "a design point as a hardware document"},

@@ -386,4 +386,41 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
   }
 }
 
+ServingRequest read_serving(Reader& r, bool deploy) {
+  ServingRequest out;
+  ServingLoad& l = out.load;
+  static const json kNone = json::object();
+  const bool given = r.has("serving");
+  if (!given) r.raw("serving");
+  Reader s = given ? r.object("serving") : Reader(kNone, "/serving", "request");
+  l.isl.mean = static_cast<double>(read_field(s, field::serving_isl));
+  l.osl.mean = static_cast<double>(read_field(s, field::serving_osl));
+  l.isl.kind = read_enum(s, "isl_distribution", length_kind_names(), LengthKind::Fixed);
+  l.osl.kind = read_enum(s, "osl_distribution", length_kind_names(), LengthKind::Fixed);
+  l.isl.spread = read_field(s, field::serving_isl_spread);
+  l.osl.spread = read_field(s, field::serving_osl_spread);
+  for (const auto& [d, key] : {std::pair<const LengthDist*, const char*>{&l.isl, "isl_spread"}, {&l.osl, "osl_spread"}})
+    if (d->kind == LengthKind::Uniform && d->spread > 1)
+      s.fail(key, "out_of_range", s.child_path(key) + " holds " + number_text(d->spread) +
+                                      "; a uniform length's half-width is at most its mean (expected 0 to 1)");
+  l.prefix_hit_rate = read_field(s, field::serving_prefix_hit_rate);
+  if (!deploy) {
+    l.concurrency = static_cast<double>(read_field(s, field::serving_concurrency));
+    l.request_rate = read_field(s, field::serving_request_rate);
+    if (s.has("concurrency") && s.has("request_rate"))
+      s.fail("request_rate", "conflict", s.child_path("request_rate") + " cannot be combined with " + s.child_path("concurrency") +
+                                             "; give a closed loop (concurrency) or an open loop (request_rate)");
+    if (l.concurrency <= 0 && l.request_rate <= 0)
+      s.fail("concurrency", "missing_field", s.child_path("concurrency") + " and " + s.child_path("request_rate") +
+                                                 " are both missing or 0; expected a number of clients or a request rate");
+    l.requests = static_cast<double>(read_field(s, field::serving_requests));
+    l.seed = static_cast<unsigned long long>(read_field(s, field::serving_seed));
+    out.max_num_seqs = read_field(s, field::serving_max_num_seqs);
+    out.token_budget = read_field(s, field::serving_max_batched_tokens);
+    out.simulate = s.boolean_or("simulate", true);
+  }
+  s.reject_unknown();
+  return out;
+}
+
 }  // namespace infercast

@@ -12,6 +12,7 @@
 #include "parallel/parallel.hpp"
 #include "runtime/runtime.hpp"
 #include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 
 namespace infercast {
 
@@ -67,5 +68,14 @@ struct MultiInputs {
   ResolvedModel draft;
 };
 void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
+
+// /serving: the load (concurrency or rate, lengths and their distributions, prefix hits, requests simulated, seed)
+// and the scheduler overrides. `deploy`: only the lengths and prefix hits (a deployment search chooses the rest).
+struct ServingRequest {
+  ServingLoad load;
+  long long max_num_seqs = 0, token_budget = 0;
+  bool simulate = true;
+};
+ServingRequest read_serving(Reader& r, bool deploy);
 
 }  // namespace infercast

@@ -9,6 +9,7 @@
 #include "cost/cost.hpp"
 #include "io/json_reader.hpp"
 #include "parallel/parallel.hpp"
+#include "serving/serving.hpp"
 
 namespace infercast {
 
@@ -27,6 +28,13 @@ json comm_json(const StepComm& c);
 json plan_brief(const ParallelPlan& p);
 json plan_json(const PlanForecast& f, const System& sys);
 json speculative_json(const PlanForecast& f);
+// Serving (docs/schema.md, "serving"): percentiles, rates, the engine's counts, the scheduler's limits, memory,
+// and the energy and cost of serving (the whole run as one phase).
+json percentiles_json(const Percentiles& p);
+json serving_json(const ServingResult& r);
+json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec);
+json serving_memory_json(const ServingMemory& m);
+json serving_cost_json(const CostReport& c, const CostAssumptions& a);
 // peaks.cpp: {dtype, TFLOPS, estimated, memory_only, derivation?} of the peak the first step's largest operator ran
 // at; and, for a device without any peak, a sentence suggesting one (from its architecture, else its class).
 json peak_json(const Analysis& a, const HardwareSpec& hw);

@@ -248,6 +248,20 @@ const ValidationNames& validation_names() {
     } else {
       r.raw("source_groups");
     }
+    if (r.has("serving_lengths")) {
+      for (auto& e : r.object_array("serving_lengths")) {
+        ValidationNames::DatasetLengths d;
+        d.notes_contain = e.string("notes_contain");
+        d.num_prompts = e.positive_number("num_prompts");
+        d.isl = e.positive_number("mean_isl");
+        d.osl = e.positive_number("mean_osl");
+        e.string("source");
+        e.reject_unknown();
+        out.serving_lengths.push_back(d);
+      }
+    } else {
+      r.raw("serving_lengths");
+    }
     return out;
   });
   return t;

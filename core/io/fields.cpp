@@ -80,6 +80,21 @@ const NumberField max_ttft_s{"/constraints/max_ttft_s", 0, 1e9, 0, "largest TTFT
 const NumberField max_power_w{"/constraints/max_power_W", 0, 1e9, 0, "largest power a design point may draw (0: none)"};
 const NumberField compute_efficiency{"/compute_efficiency", 0.001, 1, 1, "fraction of the peak reached, for the t_c/t_m map"};
 const NumberField memory_efficiency{"/memory_efficiency", 0.001, 1, 1, "fraction of the bandwidth reached, for the t_c/t_m map"};
+const IntField serving_concurrency{"/serving/concurrency", 0, kMaxBatch, 0, "closed loop: clients, each sending its next request when its last one finishes (0: an open loop at /serving/request_rate)"};
+const NumberField serving_request_rate{"/serving/request_rate", 0, 1e6, 0, "open loop: Poisson arrivals per second (when /serving/concurrency is 0)"};
+const IntField serving_requests{"/serving/requests", 0, 1000000, 0, "requests simulated (0: 8 x the concurrency within 200 to 4000, or 1000 at a rate)"};
+const IntField serving_isl{"/serving/isl", 1, 10000000, 1024, "prompt tokens per request (the mean when distributed)"};
+const IntField serving_osl{"/serving/osl", 1, 10000000, 256, "output tokens per request (the mean when distributed)"};
+const NumberField serving_isl_spread{"/serving/isl_spread", 0, 5, 0, "prompt lengths: half-width over the mean (uniform, at most 1) or sigma of the log (lognormal)"};
+const NumberField serving_osl_spread{"/serving/osl_spread", 0, 5, 0, "output lengths: half-width over the mean (uniform, at most 1) or sigma of the log (lognormal)"};
+const NumberField serving_prefix_hit_rate{"/serving/prefix_hit_rate", 0, 1, 0, "fraction of each prompt found in the prefix cache (its prefill is skipped)"};
+const IntField serving_max_num_seqs{"/serving/max_num_seqs", 0, 1000000, 0, "running requests at most (0: the runtime's default)"};
+const IntField serving_max_batched_tokens{"/serving/max_num_batched_tokens", 0, 100000000, 0, "new tokens per engine step at most, the chunk budget (0: the runtime's default)"};
+const IntField serving_seed{"/serving/seed", 0, 2147483647, 1, "seed of the simulated arrivals and lengths"};
+const IntField deploy_devices{"/deploy/devices", 1, 4096, 8, "devices the deployment may use (with /hardware; a /system brings its own)"};
+const IntField deploy_max_devices_per_pool{"/deploy/max_tp", 1, 4096, 64, "largest tensor-parallel group searched"};
+const NumberField deploy_max_ttft_ms{"/deploy/max_ttft_ms", 0, 1e9, 0, "SLA: mean time to first token at most, ms (0: none)"};
+const NumberField deploy_max_tpot_ms{"/deploy/max_tpot_ms", 0, 1e9, 0, "SLA: mean time per output token at most, ms (0: none)"};
 }  // namespace field
 
 }  // namespace infercast

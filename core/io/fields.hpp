@@ -40,6 +40,10 @@ extern const IntField attention_tile, lora_rank, pin_weights, pin_kv;
 extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, mla_qk_rope_head_dim, mla_v_head_dim;
 extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps;
 extern const IntField devices_per_node, nodes, arch_compute_units;
+extern const IntField serving_concurrency, serving_requests, serving_isl, serving_osl, serving_max_num_seqs,
+    serving_max_batched_tokens, serving_seed, deploy_devices, deploy_max_devices_per_pool;
+extern const NumberField serving_request_rate, serving_isl_spread, serving_osl_spread, serving_prefix_hit_rate,
+    deploy_max_ttft_ms, deploy_max_tpot_ms;
 extern const NumberField arch_clock_ghz, arch_matrix_clock_ghz, arch_l2_mb;
 extern const NumberField link_latency_us, link_efficiency, eff_gemm, eff_attention, eff_elementwise, eff_memory, eff_dispatch_us;
 extern const NumberField acceptance, compute_power_fraction, static_fraction, power_w, lifetime_years, utilization,

@@ -273,6 +273,13 @@ std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const 
   return stages;
 }
 
+StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,
+                            double tokens, double logit_rows) {
+  StepComm c;
+  step_comm(c, context_for(sys, p, w), stages, tokens, logit_rows);
+  return c;
+}
+
 PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,
                            const Speculative& spec) {
   PlanForecast f;

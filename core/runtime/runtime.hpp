@@ -13,6 +13,7 @@
 
 #include "hardware/hardware.hpp"
 #include "ops/ops.hpp"
+#include "runtime/scheduler.hpp"
 #include "util/names.hpp"
 
 namespace infercast {
@@ -70,6 +71,7 @@ struct RuntimeSpec {
   // latency per call (src/graph/tuning.cc baseLat) on top of its per-hop latencies. 0: not used / not charged.
   double custom_allreduce_max_bytes = 0, one_shot_max_bytes = 0;
   double nccl_base_latency_s = 0;
+  SchedulerSpec scheduler;  // how a serving engine batches requests into steps (runtime/scheduler.hpp)
   // The values the preset file states for the fittable parameters (runtime/params.hpp), before any class fit is
   // laid over them: what leave-one-source-out refits start from. Indexed by RtParam.
   std::vector<std::optional<double>> prior;

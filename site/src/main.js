@@ -16,6 +16,7 @@ import { renderOps } from './opstable.js';
 import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
+import { initServingPanel } from './serving.js';
 import { loadStore } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
@@ -193,6 +194,7 @@ async function start() {
   redraw.observe($('tctm'));
   syncInputs();
   bind();
+  initServingPanel();
   fillEditor();
   $('store-notice').textContent = ctx.store.notice;
   if (ctx.store.notice) $('device-editor').open = true;
