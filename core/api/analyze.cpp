@@ -77,6 +77,7 @@ json api_analyze(const json& request) {
       {"memory",
        {{"weights_bytes", a.weights_bytes},
         {"kv_cache_bytes", a.kv_cache_bytes},
+        {"state_bytes", a.state_bytes},
         {"kv_bytes_per_token", a.kv_bytes_per_token},
         {"activation_peak_bytes", a.activation_peak_bytes},
         {"required_bytes", a.memory_required_bytes}}},

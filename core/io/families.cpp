@@ -1,5 +1,7 @@
 #include "io/families.hpp"
 
+#include "io/config_hybrid.hpp"
+
 namespace infercast {
 
 // Sources name files under huggingface/transformers src/transformers/models/.
@@ -109,6 +111,7 @@ const std::vector<FamilyTraits>& model_families() {
     ds3.layout = Layout::DeepSeek;
     ds3.source = "deepseek_v3/configuration_deepseek_v3.py";
     add(ds3);
+    add_hybrid_families(v);
     return v;
   }();
   return table;

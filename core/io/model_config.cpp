@@ -1,5 +1,6 @@
 #include "io/model_config.hpp"
 
+#include "io/config_hybrid.hpp"
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
 
@@ -334,7 +335,7 @@ struct DeepSeekKeys {
   const char *hidden, *layers, *heads, *inter, *moe_inter, *experts, *shared, *topk, *first_dense, *vocab;
 };
 
-void parse_deepseek(Ctx& c, bool native, bool v3) {
+void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const DeepSeekKeys k = native ? DeepSeekKeys{"dim", "n_layers", "n_heads", "inter_dim", "moe_inter_dim", "n_routed_experts",
@@ -373,6 +374,16 @@ void parse_deepseek(Ctx& c, bool native, bool v3) {
   a.rope_dim = a.qk_rope_dim;
   a.qkv_bias = false;
   if (!native) r.boolean_or("attention_bias", false);
+  // DeepSeek sparse attention (V3.2): the lightning indexer's sizes (transformers' DeepseekV32Config defaults).
+  if (dsa_family || r.has("index_topk") || r.has("index_n_heads") || r.has("index_head_dim")) {
+    a.index_topk = r.positive_int_or("index_topk", 2048);
+    a.index_heads = r.positive_int_or("index_n_heads", 64);
+    a.index_head_dim = r.positive_int_or("index_head_dim", 128);
+    if (a.q_lora_rank == 0)
+      throw InputError("model.unsupported", r.child_path("index_topk"),
+                       r.child_path("index_topk") + " names a sparse-attention indexer, which reads the query latent; " +
+                           r.child_path("q_lora_rank") + " is absent or 0, so there is none");
+  }
 
   FfnSpec dense;
   dense.intermediate = r.positive_int(k.inter);
@@ -486,7 +497,16 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
   switch (family->layout) {
     case Layout::LlamaLike: parse_llama_like(c, *family); break;
     case Layout::Falcon: parse_falcon(c); break;
-    case Layout::DeepSeek: parse_deepseek(c, native_deepseek, std::string(family->model_type) == "deepseek_v3"); break;
+    case Layout::DeepSeek:
+      parse_deepseek(c, native_deepseek, std::string(family->model_type) != "deepseek_v2",
+                     std::string(family->model_type) == "deepseek_v32");
+      break;
+    case Layout::GatedDeltaNet: parse_gated_deltanet_hybrid(top, m, *family); break;
+    case Layout::MiniMax: parse_minimax(top, m, *family); break;
+    case Layout::NemotronH: parse_nemotron_h(top, m, *family); break;
+    case Layout::Jamba: parse_jamba(top, m, *family); break;
+    case Layout::FalconH1: parse_falcon_h1(top, config, m, *family); break;
+    case Layout::GraniteHybrid: parse_granite_hybrid(top, m, *family); break;
   }
   // Quantization declared by the checkpoint.
   if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);
