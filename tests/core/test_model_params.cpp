@@ -74,6 +74,13 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"phi-4-mini", 3836021760LL, 3836021760LL},
       {"deepseek-v2", 235741434880LL, 21375800320LL},
       {"deepseek-r1", 671026419200LL, 37552297472LL},
+      // Hybrid families (issue 20); hand computations in test_hybrid.cpp.
+      {"qwen3-next-80b-a3b", 79674391296LL, 3874929408LL},
+      {"qwen3.5-27b", 26895998464LL, 26895998464LL},
+      {"qwen3.5-35b-a3b", 34660610688LL, 3454988928LL},
+      {"nemotron-3-nano-30b-a3b", 31577940288LL, 3580076352LL},
+      {"minimax-m1", 456089655296LL, 48403306496LL},
+      {"deepseek-v3.2", 671877944064LL, 38403822336LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
