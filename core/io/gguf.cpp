@@ -4,6 +4,7 @@
 #include <cstring>
 #include <map>
 
+#include "io/gguf_hybrid.hpp"
 #include "io/weight_formats.hpp"
 
 namespace infercast {
@@ -119,7 +120,7 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     if (et == 9) fail("bad_value", "metadata " + key + " is an array of arrays; expected scalars or strings");
     const std::size_t sz = scalar_size(et);
     if (et != 8 && sz == 0) fail("bad_value", "metadata " + key + " has element type " + std::to_string(et) + "; expected 0 to 12");
-    if (et != 8 && n <= 64) {
+    if (et != 8 && n <= 4096) {  // per-layer arrays kept whole; vocabulary-sized ones skipped
       json a = json::array();
       for (std::uint64_t k = 0; k < n; ++k) a.push_back(scalar(c, et));
       h.metadata[key] = a;
@@ -186,6 +187,8 @@ json gguf_model(const GgufHeader& h) {
     } else if (nm.find("_exps.") != std::string::npos) cls = "experts";
     else if (nm.find("ffn_gate_inp") != std::string::npos) cls = "router";
     else if (nm.find(".attn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "attention";
+    else if (nm.find(".ssm_in") != std::string::npos || nm.find(".ssm_out") != std::string::npos || nm.find(".ssm_ba") != std::string::npos)
+      cls = "attention";  // recurrent mixers' projections are the attention class
     else if (nm.find(".ffn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "ffn";
     if (!cls.empty() && t.dims.size() >= 2) {
       class_types[cls][g->dtype[0] ? g->dtype : g->name] += n;
@@ -201,57 +204,65 @@ json gguf_model(const GgufHeader& h) {
       {"llama", "llama"}, {"mistral", "mistral"}, {"qwen2", "qwen2"}, {"qwen3", "qwen3"}, {"qwen2moe", "qwen2_moe"},
       {"qwen3moe", "qwen3_moe"}, {"phi3", "phi3"}, {"gemma", "gemma"}};
   const auto fam = families.find(arch);
-  if (fam == families.end()) {
+  json hybrid = fam == families.end() ? gguf_hybrid_config(h, arch) : json(nullptr);
+  if (fam == families.end() && hybrid.is_null()) {
     std::string list;
     for (const auto& [k, v] : families) list += (list.empty() ? "" : ", ") + k;
+    for (const auto& k : gguf_hybrid_architectures()) list += ", " + k;
     throw InputError("gguf.unsupported_architecture", "/gguf/general.architecture",
                      "general.architecture holds \"" + arch + "\"; expected one of " + list +
                          " (drop the model's config.json instead)");
   }
-  json cfg = {{"model_type", fam->second}, {"_name_or_path", text("general.name").empty() ? arch : text("general.name")}};
-  const auto put = [&](const char* hf, const std::string& key, bool required) {
-    const json v = num(key);
-    if (v.is_null()) {
-      if (required)
-        throw InputError("gguf.missing_field", "/gguf/" + arch + "." + key,
-                         arch + "." + key + " is missing from the GGUF metadata; expected it for a " + arch + " model");
-      return;
+  const std::string name = text("general.name").empty() ? arch : text("general.name");
+  json cfg;
+  if (!hybrid.is_null()) {  // hybrid families: layers read from the tensor table (io/gguf_hybrid.cpp)
+    cfg = hybrid;
+    cfg["_name_or_path"] = name;
+  } else {
+    cfg = {{"model_type", fam->second}, {"_name_or_path", name}};
+    const auto put = [&](const char* hf, const std::string& key, bool required) {
+      const json v = num(key);
+      if (v.is_null()) {
+        if (required)
+          throw InputError("gguf.missing_field", "/gguf/" + arch + "." + key,
+                           arch + "." + key + " is missing from the GGUF metadata; expected it for a " + arch + " model");
+        return;
+      }
+      cfg[hf] = v;
+    };
+    put("hidden_size", "embedding_length", true);
+    put("num_hidden_layers", "block_count", true);
+    put("num_attention_heads", "attention.head_count", true);
+    put("num_key_value_heads", "attention.head_count_kv", false);
+    put("max_position_embeddings", "context_length", false);
+    put("head_dim", "attention.key_length", false);
+    put("rms_norm_eps", "attention.layer_norm_rms_epsilon", false);
+    put("sliding_window", "attention.sliding_window", false);
+    const bool moe = !num("expert_count").is_null() && num("expert_count").get<double>() > 0;
+    if (moe) {
+      put("num_experts", "expert_count", true);
+      put("num_experts_per_tok", "expert_used_count", true);
+      put("moe_intermediate_size", "expert_feed_forward_length", arch != "llama");
+      put("shared_expert_intermediate_size", "expert_shared_feed_forward_length", false);
+      if (arch == "llama") {  // Mixtral is "llama" with experts
+        cfg["model_type"] = "mixtral";
+        cfg["num_local_experts"] = cfg["num_experts"];
+        cfg.erase("num_experts");
+      }
     }
-    cfg[hf] = v;
-  };
-  put("hidden_size", "embedding_length", true);
-  put("num_hidden_layers", "block_count", true);
-  put("num_attention_heads", "attention.head_count", true);
-  put("num_key_value_heads", "attention.head_count_kv", false);
-  put("max_position_embeddings", "context_length", false);
-  put("head_dim", "attention.key_length", false);
-  put("rms_norm_eps", "attention.layer_norm_rms_epsilon", false);
-  put("sliding_window", "attention.sliding_window", false);
-  const bool moe = !num("expert_count").is_null() && num("expert_count").get<double>() > 0;
-  if (moe) {
-    put("num_experts", "expert_count", true);
-    put("num_experts_per_tok", "expert_used_count", true);
-    put("moe_intermediate_size", "expert_feed_forward_length", arch != "llama");
-    put("shared_expert_intermediate_size", "expert_shared_feed_forward_length", false);
-    if (arch == "llama") {  // Mixtral is "llama" with experts
-      cfg["model_type"] = "mixtral";
-      cfg["num_local_experts"] = cfg["num_experts"];
-      cfg.erase("num_experts");
+    // Dense models and Mixtral (its experts are feed_forward_length wide) need it; other MoE families may omit it.
+    put("intermediate_size", "feed_forward_length", !moe || arch == "llama");
+    const json vocab = num("vocab_size");
+    cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);
+    if (cfg["vocab_size"].get<double>() <= 0) {
+      const std::string key = "tokenizer.ggml.tokens";
+      if (md.contains(key) && md[key].is_object()) cfg["vocab_size"] = md[key]["length"];
     }
+    cfg["tie_word_embeddings"] = !has_output;
+    if (arch == "qwen2" || arch == "qwen2moe") cfg["attention_bias"] = true;
+    if (cfg.contains("head_dim") && cfg["hidden_size"].get<double>() == cfg["head_dim"].get<double>() * cfg["num_attention_heads"].get<double>())
+      cfg.erase("head_dim");
   }
-  // Dense models and Mixtral (its experts are feed_forward_length wide) need it; other MoE families may omit it.
-  put("intermediate_size", "feed_forward_length", !moe || arch == "llama");
-  const json vocab = num("vocab_size");
-  cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);
-  if (cfg["vocab_size"].get<double>() <= 0) {
-    const std::string key = "tokenizer.ggml.tokens";
-    if (md.contains(key) && md[key].is_object()) cfg["vocab_size"] = md[key]["length"];
-  }
-  cfg["tie_word_embeddings"] = !has_output;
-  if (arch == "qwen2" || arch == "qwen2moe") cfg["attention_bias"] = true;
-  if (cfg.contains("head_dim") && cfg["hidden_size"].get<double>() == cfg["head_dim"].get<double>() * cfg["num_attention_heads"].get<double>())
-    cfg.erase("head_dim");
-
 
   return {{"architecture", arch},
           {"name", cfg["_name_or_path"]},

@@ -137,6 +137,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   arch.replace(at, 5, "mamba");
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"mamba\"; expected one of gemma, llama, mistral, phi3, "
-        "qwen2, qwen2moe, qwen3, qwen3moe (drop the model's config.json instead)");
+        "qwen2, qwen2moe, qwen3, qwen3moe, falcon-h1, granitehybrid, jamba, nemotron_h, nemotron_h_moe, qwen35, qwen35moe, "
+        "qwen3next (drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
 }
