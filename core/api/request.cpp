@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "api/images.hpp"
 #include "api/options.hpp"
 #include "io/presets.hpp"
 #include "io/system_json.hpp"
@@ -174,6 +175,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
     }
     w.gen_tokens = read_field(wr, field::gen);
     w.prefill_chunk = read_field(wr, field::prefill_chunk);
+    read_images(wr, m, w);  // their tokens join every new prompt (api/images.cpp)
     wr.reject_unknown();
   } else {
     req.raw("workload");

@@ -3,6 +3,8 @@
 // src/transformers/models/ (MiniMax-M1's configuration_minimax_m1.py is MiniMax's own, on its model page).
 #include "io/config_hybrid.hpp"
 
+#include <algorithm>
+
 namespace infercast {
 
 void add_hybrid_families(std::vector<FamilyTraits>& v) {
@@ -56,6 +58,21 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   granite.layout = Layout::GraniteHybrid;
   granite.source = "granitemoehybrid/configuration_granitemoehybrid.py, modular_granitemoehybrid.py";
   v.push_back(granite);
+
+  // Multimodal wrappers whose text model is an existing family (their vision encoders: io/config_vision.cpp).
+  const auto alias = [&](const char* family, std::vector<std::string> names, std::vector<std::string> archs) {
+    for (auto& f : v) {
+      if (std::string(f.model_type) != family) continue;
+      for (auto& n : names)
+        if (std::find(f.aliases.begin(), f.aliases.end(), n) == f.aliases.end()) f.aliases.push_back(n);
+      for (auto& a : archs)
+        if (std::find(f.architectures.begin(), f.architectures.end(), a) == f.architectures.end()) f.architectures.push_back(a);
+    }
+  };
+  alias("qwen2", {"qwen2_5_vl", "qwen2_5_vl_text"}, {"Qwen2_5_VLForConditionalGeneration"});
+  alias("qwen3", {"qwen3_vl", "qwen3_vl_text"}, {"Qwen3VLForConditionalGeneration"});
+  alias("qwen3_moe", {"qwen3_vl_moe", "qwen3_vl_moe_text"}, {"Qwen3VLMoeForConditionalGeneration"});
+  alias("mistral", {"mistral3"}, {"Mistral3ForConditionalGeneration"});
 
   FamilyTraits ds32{"deepseek_v32", {}, {"DeepseekV32ForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

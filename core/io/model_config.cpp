@@ -1,6 +1,7 @@
 #include "io/model_config.hpp"
 
 #include "io/config_hybrid.hpp"
+#include "io/config_vision.hpp"
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
 
@@ -450,6 +451,7 @@ static void read_quantization(Reader q, ModelSpec& m) {
     if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) keep(WeightClass::Router);
     if (pattern.find("embed") != std::string::npos) keep(WeightClass::Embedding);
     if (pattern.find("lm_head") != std::string::npos) keep(WeightClass::LmHead);
+    if (pattern.find("visual") != std::string::npos || pattern.find("vision") != std::string::npos) keep(WeightClass::Vision);
   }
   for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
 }
@@ -464,21 +466,18 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
   if (top.has("text_config")) {
     Reader text = top.object("text_config");
     std::string inner = text.string_or("model_type", type);
-    if (top.has("vision_config")) {
-      top.raw("vision_config");
-      m.warnings.push_back(Warning{"model.vision_not_modelled", top.child_path("vision_config"),
-                                   "the vision encoder (vision_config) is not modelled: results cover the language model only"});
-    }
+    json inner_cfg = config.at("text_config");
+    if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
+    ModelSpec inner_spec = parse_model_config(inner_cfg, text.path());
+    if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
+    // The vision encoder and its projector (io/config_vision.cpp), or a warning that it is not modelled.
+    if (top.has("vision_config")) read_vision_config(top, type, inner_spec);
     for (const auto& key : top.unread()) {
       if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
         m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
                                      top.child_path(key) + " is not used by Infercast"});
       top.raw(key);
     }
-    json inner_cfg = config.at("text_config");
-    if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
-    ModelSpec inner_spec = parse_model_config(inner_cfg, text.path());
-    if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
     for (auto& w : m.warnings) inner_spec.warnings.insert(inner_spec.warnings.begin(), w);
     return inner_spec;
   }
@@ -508,6 +507,8 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
     case Layout::FalconH1: parse_falcon_h1(top, config, m, *family); break;
     case Layout::GraniteHybrid: parse_granite_hybrid(top, m, *family); break;
   }
+  // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
+  if (top.has("vision_config")) read_vision_config(top, type, m);
   // Quantization declared by the checkpoint.
   if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);
   // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding

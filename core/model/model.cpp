@@ -81,7 +81,8 @@ const NameTable<WeightClass>& weight_class_names() {
                                          {WeightClass::Experts, "experts", "routed experts"},
                                          {WeightClass::Router, "router", "MoE routers and shared-expert gates"},
                                          {WeightClass::Embedding, "embedding", "the input embedding table"},
-                                         {WeightClass::LmHead, "lm_head", "the output projection to the vocabulary"}});
+                                         {WeightClass::LmHead, "lm_head", "the output projection to the vocabulary"},
+                                         {WeightClass::Vision, "vision", "the vision encoder and its projector"}});
   return t;
 }
 
@@ -124,7 +125,9 @@ ParamCounts count_params(const ModelSpec& m) {
   c.router = router.v;
   c.experts_routed = experts_routed.v;
   c.experts_shared = experts_shared.v;
-  c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared).v;
+  const Count vision = m.has_embedding ? Count(vision_params(m.vision)) : Count(0);  // with the first stage's embedding
+  c.vision = vision.v;
+  c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared + vision).v;
   // The LM head is always active; when tied it is the embedding matrix, counted once as "embedding".
   const Count active_no_embed = attention + norms + active_ffn + (shared_head ? embedding : lm_head);
   c.active_no_embed = active_no_embed.v;

@@ -8,12 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "model/vision.hpp"
 #include "util/error.hpp"
 #include "util/names.hpp"
 
 namespace infercast {
-
-using i64 = std::int64_t;
 
 enum class AttnKind { Standard, MLA };
 enum class NormKind { RMS, Layer };
@@ -99,8 +98,8 @@ struct LayerSpec {
 
 // Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
 // the router, the embedding and the LM head in bf16 and quantizes only the MLP or the experts).
-enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead };
-constexpr int kWeightClasses = 6;
+enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead, Vision };
+constexpr int kWeightClasses = 7;
 const NameTable<WeightClass>& weight_class_names();
 inline const char* weight_class_name(WeightClass c) { return weight_class_names().name(c); }
 
@@ -116,6 +115,7 @@ struct ModelSpec {
   std::string activation = "silu";
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
+  VisionSpec vision;   // the vision encoder and projector (kind None: a text-only model)
   // A pipeline stage holds a slice of the layers: the first keeps the input embedding, the last the final norm and
   // the LM head (a tied head is then its own copy of the embedding). A whole model has both.
   bool has_embedding = true;
@@ -126,7 +126,7 @@ struct ModelSpec {
   // name, "" when none or not understood) and which weight classes it leaves in bf16 (modules_to_not_convert and
   // each method's habits). Indexed by WeightClass: router, embedding and LM head are kept unless said otherwise.
   std::string declared_weights;
-  bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true};
+  bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true, true};
   std::vector<Warning> warnings;
 };
 
@@ -142,6 +142,7 @@ struct ParamCounts {
   i64 experts_shared = 0;
   i64 router = 0;
   i64 norms = 0;
+  i64 vision = 0;  // the vision encoder and its projector: in total, not in active (per text token)
 };
 
 ParamCounts count_params(const ModelSpec& m);

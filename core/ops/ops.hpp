@@ -65,6 +65,7 @@ struct StepSettings {
   i64 attention_tile = 0;  // keys padded to a multiple of this per request (0: no padding)
   LoraSettings lora;
   bool online_hadamard = false;  // QuaRot: rotations of q/k, of the o_proj input and of the down_proj input
+  std::vector<ImageSize> images;  // images in every new prompt: the vision encoder runs on them in the prefill
 };
 
 struct Op {

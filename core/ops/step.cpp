@@ -96,6 +96,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
+  if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, step, s.images);
   for (const auto& g : groups) add_layer_group(b, group_step(g, step, s, T, decode_only));
   if (!m.has_head) return out;
   b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));

@@ -39,10 +39,12 @@ TEST_CASE("config errors name the field", "[errors]") {
   e = err("model", R"({"model": {"model_type": "bert"}})");
   CHECK(e["code"] == "model.unsupported");
   CHECK(e["message"] ==
-        "/model/model_type holds \"bert\", which is not supported; supported model types are llama, mistral, mixtral, qwen2, "
-        "qwen2_moe, qwen3, qwen3_moe, gemma, gemma2, gemma3_text, gemma3, phi3, llama4_text, llama4, gpt_oss, falcon, "
-        "RefinedWeb, RefinedWebModel, deepseek_v2, deepseek_v3"
-                          ", qwen3_next, qwen3_5_text, qwen3_5, qwen3_5_moe_text, qwen3_5_moe, minimax, minimax_m1, minimax_text_01, MiniMaxM1, MiniMaxText01, nemotron_h, jamba, falcon_h1, granitemoehybrid, deepseek_v32");
+        "/model/model_type holds \"bert\", which is not supported; supported model types are "
+        "llama, mistral, mistral3, mixtral, qwen2, qwen2_5_vl, qwen2_5_vl_text, qwen2_moe, qwen3, qwen3_vl, "
+        "qwen3_vl_text, qwen3_moe, qwen3_vl_moe, qwen3_vl_moe_text, gemma, gemma2, gemma3_text, gemma3, phi3, "
+        "llama4_text, llama4, gpt_oss, falcon, RefinedWeb, RefinedWebModel, deepseek_v2, deepseek_v3, qwen3_next, "
+        "qwen3_5_text, qwen3_5, qwen3_5_moe_text, qwen3_5_moe, minimax, minimax_m1, minimax_text_01, MiniMaxM1, "
+        "MiniMaxText01, nemotron_h, jamba, falcon_h1, granitemoehybrid, deepseek_v32");
 
   e = err("model", R"({"model": {"hidden_size": 1}})");
   CHECK(e["message"] == "/model/model_type is missing; expected a string");

@@ -78,7 +78,9 @@ TEST_CASE("Qwen3.5: dense and MoE gated DeltaNet hybrids through text_config, fl
   const ll gdn = h * (2 * 2048 + 2 * 6144) + h * 96 + 10240 * 4 + 2 * 48 + 128 + 6144 * h;
   const ll attn = h * 24 * 256 * 2 + 2 * h * 4 * 256 + 24 * 256 * h + 2 * 256;
   const ll mlp = 3 * h * 17408;
-  CHECK(count_params(dense).total == 48 * gdn + 16 * attn + 64 * (mlp + 2 * h) + 2 * V * h + h);
+  const auto c = count_params(dense);
+  CHECK(c.total - c.vision == 48 * gdn + 16 * attn + 64 * (mlp + 2 * h) + 2 * V * h + h);
+  CHECK(c.vision == 460730096);  // its Qwen3-VL-style vision encoder (test_vision.cpp)
   CHECK(dense.layers[0].recurrent.state_bits == 32);  // mamba_ssm_dtype float32
   CHECK(dense.mtp_layers == 1);
   // State per sequence: 48 layers x (48 x 128 x 128 in fp32 + 3 x 10240 conv values in bf16).

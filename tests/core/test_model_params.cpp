@@ -50,7 +50,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"deepseek-v2-lite", 15706484224LL, 2661150208LL},
       {"deepseek-v2-lite-native", 15706484224LL, 2661150208LL},
       {"llama-4-scout", 107769861120LL, 17172894720LL},
-      {"llama-4-scout-tra", 107769861120LL, 17172894720LL},
+      // The transformer-roofline-analyzer fixture keeps transformers' default Llama4VisionConfig (hidden 768,
+      // vision_output_dim 7680): its vision encoder, 455,178,240, is counted beside the text model.
+      {"llama-4-scout-tra", 108225039360LL, 17172894720LL},
       {"gemma-3-4b-text", 3880263168LL, 3880263168LL},
       {"gemma-3-12b-text", 11766034176LL, 11766034176LL},
       // Seed models added for issue 3 (LLM-Para's list, LIFE's models); totals as on the hub pages.
@@ -76,11 +78,12 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"deepseek-r1", 671026419200LL, 37552297472LL},
       // Hybrid families (issue 20); hand computations in test_hybrid.cpp.
       {"qwen3-next-80b-a3b", 79674391296LL, 3874929408LL},
-      {"qwen3.5-27b", 26895998464LL, 26895998464LL},
-      {"qwen3.5-35b-a3b", 34660610688LL, 3454988928LL},
+      {"qwen3.5-27b", 27356728560LL, 26895998464LL},      // with the 460,730,096 of its vision encoder
+      {"qwen3.5-35b-a3b", 35107181936LL, 3454988928LL},
       {"nemotron-3-nano-30b-a3b", 31577940288LL, 3580076352LL},
       {"minimax-m1", 456089655296LL, 48403306496LL},
       {"deepseek-v3.2", 671877944064LL, 38403822336LL},
+      {"qwen3-vl-8b", 8767123696LL, 8190735360LL},  // text 8,190,735,360 + vision 576,388,336 (test_vision.cpp)
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
