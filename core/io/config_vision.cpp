@@ -7,6 +7,10 @@ namespace infercast {
 
 namespace {
 
+// Vision sizes are bounded so that a typo cannot overflow the patch arithmetic or run unbounded loops.
+i64 size_or(Reader& r, const std::string& key, i64 hi, i64 fallback) { return r.int_in_or(key, 1, hi, fallback); }
+constexpr i64 kWidth = 1 << 20, kCount = 100000, kSide = 1 << 20;
+
 VisionKind kind_of(const std::string& type) {
   if (type == "gemma3") return VisionKind::Siglip;
   if (type == "llama4") return VisionKind::Llama4;
@@ -19,10 +23,10 @@ VisionKind kind_of(const std::string& type) {
 // The encoder's blocks: sizes under either the ViT names (hidden_size, num_hidden_layers, num_attention_heads) or
 // Qwen's (depth, num_heads).
 void blocks(Reader& v, VisionSpec& s, i64 hidden, i64 layers, i64 heads, i64 inter) {
-  s.hidden = v.positive_int_or("hidden_size", hidden);
-  s.layers = v.has("depth") ? v.positive_int("depth") : v.positive_int_or("num_hidden_layers", layers);
-  s.heads = v.has("num_heads") ? v.positive_int("num_heads") : v.positive_int_or("num_attention_heads", heads);
-  s.intermediate = v.positive_int_or("intermediate_size", inter);
+  s.hidden = size_or(v, "hidden_size", kWidth, hidden);
+  s.layers = v.has("depth") ? size_or(v, "depth", kCount, layers) : size_or(v, "num_hidden_layers", kCount, layers);
+  s.heads = v.has("num_heads") ? size_or(v, "num_heads", kCount, heads) : size_or(v, "num_attention_heads", kCount, heads);
+  s.intermediate = size_or(v, "intermediate_size", kWidth, inter);
   if (s.hidden % s.heads != 0)
     throw InputError("model.invalid", v.child_path("hidden_size"),
                      v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) + ", which is not a multiple of the " +
@@ -44,16 +48,23 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
   VisionSpec s;
   s.kind = kind;
   const i64 text = m.hidden;
+  // A fixed image (or tile) must hold at least one patch.
+  const auto at_least_a_patch = [&](const VisionSpec& x) {
+    if (x.image_size > 0 && x.image_size < x.patch)
+      v.fail("image_size", "invalid", v.child_path("image_size") + " holds " + std::to_string(x.image_size) +
+                                          ", smaller than patch_size (" + std::to_string(x.patch) + ")");
+  };
   switch (kind) {
     case VisionKind::Siglip: {
       // SiglipVisionModel without its head; Gemma3MultiModalProjector: an RMSNorm and one projection, after an
       // average pool of the patch grid to mm_tokens_per_image tokens.
       blocks(v, s, 768, 12, 12, 3072);
-      s.patch = v.positive_int_or("patch_size", 16);
-      s.channels = v.positive_int_or("num_channels", 3);
-      s.image_size = v.positive_int_or("image_size", 224);
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.channels = size_or(v, "num_channels", 64, 3);
+      s.image_size = size_or(v, "image_size", kSide, 224);
+      at_least_a_patch(s);
       s.positions = (s.image_size / s.patch) * (s.image_size / s.patch);
-      s.fixed_tokens = top.positive_int_or("mm_tokens_per_image", 256);
+      s.fixed_tokens = size_or(top, "mm_tokens_per_image", 1 << 20, 256);
       const i64 side = s.image_size / s.patch;
       i64 pooled = 1;
       while (pooled * pooled < s.fixed_tokens) ++pooled;
@@ -72,16 +83,17 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       // Llama4VisionModel: an unfold-and-linear patch embedding, a class token, 34 blocks with biases, pre and post
       // LayerNorms; pixel shuffle (ratio 0.5: 2 x 2 patches per token) into Llama4VisionMLP2, then the projector.
       blocks(v, s, 768, 34, 16, 5632);
-      s.patch = v.positive_int_or("patch_size", 14);
-      s.channels = v.positive_int_or("num_channels", 3);
-      s.image_size = v.positive_int_or("image_size", 448);
+      s.patch = size_or(v, "patch_size", 4096, 14);
+      s.channels = size_or(v, "num_channels", 64, 3);
+      s.image_size = size_or(v, "image_size", kSide, 448);
+      at_least_a_patch(s);
       s.patch_bias = false;
       s.class_token = true;
       s.positions = (s.image_size / s.patch) * (s.image_size / s.patch) + 1;
       const double ratio = v.number_in_or("pixel_shuffle_ratio", 0.01, 1, 0.5);
       s.merge = static_cast<i64>(1 / ratio + 0.5);
-      const i64 pin = v.positive_int_or("projector_input_dim", 4096), pout = v.positive_int_or("projector_output_dim", 4096);
-      const i64 vout = v.positive_int_or("vision_output_dim", 7680);
+      const i64 pin = size_or(v, "projector_input_dim", kWidth, 4096), pout = size_or(v, "projector_output_dim", kWidth, 4096);
+      const i64 vout = size_or(v, "vision_output_dim", kWidth, 7680);
       // Llama4VisionMLP2.fc1 reads intermediate_size features (4 x 1408 = 5632 after the shuffle in the releases).
       s.projector = {{s.intermediate, pin, false}, {pout, pout, false},
                      {vout, text, v.boolean_or("multi_modal_projector_bias", false)}};
@@ -96,18 +108,18 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.layer_norm = false;
       s.norm_bias = false;
       s.gated_mlp = true;
-      s.patch = v.has("patch_size") ? v.positive_int("patch_size") : v.positive_int_or("spatial_patch_size", 14);
+      s.patch = v.has("patch_size") ? size_or(v, "patch_size", 4096, 1) : size_or(v, "spatial_patch_size", 4096, 14);
       v.raw("spatial_patch_size");
-      s.temporal_patch = v.positive_int_or("temporal_patch_size", 2);
-      s.channels = v.has("in_channels") ? v.positive_int("in_channels") : v.positive_int_or("in_chans", 3);
+      s.temporal_patch = size_or(v, "temporal_patch_size", 64, 2);
+      s.channels = v.has("in_channels") ? size_or(v, "in_channels", 64, 1) : size_or(v, "in_chans", 64, 3);
       v.raw("in_chans");
       s.patch_bias = false;
-      s.merge = v.positive_int_or("spatial_merge_size", 2);
-      const i64 out = v.positive_int_or("out_hidden_size", 3584);
+      s.merge = size_or(v, "spatial_merge_size", 64, 2);
+      const i64 out = size_or(v, "out_hidden_size", kWidth, 3584);
       const i64 merged = s.hidden * s.merge * s.merge;
       s.projector = {{merged, merged, true}, {merged, out, true}};
       s.extra_params = s.hidden;  // the merger's ln_q
-      s.window = v.positive_int_or("window_size", 112) / s.patch;
+      s.window = size_or(v, "window_size", kSide, 112) / s.patch;
       s.full_layers = v.int_array_or("fullatt_block_indexes");
       if (!v.has("fullatt_block_indexes")) s.full_layers = {7, 15, 23, 31};
       s.min_pixels = 56 * 56;       // preprocessor_config.json of the Qwen2.5-VL releases
@@ -118,12 +130,12 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       // Qwen3VLVisionModel: a Conv3d patch embedding with bias, learned positions, LayerNorm blocks with a GELU MLP,
       // the merger (LayerNorm, 4h -> 4h -> out_hidden_size) and one more merger per deepstack layer.
       blocks(v, s, 1152, 27, 16, 4304);
-      s.patch = v.positive_int_or("patch_size", 16);
-      s.temporal_patch = v.positive_int_or("temporal_patch_size", 2);
-      s.channels = v.positive_int_or("in_channels", 3);
-      s.merge = v.positive_int_or("spatial_merge_size", 2);
-      s.positions = v.positive_int_or("num_position_embeddings", 2304);
-      const i64 out = v.positive_int_or("out_hidden_size", 3584);
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.temporal_patch = size_or(v, "temporal_patch_size", 64, 2);
+      s.channels = size_or(v, "in_channels", 64, 3);
+      s.merge = size_or(v, "spatial_merge_size", 64, 2);
+      s.positions = size_or(v, "num_position_embeddings", kSide, 2304);
+      const i64 out = size_or(v, "out_hidden_size", kWidth, 3584);
       const i64 merged = s.hidden * s.merge * s.merge;
       s.projector = {{merged, merged, true}, {merged, out, true}};
       s.extra_params = 2 * s.hidden;  // the merger's LayerNorm
@@ -141,11 +153,11 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.norm_bias = false;
       s.gated_mlp = true;
       s.attn_bias = s.mlp_bias = false;
-      s.patch = v.positive_int_or("patch_size", 16);
-      s.channels = v.positive_int_or("num_channels", 3);
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.channels = size_or(v, "num_channels", 64, 3);
       s.patch_bias = false;
-      s.longest_edge = v.positive_int_or("image_size", 1024);
-      s.merge = top.positive_int_or("spatial_merge_size", 2);
+      s.longest_edge = size_or(v, "image_size", kSide, 1024);
+      s.merge = size_or(top, "spatial_merge_size", 64, 2);
       const bool bias = top.boolean_or("multimodal_projector_bias", false);
       s.projector = {{s.hidden * s.merge * s.merge, s.hidden, false}, {s.hidden, text, bias}, {text, text, bias}};
       s.extra_params = 2 * s.hidden;  // ln_pre and the projector's norm
