@@ -45,6 +45,8 @@ void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   std::vector<char> kinds;
   if (r.has("hybrid_override_pattern")) {
     const std::string p = r.string("hybrid_override_pattern");
+    if (p.empty())
+      r.fail("hybrid_override_pattern", "invalid", r.child_path("hybrid_override_pattern") + " is empty; expected one character per layer");
     for (std::size_t i = 0; i < p.size(); ++i) {
       if (p[i] != 'M' && p[i] != '*' && p[i] != '-' && p[i] != 'E')
         throw InputError("model.unsupported", r.child_path("hybrid_override_pattern"),
@@ -193,7 +195,7 @@ void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   moe.n_experts = r.positive_int_or("num_experts", 16);
   moe.top_k = r.positive_int_or("num_experts_per_tok", 2);
   moe.expert_intermediate = dense.intermediate;
-  config_check_top_k(r, moe, "num_experts_per_tok");
+  if (moe.n_experts > 1) config_check_top_k(r, moe, "num_experts_per_tok");  // one expert: plain MLPs (transformers)
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     if (i % attn_period == attn_offset) layer.attn = a;
