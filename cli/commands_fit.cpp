@@ -21,6 +21,24 @@ int run_validate(const Args& a, const std::string& fmt) {
     }
   }
   const json v = unwrap(call("validate", req.dump()));
+  // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
+  if (a.has("--write-fits")) {
+    json fits = json::array();
+    for (const auto& f : v["fits"]) {
+      std::string basis = std::to_string(f["rows"].get<int>()) + " rows from ";
+      for (std::size_t i = 0; i < f["sources"].size(); ++i) basis += (i ? ", " : "") + f["sources"][i].get<std::string>();
+      fits.push_back({{"runtime", f["runtime"]}, {"basis", basis}, {"values", f["values"]}});
+    }
+    const json doc = {{"schema_version", 1},
+                      {"source", "Fitted over whole classes (one runtime, every memory family it was measured on) against "
+                                 "presets/validation/measured_public.csv by `infercast validate --write-fits`, starting from each "
+                                 "preset's physics priors, each source group weighted equally; regenerated and checked by the test "
+                                 "'runtime fits are what validate gives' (docs/forecast.md, \"Fitted over classes\")."},
+                      {"fits", fits}};
+    std::ofstream out(a.one("--write-fits"));
+    if (!out) die("--write-fits: cannot write " + a.one("--write-fits"));
+    out << doc.dump(2) << "\n";
+  }
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;
@@ -58,7 +76,23 @@ int run_validate(const Args& a, const std::string& fmt) {
   for (const auto& g : v["groups"])
     sum.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
                    pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+  std::cout << "In sample (the shipped defaults, fitted with every source):\n";
   print_table(sum);
+  if (v.contains("cross_validation")) {
+    const json& cv = v["cross_validation"];
+    std::vector<std::vector<std::string>> loso = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
+    for (const auto& [name, g] : cv["groups"].items())
+      loso.push_back({name, std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
+                      pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+    std::cout << "\nLeave one source out (each source's rows forecast with every fit made without them; the figure we quote):\n";
+    print_table(loso);
+    std::vector<std::vector<std::string>> src = {{"source", "rows", "in sample", "left out"}};
+    for (const auto& s : cv["by_source"])
+      src.push_back({s["source"], std::to_string(s["rows"].get<int>()), pct(s["in_sample_median_abs_error"].get<double>()).substr(1),
+                     pct(s["loso_median_abs_error"].get<double>()).substr(1)});
+    std::cout << "\nMedian |error| by source:\n";
+    print_table(src);
+  }
   return 0;
 }
 

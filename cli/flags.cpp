@@ -20,6 +20,8 @@ const std::vector<Flag>& flags() {
        "a model preset id, a config.json, a preset file, a .gguf (its header only) or a safetensors checkpoint (a "
        "folder or one of its files: the headers give the exact shapes and formats)"},
       {"--hardware", "hardware", K::Document, "/hardware", "ID|PATH", "a hardware preset id or a hardware JSON file"},
+      {"--runtime", "runtime", K::Document, "/runtime", "ID|PATH",
+       "the software stack (infercast runtimes): llama.cpp-cuda, vllm, mlx, ... (default: the device's usual one)"},
       {"--batch", "workload", K::Int, "/workload/batch", "N", ""},
       {"--prompt", "workload", K::Int, "/workload/prompt", "N", ""},
       {"--gen", "workload", K::Int, "/workload/gen", "N", ""},
@@ -86,11 +88,14 @@ const std::vector<Flag>& flags() {
       {"--sram-bandwidth", "sweep", K::Number, "/sram_bandwidth_GBps", "GBPS", ""},
       {"--keep", "sweep", K::Int, "/keep_points", "N", ""},
       {"--csv", "validate", K::Custom, "", "FILE", "measurements in the columns of presets/validation/measured_public.csv"},
+      {"--write-fits", "validate", K::Custom, "", "FILE",
+       "write every runtime's class fit over these measurements (the format of presets/defaults/runtime_fits.json)"},
       {"--point", "calibrate", K::Repeated, "", "K=V,...",
        "a measured point: metric=tpot_s,value=0.0123[,batch=1,prompt=512,gen=128,cached=0,weights=q4_0,activations=..,kv=..,model=ID]"},
       {"--fit", "calibrate", K::List, "/fit", "P,P,...", ""},
       {"--save", "calibrate", K::Custom, "", "FILE", "write the calibrated device to FILE"},
       {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input)"},
+      {"--envelope", "call", K::Switch, "", "", "print the whole envelope {ok, schema_version, version, value | error} on stdout (exit 2 still when not ok)"},
       {"--format", "format", K::Custom, "", "FORMAT", "output format"},
   };
   return table;
@@ -163,6 +168,11 @@ Args parse_args(int argc, char** argv, int first, const std::string& command, co
     const bool several = f->kind == K::Values;
     if (a.has(s) && f->kind != K::Repeated) die(s + " is given twice; give it once");
     auto& vals = a.values[s];
+    if (f->kind == K::Switch) {
+      if (has_inline) die(s + " takes no value");
+      vals.push_back("");
+      continue;
+    }
     if (has_inline) {
       vals.push_back(inline_value);
     } else {

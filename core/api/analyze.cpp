@@ -40,7 +40,7 @@ json api_analyze(const json& request) {
   const HardwareSpec*& hw = in.hw;
   MultiInputs mi;
   read_multi(r, in, mi, false);
-  Workload w = read_workload(r, rm.spec, sc);
+  Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
   const Analysis a = analyze(rm.spec, w, hw);
@@ -93,6 +93,7 @@ json api_analyze(const json& request) {
   out["decode"]["steps"] = a.decode_steps;
   if (a.has_hardware) {
     out["hardware"] = hardware_to_json(*hw);
+    out["execution"] = execution_json(a.execution, *hw);
     out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;
     out["memory"]["fits"] = a.fits;
     out["memory"]["fits_first_tier"] = a.fits_first_tier;
@@ -113,8 +114,12 @@ json api_analyze(const json& request) {
     out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
     out["ttft_s"] = finite(a.ttft_s);
     out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
+    out["peak"] = peak_json(a, *hw);
   }
   out["warnings"] = warnings_json(a.warnings);
+  if (a.has_hardware && !hw->has_any_peak())
+    for (auto& w : out["warnings"])
+      if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
   if (mi.active) {
     const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
     // Energy and cost are modelled for one device; a plan over several is not costed yet.
@@ -132,7 +137,7 @@ json api_batching(const json& request) {
   read_inputs(r, in);
   MultiInputs mi;
   read_multi(r, in, mi, true);
-  const Workload w = read_workload(r, in.rm.spec, in.sc);
+  const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
   read_costs(r);  // accepted so the page can send one request to every call; the curve has no cost column yet
   double max_batch = static_cast<double>(field::max_batch.fallback);
   if (r.has("batching")) {

@@ -10,6 +10,7 @@
 #include "hardware/hardware.hpp"
 #include "io/json_reader.hpp"
 #include "parallel/parallel.hpp"
+#include "runtime/runtime.hpp"
 #include "scenario/scenario.hpp"
 
 namespace infercast {
@@ -34,8 +35,15 @@ std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vect
 CostAssumptions read_costs(Reader& r);
 const Scenario* read_scenario(Reader& r);
 void apply_mla_conversion(Reader& r, ModelSpec& m, const Scenario* sc);
-// The workload and its settings: requests, precisions, convention, optimizations, timing, placement.
-Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc);
+// The request's "runtime": a preset id or a runtime object (parsed into `storage`); nullptr when absent.
+const RuntimeSpec* resolve_runtime(Reader& r, RuntimeSpec& storage);
+// The runtime an analysis runs under: the one the request names, else the reference stack for LIFE's convention and
+// scenarios (their tables assume no fusion), else the device's default (presets/defaults/default_runtimes.json).
+const RuntimeSpec* choose_runtime(const RuntimeSpec* given, const HardwareSpec* hw, const Workload& w, const Scenario* sc);
+// The workload and its settings: requests, precisions, convention, optimizations, timing, placement, and the
+// runtime with the fusions and kernels it brings (the request's own settings override them).
+Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, const HardwareSpec* hw = nullptr,
+                       const RuntimeSpec* rt = nullptr);
 
 // What analyze, quant_sweep and sweep read first: the model (converted by a scenario or convert_mla), the
 // scenario and the device. Filled in place: `hw` may point into `hw_storage`.
@@ -44,6 +52,8 @@ struct Inputs {
   const Scenario* sc = nullptr;
   HardwareSpec hw_storage;
   const HardwareSpec* hw = nullptr;
+  RuntimeSpec rt_storage;
+  const RuntimeSpec* rt = nullptr;  // as the request names it; read_workload chooses the default
 };
 void read_inputs(Reader& r, Inputs& in);
 

@@ -54,6 +54,25 @@ json cost_json(const CostReport& c, const CostAssumptions& a) {
 }
 
 
+json execution_json(const Execution& x, const HardwareSpec& hw) {
+  const RuntimeSpec* rt = x.runtime;
+  json fusion = json::object();
+  if (rt)
+    fusion = {{"qkv", rt->fusion.qkv}, {"gate_up", rt->fusion.gate_up}, {"act_in_gemm", rt->act_in_gemm},
+              {"norm_residual", rt->fusion.norm_residual}, {"rope", rt->fusion.rope}, {"kv_write", rt->fusion.kv_write},
+              {"qk_norm", rt->fusion.qk_norm}};
+  return {{"runtime", rt ? rt->id : "reference"},
+          {"runtime_name", rt ? rt->name : "reference"},
+          {"launch", x.graphs ? "graph" : "per-kernel"},
+          {"graph_max_tokens", x.graph_max_tokens},
+          {"memory_family", memory_family_names().name(memory_family(hw))},
+          {"efficiency", efficiency_to_json(x.eff)},
+          {"kernel_gap_us", x.eff.dispatch_s * 1e6},
+          {"kernel_launch_us", x.launch_s * 1e6},
+          {"step_overhead_us", x.step_overhead_s * 1e6},
+          {"fusion", fusion}};
+}
+
 json warnings_json(const std::vector<Warning>& ws) {
   json a = json::array();
   for (const auto& w : ws) a.push_back({{"code", w.code}, {"path", w.path}, {"message", w.message}});

@@ -98,16 +98,24 @@ export function explainCard(id, r, element) {
     lines: [`${element.querySelector('.value').textContent}: ${element.querySelector('.sub').textContent}`] };
 }
 
+// Cards whose value is a time (a lower bound when the device has no compute peak) or a rate (then an upper bound).
+const TIMES = new Set(['ttft', 'tpot', 'e2e']);
+const RATES = new Set(['throughput']);
+const lowerBound = (c, r) => one(r) && Boolean(r.peak && r.peak.memory_only) && (TIMES.has(c.id) || RATES.has(c.id));
+
 function cardElement(c, r) {
   const d = document.createElement('div');
-  d.className = c.bad && c.bad(r) ? 'card bad' : 'card';
+  const bound = lowerBound(c, r);
+  d.className = (c.bad && c.bad(r)) || bound ? 'card bad' : 'card';
   d.dataset.card = c.id;
   const x = CARD_EXPLAINERS[c.id] && CARD_EXPLAINERS[c.id](r);
   d.title = `${x ? x.formula : c.hint ? c.hint(r) : ''} (click for the numbers)`;
   d.tabIndex = 0;
   d.setAttribute('role', 'button');
   d.setAttribute('aria-haspopup', 'dialog');
-  for (const [cls, text] of [['label', c.label], ['value', c.value(r)], ['sub', c.sub(r)]]) {
+  const value = bound ? `${TIMES.has(c.id) ? '≥' : '≤'} ${c.value(r)}` : c.value(r);
+  const sub = bound ? 'a bound, not a forecast: this device has no compute peak (memory and dispatch only)' : c.sub(r);
+  for (const [cls, text] of [['label', c.label], ['value', value], ['sub', sub]]) {
     const e = document.createElement('div');
     e.className = cls;
     e.textContent = text;
