@@ -15,6 +15,19 @@ void print_analysis_table(const json& r) {
             << m["params_total"].get<long long>() << " parameters, " << m["params_active"].get<long long>()
             << " active per token (input embedding included)\n";
   for (const auto& w : m["warnings"]) std::cout << "warning: " << clean(w["message"].get<std::string>()) << "\n";
+  const auto& wl = r["workload"];
+  if (wl["image_tokens"].get<long long>() > 0) {
+    // Each image's tokens join every new prompt; the encoder runs before the prefill (docs/formulas.md, "Vision encoders").
+    std::cout << "Images: " << wl["images"].size() << " per new prompt (" << m["vision_encoder"].get<std::string>() << " encoder):";
+    const char* sep = " ";
+    for (const auto& im : wl["images"]) {
+      std::cout << sep << im["width"].get<long long>() << "x" << im["height"].get<long long>() << " " << im["tokens"].get<long long>()
+                << " tokens";
+      sep = ", ";
+    }
+    std::cout << "; " << wl["image_tokens"].get<long long>() << " tokens join each prompt";
+    std::cout << "\n";
+  }
   const bool hw = r.contains("hardware");
   for (const char* phase : {"prefill", "decode"}) {
     std::cout << "\n" << (std::string(phase) == "prefill" ? "Prefill (first step)" : "Decode (first step)") << "\n";
@@ -53,7 +66,11 @@ void print_analysis_table(const json& r) {
   }
   const auto& mem = r["memory"];
   std::cout << "\nMemory: weights " << bytes_str(mem["weights_bytes"].get<double>()) << " + KV cache "
-            << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload) + activations "
+            << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload"
+            << (mem["state_bytes"].get<double>() > 0
+                    ? "; of which " + bytes_str(mem["state_bytes"].get<double>()) + " recurrent state, constant per sequence"
+                    : std::string())
+            << ") + activations "
             << bytes_str(mem["activation_peak_bytes"].get<double>()) << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
   if (hw && r.contains("parallel")) {
     std::cout << "(The whole model, counted above, is split as the plan below says; on one "

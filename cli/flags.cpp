@@ -28,6 +28,9 @@ const std::vector<Flag>& flags() {
       {"--prefill-chunk", "workload", K::Int, "/workload/prefill_chunk", "N", ""},
       {"--cached-tokens", "workload", K::Values, "", "N...", "ragged batch: tokens already cached, one value per request"},
       {"--input-tokens", "workload", K::Values, "", "N...", "ragged batch: new tokens, one value per request"},
+      {"--images", "workload", K::Custom, "/workload/images", "WxH[xN],...",
+       "images in every new prompt, e.g. 1024x768 or 1024x768x2,640x480: their tokens join the prompt and the vision "
+       "encoder runs in the prefill"},
       {"--weights", "precision", K::String, "/precision/weights", "DTYPE", ""},
       {"--activations", "precision", K::String, "/precision/activations", "DTYPE", ""},
       {"--kv", "precision", K::String, "/precision/kv", "DTYPE", ""},
@@ -37,6 +40,7 @@ const std::vector<Flag>& flags() {
       {"--router-weights", "precision", K::String, "/precision/router", "DTYPE", ""},
       {"--embedding-weights", "precision", K::String, "/precision/embedding", "DTYPE", ""},
       {"--lm-head-weights", "precision", K::String, "/precision/lm_head", "DTYPE", ""},
+      {"--vision-weights", "precision", K::String, "/precision/vision", "DTYPE", ""},
       {"--scenario", "settings", K::String, "/scenario", "", ""},
       {"--convention", "settings", K::String, "/convention", "", ""},
       {"--attention", "settings", K::String, "/attention", "", ""},
@@ -217,6 +221,9 @@ void apply_simple_flags(const Args& a, json& request) {
         if (v != "on" && v != "off") die(name + " holds \"" + v + "\"; expected on or off");
         request[at] = v == "on";
         break;
+      case K::Custom:
+        if (name == "--images") request[at] = images_value(name, v);
+        break;
       default: break;  // the command reads the rest itself
     }
   }
@@ -272,6 +279,21 @@ json document(const std::string& text) {
   } catch (const InputError& e) {
     die(e.what());
   }
+}
+
+// "WxH[xN],...": one image object per item (N identical images).
+json images_value(const std::string& flag, const std::string& v) {
+  json out = json::array();
+  for (const auto& item : split_commas(v)) {
+    std::vector<std::string> parts;
+    std::stringstream ss(item);
+    for (std::string p; std::getline(ss, p, 'x');) parts.push_back(p);
+    if (parts.size() < 2 || parts.size() > 3) die(flag + " holds \"" + item + "\"; expected WIDTHxHEIGHT or WIDTHxHEIGHTxCOUNT");
+    json img = {{"width", integer(flag, parts[0])}, {"height", integer(flag, parts[1])}};
+    if (parts.size() == 3) img["count"] = integer(flag, parts[2]);
+    out.push_back(img);
+  }
+  return out;
 }
 
 std::vector<std::string> split_commas(const std::string& v) {

@@ -27,8 +27,8 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
     const auto& at = g.spec.attn;
     for (const auto& r : w.requests) {
       const double p0 = static_cast<double>(r.cached + r.input);  // position of the first decode token
-      if (at.window > 0) {
-        const double j = static_cast<double>(at.window) - 1 - p0;  // keys stop growing after this step
+      if (keys_per_query_bound(at) > 0) {  // a window, or DSA's top-k
+        const double j = static_cast<double>(keys_per_query_bound(at)) - 1 - p0;  // keys stop growing after this step
         if (j > 0 && j < span) cuts.insert(j);
       }
       if (at.chunk > 0) {

@@ -14,6 +14,12 @@ double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, do
   return bytes;
 }
 
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, double ab) {
+  double bytes = 0;
+  for (const auto& g : groups) bytes += static_cast<double>(g.count) * recurrent_state_bytes(g.spec.recurrent, ab);
+  return bytes;
+}
+
 namespace {
 
 void check_pins(const HardwareSpec& hw, const Workload& w) {
@@ -34,7 +40,8 @@ void limits(Analysis& a, double kb) {
   const double room = a.memory_capacity_bytes - a.weights_bytes;
   const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
   a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
-  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx) * B; };
+  // The recurrent state does not grow with the context: it is in every context's bytes.
+  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx) * B + a.state_bytes; };
   const double fixed = a.weights_bytes + a.activation_peak_bytes;
   if (fixed + kv_at(1) > a.memory_capacity_bytes) {
     a.max_context = 0;

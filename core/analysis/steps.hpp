@@ -74,6 +74,8 @@ StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens
 
 // KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx);
+// State bytes one request holds in recurrent layers, whatever its context (conv windows in the activations' type).
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act_bytes_per_element);
 
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.

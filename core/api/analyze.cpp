@@ -1,6 +1,7 @@
 // The analysis operations: analyze (one device or a plan), batching curves, a model's counts, a device checked.
 #include "api/operations.hpp"
 
+#include "api/images.hpp"
 #include "api/options.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
@@ -65,6 +66,8 @@ json api_analyze(const json& request) {
         {"online_hadamard", w.settings.online_hadamard},
         {"attention_tile", w.settings.attention_tile},
         {"prefill_chunk", w.prefill_chunk},
+        {"images", images_json(rm.spec, w.settings.images)},
+        {"image_tokens", image_tokens(rm.spec, w.settings.images)},
         {"prefill_chunks", a.prefill_chunks},
         {"lora", {{"rank", w.settings.lora.rank}, {"mode", lora_mode_name(w.settings.lora.mode)},
                   {"merge_flops", a.lora_merge_flops}}},
@@ -77,6 +80,7 @@ json api_analyze(const json& request) {
       {"memory",
        {{"weights_bytes", a.weights_bytes},
         {"kv_cache_bytes", a.kv_cache_bytes},
+        {"state_bytes", a.state_bytes},
         {"kv_bytes_per_token", a.kv_bytes_per_token},
         {"activation_peak_bytes", a.activation_peak_bytes},
         {"required_bytes", a.memory_required_bytes}}},

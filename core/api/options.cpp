@@ -37,7 +37,8 @@ json enum_option(const char* path, const NameTable<E>& t, E def, const char* hel
 json options_json() {
   using namespace field;
   json a = json::array();
-  for (const IntField* f : {&batch, &prompt, &cached, &gen, &prefill_chunk, &request_cached, &request_input, &request_count})
+  for (const IntField* f : {&batch, &prompt, &cached, &gen, &prefill_chunk, &request_cached, &request_input, &request_count,
+                            &image_width, &image_height, &image_count})
     a.push_back(int_option(*f));
   json dtypes = json::array();
   for (const auto& d : all_dtypes()) dtypes.push_back({{"name", d.name}, {"description", d.definition}});

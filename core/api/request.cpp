@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "api/images.hpp"
 #include "api/options.hpp"
 #include "io/defaults.hpp"
 #include "io/presets.hpp"
@@ -207,6 +208,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     }
     w.gen_tokens = read_field(wr, field::gen);
     w.prefill_chunk = read_field(wr, field::prefill_chunk);
+    read_images(wr, m, w);  // their tokens join every new prompt (api/images.cpp)
     wr.reject_unknown();
   } else {
     req.raw("workload");

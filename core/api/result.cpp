@@ -92,7 +92,8 @@ json params_json(const ParamCounts& p) {
           {"experts_routed", p.experts_routed},
           {"experts_shared", p.experts_shared},
           {"router", p.router},
-          {"norms", p.norms}};
+          {"norms", p.norms},
+          {"vision", p.vision}};
 }
 
 json groups_json(const std::vector<LayerGroup>& groups) {
@@ -118,6 +119,7 @@ json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector
           {"vocab_size", m.vocab},
           {"num_layers", static_cast<i64>(m.layers.size())},
           {"mtp_layers_not_counted", m.mtp_layers},
+          {"vision_encoder", vision_kind_names().name(m.vision.kind)},
           {"tied_embeddings", m.tied_embeddings},
           {"declared_quantization", m.declared_quant},
           {"groups", groups_json(groups)},

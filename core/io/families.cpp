@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include "io/config_hybrid.hpp"
 
 namespace infercast {
 
@@ -209,6 +210,7 @@ const std::vector<FamilyTraits>& model_families() {
                     {"max_position_embeddings", 4096}, {"tie_word_embeddings", false}};
     add(ds3);
     add_decoder_families(v);
+    add_hybrid_families(v);
     return v;
   }();
   return table;

@@ -13,7 +13,11 @@
 namespace infercast {
 
 // The schema a config is read with.
-enum class Layout { LlamaLike, Falcon, DeepSeek, Dbrx };
+enum class Layout {
+  LlamaLike, Falcon, DeepSeek, Dbrx,
+  // Hybrids of softmax attention and recurrent mixers (io/config_hybrid.hpp).
+  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid
+};
 // Which layers use a sliding window when the config has no layer_types.
 enum class SlidingRule {
   None,           // none (a window given applies only through layer_types)

@@ -36,6 +36,7 @@ double read_field(Reader& r, const NumberField& f);
 
 namespace field {
 extern const IntField batch, prompt, cached, gen, prefill_chunk, request_cached, request_input, request_count;
+extern const IntField image_width, image_height, image_count;
 extern const IntField attention_tile, lora_rank, pin_weights, pin_kv;
 extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, mla_qk_rope_head_dim, mla_v_head_dim;
 extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps;

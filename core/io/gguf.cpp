@@ -6,6 +6,7 @@
 #include <map>
 
 #include "io/gguf_decoders.hpp"
+#include "io/gguf_hybrid.hpp"
 #include "io/weight_formats.hpp"
 
 namespace infercast {
@@ -188,6 +189,8 @@ json gguf_model(const GgufHeader& h) {
     } else if (nm.find("_exps.") != std::string::npos) cls = "experts";
     else if (nm.find("ffn_gate_inp") != std::string::npos) cls = "router";
     else if (nm.find(".attn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "attention";
+    else if (nm.find(".ssm_in") != std::string::npos || nm.find(".ssm_out") != std::string::npos || nm.find(".ssm_ba") != std::string::npos)
+      cls = "attention";  // recurrent mixers' projections are the attention class
     else if (nm.find(".ffn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "ffn";
     if (!cls.empty() && t.dims.size() >= 2) {
       class_types[cls][g->dtype[0] ? g->dtype : g->name] += n;
@@ -204,10 +207,13 @@ json gguf_model(const GgufHeader& h) {
       {"qwen3moe", "qwen3_moe"}, {"phi3", "phi3"}, {"gemma", "gemma"}};
   const auto fam = families.find(arch);
   const json decoder = fam == families.end() ? gguf_decoder_config(h, arch, vocab_rows, has_output) : json(nullptr);
-  if (fam == families.end() && decoder.is_null()) {
+  // Hybrid families: layers read from the tensor table (io/gguf_hybrid.cpp).
+  const json hybrid = fam == families.end() && decoder.is_null() ? gguf_hybrid_config(h, arch) : json(nullptr);
+  if (fam == families.end() && decoder.is_null() && hybrid.is_null()) {
     std::vector<std::string> names;
     for (const auto& [k, v] : families) names.push_back(k);
     for (const auto& k : gguf_decoder_architectures()) names.push_back(k);
+    for (const auto& k : gguf_hybrid_architectures()) names.push_back(k);
     std::sort(names.begin(), names.end());
     std::string list;
     for (const auto& k : names) list += (list.empty() ? "" : ", ") + k;
@@ -233,7 +239,13 @@ json gguf_model(const GgufHeader& h) {
       c.erase("head_dim");
     return result(c);
   }
-  json cfg = {{"model_type", fam->second}, {"_name_or_path", text("general.name").empty() ? arch : text("general.name")}};
+  const std::string name = text("general.name").empty() ? arch : text("general.name");
+  if (!hybrid.is_null()) {
+    json c = hybrid;
+    c["_name_or_path"] = name;
+    return result(c);
+  }
+  json cfg = {{"model_type", fam->second}, {"_name_or_path", name}};
   const auto put = [&](const char* hf, const std::string& key, bool required) {
     const json v = num(key);
     if (v.is_null()) {
@@ -276,8 +288,6 @@ json gguf_model(const GgufHeader& h) {
   if (arch == "qwen2" || arch == "qwen2moe") cfg["attention_bias"] = true;
   if (cfg.contains("head_dim") && cfg["hidden_size"].get<double>() == cfg["head_dim"].get<double>() * cfg["num_attention_heads"].get<double>())
     cfg.erase("head_dim");
-
-
   return result(cfg);
 }
 

@@ -3,6 +3,8 @@
 #include "io/config_family.hpp"
 #include "io/dbrx.hpp"
 #include "io/decoder_rules.hpp"
+#include "io/config_hybrid.hpp"
+#include "io/config_vision.hpp"
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
 
@@ -354,7 +356,7 @@ struct DeepSeekKeys {
   const char *hidden, *layers, *heads, *inter, *moe_inter, *experts, *shared, *topk, *first_dense, *vocab;
 };
 
-void parse_deepseek(Ctx& c, bool native, bool v3) {
+void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const DeepSeekKeys k = native ? DeepSeekKeys{"dim", "n_layers", "n_heads", "inter_dim", "moe_inter_dim", "n_routed_experts",
@@ -393,6 +395,16 @@ void parse_deepseek(Ctx& c, bool native, bool v3) {
   a.rope_dim = a.qk_rope_dim;
   a.qkv_bias = false;
   if (!native) r.boolean_or("attention_bias", false);
+  // DeepSeek sparse attention (V3.2): the lightning indexer's sizes (transformers' DeepseekV32Config defaults).
+  if (dsa_family || r.has("index_topk") || r.has("index_n_heads") || r.has("index_head_dim")) {
+    a.index_topk = r.positive_int_or("index_topk", 2048);
+    a.index_heads = r.positive_int_or("index_n_heads", 64);
+    a.index_head_dim = r.positive_int_or("index_head_dim", 128);
+    if (a.q_lora_rank == 0)
+      throw InputError("model.unsupported", r.child_path("index_topk"),
+                       r.child_path("index_topk") + " names a sparse-attention indexer, which reads the query latent; " +
+                           r.child_path("q_lora_rank") + " is absent or 0, so there is none");
+  }
 
   FfnSpec dense;
   dense.intermediate = r.positive_int(k.inter);
@@ -466,6 +478,7 @@ static void read_quantization(Reader q, ModelSpec& m) {
     if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) keep(WeightClass::Router);
     if (pattern.find("embed") != std::string::npos) keep(WeightClass::Embedding);
     if (pattern.find("lm_head") != std::string::npos) keep(WeightClass::LmHead);
+    if (pattern.find("visual") != std::string::npos || pattern.find("vision") != std::string::npos) keep(WeightClass::Vision);
   }
   for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
 }
@@ -483,17 +496,6 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     Reader& top = probe;
     Reader text = top.object("text_config");
     std::string inner = text.string_or("model_type", type);
-    if (top.has("vision_config")) {
-      top.raw("vision_config");
-      m.warnings.push_back(Warning{"model.vision_not_modelled", top.child_path("vision_config"),
-                                   "the vision encoder (vision_config) is not modelled: results cover the language model only"});
-    }
-    for (const auto& key : top.unread()) {
-      if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
-        m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
-                                     top.child_path(key) + " is not used by Infercast"});
-      top.raw(key);
-    }
     json inner_cfg = config.at("text_config");
     if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
     // The LM head belongs to the wrapper: where the text config does not say whether it is tied, the wrapper's
@@ -502,6 +504,14 @@ ModelSpec parse_config(const json& config, const std::string& path) {
       inner_cfg["tie_word_embeddings"] = config.at("tie_word_embeddings");
     ModelSpec inner_spec = parse_config(inner_cfg, text.path());
     if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
+    // The vision encoder and its projector (io/config_vision.cpp), or a warning that it is not modelled.
+    if (top.has("vision_config")) read_vision_config(top, type, inner_spec);
+    for (const auto& key : top.unread()) {
+      if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
+        m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
+                                     top.child_path(key) + " is not used by Infercast"});
+      top.raw(key);
+    }
     for (auto& w : m.warnings) inner_spec.warnings.insert(inner_spec.warnings.begin(), w);
     return inner_spec;
   }
@@ -517,19 +527,24 @@ ModelSpec parse_config(const json& config, const std::string& path) {
   Reader top(doc, path, "model");
   top.raw("model_type");
   for (const auto& key : family.ignored_keys) top.raw(key);
-  // Qwen2-VL and the first Qwen2.5-VL configs keep the language model at the top level beside vision_config.
-  if (top.has("vision_config")) {
-    top.raw("vision_config");
-    m.warnings.push_back(Warning{"model.vision_not_modelled", top.child_path("vision_config"),
-                                 "the vision encoder (vision_config) is not modelled: results cover the language model only"});
-  }
   Ctx c{top, m};
   switch (family.layout) {
     case Layout::LlamaLike: parse_llama_like(c, family); break;
     case Layout::Falcon: parse_falcon(c, type); break;
-    case Layout::DeepSeek: parse_deepseek(c, native_deepseek, std::string(family.model_type) == "deepseek_v3"); break;
+    case Layout::DeepSeek:
+      parse_deepseek(c, native_deepseek, std::string(family.model_type) != "deepseek_v2",
+                     std::string(family.model_type) == "deepseek_v32");
+      break;
     case Layout::Dbrx: parse_dbrx(top, m); break;
+    case Layout::GatedDeltaNet: parse_gated_deltanet_hybrid(top, m, family); break;
+    case Layout::MiniMax: parse_minimax(top, m, family); break;
+    case Layout::NemotronH: parse_nemotron_h(top, m, family); break;
+    case Layout::Jamba: parse_jamba(top, m, family); break;
+    case Layout::FalconH1: parse_falcon_h1(top, config, m, family); break;
+    case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
   }
+  // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
+  if (top.has("vision_config")) read_vision_config(top, type, m);
   // Quantization declared by the checkpoint.
   if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);
   // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding

@@ -84,6 +84,7 @@ struct StepSettings {
   LoraSettings lora;
   bool online_hadamard = false;  // QuaRot: rotations of q/k, of the o_proj input and of the down_proj input
   Fusion fusion;                 // a runtime's fusions beyond fused_mlp and fused attention
+  std::vector<ImageSize> images;  // images in every new prompt: the vision encoder runs on them in the prefill
 };
 
 struct Op {

@@ -33,11 +33,20 @@ std::string num(i64 v) { return std::to_string(v); }
 std::string layer_problem(const LayerSpec& L, int tp, int ep, int index) {
   const std::string at = "layer " + std::to_string(index);
   const auto& a = L.attn;
-  if (a.n_heads % tp != 0) return at + " has " + num(a.n_heads) + " attention heads, which " + num(tp) + " does not divide";
-  if (a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
+  if (L.has_attention && a.n_heads % tp != 0)
+    return at + " has " + num(a.n_heads) + " attention heads, which " + num(tp) + " does not divide";
+  if (L.has_attention && a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
     return at + " has " + num(a.n_kv_heads) + " KV heads: " + num(tp) +
            " neither divides them nor is a multiple of them (KV heads are replicated when there are fewer than devices)";
+  const auto& r = L.recurrent;
+  if (r.kind != RecurrentKind::None && r.heads % tp != 0)
+    return at + " has " + num(r.heads) + " " + recurrent_kind_names().name(r.kind) + " heads, which " + num(tp) +
+           " does not divide";
+  if (r.kind != RecurrentKind::None && r.groups > 0 && r.groups % tp != 0 && tp % r.groups != 0)
+    return at + " has " + num(r.groups) + " " + recurrent_kind_names().name(r.kind) + " key heads or groups: " + num(tp) +
+           " neither divides them nor is a multiple of them (they are replicated when there are fewer than devices)";
   const auto& f = L.ffn;
+  if (!L.has_ffn) return "";
   if (!f.moe) {
     if (f.intermediate % tp != 0) return at + "'s MLP width " + num(f.intermediate) + " is not a multiple of " + num(tp);
     return "";
@@ -77,8 +86,16 @@ ModelSpec shard(const ModelSpec& m, int tp, int first, int last) {
   s.vocab = ceil_div(m.vocab, tp);
   for (auto& L : s.layers) {
     auto& a = L.attn;
-    a.n_heads /= tp;
-    if (a.kind == AttnKind::Standard) a.n_kv_heads = a.n_kv_heads >= tp ? a.n_kv_heads / tp : 1;
+    if (L.has_attention) {
+      a.n_heads /= tp;
+      if (a.kind == AttnKind::Standard) a.n_kv_heads = a.n_kv_heads >= tp ? a.n_kv_heads / tp : 1;
+    }
+    // Recurrent mixers split by heads; key heads and B/C groups are replicated when fewer than devices.
+    auto& r = L.recurrent;
+    if (r.kind != RecurrentKind::None) {
+      r.heads /= tp;
+      if (r.groups > 0) r.groups = r.groups >= tp ? r.groups / tp : r.groups;
+    }
     auto& f = L.ffn;
     f.intermediate /= tp;
     if (f.moe) {
@@ -181,6 +198,13 @@ void step_comm(StepComm& c, const CommContext& ctx, const std::vector<Stage>& st
           add_line(c, ctx, "tokens for the next layer", Collective::AllGather, ctx.tp_group, T * h * cb, 1);
         } else if (L.parallel) {
           add_line(c, ctx, "attention + MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+        } else if (!L.has_ffn || (!L.has_attention && L.recurrent.kind == RecurrentKind::None)) {
+          // A single-block layer (Nemotron-H): one reduction of its only block's output.
+          add_line(c, ctx, L.has_ffn ? (L.ffn.moe ? "MoE output" : "MLP output") : "mixer output", Collective::AllReduce,
+                   ctx.tp_group, T * h * cb, 1);
+        } else if (!L.has_attention) {
+          add_line(c, ctx, "mixer output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+          add_line(c, ctx, L.ffn.moe ? "MoE output" : "MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
         } else {
           add_line(c, ctx, "attention output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
           add_line(c, ctx, L.ffn.moe ? "MoE output" : "MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);

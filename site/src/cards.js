@@ -86,7 +86,10 @@ export const CARDS = [
   // Always.
   { id: 'prefill_flops', label: 'Prefill FLOPs', show: () => true, value: (r) => si(r.prefill.flops, 'FLOP'), sub: (r) => `${bytes(r.prefill.bytes)} moved` },
   { id: 'decode_flops', label: 'Decode FLOPs / token', show: () => true, value: (r) => si(r.decode.flops_per_token, 'FLOP'), sub: (r) => `${bytes(r.decode.bytes)} moved per step` },
-  { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes), sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)` },
+  { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes),
+    sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)${r.memory.state_bytes > 0 ? `; ${bytes(r.memory.state_bytes)} of it recurrent state` : ''}` },
+  { id: 'images', label: 'Image tokens', show: (r) => r.workload.image_tokens > 0, value: (r) => count(r.workload.image_tokens),
+    sub: (r) => `${r.workload.images.length} image(s) in each prompt, ${r.model.vision_encoder} encoder` },
 ];
 
 // A card's explanation: its worked one, or its hover text with the value shown.

@@ -11,7 +11,7 @@ import { fillHardware, fillModels } from './lists.js';
 import { render, update } from './main.js';
 import { csv, renderOps } from './opstable.js';
 import { applySystem, batchingCsv, MULTI_DEFAULTS } from './parallel.js';
-import { EFFICIENCIES, effSet, parseRequests, request } from './request.js';
+import { EFFICIENCIES, effSet, parseImages, parseRequests, request } from './request.js';
 import { exportBundle } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 
@@ -123,6 +123,18 @@ export function bind() {
     $('workload-error').textContent = '';
     state.reqs = v;
     syncRagged();
+    update();
+  });
+  $('images').addEventListener('input', () => {
+    const v = $('images').value.trim();
+    try {
+      if (v) parseImages(v);
+    } catch (err) {
+      $('workload-error').textContent = err.message;
+      return;
+    }
+    $('workload-error').textContent = '';
+    state.images = v;
     update();
   });
 
@@ -279,10 +291,12 @@ export function syncInputs() {
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
   $('region').value = state.region;
   $('reqs').value = state.reqs;
+  $('images').value = state.images;
   $('ops-view').value = state.opsView;
   syncRagged();
   syncEfficiencies();
   if (state.reqs) $('ragged').open = true;
+  if (state.images) $('vision').open = true;
   if (EFFICIENCIES.some(([k]) => effSet(k))) $('advanced').open = true;
   for (const id of Object.keys(MULTI_DEFAULTS)) if ($(id)) $(id).value = String(state[id]);
   $('spec').open = $('spec').open || Boolean(state.draft);

@@ -19,7 +19,7 @@ export const DEFAULTS = {
   weights: 'declared', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: '', moe: 'expected',
   mlp: '', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
-  reqs: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
+  reqs: '', images: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
   ...MULTI_DEFAULTS,
 };
 

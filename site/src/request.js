@@ -48,7 +48,26 @@ export function parseRequests(text) {
   });
 }
 
-export function workloadArg() {
+// Images typed as "WIDTHxHEIGHT" items, optionally "xCOUNT" ("1024x768, 640x480x2"), as the CLI's --images; the
+// ranges are the core's (the options call). Throws a message naming the item.
+export function parseImages(text) {
+  const range = (key) => ctx.options.find((o) => o.path === `/workload/images/*/${key}`);
+  const items = text.split(/[,;\n]/).map((x) => x.trim()).filter(Boolean);
+  return items.map((item, i) => {
+    const m = /^(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?$/.exec(item);
+    const img = m ? { width: Number(m[1]), height: Number(m[2]), count: Number(m[3] || 1) } : null;
+    const outside = img && ['width', 'height', 'count'].find((k) => img[k] < range(k).min || img[k] > range(k).max);
+    if (!img || outside) {
+      const size = range('width'), n = range('count');
+      throw new Error(`Images: item ${i + 1} holds "${item}"; expected WIDTHxHEIGHT, optionally xCOUNT (e.g. 1024x768x2), `
+        + `each side ${size.min} to ${size.max} pixels, count ${n.min} to ${n.max}`);
+    }
+    if (!m[3]) delete img.count;
+    return img;
+  });
+}
+
+function baseWorkload() {
   if (state.reqs) {
     try {
       return { requests: parseRequests(state.reqs), gen: state.gen };
@@ -57,6 +76,18 @@ export function workloadArg() {
     }
   }
   return { batch: state.batch, prompt: state.prompt, gen: state.gen };
+}
+
+export function workloadArg() {
+  const w = baseWorkload();
+  if (state.images) {
+    try {
+      w.images = parseImages(state.images);
+    } catch {
+      // shown next to the input by its handler; no images until the list is fixed
+    }
+  }
+  return w;
 }
 
 export function request() {
