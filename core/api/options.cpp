@@ -7,6 +7,7 @@
 #include "ops/conventions.hpp"
 #include "parallel/collective.hpp"
 #include "parallel/parallel.hpp"
+#include "quant/llama_mix.hpp"
 #include "scenario/scenario.hpp"
 
 namespace infercast {
@@ -39,8 +40,11 @@ json options_json() {
     a.push_back(int_option(*f));
   json dtypes = json::array();
   for (const auto& d : all_dtypes()) dtypes.push_back({{"name", d.name}, {"description", d.definition}});
-  a.push_back({{"path", "/precision/weights"}, {"kind", "dtype"}, {"values", dtypes}, {"default", nullptr},
-               {"help", "weight format of every class; absent: as the model is published (its quantization_config), else bf16"}});
+  json weight_formats = dtypes;
+  for (const auto& x : llama_mixes()) weight_formats.push_back({{"name", x.name}, {"description", x.description}});
+  a.push_back({{"path", "/precision/weights"}, {"kind", "dtype"}, {"values", weight_formats}, {"default", nullptr},
+               {"help", "weight format of every class, or a llama.cpp file type (q4_k_m, ...: each tensor as llama-quantize "
+                        "makes it); absent: as the model is published (its quantization_config), else bf16"}});
   a.push_back({{"path", "/precision/activations"}, {"kind", "dtype"}, {"values", dtypes}, {"default", "bf16"}, {"help", "what GEMMs compute in"}});
   a.push_back({{"path", "/precision/kv"}, {"kind", "dtype"}, {"values", dtypes}, {"default", "bf16"}, {"help", "KV-cache format"}});
   for (const auto& e : weight_class_names().entries())
@@ -74,6 +78,8 @@ json options_json() {
     o["default"] = nullptr;  // the device class's own
     a.push_back(o);
   }
+  a.push_back(number_option(memory_reserve_gb));
+  a.push_back(number_option(device_memory_reserve_gb));
   a.push_back(int_option(draft_tokens));
   a.push_back(number_option(acceptance));
   for (const NumberField* f : {&compute_power_fraction, &static_fraction, &power_w, &lifetime_years, &utilization, &usd_per_kwh,

@@ -128,6 +128,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     v.source_id = get(r, "source_id");
     v.model = get(r, "model");
     v.hardware = get(r, "hardware");
+    v.framework = get(r, "framework");
     v.metric = get(r, "metric");
     v.unit = get(r, "unit");
     v.measured = num(r, "value", index);
@@ -200,17 +201,23 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     v.covered = true;
     rep.rows.push_back(v);
   }
+  rep.groups = summarize(rep.rows);
+  return rep;
+}
+
+std::vector<ValidationGroup> summarize(const std::vector<ValidationRow>& rows) {
+  std::vector<ValidationGroup> groups;
   for (const char* g : {"prefill", "decode", "e2e"}) {
     std::vector<double> abs_err, signed_err;
-    for (const auto& v : rep.rows) {
+    for (const auto& v : rows) {
       if (!v.covered || v.group != g) continue;
       abs_err.push_back(std::fabs(v.error));
       signed_err.push_back(v.error);
     }
-    rep.groups.push_back(ValidationGroup{g, static_cast<int>(abs_err.size()), percentile(abs_err, 0.5),
-                                         percentile(abs_err, 0.9), percentile(signed_err, 0.5)});
+    groups.push_back(ValidationGroup{g, static_cast<int>(abs_err.size()), percentile(abs_err, 0.5), percentile(abs_err, 0.9),
+                                     percentile(signed_err, 0.5)});
   }
-  return rep;
+  return groups;
 }
 
 const std::string& embedded_measurements() {

@@ -12,6 +12,7 @@ namespace infercast {
 
 struct ValidationRow {
   std::string row_id, source_id, model, hardware, metric, unit;
+  std::string framework;  // the runtime that was measured (llama.cpp Metal, TensorRT-LLM, ...)
   std::string group;  // prefill | decode | e2e
   std::string model_id, hardware_id, weights, activations, kv;
   double batch = 0, prompt = 0, gen = 0;
@@ -37,6 +38,8 @@ struct ValidationReport {
 };
 
 ValidationReport validate(const std::vector<CsvRecord>& records);
+// Median and 90th-percentile absolute error and median signed error of the covered rows, per group.
+std::vector<ValidationGroup> summarize(const std::vector<ValidationRow>& rows);
 const std::string& embedded_measurements();  // the CSV text embedded from presets/validation/
 
 }  // namespace infercast
