@@ -80,6 +80,13 @@ json options_json() {
   }
   a.push_back(number_option(memory_reserve_gb));
   a.push_back(number_option(device_memory_reserve_gb));
+  {
+    json o = int_option(gpu_layers);
+    o["default"] = nullptr;  // the most layers that fit
+    a.push_back(o);
+  }
+  a.push_back(int_option(ubatch));
+  for (const NumberField* f : {&host_bandwidth_gbps, &host_capacity_gb, &host_memory_efficiency, &link_gbps}) a.push_back(number_option(*f));
   a.push_back(int_option(draft_tokens));
   a.push_back(number_option(acceptance));
   for (const NumberField* f : {&compute_power_fraction, &static_fraction, &power_w, &lifetime_years, &utilization, &usd_per_kwh,
