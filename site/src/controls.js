@@ -13,6 +13,8 @@ import { csv, renderOps } from './opstable.js';
 import { applySystem, batchingCsv, MULTI_DEFAULTS } from './parallel.js';
 import { EFFICIENCIES, effSet, parseRequests, request } from './request.js';
 import { exportBundle } from './store.js';
+import { bindCalibration } from './calibrate.js';
+import { bindTabs, showTab } from './tabs.js';
 import { readUrl, writeUrl } from './url.js';
 
 // The numeric inputs, one entry each: input id, state key, the request or document field whose range the core's
@@ -52,6 +54,12 @@ const NUMBERS = [
   { id: 'chunk', path: '/workload/prefill_chunk', error: 'precision-error', none: true },
   { id: 'tile', path: '/attention_tile', error: 'precision-error', none: true },
   { id: 'lora', path: '/lora/rank', error: 'precision-error', none: true, min: 0 },
+  // Usable memory and offload: empty means the device's own reserve, the most layers that fit, the default host.
+  { id: 'reserve', path: '/memory_reserve_GB', error: 'hardware-error', empty: -1 },
+  { id: 'ngl', path: '/offload/gpu_layers', error: 'offload-error', empty: -1, min: 0 },
+  { id: 'host-bw', key: 'hostbw', path: '/offload/host_bandwidth_GBps', error: 'offload-error', empty: 0 },
+  { id: 'host-gb', key: 'hostgb', path: '/offload/host_capacity_GB', error: 'offload-error', empty: 0 },
+  { id: 'cal-concurrency', key: 'calConcurrency', range: { kind: 'integer', min: 1, max: 1000000 }, error: 'cal-error', local: true },
 ];
 
 function rangeOf(c) {
@@ -79,7 +87,7 @@ function bindNumber(c) {
       state[key] = x;
     }
     $(c.error).textContent = '';
-    update();
+    if (!c.local) update();
   });
 }
 
@@ -176,6 +184,14 @@ export function bind() {
     });
   }
   $('model-search').addEventListener('input', fillModels);
+  $('offload').addEventListener('change', () => {
+    state.offload = $('offload').checked ? 'on' : 'off';
+    syncOffload();
+    update();
+  });
+  $('runtime').addEventListener('change', () => { state.runtime = $('runtime').value; update(); });
+  bindTabs();
+  bindCalibration();
   $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); });
   $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GB: '', bandwidth_GBps: '' })));
   $('dev-save').addEventListener('click', saveDevice);
@@ -259,6 +275,12 @@ export function bind() {
   });
 }
 
+// The offload fields show while offloading is on; a plan over several devices has no host to offload to.
+export function syncOffload() {
+  $('offload').checked = state.offload === 'on';
+  $('offload-fields').hidden = state.offload !== 'on';
+}
+
 export function syncInputs() {
   fillModels();
   fillHardware();
@@ -267,6 +289,13 @@ export function syncInputs() {
   $('lora-mode').value = state.loraMode;
   $('hadamard').value = state.hadamard;
   for (const id of ['kwh', 'pue', 'life', 'util']) $(id).value = String(state[id]);
+  $('reserve').value = state.reserve >= 0 ? String(state.reserve) : '';
+  $('ngl').value = state.ngl >= 0 ? String(state.ngl) : '';
+  $('host-bw').value = state.hostbw > 0 ? String(state.hostbw) : '';
+  $('host-gb').value = state.hostgb > 0 ? String(state.hostgb) : '';
+  if ([...$('runtime').options].some((o) => o.value === state.runtime)) $('runtime').value = state.runtime;
+  syncOffload();
+  showTab(state.tab, false);
   $('price').value = state.price > 0 ? String(state.price) : '';
   $('power').value = state.power > 0 ? String(state.power) : '';
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
