@@ -38,6 +38,7 @@ int run_calibrate(const Args& a, const std::string& format);
 int run_models(const Args& a, const std::string& format);
 int run_hardware(const Args& a, const std::string& format);
 int run_systems(const Args& a, const std::string& format);
+int run_runtimes(const Args& a, const std::string& format);
 int run_scenarios(const Args& a, const std::string& format);
 int run_checkpoint(const Args& a, const std::string& format);
 int run_call(const Args& a, const std::string& format);

@@ -86,8 +86,19 @@ void print_analysis_table(const json& r) {
               << bytes_str(mem["capacity_bytes"].get<double>()) << " of " << bytes_str(mem["physical_capacity_bytes"].get<double>())
               << (mem["reserve_bytes"].get<double>() > 0 ? " (" + bytes_str(mem["reserve_bytes"].get<double>()) + " kept by the driver and OS)" : "")
               << (mem["fits"].get<bool>() ? ": fits" : ": DOES NOT FIT (spills to the slowest tier)") << "\n";
-    if (r.value("lower_bound", false))
-      std::cout << "(No compute peak for some operators: TTFT and TPOT below are lower bounds, throughputs upper bounds.)\n";
+    const auto& pk = r["peak"];
+    if (pk["memory_only"].get<bool>()) {
+      std::cout << "Peak: none (times count memory and dispatch only: a lower bound, not a forecast)\n";
+    } else {
+      std::cout << "Peak: " << pk["dtype"].get<std::string>() << " " << num3(pk["TFLOPS"].get<double>()) << " TFLOPS dense"
+                << (pk["estimated"].get<bool>() ? " (estimated)" : " (published)") << "\n";
+      if (pk["estimated"].get<bool>()) {
+        // The arithmetic for the type used: its segment of the derivation ("bf16: 48 SMs x 512 FLOP/clock x ...").
+        const std::string d = pk["derivation"].get<std::string>(), key = pk["dtype"].get<std::string>() + ": ";
+        const auto at = d.find(key);
+        if (at != std::string::npos) std::cout << "  derived: " << d.substr(at + key.size(), d.find("; ", at) - at - key.size()) << "\n";
+      }
+    }
     std::cout << "TTFT " << time_str(r["ttft_s"].get<double>()) << ", TPOT mean " << time_str(r["decode"]["tpot_s"].get<double>())
               << " (first " << time_str(r["decode"]["tpot_first_s"].get<double>()) << ", last "
               << time_str(r["decode"]["tpot_last_s"].get<double>()) << "), " << num3(r["decode"]["tokens_per_s"].get<double>())

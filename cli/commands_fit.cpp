@@ -22,6 +22,24 @@ int run_validate(const Args& a, const std::string& fmt) {
   }
   apply_simple_flags(a, req);
   const json v = unwrap(call("validate", req.dump()));
+  // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
+  if (a.has("--write-fits")) {
+    json fits = json::array();
+    for (const auto& f : v["fits"]) {
+      std::string basis = std::to_string(f["rows"].get<int>()) + " rows from ";
+      for (std::size_t i = 0; i < f["sources"].size(); ++i) basis += (i ? ", " : "") + f["sources"][i].get<std::string>();
+      fits.push_back({{"runtime", f["runtime"]}, {"basis", basis}, {"values", f["values"]}});
+    }
+    const json doc = {{"schema_version", 1},
+                      {"source", "Fitted over whole classes (one runtime, every memory family it was measured on) against "
+                                 "presets/validation/measured_public.csv by `infercast validate --write-fits`, starting from each "
+                                 "preset's physics priors, each source group weighted equally; regenerated and checked by the test "
+                                 "'runtime fits are what validate gives' (docs/forecast.md, \"Fitted over classes\")."},
+                      {"fits", fits}};
+    std::ofstream out(a.one("--write-fits"));
+    if (!out) die("--write-fits: cannot write " + a.one("--write-fits"));
+    out << doc.dump(2) << "\n";
+  }
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;
@@ -59,17 +77,42 @@ int run_validate(const Args& a, const std::string& fmt) {
   for (const auto& g : v["groups"])
     sum.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
                    pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+  std::cout << "In sample (the shipped defaults, fitted with every source):\n";
   print_table(sum);
   if (v.contains("selection")) {
     const auto& sel = v["selection"];
     std::cout << "\nSelection:" << (sel["hardware_class"] != "" ? " class " + sel["hardware_class"].get<std::string>() : "")
               << (sel["hardware_id"] != "" ? " device " + sel["hardware_id"].get<std::string>() : "")
-              << (sel["framework"] != "" ? " runtime \"" + sel["framework"].get<std::string>() + "\"" : "") << "\n";
+              << (sel["runtime_id"] != "" ? " runtime " + sel["runtime_id"].get<std::string>() : "") << "\n";
     std::vector<std::vector<std::string>> s2 = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
     for (const auto& g : sel["groups"])
       s2.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
                     pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+    std::cout << "In sample:\n";
     print_table(s2);
+    if (sel.contains("loso_groups")) {
+      std::vector<std::vector<std::string>> s3 = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
+      for (const auto& g : sel["loso_groups"])
+        s3.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
+                      pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+      std::cout << "Leaving each source out:\n";
+      print_table(s3);
+    }
+  }
+  if (v.contains("cross_validation")) {
+    const json& cv = v["cross_validation"];
+    std::vector<std::vector<std::string>> loso = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
+    for (const auto& [name, g] : cv["groups"].items())
+      loso.push_back({name, std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
+                      pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+    std::cout << "\nLeave one source out (each source's rows forecast with every fit made without them; the figure we quote):\n";
+    print_table(loso);
+    std::vector<std::vector<std::string>> src = {{"source", "rows", "in sample", "left out"}};
+    for (const auto& s : cv["by_source"])
+      src.push_back({s["source"], std::to_string(s["rows"].get<int>()), pct(s["in_sample_median_abs_error"].get<double>()).substr(1),
+                     pct(s["loso_median_abs_error"].get<double>()).substr(1)});
+    std::cout << "\nMedian |error| by source:\n";
+    print_table(src);
   }
   return 0;
 }

@@ -21,6 +21,8 @@ const std::vector<Flag>& flags() {
        "folder or one of its files: the headers give the exact shapes and formats)"},
       {"--hardware", "hardware", K::Document, "/hardware", "ID|PATH", "a hardware preset id or a hardware JSON file"},
       {"--reserve", "hardware", K::Number, "/memory_reserve_GB", "GB", ""},
+      {"--runtime", "runtime", K::Document, "/runtime", "ID|PATH",
+       "the software stack (infercast runtimes): llama.cpp-cuda, vllm, mlx, ... (default: the device's usual one)"},
       {"--batch", "workload", K::Int, "/workload/batch", "N", ""},
       {"--prompt", "workload", K::Int, "/workload/prompt", "N", ""},
       {"--gen", "workload", K::Int, "/workload/gen", "N", ""},
@@ -93,7 +95,9 @@ const std::vector<Flag>& flags() {
       {"--csv", "validate", K::Custom, "", "FILE", "measurements in the columns of presets/validation/measured_public.csv"},
       {"--class", "validate", K::String, "/hardware_class", "CLASS", "summarize the rows measured on this device class apart"},
       {"--device", "validate", K::String, "/hardware_id", "ID", "summarize the rows measured on this hardware preset apart"},
-      {"--framework", "validate", K::String, "/framework", "TEXT", "summarize the rows whose runtime names this (llama.cpp, TensorRT-LLM, ...) apart"},
+      {"--measured-runtime", "validate", K::String, "/runtime_id", "ID", "summarize the rows measured with this runtime apart"},
+      {"--write-fits", "validate", K::Custom, "", "FILE",
+       "write every runtime's class fit over these measurements (the format of presets/defaults/runtime_fits.json)"},
       {"--point", "calibrate", K::Repeated, "", "K=V,...",
        "a measured point: metric=tpot_s,value=0.0123[,batch=1,prompt=512,gen=128,cached=0,weights=q4_0,activations=..,kv=..,model=ID]"},
       {"--measurements", "calibrate", K::Custom, "", "FILE",
@@ -102,6 +106,7 @@ const std::vector<Flag>& flags() {
       {"--fit", "calibrate", K::List, "/fit", "P,P,...", ""},
       {"--save", "calibrate", K::Custom, "", "FILE", "write the calibrated device to FILE"},
       {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input)"},
+      {"--envelope", "call", K::Switch, "", "", "print the whole envelope {ok, schema_version, version, value | error} on stdout (exit 2 still when not ok)"},
       {"--format", "format", K::Custom, "", "FORMAT", "output format"},
   };
   return table;
@@ -174,6 +179,11 @@ Args parse_args(int argc, char** argv, int first, const std::string& command, co
     const bool several = f->kind == K::Values;
     if (a.has(s) && f->kind != K::Repeated) die(s + " is given twice; give it once");
     auto& vals = a.values[s];
+    if (f->kind == K::Switch) {
+      if (has_inline) die(s + " takes no value");
+      vals.push_back("");
+      continue;
+    }
     if (has_inline) {
       vals.push_back(inline_value);
     } else {

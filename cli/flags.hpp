@@ -22,6 +22,7 @@ enum class FlagKind {
   Values,    // one or more values up to the next flag (--cached-tokens 0 512): the command reads them
   Repeated,  // given once per item (--point, --axis): the command reads them
   Custom,    // one value the command reads itself
+  Switch,    // no value: present or not (--envelope)
 };
 
 struct Flag {

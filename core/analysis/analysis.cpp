@@ -77,8 +77,10 @@ std::vector<std::vector<Op>> first_steps(Analysis& a, const ModelSpec& model, co
 // TTFT: the first step's operators bound on their own (or its phase maxed); with chunked prefill each chunk is its
 // own step and the times add.
 void time_prefill(Analysis& a, std::vector<std::vector<Op>>& chunk_ops, const Timer& timer, Timing timing) {
+  a.prefill_blocks.clear();
   if (chunk_ops.size() == 1) {
     time_phase(a.prefill, &timer, timing);
+    a.prefill_blocks.push_back(block_of(a.prefill.ops, timer, a.prefill.tokens));
   } else {
     // Each chunk is its own step: its operators are bound on their own (or its phase maxed) and the times add.
     double t = 0, tc = 0, tm = 0;
@@ -86,7 +88,9 @@ void time_prefill(Analysis& a, std::vector<std::vector<Op>>& chunk_ops, const Ti
     for (auto& ops : chunk_ops) {
       Phase ph;
       ph.ops = std::move(ops);
+      ph.tokens = a.prefill.tokens / static_cast<double>(chunk_ops.size());
       time_phase(ph, &timer, timing);
+      a.prefill_blocks.push_back(block_of(ph.ops, timer, ph.tokens));
       t += ph.time_s;
       tc += ph.compute_s;
       tm += ph.memory_s;
@@ -145,7 +149,10 @@ std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
 
 const char* phase_bound(const Phase& p) { return p.memory_s >= p.compute_s ? "memory" : "compute"; }
 
-double op_compute_seconds(const HardwareSpec& hw, const Op& op) { return Timer(hw, TierCost{}, nullptr).compute_s(op, op.flops); }
+double op_compute_seconds(const HardwareSpec& hw, const Op& op) { return op_compute_seconds(hw, resolve_execution(hw, nullptr), op); }
+double op_compute_seconds(const HardwareSpec& hw, const Execution& x, const Op& op) {
+  return Timer(hw, x, TierCost{}, nullptr).compute_s(op, op.flops);
+}
 
 Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw) {
   Analysis a;
@@ -156,7 +163,8 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   if (!hw) return a;
   a.has_hardware = true;
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
-  const Timer timer(*hw, inv, &a.warnings);
+  a.execution = resolve_execution(*hw, w.runtime);
+  const Timer timer(*hw, a.execution, inv, &a.warnings);
   time_prefill(a, chunk_ops, timer, w.timing);
   time_phase(a.decode, &timer, w.timing);
   if (a.lora_merge_flops > 0) {

@@ -10,6 +10,8 @@
 #include "hardware/hardware.hpp"
 #include "model/model.hpp"
 #include "ops/ops.hpp"
+#include "analysis/trace.hpp"
+#include "runtime/runtime.hpp"
 
 namespace infercast {
 
@@ -28,6 +30,7 @@ struct Workload {
   int pin_weights = -1;  // memory tier index the weights are placed in first; -1: fastest first
   int pin_kv = -1;       // the same for the KV cache
   i64 prefill_chunk = 0; // split the first step into chunks of this many new tokens per request (0: one step)
+  const RuntimeSpec* runtime = nullptr;  // the stack it runs under (nullptr: the reference stack)
 };
 
 struct OpTime {
@@ -89,6 +92,9 @@ struct Analysis {
   double decode_flops_per_token = 0;
   // Forecast (valid when has_hardware)
   bool has_hardware = false;
+  Execution execution;  // the runtime's parameters resolved on the device
+  // The blocks the forecast was timed from (analysis/trace.hpp): every prefill step or chunk, every decode interval.
+  std::vector<StepBlock> prefill_blocks, decode_blocks;
   double ttft_s = 0;
   double tpot_first_s = 0;
   double tpot_last_s = 0;
@@ -124,6 +130,7 @@ std::vector<Request> decode_step(const std::vector<Request>& first, double j);
 const char* phase_bound(const Phase& p);
 // Seconds an operator's FLOPs take at the device's peak for its compute type (after fallbacks) and class efficiency.
 double op_compute_seconds(const HardwareSpec& hw, const Op& op);
+double op_compute_seconds(const HardwareSpec& hw, const Execution& x, const Op& op);
 
 // Throws InputError when the hardware cannot run an operator (no peak for any usable data type).
 Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw);

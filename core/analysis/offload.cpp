@@ -93,7 +93,9 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   hp.embedding = true;
   hp.output = !s.output;
   const ModelSpec host_model = slice(model, 0, s.device_first, true, !s.output);
-  hp.a = analyze(host_model, w, &spec.host);
+  Workload on_host = w;
+  if (spec.host_runtime) on_host.runtime = &*spec.host_runtime;
+  hp.a = analyze(host_model, on_host, &spec.host);
   hp.prefill_s = hp.a.ttft_s;
   Phase host_prefill = hp.a.prefill;
 

@@ -5,6 +5,7 @@
 // weights copied over the host link once per micro-batch (llama.cpp's op offload). docs/forecast.md, "Offload".
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "analysis/analysis.hpp"
@@ -14,6 +15,9 @@ namespace infercast {
 struct OffloadSpec {
   int gpu_layers = -1;          // llama.cpp's -ngl: layers on the device (count + 1: the output layer too); -1: the most that fit
   HardwareSpec host;            // where the other layers live and decode
+  // What decodes there: llama.cpp's CPU backend, without its per-step overhead (one llama.cpp step's scheduling and
+  // sampling are counted once, in the device part). Absent: the workload's runtime.
+  std::optional<RuntimeSpec> host_runtime;
   double link_bytes_per_s = 0;  // host-to-device copies (PCIe)
   int ubatch = 512;             // tokens per micro-batch of a prompt (llama.cpp's -ub)
   int op_offload_min_tokens = 32;  // a step this large runs host layers on the device (ggml's CUDA backend: 32)

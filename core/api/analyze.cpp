@@ -45,7 +45,7 @@ json api_analyze(const json& request) {
   if (offload && mi.active)
     r.fail("offload", "conflict", "/offload keeps layers in host memory next to one device; it cannot be combined with "
                                   "/system, /parallel or /speculative");
-  Workload w = read_workload(r, rm.spec, sc);
+  Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
   OffloadResult split;
@@ -98,6 +98,7 @@ json api_analyze(const json& request) {
   out["decode"]["steps"] = a.decode_steps;
   if (a.has_hardware) {
     out["hardware"] = hardware_to_json(*hw);
+    out["execution"] = execution_json(a.execution, *hw);
     out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;  // usable: the tiers less the driver and OS reserve
     double physical = 0;
     for (const auto& t : hw->tiers) physical += t.capacity_bytes;
@@ -123,6 +124,7 @@ json api_analyze(const json& request) {
     out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
     out["ttft_s"] = finite(a.ttft_s);
     out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
+    out["peak"] = peak_json(a, *hw);
   }
   if (offload) {
     // Energy and cost are modelled for one device; a split with the host is not costed.
@@ -132,6 +134,9 @@ json api_analyze(const json& request) {
   out["warnings"] = warnings_json(a.warnings);
   // Without a compute peak some operators count memory and dispatch only: TTFT and TPOT are lower bounds.
   if (a.has_hardware) out["lower_bound"] = lower_bound(a.warnings);
+  if (a.has_hardware && !hw->has_any_peak())
+    for (auto& w : out["warnings"])
+      if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
   if (mi.active) {
     const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
     // Energy and cost are modelled for one device; a plan over several is not costed yet.
@@ -152,7 +157,7 @@ json api_batching(const json& request) {
   if (r.has("offload"))
     r.fail("offload", "conflict", "/offload keeps layers in host memory; the batching curve is drawn for devices that hold "
                                   "the whole model (drop /offload to draw it)");
-  const Workload w = read_workload(r, in.rm.spec, in.sc);
+  const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
   read_costs(r);  // accepted so the page can send one request to every call; the curve has no cost column yet
   double max_batch = static_cast<double>(field::max_batch.fallback);
   if (r.has("batching")) {

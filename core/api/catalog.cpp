@@ -5,6 +5,7 @@
 #include "api/options.hpp"
 #include "api/version.hpp"
 #include "cost/cost.hpp"
+#include "io/defaults.hpp"
 #include "io/hardware_json.hpp"
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
@@ -47,7 +48,18 @@ json api_models(const json& request) {
 json api_hardware(const json& request) {
   no_fields(request);
   json a = json::array();
-  for (const auto& h : hardware_presets()) a.push_back(hardware_to_json(h));
+  for (const auto& h : hardware_presets()) {
+    json d = hardware_to_json(h);
+    d["default_runtime"] = default_runtime_id(h);  // the runtime its users most run (presets/defaults/default_runtimes.json)
+    a.push_back(d);
+  }
+  return a;
+}
+
+json api_runtimes(const json& request) {
+  no_fields(request);
+  json a = json::array();
+  for (const auto& r : runtime_presets()) a.push_back(runtime_to_json(r));
   return a;
 }
 

@@ -24,6 +24,16 @@ std::string lowered(std::string s) {
   return s;
 }
 json groups_json(const std::vector<ValidationGroup>& gs) {
+  json out = json::object();
+  for (const auto& g : gs)
+    out[g.name] = {{"rows", g.rows},
+                   {"n", g.rows},
+                   {"median_abs_error", g.median_abs_error},
+                   {"p90_abs_error", g.p90_abs_error},
+                   {"median_signed_error", g.median_signed_error}};
+  return out;
+}
+json group_list_json(const std::vector<ValidationGroup>& gs) {
   json groups = json::array();
   for (const auto& g : gs)
     groups.push_back({{"group", g.name},
@@ -35,25 +45,28 @@ json groups_json(const std::vector<ValidationGroup>& gs) {
 }
 }  // namespace
 
+// Forecasts against public measurements: in-sample with the shipped defaults, and leave-one-source-out; a selection
+// (a device class, a device, a runtime) summarized apart, both ways (the page's "how far to trust this device").
 json api_validate(const json& request) {
   Reader r(request, "", "request");
   const std::string text = r.string_or("csv", embedded_measurements());
-  // A selection to summarize apart (the page's "how far to trust this device"): a device class, a device, a runtime.
+  ValidationOptions opt;
+  opt.cross_validate = r.boolean_or("cross_validate", true);
   const std::string want_class = r.string_or("hardware_class", ""), want_hw = r.string_or("hardware_id", "");
-  const std::string want_fw = lowered(r.string_or("framework", ""));
+  const std::string want_rt = lowered(r.string_or("runtime_id", ""));
   r.reject_unknown();
-  const ValidationReport rep = validate(parse_csv(text));
+  const ValidationReport rep = validate(parse_csv(text), opt);
   std::vector<ValidationRow> chosen;
   json rows = json::array();
   for (const auto& v : rep.rows) {
     const HardwareSpec* hp = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
     const std::string cls = hp ? hp->device_class : "";
     if ((want_class.empty() || cls == want_class) && (want_hw.empty() || v.hardware_id == want_hw) &&
-        (want_fw.empty() || lowered(v.framework).find(want_fw) != std::string::npos))
+        (want_rt.empty() || lowered(v.runtime) == want_rt))
       chosen.push_back(v);
-    json j = {{"row_id", v.row_id},   {"source_id", v.source_id}, {"model", v.model},   {"hardware", v.hardware},
-              {"metric", v.metric},   {"unit", v.unit},           {"group", v.group},   {"measured", v.measured},
-              {"covered", v.covered},   {"framework", v.framework}, {"hardware_class", cls}};
+    json j = {{"row_id", v.row_id}, {"source_id", v.source_id}, {"source_group", v.source_group}, {"model", v.model},
+              {"hardware", v.hardware}, {"runtime", v.runtime}, {"metric", v.metric}, {"unit", v.unit},
+              {"group", v.group}, {"measured", v.measured}, {"covered", v.covered}, {"hardware_class", cls}};
     if (v.covered) {
       j["model_id"] = v.model_id;
       j["hardware_id"] = v.hardware_id;
@@ -67,14 +80,35 @@ json api_validate(const json& request) {
       j["system_id"] = v.system_id;
       j["forecast"] = finite(v.forecast);
       j["error"] = finite(v.error);
+      if (v.loso) {
+        j["loso_forecast"] = finite(v.loso_forecast);
+        j["loso_error"] = finite(v.loso_error);
+      }
     } else {
       j["reason"] = v.reason;
     }
     rows.push_back(j);
   }
-  json out = {{"rows", rows}, {"groups", groups_json(rep.groups)}};
-  if (!want_class.empty() || !want_hw.empty() || !want_fw.empty())
-    out["selection"] = {{"hardware_class", want_class}, {"hardware_id", want_hw}, {"framework", want_fw}, {"groups", groups_json(summarize(chosen))}};
+  json out = {{"rows", rows}, {"groups", group_list_json(rep.groups)}, {"in_sample", groups_json(rep.groups)}};
+  json fits = json::array();
+  for (const auto& f : rep.fits) {
+    json values = json::object();
+    for (const auto& [p, v] : f.values) values[rt_param_names().name(p)] = finite(v);
+    fits.push_back({{"runtime", f.runtime}, {"rows", f.rows}, {"sources", f.sources}, {"values", values}});
+  }
+  out["fits"] = fits;
+  if (opt.cross_validate) {
+    json by_source = json::array();
+    for (const auto& s : rep.by_source)
+      by_source.push_back({{"source", s.source_group}, {"rows", s.rows}, {"in_sample_median_abs_error", s.in_sample_median_abs_error},
+                           {"loso_median_abs_error", s.loso_median_abs_error}});
+    out["cross_validation"] = {{"method", "leave-one-source-out"}, {"groups", groups_json(rep.loso_groups)}, {"by_source", by_source}};
+  }
+  if (!want_class.empty() || !want_hw.empty() || !want_rt.empty()) {
+    out["selection"] = {{"hardware_class", want_class}, {"hardware_id", want_hw}, {"runtime_id", want_rt},
+                        {"groups", group_list_json(summarize(chosen, false))}};
+    if (opt.cross_validate) out["selection"]["loso_groups"] = group_list_json(summarize(chosen, true));
+  }
   return out;
 }
 
@@ -83,6 +117,8 @@ json api_calibrate(const json& request) {
   HardwareSpec hw_storage;
   const HardwareSpec* hw = resolve_hardware(r, hw_storage);
   if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected a preset id or a hardware object");
+  RuntimeSpec rt_storage;
+  const RuntimeSpec* rt = resolve_runtime(r, rt_storage);
   std::deque<ResolvedModel> models;  // stable addresses: points keep pointers to their models
   bool has_default = r.has("model");
   if (has_default) models.push_back(resolve_model(r));
@@ -134,7 +170,7 @@ json api_calibrate(const json& request) {
     }
     p.metric = metric_names().parse(pr.string("metric"), pr.child_path("metric"), "calibrate.unknown_metric");
     p.measured = pr.positive_number("value");
-    p.workload = read_workload(pr, *p.model, nullptr);
+    p.workload = read_workload(pr, *p.model, nullptr, hw, rt);
     pr.reject_unknown();
     points.push_back(p);
   }
@@ -161,10 +197,12 @@ json api_calibrate(const json& request) {
   }
   HardwareSpec device = *hw;
   device.eff = res.fitted;
+  device.eff_given |= res.fitted_bits;
   device.id = hw->id + "-calibrated";
   device.name = hw->name + " (calibrated)";
   device.source = hw->source + "; efficiencies calibrated by infercast from " + std::to_string(points.size()) + " measured points";
   json out = {{"fitted_parameters", fitted_names},
+          {"runtime", points.front().workload.runtime ? points.front().workload.runtime->id : "reference"},
           {"start", efficiency_to_json(res.start)},
           {"fitted", efficiency_to_json(res.fitted)},
           {"points", pts},

@@ -31,10 +31,14 @@ json api_version(const json& request);
 json api_models(const json& request);
 json api_hardware(const json& request);
 json api_systems(const json& request);
+json api_runtimes(const json& request);
 json api_regions(const json& request);
 json api_scenarios(const json& request);
 json api_conventions(const json& request);
 json api_dtypes(const json& request);
 json api_options(const json& request);
+// peaks.cpp
+json api_architectures(const json& request);
+json api_derive_peaks(const json& request);
 
 }  // namespace infercast

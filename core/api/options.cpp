@@ -4,6 +4,7 @@
 #include "calibrate/calibrate.hpp"
 #include "cost/cost.hpp"
 #include "dse/dse.hpp"
+#include "io/defaults.hpp"
 #include "ops/conventions.hpp"
 #include "parallel/collective.hpp"
 #include "parallel/parallel.hpp"
@@ -86,7 +87,23 @@ json options_json() {
     a.push_back(o);
   }
   a.push_back(int_option(ubatch));
-  for (const NumberField* f : {&host_bandwidth_gbps, &host_capacity_gb, &host_memory_efficiency, &link_gbps}) a.push_back(number_option(*f));
+  for (const NumberField* f : {&host_bandwidth_gbps, &host_capacity_gb, &link_gbps}) a.push_back(number_option(*f));
+  a.push_back(number_option(host_memory_efficiency));
+  a.back()["default"] = nullptr;  // the llama.cpp-cpu runtime's
+  json techs = json::array();
+  for (const auto& e : memory_tech_names().entries()) techs.push_back({{"name", e.name}, {"description", e.description}});
+  a.push_back({{"path", "/hardware/memory_tiers/*/technology"}, {"kind", "enum"}, {"values", techs}, {"default", nullptr},
+               {"help", "what the memory tier is made of (absent: not stated)"}});
+  json gens = json::array();
+  for (const auto& g : generation_table()) gens.push_back({{"name", g.key}, {"description", g.name}});
+  a.push_back({{"path", "/hardware/architecture/generation"}, {"kind", "enum"}, {"values", gens}, {"default", nullptr},
+               {"help", "compute engine generation: its FLOP per clock per unit (the architectures call)"}});
+  a.push_back(int_option(arch_compute_units));
+  a.back()["default"] = nullptr;  // not known
+  for (const NumberField* f : {&arch_clock_ghz, &arch_matrix_clock_ghz, &arch_l2_mb}) {
+    a.push_back(number_option(*f));
+    a.back()["default"] = nullptr;
+  }
   a.push_back(int_option(draft_tokens));
   a.push_back(number_option(acceptance));
   for (const NumberField* f : {&compute_power_fraction, &static_fraction, &power_w, &lifetime_years, &utilization, &usd_per_kwh,

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "api/envelope.hpp"
 #include "api/operations.hpp"
 
 namespace infercast {
@@ -27,10 +28,13 @@ const std::vector<Function>& functions() {
       {"models", api_models, nullptr, "model presets"},
       {"hardware", api_hardware, nullptr, "hardware presets"},
       {"systems", api_systems, nullptr, "multi-device system presets"},
+      {"runtimes", api_runtimes, nullptr, "runtime presets: launches, fusion, kernels, efficiencies"},
       {"conventions", api_conventions, nullptr, "counting conventions"},
       {"dtypes", api_dtypes, nullptr, "weight, activation and KV formats"},
       {"scenarios", api_scenarios, nullptr, "built-in scenarios (LIFE's Table 3 variants)"},
       {"regions", api_regions, nullptr, "grid regions and their CO2 per kWh"},
+      {"architectures", api_architectures, nullptr, "compute rates per clock per unit of every architecture generation"},
+      {"derive_peaks", api_derive_peaks, nullptr, "a device's dense peaks derived from its architecture"},
       {"model", api_model, nullptr, "a model's exact parameters and layer groups"},
       {"device", api_device, nullptr, "a hardware document checked and read back"},
       {"analyze", api_analyze, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices"},
@@ -73,23 +77,38 @@ const Function& find_function(const std::string& fn, bool bytes) {
                    "unknown function \"" + fn + "\"" + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
 }
 
-// The envelope around one call: its value, or the error it raised.
+// A result object carries the schema version and the project's version at its top; a document that has its own
+// schema_version (a hardware document from `device` or `dse_device`, read back as it is) and the catalog lists
+// (arrays) carry them in the envelope only.
+json versioned(json value) {
+  if (value.is_object() && !value.contains("schema_version")) {
+    value["schema_version"] = kSchemaVersion;
+    value["version"] = kVersion;
+  }
+  return value;
+}
+
+// The envelope around one call: its value, or the error it raised, with the schema and project versions.
 template <typename F>
-std::string envelope_of(F body) {
+json envelope_of(F body) {
   json envelope;
   try {
-    envelope = {{"ok", true}, {"value", body()}};
+    envelope = {{"ok", true}, {"value", versioned(body())}};
   } catch (const InputError& e) {
     envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
   } catch (const std::exception& e) {
     envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
   }
-  return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+  envelope["schema_version"] = kSchemaVersion;
+  envelope["version"] = kVersion;
+  return envelope;
 }
+
+std::string text(const json& envelope) { return envelope.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 }  // namespace
 
-std::string call(const std::string& fn, const std::string& request_json) {
+json call_json(const std::string& fn, const std::string& request_json) {
   return envelope_of([&]() -> json {
     const Function& f = find_function(fn, false);
     const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
@@ -97,8 +116,12 @@ std::string call(const std::string& fn, const std::string& request_json) {
   });
 }
 
-std::string call_bytes(const std::string& fn, const std::string& bytes) {
+json call_bytes_json(const std::string& fn, const std::string& bytes) {
   return envelope_of([&]() -> json { return find_function(fn, true).bytes_call(bytes); });
 }
+
+std::string call(const std::string& fn, const std::string& request_json) { return text(call_json(fn, request_json)); }
+
+std::string call_bytes(const std::string& fn, const std::string& bytes) { return text(call_bytes_json(fn, bytes)); }
 
 }  // namespace infercast

@@ -6,7 +6,9 @@
 
 #include "api/options.hpp"
 #include "io/hardware_json.hpp"
+#include "io/defaults.hpp"
 #include "io/presets.hpp"
+#include "io/runtime_json.hpp"
 #include "io/system_json.hpp"
 #include "quant/llama_mix.hpp"
 
@@ -177,8 +179,39 @@ void apply_mla_conversion(Reader& r, ModelSpec& m, const Scenario* sc) {
   }
 }
 
-Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
+const RuntimeSpec* resolve_runtime(Reader& r, RuntimeSpec& storage) {
+  const json* v = r.raw("runtime");
+  if (!v) return nullptr;
+  if (v->is_string()) {
+    const RuntimeSpec* rt = find_runtime_preset(v->get<std::string>());
+    if (!rt)
+      r.fail("runtime", "unknown_preset",
+             "/runtime holds \"" + v->get<std::string>() + "\", which is not a runtime preset; run `infercast runtimes` for the list");
+    return rt;
+  }
+  if (v->is_object()) {
+    storage = parse_runtime(*v, "/runtime");
+    return &storage;
+  }
+  r.fail("runtime", "wrong_type", "/runtime holds " + describe(*v) + "; expected a runtime preset id or a runtime object");
+}
+
+const RuntimeSpec* choose_runtime(const RuntimeSpec* given, const HardwareSpec* hw, const Workload& w, const Scenario* sc) {
+  if (given) return given;
+  if (sc || w.settings.convention.name == "life" || !hw) return find_runtime_preset("reference");
+  return find_runtime_preset(default_runtime_id(*hw));
+}
+
+Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, const HardwareSpec* hw, const RuntimeSpec* rt) {
   Workload w;
+  // The convention first: it decides the default runtime, whose settings are the defaults of everything below.
+  w.settings.convention = convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
+  w.runtime = choose_runtime(rt, hw, w, sc);
+  if (w.runtime) {
+    w.settings.fusion = w.runtime->fusion;
+    w.settings.fused_mlp = w.runtime->act_in_gemm;
+    w.settings.attention = w.runtime->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+  }
   if (sc) apply_scenario(*sc, w.settings);  // its settings are the defaults of the fields below
   if (req.has("workload")) {
     Reader wr = req.object("workload");
@@ -253,7 +286,6 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc) {
              "/precision/activations holds \"" + w.settings.precision.activations.name +
                  "\", a weight-only storage format; expected a compute type such as bf16, fp16, fp8 or int8");
   }
-  w.settings.convention = convention_by_name(req.string_or("convention", "infercast"), req.child_path("convention"));
   w.settings.attention = read_enum(req, "attention", attn_impl_names(), w.settings.attention);
   w.settings.mla = read_enum(req, "mla", mla_form_names(), w.settings.mla);
   w.settings.fused_mlp = read_enum(req, "mlp", mlp_form_names(), w.settings.fused_mlp);
@@ -353,11 +385,22 @@ bool read_offload(Reader& r, const HardwareSpec* hw, OffloadSpec& out) {
     out.host.name = "host memory";
     out.host.device_class = "cpu";
     out.host.source = "offload host: bandwidth and capacity as given (default two channels of DDR5-5600, 64 GB)";
-    out.host.tiers = {MemoryTier{"host DDR", read_field(o, field::host_capacity_gb) * 1e9, read_field(o, field::host_bandwidth_gbps) * 1e9, 0}};
+    out.host.tiers = {MemoryTier{"host DDR5", read_field(o, field::host_capacity_gb) * 1e9, read_field(o, field::host_bandwidth_gbps) * 1e9,
+                                 0, MemoryTech::DDR5}};
     out.host.eff = default_efficiencies("cpu");
+    out.host.reserve_bytes = 0;
+    out.host.reserve_basis = "none: the host's RAM as given";
   }
-  // The host runs llama.cpp's CPU kernels: their bandwidth efficiency, not the class's PyTorch-eager default.
-  out.host.eff.memory = read_field(o, field::host_memory_efficiency);
+  // The host runs llama.cpp's CPU backend (its runtime's efficiencies), unless the request states the bandwidth
+  // efficiency it reaches.
+  if (const RuntimeSpec* cpu = find_runtime_preset("llama.cpp-cpu")) {
+    out.host_runtime = *cpu;
+    out.host_runtime->step_overhead_s = 0;  // the step's own overhead is the device part's
+  }
+  if (o.has(field::host_memory_efficiency.key())) {
+    out.host.eff.memory = read_field(o, field::host_memory_efficiency);
+    out.host.eff_given |= kEffMemory;
+  }
   out.link_bytes_per_s = read_field(o, field::link_gbps) * 1e9;
   out.ubatch = static_cast<int>(read_field(o, field::ubatch));
   o.reject_unknown();
@@ -369,6 +412,7 @@ void read_inputs(Reader& r, Inputs& in) {
   in.sc = read_scenario(r);
   apply_mla_conversion(r, in.rm.spec, in.sc);
   in.hw = resolve_hardware(r, in.hw_storage);
+  in.rt = resolve_runtime(r, in.rt_storage);
   if (in.hw && r.has("memory_reserve_GB")) {
     if (in.hw != &in.hw_storage) in.hw_storage = *in.hw;
     in.hw = &in.hw_storage;

@@ -11,6 +11,7 @@
 #include "hardware/hardware.hpp"
 #include "io/json_reader.hpp"
 #include "parallel/parallel.hpp"
+#include "runtime/runtime.hpp"
 #include "scenario/scenario.hpp"
 
 namespace infercast {
@@ -39,8 +40,15 @@ std::vector<std::string> weight_format_list(Reader& r, const std::string& key, c
 CostAssumptions read_costs(Reader& r);
 const Scenario* read_scenario(Reader& r);
 void apply_mla_conversion(Reader& r, ModelSpec& m, const Scenario* sc);
-// The workload and its settings: requests, precisions, convention, optimizations, timing, placement.
-Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc);
+// The request's "runtime": a preset id or a runtime object (parsed into `storage`); nullptr when absent.
+const RuntimeSpec* resolve_runtime(Reader& r, RuntimeSpec& storage);
+// The runtime an analysis runs under: the one the request names, else the reference stack for LIFE's convention and
+// scenarios (their tables assume no fusion), else the device's default (presets/defaults/default_runtimes.json).
+const RuntimeSpec* choose_runtime(const RuntimeSpec* given, const HardwareSpec* hw, const Workload& w, const Scenario* sc);
+// The workload and its settings: requests, precisions, convention, optimizations, timing, placement, and the
+// runtime with the fusions and kernels it brings (the request's own settings override them).
+Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, const HardwareSpec* hw = nullptr,
+                       const RuntimeSpec* rt = nullptr);
 
 // The request's "offload": layers kept in host memory, as llama.cpp's -ngl (docs/schema.md, "offload"). Returns
 // false when absent; needs the device (hw) the other layers run on.
@@ -53,6 +61,8 @@ struct Inputs {
   const Scenario* sc = nullptr;
   HardwareSpec hw_storage;
   const HardwareSpec* hw = nullptr;
+  RuntimeSpec rt_storage;
+  const RuntimeSpec* rt = nullptr;  // as the request names it; read_workload chooses the default
 };
 void read_inputs(Reader& r, Inputs& in);
 

@@ -73,6 +73,25 @@ bool lower_bound(const std::vector<Warning>& ws) {
   return false;
 }
 
+json execution_json(const Execution& x, const HardwareSpec& hw) {
+  const RuntimeSpec* rt = x.runtime;
+  json fusion = json::object();
+  if (rt)
+    fusion = {{"qkv", rt->fusion.qkv}, {"gate_up", rt->fusion.gate_up}, {"act_in_gemm", rt->act_in_gemm},
+              {"norm_residual", rt->fusion.norm_residual}, {"rope", rt->fusion.rope}, {"kv_write", rt->fusion.kv_write},
+              {"qk_norm", rt->fusion.qk_norm}};
+  return {{"runtime", rt ? rt->id : "reference"},
+          {"runtime_name", rt ? rt->name : "reference"},
+          {"launch", x.graphs ? "graph" : "per-kernel"},
+          {"graph_max_tokens", x.graph_max_tokens},
+          {"memory_family", memory_family_names().name(memory_family(hw))},
+          {"efficiency", efficiency_to_json(x.eff)},
+          {"kernel_gap_us", x.eff.dispatch_s * 1e6},
+          {"kernel_launch_us", x.launch_s * 1e6},
+          {"step_overhead_us", x.step_overhead_s * 1e6},
+          {"fusion", fusion}};
+}
+
 json warnings_json(const std::vector<Warning>& ws) {
   json a = json::array();
   for (const auto& w : ws) a.push_back({{"code", w.code}, {"path", w.path}, {"message", w.message}});
@@ -301,7 +320,9 @@ json offload_json(const OffloadResult& o, const OffloadSpec& spec) {
                 {"prefill_s", finite(p.prefill_s)},
                 {"prefill_streamed", p.prefill_streamed},
                 {"stream_s", finite(p.stream_s)},
-                {"tpot_s", finite(p.a.tpot_mean_s)}};
+                {"tpot_s", finite(p.a.tpot_mean_s)},
+                {"runtime", p.a.execution.runtime ? p.a.execution.runtime->id : "reference"},
+                {"memory_efficiency", p.a.execution.eff.memory}};
   };
   return {{"gpu_layers", o.gpu_layers},
           {"layers", o.n_layers},

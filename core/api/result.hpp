@@ -15,6 +15,8 @@ namespace infercast {
 
 double finite(double v);  // NaN and infinities as 0 (the finiteness checks upstream make this a last guard)
 json warnings_json(const std::vector<Warning>& ws);
+// The runtime an analysis ran under and what it resolved to on the device (efficiencies, launches, fusion).
+json execution_json(const Execution& x, const HardwareSpec& hw);
 json params_json(const ParamCounts& p);
 json groups_json(const std::vector<LayerGroup>& groups);
 json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector<LayerGroup>& groups);
@@ -34,5 +36,9 @@ json plan_brief(const ParallelPlan& p);
 json plan_json(const PlanForecast& f, const System& sys);
 json speculative_json(const PlanForecast& f);
 json offload_json(const OffloadResult& o, const OffloadSpec& spec);
+// peaks.cpp: {dtype, TFLOPS, estimated, memory_only, derivation?} of the peak the first step's largest operator ran
+// at; and, for a device without any peak, a sentence suggesting one (from its architecture, else its class).
+json peak_json(const Analysis& a, const HardwareSpec& hw);
+std::string peak_suggestion(const HardwareSpec& hw);
 
 }  // namespace infercast

@@ -78,7 +78,7 @@ json api_quant_sweep(const json& request) {
   if (offload && mi.active)
     r.fail("offload", "conflict", "/offload keeps layers in host memory next to one device; it cannot be combined with "
                                   "/system, /parallel or /speculative");
-  const Workload base = read_workload(r, rm.spec, sc);
+  const Workload base = read_workload(r, rm.spec, sc, in.hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   static const json kNone = json::object();
   Reader sr = r.has("sweep") ? r.object("sweep") : Reader(kNone, "/sweep", "request");
@@ -164,7 +164,7 @@ json api_sweep(const json& request) {
   HardwareSpec& hw_storage = in.hw_storage;
   const HardwareSpec*& hw = in.hw;
   if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device the sweep varies (a preset id or a hardware object)");
-  const Workload w = read_workload(r, rm.spec, sc);
+  const Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   DseSpec spec;
   spec.costs = read_costs(r);
   std::set<int> seen;

@@ -29,11 +29,14 @@ inline const char* eff_param_name(EffParam p) { return eff_param_names().name(p)
 
 struct CalibrationResult {
   Efficiencies start, fitted;
+  unsigned fitted_bits = 0;  // kEff* bits of the fitted efficiencies: a saved device states these
   std::vector<EffParam> params;
   std::vector<double> forecast_before, forecast_after;  // per point
   double rms_log_error_before = 0, rms_log_error_after = 0;
   int evaluations = 0;
 };
+
+unsigned eff_bit(EffParam p);  // the HardwareSpec::eff_given bit of an efficiency
 
 CalibrationResult calibrate(const HardwareSpec& hw, const std::vector<CalibrationPoint>& points,
                             const std::vector<EffParam>& params);

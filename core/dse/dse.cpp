@@ -46,8 +46,8 @@ double base_tflops(const HardwareSpec& hw) {
   return (bf16 > 0 ? bf16 : fp16 > 0 ? fp16 : best) / 1e12;
 }
 
-void add_op(std::vector<DseWorkload::OpCost>& out, const HardwareSpec& hw, const Op& o, double scale) {
-  out.push_back({static_cast<float>(scale * op_compute_seconds(hw, o)), static_cast<float>(scale * o.weight_bytes),
+void add_op(std::vector<DseWorkload::OpCost>& out, const HardwareSpec& hw, const Execution& x, const Op& o, double scale) {
+  out.push_back({static_cast<float>(scale * op_compute_seconds(hw, x, o)), static_cast<float>(scale * o.weight_bytes),
                  static_cast<float>(scale * (o.kv_read_bytes + o.kv_write_bytes)),
                  static_cast<float>(scale * (o.act_read_bytes + o.act_write_bytes))});
 }
@@ -94,8 +94,14 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   if (base.tiers.empty() || base.tiers[0].bandwidth_bytes_per_s <= 0)
     throw InputError("dse.no_memory", "/hardware", "/hardware: " + base.name + " has no memory tier to scale");
   const Analysis a = analyze(m, w, &base);
-  for (const auto& o : a.prefill.ops) add_op(wl.prefill, base, o, 1);
-  wl.prefill_dispatch_s = a.prefill.totals.dispatches * base.eff.dispatch_s;
+  const Execution& x = a.execution;
+  wl.memory_efficiency = x.eff.memory;
+  wl.step_overhead_s = x.step_overhead_s;
+  const auto gap = [&](double tokens) { return replayed(x, tokens) ? x.graph_gap_s : x.eff.dispatch_s; };
+  const auto launches = [&](double tokens, double kernels) { return replayed(x, tokens) ? 0 : kernels * x.launch_s; };
+  for (const auto& o : a.prefill.ops) add_op(wl.prefill, base, x, o, 1);
+  wl.prefill_dispatch_s = a.prefill.totals.dispatches * gap(a.prefill.tokens);
+  wl.prefill_launch_s = launches(a.prefill.tokens, a.prefill.totals.dispatches);
   wl.decode_steps = a.decode_steps;
   // The decode step in the middle of the generation: costs are affine in the step between window and tile cuts,
   // so its time is the mean step time unless an operator changes bound on the way (docs/formulas.md).
@@ -105,16 +111,17 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
     const auto hi = step_ops(m, a.groups, decode_step(w.requests, std::ceil(mid)), w.settings);
     double disp = 0;
     for (std::size_t i = 0; i < lo.size(); ++i) {
-      add_op(wl.decode, base, lo[i], 0.5);
+      add_op(wl.decode, base, x, lo[i], 0.5);
       const auto& h = hi[i];
       auto& c = wl.decode.back();
-      c.compute_s += static_cast<float>(0.5 * op_compute_seconds(base, h));
+      c.compute_s += static_cast<float>(0.5 * op_compute_seconds(base, x, h));
       c.w += static_cast<float>(0.5 * h.weight_bytes);
       c.kv += static_cast<float>(0.5 * (h.kv_read_bytes + h.kv_write_bytes));
       c.act += static_cast<float>(0.5 * (h.act_read_bytes + h.act_write_bytes));
       disp += lo[i].dispatches;
     }
-    wl.decode_dispatch_s = disp * base.eff.dispatch_s;
+    wl.decode_dispatch_s = disp * gap(a.decode.tokens);
+    wl.decode_launch_s = launches(a.decode.tokens, disp);
   }
   wl.prompt_tokens = a.prefill.tokens;
   wl.requests = a.batch_requests;
@@ -178,25 +185,27 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
     if (left > 0) inv += left / t.bw[t.n - 1];
     return bytes > 0 ? inv / bytes : 1 / t.bw[0];
   };
-  const double eff_m = wl.base.eff.memory;
+  const double eff_m = wl.memory_efficiency;
   const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / eff_m, ia = place(wl.act_bytes) / eff_m;
   const bool fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   const double inv_f = 1 / f;
-  const auto phase = [&](const std::vector<DseWorkload::OpCost>& ops, double dispatch) {
+  // A step: its operators (per operator or the phase's max), the kernels' gaps, at least the host's launches, and
+  // the runtime's per-step cost (as analysis/trace.cpp times a block).
+  const auto phase = [&](const std::vector<DseWorkload::OpCost>& ops, double dispatch, double launch) {
     double sum = 0, sc = 0, sm = 0;
     if (wl.timing == Timing::PerOp) {
       for (const auto& o : ops) sum += std::max(o.compute_s * inv_f, o.w * iw + o.kv * ikv + o.act * ia);
-      return sum + dispatch;
+      return std::max(sum + dispatch, launch) + wl.step_overhead_s;
     }
     for (const auto& o : ops) {
       sc += o.compute_s;
       sm += o.w * iw + o.kv * ikv + o.act * ia;
     }
-    return std::max(sc * inv_f, sm) + dispatch;
+    return std::max(std::max(sc * inv_f, sm) + dispatch, launch) + wl.step_overhead_s;
   };
-  const double ttft = phase(wl.prefill, wl.prefill_dispatch_s);
-  const double tpot = wl.decode_steps > 0 ? phase(wl.decode, wl.decode_dispatch_s) : ttft;
+  const double ttft = phase(wl.prefill, wl.prefill_dispatch_s, wl.prefill_launch_s);
+  const double tpot = wl.decode_steps > 0 ? phase(wl.decode, wl.decode_dispatch_s, wl.decode_launch_s) : ttft;
   const double decode_time = wl.decode_steps > 0 ? tpot * wl.decode_steps : 0;
   const double e2e = ttft + decode_time;
   // Energy, cost and CO2 as cost_report computes them, with the point's power, compute and bandwidth.
@@ -241,9 +250,13 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   HardwareSpec hw = wl.base;
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   for (auto& v : hw.peak_flops) v *= f;
+  for (auto& v : hw.peak_flops_fp16_accumulate) v *= f;
+  // A design point's peaks are the design's, not the base device's derivation from its architecture.
+  hw.estimate = PeakEstimate{};
+  hw.architecture = Architecture{};
   std::vector<MemoryTier> tiers;
   if (p[static_cast<int>(DseParam::SramMB)] > 0)
-    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0});
+    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0, MemoryTech::SRAM});
   MemoryTier main = wl.base.tiers[0];
   main.capacity_bytes = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
   // The reserve belongs to the main memory: with SRAM in front, it comes off the main tier's capacity here.

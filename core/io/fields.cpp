@@ -52,6 +52,10 @@ const IntField axis_steps{"/axes/*/steps", 1, 10000, 10, "values on a sweep axis
 const IntField map_steps{"/compute_TOPS/steps", 2, 200, 10, "grid steps of the t_c/t_m map (bandwidth_GBps too)"};
 const IntField devices_per_node{"/system/devices_per_node", 1, 4096, 1, "devices in one node"};
 const IntField nodes{"/system/nodes", 1, 65536, 1, "nodes"};
+const IntField arch_compute_units{"/hardware/architecture/compute_units", 1, 10000000, 0, "SMs, CUs, GPU cores, CPU cores, NPU tiles or matrix engines (absent: not known)"};
+const NumberField arch_clock_ghz{"/hardware/architecture/clock_GHz", 0.001, 20, 0, "boost clock, GHz (absent: not known)"};
+const NumberField arch_matrix_clock_ghz{"/hardware/architecture/matrix_clock_GHz", 0.001, 20, 0, "the clock matrix-engine peaks are quoted at, when it differs from the boost clock, GHz"};
+const NumberField arch_l2_mb{"/hardware/architecture/l2_MB", 0, 1e6, 0, "last-level on-chip cache, MB (absent: not known)"};
 const NumberField link_latency_us{"/system/intra/latency_us", 0, 1e6, 0, "latency per hop, microseconds (inter-node links too)"};
 const NumberField link_efficiency{"/system/intra/efficiency", 0.01, 1, 0.8, "fraction of the link's bandwidth collectives reach (inter-node links too)"};
 const NumberField eff_gemm{"/hardware/efficiency/gemm", 0.001, 1, 0, "fraction of the peak GEMMs reach (default: the device class's)"};
@@ -85,9 +89,8 @@ const NumberField host_bandwidth_gbps{"/offload/host_bandwidth_GBps", 0.1, 1e5, 
 const NumberField host_capacity_gb{"/offload/host_capacity_GB", 0.1, 1e6, 64, "host memory, GB (default: the host's, else 64)"};
 // PCIe 4.0 x16: 16 GT/s x 16 lanes x 128/130 / 8 bits = 31.5 GB/s per direction (PCI-SIG PCIe 4.0).
 const NumberField link_gbps{"/offload/link_GBps", 0.1, 1e5, 31.5, "host-to-device link per direction, GB/s (default PCIe 4.0 x16)"};
-// llama.cpp's CPU decode reached at least 53.3 of an M1's 68.2 GB/s (ggml-org/llama.cpp#1642): 0.78.
-const NumberField host_memory_efficiency{"/offload/host_memory_efficiency", 0.001, 1, 0.75,
-                                         "fraction of the host bandwidth llama.cpp's CPU kernels reach"};
+const NumberField host_memory_efficiency{"/offload/host_memory_efficiency", 0.001, 1, 0,
+                                         "fraction of the host bandwidth its CPU kernels reach (default: the llama.cpp-cpu runtime's)"};
 const NumberField memory_reserve_gb{"/memory_reserve_GB", 0, 1e6, 0,
                                     "memory the driver and OS keep on each device, GB (default: the device's own, else its class's)"};
 const NumberField device_memory_reserve_gb{"/hardware/memory_reserve_GB", 0, 1e6, 0,

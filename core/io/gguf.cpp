@@ -255,7 +255,7 @@ json gguf_model(const GgufHeader& h) {
 
   return {{"architecture", arch},
           {"name", cfg["_name_or_path"]},
-          {"version", h.version},
+          {"gguf_version", h.version},  // "version" is the project's in every result
           {"config", cfg},
           {"precision", precision},
           {"tensors", h.tensors.size()},

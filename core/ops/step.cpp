@@ -72,10 +72,12 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.act_write_bytes = T * h * b.ab;
   }
   for (const auto& g : groups) add_layer_group(b, group_step(g, step, s, T, decode_only));
-  if (!m.has_head) return out;
-  b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
-  b.wclass = WeightClass::LmHead;
-  b.gemm("lm_head", "", 1, logit_rows, h, V, false);
+  if (m.has_head) {
+    b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
+    b.wclass = WeightClass::LmHead;
+    b.gemm("lm_head", "", 1, logit_rows, h, V, false);
+  }
+  apply_fusion(out, s.fusion);
   return out;
 }
 

@@ -1,11 +1,14 @@
 // The core behind one interface, always in a Web Worker: a module worker on the served site, a blob worker made
 // from the inlined core in the offline file opened from file:// (Chromium refuses module scripts and file workers
-// there). Only where no worker can be made does the core run on the main thread. Every call resolves to an
-// envelope {ok, value} | {ok: false, error: {code, path, message}}.
+// there). Only where no worker can be made does the core run on the main thread. The backend is a transport of the
+// npm package's client (npm/client.js): `envelope(fn, request)` and `envelopeBytes(fn, bytes)` resolve to an
+// envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
 //
 // Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep) in its own lane, so
 // it never holds an analysis back, and a newer call with `replace` ends the older one (the worker is terminated,
 // its caller gets the `cancelled` code) instead of queueing behind it.
+
+import { moduleTransport } from '../../npm/client.js';
 
 /* global __WORKER_URL__ */
 const CANCELLED = { ok: false, error: { code: 'cancelled', path: '', message: 'a newer request replaced this one' } };
@@ -68,27 +71,27 @@ function workerBackend(spawn) {
   };
   return {
     kind: 'worker',
-    call: (fn, request, options) => send({ fn, request }, [], options),
+    envelope: (fn, request, options) => send({ fn, request }, [], options),
     // File bytes (a Uint8Array) for the calls that read them (gguf, safetensors).
-    callBytes: (fn, bytes, options) => send({ fn, bytes }, [bytes.buffer], options),
+    envelopeBytes: (fn, bytes, options) => send({ fn, bytes }, [bytes.buffer], options),
     // Ends a lane's work in flight, if any (its callers get `cancelled`).
     cancel,
   };
 }
 
 function inlineBackend(factory) {
-  const ready = factory();
+  const ready = factory().then(moduleTransport);
   const run = async (f) => {
     try {
-      return JSON.parse(f(await ready));
+      return f(await ready);
     } catch (err) {
-      return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
+      return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to load: ${err}` } };
     }
   };
   return {
     kind: 'inline',
-    call: (fn, request) => run((m) => m.call(fn, JSON.stringify(request ?? {}))),
-    callBytes: (fn, bytes) => run((m) => m.callBytes(fn, bytes)),
+    envelope: (fn, request) => run((t) => t.envelope(fn, request)),
+    envelopeBytes: (fn, bytes) => run((t) => t.envelopeBytes(fn, bytes)),
     cancel: () => {},
   };
 }

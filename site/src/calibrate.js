@@ -55,7 +55,7 @@ export async function runCalibration() {
     return;
   }
   $('cal-status').textContent = 'Fitting...';
-  const env = await backend.call('calibrate', calibrationRequest(), { lane: 'long', replace: true });
+  const env = await backend.envelope('calibrate', calibrationRequest(), { lane: 'long', replace: true });
   if (env.error && env.error.code === 'cancelled') return;
   $('cal-status').textContent = '';
   if (!env.ok) {

@@ -18,22 +18,17 @@ export function boundOf(r, phase) {
 }
 
 const fitsText = (m) => (m.fits ? (m.fits_first_tier ? 'fits' : 'fits only by spilling to slower tiers') : 'does NOT fit');
-// Times on a device without a compute peak count memory and dispatch only: lower bounds (throughputs upper bounds).
-const low = (r) => Boolean(r.parallel ? r.parallel.lower_bound : r.lower_bound);
-const atLeast = (r, text) => (low(r) ? `≥ ${text}` : text);
-const atMost = (r, text) => (low(r) ? `≤ ${text}` : text);
-const BOUND = 'a bound: no compute peak for this device';
 // A value the core cannot know (no published price or power) shows as a dash with the reason.
 const DASH = '—';
 const pj = (a) => (a.pJ_per_flop.bf16 ?? Object.values(a.pJ_per_flop)[0] ?? 0).toPrecision(3);
 
 export const CARDS = [
   // One device.
-  { id: 'ttft', label: 'Time to first token', show: one, value: (r) => atLeast(r, seconds(r.ttft_s)), sub: (r) => (low(r) ? BOUND : boundOf(r, 'prefill')) },
-  { id: 'tpot', label: 'Time per output token', show: one, value: (r) => atLeast(r, seconds(r.decode.tpot_s)),
-    sub: (r) => `${low(r) ? `${BOUND}; ` : ''}first ${seconds(r.decode.tpot_first_s)}, last ${seconds(r.decode.tpot_last_s)}` },
-  { id: 'throughput', label: 'Decode throughput', show: one, value: (r) => atMost(r, rate(r.decode.tokens_per_s, 'tok/s')),
-    sub: (r) => `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch${low(r) ? ` (${BOUND})` : ''}` },
+  { id: 'ttft', label: 'Time to first token', show: one, value: (r) => seconds(r.ttft_s), sub: (r) => boundOf(r, 'prefill') },
+  { id: 'tpot', label: 'Time per output token', show: one, value: (r) => seconds(r.decode.tpot_s),
+    sub: (r) => `first ${seconds(r.decode.tpot_first_s)}, last ${seconds(r.decode.tpot_last_s)}` },
+  { id: 'throughput', label: 'Decode throughput', show: one, value: (r) => rate(r.decode.tokens_per_s, 'tok/s'),
+    sub: (r) => `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch` },
   { id: 'memory', label: 'Memory', show: one, value: (r) => bytes(r.memory.required_bytes),
     sub: (r) => `of ${bytes(r.memory.capacity_bytes)} usable${r.memory.reserve_bytes > 0 ? ` (${bytes(r.memory.reserve_bytes)} kept by driver/OS)` : ''}: ${fitsText(r.memory)}`,
     bad: (r) => !r.memory.fits || !r.memory.fits_first_tier,
@@ -85,11 +80,11 @@ export const CARDS = [
     sub: (r) => si(r.workload.lora.merge_flops, 'FLOP'),
     hint: () => 'Merging the adapters into the weights once: sum over adapted matrices of (2r + 2) x K x N (LIFE Table 12)' },
   // A plan over several devices.
-  { id: 'ttft', label: 'Time to first token', show: plan, value: (r) => atLeast(r, seconds(r.parallel.ttft_s)),
-    sub: (r) => `${low(r) ? `${BOUND}; ` : ''}communication ${seconds(r.parallel.communication.prefill_s)}` },
-  { id: 'tpot', label: 'Time per output token', show: plan, value: (r) => atLeast(r, seconds(r.parallel.tpot_s)),
+  { id: 'ttft', label: 'Time to first token', show: plan, value: (r) => seconds(r.parallel.ttft_s),
+    sub: (r) => `communication ${seconds(r.parallel.communication.prefill_s)}` },
+  { id: 'tpot', label: 'Time per output token', show: plan, value: (r) => seconds(r.parallel.tpot_s),
     sub: (r) => (spec(r) ? `speculative; ${seconds(spec(r).plain_tpot_s)} without (${spec(r).speedup.toFixed(2)}x)` : `communication ${seconds(r.parallel.communication.decode_step_s)} per step`) },
-  { id: 'plan_throughput', label: 'Throughput', show: plan, value: (r) => atMost(r, rate(r.parallel.total_tokens_per_s, 'tok/s')),
+  { id: 'plan_throughput', label: 'Throughput', show: plan, value: (r) => rate(r.parallel.total_tokens_per_s, 'tok/s'),
     sub: (r) => `${rate(r.parallel.tokens_per_s_per_device, 'tok/s')} per device; ${rate(r.parallel.tokens_per_s, 'tok/s')} per sequence`,
     hint: (r) => `batch per replica x replicas / mean TPOT (one batch in flight per replica)${spec(r) ? '; TPOT with speculative decoding' : ''}` },
   { id: 'plan_memory', label: 'Memory per device', show: plan, value: (r) => bytes(r.parallel.device_required_bytes),
@@ -119,16 +114,26 @@ export function explainCard(id, r, element) {
     lines: [`${element.querySelector('.value').textContent}: ${element.querySelector('.sub').textContent}`] };
 }
 
+// Cards whose value is a time (a lower bound when the device has no compute peak) or a rate (then an upper bound).
+const TIMES = new Set(['ttft', 'tpot', 'e2e']);
+const RATES = new Set(['throughput', 'plan_throughput']);
+// With offload or a plan, a part without a peak makes the whole a bound too (the core's lower_bound says so).
+const isBound = (r) => Boolean(r.parallel ? r.parallel.lower_bound : r.lower_bound || (r.peak && r.peak.memory_only));
+const lowerBound = (c, r) => (one(r) || plan(r)) && isBound(r) && (TIMES.has(c.id) || RATES.has(c.id));
+
 function cardElement(c, r) {
   const d = document.createElement('div');
-  d.className = c.bad && c.bad(r) ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card';
+  const bound = lowerBound(c, r);
+  d.className = (c.bad && c.bad(r)) || bound ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card';
   d.dataset.card = c.id;
   const x = CARD_EXPLAINERS[c.id] && CARD_EXPLAINERS[c.id](r);
   d.title = `${x ? x.formula : c.hint ? c.hint(r) : ''} (click for the numbers)`;
   d.tabIndex = 0;
   d.setAttribute('role', 'button');
   d.setAttribute('aria-haspopup', 'dialog');
-  for (const [cls, text] of [['label', c.label], ['value', c.value(r)], ['sub', c.sub(r)]]) {
+  const value = bound ? `${TIMES.has(c.id) ? '≥' : '≤'} ${c.value(r)}` : c.value(r);
+  const sub = bound ? 'a bound, not a forecast: this device has no compute peak (memory and dispatch only)' : c.sub(r);
+  for (const [cls, text] of [['label', c.label], ['value', value], ['sub', sub]]) {
     const e = document.createElement('div');
     e.className = cls;
     e.textContent = text;

@@ -100,6 +100,13 @@ export function fillChoices() {
     const o = ctx.options.find((x) => x.path === path);
     const sel = $(id);
     sel.textContent = '';
+    // Kernels the runtime chooses unless the user does.
+    if (id === 'attention' || id === 'mlp') {
+      const auto = document.createElement('option');
+      auto.value = 'auto';
+      auto.textContent = "the runtime's";
+      sel.appendChild(auto);
+    }
     for (const v of o.values) {
       const opt = document.createElement('option');
       opt.value = v.name;

@@ -69,6 +69,19 @@ export function editorDoc() {
     else peaks[k] = v;
   }
   doc.peak_dense_TFLOPS = peaks;
+  // A peak typed over or cleared is the user's own now, no longer a derived estimate.
+  if (doc.peak_estimated) {
+    const was = base.peak_dense_TFLOPS || {};
+    const kept = doc.peak_estimated.dtypes.filter((t) => peaks[t] !== undefined && peaks[t] === was[t]);
+    if (kept.length) doc.peak_estimated = { ...doc.peak_estimated, dtypes: kept };
+    else delete doc.peak_estimated;
+  }
+  if (doc.peak_dense_TFLOPS_fp16_accumulate) {
+    const was = base.peak_dense_TFLOPS || {};
+    const acc = Object.fromEntries(Object.entries(doc.peak_dense_TFLOPS_fp16_accumulate).filter(([t]) => peaks[t] !== undefined && peaks[t] === was[t]));
+    if (Object.keys(acc).length) doc.peak_dense_TFLOPS_fp16_accumulate = acc;
+    else delete doc.peak_dense_TFLOPS_fp16_accumulate;
+  }
   doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
     const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
     const old = base.memory_tiers[i] || {};
@@ -99,7 +112,7 @@ export async function saveDevice() {
     $('store-error').textContent = 'Name is empty; expected a name for the device';
     return;
   }
-  const env = await backend.call('device', { hardware: doc });
+  const env = await backend.envelope('device', { hardware: doc });
   if (!env.ok) {
     $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
     return;
@@ -136,14 +149,14 @@ export async function importFile(file) {
     return;
   }
   for (const [i, doc] of bundle.devices.entries()) {
-    const env = await backend.call('device', { hardware: doc });
+    const env = await backend.envelope('device', { hardware: doc });
     if (!env.ok) {
       $('store-error').textContent = `${file.name}, device ${i + 1}${doc && doc.name ? ` (${String(doc.name)})` : ''}: ${env.error.message}; nothing was imported`;
       return;
     }
   }
   for (const [i, m] of bundle.models.entries()) {
-    const env = await backend.call('model', { model: m && m.config });
+    const env = await backend.envelope('model', { model: m && m.config });
     if (!env.ok) {
       $('store-error').textContent = `${file.name}, model ${i + 1}: ${env.error.message}; nothing was imported`;
       return;
@@ -175,7 +188,10 @@ export function keepModel(config, name) {
 export function syncEfficiencies() {
   const doc = state.hardware ? selectedDeviceDoc() : null;
   for (const [key, field, id] of EFFICIENCIES) {
-    $(id).placeholder = doc && doc.efficiency ? String(+doc.efficiency[field].toPrecision(4)) : '';
+    // The device's own, else what the last analysis ran with (its runtime's on this device).
+    const own = doc && doc.efficiency && doc.efficiency[field] !== undefined ? doc.efficiency[field]
+      : ctx.lastResult && ctx.lastResult.execution ? ctx.lastResult.execution.efficiency[field] : undefined;
+    $(id).placeholder = own !== undefined ? String(+own.toPrecision(4)) : '';
     $(id).value = effSet(key) ? String(state[key]) : '';
   }
 }

@@ -36,7 +36,7 @@ export async function runDse() {
   $('dse-status').textContent = `Sweeping ${built.points.toLocaleString('en-US')} design points...`;
   const t0 = performance.now();
   // On its own worker: analyses go on meanwhile, and a newer sweep (or a change of the inputs) ends this one.
-  const env = await backend.call('sweep', built.req, LONG);
+  const env = await backend.envelope('sweep', built.req, LONG);
   if (!env.ok && env.error.code === 'cancelled') return;
   if (!env.ok) {
     $('dse-status').textContent = '';
@@ -53,7 +53,7 @@ export async function runDse() {
 
 // A front point becomes a custom device (kept in this browser) and the analysis switches to it.
 export async function useDesignPoint(f) {
-  const env = await backend.call('dse_device', { hardware: hardwareArg(), params: f.params });
+  const env = await backend.envelope('dse_device', { hardware: hardwareArg(), params: f.params });
   if (!env.ok) {
     $('dse-error').textContent = env.error.message;
     return;
@@ -81,7 +81,7 @@ export async function runTcTm() {
     compute_TOPS: { min: 10, max: 100, steps: 10 }, bandwidth_GBps: { min: 10, max: 100, steps: 10 },
     compute_efficiency: Number($('tctm-ce').value), memory_efficiency: Number($('tctm-me').value),
   });
-  const env = await backend.call('tc_tm_map', req, LONG);
+  const env = await backend.envelope('tc_tm_map', req, LONG);
   if (!env.ok && env.error.code === 'cancelled') return;
   if (!env.ok) {
     $('tctm-note').textContent = env.error.message;

@@ -6,8 +6,30 @@ import { bytes, count, seconds, si } from './format.js';
 const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
 const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
 
-function effOf(hw, cls) {
-  return cls === 'gemm' ? hw.efficiency.gemm : cls === 'attention' ? hw.efficiency.attention : hw.efficiency.elementwise;
+// The efficiencies the analysis ran with: the runtime's resolved on the device (the result's execution), else the
+// device's own.
+const effsOf = (r) => (r.execution && r.execution.efficiency) || r.hardware.efficiency || {};
+function effOf(eff, cls) {
+  return cls === 'gemm' ? eff.gemm : cls === 'attention' ? eff.attention : eff.elementwise;
+}
+
+// The arithmetic behind an estimated peak of type t: its part of the preset's derivation ("48 SMs x 512 ...").
+export function derivationOf(hw, t) {
+  const d = (hw.peak_estimated && hw.peak_estimated.derivation) || '';
+  const part = d.split('; ').find((x) => x.startsWith(`${t}: `));
+  return part ? part.slice(t.length + 2) : d;
+}
+
+const isEstimated = (hw, t) => Boolean(hw.peak_estimated && hw.peak_estimated.dtypes.includes(t));
+
+// The peak line of a time's explanation: which peak, published or estimated (with its arithmetic), or none.
+function peakLines(r) {
+  const p = r.peak;
+  if (!p) return [];
+  if (p.memory_only) return ['no compute peak: times count memory and dispatch only, a lower bound, not a forecast'];
+  return p.estimated
+    ? [`estimated peak: ${p.dtype} ${tflops(p.TFLOPS * 1e12)} = ${derivationOf(r.hardware, p.dtype)} (${r.hardware.peak_estimated.sources.split(':')[0]})`]
+    : [`published peak: ${p.dtype} ${tflops(p.TFLOPS * 1e12)}`];
 }
 
 // One operator's time as the core computed it (compute_s, memory_s, dispatch_s), with the inputs put into the
@@ -16,18 +38,20 @@ function effOf(hw, cls) {
 export function opTime(o, r) {
   const hw = r.hardware;
   const peak = (hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
-  const e = effOf(hw, o.class);
-  const em = hw.efficiency.memory;
+  const eff = effsOf(r);
+  const e = effOf(eff, o.class);
+  const em = eff.memory;
   const used = r.memory.placement.filter((p) => p.bytes_per_tier.filter((b) => b > 0).length > 1 || p.bytes_per_tier.findIndex((b) => b > 0) > 0);
   const bw = o.memory_s > 0 ? o.bytes / (o.memory_s * em) : hw.memory_tiers[0].bandwidth_GBps * 1e9;
   const lines = [
     peak > 0
-      ? `compute = FLOPs / (${o.compute_type_used} peak x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}`
-      : `compute = 0 (no ${o.compute_type_used} peak published: a lower bound)`,
+      ? `compute = FLOPs / (${o.compute_type_used} peak${isEstimated(hw, o.compute_type_used) ? ' (estimated)' : ''} x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}`
+      : `compute = 0 (no compute peak: a lower bound, not a forecast)`,
     `memory = bytes / (bandwidth x e_mem) = ${bytes(o.bytes)} / (${gbps(bw)} x ${em}) = ${seconds(o.memory_s)}${used.length ? ' (bandwidth: the blend of the tiers these bytes live in)' : ''}`,
-    `dispatch = ${count(o.dispatches)} launches x ${hw.efficiency.dispatch_us} µs = ${seconds(o.dispatch_s)}`,
+    `dispatch = ${count(o.dispatches)} launches x ${eff.dispatch_us} µs = ${seconds(o.dispatch_s)}`,
     `time = max(compute, memory) + dispatch = max(${seconds(o.compute_s)}, ${seconds(o.memory_s)}) + ${seconds(o.dispatch_s)} = ${seconds(o.time_s)}`,
   ];
+  if (peak > 0 && isEstimated(hw, o.compute_type_used)) lines.splice(1, 0, `estimated peak: ${derivationOf(hw, o.compute_type_used)}`);
   return { lines };
 }
 
@@ -73,7 +97,7 @@ export const CARD_EXPLAINERS = {
       formula: w.timing === 'per-op'
         ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + dispatches x t_dispatch]'
         : 'TTFT = max(sum of compute times, sum of memory times) + sum of dispatches x t_dispatch (phase-max timing)',
-      lines: [...chunks, ...phaseLines(r, 'prefill', r.ttft_s), `TTFT = ${seconds(r.ttft_s)}`],
+      lines: [...chunks, ...phaseLines(r, 'prefill', r.ttft_s), ...peakLines(r), `TTFT = ${seconds(r.ttft_s)}`],
     };
   },
   tpot(r) {
@@ -83,7 +107,7 @@ export const CARD_EXPLAINERS = {
       title: 'Time per output token', convention: convention(r),
       formula: `TPOT = mean over the decode steps of the step time; each step is the decode operators at that step's context (KV reads grow with it), summed in closed form${r.workload.timing === 'per-op' ? '' : '; each step max(sum of compute, sum of memory) + dispatches (phase-max timing)'}`,
       lines: [`first step ${seconds(d.tpot_first_s)} (context ${count(d.timeline[0]?.context ?? 0)}), last ${seconds(d.tpot_last_s)} (context ${count(d.timeline[d.timeline.length - 1]?.context ?? 0)})`,
-        `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, 'First step:', ...phaseLines(r, 'decode', d.tpot_first_s).map((l) => `  ${l}`)],
+        `mean over ${count(d.steps)} steps: ${seconds(d.time_s)} / ${count(d.steps)} = ${seconds(d.time_s / d.steps)}`, ...peakLines(r), 'First step:', ...phaseLines(r, 'decode', d.tpot_first_s).map((l) => `  ${l}`)],
     };
   },
   throughput(r) {

@@ -33,9 +33,9 @@ export async function useSafetensors(shards, configFile) {
   const rows = [];
   let headerBytes = 0;
   for (const f of shards) {
-    const size = await backend.callBytes('safetensors_size', new Uint8Array(await f.slice(0, 8).arrayBuffer()));
+    const size = await backend.envelopeBytes('safetensors_size', new Uint8Array(await f.slice(0, 8).arrayBuffer()));
     if (!size.ok) return fail(`${f.name}: ${size.error.message}`);
-    const env = await backend.callBytes('safetensors', new Uint8Array(await f.slice(0, size.value.header_bytes).arrayBuffer()));
+    const env = await backend.envelopeBytes('safetensors', new Uint8Array(await f.slice(0, size.value.header_bytes).arrayBuffer()));
     if (!env.ok) return fail(`${f.name}: ${env.error.message}`);
     headerBytes += env.value.header_bytes;
     for (const r of env.value.tensors) rows.push(r);
@@ -49,10 +49,10 @@ export async function useSafetensors(shards, configFile) {
     }
   }
   const selected = state.model === 'custom' && state.config ? state.config : state.model;
-  let env = await backend.call('checkpoint', { tensors: rows, model: given || selected });
+  let env = await backend.envelope('checkpoint', { tensors: rows, model: given || selected });
   let origin = given ? configFile.name : 'the selected model';
   if (env.ok && !given && !env.value.matches) {
-    env = await backend.call('checkpoint', { tensors: rows });
+    env = await backend.envelope('checkpoint', { tensors: rows });
     origin = 'the tensor names';
   }
   if (!env.ok) return fail(`${configFile && given ? configFile.name : shards[0].name}: ${env.error.message}`);
@@ -92,7 +92,7 @@ export async function useGguf(file) {
   let size = Math.min(file.size, 16 << 20);
   for (;;) {
     const chunk = new Uint8Array(await file.slice(0, size).arrayBuffer());
-    const env = await backend.callBytes('gguf', chunk);
+    const env = await backend.envelopeBytes('gguf', chunk);
     if (!env.ok && env.error.code === 'gguf.truncated' && size < file.size && size < (1 << 30)) {
       size = Math.min(file.size, size * 4);
       continue;
@@ -133,7 +133,7 @@ export function useConfigText(text, origin) {
     $('model-error').textContent = `${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`;
     return;
   }
-  backend.call('model', { model: cfg }).then((env) => {
+  backend.envelope('model', { model: cfg }).then((env) => {
     if (!env.ok) {
       $('model-error').textContent = `${origin}: ${env.error.message}`;
       return;

@@ -43,6 +43,13 @@ export function fillModels() {
   else note.textContent = `${found.length} preset${found.length === 1 ? '' : 's'} match${found.length === 1 ? 'es' : ''} "${q}".`;
 }
 
+// A device whose 16-bit peak is derived rather than published says so in the list.
+export function estimatedPeak(h) {
+  const est = (h.peak_estimated && h.peak_estimated.dtypes) || [];
+  const p = h.peak_dense_TFLOPS || {};
+  return est.includes(p.bf16 !== undefined ? 'bf16' : 'fp16');
+}
+
 export function fillHardware() {
   const sel = $('hardware');
   sel.textContent = '';
@@ -57,13 +64,13 @@ export function fillHardware() {
   if (mine.length) {
     const g = document.createElement('optgroup');
     g.label = 'your devices';
-    for (const d of mine) g.appendChild(option(`custom:${d.id}`, `${d.name} (custom)`));
+    for (const d of mine) g.appendChild(option(`custom:${d.id}`, `${d.name} (custom${estimatedPeak(d) ? ', estimated peak' : ''})`));
     sel.appendChild(g);
   }
   for (const [cls, list] of byClass) {
     const g = document.createElement('optgroup');
     g.label = cls;
-    for (const h of list) g.appendChild(option(h.id, h.name));
+    for (const h of list) g.appendChild(option(h.id, estimatedPeak(h) ? `${h.name} (estimated peak)` : h.name));
     sel.appendChild(g);
   }
   sel.value = state.hardware;

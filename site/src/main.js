@@ -3,6 +3,7 @@
 // (controls.js), files (files.js) and devices (devices.js) live in their own modules.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
 import { gb, renderAnswer } from './answer.js';
+import { connect } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
@@ -32,7 +33,7 @@ export async function update() {
   results.setAttribute('aria-busy', 'true');
   const done = () => { if (mine === ctx.generation) results.setAttribute('aria-busy', 'false'); };
   const t0 = performance.now();
-  const env = await backend.call('analyze', request());
+  const env = await backend.envelope('analyze', request());
   if (mine !== ctx.generation) return;  // a newer request superseded this one
   clearErrors();
   if (!env.ok) {
@@ -65,7 +66,7 @@ async function updatePlacements(mine) {
   const wanted = r.parallel ? [] : placementRequests(r);
   const results = [];
   for (const placement of wanted) {
-    const env = await backend.call('analyze', { ...request(), placement });
+    const env = await backend.envelope('analyze', { ...request(), placement });
     if (mine !== ctx.generation) return;
     results.push({ placement, env });
   }
@@ -81,7 +82,7 @@ async function updateCompare(mine) {
   const base = request();
   const rows = [{ entry: null, env: { ok: true, value: ctx.lastResult } }];
   for (const entry of entries) {
-    const env = await backend.call('analyze', entryRequest(base, entry));
+    const env = await backend.envelope('analyze', entryRequest(base, entry));
     if (mine !== ctx.generation) return;
     rows.push({ entry, env });
   }
@@ -100,7 +101,7 @@ async function updateBatching(mine) {
     $('batching-note').textContent = 'Pick a device to see the batching curve.';
     return;
   }
-  const env = await backend.call('batching', request());
+  const env = await backend.envelope('batching', request());
   if (mine !== ctx.generation) return;
   if (!env.ok) {
     ctx.lastBatching = null;
@@ -114,7 +115,7 @@ async function updateBatching(mine) {
 
 // Throughput and memory for every weight format x KV format, the rest of the scenario unchanged.
 async function updateSweep(mine) {
-  const env = await backend.call('quant_sweep', request());
+  const env = await backend.envelope('quant_sweep', request());
   if (mine !== ctx.generation) return;
   if (!env.ok) {
     // Never leave the previous scenario's chart beside this one's message.
@@ -144,8 +145,10 @@ export function render(r) {
   $('model-info').title = `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   renderPlan(r, $('plan'));
-  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`;
-  $('hardware-source').textContent = !r.hardware ? '' : `${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
+  // The device in a line; its sources (and how an estimated peak was derived) one click away.
+  const est = r.hardware && r.hardware.peak_estimated ? `estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}. ` : '';
+  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.hardware.peak_estimated ? '; peaks estimated' : ''}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`;
+  $('hardware-source').textContent = !r.hardware ? '' : `${est}Source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
   $('hardware-source-box').hidden = !r.hardware;
   renderCards($('cards'), r);
   $('roofline-phase').textContent = state.phase;
@@ -160,14 +163,17 @@ export function render(r) {
 async function start() {
   ctx.store = loadStore(localStorage);
   readUrl();
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options] = await Promise.all(
-    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems', 'options'].map((fn) => backend.call(fn, {})));
-  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options]) {
-    if (!env.ok) {
-      $('status').textContent = `The core could not start: ${env.error.message}`;
-      return;
-    }
+  // The catalogs through the npm package's typed client over the worker (a refusal throws InfercastError).
+  let lists;
+  try {
+    const core = await connect(backend);
+    lists = await Promise.all([core.models(), core.hardware(), core.dtypes(), core.conventions(), core.version(),
+      core.scenarios(), core.regions(), core.systems(), core.options()]);
+  } catch (err) {
+    $('status').textContent = `The core could not start: ${err.message}`;
+    return;
   }
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options] = lists.map((value) => ({ value }));
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
   ctx.options = options.value;
   fillChoices();
@@ -242,10 +248,10 @@ async function start() {
 
 // The runtime beside the device, once the core lists runtimes (a `runtimes` call); hidden until then.
 async function fillRuntimes() {
-  const fns = await backend.call('functions', {});
+  const fns = await backend.envelope('functions', {});
   const names = fns.ok ? (Array.isArray(fns.value) ? fns.value : fns.value.functions || []).map((f) => (typeof f === 'string' ? f : f.name)) : [];
   if (!names.includes('runtimes')) return;
-  const env = await backend.call('runtimes', {});
+  const env = await backend.envelope('runtimes', {});
   if (!env.ok) return;
   const list = Array.isArray(env.value) ? env.value : env.value.runtimes || [];
   if (!list.length) return;

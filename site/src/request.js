@@ -64,9 +64,7 @@ export function request() {
     workload: workloadArg(),
     precision: { activations: state.activations, kv: state.kv },
     convention: state.convention,
-    attention: state.attention,
     moe_traffic: state.moe,
-    mlp: state.mlp,
   };
   // Without a weight format the core applies the one the model is published in (its quantization_config), as
   // the CLI does when --weights is not given.
@@ -77,6 +75,9 @@ export function request() {
     if (cls && dtype) req.precision[cls] = dtype;
   }
   if (state.chunk > 0) req.workload.prefill_chunk = state.chunk;
+  // Attention and MLP kernels: the runtime's unless chosen ("auto" sends nothing, as the CLI without --attention).
+  if (state.attention !== 'auto') req.attention = state.attention;
+  if (state.mlp !== 'auto') req.mlp = state.mlp;
   if (state.tile > 0) req.attention_tile = state.tile;
   if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
   if (state.scenario) req.scenario = state.scenario;

@@ -57,7 +57,7 @@ test('every hardware preset with the default model shows the CLI numbers', async
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   const devices = list('hardware');
-  assert.ok(devices.length >= 77);
+  assert.ok(devices.length >= 95);
   for (const h of devices) {
     const r = native('analyze', '--model', 'llama-3.1-8b', '--hardware', h.id, '--batch', '1', '--prompt', '512', '--gen', '128');
     await expectCards(page, `hardware=${h.id}`, single(r));

@@ -102,6 +102,7 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
   explicit_["precision"] = {{"weights", "int4-g128"}, {"kv", "int4"}};
   explicit_["attention"] = "fused";
   explicit_["mlp"] = "fused";
+  explicit_["runtime"] = "reference";  // a scenario runs under the reference stack, as LIFE's tables assume
   const json a = api_value("analyze", with), b = api_value("analyze", explicit_);
   CHECK(a["workload"]["scenario"] == "life/bf16-int4-kv4");
   CHECK(b["workload"]["scenario"].is_null());

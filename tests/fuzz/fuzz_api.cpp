@@ -14,6 +14,7 @@
 #include <string>
 
 #include "api/api.hpp"
+#include "io/json_reader.hpp"
 
 using infercast::json;
 
