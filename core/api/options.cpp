@@ -79,8 +79,10 @@ json options_json() {
     o["default"] = nullptr;  // the device class's own
     a.push_back(o);
   }
-  a.push_back(number_option(memory_reserve_gb));
-  a.push_back(number_option(device_memory_reserve_gb));
+  for (const NumberField* f : {&memory_reserve_gb, &device_memory_reserve_gb}) {
+    a.push_back(number_option(*f));
+    a.back()["default"] = nullptr;  // the device's own, else its class's
+  }
   {
     json o = int_option(gpu_layers);
     o["default"] = nullptr;  // the most layers that fit

@@ -41,6 +41,8 @@ export function calibrationRequest() {
     precision: { activations: state.activations, kv: state.kv },
   };
   if (state.weights !== 'declared') req.precision.weights = state.weights;
+  // The runtime the measurements ran under (the device's usual one unless chosen), as `calibrate --runtime`.
+  if (state.runtime) req.runtime = state.runtime;
   return req;
 }
 

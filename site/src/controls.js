@@ -12,6 +12,7 @@ import { render, update } from './main.js';
 import { csv, renderOps } from './opstable.js';
 import { applySystem, batchingCsv, MULTI_DEFAULTS } from './parallel.js';
 import { EFFICIENCIES, effSet, parseRequests, request } from './request.js';
+import { syncRuntime } from './runtimes.js';
 import { exportBundle } from './store.js';
 import { bindCalibration } from './calibrate.js';
 import { bindTabs, showTab } from './tabs.js';
@@ -199,7 +200,7 @@ export function bind() {
   $('runtime').addEventListener('change', () => { state.runtime = $('runtime').value; update(); });
   bindTabs();
   bindCalibration();
-  $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); });
+  $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); syncRuntime(); });
   $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GB: '', bandwidth_GBps: '' })));
   $('dev-save').addEventListener('click', saveDevice);
   $('dev-delete').addEventListener('click', deleteDevice);
@@ -300,7 +301,7 @@ export function syncInputs() {
   $('ngl').value = state.ngl >= 0 ? String(state.ngl) : '';
   $('host-bw').value = state.hostbw > 0 ? String(state.hostbw) : '';
   $('host-gb').value = state.hostgb > 0 ? String(state.hostgb) : '';
-  if ([...$('runtime').options].some((o) => o.value === state.runtime)) $('runtime').value = state.runtime;
+  syncRuntime();
   syncOffload();
   showTab(state.tab, false);
   $('price').value = state.price > 0 ? String(state.price) : '';

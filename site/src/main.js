@@ -9,7 +9,7 @@ import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
-import { fillEditor } from './devices.js';
+import { fillEditor, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { cancelStaleSweep, redraw, runTcTm } from './dsepanel.js';
 import { count } from './format.js';
@@ -20,6 +20,7 @@ import { showValidation } from './validation.js';
 import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
+import { fillRuntimes, syncRuntime } from './runtimes.js';
 import { loadStore } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
@@ -131,6 +132,7 @@ async function updateSweep(mine) {
 export function render(r) {
   const m = r.model;
   renderAnswer($('answer'), $('answer-notes'), r, state.weights);
+  syncRuntime(r);
   $('weights').options[0].textContent = publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario);
   if (r.memory.reserve_bytes !== undefined) {
     $('reserve').placeholder = `${gb(r.memory.reserve_bytes)} (device's)`;
@@ -145,6 +147,7 @@ export function render(r) {
   $('model-info').title = `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   renderPlan(r, $('plan'));
+  syncEfficiencies();  // the placeholders show what this analysis ran with
   // The device in a line; its sources (and how an estimated peak was derived) one click away.
   const est = r.hardware && r.hardware.peak_estimated ? `estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}. ` : '';
   $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.hardware.peak_estimated ? '; peaks estimated' : ''}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`;
@@ -244,27 +247,6 @@ async function start() {
   }
   await update();
   runTcTm();
-}
-
-// The runtime beside the device, once the core lists runtimes (a `runtimes` call); hidden until then.
-async function fillRuntimes() {
-  const fns = await backend.envelope('functions', {});
-  const names = fns.ok ? (Array.isArray(fns.value) ? fns.value : fns.value.functions || []).map((f) => (typeof f === 'string' ? f : f.name)) : [];
-  if (!names.includes('runtimes')) return;
-  const env = await backend.envelope('runtimes', {});
-  if (!env.ok) return;
-  const list = Array.isArray(env.value) ? env.value : env.value.runtimes || [];
-  if (!list.length) return;
-  ctx.runtimes = list;
-  const sel = $('runtime');
-  sel.appendChild(option('', 'default for the device'));
-  for (const rt of list) {
-    const o = option(rt.id || rt.name, rt.name || rt.id);
-    if (rt.description) o.title = rt.description;
-    sel.appendChild(o);
-  }
-  sel.disabled = false;
-  $('runtime-field').hidden = false;
 }
 
 start();
