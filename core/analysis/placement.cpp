@@ -63,10 +63,12 @@ void limits(Analysis& a, double kb) {
 // cache, then activations. What is left after the slowest tier is counted there and the result does not fit.
 TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kb) {
   check_pins(hw, w);
+  // The driver and OS keep part of the first tier (HardwareSpec::reserve_bytes): the rest is what can be placed.
   std::vector<double> free_bytes;
-  for (const auto& t : hw.tiers) {
-    free_bytes.push_back(t.capacity_bytes);
-    a.memory_capacity_bytes += t.capacity_bytes;
+  for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
+    const double usable = std::max(0.0, hw.tiers[i].capacity_bytes - (i == 0 ? hw.reserve_bytes : 0.0));
+    free_bytes.push_back(usable);
+    a.memory_capacity_bytes += usable;
   }
   TierCost inv;
   bool spilled = false;
@@ -99,7 +101,7 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   place(2, "activations", a.activation_peak_bytes, -1, inv.act);
   a.placement = placed;
   a.fits = !spilled;
-  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= hw.tiers[0].capacity_bytes;
+  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= hw.tiers[0].capacity_bytes - hw.reserve_bytes;
   limits(a, kb);
   return inv;
 }

@@ -2,6 +2,7 @@
 #include "api/operations.hpp"
 
 #include "api/images.hpp"
+#include "analysis/context.hpp"
 #include "api/options.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
@@ -40,13 +41,21 @@ json api_analyze(const json& request) {
   const HardwareSpec*& hw = in.hw;
   MultiInputs mi;
   read_multi(r, in, mi, false);
+  OffloadSpec off;
+  const bool offload = read_offload(r, hw, off);
+  if (offload && mi.active)
+    r.fail("offload", "conflict", "/offload keeps layers in host memory next to one device; it cannot be combined with "
+                                  "/system, /parallel or /speculative");
   Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
-  const Analysis a = analyze(rm.spec, w, hw);
+  OffloadResult split;
+  Analysis a = offload ? analyze_offloaded(rm.spec, w, *hw, off, split) : analyze(rm.spec, w, hw);
+  for (auto& wr : context_warnings(rm.spec, w)) a.warnings.push_back(std::move(wr));
 
   json ops = ops_json(a.prefill, "prefill");
   for (auto& o : ops_json(a.decode, "decode")) ops.push_back(o);
+  for (auto& o : ops) o["device"] = o["group"].get<std::string>().rfind("host", 0) == 0 ? "host" : "device";
   json placement = json::array();
   for (const auto& p : a.placement) placement.push_back({{"what", p.what}, {"bytes_per_tier", p.bytes_per_tier}});
   json timeline = json::array();
@@ -94,7 +103,12 @@ json api_analyze(const json& request) {
   if (a.has_hardware) {
     out["hardware"] = hardware_to_json(*hw);
     out["execution"] = execution_json(a.execution, *hw);
-    out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;
+    out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;  // usable: the tiers less the driver and OS reserve
+    double physical = 0;
+    for (const auto& t : hw->tiers) physical += t.capacity_bytes;
+    out["memory"]["physical_capacity_bytes"] = physical;
+    out["memory"]["reserve_bytes"] = hw->reserve_bytes;
+    out["memory"]["reserve_basis"] = hw->reserve_basis;
     out["memory"]["fits"] = a.fits;
     out["memory"]["fits_first_tier"] = a.fits_first_tier;
     out["memory"]["max_batch"] = a.max_batch;
@@ -116,7 +130,14 @@ json api_analyze(const json& request) {
     out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
     out["peak"] = peak_json(a, *hw);
   }
+  if (offload) {
+    // Energy and cost are modelled for one device; a split with the host is not costed.
+    out.erase("cost");
+    out["offload"] = offload_json(split, off);
+  }
   out["warnings"] = warnings_json(a.warnings);
+  // Without a compute peak some operators count memory and dispatch only: TTFT and TPOT are lower bounds.
+  if (a.has_hardware) out["lower_bound"] = lower_bound(a.warnings);
   if (a.has_hardware && !hw->has_any_peak())
     for (auto& w : out["warnings"])
       if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
@@ -137,6 +158,9 @@ json api_batching(const json& request) {
   read_inputs(r, in);
   MultiInputs mi;
   read_multi(r, in, mi, true);
+  if (r.has("offload"))
+    r.fail("offload", "conflict", "/offload keeps layers in host memory; the batching curve is drawn for devices that hold "
+                                  "the whole model (drop /offload to draw it)");
   const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
   read_costs(r);  // accepted so the page can send one request to every call; the curve has no cost column yet
   double max_batch = static_cast<double>(field::max_batch.fallback);

@@ -12,6 +12,7 @@
 #include "io/system_json.hpp"
 #include "ops/conventions.hpp"
 #include "quant/dtype.hpp"
+#include "quant/llama_mix.hpp"
 #include "scenario/scenario.hpp"
 
 namespace infercast {
@@ -130,11 +131,15 @@ json api_dtypes(const json& request) {
   no_fields(request);
   json a = json::array();
   const auto row = [&](const DType& d) {
-    a.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
+    a.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}, {"mix", false}});
   };
   for (const auto& d : all_dtypes()) row(d);
   // Common grouped formats (any intN-gG is accepted): AWQ/GPTQ weights, KIVI-style KV.
   for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
+  // llama.cpp file types: weights only, each tensor in the type llama-quantize gives it (the bits depend on the model;
+  // these are the base type's).
+  for (const auto& x : llama_mixes())
+    a.push_back({{"name", x.name}, {"bits_per_element", find_dtype(x.base)->bits_per_element}, {"definition", x.description}, {"mix", true}});
   return a;
 }
 

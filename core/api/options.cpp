@@ -8,6 +8,7 @@
 #include "ops/conventions.hpp"
 #include "parallel/collective.hpp"
 #include "parallel/parallel.hpp"
+#include "quant/llama_mix.hpp"
 #include "scenario/scenario.hpp"
 #include "serving/deploy.hpp"
 
@@ -42,8 +43,11 @@ json options_json() {
     a.push_back(int_option(*f));
   json dtypes = json::array();
   for (const auto& d : all_dtypes()) dtypes.push_back({{"name", d.name}, {"description", d.definition}});
-  a.push_back({{"path", "/precision/weights"}, {"kind", "dtype"}, {"values", dtypes}, {"default", nullptr},
-               {"help", "weight format of every class; absent: as the model is published (its quantization_config), else bf16"}});
+  json weight_formats = dtypes;
+  for (const auto& x : llama_mixes()) weight_formats.push_back({{"name", x.name}, {"description", x.description}});
+  a.push_back({{"path", "/precision/weights"}, {"kind", "dtype"}, {"values", weight_formats}, {"default", nullptr},
+               {"help", "weight format of every class, or a llama.cpp file type (q4_k_m, ...: each tensor as llama-quantize "
+                        "makes it); absent: as the model is published (its quantization_config), else bf16"}});
   a.push_back({{"path", "/precision/activations"}, {"kind", "dtype"}, {"values", dtypes}, {"default", "bf16"}, {"help", "what GEMMs compute in"}});
   a.push_back({{"path", "/precision/kv"}, {"kind", "dtype"}, {"values", dtypes}, {"default", "bf16"}, {"help", "KV-cache format"}});
   for (const auto& e : weight_class_names().entries())
@@ -77,6 +81,19 @@ json options_json() {
     o["default"] = nullptr;  // the device class's own
     a.push_back(o);
   }
+  for (const NumberField* f : {&memory_reserve_gb, &device_memory_reserve_gb}) {
+    a.push_back(number_option(*f));
+    a.back()["default"] = nullptr;  // the device's own, else its class's
+  }
+  {
+    json o = int_option(gpu_layers);
+    o["default"] = nullptr;  // the most layers that fit
+    a.push_back(o);
+  }
+  a.push_back(int_option(ubatch));
+  for (const NumberField* f : {&host_bandwidth_gbps, &host_capacity_gb, &link_gbps}) a.push_back(number_option(*f));
+  a.push_back(number_option(host_memory_efficiency));
+  a.back()["default"] = nullptr;  // the llama.cpp-cpu runtime's
   json techs = json::array();
   for (const auto& e : memory_tech_names().entries()) techs.push_back({{"name", e.name}, {"description", e.description}});
   a.push_back({{"path", "/hardware/memory_tiers/*/technology"}, {"kind", "enum"}, {"values", techs}, {"default", nullptr},

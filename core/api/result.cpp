@@ -6,6 +6,7 @@
 
 #include "io/hardware_json.hpp"
 #include "io/system_json.hpp"
+#include "quant/llama_mix.hpp"
 
 namespace infercast {
 
@@ -45,14 +46,32 @@ json cost_json(const CostReport& c, const CostAssumptions& a) {
   out["usd_per_hour"] = c.usd_per_hour;
   out["hardware_usd_per_hour"] = c.hardware_usd_per_hour;
   out["energy_usd_per_hour"] = c.energy_usd_per_hour;
-  out["usd_per_million_tokens"] = c.usd_per_million_tokens;
-  out["operational_gCO2e_per_million_tokens"] = c.operational_g_per_million_tokens;
+  // What the cost per token counts: both shares, one of them, or nothing known (then null and the reason).
+  out["usd_basis"] = c.has_price && c.model.available ? "hardware and electricity"
+                     : c.has_price                     ? "hardware only: no published power"
+                     : c.model.available               ? "electricity only: no published price"
+                                                       : "unknown";
+  out["usd_per_million_tokens"] = usd_known(c) ? json(c.usd_per_million_tokens) : json(nullptr);
+  if (!usd_known(c))
+    out["usd_unknown_reason"] = "no published price or power for this device; give them under the costs (price_USD, power_W)";
+  out["operational_gCO2e_per_million_tokens"] = c.model.available ? json(c.operational_g_per_million_tokens) : json(nullptr);
   out["embodied_gCO2e_per_million_tokens"] = c.embodied_g_per_million_tokens;
-  out["gCO2e_per_million_tokens"] = c.g_per_million_tokens;
+  out["gCO2e_per_million_tokens"] = co2_known(c) ? json(c.g_per_million_tokens) : json(nullptr);
+  if (!co2_known(c))
+    out["co2_unknown_reason"] = "no published power or embodied carbon for this device; give one under the costs (power_W, embodied_kgCO2e)";
   out["warnings"] = warnings_json(c.warnings);
   return out;
 }
 
+
+bool usd_known(const CostReport& c) { return c.has_price || c.model.available; }
+bool co2_known(const CostReport& c) { return c.model.available || c.has_embodied; }
+
+bool lower_bound(const std::vector<Warning>& ws) {
+  for (const auto& w : ws)
+    if (w.code == "hardware.no_compute_peak") return true;
+  return false;
+}
 
 json execution_json(const Execution& x, const HardwareSpec& hw) {
   const RuntimeSpec* rt = x.runtime;
@@ -175,14 +194,27 @@ json precision_json(const Precision& p, const ModelSpec& m) {
     const DType& d = p.of(static_cast<WeightClass>(c));
     classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d.name}, {"bits_per_element", d.bits_per_element}};
   }
-  return {{"weights", p.weights.name},
-          {"weights_bits_per_element", p.weights.bits_per_element},
-          {"activations", p.activations.name},
-          {"kv", p.kv.name},
-          {"kv_bits_per_element", p.kv.bits_per_element},
-          {"by_class", classes},
-          {"declared_quantization", m.declared_quant},
-          {"declared_weights", m.declared_weights}};
+  json out = {{"weights", p.weights.name},
+              {"weights_bits_per_element", p.weights.bits_per_element},
+              {"activations", p.activations.name},
+              {"kv", p.kv.name},
+              {"kv_bits_per_element", p.kv.bits_per_element},
+              {"by_class", classes},
+              {"declared_quantization", m.declared_quant},
+              {"declared_weights", m.declared_weights}};
+  // A llama.cpp file type on every class: its tensors by type and the exact bytes of the file's tensor data.
+  if (const LlamaMix* mix = find_llama_mix(p.weights.name)) {
+    bool whole = true;
+    for (int c = 0; c < kWeightClasses; ++c) whole = whole && p.of(static_cast<WeightClass>(c)).name == mix->name;
+    if (whole) {
+      const MixPlan plan = plan_llama_mix(m, *mix);
+      json types = json::object();
+      for (const auto& [t, n] : plan.elements_by_type) types[t] = n;
+      out["gguf"] = {{"file_type", mix->name}, {"description", mix->description}, {"tensor_bytes", plan.tensor_bytes},
+                     {"elements_by_type", types}};
+    }
+  }
+  return out;
 }
 
 json totals_json(const PhaseTotals& t) {
@@ -257,6 +289,7 @@ json plan_json(const PlanForecast& f, const System& sys) {
               {"fits", f.fits},
               {"max_batch", f.max_batch},
               {"timeline", timeline},
+              {"lower_bound", lower_bound(f.warnings)},
               {"warnings", warnings_json(f.warnings)}};
   return out;
 }
@@ -352,6 +385,32 @@ json serving_cost_json(const CostReport& c, const CostAssumptions& a) {
     out["avg_power_W"] = finite(c.decode.avg_power_w);
   }
   return out;
+json offload_json(const OffloadResult& o, const OffloadSpec& spec) {
+  const auto part = [](const OffloadPart& p) {
+    return json{{"first_layer", p.first_layer},
+                {"layers", p.layers},
+                {"embedding", p.embedding},
+                {"output", p.output},
+                {"weights_bytes", p.a.weights_bytes},
+                {"kv_cache_bytes", p.a.kv_cache_bytes},
+                {"required_bytes", p.a.memory_required_bytes},
+                {"capacity_bytes", p.a.memory_capacity_bytes},
+                {"fits", p.a.fits},
+                {"prefill_s", finite(p.prefill_s)},
+                {"prefill_streamed", p.prefill_streamed},
+                {"stream_s", finite(p.stream_s)},
+                {"tpot_s", finite(p.a.tpot_mean_s)},
+                {"runtime", p.a.execution.runtime ? p.a.execution.runtime->id : "reference"},
+                {"memory_efficiency", p.a.execution.eff.memory}};
+  };
+  return {{"gpu_layers", o.gpu_layers},
+          {"layers", o.n_layers},
+          {"chosen", o.chosen},
+          {"host", hardware_to_json(spec.host)},
+          {"link_GBps", spec.link_bytes_per_s / 1e9},
+          {"ubatch", spec.ubatch},
+          {"device", part(o.device)},
+          {"host_part", part(o.host)}};
 }
 
 }  // namespace infercast

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "analysis/offload.hpp"
 #include "api/request.hpp"
 #include "cost/cost.hpp"
 #include "io/json_reader.hpp"
@@ -24,6 +25,13 @@ json ops_json(const Phase& p, const char* phase);
 json precision_json(const Precision& p, const ModelSpec& m);
 json totals_json(const PhaseTotals& t);
 json cost_json(const CostReport& c, const CostAssumptions& a);
+// A cost per token is known when the device has a price or a power (one share, labelled, when it has only one);
+// CO2 when it has a power or an embodied carbon. Unknown values are written as null with a reason, never as 0.
+bool usd_known(const CostReport& c);
+bool co2_known(const CostReport& c);
+// True when some operator had no compute peak to run at: its times count memory and dispatch only, so TTFT and TPOT
+// are lower bounds (and throughputs upper bounds).
+bool lower_bound(const std::vector<Warning>& ws);
 json comm_json(const StepComm& c);
 json plan_brief(const ParallelPlan& p);
 json plan_json(const PlanForecast& f, const System& sys);
@@ -35,6 +43,7 @@ json serving_json(const ServingResult& r);
 json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec);
 json serving_memory_json(const ServingMemory& m);
 json serving_cost_json(const CostReport& c, const CostAssumptions& a);
+json offload_json(const OffloadResult& o, const OffloadSpec& spec);
 // peaks.cpp: {dtype, TFLOPS, estimated, memory_only, derivation?} of the peak the first step's largest operator ran
 // at; and, for a device without any peak, a sentence suggesting one (from its architecture, else its class).
 json peak_json(const Analysis& a, const HardwareSpec& hw);

@@ -153,7 +153,8 @@ PointTiers tiers_of(const DseWorkload& wl, const DseSpec& spec, const std::array
     t.cap[t.n] = sram;
     t.bw[t.n++] = spec.sram_bandwidth_bytes_per_s;
   }
-  t.cap[t.n] = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  // The main memory less what the driver and OS keep (the base device's reserve), as the analysis places it.
+  t.cap[t.n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
   t.bw[t.n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   for (std::size_t i = 1; i < wl.base.tiers.size() && t.n < 6; ++i) {
     t.cap[t.n] = wl.base.tiers[i].capacity_bytes;
@@ -260,6 +261,11 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
     tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0, MemoryTech::SRAM});
   MemoryTier main = wl.base.tiers[0];
   main.capacity_bytes = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  // The reserve belongs to the main memory: with SRAM in front, it comes off the main tier's capacity here.
+  if (!tiers.empty()) {
+    main.capacity_bytes = std::max(0.0, main.capacity_bytes - hw.reserve_bytes);
+    hw.reserve_bytes = 0;
+  }
   main.bandwidth_bytes_per_s = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   tiers.push_back(main);
   for (std::size_t i = 1; i < wl.base.tiers.size(); ++i) tiers.push_back(wl.base.tiers[i]);

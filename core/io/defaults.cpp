@@ -58,6 +58,17 @@ const ClassTable& class_table() {
       d.name = c.string("class");
       d.basis = c.string("basis");
       d.efficiency = read_efficiency(c.object("efficiency"));
+      if (c.has("reserve")) {
+        Reader rv = c.object("reserve");
+        d.reserve.fixed_bytes = rv.nonneg_number_or("GB", 0) * 1e9;
+        d.reserve.fraction = rv.number_in_or("fraction", 0, 0.95, 0);
+        d.reserve.small_fraction = rv.number_in_or("small_fraction", 0, 0.95, 0);
+        d.reserve.small_up_to_bytes = rv.nonneg_number_or("small_up_to_GB", 0) * 1e9;
+        d.reserve.basis = rv.string("basis");
+        rv.reject_unknown();
+      } else {
+        c.raw("reserve");
+      }
       c.reject_unknown();
       out.classes.push_back(d);
     }
@@ -190,6 +201,12 @@ Efficiencies default_efficiencies(const std::string& name) {
   for (const auto& c : device_class_table())
     if (c.name == name) return c.efficiency;
   return device_class_table().front().efficiency;
+}
+
+MemoryReserve default_reserve(const std::string& name) {
+  for (const auto& c : device_class_table())
+    if (c.name == name) return c.reserve;
+  return device_class_table().front().reserve;
 }
 
 const std::vector<Generation>& generation_table() { return gen_table().rows; }

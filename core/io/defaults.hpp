@@ -19,6 +19,7 @@ struct DeviceClass {
   std::string name;
   std::string basis;  // what the defaults were fitted on
   Efficiencies efficiency;
+  MemoryReserve reserve;
 };
 const std::vector<DeviceClass>& device_class_table();
 const std::string& device_class_source();

@@ -98,6 +98,21 @@ const IntField deploy_devices{"/deploy/devices", 1, 4096, 8, "devices the deploy
 const IntField deploy_max_devices_per_pool{"/deploy/max_tp", 1, 4096, 64, "largest tensor-parallel group searched"};
 const NumberField deploy_max_ttft_ms{"/deploy/max_ttft_ms", 0, 1e9, 0, "SLA: mean time to first token at most, ms (0: none)"};
 const NumberField deploy_max_tpot_ms{"/deploy/max_tpot_ms", 0, 1e9, 0, "SLA: mean time per output token at most, ms (0: none)"};
+const IntField gpu_layers{"/offload/gpu_layers", 0, 100000, -1,
+                          "layers on the device, as llama.cpp's -ngl counts them (layers + 1: the output layer too; default: the most that fit)"};
+const IntField ubatch{"/offload/ubatch", 1, 65536, 512, "prompt tokens per micro-batch (llama.cpp's -ub): host layers' weights are copied once per micro-batch"};
+// A desktop host: two channels of DDR5-5600 move 2 x 8 bytes x 5.6 GT/s = 89.6 GB/s (JEDEC JESD79-5).
+const NumberField host_bandwidth_gbps{"/offload/host_bandwidth_GBps", 0.1, 1e5, 89.6,
+                                      "host memory bandwidth, GB/s (default: the host's, else two channels of DDR5-5600)"};
+const NumberField host_capacity_gb{"/offload/host_capacity_GB", 0.1, 1e6, 64, "host memory, GB (default: the host's, else 64)"};
+// PCIe 4.0 x16: 16 GT/s x 16 lanes x 128/130 / 8 bits = 31.5 GB/s per direction (PCI-SIG PCIe 4.0).
+const NumberField link_gbps{"/offload/link_GBps", 0.1, 1e5, 31.5, "host-to-device link per direction, GB/s (default PCIe 4.0 x16)"};
+const NumberField host_memory_efficiency{"/offload/host_memory_efficiency", 0.001, 1, 0,
+                                         "fraction of the host bandwidth its CPU kernels reach (default: the llama.cpp-cpu runtime's)"};
+const NumberField memory_reserve_gb{"/memory_reserve_GB", 0, 1e6, 0,
+                                    "memory the driver and OS keep on each device, GB (default: the device's own, else its class's)"};
+const NumberField device_memory_reserve_gb{"/hardware/memory_reserve_GB", 0, 1e6, 0,
+                                           "memory the driver and OS keep of the first tier, GB (default: the device class's)"};
 }  // namespace field
 
 }  // namespace infercast

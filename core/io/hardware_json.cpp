@@ -116,6 +116,21 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   hw.price_usd = r.nonneg_number_or("price_USD", 0);
   hw.embodied_kgco2e = r.nonneg_number_or("embodied_kgCO2e", 0);
   hw.eff = default_efficiencies(hw.device_class);
+  // What the driver and OS keep of the first tier: this device's own figure, else its class's.
+  const MemoryReserve reserve = default_reserve(hw.device_class);
+  const double first = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
+  if (r.has(field::device_memory_reserve_gb.key())) {
+    hw.reserve_bytes = read_field(r, field::device_memory_reserve_gb) * 1e9;
+    if (hw.reserve_bytes > first)
+      r.fail(field::device_memory_reserve_gb.key(), "out_of_range",
+             r.child_path(field::device_memory_reserve_gb.key()) + " holds " + number_text(json(hw.reserve_bytes / 1e9)) +
+                 "; expected at most the first memory tier's capacity_GB (" + number_text(json(first / 1e9)) + ")");
+    hw.reserve_basis = "set for this device";
+  } else {
+    r.raw(field::device_memory_reserve_gb.key());
+    hw.reserve_bytes = reserve_bytes(reserve, first);
+    hw.reserve_basis = reserve.basis.empty() ? "none: no published driver or OS reserve for the " + hw.device_class + " class" : reserve.basis;
+  }
   if (r.has("efficiency")) {
     Reader e = r.object("efficiency");
     // Ranges from io/fields.cpp; the default is the device class's own value.
@@ -164,6 +179,7 @@ json hardware_to_json(const HardwareSpec& hw) {
           {"idle_W", hw.idle_w},
           {"price_USD", hw.price_usd},
           {"embodied_kgCO2e", hw.embodied_kgco2e},
+          {"memory_reserve_GB", hw.reserve_bytes / 1e9},
           {"notes", hw.notes}};
   if (!hw.default_runtime.empty()) out["default_runtime"] = hw.default_runtime;
   // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,

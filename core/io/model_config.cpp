@@ -122,6 +122,11 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   check_kv_divides(r, nh, nkv, "num_attention_heads", "num_key_value_heads");
   const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+  // Llama-3.1's "llama3" RoPE scaling: llama.cpp's converter stores its factors as a tensor (rope_freqs).
+  if (const json* rs = r.raw("rope_scaling"); rs && rs->is_object()) {
+    const auto type = rs->contains("rope_type") ? rs->at("rope_type") : rs->contains("type") ? rs->at("type") : json();
+    if (type.is_string() && type.get<std::string>() == "llama3") m.rope_freqs = hd / 2;
+  }
 
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", t.tied_default);
   m.activation = activation_of(r, t.activation);

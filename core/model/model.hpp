@@ -124,6 +124,7 @@ struct ModelSpec {
   bool has_embedding = true;
   bool has_head = true;
   i64 max_position = 0;
+  i64 rope_freqs = 0;  // RoPE frequency factors a GGUF stores as a tensor (Llama-3.1's llama3 scaling): f32, not a parameter
   std::string declared_quant;  // quantization_config.quant_method, if any
   // What the checkpoint's quantization_config means for storage: the format of the quantized weights (a dtype
   // name, "" when none or not understood) and which weight classes it leaves in bf16 (modules_to_not_convert and

@@ -112,4 +112,6 @@ const std::string& embedded_measurements() {
   return text;
 }
 
+std::vector<ValidationGroup> summarize(const std::vector<ValidationRow>& rows, bool loso) { return groups_of(rows, loso); }
+
 }  // namespace infercast

@@ -119,9 +119,10 @@ export const CARD_EXPLAINERS = {
   },
   memory(r) {
     const m = r.memory;
-    return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; capacity = sum of the memory tiers',
+    return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; usable = sum of the memory tiers - what the driver and OS keep',
       lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
-        `capacity ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} = ${bytes(m.capacity_bytes)}`,
+        `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
+        `kept by the driver and OS: ${m.reserve_basis || 'none'}`,
         m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
   },
   kv(r) {

@@ -2,7 +2,6 @@
 // batching, comparisons), and where an error the core names goes.
 import { $, ctx, DEFAULTS, state } from './ctx.js';
 import { count } from './format.js';
-import { start } from './main.js';
 import { addMulti } from './parallel.js';
 
 // The hardware document of the selected custom device (stored, or from the link), or null for a preset.
@@ -98,9 +97,6 @@ export function request() {
     convention: state.convention,
     moe_traffic: state.moe,
   };
-  // Attention and MLP kernels: the runtime's own unless the user picks one (as the CLI without --attention/--mlp).
-  if (state.attention) req.attention = state.attention;
-  if (state.mlp) req.mlp = state.mlp;
   // Without a weight format the core applies the one the model is published in (its quantization_config), as
   // the CLI does when --weights is not given.
   if (state.weights !== 'declared') req.precision.weights = state.weights;
@@ -110,6 +106,9 @@ export function request() {
     if (cls && dtype) req.precision[cls] = dtype;
   }
   if (state.chunk > 0) req.workload.prefill_chunk = state.chunk;
+  // Attention and MLP kernels: the runtime's unless chosen ("auto" sends nothing, as the CLI without --attention).
+  if (state.attention !== 'auto') req.attention = state.attention;
+  if (state.mlp !== 'auto') req.mlp = state.mlp;
   if (state.tile > 0) req.attention_tile = state.tile;
   if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
   if (state.scenario) req.scenario = state.scenario;
@@ -119,13 +118,24 @@ export function request() {
   if (state.embodied >= 0) req.costs.embodied_kgCO2e = state.embodied;
   req.online_hadamard = state.hadamard === 'on';
   if (state.hardware) req.hardware = hardwareArg();
-  return addMulti(req, state);
+  if (state.hardware && state.reserve >= 0) req.memory_reserve_GB = state.reserve;
+  if (state.runtime) req.runtime = state.runtime;
+  addMulti(req, state);
+  // Layers in host memory (llama.cpp's -ngl) only next to one device.
+  if (state.hardware && state.offload === 'on' && !req.system && !req.parallel && !req.speculative) {
+    req.offload = {};
+    if (state.ngl >= 0) req.offload.gpu_layers = state.ngl;
+    if (state.hostbw > 0) req.offload.host_bandwidth_GBps = state.hostbw;
+    if (state.hostgb > 0) req.offload.host_capacity_GB = state.hostgb;
+  }
+  return req;
 }
 
 // Errors go next to the input that caused them.
 export function errorSlot(path) {
   if (path.startsWith('/model')) return 'model-error';
-  if (path.startsWith('/hardware')) return 'hardware-error';
+  if (path.startsWith('/hardware') || path.startsWith('/memory_reserve') || path.startsWith('/runtime')) return 'hardware-error';
+  if (path.startsWith('/offload')) return 'offload-error';
   if (path.startsWith('/workload')) return 'workload-error';
   if (path.startsWith('/costs')) return 'cost-error';
   if (/^\/(parallel|system|speculative|batching)/.test(path)) return 'parallel-error';
@@ -133,5 +143,5 @@ export function errorSlot(path) {
 }
 
 export function clearErrors() {
-  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error', 'parallel-error']) $(id).textContent = '';
+  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error', 'parallel-error', 'offload-error']) $(id).textContent = '';
 }

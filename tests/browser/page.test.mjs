@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
 
@@ -119,6 +119,7 @@ test('names from user files are shown as text, never run as HTML', async () => {
 test('exports the operator table as CSV', async () => {
   const { page, context } = await openPage(env.browser, env.base);
   await analyzed(page);
+  await showTab(page, 'ops');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const file = path.join(artifacts, 'operators.csv');
   await download.saveAs(file);

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds, si } from '../../site/src/format.js';
-import { artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
+import { artifacts, cardValue, openPage, root, settled, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -33,6 +33,7 @@ test('cards and operator cells explain themselves, and the arithmetic lands on t
   await page.keyboard.press('Escape');
   assert.equal(await page.isHidden('#explain'), true);
   assert.equal(await page.evaluate(() => document.activeElement.querySelector('.label')?.textContent), 'Time to first token');
+  await showTab(page, 'ops');
   await page.selectOption('#ops-phase', 'decode');
   const row = page.locator('#ops tbody tr', { hasText: 'down_proj' });
   const cell = row.locator('td[data-field="time_s"]');
@@ -92,6 +93,7 @@ test('decomposition and memory-tier charts; placements on a device with two tier
   assert.deepEqual(rows[3].slice(0, 2), ['DDR5 (direct-attached)', 'DDR5 (direct-attached)']);
   assert.equal(rows[3][4], seconds(pinned.decode.tpot_s));
   assert.equal(rows[0][4], seconds(v.decode.tpot_s));
+  await showTab(page, 'charts');
   await page.locator('#memory').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'memory-tiers.png') });
   // Exports: SVG as drawn, PNG from an SVG chart and from a uPlot canvas.
@@ -111,7 +113,7 @@ test('decomposition and memory-tier charts; placements on a device with two tier
   assert.match(svg, />context \(tokens\)</);
   assert.match(svg, />TPOT \(ms\)</);
   assert.equal((svg.match(/<polyline /g) || []).length, 1);
-  assert.match(svg, />TPOT ms</);
+  assert.equal((svg.match(/>TPOT \(ms\)</g) || []).length, 2);  // the axis and the legend
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
@@ -119,6 +121,7 @@ test('decomposition and memory-tier charts; placements on a device with two tier
 test('devices and models side by side equal the CLI, and the comparison survives a reload', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&prompt=1024`);
   await settled(page);
+  await showTab(page, 'compare');
   await page.selectOption('#compare-device', 'nvidia-l4');
   await page.waitForFunction(() => document.querySelectorAll('#compare tbody tr').length === 2);
   await page.selectOption('#compare-model', 'qwen3-8b');
@@ -155,6 +158,7 @@ test('devices and models side by side equal the CLI, and the comparison survives
 test('efficiencies under advanced and ragged requests equal the CLI; bad values are named', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
   await settled(page);
+  await showTab(page, 'settings');
   await page.click('#advanced summary');
   // The placeholder is what the analysis ran with: the device's runtime's (vLLM on an H100), as the CLI resolves it.
   const ran = analyze('--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm').execution.efficiency;
