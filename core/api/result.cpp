@@ -385,6 +385,8 @@ json serving_cost_json(const CostReport& c, const CostAssumptions& a) {
     out["avg_power_W"] = finite(c.decode.avg_power_w);
   }
   return out;
+}
+
 json offload_json(const OffloadResult& o, const OffloadSpec& spec) {
   const auto part = [](const OffloadPart& p) {
     return json{{"first_layer", p.first_layer},

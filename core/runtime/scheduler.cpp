@@ -64,7 +64,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.memory_fraction = s.memory_fraction;
   l.memory_basis = s.memory_basis;
   if (s.memory_basis == MemoryBasis::Reserve) {
-    const MemoryReserve& r = s.reserve;
+    const EngineReserve& r = s.reserve;
     double mb = r.base_mb + r.per_chunk_token_mb * static_cast<double>(std::max<long long>(l.token_budget, 2048)) +
                 r.per_graph_batch_mb * static_cast<double>(graph_batch) + r.per_device_mb * devices;
     if (gb > 60) mb = std::max(mb, r.min_large_mb);

@@ -50,9 +50,9 @@ struct SchedulerRule {
   std::optional<long long> max_num_seqs, max_num_batched_tokens;
 };
 
-// SGLang's reserve: base + per_chunk_token x max(chunk, 2048) + per_graph_batch x graph batch + per_device x
-// devices (MB), at least min_large_mb on devices above 60 GB.
-struct MemoryReserve {
+// An engine's own reserve (SGLang's; not the driver's reserve of hardware/hardware.hpp): base + per_chunk_token x
+// max(chunk, 2048) + per_graph_batch x graph batch + per_device x devices (MB), at least min_large_mb above 60 GB.
+struct EngineReserve {
   double base_mb = 0, per_chunk_token_mb = 0, per_graph_batch_mb = 0, per_device_mb = 0, min_large_mb = 0;
 };
 
@@ -66,7 +66,7 @@ struct SchedulerSpec {
   std::vector<SchedulerRule> rules;        // the first that applies overrides the two defaults above
   double memory_fraction = 0.9;
   MemoryBasis memory_basis = MemoryBasis::Total;
-  MemoryReserve reserve;
+  EngineReserve reserve;
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;
   bool prefix_caching = false;

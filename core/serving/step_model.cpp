@@ -127,8 +127,9 @@ void StepModel::add(StepLoad& l, double cached, double input, double count) cons
   }
 }
 
-double StepModel::time_of(const OpTerms& t, double c, double m, const Execution& x, double gap) const {
-  return std::max(c / efficiency_of(x, t), m / x.eff.memory) + t.kernels * gap;
+// As time_block: weights and activations at the memory efficiency, the KV cache at the runtime's KV efficiency.
+double StepModel::time_of(const OpTerms& t, double c, double m, double k, const Execution& x, double gap) const {
+  return std::max(c / efficiency_of(x, t), m / x.eff.memory + k / x.kv_memory) + t.kernels * gap;
 }
 
 void StepModel::build(Mode& mode, bool decode, double max_tokens) {
@@ -182,8 +183,10 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
         at.ct = t1.c0 - at.ck * k1;
         at.mk = (t2.m0 - t1.m0) / (k2 - k1);
         at.mt = t1.m0 - at.mk * k1;
+        at.kk = (t2.k0 - t1.k0) / (k2 - k1);
+        at.kt = t1.k0 - at.kk * k1;
       } else {
-        double A[3][3], bc[3], bm[3], xc[3], xm[3];
+        double A[3][3], bc[3], bm[3], bk[3], xc[3], xm[3], xk[3];
         for (int r = 0; r < 3; ++r) {
           const Request& q = probes[static_cast<std::size_t>(r)][0];
           A[r][0] = attention_pairs(a, static_cast<double>(q.cached), static_cast<double>(q.input), causal_);
@@ -192,10 +195,12 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
           const OpTerms t = timer.terms(pops[static_cast<std::size_t>(r)][i]);
           bc[r] = t.c0;
           bm[r] = t.m0;
+          bk[r] = t.k0;
         }
-        if (!solve3(A, bc, xc) || !solve3(A, bm, xm)) throw std::logic_error("serving: attention probes are singular");
+        if (!solve3(A, bc, xc) || !solve3(A, bm, xm) || !solve3(A, bk, xk)) throw std::logic_error("serving: attention probes are singular");
         at.cp = xc[0], at.ck = xc[1], at.ct = xc[2];
         at.mp = xm[0], at.mk = xm[1], at.mt = xm[2];
+        at.kp = xk[0], at.kk = xk[1], at.kt = xk[2];
       }
       tab.attn.push_back(at);
     }
@@ -272,7 +277,8 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
           c /= gemm_shape_efficiency(std::max(1.0, mlo[i] + frac * (mhi[i] - mlo[i])), d.n[i], units_,
                                      std::max(1.0, xlo[i] + frac * (xhi[i] - xlo[i])));
         const double m = std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0));
-        st += time_of(lo[i], c, m, x, gap);
+        const double k = std::max(0.0, lo[i].k0 + frac * (hi[i].k0 - lo[i].k0));
+        st += time_of(lo[i], c, m, k, x, gap);
       }
     };
     table(tab.dense, j, f);
@@ -280,7 +286,8 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
     for (const auto& a : tab.attn) {
       const double P = l.pairs[static_cast<std::size_t>(a.geo)], K = l.keys[static_cast<std::size_t>(a.geo)];
       const double c = a.cp * P + a.ck * K + a.ct * l.tokens, m = a.mp * P + a.mk * K + a.mt * l.tokens;
-      st += time_of(a.unit, std::max(0.0, c), std::max(0.0, m), x, gap);
+      const double k = a.kp * P + a.kk * K + a.kt * l.tokens;
+      st += time_of(a.unit, std::max(0.0, c), std::max(0.0, m), std::max(0.0, k), x, gap);
     }
     if (!graph) st = std::max(st, tab.kernels * x.launch_s);
     total += st + x.step_overhead_s;
@@ -306,7 +313,7 @@ void StepModel::work(const StepLoad& l, double& compute_s, double& memory_s) con
       const OpTerms* hi = at + 1 < d.at.size() / d.ops ? &d.at[(at + 1) * d.ops] : lo;
       for (std::size_t i = 0; i < d.ops; ++i) {
         compute_s += devices * std::max(0.0, lo[i].c0 + frac * (hi[i].c0 - lo[i].c0));
-        memory_s += devices * std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0));
+        memory_s += devices * std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0) + lo[i].k0 + frac * (hi[i].k0 - lo[i].k0));
       }
     };
     table(tab.dense, j, f);
@@ -314,7 +321,7 @@ void StepModel::work(const StepLoad& l, double& compute_s, double& memory_s) con
     for (const auto& a : tab.attn) {
       const double P = l.pairs[static_cast<std::size_t>(a.geo)], K = l.keys[static_cast<std::size_t>(a.geo)];
       compute_s += devices * std::max(0.0, a.cp * P + a.ck * K + a.ct * l.tokens);
-      memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * l.tokens);
+      memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * l.tokens + a.kp * P + a.kk * K + a.kt * l.tokens);
     }
   }
 }

@@ -63,6 +63,7 @@ class StepModel {
     OpTerms unit;  // cls, low, kernels
     int geo = 0;
     double cp = 0, ck = 0, ct = 0, mp = 0, mk = 0, mt = 0;
+    double kp = 0, kk = 0, kt = 0;  // KV-cache traffic (at the runtime's KV efficiency)
   };
   struct StageTables {
     Dense dense;       // on the mode's token grid
@@ -76,7 +77,7 @@ class StepModel {
     std::vector<double> comm, row_comm;  // the plan's communication on each grid (rows: the LM head's gather)
   };
   void build(Mode& mode, bool decode, double max_tokens);
-  double time_of(const OpTerms& t, double c, double m, const Execution& x, double gap) const;
+  double time_of(const OpTerms& t, double c, double m, double k, const Execution& x, double gap) const;
 
   std::vector<Stage> stages_;
   std::vector<std::vector<LayerGroup>> groups_;  // per stage

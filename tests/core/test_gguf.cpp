@@ -137,8 +137,9 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   arch.replace(at, 5, "bloom");
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"bloom\"; expected one of cohere2, command-r, dbrx, "
-        "ernie4_5, ernie4_5-moe, exaone, exaone4, gemma, glm4, glm4moe, granite, granitemoe, hunyuan-dense, hunyuan-moe, "
-        "internlm2, llama, mistral, olmo2, olmoe, phi3, phimoe, qwen2, qwen2moe, qwen3, qwen3moe, smollm3, stablelm, starcoder2 "
+        "ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, glm4, glm4moe, granite, granitehybrid, granitemoe, "
+        "hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, mistral, nemotron_h, nemotron_h_moe, olmo2, olmoe, phi3, "
+        "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder2 "
         "(drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
 }

@@ -80,7 +80,7 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // agrees with the stated sizes: Gemma 3 27B, Falcon-40B (tied head, FalconConfig's default), Kimi K2 1T / 32B,
       // OLMo 2 32B and 7B, GLM-4.5's 355B / 32B layout without its MTP layer, Granite 3.1 8B (8.17B as listed),
       // Granite 3B-A800M, Command R7B, DBRX 132B / 36B, StarCoder2 15B, StableLM 2 1.6B.
-      {"gemma-3-27b-it", 27009346304LL, 27009346304LL},
+      {"gemma-3-27b-it", 27432406640LL, 27009346304LL},  // + 423,060,336 of its SigLIP encoder and projector (hub total)
       {"falcon-40b", 41303293952LL, 41303293952LL},
       {"kimi-k2-instruct", 1026408232448LL, 32861500928LL},
       {"olmo-2-0325-32b", 32234279936LL, 32234279936LL},
