@@ -46,7 +46,11 @@ void locate(const std::vector<double>& grid, double v, std::size_t& j, double& f
   f = (v - grid[j]) / (grid[j + 1] - grid[j]);
 }
 
-double lerp(const std::vector<double>& y, std::size_t j, double f) { return y.empty() ? 0 : y[j] + f * (y[j + 1] - y[j]); }
+// A one-point grid (a run whose steps never exceed one token or one request) has no next point to read.
+double lerp(const std::vector<double>& y, std::size_t j, double f) {
+  if (y.empty()) return 0;
+  return j + 1 < y.size() ? y[j] + f * (y[j + 1] - y[j]) : y[j];
+}
 
 double efficiency_of(const Execution& x, const OpTerms& o) {
   if (o.low) return x.gemm_low;
