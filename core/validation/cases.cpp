@@ -88,7 +88,17 @@ bool formats(const std::string& weights, const std::string& act_kv, std::string&
   w = lookup_name(validation_names().weights, weights, true);
   if (w.empty()) return false;
   a = kv = lookup_name(validation_names().activations_kv, act_kv, true);
-  return !a.empty();
+  if (a.empty()) return false;
+  // A text that names only the KV cache's format (vLLM's --kv-cache-dtype fp8) leaves the GEMMs alone: a model whose
+  // weights are not FP8 keeps computing them in 16 bits (the KV format sets the cache and attention, never the
+  // projections' inputs).
+  std::string text = act_kv;
+  for (auto& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::optional<DType> kv_type = find_dtype(kv);
+  if (kv_type && kv_type->bits_per_element <= 8 && text.find("kv") != std::string::npos &&
+      text.find("activation") == std::string::npos && text.find("matmul") == std::string::npos && w != "fp8")
+    a = w == "fp16" ? "fp16" : "bf16";
+  return true;
 }
 
 // Multi-device rows: the node their devices sit in.

@@ -1,6 +1,7 @@
 // Serving rows (metric serving_*) as serving runs (docs/serving.md, "Validation"): the load each source ran, read
 // from the row's columns and notes (concurrency=N or request_rate=R first, the number of prompts, fixed lengths or the
-// token totals a source printed, the length distribution its tool draws), the runtime's shipped scheduler, and the
+// token totals a source printed, the length distribution its tool draws), the runtime's shipped scheduler with the
+// sequence cap, chunk budget and multi-step window of the launch flags the source printed, and the
 // simulation (the steady state for offline runs of more than 2e6 request-steps). A run is built once and shared by the
 // metrics measured on it; re-timed under a refitted runtime it is simulated again.
 #include <algorithm>
@@ -119,6 +120,17 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     load.isl.kind = load.osl.kind = LengthKind::Uniform;
     load.isl.spread = load.osl.spread = spread / 100;
   }
+  // The engine's launch flags the source printed: the sequence cap and the chunk budget it ran with override the
+  // runtime's shipped defaults (vLLM --max-num-seqs / --max-num-batched-tokens, SGLang --max-running-requests /
+  // --chunked-prefill-size, TGI --max-concurrent-requests / --max-batch-prefill-tokens).
+  double flag = 0;
+  long long max_seqs = 0, budget = 0;
+  for (const char* f : {R"(--max[-_]num[-_]seqs[ =](\d+))", R"(--max-running-requests[ =](\d+))", R"(--max-concurrent-requests[ =](\d+))"})
+    if (find_number(notes, f, flag)) max_seqs = static_cast<long long>(flag);
+  for (const char* f : {R"(--max[-_]num[-_]batched[-_]tokens[ =](\d+))", R"(--chunked-prefill-size[ =](\d+))", R"(--max-batch-prefill-tokens[ =](\d+))"})
+    if (find_number(notes, f, flag)) budget = static_cast<long long>(flag);
+  // vLLM 0.5.5-0.6's multi-step scheduling: N decode steps per schedule, streamed together.
+  const int scheduler_steps = find_number(notes, R"(--num-scheduler-steps[ =](\d+))", flag) ? static_cast<int>(std::clamp(flag, 1.0, 64.0)) : 0;
   if (inf) conc = prompts;
   load.concurrency = has_conc || inf ? conc : 0;
   load.request_rate = has_rate ? rate : 0;
@@ -147,7 +159,8 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   const std::string key = v.model_id + "|" + v.hardware_id + "|" + v.runtime + "|" + v.weights + "|" + v.kv + "|" +
                           std::to_string(tp) + "x" + std::to_string(pp) + "|" + std::to_string(load.concurrency) + "|" +
                           std::to_string(load.request_rate) + "|" + std::to_string(load.requests) + "|" + std::to_string(isl) +
-                          "|" + std::to_string(osl) + "|" + std::to_string(load.isl.spread);
+                          "|" + std::to_string(osl) + "|" + std::to_string(load.isl.spread) + "|" + std::to_string(max_seqs) + "|" +
+                          std::to_string(budget) + "|" + std::to_string(scheduler_steps);
   std::shared_ptr<ServingCase> sc;
   for (const auto& s : runs)
     if (s->key == key) sc = s;
@@ -171,8 +184,9 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     sc->plan.pp = pp;
     sc->load = load;
     try {
-      sc->setup = serving_setup(sc->model, w, sc->sys, sc->plan);
+      sc->setup = serving_setup(sc->model, w, sc->sys, sc->plan, max_seqs, budget);
       sc->setup.model = &sc->model;
+      if (scheduler_steps > 0) sc->setup.limits.scheduler_steps = scheduler_steps;
       sc->steps = std::make_unique<StepModel>(sc->model, w, sc->sys, sc->plan, max_step_tokens(sc->setup, load),
                                               max_decode_batch(sc->setup, load));
     } catch (const InputError& e) {
