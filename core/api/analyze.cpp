@@ -1,6 +1,7 @@
 // The analysis operations: analyze (one device or a plan), batching curves, a model's counts, a device checked.
 #include "api/operations.hpp"
 
+#include "analysis/work.hpp"
 #include "api/options.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
@@ -42,6 +43,8 @@ json api_analyze(const json& request) {
   Workload w = read_workload(r, rm.spec, sc);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
+  // A plan analyzes each pipeline stage (and the draft) again.
+  if (mi.active) check_work(estimate_work(rm.spec, w), 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0), "the plan's stages");
   const Analysis a = analyze(rm.spec, w, hw);
 
   json ops = ops_json(a.prefill, "prefill");
@@ -139,6 +142,8 @@ json api_batching(const json& request) {
     r.raw("batching");
   }
   r.reject_unknown();
+  // The curve bisects for the batch that fits and then forecasts each point: about 64 plans, each over every stage.
+  check_work(estimate_work(in.rm.spec, w), 64.0 * (mi.plan.pp + (mi.spec.enabled() ? 2 : 0)), "the batching curve");
   const BatchingCurve c = batching_curve(in.rm.spec, w, mi.sys, mi.plan, mi.spec, max_batch);
   json pts = json::array();
   for (const auto& p : c.points)

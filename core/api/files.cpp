@@ -20,7 +20,7 @@ json api_checkpoint(const json& req) {
   if (mv && mv->is_string()) {
     const ModelPreset* p = find_model_preset(mv->get<std::string>());
     if (!p)
-      throw InputError("request.unknown_preset", "/model", "/model holds \"" + mv->get<std::string>() + "\", which is not a model preset; run `infercast models` for the list");
+      throw InputError("request.unknown_preset", "/model", "/model holds " + quote_text(mv->get<std::string>(), 200) + ", which is not a model preset; run `infercast models` for the list");
     config = p->config;
   } else if (mv && mv->is_object()) {
     config = mv->contains("schema_version") && mv->contains("config") ? mv->at("config") : *mv;

@@ -2,14 +2,17 @@
 // measured points (calibrate).
 #include "api/operations.hpp"
 
+#include <cmath>
 #include <deque>
 
+#include "analysis/work.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
 #include "calibrate/calibrate.hpp"
 #include "io/csv.hpp"
 #include "io/hardware_json.hpp"
 #include "io/presets.hpp"
+#include "util/limits.hpp"
 #include "validation/validation.hpp"
 
 namespace infercast {
@@ -87,7 +90,18 @@ json api_calibrate(const json& request) {
     points.push_back(p);
   }
   r.reject_unknown();
-  const CalibrationResult res = calibrate(*hw, points, params);
+  // Each evaluation analyzes every point: the search gets the evaluations the work limit leaves (about 4000 for 60
+  // plain points, where it settles within a few hundred), and a set of points too heavy for a search is refused.
+  double steps = 0;
+  for (const auto& p : points) steps += estimate_work(*p.model, p.workload).steps();
+  const double evaluations = std::floor(limit::kCallSteps / steps);
+  if (evaluations < 2 + 51.0 * static_cast<double>(params.size()))
+    throw InputError("workload.too_much_work", "/points",
+                     "/points: the " + std::to_string(points.size()) + " points take " + number_text(json(steps)) +
+                         " steps per evaluation, and a search over " + std::to_string(params.size()) +
+                         " parameters needs at least " + std::to_string(2 + 51 * params.size()) + " evaluations: past the limit of " +
+                         number_text(json(limit::kCallSteps)) + " steps; expected fewer points or lighter workloads");
+  const CalibrationResult res = calibrate(*hw, points, params, static_cast<int>(std::min(evaluations, 1e9)));
   json fitted_names = json::array();
   for (EffParam p : params) fitted_names.push_back(eff_param_name(p));
   json pts = json::array();
@@ -109,6 +123,7 @@ json api_calibrate(const json& request) {
           {"rms_log_error_before", res.rms_log_error_before},
           {"rms_log_error_after", res.rms_log_error_after},
           {"evaluations", res.evaluations},
+          {"stopped_at_work_limit", res.stopped},
           {"hardware", hardware_to_json(out)}};
 }
 

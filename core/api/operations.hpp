@@ -36,5 +36,6 @@ json api_scenarios(const json& request);
 json api_conventions(const json& request);
 json api_dtypes(const json& request);
 json api_options(const json& request);
+json api_limits(const json& request);
 
 }  // namespace infercast

@@ -1,5 +1,7 @@
 #include "io/model_config.hpp"
 
+#include "util/limits.hpp"
+
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
 
@@ -443,6 +445,15 @@ static void read_quantization(Reader q, ModelSpec& m) {
   for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
 }
 
+namespace {
+// How many text_config levels `path` is inside.
+int text_config_depth(const std::string& path) {
+  int n = 0;
+  for (std::size_t at = path.find("/text_config"); at != std::string::npos; at = path.find("/text_config", at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
 ModelSpec parse_model_config(const json& config, const std::string& path) {
   Reader top(config, path, "model");
   ModelSpec m;
@@ -452,6 +463,10 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
   const bool native_deepseek = type.empty() && top.has("dim") && top.has("n_layers");
   if (top.has("text_config")) {
     Reader text = top.object("text_config");
+    if (text_config_depth(path) >= limit::kTextConfigDepth)
+      top.fail("text_config", "out_of_range", text.path() + " nests text_config " + std::to_string(limit::kTextConfigDepth + 1) +
+                                                  " levels deep; expected at most " + std::to_string(limit::kTextConfigDepth) +
+                                                  " (a multimodal config holds its language model in one text_config)");
     std::string inner = text.string_or("model_type", type);
     if (top.has("vision_config")) {
       top.raw("vision_config");
@@ -464,9 +479,14 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
                                      top.child_path(key) + " is not used by Infercast"});
       top.raw(key);
     }
-    json inner_cfg = config.at("text_config");
-    if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
-    ModelSpec inner_spec = parse_model_config(inner_cfg, text.path());
+    // The inner config is copied only when it needs the outer model_type.
+    const json& inner_ref = config.at("text_config");
+    json patched;
+    if (!inner_ref.contains("model_type") || inner_ref["model_type"].is_null()) {
+      patched = inner_ref;
+      patched["model_type"] = type;
+    }
+    ModelSpec inner_spec = parse_model_config(patched.is_null() ? inner_ref : patched, text.path());
     if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
     for (auto& w : m.warnings) inner_spec.warnings.insert(inner_spec.warnings.begin(), w);
     return inner_spec;

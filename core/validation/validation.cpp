@@ -6,6 +6,9 @@
 #include <map>
 
 #include "analysis/analysis.hpp"
+#include "analysis/work.hpp"
+#include "io/fields.hpp"
+#include "io/json_reader.hpp"
 #include "io/defaults.hpp"
 #include "io/presets.hpp"
 #include "parallel/parallel.hpp"
@@ -23,7 +26,7 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 
 // A numeric cell: empty is 0; anything else must be a finite number from 0 to 1e12 (counts are cast to
 // integers, and a measured value is positive), or the whole file is refused naming the record and column.
-double num(const CsvRecord& r, const std::string& k, std::size_t index) {
+double num(const CsvRecord& r, const std::string& k, std::size_t index, double hi = 1e12) {
   const auto it = r.find(k);
   if (it == r.end() || it->second.empty()) return 0;
   const std::string& cell = it->second;
@@ -34,10 +37,10 @@ double num(const CsvRecord& r, const std::string& k, std::size_t index) {
   } catch (...) {
     used = 0;
   }
-  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > 1e12)
+  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > hi)
     throw InputError("csv.bad_number", "/csv",
-                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds \"" + cell +
-                         "\"; expected a number from 0 to 1e12");
+                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds " + quote_text(cell) +
+                         "; expected a number from 0 to " + (hi == 1e12 ? std::string("1e12") : number_text(json(hi))));
   return d;
 }
 std::string get(const CsvRecord& r, const std::string& k) {
@@ -131,15 +134,16 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     v.metric = get(r, "metric");
     v.unit = get(r, "unit");
     v.measured = num(r, "value", index);
-    v.batch = std::max(1.0, num(r, "batch_size", index));
-    v.prompt = num(r, "prompt_len", index);
-    v.gen = num(r, "gen_len", index);
-    const double depth = num(r, "context_depth", index);
+    // The workload's own ranges (io/fields.hpp): a batch of requests, tokens per request, devices of a plan.
+    v.batch = std::max(1.0, num(r, "batch_size", index, static_cast<double>(kMaxBatch)));
+    v.prompt = num(r, "prompt_len", index, static_cast<double>(kMaxTokens));
+    v.gen = num(r, "gen_len", index, static_cast<double>(kMaxTokens));
+    const double depth = num(r, "context_depth", index, static_cast<double>(kMaxTokens));
     const std::string& m = v.metric;
     v.group = (m == "prompt_throughput" || m == "TTFT") ? "prefill" : (m == "output_throughput" ? "e2e" : "decode");
     v.model_id = model_id(v.model);
     v.hardware_id = hardware_id(v.hardware);
-    const double devices = std::max(1.0, num(r, "num_devices", index));
+    const double devices = std::max(1.0, num(r, "num_devices", index, 4096));
     if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
     else if (v.hardware_id.empty()) v.reason = "no hardware preset for " + v.hardware;
     else if (devices > 1 && tensor_parallel(get(r, "parallelism")) != static_cast<int>(devices))
@@ -171,6 +175,11 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     else if (m == "output_throughput") w.gen_tokens = static_cast<i64>(v.gen);
     else if (from_empty) w.gen_tokens = static_cast<i64>(std::max(1.0, v.gen));
     else w.gen_tokens = 2;  // a decode step after a prompt of prompt_len tokens (LIFE Table 6)
+    try {
+      check_work(estimate_work(it->second, w), devices > 1 ? 2 : 1, "the plan");
+    } catch (const InputError& e) {
+      throw InputError("csv.too_much_work", "/csv", "CSV record " + std::to_string(index + 1) + ": " + e.what());
+    }
     // One device: its analysis; several: the tensor-parallel plan on the node they sit in.
     double ttft = 0, e2e = 0, tpot_first = 0;
     v.devices = devices;
