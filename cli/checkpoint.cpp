@@ -22,7 +22,7 @@ json read_checkpoint(const std::string& path, const std::vector<std::string>& fi
   json req = {{"tensors", rows}};
   const std::string cfg = config_beside(path);
   if (!cfg.empty()) req["model"] = document(cfg);
-  json v = unwrap(call("checkpoint", req.dump()), path);
+  json v = unwrap(call("checkpoint", request_text(req)), path);
   v["files"] = files;
   v["config_file"] = cfg;
   return v;

@@ -85,16 +85,10 @@ int run_call(const Args& a, const std::string&) {
   const std::string& fn = a.positional.front();
   const std::string src = a.one_or("--request", "-");
   std::string text;
-  if (src == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-  } else {
-    try {
-      text = read_text_file(src);
-    } catch (const InputError& e) {
-      die(std::string(e.what()));
-    }
+  try {
+    text = src == "-" ? read_stdin() : read_text_file(src);
+  } catch (const InputError& e) {
+    die(std::string(e.what()) + " [" + e.code() + "]");
   }
   std::cout << unwrap(call(fn, text)).dump(2) << "\n";
   return 0;

@@ -1,4 +1,5 @@
 // validate and calibrate: forecasts against measurements, and a device's efficiencies fitted to a user's own.
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -20,7 +21,7 @@ int run_validate(const Args& a, const std::string& fmt) {
       die(e.what());
     }
   }
-  const json v = unwrap(call("validate", req.dump()));
+  const json v = unwrap(call("validate", request_text(req)));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;
@@ -80,8 +81,9 @@ int run_calibrate(const Args& a, const std::string& fmt) {
       else if (k == "value") {
         try {
           std::size_t used = 0;
-          p["value"] = std::stod(val, &used);
-          if (used != val.size()) throw std::invalid_argument(val);
+          const double d = std::stod(val, &used);
+          if (used != val.size() || !std::isfinite(d)) throw std::invalid_argument(val);
+          p["value"] = d;
         } catch (...) {
           die("--point \"" + text + "\": value holds \"" + val + "\"; expected a number");
         }
@@ -95,7 +97,7 @@ int run_calibrate(const Args& a, const std::string& fmt) {
     points.push_back(p);
   }
   req["points"] = points;
-  const json v = unwrap(call("calibrate", req.dump()));
+  const json v = unwrap(call("calibrate", request_text(req)));
   if (a.has("--save")) {
     std::ofstream out(a.one("--save"));
     if (!out) die("cannot write " + a.one("--save"));

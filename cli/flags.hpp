@@ -64,6 +64,11 @@ json number(const std::string& flag, const std::string& text);
 json document(const std::string& text);
 std::vector<std::string> split_commas(const std::string& text);
 
+// Ends the command with exit status 2 and `message` on stderr (thrown as Exit, caught by run()).
 [[noreturn]] void die(const std::string& message);
+struct Exit {
+  int status;
+  std::string message;
+};
 
 }  // namespace infercast::cli
