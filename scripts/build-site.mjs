@@ -24,7 +24,9 @@ const html = fs.readFileSync(path.join(root, 'site/index.html'), 'utf8');
 // Served build.
 await build({ entryPoints: [path.join(root, 'site/src/main.js')], bundle: true, format: 'esm', minify: true,
   outfile: path.join(out, 'app.js'), logLevel: 'warning', legalComments: 'none' });
-fs.copyFileSync(path.join(root, 'site/src/worker.js'), path.join(out, 'worker.js'));
+// The worker bundles what it imports (trap.js) and loads the wasm module beside it.
+await build({ entryPoints: [path.join(root, 'site/src/worker.js')], bundle: true, format: 'esm', minify: true,
+  external: ['./infercast.mjs'], outfile: path.join(out, 'worker.js'), logLevel: 'warning', legalComments: 'none' });
 fs.copyFileSync(path.join(wasmDir, 'infercast.mjs'), path.join(out, 'infercast.mjs'));
 fs.copyFileSync(path.join(wasmDir, 'infercast.wasm'), path.join(out, 'infercast.wasm'));
 fs.writeFileSync(path.join(out, 'style.css'), css);

@@ -15,7 +15,9 @@ import { renderOps } from './opstable.js';
 import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
-import { loadStore } from './store.js';
+import { fillHardware, fillModels } from './lists.js';
+import { customDevice } from './request.js';
+import { loadStore, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
@@ -131,12 +133,26 @@ export function render(r) {
   renderOps(r);
 }
 
+// Another tab saved or removed custom devices or models: this page shows what is stored now. A device this page
+// has selected and the other tab deleted stays selected, held as if it came with the link.
+function followOtherTabs(event) {
+  if (event.storageArea !== localStorage || (event.key !== null && event.key !== STORE_KEY)) return;
+  const before = customDevice();
+  ctx.store = loadStore(localStorage);
+  if (before && !ctx.store.doc.devices.some((d) => d.doc.id === before.id)) ctx.urlDevice = before;
+  fillHardware();
+  fillModels();
+  fillEditor();
+  $('store-notice').textContent = ctx.store.notice || 'Custom devices or models were changed in another tab; the lists show them now.';
+}
+
 async function start() {
   ctx.store = loadStore(localStorage);
+  window.addEventListener('storage', followOtherTabs);
   readUrl();
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options] = await Promise.all(
-    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems', 'options'].map((fn) => backend.call(fn, {})));
-  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options]) {
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits] = await Promise.all(
+    ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems', 'options', 'limits'].map((fn) => backend.call(fn, {})));
+  for (const env of [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits]) {
     if (!env.ok) {
       $('status').textContent = `The core could not start: ${env.error.message}`;
       return;
@@ -144,6 +160,7 @@ async function start() {
   }
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
   ctx.options = options.value;
+  ctx.limits = limits.value;
   fillChoices();
   $('system').appendChild(option('', 'none: one node of the device, its own interconnect'));
   for (const sy of systems.value) {
@@ -193,4 +210,8 @@ async function start() {
   runTcTm();
 }
 
-start();
+// Whatever happens while starting (a damaged store, a core that cannot load) is said on the page, never left at
+// "Loading the core...".
+start().catch((err) => {
+  $('status').textContent = `The page could not start: ${err && err.message ? err.message : err}. Reload to try again.`;
+});

@@ -2,7 +2,6 @@
 // batching, comparisons), and where an error the core names goes.
 import { $, ctx, DEFAULTS, state } from './ctx.js';
 import { count } from './format.js';
-import { start } from './main.js';
 import { addMulti } from './parallel.js';
 
 // The hardware document of the selected custom device (stored, or from the link), or null for a preset.
