@@ -64,7 +64,7 @@ for t in $TARGETS; do
   log="$out/fuzz_$t.log"
   if [ -n "${FUZZ_RUNS:-}" ]; then budget="-runs=$FUZZ_RUNS"; else budget="-max_total_time=$SECONDS_PER_TARGET"; fi
   start=$(date +%s)
-  if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" "$budget" -timeout=10 -rss_limit_mb=2048 \
+  if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" "$budget" -timeout=30 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
     echo "fuzz_$t: FINDING (see $log and $out/findings/)"
     tail -30 "$log"

@@ -84,7 +84,8 @@ json api_calibrate(const json& request) {
       pr.fail("model", "missing_field", pr.child_path("model") + " is missing and the request has no default /model");
     }
     p.metric = metric_names().parse(pr.string("metric"), pr.child_path("metric"), "calibrate.unknown_metric");
-    p.measured = pr.positive_number("value");
+    // From a nanosecond (or a token per 1e9 s) to 1e12: a forecast over it, or its logarithm, stays finite.
+    p.measured = pr.number_in("value", 1e-9, 1e12);
     p.workload = read_workload(pr, *p.model, nullptr);
     pr.reject_unknown();
     points.push_back(p);

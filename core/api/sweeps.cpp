@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
 
 #include "analysis/work.hpp"
 #include "api/options.hpp"
@@ -51,6 +52,20 @@ DseAxis read_axis(Reader& ar) {
   }
   ar.reject_unknown();
   return ax;
+}
+
+// The range a design parameter takes: the device document's for the same quantity (io/fields.cpp); capacity and
+// SRAM may be 0 (nothing fits), compute and bandwidth not.
+std::pair<double, double> param_range(DseParam p) {
+  switch (p) {
+    case DseParam::ComputeTflops: return {field::hw_peak_tflops.lo, field::hw_peak_tflops.hi};
+    case DseParam::BandwidthGBps: return {field::hw_tier_bandwidth_gbps.lo, field::hw_tier_bandwidth_gbps.hi};
+    case DseParam::CapacityGB: return {0, field::hw_tier_capacity_gb.hi};
+    case DseParam::SramMB: return {0, field::hw_tier_capacity_gb.hi};
+    case DseParam::PowerW: return {0, field::hw_tdp_w.hi};
+    case DseParam::PriceUSD: return {0, field::hw_price_usd.hi};
+  }
+  return {0, 0};
 }
 
 json dse_point_json(const DsePoint& p) {
@@ -181,11 +196,7 @@ json api_sweep(const json& request) {
   r.reject_unknown();
   // Each parameter within the range a device document allows for it (io/fields.cpp), so every point stays finite.
   for (const auto& a : spec.axes) {
-    const double lo = a.param == DseParam::ComputeTflops ? field::hw_peak_tflops.lo
-                      : a.param == DseParam::BandwidthGBps ? field::hw_tier_bandwidth_gbps.lo : 0;
-    const double hi = a.param == DseParam::ComputeTflops ? field::hw_peak_tflops.hi
-                      : a.param == DseParam::PowerW ? field::hw_tdp_w.hi
-                      : a.param == DseParam::PriceUSD ? field::hw_price_usd.hi : field::hw_tier_bandwidth_gbps.hi;
+    const auto [lo, hi] = param_range(a.param);
     for (double v : a.values)
       if (v < lo || v > hi)
         throw InputError("request.out_of_range", "/axes", std::string("/axes: ") + dse_param_name(a.param) + " holds " +
@@ -249,7 +260,10 @@ json api_dse_device(const json& request) {
   if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device of the sweep");
   Reader pr = r.object("params");
   std::array<double, kDseParams> p = dse_base_params(*hw);
-  for (int i = 0; i < kDseParams; ++i) p[i] = pr.number_in_or(dse_param_name(static_cast<DseParam>(i)), 0, 1e12, p[i]);
+  for (int i = 0; i < kDseParams; ++i) {
+    const auto [lo, hi] = param_range(static_cast<DseParam>(i));
+    p[i] = pr.number_in_or(dse_param_name(static_cast<DseParam>(i)), lo, hi, p[i]);
+  }
   pr.reject_unknown();
   DseSpec spec;
   spec.sram_bandwidth_bytes_per_s = read_field(r, field::sram_bandwidth_gbps) * 1e9;

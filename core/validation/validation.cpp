@@ -26,7 +26,9 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 
 // A numeric cell: empty is 0; anything else must be a finite number from 0 to 1e12 (counts are cast to
 // integers, and a measured value is positive), or the whole file is refused naming the record and column.
-double num(const CsvRecord& r, const std::string& k, std::size_t index, double hi = 1e12) {
+// `tiny`: the smallest positive value allowed (a measured value: a forecast over a smaller one would pass a
+// double's range); 0 stays allowed (no value).
+double num(const CsvRecord& r, const std::string& k, std::size_t index, double hi = 1e12, double tiny = 0) {
   const auto it = r.find(k);
   if (it == r.end() || it->second.empty()) return 0;
   const std::string& cell = it->second;
@@ -35,12 +37,14 @@ double num(const CsvRecord& r, const std::string& k, std::size_t index, double h
   try {
     d = std::stod(cell, &used);
   } catch (...) {
-    used = 0;
+    used = 0;  // not a number, or past a double's range (1e-310 included)
   }
-  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > hi)
+  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > hi ||
+      (d > 0 && d < tiny))
     throw InputError("csv.bad_number", "/csv",
-                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds " + quote_text(cell) +
-                         "; expected a number from 0 to " + (hi == 1e12 ? std::string("1e12") : number_text(json(hi))));
+                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds " + quote_text(cell) + "; expected " +
+                         (tiny > 0 ? "0 (none) or a number from 1e-9 to " : "a number from 0 to ") +
+                         (hi == 1e12 ? std::string("1e12") : number_text(json(hi))));
   return d;
 }
 std::string get(const CsvRecord& r, const std::string& k) {
@@ -133,7 +137,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records) {
     v.hardware = get(r, "hardware");
     v.metric = get(r, "metric");
     v.unit = get(r, "unit");
-    v.measured = num(r, "value", index);
+    v.measured = num(r, "value", index, 1e12, 1e-9);
     // The workload's own ranges (io/fields.hpp): a batch of requests, tokens per request, devices of a plan.
     v.batch = std::max(1.0, num(r, "batch_size", index, static_cast<double>(kMaxBatch)));
     v.prompt = num(r, "prompt_len", index, static_cast<double>(kMaxTokens));
