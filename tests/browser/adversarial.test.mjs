@@ -99,7 +99,7 @@ test('a config nested 3,000 levels deep is refused by name, and the page goes on
   await page.fill('#config-text', text);
   await page.click('#config-use');
   await page.waitForFunction(() => document.getElementById('model-error').textContent !== '');
-  assert.equal(await page.textContent('#model-error'), 'The pasted config nests arrays and objects more than 64 levels deep (at character 960); expected at most 64');
+  assert.equal(await page.textContent('#model-error'), 'The pasted config nests arrays and objects more than 64 levels deep (at character 1024); expected at most 64');
   // Within the depth limit the core names the text_config levels.
   await page.fill('#config-text', `${'{"text_config": '.repeat(5)}{"model_type": "llama"}${'}'.repeat(5)}`);
   await page.click('#config-use');
@@ -168,7 +168,7 @@ test('a failure of the core in the offline file re-instantiates it, with a messa
 test('a device with numbers past their ranges is named, never shown as Infinity or 0', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
-  await page.click('#device-editor summary');
+  await openEditor(page);
   await page.fill('#dev-name', 'Extreme');
   for (const [value, message] of [['1e-320', '1e-320'], ['1e308', '1e+308']]) {
     await page.fill('#dev-tiers tbody tr:first-child td:nth-child(3) input', value);
@@ -187,8 +187,11 @@ function device(id, name, bandwidth = 3350) {
   return { ...h100, id, name, memory_tiers: [{ ...h100.memory_tiers[0], bandwidth_GBps: bandwidth }] };
 }
 
+// Opens the device editor (the page opens it itself when it has a storage notice).
+const openEditor = (page) => page.evaluate(() => { document.getElementById('device-editor').open = true; });
+
 async function saveInEditor(page, name) {
-  await page.click('#device-editor summary');
+  await openEditor(page);
   await page.fill('#dev-name', name);
   await page.click('#dev-save');
   await page.waitForFunction((n) => document.getElementById('store-notice').textContent === `Saved ${n}.`, name);
@@ -315,7 +318,7 @@ test('a damaged store over half the quota does not stop the page, and is left as
   assert.match(await page.textContent('#store-notice'), /could not be read, and this browser has no room left to keep a copy: nothing was changed/);
   assert.equal(await stored(page), damaged);
   // Saving here changes nothing stored; the page keeps working.
-  await page.click('#device-editor summary');
+  await openEditor(page);
   await page.fill('#dev-name', 'Transient');
   await page.click('#dev-save');
   await page.waitForFunction(() => /until the page closes/.test(document.getElementById('store-notice').textContent));
