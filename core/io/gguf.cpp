@@ -221,7 +221,9 @@ json gguf_model(const GgufHeader& h) {
                      "general.architecture holds " + quote_text(arch) + "; expected one of " + list +
                          " (drop the model's config.json instead)");
   }
-  json cfg = {{"model_type", fam->second}, {"_name_or_path", text("general.name").empty() ? arch : text("general.name")}};
+  // The name as a label: cut to 256 bytes (a header may hold megabytes there; the page keeps the config in its link).
+  const std::string name = utf8_prefix(text("general.name"), 256);
+  json cfg = {{"model_type", fam->second}, {"_name_or_path", name.empty() ? arch : name}};
   const auto put = [&](const char* hf, const std::string& key, bool required) {
     const json v = num(key);
     if (v.is_null()) {

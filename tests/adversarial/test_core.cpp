@@ -89,6 +89,7 @@ TEST_CASE("adversarial cases: the core refuses each with its exact error, or ans
     expand(c["input"], input);
     const std::string out = c.contains("bytes") ? infercast::call_bytes(c["bytes"], input) : infercast::call(c["call"], input);
     const json env = json::parse(out);
+    if (c.contains("max_bytes")) CHECK(out.size() <= c["max_bytes"].get<std::size_t>());
     if (c.value("ok", false)) {
       INFO(out.substr(0, 600));
       CHECK(env["ok"] == true);

@@ -25,7 +25,7 @@ function run(mod, c, input) {
   const t0 = process.cpuUsage();
   const text = c.bytes ? mod.callBytes(c.bytes, arg) : mod.call(c.call, arg);
   const t = process.cpuUsage(t0);
-  return { env: JSON.parse(text), seconds: (t.user + t.system) / 1e6 };
+  return { env: JSON.parse(text), bytes: Buffer.byteLength(text), seconds: (t.user + t.system) / 1e6 };
 }
 
 const shared = await create({ wasmBinary });
@@ -34,7 +34,8 @@ for (const c of cases) {
   test(`adversarial: ${c.name}`, async () => {
     const input = expand(c.input);
     const mod = c.budget ? await create({ wasmBinary }) : shared;
-    const { env, seconds } = run(mod, c, input);
+    const { env, bytes, seconds } = run(mod, c, input);
+    if (c.max_bytes) assert.ok(bytes <= c.max_bytes, `the reply is ${bytes} bytes; expected at most ${c.max_bytes}`);
     if (c.ok) {
       assert.equal(env.ok, true, JSON.stringify(env.error));
       assert.ok(finite(env.value), 'every number finite');
