@@ -37,6 +37,8 @@ json analysis_request(const Args& a);
 // The handlers, by file: commands_analyze.cpp, commands_sweep.cpp, commands_fit.cpp, commands_catalog.cpp.
 int run_analyze(const Args& a, const std::string& format);
 int run_batching(const Args& a, const std::string& format);
+int run_serving(const Args& a, const std::string& format);
+int run_deploy(const Args& a, const std::string& format);
 int run_quant_sweep(const Args& a, const std::string& format);
 int run_sweep(const Args& a, const std::string& format);
 int run_pareto(const Args& a, const std::string& format);
@@ -45,6 +47,7 @@ int run_calibrate(const Args& a, const std::string& format);
 int run_models(const Args& a, const std::string& format);
 int run_hardware(const Args& a, const std::string& format);
 int run_systems(const Args& a, const std::string& format);
+int run_runtimes(const Args& a, const std::string& format);
 int run_scenarios(const Args& a, const std::string& format);
 int run_checkpoint(const Args& a, const std::string& format);
 int run_call(const Args& a, const std::string& format);

@@ -1,4 +1,4 @@
-// The lists (models, hardware, systems, scenarios), a checkpoint's headers, and a raw API call.
+// The lists (models, hardware, systems, runtimes, scenarios), a checkpoint's headers, and a raw API call.
 #include <iostream>
 #include <sstream>
 
@@ -24,20 +24,36 @@ int list(const std::string& fn, const std::string& fmt) {
     for (const auto& sy : v)
       rows.push_back({sy["id"], sy["name"], sy["device"], std::to_string(sy["devices"].get<int>()),
                       num3(sy["intra"]["bandwidth_GBps"].get<double>()), sy["nodes"].get<int>() > 1 ? num3(sy["inter"]["bandwidth_GBps"].get<double>()) : "-"});
+  } else if (fn == "runtimes") {
+    rows.push_back({"id", "name", "backends", "launch", "kernel gap us", "step overhead us", "fusion"});
+    for (const auto& rt : v) {
+      std::string backends, fused;
+      for (const auto& b : rt["backends"]) backends += (backends.empty() ? "" : ",") + b.get<std::string>();
+      for (const auto& [k, on] : rt["fusion"].items())
+        if (on.is_boolean() && on.get<bool>()) fused += (fused.empty() ? "" : ",") + k;
+      const auto& l = rt["launch"];
+      rows.push_back({rt["id"], rt["name"], backends.empty() ? "-" : backends, l["mode"],
+                      l["kernel_gap_us"].is_null() ? "class" : num3(l["kernel_gap_us"].get<double>()),
+                      num3(l["step_overhead_us"].get<double>()), fused.empty() ? "-" : fused});
+    }
   } else if (fn == "models") {
     rows.push_back({"id", "name", "type", "parameters", "active", "stated"});
     for (const auto& m : v)
       rows.push_back({m["id"], m["name"], m["model_type"], std::to_string(m["params_total"].get<long long>()),
                       std::to_string(m["params_active"].get<long long>()), m["stated_params_total"]});
   } else {
-    rows.push_back({"id", "name", "class", "bf16 TFLOPS", "memory", "bandwidth"});
+    rows.push_back({"id", "name", "class", "bf16 TFLOPS", "memory", "bandwidth", "default runtime"});
     for (const auto& h : v) {
       const auto& t = h["memory_tiers"][0];
-      rows.push_back({h["id"], h["name"], h["class"],
-                      h["peak_dense_TFLOPS"].contains("bf16")   ? h["peak_dense_TFLOPS"]["bf16"].dump()
-                      : h["peak_dense_TFLOPS"].contains("fp16") ? h["peak_dense_TFLOPS"]["fp16"].dump() + " (fp16)"
-                                                                : "-",
-                      t["name"].get<std::string>() + " " + t["capacity_GB"].dump() + " GB", t["bandwidth_GBps"].dump() + " GB/s"});
+      const auto& p = h["peak_dense_TFLOPS"];
+      const std::string type = p.contains("bf16") ? "bf16" : p.contains("fp16") ? "fp16" : "";
+      std::string peak = type.empty() ? "-" : p[type].dump() + (type == "fp16" ? " (fp16)" : "");
+      if (!type.empty() && h.contains("peak_estimated"))
+        for (const auto& e : h["peak_estimated"]["dtypes"])
+          if (e == type) peak += " (estimated)";
+      rows.push_back({h["id"], h["name"], h["class"], peak,
+                      t["name"].get<std::string>() + " " + t["capacity_GB"].dump() + " GB", t["bandwidth_GBps"].dump() + " GB/s",
+                      h["default_runtime"]});
     }
   }
   print_table(rows);
@@ -49,6 +65,7 @@ int list(const std::string& fn, const std::string& fmt) {
 int run_models(const Args&, const std::string& fmt) { return list("models", fmt); }
 int run_hardware(const Args&, const std::string& fmt) { return list("hardware", fmt); }
 int run_systems(const Args&, const std::string& fmt) { return list("systems", fmt); }
+int run_runtimes(const Args&, const std::string& fmt) { return list("runtimes", fmt); }
 
 int run_scenarios(const Args&, const std::string& fmt) {
   const json v = unwrap(call("scenarios", "{}"));
@@ -90,7 +107,13 @@ int run_call(const Args& a, const std::string&) {
   } catch (const InputError& e) {
     die(std::string(e.what()) + " [" + e.code() + "]");
   }
-  std::cout << unwrap(call(fn, text)).dump(2) << "\n";
+  const std::string envelope = call(fn, text);
+  if (a.has("--envelope")) {
+    // For tools: the envelope as the core wrote it, one line; the exit status still tells ok (0) from an error (2).
+    std::cout << envelope << "\n";
+    return json::parse(envelope)["ok"].get<bool>() ? 0 : 2;
+  }
+  std::cout << unwrap(envelope).dump(2) << "\n";
   return 0;
 }
 

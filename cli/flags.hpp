@@ -22,6 +22,7 @@ enum class FlagKind {
   Values,    // one or more values up to the next flag (--cached-tokens 0 512): the command reads them
   Repeated,  // given once per item (--point, --axis): the command reads them
   Custom,    // one value the command reads itself
+  Switch,    // no value: present or not (--envelope)
 };
 
 struct Flag {
@@ -63,6 +64,8 @@ json number(const std::string& flag, const std::string& text);
 // A preset id as it is, or a file's JSON (exit 2 naming the file when it does not parse).
 json document(const std::string& text);
 std::vector<std::string> split_commas(const std::string& text);
+// "WxH[xN],..." to workload.images.
+json images_value(const std::string& flag, const std::string& text);
 
 // Ends the command with exit status 2 and `message` on stderr (thrown as Exit, caught by run()).
 [[noreturn]] void die(const std::string& message);

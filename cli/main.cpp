@@ -10,7 +10,7 @@
 namespace infercast::cli {
 
 namespace {
-const std::vector<std::string> kAnalysis = {"model", "hardware", "workload", "precision", "settings", "costs", "format"};
+const std::vector<std::string> kAnalysis = {"model", "hardware", "runtime", "workload", "precision", "settings", "costs", "format"};
 std::vector<std::string> with(std::vector<std::string> groups, std::initializer_list<const char*> more) {
   groups.insert(groups.end(), more.begin(), more.end());
   return groups;
@@ -22,27 +22,40 @@ const std::vector<Command>& commands() {
       {"models", "[--format table|json]", "list model presets", {"format"}, {"table", "json"}, run_models},
       {"hardware", "[--format table|json]", "list hardware presets", {"format"}, {"table", "json"}, run_hardware},
       {"systems", "[--format table|json]", "list multi-device system presets (nodes, links)", {"format"}, {"table", "json"}, run_systems},
+      {"runtimes", "[--format table|json]", "list runtime presets (launches, fusion, kernels, efficiencies)", {"format"}, {"table", "json"}, run_runtimes},
       {"scenarios", "[--format table|json]", "list built-in scenarios (LIFE's Table 3 variants)", {"format"}, {"table", "json"}, run_scenarios},
       {"analyze", "--model ID|PATH [--hardware ID|PATH | --system ID|PATH] [options]",
-       "operators, memory, TTFT, TPOT, throughput and costs; plans over several devices", with(kAnalysis, {"multi"}),
+       "operators, memory, TTFT, TPOT, throughput and costs; plans over several devices; layers offloaded to host memory",
+       with(kAnalysis, {"multi", "offload"}),
        {"table", "json", "csv"}, run_analyze},
       {"batching", "--model ... [analyze options] [--max-batch N]", "throughput against latency as the batch grows",
        with(kAnalysis, {"multi", "batching"}), {"table", "json", "csv"}, run_batching},
+      {"serving", "--model ... (--hardware H | --system S [--tp N --pp N --ep N --dp N]) (--concurrency C | --request-rate R) --isl N --osl N",
+       "continuous batching under a runtime's scheduler: TTFT, TPOT and end-to-end percentiles, throughput, memory",
+       {"model", "hardware", "runtime", "precision", "settings", "costs", "multi", "serving", "serving-lengths", "format"},
+       {"table", "json"}, run_serving},
+      {"deploy", "--model ... (--hardware H --devices N | --system S) --isl N --osl N [--max-ttft-ms X] [--max-tpot-ms Y]",
+       "every deployment (TP, PP, EP, DP, batch cap, chunk, xPyD): the Pareto front, the best under the SLA, how to launch it",
+       {"model", "hardware", "runtime", "precision", "settings", "costs", "multi", "serving-lengths", "deploy", "format"},
+       {"table", "json", "csv"}, run_deploy},
       {"quant-sweep", "--model ... [analyze options] [--sweep-weights F,F,...] [--sweep-kv F,F,...]",
-       "throughput and memory for every weight format x KV format", with(kAnalysis, {"quant"}), {"table", "json", "csv"},
+       "throughput and memory for every weight format x KV format (on one device or a plan)", with(kAnalysis, {"multi", "offload", "quant"}),
+       {"table", "json", "csv"},
        run_quant_sweep},
       {"sweep", "--model ... --hardware BASE --axis PARAM=MIN:MAX:STEPS[:log|linear] [--axis ...] [options]",
        "design points (a sample) and the Pareto front", with(kAnalysis, {"sweep"}), {"csv", "json", "table"}, run_sweep},
       {"pareto", "--model ... --hardware BASE --axis ... [--objectives a,b[,c,d]]", "only the Pareto front",
        with(kAnalysis, {"sweep"}), {"table", "csv", "json"}, run_pareto},
-      {"validate", "[--csv FILE]", "forecasts against public measurements", {"validate", "format"}, {"table", "json", "csv"}, run_validate},
-      {"calibrate", "--hardware ID|PATH [--model ID|PATH] --point K=V,... [--point ...] [--fit P,...] [--save FILE]",
-       "fit a device's efficiencies to measured points", {"model", "hardware", "calibrate", "format"}, {"table", "json"}, run_calibrate},
+      {"validate", "[--csv FILE] [--write-fits FILE] [--class C] [--device ID] [--measured-runtime ID]",
+       "forecasts against public measurements, in sample and leaving each source out", {"validate", "format"}, {"table", "json", "csv"}, run_validate},
+      {"calibrate", "--hardware ID|PATH [--model ID|PATH] (--point K=V,... [--point ...] | --measurements FILE [--weights F]) [--fit P,...] [--save FILE]",
+       "fit a device's efficiencies to measured points or to pasted llama-bench / vllm output",
+       {"model", "hardware", "runtime", "precision", "calibrate", "format"}, {"table", "json"}, run_calibrate},
       {"checkpoint", "--model DIR|FILE.safetensors",
        "read a checkpoint's safetensors headers (never the weights): exact parameters, formats, its config.json checked "
        "against the shapes (exit 1 when they disagree) or a config inferred",
        {"model", "format"}, {"table", "json"}, run_checkpoint},
-      {"call", "FUNCTION [--request FILE|-]",
+      {"call", "FUNCTION [--request FILE|-] [--envelope]",
        "call a core API function with a JSON request (the calls the page makes; `infercast call functions` lists "
        "them) and print its value",
        {"call"}, {}, run_call},
@@ -75,7 +88,8 @@ void print_help() {
   std::cout << "  infercast COMMAND --help   the command's flags, with their defaults, ranges and choices\n"
                "  infercast --version\n\n"
                "Exit status: 0 on success, 1 for a finding the command reports (checkpoint: the config disagrees with\n"
-               "the shapes), 2 on bad input (a message on stderr names the field).\n";
+               "the shapes), 2 on bad input (a message on stderr names the field). --format json prints the result\n"
+               "with its schema_version and version (docs/schema.md, \"Versions\").\n";
 }
 
 void print_command_help(const Command& c) {

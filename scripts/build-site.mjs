@@ -2,6 +2,7 @@
 // and dist/infercast-offline.html (one file that opens from file://: classic scripts, wasm inlined).
 // Usage: node scripts/build-site.mjs [wasm build dir, default build/wasm-release/wasm]
 import { build } from 'esbuild';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -21,34 +22,47 @@ const css = fs.readFileSync(path.join(root, 'node_modules/uplot/dist/uPlot.min.c
   fs.readFileSync(path.join(root, 'site/style.css'), 'utf8');
 const html = fs.readFileSync(path.join(root, 'site/index.html'), 'utf8');
 
-// Served build.
-await build({ entryPoints: [path.join(root, 'site/src/main.js')], bundle: true, format: 'esm', minify: true,
-  outfile: path.join(out, 'app.js'), logLevel: 'warning', legalComments: 'none' });
-// The worker bundles what it imports (trap.js) and loads the wasm module beside it.
-await build({ entryPoints: [path.join(root, 'site/src/worker.js')], bundle: true, format: 'esm', minify: true,
-  external: ['./infercast.mjs'], outfile: path.join(out, 'worker.js'), logLevel: 'warning', legalComments: 'none' });
-fs.copyFileSync(path.join(wasmDir, 'infercast.mjs'), path.join(out, 'infercast.mjs'));
-fs.copyFileSync(path.join(wasmDir, 'infercast.wasm'), path.join(out, 'infercast.wasm'));
-fs.writeFileSync(path.join(out, 'style.css'), css);
+// Served build. Every asset but index.html is named by a hash of its content, so a browser or CDN may cache it
+// forever and a new deployment is never mixed with an old one: the wasm first, then the worker that names it,
+// then the page's script that names the worker.
+const hashed = (name, content) => {
+  const dot = name.indexOf('.');
+  const file = `${name.slice(0, dot)}.${crypto.createHash('sha256').update(content).digest('hex').slice(0, 12)}${name.slice(dot)}`;
+  fs.writeFileSync(path.join(out, file), content);
+  return file;
+};
+// The core's ES module lives in the wasm build, not in site/src: the bundler takes it from there.
+const coreModule = { name: 'core-module', setup(b) {
+  b.onResolve({ filter: /^\.\/infercast\.mjs$/ }, () => ({ path: path.join(wasmDir, 'infercast.mjs') }));
+} };
+const bundle = async (entry, format, define = {}) => (await build({ entryPoints: [path.join(root, 'site/src', entry)],
+  bundle: true, format, minify: true, write: false, logLevel: 'warning', legalComments: 'none', define,
+  plugins: [coreModule] })).outputFiles[0].text;
+const wasmFile = hashed('infercast.wasm', fs.readFileSync(path.join(wasmDir, 'infercast.wasm')));
+const workerFile = hashed('worker.js', await bundle('worker.js', 'esm', { __WASM_FILE__: JSON.stringify(wasmFile) }));
+const appFile = hashed('app.js', await bundle('main.js', 'esm', { __WORKER_URL__: JSON.stringify(workerFile) }));
+const cssFile = hashed('style.css', css);
 const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
   "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
 fs.writeFileSync(path.join(out, 'index.html'), html
   .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${csp}">`)
-  .replace('<!--STYLE-->', '<link rel="stylesheet" href="style.css">')
-  .replace('<!--SCRIPTS-->', '<script type="module" src="app.js"></script>'));
+  .replace('<!--STYLE-->', `<link rel="stylesheet" href="${cssFile}">`)
+  .replace('<!--SCRIPTS-->', `<script type="module" src="${appFile}"></script>`));
 fs.writeFileSync(path.join(out, '.nojekyll'), '');
 
-// Offline single file.
-const app = await build({ entryPoints: [path.join(root, 'site/src/main.js')], bundle: true, format: 'iife', minify: true,
-  write: false, logLevel: 'warning', legalComments: 'none' });
+// Offline single file: the page's script as a classic script, and the core with its worker side as text that the
+// page turns into a blob worker (script elements of an unknown type are never run).
 const inline = (js) => js.replace(/<\/script/gi, '<\\/script');
-const offlineCsp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; connect-src data:; style-src 'unsafe-inline'; img-src data: blob:";
+const offlineCsp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval'; worker-src blob:; connect-src data:; style-src 'unsafe-inline'; img-src data: blob:";
 const single = fs.readFileSync(path.join(wasmDir, 'infercast-single.js'), 'utf8');
+const serve = await bundle('worker-offline.js', 'iife');
+const app = await bundle('main.js', 'iife');
 fs.writeFileSync(path.join(root, 'dist', 'infercast-offline.html'), html
   .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${offlineCsp}">`)
   .replace('<!--STYLE-->', () => `<style>${css}</style>`)
-  .replace('<!--SCRIPTS-->', () => `<script>${inline(single)}</script>\n<script>${inline(app.outputFiles[0].text)}</script>`));
+  .replace('<!--SCRIPTS-->', () => `<script type="text/x-infercast-core" id="infercast-core">${inline(single)}</script>\n` +
+    `<script type="text/x-infercast-core" id="infercast-serve">${inline(serve)}</script>\n<script>${inline(app)}</script>`));
 fs.copyFileSync(path.join(root, 'dist', 'infercast-offline.html'), path.join(out, 'infercast-offline.html'));
 const size = (f) => `${(fs.statSync(f).size / 1024).toFixed(0)} KiB`;
-console.log(`build-site: dist/site (app.js ${size(path.join(out, 'app.js'))}, infercast.wasm ${size(path.join(out, 'infercast.wasm'))}), ` +
+console.log(`build-site: dist/site (${appFile} ${size(path.join(out, appFile))}, ${wasmFile} ${size(path.join(out, wasmFile))}), ` +
   `dist/infercast-offline.html (${size(path.join(root, 'dist', 'infercast-offline.html'))})`);

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Regenerate presets/hardware/*.json from shared/hardware/hardware_facts.csv plus the rows below.
 
-Every number comes from the CSV (whose `sources` column is copied into `source`) or from a row of EXTRA/BINS
-below, each with its own source. Nothing is filled by guessing: a device whose vendor publishes no compute peak
-gets none, and the forecaster then times it on memory and dispatch only, with a warning.
+Every number comes from the CSV (whose `sources` column is copied into `source`) or from a row of EXTRA/BINS/
+PEAK_FIX below, each with its own source. Nothing is filled by guessing: a peak the vendor does not publish is
+left to scripts/derive_peaks.py, which derives it from the preset's `architecture` and marks it estimated.
 It merges into presets/hardware/, never deletes: a preset added by hand is left as it is, and in a preset the
-script also writes, every key it does not produce (estimated peaks with their derivations, memory_system,
-default_runtime, efficiencies, notes added by hand) and every peak it has no figure for are kept.
+script also writes, every key it does not produce (architecture, estimated peaks with their derivations, FP16-
+accumulate peaks, memory_system, default_runtime, efficiencies), each tier's `technology`, notes added by hand
+after the imported ones, a class set in CLASS, and every peak it has no figure for are kept.
 Usage: python3 scripts/import_hardware_facts.py [--out DIR] [../shared/hardware/hardware_facts.csv]
 """
 import csv, json, os, re, sys
@@ -70,7 +71,7 @@ def from_row(r):
     if fp8: peaks["fp8"] = fp8
     if i8 and not id_.startswith("apple-"): peaks["int8"] = i8   # Apple's column is the Neural Engine, not the GPU
     if f4:
-        kind = "fp4" if re.search(r"FP4", r["notes"]) else "int4"
+        kind = "fp4" if re.search(r"fp4_int4 cell = (NV|MX)?FP4", r["notes"]) else "int4"
         peaks[kind] = f4
     notes = [r["notes"]]
     if id_.startswith("apple-") and i8:
@@ -103,6 +104,22 @@ def from_row(r):
         "tdp_W": num(r["tdp_w"]), "price_USD": num(r["launch_price_usd"]),
         "launch_year": int(r["launch_year"]) if r["launch_year"].strip() else None, "notes": " ".join(n for n in notes if n)})
 
+# Classes reviewed by physics (the reason is in each preset's notes): NVIDIA GPUs in SoCs on unified LPDDR.
+CLASS = {"nvidia-jetson-agx-orin-64gb": "embedded-gpu", "nvidia-jetson-orin-nano-super": "embedded-gpu",
+         "nvidia-dgx-spark": "embedded-gpu"}
+# Peaks of the CSV replaced, each with its reason; DROP: CSV peaks not used (the preset derives them instead).
+PEAK_FIX = {
+    # GeForce presets carry the FP32-accumulate rates; the CSV's 5090 row has the FP16-accumulate ones.
+    "nvidia-rtx-5090": ({"fp16": 209.6, "bf16": 209.6, "fp8": 419.2},
+                        "; NVIDIA RTX Blackwell whitepaper Appendix A as tabulated in lamonoai/gpumap@8d5e174f nvidia/GPU.md (FP16 tensor 419 with FP16 accumulate, 210 with FP32 accumulate; FP8 419 with FP32 accumulate, 838 with FP16 accumulate)"),
+    # The GPU's own dense INT8 (170 sparse TOPS); the CSV's 137.5 adds the two DLAs, which LLM runtimes do not use.
+    "nvidia-jetson-agx-orin-64gb": ({"int8": 85.2}, ""),
+}
+DROP = {"amd-radeon-8060s": ["fp32", "fp16", "bf16"],   # third-party values without dual issue or WMMA
+        "amd-radeon-890m": ["fp32", "fp16", "bf16"],
+        "samsung-hbm-pim": ["bf16"],                    # FP16-only processing units
+        "skhynix-gddr6-aim": ["fp16"]}                  # BF16-only bank units
+
 ASSUMED_CAP = {"amd-ryzen-ai-9-hx-370-cpu": 32, "amd-ryzen-ai-9-hx-370-npu": 32, "amd-radeon-890m": 32,
                "intel-xeon-8480": 512, "qualcomm-snapdragon-8-gen-3": 16, "mediatek-dimensity-9300": 16}
 
@@ -110,7 +127,7 @@ ASSUMED_CAP = {"amd-ryzen-ai-9-hx-370-cpu": 32, "amd-ryzen-ai-9-hx-370-npu": 32,
 EXTRA = [
     {"id": "nvidia-rtx-3090-ti", "name": "NVIDIA GeForce RTX 3090 Ti", "vendor": "NVIDIA", "class": "consumer-gpu",
      "source": "nvidia.com GeForce RTX 3090 Ti specifications (10752 CUDA cores, 1.86 GHz boost, 24 GB GDDR6X 21 Gbps 384-bit = 1008 GB/s, 450 W, $1,999 launch); tensor FP16 with FP32 accumulate = 2x FP32 rate on GA102 GeForce (NVIDIA Ampere GA102 whitepaper, Appendix A, RTX 3090 column ratio)",
-     "peak_dense_TFLOPS": {"fp32": 40.0, "fp16": 80.0, "bf16": 80.0},
+     "peak_dense_TFLOPS": {"fp32": 40.0},
      "memory_tiers": [{"name": "GDDR6X", "capacity_GB": 24, "bandwidth_GBps": 1008}], "tdp_W": 450, "price_USD": 1999, "launch_year": 2022,
      "notes": "Compute derived: 10752 x 2 FLOP x 1.86 GHz = 40.0 TFLOPS FP32; tensor FP16/FP32-acc at 2x (as the 3090 row of hardware_facts.csv)."},
     {"id": "nvidia-rtx-3080", "name": "NVIDIA GeForce RTX 3080 10GB", "vendor": "NVIDIA", "class": "consumer-gpu",
@@ -125,14 +142,14 @@ EXTRA = [
      "notes": "GeForce tensor rates with FP32 accumulate are half the FP16-accumulate rates."},
     {"id": "nvidia-rtx-4060", "name": "NVIDIA GeForce RTX 4060", "vendor": "NVIDIA", "class": "consumer-gpu",
      "source": "nvidia.com GeForce RTX 4060 family specifications (3072 CUDA cores, 2.46 GHz boost, 8 GB GDDR6 17 Gbps 128-bit = 272 GB/s, 115 W, $299 launch)",
-     "peak_dense_TFLOPS": {"fp32": 15.1, "fp16": 30.2, "bf16": 30.2},
+     "peak_dense_TFLOPS": {"fp32": 15.1},
      "memory_tiers": [{"name": "GDDR6", "capacity_GB": 8, "bandwidth_GBps": 272}], "tdp_W": 115, "price_USD": 299, "launch_year": 2023,
      "notes": "Compute derived: 3072 x 2 x 2.46 GHz = 15.1 TFLOPS FP32; tensor FP16/FP32-acc at 2x, the Ada GeForce ratio."},
     {"id": "nvidia-rtx-5080", "name": "NVIDIA GeForce RTX 5080", "vendor": "NVIDIA", "class": "consumer-gpu",
-     "source": "nvidia.com GeForce RTX 5080 specifications (10752 CUDA cores, 2.62 GHz boost, 16 GB GDDR7 30 Gbps 256-bit = 960 GB/s, 360 W, $999 launch)",
-     "peak_dense_TFLOPS": {"fp32": 56.3, "fp16": 112.6, "bf16": 112.6},
+     "source": "nvidia.com GeForce RTX 5080 specifications (10752 CUDA cores, 2.62 GHz boost, 16 GB GDDR7 30 Gbps 256-bit = 960 GB/s, 360 W, $999 launch); NVIDIA RTX Blackwell whitepaper Appendix A as tabulated in lamonoai/gpumap@8d5e174f nvidia/GPU.md (FP16 tensor 112.6 with FP32 accumulate, 225.1 with FP16 accumulate); NVIDIA's 1801 AI TOPS = FP4 with sparsity, 900.5 dense",
+     "peak_dense_TFLOPS": {"fp32": 56.3, "fp16": 112.6, "bf16": 112.6, "fp4": 900.5},
      "memory_tiers": [{"name": "GDDR7", "capacity_GB": 16, "bandwidth_GBps": 960}], "tdp_W": 360, "price_USD": 999, "launch_year": 2025,
-     "notes": "Compute derived: 10752 x 2 x 2.62 GHz = 56.3 TFLOPS FP32; tensor FP16/FP32-acc at 2x, the GeForce ratio (FP8/FP4 not listed: NVIDIA publishes sparse AI TOPS only)."},
+     "notes": "Compute derived: 10752 x 2 x 2.62 GHz = 56.3 TFLOPS FP32; tensor FP16/FP32-acc at 2x, the GeForce ratio (FP8/FP4 not listed: NVIDIA publishes sparse AI TOPS only). FP16 112.6 is the FP32-accumulate rate, 225.1 the FP16-accumulate one; FP4 900.5 dense is half of NVIDIA's 1801 AI TOPS."},
     {"id": "amd-rx-7800-xt", "name": "AMD Radeon RX 7800 XT", "vendor": "AMD", "class": "consumer-gpu",
      "source": "amd.com Radeon RX 7800 XT specifications (60 CUs, 2.43 GHz boost, 37.3 FP32 TFLOPS, 74.6 FP16 TFLOPS, 16 GB GDDR6 19.5 Gbps 256-bit = 624 GB/s, 263 W, $499 launch)",
      "peak_dense_TFLOPS": {"fp32": 37.3, "fp16": 74.6, "bf16": 74.6},
@@ -145,7 +162,7 @@ EXTRA = [
      "notes": "RDNA4 WMMA FP16 dense = half of AMD's sparse figure."},
 ]
 # Binned GPUs of Apple SoCs that appear in shared/validation/measured_public.csv: same clocks and per-core rate
-# as the full part (philipturner/metal-benchmarks), so the FP32/FP16 peak scales with GPU cores. DERIVED.
+# as the full part (philipturner/metal-benchmarks); their peaks are derived from `architecture` (derive_peaks.py).
 BINS = [("apple-m1", 7, 8, 68.25, 16), ("apple-m1-pro", 14, 16, 200, 32), ("apple-m1-max", 24, 32, 400, 64),
         ("apple-m1-ultra", 48, 64, 800, 128), ("apple-m2", 8, 10, 100, 24), ("apple-m2-pro", 16, 19, 200, 32),
         ("apple-m2-max", 30, 38, 400, 96), ("apple-m2-ultra", 60, 76, 800, 192)]
@@ -160,6 +177,14 @@ def main(path):
         d = from_row(r)
         if not d["memory_tiers"]:
             print("skip (no tier with a bandwidth):", r["device"]); continue
+        for k in DROP.get(d["id"], []):
+            d["peak_dense_TFLOPS"].pop(k, None)
+        if d["id"] in PEAK_FIX:
+            fix, src = PEAK_FIX[d["id"]]
+            d["peak_dense_TFLOPS"].update(fix)
+            d["source"] += src
+        if d["id"] in CLASS:
+            d["class"] = CLASS[d["id"]]
         if d["id"] in CPU_PEAK:
             v, src = CPU_PEAK[d["id"]]
             d["peak_dense_TFLOPS"]["bf16"] = v
@@ -170,6 +195,8 @@ def main(path):
     d = from_row(pim)
     d["memory_tiers"] = [{"name": "HBM2 banks via in-bank PCUs", "capacity_GB": 6, "bandwidth_GBps": 1228.8}]
     d["notes"] += " Internal bandwidth DERIVED: 4 x 307.2 GB/s (Aquabolt HBM2 off-chip)."
+    for k in DROP.get(d["id"], []):
+        d["peak_dense_TFLOPS"].pop(k, None)
     out[d["id"]] = d
     # A17 Pro: LPDDR5 bandwidth not published; DERIVED LPDDR5-6400 x 64-bit = 51.2 GB/s; flash as the UFS-class tier.
     a17 = [r for r in rows if r["device"] == "Apple A17 Pro"][0]
@@ -182,9 +209,8 @@ def main(path):
         b = json.loads(json.dumps(out[base]))
         b["id"] = f"{base}-{cores}c"
         b["name"] = f"{b['name']} ({cores}-core GPU)"
-        for k in ("fp32", "fp16"):
-            b["peak_dense_TFLOPS"][k] = round(b["peak_dense_TFLOPS"][k] * cores / full, 2)
-        b["notes"] = f"Binned GPU: {cores} of {full} cores; FP32/FP16 peaks DERIVED as {full}-core x {cores}/{full} (same clock). " + b["notes"]
+        b["peak_dense_TFLOPS"] = {}  # derived from the preset's architecture by derive_peaks.py
+        b["notes"] = f"Binned GPU: {cores} of {full} cores at the full part's clock; peaks derived per core (architecture). " + b["notes"]
         out[b["id"]] = b
         out[base]["name"] = f"{out[base]['name']} ({full}-core GPU)" if "core GPU" not in out[base]["name"] else out[base]["name"]
     written = kept = 0
@@ -200,11 +226,17 @@ def main(path):
 
 def merge(old, new):
     """The imported figures over an existing preset: keys the import does not write are kept, and so are peaks it
-    has no figure for (a hand-added or estimated peak survives a re-import)."""
+    has no figure for (a hand-added or estimated peak survives a re-import), each tier's keys the import does not
+    write (technology), and notes added by hand after the imported ones."""
     out = dict(old)
     for k, v in new.items():
         if k == "peak_dense_TFLOPS" and isinstance(old.get(k), dict):
             out[k] = dict(old[k], **v)
+        elif k == "memory_tiers" and isinstance(old.get(k), list):
+            out[k] = [dict(o, **t) if i < len(old[k]) and (o := old[k][i]).get("name") == t.get("name") else t
+                      for i, t in enumerate(v)]
+        elif k == "notes" and isinstance(old.get(k), str) and old[k].startswith(v):
+            out[k] = old[k]
         else:
             out[k] = v
     return out

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, and nothing else: Debian packages (toolchain, Emscripten, json, Catch2, Chromium,
-# clang with libFuzzer, node) and the npm packages pinned in package-lock.json. Safe to run again; a second run installs nothing.
+# clang with libFuzzer, node, and for the Python package pybind11, Python's headers, venv, pytest, jsonschema,
+# pandas and matplotlib) and the npm packages pinned in package-lock.json. Safe to run again; a second run installs nothing.
 # Usage: scripts/setup.sh [serve|test]   (serve skips Chromium and the test-only packages)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +11,8 @@ need=()
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 for p in cmake ninja-build g++ emscripten nlohmann-json3-dev; do have "$p" || need+=("$p"); done
 if [ "$mode" = test ]; then
-  for p in catch2 chromium fonts-dejavu-core clang libclang-rt-14-dev; do have "$p" || need+=("$p"); done
+  for p in catch2 chromium fonts-dejavu-core clang libclang-rt-14-dev pybind11-dev python3-dev python3-venv python3-pytest \
+           python3-jsonschema python3-pandas python3-matplotlib; do have "$p" || need+=("$p"); done
 fi
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
@@ -25,7 +27,7 @@ else
   echo "==> Debian packages: all present"
 fi
 
-if [ ! -d node_modules/uplot ] || [ ! -d node_modules/esbuild ] || { [ "$mode" = test ] && [ ! -d node_modules/playwright-core ]; } \
+if [ ! -d node_modules/uplot ] || [ ! -d node_modules/esbuild ] || { [ "$mode" = test ] && { [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/ajv ]; }; } \
    || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "==> Installing npm packages from package-lock.json"
   npm ci --no-audit --no-fund --loglevel=error

@@ -2,7 +2,9 @@
 # Builds everything and runs every test (the README's second command; .ci/run calls it):
 #   native debug with ASan+UBSan: Catch2 unit/golden/invariant tests and CLI tests through ctest
 #   native release: the CLI the wasm tests compare against, and the benchmarks (built, not timed here)
-#   wasm release: the module's API under node
+#   the JSON Schemas (dist/schemas) and the Python wheel (dist/python), installed in a fresh virtual environment
+#   and tested with pytest
+#   wasm release: the module's API under node; the npm package (dist/npm) packed, installed and tested under node
 #   the site in headless Chromium through playwright-core, served and offline (file://)
 #   the adversarial cases' budgets on the wasm build, link decoding and the local server (tests/adversarial)
 #   libFuzzer targets (ASan + UBSan), one per entry point, a bounded run (FUZZ_SECONDS per target, 10)
@@ -24,6 +26,16 @@ step "Native release build (CLI and benchmarks)"
 cmake --preset native-release >/dev/null
 cmake --build --preset native-release -j "$jobs"
 
+step "JSON Schemas and the Python wheel"
+python3=/usr/bin/python3  # Debian's, with pytest, jsonschema and pandas (a pyenv shim may come first on PATH)
+"$python3" scripts/build-schemas.py --cli build/native-release/infercast
+cmake --build --preset native-release --target python_wheel
+step "Python package (the wheel in a fresh virtual environment, pytest)"
+rm -rf build/python-venv
+"$python3" -m venv --system-site-packages build/python-venv
+build/python-venv/bin/pip install --no-index --quiet dist/python/infercast-*.whl
+if (cd build && python-venv/bin/python -m pytest -q -p no:cacheprovider ../tests/python) 2>&1 | tee build/python-tests.log; then :; else fails=$((fails+1)); fi
+
 step "WebAssembly build"
 cmake --preset wasm-release >/dev/null
 cmake --build --preset wasm-release -j "$jobs"
@@ -36,6 +48,10 @@ if node --test tests/wasm/*.test.mjs 2>&1 | tee build/wasm-tests.log; then :; el
 
 step "Adversarial cases (wasm budgets, link decoding, the local server)"
 if node --test tests/adversarial/*.test.mjs 2>&1 | tee build/adversarial-tests.log; then :; else fails=$((fails+1)); fi
+
+step "npm package (packed, installed in an empty project, node)"
+node scripts/build-npm.mjs
+if node --test tests/npm/*.test.mjs 2>&1 | tee build/npm-tests.log; then :; else fails=$((fails+1)); fi
 
 step "Browser tests (headless Chromium)"
 # One file at a time (node 18 has no --test-concurrency); each file shares one browser.

@@ -35,12 +35,16 @@ void footprint(Analysis& a, const Workload& w) {
                     static_cast<double>(P.ffn_dense + P.experts_shared) * bytes_of(WeightClass::Ffn) +
                     static_cast<double>(P.experts_routed) * bytes_of(WeightClass::Experts) +
                     static_cast<double>(P.router) * bytes_of(WeightClass::Router) +
+                    static_cast<double>(P.vision) * bytes_of(WeightClass::Vision) +
                     static_cast<double>(P.norms) * s.precision.activations.bits_per_element / 8;
   for (const auto& r : w.requests) {
     a.batch_requests += static_cast<double>(r.count);
     const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
     a.kv_cache_bytes += static_cast<double>(r.count) * kv_bytes_per_request(a.groups, kb, end_ctx);
   }
+  // Recurrent layers keep a constant state per sequence, held with the KV cache (docs/formulas.md, "Memory").
+  a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s.precision.activations.bits_per_element / 8);
+  a.kv_cache_bytes += a.state_bytes;
   for (const auto& g : a.groups) a.kv_bytes_per_token += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
 }
 
@@ -78,8 +82,10 @@ std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& mode
 // own step and the times add.
 void time_prefill(Analysis& a, const ModelSpec& model, const Workload& w, const std::vector<std::vector<Request>>& chunks,
                   const Timer& timer) {
+  a.prefill_blocks.clear();
   if (chunks.size() == 1) {
     time_phase(a.prefill, &timer, w.timing);
+    a.prefill_blocks.push_back(block_of(a.prefill.ops, timer, a.prefill.tokens));
   } else {
     // Each chunk is its own step: its operators are bound on their own (or its phase maxed) and the times add.
     double t = 0, tc = 0, tm = 0;
@@ -87,7 +93,9 @@ void time_prefill(Analysis& a, const ModelSpec& model, const Workload& w, const 
     for (const auto& chunk : chunks) {
       Phase ph;
       ph.ops = step_ops(model, a.groups, chunk, w.settings);
+      ph.tokens = a.prefill.tokens / static_cast<double>(chunks.size());
       time_phase(ph, &timer, w.timing);
+      a.prefill_blocks.push_back(block_of(ph.ops, timer, ph.tokens));
       t += ph.time_s;
       tc += ph.compute_s;
       tm += ph.memory_s;
@@ -146,7 +154,10 @@ std::vector<Request> decode_step(const std::vector<Request>& first, double j) {
 
 const char* phase_bound(const Phase& p) { return p.memory_s >= p.compute_s ? "memory" : "compute"; }
 
-double op_compute_seconds(const HardwareSpec& hw, const Op& op) { return Timer(hw, TierCost{}, nullptr).compute_s(op, op.flops); }
+double op_compute_seconds(const HardwareSpec& hw, const Op& op) { return op_compute_seconds(hw, resolve_execution(hw, nullptr), op); }
+double op_compute_seconds(const HardwareSpec& hw, const Execution& x, const Op& op) {
+  return Timer(hw, x, TierCost{}, nullptr).compute_s(op, op.flops);
+}
 
 Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw) {
   Analysis a;
@@ -157,7 +168,8 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   if (!hw) return a;
   a.has_hardware = true;
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
-  const Timer timer(*hw, inv, &a.warnings);
+  a.execution = resolve_execution(*hw, w.runtime);
+  const Timer timer(*hw, a.execution, inv, &a.warnings);
   time_prefill(a, model, w, chunks, timer);
   time_phase(a.decode, &timer, w.timing);
   if (a.lora_merge_flops > 0) {

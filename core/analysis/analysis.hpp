@@ -10,6 +10,8 @@
 #include "hardware/hardware.hpp"
 #include "model/model.hpp"
 #include "ops/ops.hpp"
+#include "analysis/trace.hpp"
+#include "runtime/runtime.hpp"
 
 namespace infercast {
 
@@ -28,6 +30,7 @@ struct Workload {
   int pin_weights = -1;  // memory tier index the weights are placed in first; -1: fastest first
   int pin_kv = -1;       // the same for the KV cache
   i64 prefill_chunk = 0; // split the first step into chunks of this many new tokens per request (0: one step)
+  const RuntimeSpec* runtime = nullptr;  // the stack it runs under (nullptr: the reference stack)
 };
 
 struct OpTime {
@@ -37,6 +40,9 @@ struct OpTime {
   double time_s = 0;
   std::string bound;  // compute | memory | dispatch
   ComputeType compute_used = ComputeType::BF16;
+  double compute_efficiency = 0;  // the fraction of the peak reached: the runtime's class efficiency x the GEMM's shape
+  double bandwidth_bytes_per_s = 0;  // the bandwidth the bytes move at: tiers x the runtime's memory efficiencies
+  double gap_s = 0;               // per kernel: inside a replayed graph, or launched one by one
 };
 
 struct PhaseTotals {
@@ -79,7 +85,8 @@ struct Analysis {
   // Memory
   double weights_bytes = 0;
   double kv_bytes_per_token = 0;   // summed over layers, one token, before windows bound it
-  double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored
+  double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored; the state included
+  double state_bytes = 0;          // of which the recurrent layers' constant state per sequence (all requests)
   double activation_peak_bytes = 0;
   double batch_requests = 0;
   // Phases
@@ -89,6 +96,9 @@ struct Analysis {
   double decode_flops_per_token = 0;
   // Forecast (valid when has_hardware)
   bool has_hardware = false;
+  Execution execution;  // the runtime's parameters resolved on the device
+  // The blocks the forecast was timed from (analysis/trace.hpp): every prefill step or chunk, every decode interval.
+  std::vector<StepBlock> prefill_blocks, decode_blocks;
   double ttft_s = 0;
   double tpot_first_s = 0;
   double tpot_last_s = 0;
@@ -124,6 +134,7 @@ std::vector<Request> decode_step(const std::vector<Request>& first, double j);
 const char* phase_bound(const Phase& p);
 // Seconds an operator's FLOPs take at the device's peak for its compute type (after fallbacks) and class efficiency.
 double op_compute_seconds(const HardwareSpec& hw, const Op& op);
+double op_compute_seconds(const HardwareSpec& hw, const Execution& x, const Op& op);
 
 // Throws InputError when the hardware cannot run an operator (no peak for any usable data type).
 Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* hw);

@@ -7,33 +7,9 @@
 
 #include "analysis/steps.hpp"
 #include "analysis/work.hpp"
+#include "analysis/trace.hpp"
 
 namespace infercast {
-
-namespace {
-
-// sum_{i=s}^{e-1} (c0 + c1 i)
-double affine_sum(double c0, double c1, double s, double e) {
-  if (e <= s) return 0;
-  const double n = e - s;
-  return n * c0 + c1 * ((e - 1) * e / 2 - (s - 1) * s / 2);
-}
-
-// sum_{i=0}^{N-1} max(a0 + a1 i, b0 + b1 i)
-double sum_max_affine(double a0, double a1, double b0, double b1, double N) {
-  const double d0 = a0 - b0, d1 = a1 - b1;
-  if (N <= 0) return 0;
-  if (d1 == 0) return d0 >= 0 ? affine_sum(a0, a1, 0, N) : affine_sum(b0, b1, 0, N);
-  const double r = -d0 / d1;
-  if (d1 > 0) {  // a wins from ceil(r) on
-    const double i0 = std::clamp(std::ceil(r), 0.0, N);
-    return affine_sum(b0, b1, 0, i0) + affine_sum(a0, a1, i0, N);
-  }
-  const double i1 = std::clamp(std::floor(r) + 1, 0.0, N);
-  return affine_sum(a0, a1, 0, i1) + affine_sum(b0, b1, i1, N);
-}
-
-}  // namespace
 
 void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const Workload& w) {
   const StepSettings& s = w.settings;
@@ -48,8 +24,8 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
     const auto& at = g.spec.attn;
     for (const auto& r : w.requests) {
       const double p0 = static_cast<double>(r.cached + r.input);  // position of the first decode token
-      if (at.window > 0) {
-        const double j = static_cast<double>(at.window) - 1 - p0;  // keys stop growing after this step
+      if (keys_per_query_bound(at) > 0) {  // a window, or DSA's top-k
+        const double j = static_cast<double>(keys_per_query_bound(at)) - 1 - p0;  // keys stop growing after this step
         if (j > 0 && j < span) cuts.insert(j);
       }
       if (at.chunk > 0) {
@@ -65,45 +41,35 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
   double total = 0;
   double last = 0;
   std::vector<std::pair<double, std::pair<double, double>>> segments;  // start, (time at start, slope)
+  a.decode_blocks.clear();
   for (std::size_t i = 0; i + 1 < cv.size(); ++i) {
     const double ja = cv[i], jb = cv[i + 1], n = jb - ja;
     const auto ops0 = step_ops(model, a.groups, decode_step(w.requests, ja), s);
     std::vector<Op> ops1;
     if (n > 1) ops1 = step_ops(model, a.groups, decode_step(w.requests, ja + 1), s);
-    double t0 = 0, t1 = 0;
-    double C0 = 0, C1 = 0, M0 = 0, M1 = 0, disp_sum = 0;  // phase sums, for phase-max timing
+    // The interval as a block: each operator's terms at its first step and their change per step.
+    StepBlock b = block_of(ops0, timer, a.decode.tokens);
+    b.n = n;
+    const double tri = n > 1 ? n * (n - 1) / 2 : 0;
     for (std::size_t k = 0; k < ops0.size(); ++k) {
-      const Op& o = ops0[k];
       // Work over the n steps: each quantity is affine in the step, v(i) = v0 + (v1 - v0) i, so the sum over
       // i < n is (n - n(n-1)/2) v0 + n(n-1)/2 v1.
-      const double tri = n > 1 ? n * (n - 1) / 2 : 0;
       if (D > 0) {
-        add_work(a.decode_work, o, n - tri);
+        add_work(a.decode_work, ops0[k], n - tri);
         if (n > 1) add_work(a.decode_work, ops1[k], tri);
       }
-      const double c0 = timer.compute_s(o, o.flops);
-      const double m0 = timer.memory_s(o.weight_bytes, o.kv_read_bytes + o.kv_write_bytes, o.act_read_bytes + o.act_write_bytes);
-      double c1 = 0, m1 = 0;
       if (n > 1) {
-        const Op& p = ops1[k];
-        c1 = timer.compute_s(p, p.flops) - c0;
-        m1 = timer.memory_s(p.weight_bytes, p.kv_read_bytes + p.kv_write_bytes, p.act_read_bytes + p.act_write_bytes) - m0;
-      }
-      const double disp = timer.dispatch_s(o);
-      C0 += c0, C1 += c1, M0 += m0, M1 += m1, disp_sum += disp;
-      if (w.timing == Timing::PerOp) {
-        total += sum_max_affine(c0, c1, m0, m1, n) + n * disp;
-        t0 += std::max(c0, m0) + disp;
-        t1 += std::max(c0 + c1 * (n - 1), m0 + m1 * (n - 1)) + disp;
+        const OpTerms t1 = timer.terms(ops1[k]);
+        b.ops[k].c1 = t1.c0 - b.ops[k].c0;
+        b.ops[k].m1 = t1.m0 - b.ops[k].m0;
+        b.ops[k].k1 = t1.k0 - b.ops[k].k0;
       }
     }
-    if (w.timing == Timing::PhaseMax) {
-      total += sum_max_affine(C0, C1, M0, M1, n) + n * disp_sum;
-      t0 = std::max(C0, M0) + disp_sum;
-      t1 = std::max(C0 + C1 * (n - 1), M0 + M1 * (n - 1)) + disp_sum;
-    }
-    segments.push_back({ja, {t0, n > 1 ? (t1 - t0) / (n - 1) : 0}});
-    last = t1;
+    const BlockTime bt = time_block(b, timer.execution(), w.timing);
+    total += bt.total;
+    segments.push_back({ja, {bt.first, n > 1 ? (bt.last - bt.first) / (n - 1) : 0}});
+    last = bt.last;
+    a.decode_blocks.push_back(std::move(b));
   }
   a.tpot_last_s = D > 0 ? last : a.tpot_first_s;
   a.decode_time_s = D > 0 ? total : 0;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "analysis/trace.hpp"
 
 namespace infercast {
 
@@ -31,20 +32,34 @@ struct TierCost {
   double weights = 0, kv = 0, act = 0;
 };
 
-// Operator times on one device: the peak each compute type runs at (after fallbacks, reported once as warnings),
-// the class efficiencies, and memory time at the placement's seconds per byte.
+// Operator times on one device under a runtime: the peak each compute type runs at (after fallbacks, reported once
+// as warnings, and after the runtime's compute paths: FP8 only where its kernels have it, int8 dot products for
+// quantized weights), the efficiencies resolved for the device and runtime, and memory time at the placement's
+// seconds per byte.
 class Timer {
  public:
-  Timer(const HardwareSpec& hw, TierCost inv, std::vector<Warning>* warnings);
+  Timer(const HardwareSpec& hw, const Execution& x, TierCost inv, std::vector<Warning>* warnings);
   double compute_s(const Op& op, double flops) const;
   double memory_s(double weight_bytes, double kv_bytes, double act_bytes) const;
-  double dispatch_s(const Op& op) const { return op.dispatches * hw_.eff.dispatch_s; }
-  OpTime time(const Op& op) const;
+  double dispatch_s(const Op& op, bool replayed) const { return op.dispatches * (replayed ? x_.graph_gap_s : x_.eff.dispatch_s); }
+  OpTime time(const Op& op, bool replayed) const;
+  // The operator's compute and memory seconds at efficiency 1 and its kernels (what blocks are timed from).
+  OpTerms terms(const Op& op) const;
+  const Execution& execution() const { return x_; }
+  // Whether a GEMM's compute seconds carry the wave factor (analysis/gemm_shape.hpp), over how many units, and its N
+  // and matrix count: what lets a caller re-apply the factor at another M (the serving step model).
+  bool waves(const Op& op) const;
+  int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
 
  private:
   double efficiency(OpClass c) const;
+  bool low_precision(const Op& op) const;  // a GEMM whose kernel computes in 8 bits or fewer
+  double raw_compute_s(const Op& op, double flops) const;  // at efficiency 1
+  double raw_memory_s(const Op& op) const;                 // at memory efficiency 1
   double peak(const Op& op, ComputeType& used) const;
+  ComputeType path(const Op& op) const;  // the type the runtime's kernel for `op` computes in
   const HardwareSpec& hw_;
+  Execution x_;
   TierCost inv_;
   std::array<double, 8> peak_of_{};
   std::array<ComputeType, 8> used_of_{};
@@ -52,11 +67,15 @@ class Timer {
   std::vector<Warning>* warnings_ = nullptr;
 };
 
-// Times a phase's operators (or, without a timer, only totals them).
+// Times a phase's operators (or, without a timer, only totals them); the phase is one step, timed as a block.
 void time_phase(Phase& p, const Timer* timer, Timing timing);
+// The operators of one step as a block (its terms on the device).
+StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens);
 
 // KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx);
+// State bytes one request holds in recurrent layers, whatever its context (conv windows in the activations' type).
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act_bytes_per_element);
 
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.

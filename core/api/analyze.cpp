@@ -2,6 +2,8 @@
 #include "api/operations.hpp"
 
 #include "analysis/work.hpp"
+#include "api/images.hpp"
+#include "analysis/context.hpp"
 #include "api/options.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
@@ -40,15 +42,23 @@ json api_analyze(const json& request) {
   const HardwareSpec*& hw = in.hw;
   MultiInputs mi;
   read_multi(r, in, mi, false);
-  Workload w = read_workload(r, rm.spec, sc);
+  OffloadSpec off;
+  const bool offload = read_offload(r, hw, off);
+  if (offload && mi.active)
+    r.fail("offload", "conflict", "/offload keeps layers in host memory next to one device; it cannot be combined with "
+                                  "/system, /parallel or /speculative");
+  Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
   // A plan analyzes each pipeline stage (and the draft) again.
   if (mi.active) check_work(estimate_work(rm.spec, w), 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0), "the plan's stages");
-  const Analysis a = analyze(rm.spec, w, hw);
+  OffloadResult split;
+  Analysis a = offload ? analyze_offloaded(rm.spec, w, *hw, off, split) : analyze(rm.spec, w, hw);
+  for (auto& wr : context_warnings(rm.spec, w)) a.warnings.push_back(std::move(wr));
 
   json ops = ops_json(a.prefill, "prefill");
   for (auto& o : ops_json(a.decode, "decode")) ops.push_back(o);
+  for (auto& o : ops) o["device"] = o["group"].get<std::string>().rfind("host", 0) == 0 ? "host" : "device";
   json placement = json::array();
   for (const auto& p : a.placement) placement.push_back({{"what", p.what}, {"bytes_per_tier", p.bytes_per_tier}});
   json timeline = json::array();
@@ -68,6 +78,8 @@ json api_analyze(const json& request) {
         {"online_hadamard", w.settings.online_hadamard},
         {"attention_tile", w.settings.attention_tile},
         {"prefill_chunk", w.prefill_chunk},
+        {"images", images_json(rm.spec, w.settings.images)},
+        {"image_tokens", image_tokens(rm.spec, w.settings.images)},
         {"prefill_chunks", a.prefill_chunks},
         {"lora", {{"rank", w.settings.lora.rank}, {"mode", lora_mode_name(w.settings.lora.mode)},
                   {"merge_flops", a.lora_merge_flops}}},
@@ -80,6 +92,7 @@ json api_analyze(const json& request) {
       {"memory",
        {{"weights_bytes", a.weights_bytes},
         {"kv_cache_bytes", a.kv_cache_bytes},
+        {"state_bytes", a.state_bytes},
         {"kv_bytes_per_token", a.kv_bytes_per_token},
         {"activation_peak_bytes", a.activation_peak_bytes},
         {"required_bytes", a.memory_required_bytes}}},
@@ -92,7 +105,13 @@ json api_analyze(const json& request) {
   out["decode"]["steps"] = a.decode_steps;
   if (a.has_hardware) {
     out["hardware"] = hardware_to_json(*hw);
-    out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;
+    out["execution"] = execution_json(a.execution, *hw);
+    out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;  // usable: the tiers less the driver and OS reserve
+    double physical = 0;
+    for (const auto& t : hw->tiers) physical += t.capacity_bytes;
+    out["memory"]["physical_capacity_bytes"] = physical;
+    out["memory"]["reserve_bytes"] = hw->reserve_bytes;
+    out["memory"]["reserve_basis"] = hw->reserve_basis;
     out["memory"]["fits"] = a.fits;
     out["memory"]["fits_first_tier"] = a.fits_first_tier;
     out["memory"]["max_batch"] = a.max_batch;
@@ -112,12 +131,23 @@ json api_analyze(const json& request) {
     out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
     out["ttft_s"] = finite(a.ttft_s);
     out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
+    out["peak"] = peak_json(a, *hw);
+  }
+  if (offload) {
+    // Energy and cost are modelled for one device; a split with the host is not costed.
+    out.erase("cost");
+    out["offload"] = offload_json(split, off);
   }
   out["warnings"] = warnings_json(a.warnings);
+  // Without a compute peak some operators count memory and dispatch only: TTFT and TPOT are lower bounds.
+  if (a.has_hardware) out["lower_bound"] = lower_bound(a.warnings);
+  if (a.has_hardware && !hw->has_any_peak())
+    for (auto& w : out["warnings"])
+      if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
   if (mi.active) {
     const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
-    // Energy and cost are modelled for one device; a plan over several is not costed yet.
-    if (f.devices > 1) out.erase("cost");
+    // A plan's energy and cost: every stage's devices and replicas (cost/cost.hpp, plan_cost_report).
+    if (f.devices > 1) out["cost"] = cost_json(plan_cost_report(f, mi.sys.device, costs), costs);
     out["parallel"] = plan_json(f, mi.sys);
     if (f.spec.enabled) out["speculative"] = speculative_json(f);
   }
@@ -131,7 +161,10 @@ json api_batching(const json& request) {
   read_inputs(r, in);
   MultiInputs mi;
   read_multi(r, in, mi, true);
-  const Workload w = read_workload(r, in.rm.spec, in.sc);
+  if (r.has("offload"))
+    r.fail("offload", "conflict", "/offload keeps layers in host memory; the batching curve is drawn for devices that hold "
+                                  "the whole model (drop /offload to draw it)");
+  const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
   read_costs(r);  // accepted so the page can send one request to every call; the curve has no cost column yet
   double max_batch = static_cast<double>(field::max_batch.fallback);
   if (r.has("batching")) {

@@ -6,6 +6,7 @@
 #include <new>
 #include <vector>
 
+#include "api/envelope.hpp"
 #include "api/operations.hpp"
 #include "util/limits.hpp"
 
@@ -29,16 +30,22 @@ const std::vector<Function>& functions() {
       {"limits", api_limits, nullptr, "the limits on inputs: sizes, depth, counts (docs/schema.md)"},
       {"options", api_options, nullptr, "every request field: range, default, choices"},
       {"models", api_models, nullptr, "model presets"},
+      {"families", api_families, nullptr, "model families a config.json may name, with transformers' defaults"},
       {"hardware", api_hardware, nullptr, "hardware presets"},
       {"systems", api_systems, nullptr, "multi-device system presets"},
+      {"runtimes", api_runtimes, nullptr, "runtime presets: launches, fusion, kernels, efficiencies"},
       {"conventions", api_conventions, nullptr, "counting conventions"},
       {"dtypes", api_dtypes, nullptr, "weight, activation and KV formats"},
       {"scenarios", api_scenarios, nullptr, "built-in scenarios (LIFE's Table 3 variants)"},
       {"regions", api_regions, nullptr, "grid regions and their CO2 per kWh"},
+      {"architectures", api_architectures, nullptr, "compute rates per clock per unit of every architecture generation"},
+      {"derive_peaks", api_derive_peaks, nullptr, "a device's dense peaks derived from its architecture"},
       {"model", api_model, nullptr, "a model's exact parameters and layer groups"},
       {"device", api_device, nullptr, "a hardware document checked and read back"},
       {"analyze", api_analyze, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices"},
       {"batching", api_batching, nullptr, "throughput against latency as the batch grows"},
+      {"serving", api_serving, nullptr, "continuous batching at a concurrency or request rate: TTFT, TPOT, e2e percentiles, throughput"},
+      {"deploy", api_deploy, nullptr, "every deployment on N devices: the Pareto front and the best under a TTFT/TPOT SLA"},
       {"quant_sweep", api_quant_sweep, nullptr, "every weight format x KV format"},
       {"sweep", api_sweep, nullptr, "a hardware design space and its Pareto front"},
       {"dse_device", api_dse_device, nullptr, "a design point as a hardware document"},
@@ -47,6 +54,7 @@ const std::vector<Function>& functions() {
       {"calibrate", api_calibrate, nullptr, "a device's efficiencies fitted to measured points"},
       {"checkpoint", api_checkpoint, nullptr, "a safetensors checkpoint's tensors read into counts and formats"},
       {"gguf", nullptr, api_gguf, "a GGUF header (bytes): config, parameters and formats"},
+      {"config_text", nullptr, api_config_text, "a config.json's text (bytes), NaN and Infinity as Python writes them: the config, checked"},
       {"safetensors", nullptr, api_safetensors, "a .safetensors header (bytes): its tensor table"},
       {"safetensors_size", nullptr, api_safetensors_size, "the first 8 bytes of a .safetensors file: its header's length"},
   };
@@ -101,10 +109,22 @@ json error_json(const std::string& code, const std::string& path, const std::str
   return {{"ok", false}, {"error", {{"code", code}, {"path", path}, {"message", bounded_message(message)}}}};
 }
 
-// The envelope around one call: its value, or the error it raised. Every number of a value is checked here, before
-// it is written (the writer would show NaN and infinity as null): a result that holds one is refused, naming where.
+// A result object carries the schema version and the project's version at its top; a document that has its own
+// schema_version (a hardware document from `device` or `dse_device`, read back as it is) and the catalog lists
+// (arrays) carry them in the envelope only.
+json versioned(json value) {
+  if (value.is_object() && !value.contains("schema_version")) {
+    value["schema_version"] = kSchemaVersion;
+    value["version"] = kVersion;
+  }
+  return value;
+}
+
+// The envelope around one call: its value, or the error it raised, with the schema and project versions. Every
+// number of a value is checked here, before it is written (the writer would show NaN and infinity as null): a result
+// that holds one is refused, naming where.
 template <typename F>
-std::string envelope_of(F body) {
+json envelope_of(F body) {
   json envelope;
   try {
     json value = body();
@@ -116,7 +136,7 @@ std::string envelope_of(F body) {
                                 ": an input is too extreme for this calculation; expected inputs that give finite numbers "
                                 "(check the device's peaks, bandwidths and capacities and the workload's sizes)");
     else
-      envelope = json::object({{"ok", true}}), envelope["value"] = std::move(value);
+      envelope = json::object({{"ok", true}}), envelope["value"] = versioned(std::move(value));
   } catch (const InputError& e) {
     envelope = error_json(e.code(), e.path(), e.what());
   } catch (const std::bad_alloc&) {
@@ -126,12 +146,16 @@ std::string envelope_of(F body) {
   } catch (const std::exception& e) {
     envelope = error_json("internal", "", std::string("internal error: ") + e.what());
   }
-  return envelope.dump(-1, ' ', false, json::error_handler_t::replace);
+  envelope["schema_version"] = kSchemaVersion;
+  envelope["version"] = kVersion;
+  return envelope;
 }
+
+std::string text(const json& envelope) { return envelope.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 }  // namespace
 
-std::string call(const std::string& fn, const std::string& request_json) {
+json call_json(const std::string& fn, const std::string& request_json) {
   return envelope_of([&]() -> json {
     const Function& f = find_function(fn, false);
     const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
@@ -139,8 +163,12 @@ std::string call(const std::string& fn, const std::string& request_json) {
   });
 }
 
-std::string call_bytes(const std::string& fn, const std::string& bytes) {
+json call_bytes_json(const std::string& fn, const std::string& bytes) {
   return envelope_of([&]() -> json { return find_function(fn, true).bytes_call(bytes); });
 }
+
+std::string call(const std::string& fn, const std::string& request_json) { return text(call_json(fn, request_json)); }
+
+std::string call_bytes(const std::string& fn, const std::string& bytes) { return text(call_bytes_json(fn, bytes)); }
 
 }  // namespace infercast

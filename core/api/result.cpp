@@ -6,6 +6,7 @@
 
 #include "io/hardware_json.hpp"
 #include "io/system_json.hpp"
+#include "quant/llama_mix.hpp"
 
 namespace infercast {
 
@@ -45,14 +46,53 @@ json cost_json(const CostReport& c, const CostAssumptions& a) {
   out["usd_per_hour"] = c.usd_per_hour;
   out["hardware_usd_per_hour"] = c.hardware_usd_per_hour;
   out["energy_usd_per_hour"] = c.energy_usd_per_hour;
-  out["usd_per_million_tokens"] = c.usd_per_million_tokens;
-  out["operational_gCO2e_per_million_tokens"] = c.operational_g_per_million_tokens;
+  // What the cost per token counts: both shares, one of them, or nothing known (then null and the reason).
+  out["usd_basis"] = c.has_price && c.model.available ? "hardware and electricity"
+                     : c.has_price                     ? "hardware only: no published power"
+                     : c.model.available               ? "electricity only: no published price"
+                                                       : "unknown";
+  out["usd_per_million_tokens"] = usd_known(c) ? json(c.usd_per_million_tokens) : json(nullptr);
+  if (!usd_known(c))
+    out["usd_unknown_reason"] = "no published price or power for this device; give them under the costs (price_USD, power_W)";
+  out["operational_gCO2e_per_million_tokens"] = c.model.available ? json(c.operational_g_per_million_tokens) : json(nullptr);
   out["embodied_gCO2e_per_million_tokens"] = c.embodied_g_per_million_tokens;
-  out["gCO2e_per_million_tokens"] = c.g_per_million_tokens;
+  out["gCO2e_per_million_tokens"] = co2_known(c) ? json(c.g_per_million_tokens) : json(nullptr);
+  if (!co2_known(c))
+    out["co2_unknown_reason"] = "no published power or embodied carbon for this device; give one under the costs (power_W, embodied_kgCO2e)";
   out["warnings"] = warnings_json(c.warnings);
   return out;
 }
 
+
+bool usd_known(const CostReport& c) { return c.has_price || c.model.available; }
+bool co2_known(const CostReport& c) { return c.model.available || c.has_embodied; }
+
+bool lower_bound(const std::vector<Warning>& ws) {
+  for (const auto& w : ws)
+    if (w.code == "hardware.no_compute_peak") return true;
+  return false;
+}
+
+json execution_json(const Execution& x, const HardwareSpec& hw) {
+  const RuntimeSpec* rt = x.runtime;
+  json fusion = json::object();
+  if (rt)
+    fusion = {{"qkv", rt->fusion.qkv}, {"gate_up", rt->fusion.gate_up}, {"act_in_gemm", rt->act_in_gemm},
+              {"norm_residual", rt->fusion.norm_residual}, {"rope", rt->fusion.rope}, {"kv_write", rt->fusion.kv_write},
+              {"qk_norm", rt->fusion.qk_norm}};
+  return {{"runtime", rt ? rt->id : "reference"},
+          {"runtime_name", rt ? rt->name : "reference"},
+          {"launch", x.graphs ? "graph" : "per-kernel"},
+          {"graph_max_tokens", x.graph_max_tokens},
+          {"memory_family", memory_family_names().name(memory_family(hw))},
+          {"efficiency", efficiency_to_json(x.eff)},
+          {"kernel_gap_us", x.eff.dispatch_s * 1e6},
+          {"kernel_launch_us", x.launch_s * 1e6},
+          {"step_overhead_us", x.step_overhead_s * 1e6},
+          {"compute_paths", {{"fp8", rt ? rt->fp8 : true}, {"fp16_accumulate", rt && rt->fp16_accumulate},
+                             {"quantized", rt ? quant_path_names().name(rt->quant) : "dequantize"}}},
+          {"fusion", fusion}};
+}
 
 json warnings_json(const std::vector<Warning>& ws) {
   json a = json::array();
@@ -71,7 +111,8 @@ json params_json(const ParamCounts& p) {
           {"experts_routed", p.experts_routed},
           {"experts_shared", p.experts_shared},
           {"router", p.router},
-          {"norms", p.norms}};
+          {"norms", p.norms},
+          {"vision", p.vision}};
 }
 
 json groups_json(const std::vector<LayerGroup>& groups) {
@@ -97,6 +138,7 @@ json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector
           {"vocab_size", m.vocab},
           {"num_layers", static_cast<i64>(m.layers.size())},
           {"mtp_layers_not_counted", m.mtp_layers},
+          {"vision_encoder", vision_kind_names().name(m.vision.kind)},
           {"tied_embeddings", m.tied_embeddings},
           {"declared_quantization", m.declared_quant},
           {"groups", groups_json(groups)},
@@ -135,6 +177,10 @@ json ops_json(const Phase& p, const char* phase) {
       j["dispatch_s"] = t.dispatch_s;
       j["bound"] = t.bound;
       j["compute_type_used"] = compute_type_name(t.compute_used);
+      // What the explanation of this time shows: the efficiency reached, the bandwidth the bytes moved at, the gap.
+      j["compute_efficiency"] = t.compute_efficiency;
+      j["bandwidth_Bps"] = t.bandwidth_bytes_per_s;
+      j["gap_us"] = t.gap_s * 1e6;
     }
     a.push_back(j);
   }
@@ -148,14 +194,27 @@ json precision_json(const Precision& p, const ModelSpec& m) {
     const DType& d = p.of(static_cast<WeightClass>(c));
     classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d.name}, {"bits_per_element", d.bits_per_element}};
   }
-  return {{"weights", p.weights.name},
-          {"weights_bits_per_element", p.weights.bits_per_element},
-          {"activations", p.activations.name},
-          {"kv", p.kv.name},
-          {"kv_bits_per_element", p.kv.bits_per_element},
-          {"by_class", classes},
-          {"declared_quantization", m.declared_quant},
-          {"declared_weights", m.declared_weights}};
+  json out = {{"weights", p.weights.name},
+              {"weights_bits_per_element", p.weights.bits_per_element},
+              {"activations", p.activations.name},
+              {"kv", p.kv.name},
+              {"kv_bits_per_element", p.kv.bits_per_element},
+              {"by_class", classes},
+              {"declared_quantization", m.declared_quant},
+              {"declared_weights", m.declared_weights}};
+  // A llama.cpp file type on every class: its tensors by type and the exact bytes of the file's tensor data.
+  if (const LlamaMix* mix = find_llama_mix(p.weights.name)) {
+    bool whole = true;
+    for (int c = 0; c < kWeightClasses; ++c) whole = whole && p.of(static_cast<WeightClass>(c)).name == mix->name;
+    if (whole) {
+      const MixPlan plan = plan_llama_mix(m, *mix);
+      json types = json::object();
+      for (const auto& [t, n] : plan.elements_by_type) types[t] = n;
+      out["gguf"] = {{"file_type", mix->name}, {"description", mix->description}, {"tensor_bytes", plan.tensor_bytes},
+                     {"elements_by_type", types}};
+    }
+  }
+  return out;
 }
 
 json totals_json(const PhaseTotals& t) {
@@ -230,6 +289,7 @@ json plan_json(const PlanForecast& f, const System& sys) {
               {"fits", f.fits},
               {"max_batch", f.max_batch},
               {"timeline", timeline},
+              {"lower_bound", lower_bound(f.warnings)},
               {"warnings", warnings_json(f.warnings)}};
   return out;
 }
@@ -252,6 +312,107 @@ json speculative_json(const PlanForecast& f) {
           {"plain_total_tokens_per_s", finite(s.plain_total_tokens_per_s)},
           {"draft_weights_bytes", s.draft_weights_bytes},
           {"draft_kv_bytes", s.draft_kv_bytes}};
+}
+
+json percentiles_json(const Percentiles& p) {
+  return {{"mean", finite(p.mean)}, {"p50", finite(p.p50)}, {"p90", finite(p.p90)}, {"p99", finite(p.p99)}};
+}
+
+json serving_json(const ServingResult& r) {
+  return {{"ttft_s", percentiles_json(r.ttft_s)},
+          {"tpot_s", percentiles_json(r.tpot_s)},
+          {"itl_s", percentiles_json(r.itl_s)},
+          {"e2e_s", percentiles_json(r.e2e_s)},
+          {"requests_per_s", finite(r.requests_per_s)},
+          {"output_tokens_per_s", finite(r.output_tokens_per_s)},
+          {"input_tokens_per_s", finite(r.input_tokens_per_s)},
+          {"output_tokens_per_s_per_device", finite(r.output_tokens_per_s_per_device)},
+          {"output_tokens_per_s_per_user", finite(r.output_tokens_per_s_per_user)},
+          {"engine",
+           {{"requests", r.requests},
+            {"duration_s", finite(r.duration_s)},
+            {"steps", r.steps},
+            {"prefill_steps", r.prefill_steps},
+            {"mixed_steps", r.mixed_steps},
+            {"decode_steps", r.decode_steps},
+            {"mean_batch", finite(r.mean_batch)},
+            {"mean_step_s", finite(r.mean_step_s)},
+            {"preemptions", r.preemptions},
+            {"busy_fraction", finite(r.busy_fraction)},
+            {"mean_isl", finite(r.mean_isl)},
+            {"mean_osl", finite(r.mean_osl)},
+            {"littles_law", {{"mean_in_system", finite(r.mean_in_system)}, {"rate_x_mean_e2e", finite(r.littles_product)}}}}},
+          {"kv_peak_fraction", finite(r.memory.kv_peak_fraction)},
+          {"kv_mean_fraction", finite(r.memory.kv_mean_fraction)},
+          {"max_concurrency", finite(r.memory.max_concurrency)}};
+}
+
+json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
+  return {{"stated", l.stated},
+          {"source", spec.source},
+          {"policy", step_policy_names().name(l.policy)},
+          {"chunked_prefill", l.chunked_prefill},
+          {"max_num_seqs", l.max_num_seqs},
+          {"max_num_batched_tokens", l.token_budget},
+          {"max_prefill_tokens", l.max_prefill_tokens},
+          {"memory_fraction", l.memory_basis == MemoryBasis::Reserve ? json(nullptr) : json(l.memory_fraction)},
+          {"memory_fraction_of", memory_basis_names().name(l.memory_basis)},
+          {"reserve_bytes", l.reserve_bytes},
+          {"kv_block_tokens", l.kv_block_tokens},
+          {"preemption", preemption_names().name(l.preemption)},
+          {"prefix_caching", l.prefix_caching},
+          {"output_delay_steps", l.output_delay_steps}};
+}
+
+json serving_memory_json(const ServingMemory& m) {
+  return {{"capacity_bytes", m.capacity_bytes},
+          {"usable_bytes", m.usable_bytes},
+          {"weights_bytes", m.weights_bytes},
+          {"activation_bytes", m.activation_bytes},
+          {"reserve_bytes", m.reserve_bytes},
+          {"kv_bytes", m.kv_bytes},
+          {"kv_bytes_per_token", m.kv_bytes_per_token},
+          {"kv_tokens", m.kv_tokens}};
+}
+
+json serving_cost_json(const CostReport& c, const CostAssumptions& a) {
+  json out = cost_json(c, a);
+  out.erase("prefill");
+  out.erase("decode");
+  if (c.model.available) {
+    out["j_per_output_token"] = finite(c.decode.j_per_token);
+    out["output_tokens_per_j"] = finite(c.decode.tokens_per_j);
+    out["avg_power_W"] = finite(c.decode.avg_power_w);
+  }
+  return out;
+}
+
+json offload_json(const OffloadResult& o, const OffloadSpec& spec) {
+  const auto part = [](const OffloadPart& p) {
+    return json{{"first_layer", p.first_layer},
+                {"layers", p.layers},
+                {"embedding", p.embedding},
+                {"output", p.output},
+                {"weights_bytes", p.a.weights_bytes},
+                {"kv_cache_bytes", p.a.kv_cache_bytes},
+                {"required_bytes", p.a.memory_required_bytes},
+                {"capacity_bytes", p.a.memory_capacity_bytes},
+                {"fits", p.a.fits},
+                {"prefill_s", finite(p.prefill_s)},
+                {"prefill_streamed", p.prefill_streamed},
+                {"stream_s", finite(p.stream_s)},
+                {"tpot_s", finite(p.a.tpot_mean_s)},
+                {"runtime", p.a.execution.runtime ? p.a.execution.runtime->id : "reference"},
+                {"memory_efficiency", p.a.execution.eff.memory}};
+  };
+  return {{"gpu_layers", o.gpu_layers},
+          {"layers", o.n_layers},
+          {"chosen", o.chosen},
+          {"host", hardware_to_json(spec.host)},
+          {"link_GBps", spec.link_bytes_per_s / 1e9},
+          {"ubatch", spec.ubatch},
+          {"device", part(o.device)},
+          {"host_part", part(o.host)}};
 }
 
 }  // namespace infercast

@@ -64,17 +64,33 @@ double metric_value(const Analysis& a, const Workload& w, Metric m) {
   return 0;
 }
 
+unsigned eff_bit(EffParam p) {
+  switch (p) {
+    case EffParam::Gemm: return kEffGemm;
+    case EffParam::Attention: return kEffAttention;
+    case EffParam::Elementwise: return kEffElementwise;
+    case EffParam::Memory: return kEffMemory;
+    case EffParam::Dispatch: return kEffDispatch;
+  }
+  return 0;
+}
+
 CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<CalibrationPoint>& points,
                             const std::vector<EffParam>& params, int max_evaluations) {
   if (points.empty()) throw InputError("calibrate.no_points", "/points", "/points is empty; expected at least one measured point");
   CalibrationResult res;
   res.params = params;
-  res.start = hw0.eff;
+  // The efficiencies the points run with now: the device's own where it states them, else its runtime's (the
+  // points' workloads name it), else its class's. The fitted ones are stated on the device, so they win over any
+  // runtime; the rest keep following the runtime.
+  res.start = resolve_execution(hw0, points.front().workload.runtime).eff;
+  for (EffParam p : params) res.fitted_bits |= eff_bit(p);
   HardwareSpec hw = hw0;
   std::vector<double> forecast(points.size());
   // Mean squared log(forecast / measured) over the points; fills `forecast`.
   const auto mean_sq_log = [&](const Efficiencies& e) {
     hw.eff = e;
+    hw.eff_given = hw0.eff_given | res.fitted_bits;
     double s = 0;
     for (std::size_t i = 0; i < points.size(); ++i) {
       const auto& p = points[i];
@@ -96,8 +112,18 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
     return s;
   };
   const auto rms = [&](const Efficiencies& e) { return std::sqrt(mean_sq_log(e)); };
-  res.rms_log_error_before = rms(res.start);
-  res.forecast_before = forecast;
+  {
+    // Before: the device as it is (nothing stated on it yet).
+    double s = 0;
+    for (std::size_t i = 0; i < points.size(); ++i) {
+      const auto& p = points[i];
+      forecast[i] = metric_value(analyze(*p.model, p.workload, &hw0), p.workload, p.metric);
+      const double r = forecast[i] > 0 ? std::log(forecast[i] / p.measured) : 10.0;
+      s += r * r;
+    }
+    res.rms_log_error_before = std::sqrt(s / static_cast<double>(points.size()));
+    res.forecast_before = forecast;
+  }
 
   // Coordinate descent: golden-section search of each parameter in log space, sweeps until nothing moves.
   Efficiencies cur = res.start;

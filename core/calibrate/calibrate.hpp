@@ -29,6 +29,7 @@ inline const char* eff_param_name(EffParam p) { return eff_param_names().name(p)
 
 struct CalibrationResult {
   Efficiencies start, fitted;
+  unsigned fitted_bits = 0;  // kEff* bits of the fitted efficiencies: a saved device states these
   std::vector<EffParam> params;
   std::vector<double> forecast_before, forecast_after;  // per point
   double rms_log_error_before = 0, rms_log_error_after = 0;
@@ -38,6 +39,8 @@ struct CalibrationResult {
 
 // `max_evaluations` bounds the work (each evaluation analyzes every point): the search stops at a whole sweep over
 // the parameters that would pass it, keeping the best values so far.
+unsigned eff_bit(EffParam p);  // the HardwareSpec::eff_given bit of an efficiency
+
 CalibrationResult calibrate(const HardwareSpec& hw, const std::vector<CalibrationPoint>& points,
                             const std::vector<EffParam>& params, int max_evaluations = 1 << 30);
 

@@ -46,8 +46,8 @@ double base_tflops(const HardwareSpec& hw) {
   return (bf16 > 0 ? bf16 : fp16 > 0 ? fp16 : best) / 1e12;
 }
 
-void add_op(std::vector<DseWorkload::OpCost>& out, const HardwareSpec& hw, const Op& o, double scale) {
-  out.push_back({static_cast<float>(scale * op_compute_seconds(hw, o)), static_cast<float>(scale * o.weight_bytes),
+void add_op(std::vector<DseWorkload::OpCost>& out, const HardwareSpec& hw, const Execution& x, const Op& o, double scale) {
+  out.push_back({static_cast<float>(scale * op_compute_seconds(hw, x, o)), static_cast<float>(scale * o.weight_bytes),
                  static_cast<float>(scale * (o.kv_read_bytes + o.kv_write_bytes)),
                  static_cast<float>(scale * (o.act_read_bytes + o.act_write_bytes))});
 }
@@ -94,8 +94,15 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   if (base.tiers.empty() || base.tiers[0].bandwidth_bytes_per_s <= 0)
     throw InputError("dse.no_memory", "/hardware", "/hardware: " + base.name + " has no memory tier to scale");
   const Analysis a = analyze(m, w, &base);
-  for (const auto& o : a.prefill.ops) add_op(wl.prefill, base, o, 1);
-  wl.prefill_dispatch_s = a.prefill.totals.dispatches * base.eff.dispatch_s;
+  const Execution& x = a.execution;
+  wl.memory_efficiency = x.eff.memory;
+  wl.kv_memory_efficiency = x.kv_memory;
+  wl.step_overhead_s = x.step_overhead_s;
+  const auto gap = [&](double tokens) { return replayed(x, tokens) ? x.graph_gap_s : x.eff.dispatch_s; };
+  const auto launches = [&](double tokens, double kernels) { return replayed(x, tokens) ? 0 : kernels * x.launch_s; };
+  for (const auto& o : a.prefill.ops) add_op(wl.prefill, base, x, o, 1);
+  wl.prefill_dispatch_s = a.prefill.totals.dispatches * gap(a.prefill.tokens);
+  wl.prefill_launch_s = launches(a.prefill.tokens, a.prefill.totals.dispatches);
   wl.decode_steps = a.decode_steps;
   // The decode step in the middle of the generation: costs are affine in the step between window and tile cuts,
   // so its time is the mean step time unless an operator changes bound on the way (docs/formulas.md).
@@ -105,16 +112,17 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
     const auto hi = step_ops(m, a.groups, decode_step(w.requests, std::ceil(mid)), w.settings);
     double disp = 0;
     for (std::size_t i = 0; i < lo.size(); ++i) {
-      add_op(wl.decode, base, lo[i], 0.5);
+      add_op(wl.decode, base, x, lo[i], 0.5);
       const auto& h = hi[i];
       auto& c = wl.decode.back();
-      c.compute_s += static_cast<float>(0.5 * op_compute_seconds(base, h));
+      c.compute_s += static_cast<float>(0.5 * op_compute_seconds(base, x, h));
       c.w += static_cast<float>(0.5 * h.weight_bytes);
       c.kv += static_cast<float>(0.5 * (h.kv_read_bytes + h.kv_write_bytes));
       c.act += static_cast<float>(0.5 * (h.act_read_bytes + h.act_write_bytes));
       disp += lo[i].dispatches;
     }
-    wl.decode_dispatch_s = disp * base.eff.dispatch_s;
+    wl.decode_dispatch_s = disp * gap(a.decode.tokens);
+    wl.decode_launch_s = launches(a.decode.tokens, disp);
   }
   wl.prompt_tokens = a.prefill.tokens;
   wl.requests = a.batch_requests;
@@ -145,7 +153,8 @@ PointTiers tiers_of(const DseWorkload& wl, const DseSpec& spec, const std::array
     t.cap[t.n] = sram;
     t.bw[t.n++] = spec.sram_bandwidth_bytes_per_s;
   }
-  t.cap[t.n] = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  // The main memory less what the driver and OS keep (the base device's reserve), as the analysis places it.
+  t.cap[t.n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
   t.bw[t.n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   for (std::size_t i = 1; i < wl.base.tiers.size() && t.n < 6; ++i) {
     t.cap[t.n] = wl.base.tiers[i].capacity_bytes;
@@ -177,25 +186,27 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
     if (left > 0) inv += left / t.bw[t.n - 1];
     return bytes > 0 ? inv / bytes : 1 / t.bw[0];
   };
-  const double eff_m = wl.base.eff.memory;
-  const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / eff_m, ia = place(wl.act_bytes) / eff_m;
+  const double eff_m = wl.memory_efficiency;
+  const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency, ia = place(wl.act_bytes) / eff_m;
   const bool fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   const double inv_f = 1 / f;
-  const auto phase = [&](const std::vector<DseWorkload::OpCost>& ops, double dispatch) {
+  // A step: its operators (per operator or the phase's max), the kernels' gaps, at least the host's launches, and
+  // the runtime's per-step cost (as analysis/trace.cpp times a block).
+  const auto phase = [&](const std::vector<DseWorkload::OpCost>& ops, double dispatch, double launch) {
     double sum = 0, sc = 0, sm = 0;
     if (wl.timing == Timing::PerOp) {
       for (const auto& o : ops) sum += std::max(o.compute_s * inv_f, o.w * iw + o.kv * ikv + o.act * ia);
-      return sum + dispatch;
+      return std::max(sum + dispatch, launch) + wl.step_overhead_s;
     }
     for (const auto& o : ops) {
       sc += o.compute_s;
       sm += o.w * iw + o.kv * ikv + o.act * ia;
     }
-    return std::max(sc * inv_f, sm) + dispatch;
+    return std::max(std::max(sc * inv_f, sm) + dispatch, launch) + wl.step_overhead_s;
   };
-  const double ttft = phase(wl.prefill, wl.prefill_dispatch_s);
-  const double tpot = wl.decode_steps > 0 ? phase(wl.decode, wl.decode_dispatch_s) : ttft;
+  const double ttft = phase(wl.prefill, wl.prefill_dispatch_s, wl.prefill_launch_s);
+  const double tpot = wl.decode_steps > 0 ? phase(wl.decode, wl.decode_dispatch_s, wl.decode_launch_s) : ttft;
   const double decode_time = wl.decode_steps > 0 ? tpot * wl.decode_steps : 0;
   const double e2e = ttft + decode_time;
   // Energy, cost and CO2 as cost_report computes them, with the point's power, compute and bandwidth.
@@ -240,11 +251,21 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   HardwareSpec hw = wl.base;
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   for (auto& v : hw.peak_flops) v *= f;
+  for (auto& v : hw.peak_flops_fp16_accumulate) v *= f;
+  // A design point's peaks are the design's, not the base device's derivation from its architecture; its compute
+  // units stay (its GEMMs run in waves over them, as the sweep timed them), its clocks go.
+  hw.estimate = PeakEstimate{};
+  hw.architecture.clock_ghz = hw.architecture.matrix_clock_ghz = 0;
   std::vector<MemoryTier> tiers;
   if (p[static_cast<int>(DseParam::SramMB)] > 0)
-    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0});
+    tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0, MemoryTech::SRAM});
   MemoryTier main = wl.base.tiers[0];
   main.capacity_bytes = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  // The reserve belongs to the main memory: with SRAM in front, it comes off the main tier's capacity here.
+  if (!tiers.empty()) {
+    main.capacity_bytes = std::max(0.0, main.capacity_bytes - hw.reserve_bytes);
+    hw.reserve_bytes = 0;
+  }
   main.bandwidth_bytes_per_s = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   tiers.push_back(main);
   for (std::size_t i = 1; i < wl.base.tiers.size(); ++i) tiers.push_back(wl.base.tiers[i]);

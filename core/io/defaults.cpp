@@ -3,6 +3,7 @@
 #include "io/fields.hpp"
 #include "io/json_reader.hpp"
 #include "io/presets.hpp"
+#include "runtime/params.hpp"
 
 namespace infercast {
 
@@ -57,6 +58,17 @@ const ClassTable& class_table() {
       d.name = c.string("class");
       d.basis = c.string("basis");
       d.efficiency = read_efficiency(c.object("efficiency"));
+      if (c.has("reserve")) {
+        Reader rv = c.object("reserve");
+        d.reserve.fixed_bytes = rv.nonneg_number_or("GB", 0) * 1e9;
+        d.reserve.fraction = rv.number_in_or("fraction", 0, 0.95, 0);
+        d.reserve.small_fraction = rv.number_in_or("small_fraction", 0, 0.95, 0);
+        d.reserve.small_up_to_bytes = rv.nonneg_number_or("small_up_to_GB", 0) * 1e9;
+        d.reserve.basis = rv.string("basis");
+        rv.reject_unknown();
+      } else {
+        c.raw("reserve");
+      }
       c.reject_unknown();
       out.classes.push_back(d);
     }
@@ -77,6 +89,46 @@ const RegionTable& region_table() {
     for (auto& g : r.object_array("regions")) {
       out.regions.push_back({g.string("id"), g.string("name"), g.number_in_or("gCO2e_per_kWh", 0, 5000, 0)});
       g.reject_unknown();
+    }
+    return out;
+  });
+  return t;
+}
+
+// A {dtype: rate} object: every key a compute type, every rate positive.
+std::array<double, 8> read_rates(Reader r) {
+  std::array<double, 8> out{};
+  for (const auto& e : compute_type_names().entries()) out[static_cast<std::size_t>(e.value)] = r.positive_number_or(e.name, 0);
+  r.reject_unknown();
+  return out;
+}
+
+struct GenerationTable {
+  std::string source;
+  std::vector<Generation> rows;
+};
+
+const GenerationTable& gen_table() {
+  static const GenerationTable t = load("defaults", "architectures.json", [](Reader& r) {
+    GenerationTable out;
+    out.source = r.string("source");
+    for (auto& e : r.object_array("generations")) {
+      Generation g;
+      g.key = e.string("generation");
+      g.name = e.string("name");
+      g.unit = e.string("unit");
+      g.flop_per_clock = read_rates(e.object("flop_per_clock"));
+      if (e.has("flop_per_clock_fp16_accumulate")) g.flop_per_clock_fp16_accumulate = read_rates(e.object("flop_per_clock_fp16_accumulate"));
+      else e.raw("flop_per_clock_fp16_accumulate");
+      g.accumulate = e.string_or("accumulate", "");
+      g.source = e.string("source");
+      g.trust = e.string("trust");
+      if (g.trust != "high" && g.trust != "medium" && g.trust != "low")
+        e.fail("trust", "out_of_range", e.child_path("trust") + " holds \"" + g.trust + "\"; expected high, medium or low");
+      for (const auto& other : out.rows)
+        if (other.key == g.key) e.fail("generation", "duplicate", e.child_path("generation") + " holds \"" + g.key + "\", listed twice");
+      e.reject_unknown();
+      out.rows.push_back(g);
     }
     return out;
   });
@@ -151,6 +203,20 @@ Efficiencies default_efficiencies(const std::string& name) {
   return device_class_table().front().efficiency;
 }
 
+MemoryReserve default_reserve(const std::string& name) {
+  for (const auto& c : device_class_table())
+    if (c.name == name) return c.reserve;
+  return device_class_table().front().reserve;
+}
+
+const std::vector<Generation>& generation_table() { return gen_table().rows; }
+const std::string& generation_source() { return gen_table().source; }
+const Generation* find_generation(const std::string& key) {
+  for (const auto& g : gen_table().rows)
+    if (g.key == key) return &g;
+  return nullptr;
+}
+
 const std::vector<GridRegion>& grid_regions() { return region_table().regions; }
 const std::string& grid_source() { return region_table().source; }
 
@@ -190,9 +256,83 @@ const ValidationNames& validation_names() {
       e.string_or("note", "");
       e.reject_unknown();
     }
+    if (r.has("source_groups")) {
+      for (auto& e : r.object_array("source_groups")) {
+        out.source_groups.emplace_back(e.string("source"), e.string("group"));
+        e.string("reason");
+        e.reject_unknown();
+      }
+    } else {
+      r.raw("source_groups");
+    }
+    if (r.has("serving_lengths")) {
+      for (auto& e : r.object_array("serving_lengths")) {
+        ValidationNames::DatasetLengths d;
+        d.notes_contain = e.string("notes_contain");
+        d.num_prompts = e.positive_number("num_prompts");
+        d.isl = e.positive_number("mean_isl");
+        d.osl = e.positive_number("mean_osl");
+        e.string("source");
+        e.reject_unknown();
+        out.serving_lengths.push_back(d);
+      }
+    } else {
+      r.raw("serving_lengths");
+    }
     return out;
   });
   return t;
+}
+
+const std::vector<DefaultRuntimeRule>& default_runtime_rules() {
+  static const std::vector<DefaultRuntimeRule> t = load("defaults", "default_runtimes.json", [](Reader& r) {
+    std::vector<DefaultRuntimeRule> out;
+    r.string("source");
+    for (auto& e : r.object_array("rules")) {
+      DefaultRuntimeRule d{e.string_or("hardware", ""), e.string_or("vendor", ""), e.string_or("class", ""),
+                           e.string("runtime"), e.string("reason")};
+      if (!find_runtime_preset(d.runtime))
+        e.fail("runtime", "unknown_preset", e.child_path("runtime") + " holds \"" + d.runtime + "\", which is not a runtime preset");
+      e.reject_unknown();
+      out.push_back(d);
+    }
+    return out;
+  });
+  return t;
+}
+
+const std::vector<RuntimeFit>& runtime_fits() {
+  static const std::vector<RuntimeFit> t = load("defaults", "runtime_fits.json", [](Reader& r) {
+    std::vector<RuntimeFit> out;
+    r.string("source");
+    const json* all = r.raw("fits");
+    if (!all || !all->is_array()) r.fail("fits", "wrong_type", "/fits: expected an array of fits (empty when none)");
+    if (all->empty()) return out;
+    for (auto& e : r.object_array("fits")) {
+      RuntimeFit f{e.string("runtime"), e.string("basis"), {}};
+      const json* v = e.raw("values");
+      if (!v || !v->is_object()) e.fail("values", "wrong_type", e.child_path("values") + ": expected an object of parameter values");
+      for (const auto& [k, x] : v->items()) {
+        if (!rt_param_names().find(k)) e.fail("values", "out_of_range", e.child_path("values") + "/" + k + " is not a runtime parameter");
+        if (!x.is_number()) e.fail("values", "wrong_type", e.child_path("values") + "/" + k + ": expected a number");
+        f.values.emplace_back(k, x.get<double>());
+      }
+      e.reject_unknown();
+      out.push_back(f);
+    }
+    return out;
+  });
+  return t;
+}
+
+std::string default_runtime_id(const HardwareSpec& hw) {
+  if (!hw.default_runtime.empty()) return hw.default_runtime;
+  for (const auto& d : default_runtime_rules())
+    if (!d.hardware.empty() && d.hardware == hw.id) return d.runtime;
+  for (const auto& d : default_runtime_rules())
+    if (d.hardware.empty() && (d.vendor.empty() || d.vendor == hw.vendor) && (d.device_class.empty() || d.device_class == hw.device_class))
+      return d.runtime;
+  return "reference";
 }
 
 }  // namespace infercast

@@ -1,12 +1,49 @@
 #include "io/hardware_json.hpp"
 
+#include "io/defaults.hpp"
 #include "io/fields.hpp"
+#include "io/presets.hpp"
 
 namespace infercast {
 
 namespace {
 const char* kPeakKeys[] = {"fp32", "tf32", "bf16", "fp16", "fp8", "int8", "fp4", "int4"};
+
+// Types whose tensor rate can differ with FP16 accumulation: the 16- and 8-bit floating-point ones.
+bool has_fp16_accumulate(std::size_t i) {
+  return i == static_cast<std::size_t>(ComputeType::FP16) || i == static_cast<std::size_t>(ComputeType::FP8);
 }
+
+void read_architecture(Reader a, Architecture& out) {
+  out.generation = a.string("generation");
+  if (!find_generation(out.generation)) {
+    std::string list;
+    for (const auto& g : generation_table()) list += (list.empty() ? "" : ", ") + g.key;
+    a.fail("generation", "out_of_range", a.child_path("generation") + " holds \"" + out.generation + "\"; expected one of " + list);
+  }
+  out.compute_units = static_cast<int>(read_field(a, field::arch_compute_units));
+  out.clock_ghz = read_field(a, field::arch_clock_ghz);
+  out.matrix_clock_ghz = read_field(a, field::arch_matrix_clock_ghz);
+  out.l2_mb = read_field(a, field::arch_l2_mb);
+  a.reject_unknown();
+}
+
+void read_estimate(Reader e, const HardwareSpec& hw, PeakEstimate& out) {
+  const auto names = e.string_array_or("dtypes");
+  if (names.empty()) e.fail("dtypes", "missing_field", e.child_path("dtypes") + " is missing or empty; expected the data types whose peaks are derived");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string at = e.child_path("dtypes") + "/" + std::to_string(i);
+    const ComputeType t = compute_type_names().parse(names[i], at, e.code_prefix() + ".out_of_range");
+    if (hw.peak_flops[static_cast<std::size_t>(t)] <= 0)
+      throw InputError(e.code_prefix() + ".inconsistent", at,
+                       at + " holds \"" + names[i] + "\", which has no peak in peak_dense_TFLOPS; expected a type whose peak is given");
+    out.dtypes.push_back(t);
+  }
+  out.derivation = e.string("derivation");
+  out.sources = e.string("sources");
+  e.reject_unknown();
+}
+}  // namespace
 
 HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   Reader r(doc, path, "hardware");
@@ -26,8 +63,13 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     r.fail("class", "out_of_range", r.child_path("class") + " holds \"" + hw.device_class + "\"; expected one of " + list);
   }
   hw.source = r.string("source");
-  r.string_or("notes", "");
-  r.nonneg_int_or("launch_year", 0);
+  hw.notes = r.string_or("notes", "");
+  // The runtime its users most run (a runtime preset); without it, presets/defaults/default_runtimes.json decides.
+  hw.default_runtime = r.string_or("default_runtime", "");
+  if (!hw.default_runtime.empty() && !find_runtime_preset(hw.default_runtime))
+    r.fail("default_runtime", "unknown_preset", r.child_path("default_runtime") + " holds \"" + hw.default_runtime +
+                                                    "\", which is not a runtime preset; run `infercast runtimes` for the list");
+  hw.launch_year = static_cast<int>(r.nonneg_int_or("launch_year", 0));
   {
     // A key present must hold a positive peak; a data type the device has no published peak for is left out.
     // With no peak at all the forecaster times memory and dispatch only, and says so in a warning.
@@ -35,12 +77,36 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     for (std::size_t i = 0; i < 8; ++i) hw.peak_flops[i] = read_field_at(peaks, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;
     peaks.reject_unknown();
   }
+  if (r.has("peak_dense_TFLOPS_fp16_accumulate")) {
+    // Only fp16 and fp8 have an FP16-accumulate rate, never below the FP32-accumulate one it sits beside.
+    Reader acc = r.object("peak_dense_TFLOPS_fp16_accumulate");
+    for (std::size_t i = 0; i < 8; ++i) {
+      if (!has_fp16_accumulate(i)) continue;
+      const double v = acc.positive_number_or(kPeakKeys[i], 0) * 1e12;
+      if (v > 0 && v < hw.peak_flops[i])
+        acc.fail(kPeakKeys[i], "inconsistent",
+                 acc.child_path(kPeakKeys[i]) + " holds " + number_text(v / 1e12) + ", below peak_dense_TFLOPS/" + kPeakKeys[i] + " (" +
+                     number_text(hw.peak_flops[i] / 1e12) + "); expected the FP16-accumulate rate, at least the FP32-accumulate one");
+      hw.peak_flops_fp16_accumulate[i] = v;
+    }
+    acc.reject_unknown();
+  } else {
+    r.raw("peak_dense_TFLOPS_fp16_accumulate");
+  }
+  if (r.has("peak_estimated")) read_estimate(r.object("peak_estimated"), hw, hw.estimate);
+  else r.raw("peak_estimated");
+  if (r.has("architecture")) read_architecture(r.object("architecture"), hw.architecture);
+  else r.raw("architecture");
   for (auto& t : r.object_array("memory_tiers")) {
     MemoryTier tier;
     tier.name = t.string("name");
     tier.capacity_bytes = read_required(t, field::hw_tier_capacity_gb) * 1e9;
     tier.bandwidth_bytes_per_s = read_required(t, field::hw_tier_bandwidth_gbps) * 1e9;
     tier.energy_j_per_byte = read_field(t, field::hw_tier_energy_pj) * 1e-12;
+    if (t.has("technology"))
+      tier.technology = memory_tech_names().parse(t.string("technology"), t.child_path("technology"), t.code_prefix() + ".out_of_range");
+    else
+      t.raw("technology");
     t.reject_unknown();
     hw.tiers.push_back(tier);
   }
@@ -51,15 +117,33 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   hw.price_usd = read_field(r, field::hw_price_usd);
   hw.embodied_kgco2e = read_field(r, field::hw_embodied_kgco2e);
   hw.eff = default_efficiencies(hw.device_class);
+  // What the driver and OS keep of the first tier: this device's own figure, else its class's.
+  const MemoryReserve reserve = default_reserve(hw.device_class);
+  const double first = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
+  if (r.has(field::device_memory_reserve_gb.key())) {
+    hw.reserve_bytes = read_field(r, field::device_memory_reserve_gb) * 1e9;
+    if (hw.reserve_bytes > first)
+      r.fail(field::device_memory_reserve_gb.key(), "out_of_range",
+             r.child_path(field::device_memory_reserve_gb.key()) + " holds " + number_text(json(hw.reserve_bytes / 1e9)) +
+                 "; expected at most the first memory tier's capacity_GB (" + number_text(json(first / 1e9)) + ")");
+    hw.reserve_basis = "set for this device";
+  } else {
+    r.raw(field::device_memory_reserve_gb.key());
+    hw.reserve_bytes = reserve_bytes(reserve, first);
+    hw.reserve_basis = reserve.basis.empty() ? "none: no published driver or OS reserve for the " + hw.device_class + " class" : reserve.basis;
+  }
   if (r.has("efficiency")) {
     Reader e = r.object("efficiency");
     // Ranges from io/fields.cpp; the default is the device class's own value.
-    const auto eff = [&](const NumberField& f, double current) { return e.number_in_or(f.key(), f.lo, f.hi, current); };
-    hw.eff.gemm = eff(field::eff_gemm, hw.eff.gemm);
-    hw.eff.attention = eff(field::eff_attention, hw.eff.attention);
-    hw.eff.elementwise = eff(field::eff_elementwise, hw.eff.elementwise);
-    hw.eff.memory = eff(field::eff_memory, hw.eff.memory);
-    hw.eff.dispatch_s = eff(field::eff_dispatch_us, hw.eff.dispatch_s * 1e6) * 1e-6;
+    const auto eff = [&](const NumberField& f, double current, unsigned bit) {
+      if (e.has(f.key())) hw.eff_given |= bit;
+      return e.number_in_or(f.key(), f.lo, f.hi, current);
+    };
+    hw.eff.gemm = eff(field::eff_gemm, hw.eff.gemm, kEffGemm);
+    hw.eff.attention = eff(field::eff_attention, hw.eff.attention, kEffAttention);
+    hw.eff.elementwise = eff(field::eff_elementwise, hw.eff.elementwise, kEffElementwise);
+    hw.eff.memory = eff(field::eff_memory, hw.eff.memory, kEffMemory);
+    hw.eff.dispatch_s = eff(field::eff_dispatch_us, hw.eff.dispatch_s * 1e6, kEffDispatch) * 1e-6;
     e.reject_unknown();
   } else {
     r.raw("efficiency");
@@ -69,16 +153,21 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
 }
 
 json hardware_to_json(const HardwareSpec& hw) {
-  json peaks = json::object();
-  for (std::size_t i = 0; i < 8; ++i)
+  json peaks = json::object(), acc = json::object();
+  for (std::size_t i = 0; i < 8; ++i) {
     if (hw.peak_flops[i] > 0) peaks[kPeakKeys[i]] = hw.peak_flops[i] / 1e12;
+    if (hw.peak_flops_fp16_accumulate[i] > 0) acc[kPeakKeys[i]] = hw.peak_flops_fp16_accumulate[i] / 1e12;
+  }
   json tiers = json::array();
-  for (const auto& t : hw.tiers)
-    tiers.push_back({{"name", t.name},
-                     {"capacity_GB", t.capacity_bytes / 1e9},
-                     {"bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9},
-                     {"energy_pJ_per_byte", t.energy_j_per_byte * 1e12}});
-  return {{"schema_version", 1},
+  for (const auto& t : hw.tiers) {
+    json tier = {{"name", t.name},
+                 {"capacity_GB", t.capacity_bytes / 1e9},
+                 {"bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9},
+                 {"energy_pJ_per_byte", t.energy_j_per_byte * 1e12}};
+    if (t.technology != MemoryTech::Unknown) tier["technology"] = memory_tech_names().name(t.technology);
+    tiers.push_back(tier);
+  }
+  json out = {{"schema_version", 1},
           {"id", hw.id},
           {"name", hw.name},
           {"vendor", hw.vendor},
@@ -91,7 +180,34 @@ json hardware_to_json(const HardwareSpec& hw) {
           {"idle_W", hw.idle_w},
           {"price_USD", hw.price_usd},
           {"embodied_kgCO2e", hw.embodied_kgco2e},
-          {"efficiency", efficiency_to_json(hw.eff)}};
+          {"memory_reserve_GB", hw.reserve_bytes / 1e9},
+          {"notes", hw.notes}};
+  if (!hw.default_runtime.empty()) out["default_runtime"] = hw.default_runtime;
+  // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
+  // so a document written back and read again keeps following them.
+  json eff = json::object();
+  const json all = efficiency_to_json(hw.eff);
+  for (const auto& [key, bit] : {std::pair{"gemm", kEffGemm}, {"attention", kEffAttention}, {"elementwise", kEffElementwise},
+                                 {"memory", kEffMemory}, {"dispatch_us", kEffDispatch}})
+    if (hw.eff_given & bit) eff[key] = all[key];
+  if (!eff.empty()) out["efficiency"] = eff;
+  if (hw.launch_year > 0) out["launch_year"] = hw.launch_year;
+  if (!acc.empty()) out["peak_dense_TFLOPS_fp16_accumulate"] = acc;
+  if (!hw.estimate.dtypes.empty()) {
+    json types = json::array();
+    for (ComputeType t : hw.estimate.dtypes) types.push_back(compute_type_name(t));
+    out["peak_estimated"] = {{"dtypes", types}, {"derivation", hw.estimate.derivation}, {"sources", hw.estimate.sources}};
+  }
+  if (!hw.architecture.generation.empty()) {
+    const Architecture& a = hw.architecture;
+    json arch = {{"generation", a.generation}};
+    if (a.compute_units > 0) arch["compute_units"] = a.compute_units;
+    if (a.clock_ghz > 0) arch["clock_GHz"] = a.clock_ghz;
+    if (a.matrix_clock_ghz > 0) arch["matrix_clock_GHz"] = a.matrix_clock_ghz;
+    if (a.l2_mb > 0) arch["l2_MB"] = a.l2_mb;
+    out["architecture"] = arch;
+  }
+  return out;
 }
 
 json efficiency_to_json(const Efficiencies& e) {

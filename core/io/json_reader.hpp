@@ -24,7 +24,9 @@ std::string quote_text(const std::string& text, std::size_t max_bytes = 40);
 std::string number_text(const json& v);
 
 // Parse text as JSON, first checked against the text limits (util/limits.hpp: size, depth, values; codes
-// <prefix>.too_large, <prefix>.too_deep); a syntax error becomes InputError{prefix + ".malformed_json", "", "..."} with the byte position.
+// <prefix>.too_large, <prefix>.too_deep), with NaN, Infinity and -Infinity as Python's json writes them (non-finite
+// numbers in the document; every numeric getter refuses them by name). A syntax error becomes
+// InputError{prefix + ".malformed_json", "", "..."} with the byte position.
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix);
 
 class Reader {
@@ -32,6 +34,9 @@ class Reader {
   Reader(const json& obj, std::string path, std::string code_prefix);
 
   const std::string& path() const { return path_; }
+  // Read `key` from the document's `config_key` instead (a family that spells a field its own way, as EXAONE 3's
+  // num_layers); messages and the unread list name the document's key.
+  void alias(const std::string& key, const std::string& config_key);
   bool has(const std::string& key) const;  // present and not null
   const json* raw(const std::string& key);  // marks the key as read; nullptr when absent or null
 
@@ -64,10 +69,12 @@ class Reader {
 
  private:
   const json& at(const std::string& key, const char* expected);  // required: throws missing_field
+  const std::string& resolve(const std::string& key) const;
   const json& obj_;
   std::string path_;
   std::string prefix_;
   std::set<std::string> read_;
+  std::vector<std::pair<std::string, std::string>> aliases_;
 };
 
 // Escape a key for a JSON pointer (RFC 6901).

@@ -1,8 +1,11 @@
 #include "io/presets.hpp"
 
+#include <algorithm>
 #include <string>
 
+#include "io/defaults.hpp"
 #include "io/system_json.hpp"
+#include "runtime/params.hpp"
 
 namespace infercast {
 
@@ -37,6 +40,28 @@ const std::vector<HardwareSpec>& hardware_presets() {
 const std::vector<System>& system_presets() {
   static const auto list = load_kind<System>("systems", "system", [](const json& d) { return parse_system(d, "", true); });
   return list;
+}
+
+// The runtime presets with the class fits of presets/defaults/runtime_fits.json laid over their priors.
+const std::vector<RuntimeSpec>& runtime_presets() {
+  static const auto list = [] {
+    auto v = load_kind<RuntimeSpec>("runtimes", "runtime", [](const json& d) { return parse_runtime(d, ""); });
+    for (const auto& f : runtime_fits()) {
+      auto it = std::find_if(v.begin(), v.end(), [&](const RuntimeSpec& r) { return r.id == f.runtime; });
+      if (it == v.end())
+        throw InputError("preset.unknown_runtime", "", "presets/defaults/runtime_fits.json fits \"" + f.runtime + "\", which is not a runtime preset");
+      for (const auto& [name, value] : f.values) set_param(*it, *rt_param_names().find(name), value);
+      it->fit_basis = f.basis;
+    }
+    return v;
+  }();
+  return list;
+}
+
+const RuntimeSpec* find_runtime_preset(const std::string& id) {
+  for (const auto& r : runtime_presets())
+    if (r.id == id) return &r;
+  return nullptr;
 }
 
 const System* find_system_preset(const std::string& id) {

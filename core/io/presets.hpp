@@ -7,12 +7,13 @@
 
 #include "io/hardware_json.hpp"
 #include "io/model_config.hpp"
+#include "io/runtime_json.hpp"
 #include "parallel/parallel.hpp"
 
 namespace infercast {
 
 struct EmbeddedFile {
-  const char* kind;  // "models" | "hardware" | "systems" | "validation"
+  const char* kind;  // "models" | "hardware" | "systems" | "runtimes" | "defaults" | ...
   const char* name;  // file name
   const char* text;
 };
@@ -25,5 +26,7 @@ const ModelPreset* find_model_preset(const std::string& id);
 const HardwareSpec* find_hardware_preset(const std::string& id);
 const std::vector<System>& system_presets();
 const System* find_system_preset(const std::string& id);
+const std::vector<RuntimeSpec>& runtime_presets();
+const RuntimeSpec* find_runtime_preset(const std::string& id);
 
 }  // namespace infercast

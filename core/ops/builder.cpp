@@ -24,6 +24,9 @@ Op& Builder::gemm(const std::string& name, const std::string& group, i64 count, 
   op.weight_bytes = c * weights_touched * (K * N * w.bits_per_element / 8 + (bias ? N * ab : 0));
   op.weight_elements = c * weights_touched * K * N;
   op.lora_target = wclass == WeightClass::Attention || wclass == WeightClass::Ffn;
+  op.gemm_m = weights_touched > 0 ? M / weights_touched : M;  // routed experts: the tokens each touched expert sees
+  op.gemm_k = K;
+  op.gemm_n = N;
   op.act_read_bytes = c * M * K * ab;
   op.act_write_bytes = c * M * N * ab;
   if (M > 0 && needs_dequant(w, s.precision.activations)) op.dequant_flops = c * weights_touched * 2 * K * N;
@@ -62,6 +65,7 @@ double Builder::act_cost() const {
   const auto& a = m.activation;
   if (a.find("gelu") != std::string::npos) return s.convention.gelu_flops_per_element;
   if (a == "relu") return 1;
+  if (a == "relu2") return 2;  // ReLU squared (Nemotron-H): max and a multiply
   return s.convention.silu_flops_per_element;
 }
 

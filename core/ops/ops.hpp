@@ -56,6 +56,24 @@ struct LoraSettings {
   LoraMode mode = LoraMode::Unmerged;
 };
 
+// Which operators run as one kernel, as a runtime fuses them (ops/fusion.cpp applies it; the runtime presets set it).
+struct Fusion {
+  bool qkv = false;            // q, k and v projections as one GEMM over the concatenated weights
+  bool gate_up = false;        // gate and up projections as one GEMM
+  bool norm_residual = false;  // each residual add inside the next norm's kernel
+  bool rope = false;           // RoPE inside the attention (or qkv) kernel
+  bool kv_write = false;       // the KV-cache write inside the attention (or RoPE) kernel
+  bool qk_norm = false;        // q/k norms inside another kernel
+  bool kv_append_copy = false; // the cache grown by concatenation (HF DynamicCache): every step copies it whole
+  // Kernels an eager framework issues per operator where one fused kernel would do (PyTorch's RMSNorm is a cast,
+  // a power, a mean, an add, an rsqrt and two products): the launches multiply, the bytes are the fused ones.
+  double norm_kernels = 1, rope_kernels = 1, act_kernels = 1, kv_write_kernels = 1;
+  double gemm_kernels = 1;
+  // Above this many tokens per weight matrix, quantized weights are first expanded into a 16-bit copy in memory by
+  // a kernel of their own, which the GEMM then reads (llama.cpp before 2024-06: dequantize + cuBLAS); 0: never.
+  double dequant_copy_above = 0;  // e.g. 2 where each quantized GEMM first quantizes its activations (llama.cpp MMVQ/MMQ)
+};
+
 struct StepSettings {
   Precision precision;
   Convention convention;  // a value: a request may override its MoE rule without touching the named ones
@@ -65,6 +83,8 @@ struct StepSettings {
   i64 attention_tile = 0;  // keys padded to a multiple of this per request (0: no padding)
   LoraSettings lora;
   bool online_hadamard = false;  // QuaRot: rotations of q/k, of the o_proj input and of the down_proj input
+  Fusion fusion;                 // a runtime's fusions beyond fused_mlp and fused attention
+  std::vector<ImageSize> images;  // images in every new prompt: the vision encoder runs on them in the prefill
 };
 
 struct Op {
@@ -84,6 +104,7 @@ struct Op {
   double lora_flops = 0;     // included in flops: adapter work
   double padded_flops = 0;   // included in flops: work on padding to the attention tile
   double weight_elements = 0;  // GEMMs: weight matrix elements read (all instances)
+  double gemm_m = 0, gemm_k = 0, gemm_n = 0;  // GEMMs: one call's shape (M tokens per weight matrix, K in, N out)
   bool lora_target = false;    // GEMMs: a projection LoRA adapts (attention and MLP)
   double bytes() const { return weight_bytes + act_read_bytes + act_write_bytes + kv_read_bytes + kv_write_bytes; }
 };
@@ -92,6 +113,10 @@ struct Op {
 // FLOPs of merging rank-r adapters into every adapted weight once: W' = W + (alpha/r) B A costs 2 k r n for the
 // product and 2 k n to scale and add (LIFE Table 12's totals count both).
 double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank);
+
+// Applies a runtime's fusions to one step's operators: fused operators keep their FLOPs and lose their launches and
+// the activation traffic that stays on chip.
+void apply_fusion(std::vector<Op>& ops, const Fusion& f);
 
 std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups,
                          const std::vector<Request>& step, const StepSettings& s);

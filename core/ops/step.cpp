@@ -1,5 +1,6 @@
 // One forward step: the embedding, every layer group's blocks (norms, attention or MLA, residual adds, MLP or
 // MoE) and the LM head, for a batch of requests each with its own cached and new tokens.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/builder.hpp"
@@ -16,8 +17,26 @@ GroupStep group_step(const LayerGroup& g, const std::vector<Request>& step, cons
   gs.decode_only = decode_only;
   const AttentionSpec& a = g.spec.attn;
   const double tile = static_cast<double>(s.attention_tile);
+  AttentionSpec dense = a;  // DSA's indexer scores every key
+  dense.index_topk = 0;
+  const double chunk = static_cast<double>(std::max<i64>(g.spec.recurrent.chunk, 1));
   for (const auto& r : step) {
     const double cnt = static_cast<double>(r.count);
+    if (r.input > 0) {
+      gs.seqs += cnt;
+      if (r.cached > 0) gs.seqs_with_state += cnt;
+      // Serving engines run one-token steps of a sequence with a state through the recurrent kernel, the rest
+      // through the chunked one (vLLM, SGLang).
+      if (r.input == 1 && r.cached > 0) gs.recurrent_tokens += cnt;
+      else {
+        gs.chunked_tokens += cnt * static_cast<double>(r.input);
+        gs.chunks += cnt * std::ceil(static_cast<double>(r.input) / chunk);
+      }
+    }
+    if (a.index_topk > 0) {
+      gs.index_pairs += cnt * attention_pairs(dense, static_cast<double>(r.cached), static_cast<double>(r.input), true);
+      gs.index_keys += cnt * attention_keys_read(dense, static_cast<double>(r.cached), static_cast<double>(r.input));
+    }
     const double p = attention_pairs(a, static_cast<double>(r.cached), static_cast<double>(r.input),
                                      s.convention.causal_pairs && s.attention == AttnImpl::Fused);
     const double k = attention_keys_read(a, static_cast<double>(r.cached), static_cast<double>(r.input));
@@ -35,11 +54,17 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   b.elementwise(l.norms > 1 ? "norms x" + std::to_string(l.norms) : "norm", gs.g.label, n, T * h * l.norms, b.norm_cost(), 1,
                 h * l.norms * (b.m.norm_bias ? 2 : 1))
       .dispatches = static_cast<double>(n * l.norms);
-  if (l.attn.kind == AttnKind::Standard) add_attention(b, gs);
-  else add_mla(b, gs);
-  // Residual adds: two per sequential block, one three-way add per parallel block.
+  if (l.recurrent.kind != RecurrentKind::None) add_recurrent(b, gs);
+  if (l.has_attention && l.attn.kind == AttnKind::Standard) add_attention(b, gs);
+  else if (l.has_attention) add_mla(b, gs);
+  // Residual adds: two per sequential block, one three-way add per parallel block; one for a single-block layer
+  // (Nemotron-H), and a recurrent mixer beside attention (Falcon-H1) adds its output in a three-way add.
+  const bool mixer = l.has_attention || l.recurrent.kind != RecurrentKind::None;
   if (l.parallel) b.elementwise("residual_add", gs.g.label, n, T * h, 2, 3);
-  else b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
+  else if (mixer && l.has_ffn) b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
+  else b.elementwise("residual_add", gs.g.label, n, T * h, 1, 2);
+  if (l.has_attention && l.recurrent.kind != RecurrentKind::None) b.elementwise("mixer_sum", gs.g.label, n, T * h, 1, 2);
+  if (!l.has_ffn) return;
   if (l.ffn.moe) add_moe(b, gs);
   else add_dense_mlp(b, gs, "", static_cast<double>(l.ffn.intermediate), l.ffn.bias, l.ffn.fused_gate_up);
 }
@@ -71,11 +96,14 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
+  if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, step, s.images);
   for (const auto& g : groups) add_layer_group(b, group_step(g, step, s, T, decode_only));
-  if (!m.has_head) return out;
-  b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
-  b.wclass = WeightClass::LmHead;
-  b.gemm("lm_head", "", 1, logit_rows, h, V, false);
+  if (m.has_head) {
+    b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
+    b.wclass = WeightClass::LmHead;
+    b.gemm("lm_head", "", 1, logit_rows, h, V, m.lm_head_bias);
+  }
+  apply_fusion(out, s.fusion);
   return out;
 }
 

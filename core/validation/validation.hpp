@@ -1,18 +1,24 @@
-// Forecasts against measurements made by others (presets/validation/measured_public.csv, a copy of
-// shared/validation with its sources). Each covered row is mapped to a model preset, a hardware preset, data
-// types and a workload, forecast with the device's default efficiencies (no per-row tuning), and compared.
+// Forecasts against measurements made by others (presets/validation/measured_public.csv: the rows of
+// shared/validation and more public sources, each row with the runtime that produced it). Each covered row is mapped
+// to a model preset, a hardware preset (or a system and a tensor-parallel plan), a runtime, data types and a
+// workload, forecast with the shipped defaults (no per-row tuning), and compared. Beside these in-sample figures,
+// leave-one-source-out: every runtime's class parameters refitted from their physics priors without one source's
+// rows, then that source forecast (docs/forecast.md, "Validation").
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "analysis/trace.hpp"
+#include "hardware/hardware.hpp"
 #include "io/csv.hpp"
+#include "runtime/params.hpp"
 
 namespace infercast {
 
 struct ValidationRow {
-  std::string row_id, source_id, model, hardware, metric, unit;
-  std::string group;  // prefill | decode | e2e
+  std::string row_id, source_id, source_group, model, hardware, metric, unit, runtime;
+  std::string group;  // prefill | decode | e2e | serving
   std::string model_id, hardware_id, weights, activations, kv;
   double batch = 0, prompt = 0, gen = 0;
   double devices = 1;
@@ -21,6 +27,8 @@ struct ValidationRow {
   double error = 0;  // forecast / measured - 1
   bool covered = false;
   std::string reason;  // why a row is not covered
+  double loso_forecast = 0, loso_error = 0;  // with its source group left out of every fit
+  bool loso = false;
 };
 
 struct ValidationGroup {
@@ -31,12 +39,36 @@ struct ValidationGroup {
   double median_signed_error = 0;
 };
 
-struct ValidationReport {
-  std::vector<ValidationRow> rows;
-  std::vector<ValidationGroup> groups;  // prefill, decode, e2e
+struct SourceError {
+  std::string source_group;
+  int rows = 0;
+  double in_sample_median_abs_error = 0, loso_median_abs_error = 0;
 };
 
-ValidationReport validate(const std::vector<CsvRecord>& records);
+// A runtime's class parameters as a fit leaves them.
+struct RuntimeFitResult {
+  std::string runtime;
+  int rows = 0;
+  std::vector<std::string> sources;
+  std::vector<std::pair<RtParam, double>> values;
+};
+
+struct ValidationReport {
+  std::vector<ValidationRow> rows;
+  std::vector<ValidationGroup> groups;       // prefill, decode, e2e with the shipped defaults (in sample)
+  std::vector<ValidationGroup> loso_groups;  // the same rows, each forecast with its source group left out of the fits
+  std::vector<SourceError> by_source;
+  std::vector<RuntimeFitResult> fits;        // every runtime fitted on all its rows (what runtime_fits.json holds)
+};
+
+struct ValidationOptions {
+  bool cross_validate = true;  // refit without each source group (leave-one-source-out)
+};
+
+ValidationReport validate(const std::vector<CsvRecord>& records, const ValidationOptions& opt = {});
+// Median and 90th-percentile absolute error and median signed error of the covered rows, per group: in sample, or
+// leaving each row's source out (loso). The page and `validate --class` summarize a device class this way.
+std::vector<ValidationGroup> summarize(const std::vector<ValidationRow>& rows, bool loso);
 const std::string& embedded_measurements();  // the CSV text embedded from presets/validation/
 
 }  // namespace infercast

@@ -1,65 +1,110 @@
-// Two ways to reach the core with one interface: a module Worker (the served site) or, in the offline single
-// file opened from file://, the inlined module on the main thread (Chromium allows neither module scripts nor
-// workers there). Every call resolves to an envelope {ok, value} | {ok: false, error: {code, path, message}}.
+// The core behind one interface, always in a Web Worker: a module worker on the served site, a blob worker made
+// from the inlined core in the offline file opened from file:// (Chromium refuses module scripts and file workers
+// there). Only where no worker can be made does the core run on the main thread. The backend is a transport of the
+// npm package's client (npm/client.js): `envelope(fn, request)` and `envelopeBytes(fn, bytes)` resolve to an
+// envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
+//
+// Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep) in its own lane, so
+// it never holds an analysis back, and a newer call with `replace` ends the older one (the worker is terminated,
+// its caller gets the `cancelled` code) instead of queueing behind it.
+//
 // When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the
-// core is replaced by a fresh instance: a worker is terminated and started again, with the calls it had not
+// core is replaced by a fresh instance: the lane's worker is terminated and started again, with the calls it had not
 // answered sent to the new one; the inline module is instantiated again. Nothing after a failure runs on a module
 // whose memory cannot be trusted.
 import { failureEnvelope } from './trap.js';
 
+/* global __WORKER_URL__ */
+const CANCELLED = { ok: false, error: { code: 'cancelled', path: '', message: 'a newer request replaced this one' } };
+const pageFailed = (what, err) => ({ ok: false, error: { code: 'page.failed', path: '', message: `${what} (${err && err.message ? err.message : err})` } });
+
 export function createBackend() {
-  if (typeof globalThis.createInfercast === 'function') return inlineBackend(globalThis.createInfercast);
-  return workerBackend();
+  const offline = typeof document !== 'undefined' && document.getElementById('infercast-core');
+  if (!offline) return workerBackend(() => new Worker(typeof __WORKER_URL__ === 'string' ? __WORKER_URL__ : 'worker.js', { type: 'module' }));
+  const source = `${offline.textContent};\n${document.getElementById('infercast-serve').textContent}`;
+  try {
+    const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+    const backend = workerBackend(() => new Worker(url));
+    backend.kind = 'offline worker';
+    return backend;
+  } catch {
+    // No blob workers here: run the core's script on the main thread.
+    const script = document.createElement('script');
+    script.textContent = offline.textContent;
+    document.head.appendChild(script);
+    return inlineBackend(globalThis.createInfercast);
+  }
 }
 
-function workerBackend() {
-  const pending = new Map();  // id -> {resolve, message}
+function workerBackend(spawn) {
+  const lanes = new Map();  // name -> {worker, pending: Map(id -> {resolve, message})}
   let next = 1;
-  let worker = null;
   let restarts = 0;
-  const start = () => {
-    worker = new Worker('worker.js', { type: 'module' });
-    worker.onmessage = (e) => {
+  const start = (l) => {
+    l.worker = spawn();
+    l.worker.onmessage = (e) => {
       const { id, envelope, fatal } = e.data;
-      const p = pending.get(id);
+      const p = l.pending.get(id);
       if (p) {
-        pending.delete(id);
+        l.pending.delete(id);
         p.resolve(envelope);
       }
-      if (fatal) restart();
+      if (fatal) restart(l);
     };
-    worker.onerror = (e) => {
+    l.worker.onerror = (e) => {
       if (e.preventDefault) e.preventDefault();
       const message = `the core could not load (${e.message || 'the worker failed'})`;
-      for (const [, p] of pending) p.resolve({ ok: false, error: { code: 'core.failed', path: '', message } });
-      pending.clear();
+      for (const [, p] of l.pending) p.resolve({ ok: false, error: { code: 'core.failed', path: '', message } });
+      l.pending.clear();
     };
   };
-  const restart = () => {
-    worker.terminate();
+  // A fresh worker for the lane; the calls the old one had not answered go to the new one.
+  const restart = (l) => {
+    l.worker.terminate();
     restarts += 1;
-    start();
-    for (const [, p] of pending) worker.postMessage(p.message);
+    start(l);
+    for (const [, p] of l.pending) l.worker.postMessage(p.message);
   };
-  const send = (message) => new Promise((resolve) => {
-    const id = next++;
-    const m = { ...message, id };
-    pending.set(id, { resolve, message: m });
-    try {
-      worker.postMessage(m);
-    } catch (err) {  // a request the browser cannot copy to the worker (too deep, too large)
-      pending.delete(id);
-      resolve({ ok: false, error: { code: 'page.failed', path: '', message: `the request could not be sent to the core (${err && err.message ? err.message : err})` } });
-    }
-  });
-  start();
+  const lane = (name) => {
+    let l = lanes.get(name);
+    if (l) return l;
+    l = { worker: null, pending: new Map() };
+    start(l);
+    lanes.set(name, l);
+    return l;
+  };
+  const cancel = (name) => {
+    const l = lanes.get(name);
+    if (!l || l.pending.size === 0) return;
+    l.worker.terminate();
+    lanes.delete(name);
+    for (const [, p] of l.pending) p.resolve(CANCELLED);
+  };
+  const send = (message, options) => {
+    const name = options?.lane || 'main';
+    if (options?.replace) cancel(name);
+    const l = lane(name);
+    return new Promise((resolve) => {
+      const id = next++;
+      const m = { ...message, id };
+      l.pending.set(id, { resolve, message: m });
+      try {
+        l.worker.postMessage(m);
+      } catch (err) {  // a request the browser cannot copy to the worker (too deep, too large)
+        l.pending.delete(id);
+        resolve(pageFailed('the request could not be sent to the core', err));
+      }
+    });
+  };
   return {
     kind: 'worker',
     get restarts() { return restarts; },
-    call: (fn, request) => send({ fn, request }),
+    envelope: (fn, request, options) => send({ fn, request }, options),
     // File bytes (a Uint8Array) for the calls that read them (gguf, safetensors). Copied, not transferred, so a
     // call can be sent again to a restarted worker.
-    callBytes: (fn, bytes) => send({ fn, bytes }),
+    envelopeBytes: (fn, bytes, options) => send({ fn, bytes }, options),
+    // Ends a lane's work in flight, if any (its callers get `cancelled`).
+    cancel,
   };
 }
 
@@ -84,15 +129,16 @@ function inlineBackend(factory) {
   return {
     kind: 'inline',
     get restarts() { return restarts; },
-    call: (fn, request) => {
+    envelope: (fn, request) => {
       let text;
       try {
         text = JSON.stringify(request ?? {});
       } catch (err) {
-        return Promise.resolve({ ok: false, error: { code: 'page.failed', path: '', message: `the request could not be written (${err && err.message ? err.message : err})` } });
+        return Promise.resolve(pageFailed('the request could not be written', err));
       }
       return run((m) => m.call(fn, text));
     },
-    callBytes: (fn, bytes) => run((m) => m.callBytes(fn, bytes)),
+    envelopeBytes: (fn, bytes) => run((m) => m.callBytes(fn, bytes)),
+    cancel: () => {},
   };
 }

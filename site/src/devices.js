@@ -69,6 +69,19 @@ export function editorDoc() {
     else peaks[k] = v;
   }
   doc.peak_dense_TFLOPS = peaks;
+  // A peak typed over or cleared is the user's own now, no longer a derived estimate.
+  if (doc.peak_estimated) {
+    const was = base.peak_dense_TFLOPS || {};
+    const kept = doc.peak_estimated.dtypes.filter((t) => peaks[t] !== undefined && peaks[t] === was[t]);
+    if (kept.length) doc.peak_estimated = { ...doc.peak_estimated, dtypes: kept };
+    else delete doc.peak_estimated;
+  }
+  if (doc.peak_dense_TFLOPS_fp16_accumulate) {
+    const was = base.peak_dense_TFLOPS || {};
+    const acc = Object.fromEntries(Object.entries(doc.peak_dense_TFLOPS_fp16_accumulate).filter(([t]) => peaks[t] !== undefined && peaks[t] === was[t]));
+    if (Object.keys(acc).length) doc.peak_dense_TFLOPS_fp16_accumulate = acc;
+    else delete doc.peak_dense_TFLOPS_fp16_accumulate;
+  }
   doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
     const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
     const old = base.memory_tiers[i] || {};
@@ -110,7 +123,7 @@ export async function saveDevice() {
     $('store-error').textContent = 'Name is empty; expected a name for the device';
     return;
   }
-  const env = await backend.call('device', { hardware: doc });
+  const env = await backend.envelope('device', { hardware: doc });
   if (!env.ok) {
     $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
     return;
@@ -145,14 +158,14 @@ export async function importFile(file) {
     return;
   }
   for (const [i, doc] of bundle.devices.entries()) {
-    const env = await backend.call('device', { hardware: doc });
+    const env = await backend.envelope('device', { hardware: doc });
     if (!env.ok) {
       $('store-error').textContent = `${file.name}, device ${i + 1}${doc && doc.name ? ` (${String(doc.name)})` : ''}: ${env.error.message}; nothing was imported`;
       return;
     }
   }
   for (const [i, m] of bundle.models.entries()) {
-    const env = await backend.call('model', { model: m && m.config });
+    const env = await backend.envelope('model', { model: m && m.config });
     if (!env.ok) {
       $('store-error').textContent = `${file.name}, model ${i + 1}: ${env.error.message}; nothing was imported`;
       return;
@@ -185,11 +198,14 @@ export const keepDevice = (doc) => persist((d) => putDevice(d, doc));
 
 export const keepModel = (config, name) => persist((d) => putModel(d, config, name));
 
-// Each efficiency input shows the device's own value as its placeholder and the override, if any, as its value.
+// Each efficiency input shows what the analysis ran with as its placeholder (the device's own, else its runtime's,
+// else its class's: the result's `execution`) and the override, if any, as its value.
 export function syncEfficiencies() {
   const doc = state.hardware ? selectedDeviceDoc() : null;
+  const ran = ctx.lastResult && ctx.lastResult.execution ? ctx.lastResult.execution.efficiency : null;
   for (const [key, field, id] of EFFICIENCIES) {
-    $(id).placeholder = doc && doc.efficiency ? String(+doc.efficiency[field].toPrecision(4)) : '';
+    const v = (doc && doc.efficiency && doc.efficiency[field]) ?? (ran ? ran[field] : undefined);
+    $(id).placeholder = v !== undefined ? String(+v.toPrecision(4)) : '';
     $(id).value = effSet(key) ? String(state[key]) : '';
   }
 }

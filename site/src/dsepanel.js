@@ -8,6 +8,14 @@ import { fillHardware } from './lists.js';
 import { update } from './main.js';
 import { hardwareArg, request } from './request.js';
 
+const LONG = { lane: 'long', replace: true };
+
+// Ends a sweep in flight when the inputs it was made from change; says so where its answer would have gone.
+export function cancelStaleSweep() {
+  if ($('dse-status').textContent.startsWith('Sweeping')) $('dse-status').textContent = 'Sweep stopped: the inputs changed. Run it again for the new inputs.';
+  backend.cancel('long');
+}
+
 // Canvases are drawn at their laid-out size; when the layout changes, they are drawn again.
 export const redraw = new ResizeObserver(() => {
   if (ctx.lastDse) ctx.dseFront = drawDse($('dse-plot'), ctx.lastDse);
@@ -26,10 +34,10 @@ export async function runDse() {
     return;
   }
   $('dse-status').textContent = `Sweeping ${built.points.toLocaleString('en-US')} design points...`;
-  $('dse-run').disabled = true;
   const t0 = performance.now();
-  const env = await backend.call('sweep', built.req);
-  $('dse-run').disabled = false;
+  // On its own worker: analyses go on meanwhile, and a newer sweep (or a change of the inputs) ends this one.
+  const env = await backend.envelope('sweep', built.req, LONG);
+  if (!env.ok && env.error.code === 'cancelled') return;
   if (!env.ok) {
     $('dse-status').textContent = '';
     $('dse-error').textContent = env.error.message;
@@ -45,7 +53,7 @@ export async function runDse() {
 
 // A front point becomes a custom device (kept in this browser) and the analysis switches to it.
 export async function useDesignPoint(f) {
-  const env = await backend.call('dse_device', { hardware: hardwareArg(), params: f.params });
+  const env = await backend.envelope('dse_device', { hardware: hardwareArg(), params: f.params });
   if (!env.ok) {
     $('dse-error').textContent = env.error.message;
     return;
@@ -66,11 +74,14 @@ export async function runTcTm() {
   const req = request();
   delete req.hardware;
   delete req.costs;
+  delete req.offload;
+  delete req.memory_reserve_GB;
   Object.assign(req, {
     compute_TOPS: { min: 10, max: 100, steps: 10 }, bandwidth_GBps: { min: 10, max: 100, steps: 10 },
     compute_efficiency: Number($('tctm-ce').value), memory_efficiency: Number($('tctm-me').value),
   });
-  const env = await backend.call('tc_tm_map', req);
+  const env = await backend.envelope('tc_tm_map', req, LONG);
+  if (!env.ok && env.error.code === 'cancelled') return;
   if (!env.ok) {
     $('tctm-note').textContent = env.error.message;
     return;

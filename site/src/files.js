@@ -47,14 +47,14 @@ export async function useSafetensors(shards, configFile, job = newJob()) {
   // Every header together within the JSON a checkpoint call may take (the rows are smaller than the headers).
   const budget = limitOf('request_bytes', 32 << 20) * 4;
   for (const f of shards) {
-    const size = await backend.callBytes('safetensors_size', new Uint8Array(await f.slice(0, 8).arrayBuffer()));
+    const size = await backend.envelopeBytes('safetensors_size', new Uint8Array(await f.slice(0, 8).arrayBuffer()));
     if (!job.current()) return;
     if (!size.ok) return fail(`${f.name}: ${size.error.message}`);
     if (size.value.header_bytes > f.size)
       return fail(`${f.name}: the header is ${count(size.value.header_bytes)} bytes long and the file only ${count(f.size)}; expected a whole .safetensors file`);
     if (headerBytes + size.value.header_bytes > budget)
       return fail(`${f.name}: the headers of these files add up to more than ${bytes(budget)}; expected the shards of one checkpoint`);
-    const env = await backend.callBytes('safetensors', new Uint8Array(await f.slice(0, size.value.header_bytes).arrayBuffer()));
+    const env = await backend.envelopeBytes('safetensors', new Uint8Array(await f.slice(0, size.value.header_bytes).arrayBuffer()));
     if (!job.current()) return;
     if (!env.ok) return fail(`${f.name}: ${env.error.message}`);
     headerBytes += env.value.header_bytes;
@@ -65,17 +65,16 @@ export async function useSafetensors(shards, configFile, job = newJob()) {
     const text = await boundedText(configFile);
     if (!job.current()) return;
     if (text.error) return fail(text.error);
-    try {
-      given = JSON.parse(text.text);
-    } catch (err) {
-      return fail(`${configFile.name} is not valid JSON: ${err.message}`);
-    }
+    const parsed = await parseConfigText(text.text, configFile.name);
+    if (!job.current()) return;
+    if (parsed.error) return fail(parsed.error);
+    given = parsed.cfg;
   }
   const selected = state.model === 'custom' && state.config ? state.config : state.model;
-  let env = await backend.call('checkpoint', { tensors: rows, model: given || selected });
+  let env = await backend.envelope('checkpoint', { tensors: rows, model: given || selected });
   let origin = given ? configFile.name : 'the selected model';
   if (env.ok && !given && !env.value.matches) {
-    env = await backend.call('checkpoint', { tensors: rows });
+    env = await backend.envelope('checkpoint', { tensors: rows });
     origin = 'the tensor names';
   }
   if (!job.current()) return;
@@ -150,7 +149,7 @@ export async function useGguf(file, job = newJob()) {
   for (;;) {
     const chunk = new Uint8Array(await file.slice(0, size).arrayBuffer());
     if (!job.current()) return;
-    const env = await backend.callBytes('gguf', chunk);
+    const env = await backend.envelopeBytes('gguf', chunk);
     if (!job.current()) return;
     if (!env.ok && env.error.code === 'gguf.truncated' && size < max) {
       size = max;
@@ -178,26 +177,37 @@ export async function useGguf(file, job = newJob()) {
   }
 }
 
-export function useConfigText(text, origin, job = newJob()) {
-  $('model-error').textContent = '';
+// A config's text as strict JSON, or as Python's json writes it (NaN, Infinity: the core reads those, refusing
+// them by name where a number is computed with). Resolves to {cfg} or {error}. Text nested past the core's depth
+// limit is refused before the page's own parser (and the worker's message copy) go that deep.
+export async function parseConfigText(text, origin) {
   const deep = depthError(text, origin, limitOf('json_depth', 64));
-  if (deep) {
-    $('model-error').textContent = deep;
-    return;
-  }
-  let cfg;
+  if (deep) return { error: deep };
   try {
-    cfg = JSON.parse(text);
+    return { cfg: JSON.parse(text) };
   } catch (err) {
-    $('model-error').textContent = `${origin} is not valid JSON: ${err.message}`;
+    const env = await backend.envelopeBytes('config_text', new TextEncoder().encode(text));
+    if (env.ok) return { cfg: env.value.config };
+    if (env.error.code === 'input.malformed_json') return { error: `${origin} is not valid JSON: ${err.message}` };
+    return { error: `${origin}: ${env.error.message}` };
+  }
+}
+
+export async function useConfigText(text, origin, job = newJob()) {
+  $('model-error').textContent = '';
+  const parsed = await parseConfigText(text, origin);
+  if (!job.current()) return;
+  if (parsed.error) {
+    $('model-error').textContent = parsed.error;
     return;
   }
+  const cfg = parsed.cfg;
   if (cfg === null || typeof cfg !== 'object' || Array.isArray(cfg)) {
     $('model-error').textContent = `${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`;
     return;
   }
   // The text as given (the core checks its size and depth before reading it); the config kept is the parsed one.
-  return backend.call('model', { model: cfg }).then((env) => {
+  return backend.envelope('model', { model: cfg }).then((env) => {
     if (!job.current()) return;
     if (!env.ok) {
       $('model-error').textContent = `${origin}: ${env.error.message}`;

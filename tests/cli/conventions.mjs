@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 
 const [bin] = process.argv.slice(2);
 const run = (...args) => spawnSync(bin, args, { encoding: 'utf8' });
-const commands = ['models', 'hardware', 'systems', 'scenarios', 'analyze', 'batching', 'quant-sweep', 'sweep', 'pareto',
+const commands = ['models', 'hardware', 'systems', 'runtimes', 'scenarios', 'analyze', 'batching', 'serving', 'deploy', 'quant-sweep', 'sweep', 'pareto',
   'validate', 'calibrate', 'checkpoint', 'call'];
 let checks = 0;
 
@@ -54,6 +54,8 @@ for (const path of ['/moe_traffic', '/attention', '/mla', '/timing', '/lora/mode
   checks++;
 }
 assert.match(help, /--batch N +identical requests \(default 1; 1 to 1000000\)/);
+// A flag added as one entry of the flag table (--runtime) is parsed, helped and listed like every other.
+assert.match(help, /--runtime ID\|PATH +the software stack/);
 
 r = run('frobnicate');
 assert.equal(r.status, 2);

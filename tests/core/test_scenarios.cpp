@@ -102,6 +102,7 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
   explicit_["precision"] = {{"weights", "int4-g128"}, {"kv", "int4"}};
   explicit_["attention"] = "fused";
   explicit_["mlp"] = "fused";
+  explicit_["runtime"] = "reference";  // a scenario runs under the reference stack, as LIFE's tables assume
   const json a = api_value("analyze", with), b = api_value("analyze", explicit_);
   CHECK(a["workload"]["scenario"] == "life/bf16-int4-kv4");
   CHECK(b["workload"]["scenario"].is_null());
@@ -179,8 +180,13 @@ TEST_CASE("quant_sweep: one analysis per weight x KV format, memory and speed mo
   const json m = api_value("quant_sweep", no_hw);
   CHECK_FALSE(m["rows"][0].contains("tpot_s"));
   CHECK(m["rows"][0]["weights_bytes"] == v["rows"][0]["weights_bytes"]);
-  // Defaults: 8 weight formats from 32 to 2 bits, 3 KV formats.
+  // Defaults: 10 weight formats from 32 to 2 bits (llama.cpp's Q8_0, Q6_K, Q5_K_M, Q4_K_M and Q3_K_M among them), 3 KV
+  // formats.
   json defaults = req;
   defaults.erase("sweep");
-  CHECK(api_value("quant_sweep", defaults)["rows"].size() == 24);
+  const json d = api_value("quant_sweep", defaults);
+  REQUIRE(d["rows"].size() == 30);
+  CHECK(d["rows"][0]["weights"] == "fp32");
+  CHECK(d["rows"][18]["weights"] == "q4_k_m");
+  CHECK(d["rows"][29]["weights"] == "int2");
 }

@@ -1,0 +1,99 @@
+#include "runtime/runtime.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace infercast {
+
+const NameTable<LaunchMode>& launch_mode_names() {
+  static const NameTable<LaunchMode> t(
+      {{LaunchMode::PerKernel, "per-kernel", "the host launches every kernel; a step costs at least its launches"},
+       {LaunchMode::Graph, "graph", "a whole step recorded once and replayed: one launch per step, a device-side gap per kernel"}});
+  return t;
+}
+
+const NameTable<QuantPath>& quant_path_names() {
+  static const NameTable<QuantPath> t(
+      {{QuantPath::Dequantize, "dequantize", "quantized weights expanded to the activation type and multiplied at its peak"},
+       {QuantPath::Int8Dot, "int8-dot", "activations quantized to int8, integer dot products at the int8 peak (llama.cpp MMQ/MMVQ)"}});
+  return t;
+}
+
+const NameTable<MemoryFamily>& memory_family_names() {
+  static const NameTable<MemoryFamily> t({{MemoryFamily::HBM, "HBM", "stacked high-bandwidth memory (datacenter GPUs, TPUs)"},
+                                          {MemoryFamily::GDDR, "GDDR", "graphics memory on a wide bus (GeForce, Radeon, L40S)"},
+                                          {MemoryFamily::LPDDR, "LPDDR", "low-power DRAM shared by CPU and GPU (Apple, laptops, phones)"},
+                                          {MemoryFamily::DDR, "DDR", "DIMMs behind a CPU's memory controllers"},
+                                          {MemoryFamily::SRAM, "SRAM", "on-chip or on-wafer SRAM (Groq, Cerebras, d-Matrix)"},
+                                          {MemoryFamily::Flash, "Flash", "UFS or NVMe storage holding what does not fit"}});
+  return t;
+}
+
+namespace {
+bool contains(const std::string& hay, const char* needle) {
+  std::string h = hay;
+  std::transform(h.begin(), h.end(), h.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return h.find(needle) != std::string::npos;
+}
+}  // namespace
+
+// A device's fastest tier's technology to its family; a tier without one is read by its name, then by its
+// device's class.
+MemoryFamily memory_family(const HardwareSpec& hw) {
+  if (!hw.tiers.empty()) {
+    switch (hw.tiers.front().technology) {
+      case MemoryTech::HBM2: case MemoryTech::HBM2e: case MemoryTech::HBM3: case MemoryTech::HBM3e: return MemoryFamily::HBM;
+      case MemoryTech::GDDR6: case MemoryTech::GDDR6X: case MemoryTech::GDDR7: return MemoryFamily::GDDR;
+      case MemoryTech::LPDDR4X: case MemoryTech::LPDDR5: case MemoryTech::LPDDR5X: return MemoryFamily::LPDDR;
+      case MemoryTech::DDR4: case MemoryTech::DDR5: return MemoryFamily::DDR;
+      case MemoryTech::SRAM: return MemoryFamily::SRAM;
+      case MemoryTech::UFS: case MemoryTech::NVMe: return MemoryFamily::Flash;
+      default: break;
+    }
+  }
+  const std::string name = hw.tiers.empty() ? "" : hw.tiers.front().name;
+  if (contains(name, "HBM")) return MemoryFamily::HBM;
+  if (contains(name, "GDDR")) return MemoryFamily::GDDR;
+  if (contains(name, "LPDDR")) return MemoryFamily::LPDDR;
+  if (contains(name, "DDR")) return MemoryFamily::DDR;
+  if (contains(name, "SRAM")) return MemoryFamily::SRAM;
+  if (contains(name, "UFS") || contains(name, "NVME") || contains(name, "FLASH")) return MemoryFamily::Flash;
+  const std::string& c = hw.device_class;
+  if (c == "consumer-gpu") return MemoryFamily::GDDR;
+  if (c == "apple-soc" || c == "igpu" || c == "npu" || c == "mobile-soc" || c == "embedded-gpu") return MemoryFamily::LPDDR;
+  if (c == "cpu") return MemoryFamily::DDR;
+  if (c == "sram-accelerator") return MemoryFamily::SRAM;
+  if (c == "flash") return MemoryFamily::Flash;
+  return MemoryFamily::HBM;
+}
+
+Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
+  Execution x;
+  x.runtime = rt;
+  const Efficiencies cls = default_efficiencies(hw.device_class);
+  x.eff = hw.eff;  // the device's own (its `efficiency`, else its class's)
+  x.graph_gap_s = x.eff.dispatch_s;
+  x.gemm_low = x.eff.gemm;
+  x.kv_memory = x.eff.memory;
+  if (!rt) return x;
+  // A value the device file states itself wins (a calibrated device); else the runtime's; else the class's.
+  const auto pick = [&](double own, double class_value, const std::optional<double>& runtime_value, unsigned bit) {
+    if (hw.eff_given & bit) return own;
+    return runtime_value ? *runtime_value : class_value;
+  };
+  x.eff.gemm = pick(hw.eff.gemm, cls.gemm, rt->eff.gemm, kEffGemm);
+  x.gemm_low = hw.eff_given & kEffGemm ? x.eff.gemm : rt->eff.gemm_low.value_or(x.eff.gemm);
+  x.eff.attention = pick(hw.eff.attention, cls.attention, rt->eff.attention, kEffAttention);
+  x.eff.elementwise = pick(hw.eff.elementwise, cls.elementwise, rt->eff.elementwise, kEffElementwise);
+  x.eff.memory = pick(hw.eff.memory, cls.memory, rt->eff.memory[static_cast<int>(memory_family(hw))], kEffMemory);
+  x.kv_memory = hw.eff_given & kEffMemory ? x.eff.memory : rt->eff.kv_memory.value_or(x.eff.memory);
+  x.graphs = rt->launch == LaunchMode::Graph;
+  x.graph_max_tokens = rt->graph_max_tokens;
+  x.eff.dispatch_s = pick(hw.eff.dispatch_s, cls.dispatch_s, rt->kernel_gap_s, kEffDispatch);
+  x.graph_gap_s = hw.eff_given & kEffDispatch ? x.eff.dispatch_s : rt->graph_kernel_gap_s.value_or(x.eff.dispatch_s);
+  x.launch_s = rt->kernel_launch_s.value_or(0);
+  x.step_overhead_s = rt->step_overhead_s;
+  return x;
+}
+
+}  // namespace infercast

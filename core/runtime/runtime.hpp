@@ -1,0 +1,101 @@
+// A runtime: the software stack that runs the model (llama.cpp's CUDA backend, vLLM, MLX, PyTorch eager...). The
+// same device runs a model at very different speeds under different stacks, so the runtime is an input beside the
+// device: how it launches kernels (one by one, or a whole step replayed as a graph), what it fuses, which compute
+// paths its kernels reach (FP8, FP16 accumulate, int8 dot products for quantized weights), how close to the peaks
+// its kernels come on each memory system, its collectives and its scheduler. One file per runtime in
+// presets/runtimes/, read by io/runtime_json.cpp; docs/forecast.md, "Runtimes", gives each term with its sources.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/hardware.hpp"
+#include "ops/ops.hpp"
+#include "runtime/scheduler.hpp"
+#include "util/names.hpp"
+
+namespace infercast {
+
+// How kernels reach the device. PerKernel: the host launches every kernel (eager PyTorch, llama.cpp without graphs):
+// a step costs at least its launches, however fast the device is. Graph: the step is recorded once and replayed
+// (CUDA/HIP graphs, Metal command buffers, compiled graphs): one launch per step, and only the device-side gap
+// between kernels remains.
+enum class LaunchMode { PerKernel, Graph };
+const NameTable<LaunchMode>& launch_mode_names();
+
+// What the kernels of quantized weights compute in. Dequantize: weights are expanded to the activation type and
+// multiplied at its peak. Int8Dot: activations are quantized to int8 and multiplied with integer dot products at the
+// int8 peak (llama.cpp's MMQ/MMVQ kernels), up to `int8_dot_max_tokens` tokens per step; above that, Dequantize.
+enum class QuantPath { Dequantize, Int8Dot };
+const NameTable<QuantPath>& quant_path_names();
+
+// The memory systems efficiencies are given for: a device's fastest tier decides which applies.
+enum class MemoryFamily { HBM, GDDR, LPDDR, DDR, SRAM, Flash };
+constexpr int kMemoryFamilies = 6;
+const NameTable<MemoryFamily>& memory_family_names();
+
+// Efficiencies a runtime's kernels reach (fractions of the datasheet peaks); unset: the device class's own.
+struct RuntimeEfficiency {
+  std::optional<double> gemm, attention, elementwise;
+  std::optional<double> gemm_low;
+  std::optional<double> kv_memory;  // the fraction of bandwidth KV-cache reads reach (paged blocks; unset: `memory`)  // GEMMs in 8 bits or fewer (FP8, INT8, FP4): their own fraction of that doubled peak
+  std::array<std::optional<double>, kMemoryFamilies> memory{};
+};
+
+struct RuntimeSpec {
+  std::string id, name, version, source, notes;
+  std::vector<std::string> backends;  // cuda, rocm, metal, vulkan, cpu, sycl, npu, tpu, dataflow
+
+  LaunchMode launch = LaunchMode::PerKernel;
+  std::optional<double> kernel_launch_s;  // host time to launch one kernel (PerKernel); unset: the class dispatch
+  std::optional<double> kernel_gap_s;     // device time between two kernels launched one by one; unset: the class dispatch
+  std::optional<double> graph_kernel_gap_s;  // the same inside a replayed graph; unset: kernel_gap_s
+  double step_overhead_s = 0;             // per forward step: scheduling, input preparation, sampling, graph launch
+  i64 graph_max_tokens = 0;               // steps with more tokens than this run PerKernel (0: every step)
+
+  Fusion fusion;
+  bool act_in_gemm = false;  // the MLP activation in the gate/up GEMM's epilogue (the `mlp: fused` form)
+  bool flash_attention = true;
+  bool gemm_waves = true;  // GEMM tiles run in waves over the compute units (analysis/gemm_shape.hpp)
+  bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
+  bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)
+  QuantPath quant = QuantPath::Dequantize;
+  i64 int8_dot_max_tokens = 0;  // Int8Dot up to this many tokens per step (0: always)
+
+  RuntimeEfficiency eff;
+  // Collectives: a custom all-reduce kernel (vLLM, SGLang, TensorRT-LLM) for messages up to `custom_allreduce_max_bytes`
+  // inside one node over NVLink (or between 2 GPUs over PCIe peer-to-peer): one step (one-shot) up to
+  // `one_shot_max_bytes`, a reduce-scatter and an all-gather (two-shot) above; NCCL beyond, which pays its base
+  // latency per call (src/graph/tuning.cc baseLat) on top of its per-hop latencies. 0: not used / not charged.
+  double custom_allreduce_max_bytes = 0, one_shot_max_bytes = 0;
+  double nccl_base_latency_s = 0;
+  SchedulerSpec scheduler;  // how a serving engine batches requests into steps (runtime/scheduler.hpp)
+  // The values the preset file states for the fittable parameters (runtime/params.hpp), before any class fit is
+  // laid over them: what leave-one-source-out refits start from. Indexed by RtParam.
+  std::vector<std::optional<double>> prior;
+  std::string fit_basis;  // the measurements the laid-over fit came from ("" when none)
+};
+
+// The parameters one analysis runs with: a runtime's values resolved against a device (a device's own
+// `efficiency` overrides first, then the runtime's, then the device class's).
+struct Execution {
+  Efficiencies eff;          // gemm, attention, elementwise, memory; dispatch_s is the per-kernel gap (one by one)
+  double gemm_low = 0;       // GEMMs computing in 8 bits or fewer
+  double kv_memory = 1;      // bandwidth fraction of KV-cache traffic
+  double graph_gap_s = 0;    // the per-kernel gap inside a replayed graph
+  double launch_s = 0;       // host launch per kernel when launched one by one (0: overlapped or graphs)
+  double step_overhead_s = 0;
+  bool graphs = false;
+  i64 graph_max_tokens = 0;
+  const RuntimeSpec* runtime = nullptr;  // nullptr: the reference stack (class efficiencies, no fusion)
+};
+
+// The memory family of a device's fastest tier (its `technology`, else inferred from the device class).
+MemoryFamily memory_family(const HardwareSpec& hw);
+
+// Resolves what an analysis on `hw` under `rt` (nullptr: the reference stack) runs with.
+Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt);
+
+}  // namespace infercast

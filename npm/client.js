@@ -1,0 +1,68 @@
+// The one wrapper over the core's envelope protocol, for the npm package, the page and its workers alike:
+// requests go in as objects, envelopes {ok, schema_version, version, value | error} come back, and a typed client
+// returns each call's value or throws InfercastError with the core's code, path (a JSON pointer into the request)
+// and message. One method per function of the core's registry (the `functions` call), so a new call needs no edit.
+
+export class InfercastError extends Error {
+  constructor(code, path, message) {
+    super(message);
+    this.name = 'InfercastError';
+    this.code = code;
+    this.path = path;
+  }
+}
+
+// An envelope's value, or its error thrown.
+export function unwrap(envelope) {
+  if (envelope.ok) return envelope.value;
+  const e = envelope.error;
+  throw new InfercastError(e.code, e.path, e.message);
+}
+
+// The transport over a loaded core module (the wasm build's `call` and `callBytes`): synchronous, envelopes as
+// objects. A throw from inside the module (it should never) becomes an envelope too.
+export function moduleTransport(module) {
+  const guard = (f) => {
+    try {
+      return JSON.parse(f());
+    } catch (err) {
+      return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
+    }
+  };
+  return {
+    envelope: (fn, request) => guard(() => module.call(fn, JSON.stringify(request ?? {}))),
+    envelopeBytes: (fn, bytes) => guard(() => module.callBytes(fn, bytes)),
+  };
+}
+
+const isBytes = (x) => x instanceof Uint8Array || x instanceof ArrayBuffer;
+
+// A client over a transport ({envelope(fn, request), envelopeBytes(fn, bytes)}, each returning an envelope or a
+// promise of one) and the registry's entries [{name, input}]: `client.analyze(request)` returns the value (or a
+// promise of it, over an asynchronous transport) or throws InfercastError; `client.call(fn, request)` is the same
+// by name, `client.envelope(fn, request)` never throws for a refused request.
+export function createClient(transport, functions) {
+  const then = (x, f) => (x && typeof x.then === 'function' ? x.then(f) : f(x));
+  const client = {
+    functionNames: functions.map((f) => f.name),
+    envelope: (fn, request) => transport.envelope(fn, request),
+    envelopeBytes: (fn, bytes) => transport.envelopeBytes(fn, bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes),
+    call: (fn, request) => then(transport.envelope(fn, request), unwrap),
+    callBytes: (fn, bytes) => then(client.envelopeBytes(fn, bytes), unwrap),
+  };
+  for (const f of functions) {
+    if (f.name in client) throw new Error(`infercast: the core's function "${f.name}" would hide a method of the client`);
+    client[f.name] = f.input === 'bytes'
+      ? (bytes) => {
+        if (!isBytes(bytes)) throw new TypeError(`${f.name} reads a file's bytes (a Uint8Array), not ${typeof bytes}`);
+        return client.callBytes(f.name, bytes);
+      }
+      : (request) => client.call(f.name, request);
+  }
+  return client;
+}
+
+// A client over an asynchronous transport (the page's worker backend): asks the core for its functions first.
+export async function connect(transport) {
+  return createClient(transport, unwrap(await transport.envelope('functions', {})));
+}

@@ -1,0 +1,139 @@
+"""Infercast: forecasts of LLM inference performance (FLOPs, bytes, memory, TTFT, TPOT, costs) from a model and a
+device, computed in-process by the same C++ core as the CLI, the page and the npm package.
+
+Every function of the core's registry is a function here, with the same name and request (docs/schema.md)::
+
+    import infercast
+    r = infercast.analyze({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "workload": {"batch": 8}})
+    r["decode"]["tpot_s"]
+    infercast.analyze(model="llama-3.1-8b", hardware="nvidia-h100-sxm")   # the same, the fields as keywords
+
+Values are plain dicts and lists, as the CLI's ``--format json`` prints them; ``frame()`` turns a table (a list of
+records) into a pandas DataFrame when pandas is installed. A request the core refuses raises ``InfercastError``
+with the core's ``code``, ``path`` (a JSON pointer into the request) and ``message``. The interpreter lock is
+released while the core runs, so calls from several threads run at once.
+"""
+
+import json as _json
+
+from . import _core
+
+__version__ = _core.version
+#: The version of the request and result schemas (docs/schema.md, "Versions"); every result object carries it.
+schema_version = _core.schema_version
+
+__all__ = ["InfercastError", "call", "call_bytes", "envelope", "frame", "functions_list", "schema_path", "__version__",
+           "schema_version"]
+
+
+class InfercastError(Exception):
+    """A request the core refused: ``code`` (e.g. ``request.out_of_range``), ``path`` (a JSON pointer into the
+    request, "" for the request as a whole) and ``message`` (names the field, what it holds, what was expected)."""
+
+    def __init__(self, code, path, message):
+        super().__init__(message)
+        self.code = code
+        self.path = path
+        self.message = message
+
+    def __str__(self):
+        return f"{self.message} [{self.code}]"
+
+    def __repr__(self):
+        return f"InfercastError(code={self.code!r}, path={self.path!r}, message={self.message!r})"
+
+
+def _request_text(request, fields):
+    if request is None:
+        request = {}
+    if isinstance(request, (str, bytes)):
+        if fields:
+            raise TypeError("give the request as JSON text or as a dict with keywords, not both")
+        return request if isinstance(request, str) else request.decode("utf-8")
+    if not isinstance(request, dict):
+        raise TypeError(f"a request is a dict or JSON text, not {type(request).__name__}")
+    if fields:
+        request = {**request, **fields}
+    # allow_nan=False: the core reads JSON, and NaN or Infinity are not JSON (a ValueError names them here).
+    return _json.dumps(request, allow_nan=False)
+
+
+def _value(env):
+    if env["ok"]:
+        return env["value"]
+    e = env["error"]
+    raise InfercastError(e["code"], e["path"], e["message"])
+
+
+def envelope(fn, request=None, **fields):
+    """The core's whole envelope: ``{"ok", "schema_version", "version", "value" | "error"}``; never raises for a
+    refused request."""
+    return _core.call_value(fn, _request_text(request, fields))
+
+
+def call(fn, request=None, **fields):
+    """Calls the core's function ``fn`` (``functions_list()`` names them) with a request (a dict, JSON text, or
+    keyword fields merged over the dict) and returns its value; raises InfercastError when the core refuses it."""
+    return _value(_core.call_value(fn, _request_text(request, fields)))
+
+
+def call_bytes(fn, data):
+    """Calls a function that reads a file's bytes (``gguf``, ``safetensors``, ``safetensors_size``)."""
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, bytes):
+        raise TypeError(f"{fn} reads bytes (a file's header), not {type(data).__name__}")
+    return _value(_core.call_bytes_value(fn, data))
+
+
+def frame(rows, key=None):
+    """A table as a pandas DataFrame: a list of records (``models()``, ``batching(...)["points"]``), or the list at
+    ``key`` of a result (``frame(infercast.analyze(...), "ops")``). Nested objects become dotted columns."""
+    try:
+        import pandas
+    except ImportError as e:  # pragma: no cover - exercised where pandas is absent
+        raise ImportError("infercast.frame needs pandas (pip install pandas, or apt install python3-pandas)") from e
+    if key is not None:
+        rows = rows[key]
+    if not isinstance(rows, list):
+        raise TypeError("frame() takes a list of records, or a result and the key of its list")
+    return pandas.json_normalize(rows, sep=".")
+
+
+def schema_path(name=None):
+    """Where the JSON Schemas shipped with the package are (a folder), or the path of one of them by name
+    (``schema_path("results")``, ``schema_path("hardware")``)."""
+    import os
+
+    here = os.path.join(os.path.dirname(__file__), "schemas")
+    return here if name is None else os.path.join(here, f"{name}.schema.json")
+
+
+def functions_list():
+    """The core's registry: ``[{"name", "input": "json" | "bytes", "help"}]``."""
+    return call("functions")
+
+
+def _make(entry):
+    name, kind, help_text = entry["name"], entry["input"], entry["help"]
+    if kind == "bytes":
+        def fn(data):
+            return call_bytes(name, data)
+        fn.__doc__ = f"{help_text}. Takes the file's bytes; returns the value, raises InfercastError."
+    else:
+        def fn(request=None, **fields):
+            return call(name, request, **fields)
+        fn.__doc__ = (f"{help_text}. Takes a request (a dict, JSON text, or keyword fields; docs/schema.md, "
+                      f"schemas/requests.schema.json#/$defs/{name}); returns the value, raises InfercastError.")
+    fn.__name__ = fn.__qualname__ = name
+    fn.__module__ = __name__
+    return fn
+
+
+# One Python function per function of the core's registry, so a call the core gains is here with no edit.
+for _entry in functions_list():
+    if _entry["name"] in globals():
+        raise RuntimeError(f"infercast: the core's function {_entry['name']!r} would hide a name of the package")
+    globals()[_entry["name"]] = _make(_entry)
+    __all__.append(_entry["name"])
+del _entry

@@ -1,0 +1,144 @@
+// Builds the npm package `infercast` into dist/npm/: stages npm/ (the wrapper, example.html, README), the wasm
+// build's ES module and .wasm, and dist/schemas/ into dist/npm/package/, writes its package.json (the project's
+// version) and index.d.ts (one typed method per function of the core, request and result types converted from
+// the JSON Schemas), then runs `npm pack` there: dist/npm/infercast-VERSION.tgz. No network.
+// Usage: node scripts/build-npm.mjs [wasm build dir, default build/wasm-release/wasm]
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const wasmDir = path.resolve(root, process.argv[2] || 'build/wasm-release/wasm');
+const schemaDir = path.join(root, 'dist/schemas');
+const out = path.join(root, 'dist/npm');
+const stage = path.join(out, 'package');
+for (const f of [path.join(wasmDir, 'infercast.mjs'), path.join(wasmDir, 'infercast.wasm'), path.join(schemaDir, 'requests.schema.json')]) {
+  if (!fs.existsSync(f)) {
+    console.error(`build-npm: ${f} is missing; build the wasm-release preset and run scripts/build-schemas.py first`);
+    process.exit(1);
+  }
+}
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+fs.rmSync(out, { recursive: true, force: true });
+fs.mkdirSync(path.join(stage, 'schemas'), { recursive: true });
+for (const f of ['index.js', 'client.js', 'example.html', 'README.md']) fs.copyFileSync(path.join(root, 'npm', f), path.join(stage, f));
+for (const f of ['infercast.mjs', 'infercast.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(stage, f));
+for (const f of fs.readdirSync(schemaDir)) fs.copyFileSync(path.join(schemaDir, f), path.join(stage, 'schemas', f));
+
+// The registry, from the module itself.
+const { default: create } = await import(path.join(wasmDir, 'infercast.mjs'));
+const mod = await create({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'infercast.wasm')) });
+const functions = JSON.parse(mod.call('functions', '{}')).value;
+
+// JSON Schema (the subset our schemas use) to TypeScript.
+const pascal = (s) => s.replace(/(^|[_\-\s])([a-z0-9])/g, (_, __, c) => c.toUpperCase());
+const DOCS = { hardware: 'HardwareDocument', system: 'SystemDocument', runtime: 'RuntimeDocument', 'model-preset': 'ModelPreset', envelope: 'Envelope', requests: 'Requests', results: 'Results' };
+const schemas = {};
+for (const f of fs.readdirSync(schemaDir)) schemas[f.replace('.schema.json', '')] = JSON.parse(fs.readFileSync(path.join(schemaDir, f), 'utf8'));
+const defName = (file, def) => {
+  if (file === 'requests') return functions.some((f) => f.name === def) ? `${pascal(def)}Request` : `Request${pascal(def.replace(/^field_/, ''))}`;
+  if (file === 'results') return functions.some((f) => f.name === def) ? `${pascal(def)}Result` : `Result${pascal(def)}`;
+  return `${DOCS[file]}${pascal(def)}`;
+};
+const refName = (file, ref) => {
+  const [base, frag] = ref.split('#');
+  const target = base ? base.replace('urn:infercast:schema:', '') : file;
+  if (!frag || frag === '') return DOCS[target];
+  return defName(target, frag.replace('/$defs/', ''));
+};
+const prop = (k) => (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(k) ? k : JSON.stringify(k));
+const doc = (s, pad) => (s.description ? `${pad}/** ${s.description.replace(/\*\//g, '* /')} */\n` : '');
+function ts(s, file, pad = '') {
+  if (s === true || s === undefined || Object.keys(s).length === 0) return 'unknown';
+  if (s.$ref) return refName(file, s.$ref);
+  if ('const' in s) return JSON.stringify(s.const);
+  if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if (s.allOf) return s.allOf.map((x) => ts(x, file, pad)).join(' & ');
+  if ((s.anyOf || s.oneOf) && !s.type) return [...new Set((s.anyOf || s.oneOf).map((x) => ts(x, file, pad)))].join(' | ');
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  return types.map((t) => {
+    if (t === 'string') return s.anyOf?.every((x) => x.enum || x.pattern) ? 'string' : 'string';
+    if (t === 'number' || t === 'integer') return 'number';
+    if (t === 'boolean') return 'boolean';
+    if (t === 'null') return 'null';
+    if (t === 'array') return `Array<${ts(s.items ?? {}, file, pad)}>`;
+    if (t === 'object' || t === undefined) {
+      if (!s.properties) return s.additionalProperties && s.additionalProperties !== true ? `Record<string, ${ts(s.additionalProperties, file, pad)}>` : 'Record<string, unknown>';
+      const inner = pad + '  ';
+      const req = new Set(s.required ?? []);
+      let body = '{\n';
+      for (const [k, v] of Object.entries(s.properties)) body += `${doc(v, inner)}${inner}${prop(k)}${req.has(k) ? '' : '?'}: ${ts(v, file, inner)};\n`;
+      if (s.additionalProperties !== false) body += `${inner}[key: string]: unknown;\n`;
+      return `${body}${pad}}`;
+    }
+    return 'unknown';
+  }).join(' | ');
+}
+let dts = `// Types of the npm package infercast ${version}, generated by scripts/build-npm.mjs from the JSON Schemas in
+// schemas/ (the core's field table and the result schemas). Every function of the core is a method of the client.
+`;
+for (const [file, s] of Object.entries(schemas)) {
+  if (!DOCS[file]) continue;
+  if (file !== 'requests' && file !== 'results') dts += `\n${doc(s, '')}export type ${DOCS[file]} = ${ts(s, file)};\n`;
+  for (const [name, d] of Object.entries(s.$defs ?? {})) dts += `\n${doc(d, '')}export type ${defName(file, name)} = ${ts(d, file)};\n`;
+}
+const reqType = (f) => (schemas.requests.$defs?.[f.name] ? `${pascal(f.name)}Request` : 'Record<string, unknown>');
+const resType = (f) => (schemas.results.$defs?.[f.name] ? `${pascal(f.name)}Result` : 'unknown');
+const methods = (wrap) => functions.map((f) => `  /** ${f.help} */\n  ${f.name}(${f.input === 'bytes' ? 'bytes: Uint8Array | ArrayBuffer' : `request?: ${reqType(f)}`}): ${wrap(resType(f))};\n`).join('');
+dts += `
+/** A request the core refused: \`code\` (e.g. "request.out_of_range"), \`path\` (a JSON pointer into the request). */
+export declare class InfercastError extends Error {
+  constructor(code: string, path: string, message: string);
+  code: string;
+  path: string;
+}
+export interface Transport {
+  envelope(fn: string, request?: unknown): Envelope | Promise<Envelope>;
+  envelopeBytes(fn: string, bytes: Uint8Array): Envelope | Promise<Envelope>;
+}
+interface ClientBase<Wrap> {
+  /** The core's functions, by name. */
+  functionNames: string[];
+  envelope(fn: string, request?: unknown): Wrap extends 'sync' ? Envelope : Promise<Envelope>;
+  envelopeBytes(fn: string, bytes: Uint8Array | ArrayBuffer): Wrap extends 'sync' ? Envelope : Promise<Envelope>;
+  call(fn: string, request?: unknown): Wrap extends 'sync' ? unknown : Promise<unknown>;
+  callBytes(fn: string, bytes: Uint8Array | ArrayBuffer): Wrap extends 'sync' ? unknown : Promise<unknown>;
+}
+/** The client \`load()\` returns: every call runs synchronously in this thread and returns its value or throws InfercastError. */
+export interface Infercast extends ClientBase<'sync'> {
+${methods((t) => t)}}
+/** A client over a worker (\`connect(transport)\`): every call returns a promise of its value, rejected with InfercastError. */
+export interface InfercastAsync extends ClientBase<'async'> {
+${methods((t) => `Promise<${t}>`)}}
+export interface LoadOptions {
+  /** The module's bytes, when you fetch them yourself. */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Where infercast.wasm is (default: beside index.js). */
+  wasmUrl?: string | URL;
+}
+/** Loads the WebAssembly core (node, browsers, workers). */
+export declare function load(options?: LoadOptions): Promise<Infercast>;
+/** A client over an asynchronous transport (a worker): asks the core for its functions first. */
+export declare function connect(transport: Transport): Promise<InfercastAsync>;
+export declare function createClient(transport: Transport, functions: Array<{ name: string; input: 'json' | 'bytes' }>): Infercast;
+export declare function moduleTransport(module: { call(fn: string, request: string): string; callBytes(fn: string, bytes: Uint8Array): string }): Transport;
+export declare function unwrap(envelope: Envelope): unknown;
+`;
+fs.writeFileSync(path.join(stage, 'index.d.ts'), dts);
+
+fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify({
+  name: 'infercast',
+  version,
+  description: 'Forecasts of LLM inference performance (TTFT, TPOT, memory, costs) from a model and a device: the Infercast core in WebAssembly',
+  type: 'module',
+  main: './index.js',
+  types: './index.d.ts',
+  exports: { '.': { types: './index.d.ts', default: './index.js' }, './client': './client.js', './schemas/*': './schemas/*', './infercast.wasm': './infercast.wasm' },
+  files: ['index.js', 'index.d.ts', 'client.js', 'infercast.mjs', 'infercast.wasm', 'example.html', 'README.md', 'schemas/'],
+  engines: { node: '>=18' },
+  keywords: ['llm', 'inference', 'roofline', 'performance', 'webassembly'],
+}, null, 2)}\n`);
+
+const packed = execFileSync('npm', ['pack', '--pack-destination', out, '--loglevel=error'], { cwd: stage }).toString().trim().split('\n').pop();
+console.log(`build-npm: dist/npm/${packed} (${(fs.statSync(path.join(out, packed)).size / 1024).toFixed(0)} KiB, ${functions.length} functions)`);
