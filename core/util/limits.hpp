@@ -23,6 +23,9 @@ constexpr double kAnalysisSteps = 65536;               // steps one analysis mak
 constexpr double kRequestSteps = 16777216;             // the same, each counted once per request entry in it (2^24)
 constexpr double kCallSteps = 524288;                  // steps over every analysis of one call (sweeps, curves, plan stages)
 constexpr double kSweepPoints = 4e6;                   // design points of one sweep
+constexpr double kServingRequestSteps = 5e7;           // a serving simulation: requests x (output tokens + prompt chunks)
+constexpr double kServingSteps = 2e6;                  // a serving simulation's engine steps
+constexpr double kDeployEvaluations = 500000;          // configurations one deployment search times
 constexpr std::uint64_t kCsvRecords = 10000;           // records of a measurements CSV
 constexpr std::uint64_t kCsvColumns = 64;              // fields of a CSV line
 // Files

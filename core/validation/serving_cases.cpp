@@ -197,7 +197,13 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   c.serving_stat = static_cast<int>(metric->stat);
   c.to_unit = v.unit == "ms" ? 1e3 : 1;  // seconds to the row's unit (time metrics)
   cases.push_back(std::move(c));
-  v.forecast = serving_case_value(cases.back(), *rt);
+  try {
+    v.forecast = serving_case_value(cases.back(), *rt);
+  } catch (const InputError& e) {  // a load past the simulation's limits: the row is not covered, and says why
+    cases.pop_back();
+    v.reason = std::string("the serving run is past the simulation's limits: ") + e.what();
+    return;
+  }
   v.error = v.forecast / v.measured - 1;
   v.covered = true;
 }
