@@ -1,12 +1,13 @@
 // libFuzzer harnesses over the JSON entry points of core/api. One source, several targets selected at compile time
 // (INFERCAST_FUZZ_TARGET, tests/fuzz/CMakeLists.txt); the bytes are
 //   analyze:  a whole analyze request
-//   model:    a config.json, analyzed on an H100 ({"model": <bytes>, "hardware": ...})
+//   model:    a config.json, analyzed on an H100 ({"model": <bytes>, "hardware": ...}), and read as a file's text
+//             (config_text: NaN and Infinity as Python writes them)
 //   hardware: a hardware document, analyzed with a small model ({"model": ..., "hardware": <bytes>})
 //   system:   a system document, analyzed as a plan ({"system": <bytes>, "parallel": {"tp": 2}, ...})
 //   validate: a CSV of measurements
 //   calls:    any JSON call of the registry: the first line names the function (`functions` lists them), the
-//             rest is its request
+//             rest is its request (seeds for every call, serving and deploy at their limits among them)
 // Every envelope is checked as fuzz_common.hpp says (NaN and null aware, no internal errors).
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::call("analyze", in);
 #elif INFERCAST_FUZZ_TARGET == TARGET_MODEL
   fuzz::call("analyze", R"({"hardware": "nvidia-h100-sxm", "workload": {"batch": 4, "prompt": 4096, "gen": 4096}, "model": )" + in + "}");
+  // The same bytes as a config file's text (NaN and Infinity as Python writes them), then the config it returns.
+  const fuzz::json c = fuzz::call_bytes("config_text", in);
+  if (c["ok"].get<bool>())
+    fuzz::call("analyze", fuzz::text({{"model", c["value"]["config"]}, {"hardware", "nvidia-h100-sxm"}}));
 #elif INFERCAST_FUZZ_TARGET == TARGET_HARDWARE
   fuzz::call("analyze", R"({"model": "llama-3.2-1b", "workload": {"batch": 2, "prompt": 1024, "gen": 1024}, "hardware": )" + in + "}");
   fuzz::call("device", R"({"hardware": )" + in + "}");
