@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "util/error.hpp"
+#include "validation/validation.hpp"
 
 namespace infercast {
 
@@ -18,6 +19,7 @@ const std::vector<LimitEntry>& limits() {
       {"analysis_steps", kAnalysisSteps, "steps", "steps one analysis makes operators for: prefill chunks (the longest request over /workload/prefill_chunk) plus decode intervals (where requests' keys cross a sliding window, an attention chunk or the attention tile)"},
       {"request_steps", kRequestSteps, "request-steps", "the same steps, each counted once per request entry it holds"},
       {"call_steps", kCallSteps, "steps", "steps over every analysis of one call: a quantization sweep's formats, a batching curve's points, a plan's stages"},
+      {"fit_blocks", kFitBlocks, "blocks", "validate: step blocks its runtime fits time per evaluation, every fit together (each source left out refits)"},
       {"serving_request_steps", kServingRequestSteps, "request-steps", "a serving simulation: its requests times their output tokens and prompt chunks (serving.too_large past it)"},
       {"serving_steps", kServingSteps, "steps", "a serving simulation's engine steps: estimated from the steady state's batch before it starts, and a backstop while it runs"},
       {"deploy_evaluations", kDeployEvaluations, "configurations", "configurations one deployment search times (deploy): past it the prefill and decode pool sizes are searched on a geometric grid"},

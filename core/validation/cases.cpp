@@ -114,7 +114,7 @@ bool parallel_sizes(const std::string& p, int& tp, int& pp) {
     if (p.compare(i, 2, tag) != 0) return false;
     std::size_t j = i + 2;
     while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
-    if (j == i + 2) return false;
+    if (j == i + 2 || j - i - 2 > 5) return false;  // no digits, or more than any plan holds (stoi would overflow)
     out = std::stoi(p.substr(i + 2, j - i - 2));
     i = j;
     while (i < p.size() && p[i] == ' ') ++i;

@@ -12,6 +12,7 @@
 #include "io/presets.hpp"
 #include "serving/serving.hpp"
 #include "validation/cases.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -60,8 +61,12 @@ const ServingMetric kServingMetrics[] = {
 bool find_number(const std::string& text, const std::string& pattern, double& out) {
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(pattern))) return false;
-  out = std::stod(m[1].str());
-  return true;
+  try {
+    out = std::stod(m[1].str());
+  } catch (const std::exception&) {  // past a double's range: read as not stated
+    return false;
+  }
+  return std::isfinite(out);
 }
 
 double pick(const Percentiles& p, ServingStat s) {
@@ -139,6 +144,12 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   else if (v.measured <= 0) v.reason = "no measured value";
   else if (load.concurrency <= 0 && load.request_rate <= 0) v.reason = "the notes state no concurrency or request rate";
   else if (isl <= 0 || osl <= 0) v.reason = "the source states no prompt and output lengths (nor their totals)";
+  // The load within serving's own ranges and work limit (docs/schema.md, "Limits").
+  else if (conc > 1e6 || prompts > 1e6 || rate > 1e6 || isl > 1e7 || osl > 1e7)
+    v.reason = "the notes' load is past the ranges of a serving request (1e6 clients, requests and requests/s; 1e7 tokens)";
+  else if (!(conc >= prompts && prompts * osl > 2e6) &&
+           (prompts > 0 ? prompts : 4000.0) * (osl + isl / 2048) > limit::kServingRequestSteps)
+    v.reason = "the serving run would simulate more than " + std::to_string(static_cast<long long>(limit::kServingRequestSteps)) + " request-steps";
   if (!v.reason.empty()) return;
 
   v.batch = load.concurrency;
