@@ -92,9 +92,13 @@ test('a hostile 2 GiB GGUF is read within the 64 MiB header limit, said in words
   fs.rmSync(grow);
 });
 
+// The model file, the pasted config and the device editor live in the Settings tab.
+const toSettings = (page) => page.click('#tab-settings');
+
 test('a config nested 3,000 levels deep is refused by name, and the page goes on', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
+  await toSettings(page);
   const text = `${'{"text_config": '.repeat(3000)}{"model_type": "llama"}${'}'.repeat(3000)}`;
   await page.fill('#config-text', text);
   await page.click('#config-use');
@@ -122,6 +126,7 @@ const TRAP = `{ const stringify = JSON.stringify;
 `;
 
 async function trapAndRecover(page) {
+  await toSettings(page);
   await page.fill('#config-text', '{"model_type": "llama", "_name_or_path": "__trap__"}');
   await page.click('#config-use');
   await page.waitForFunction(() => document.getElementById('model-error').textContent !== '');
@@ -193,7 +198,10 @@ function device(id, name, bandwidth = 3350) {
 }
 
 // Opens the device editor (the page opens it itself when it has a storage notice).
-const openEditor = (page) => page.evaluate(() => { document.getElementById('device-editor').open = true; });
+const openEditor = async (page) => {
+  await toSettings(page);
+  await page.evaluate(() => { document.getElementById('device-editor').open = true; });
+};
 
 async function saveInEditor(page, name) {
   await openEditor(page);
