@@ -6,6 +6,7 @@
 #include <set>
 
 #include "analysis/steps.hpp"
+#include "analysis/work.hpp"
 #include "analysis/trace.hpp"
 
 namespace infercast {
@@ -18,11 +19,7 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
   std::set<double> cuts = {0, std::max(D, 1.0)};
   const double span = std::max(D, 1.0);
   const double tile = static_cast<double>(s.attention_tile);
-  if (tile > 0 && span / tile > 20000)
-    throw InputError("workload.out_of_range", "/attention_tile",
-                     "/attention_tile holds " + std::to_string(s.attention_tile) + ", which splits " +
-                         std::to_string(static_cast<long long>(span)) +
-                         " decode steps into more than 20000 intervals; expected a larger tile or fewer generated tokens");
+  check_tile(s.attention_tile, span);
   for (const auto& g : a.groups) {
     const auto& at = g.spec.attn;
     for (const auto& r : w.requests) {

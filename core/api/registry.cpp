@@ -2,10 +2,13 @@
 // functions up here; the unknown-function message and the `functions` call are generated from the same table.
 #include "api/api.hpp"
 
+#include <cmath>
+#include <new>
 #include <vector>
 
 #include "api/envelope.hpp"
 #include "api/operations.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -24,6 +27,7 @@ const std::vector<Function>& functions() {
   static const std::vector<Function> table = {
       {"version", api_version, nullptr, "the core's version"},
       {"functions", api_functions, nullptr, "this list"},
+      {"limits", api_limits, nullptr, "the limits on inputs: sizes, depth, counts (docs/schema.md)"},
       {"options", api_options, nullptr, "every request field: range, default, choices"},
       {"models", api_models, nullptr, "model presets"},
       {"families", api_families, nullptr, "model families a config.json may name, with transformers' defaults"},
@@ -78,7 +82,31 @@ const Function& find_function(const std::string& fn, bool bytes) {
   for (const auto& f : functions())
     if (fn == f.name && (f.bytes_call != nullptr) == bytes) return f;
   throw InputError("api.unknown_function", "",
-                   "unknown function \"" + fn + "\"" + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
+                   "unknown function " + quote_text(fn) + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
+}
+
+// Where in `v` a number is NaN or infinite, as a JSON pointer ("" when every number is finite). Results are our own
+// shallow documents (user JSON echoed in them is at most limit::kJsonDepth deep), so recursion is bounded.
+bool non_finite_at(const json& v, std::string& where) {
+  if (v.is_number_float()) return !std::isfinite(v.get<double>());
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (non_finite_at(it.value(), where)) {
+        where = "/" + pointer_escape(it.key()) + where;
+        return true;
+      }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (non_finite_at(v[i], where)) {
+        where = "/" + std::to_string(i) + where;
+        return true;
+      }
+  }
+  return false;
+}
+
+json error_json(const std::string& code, const std::string& path, const std::string& message) {
+  return {{"ok", false}, {"error", {{"code", code}, {"path", path}, {"message", bounded_message(message)}}}};
 }
 
 // A result object carries the schema version and the project's version at its top; a document that has its own
@@ -92,16 +120,31 @@ json versioned(json value) {
   return value;
 }
 
-// The envelope around one call: its value, or the error it raised, with the schema and project versions.
+// The envelope around one call: its value, or the error it raised, with the schema and project versions. Every
+// number of a value is checked here, before it is written (the writer would show NaN and infinity as null): a result
+// that holds one is refused, naming where.
 template <typename F>
 json envelope_of(F body) {
   json envelope;
   try {
-    envelope = {{"ok", true}, {"value", versioned(body())}};
+    json value = body();
+    std::string where;
+    if (non_finite_at(value, where))
+      envelope = error_json("result.not_finite", "",
+                            "the result's " + where + " came out as " +
+                                (std::isnan(value.at(json::json_pointer(where)).get<double>()) ? "NaN" : "infinity") +
+                                ": an input is too extreme for this calculation; expected inputs that give finite numbers "
+                                "(check the device's peaks, bandwidths and capacities and the workload's sizes)");
+    else
+      envelope = json::object({{"ok", true}}), envelope["value"] = versioned(std::move(value));
   } catch (const InputError& e) {
-    envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
+    envelope = error_json(e.code(), e.path(), e.what());
+  } catch (const std::bad_alloc&) {
+    envelope = error_json("resources.out_of_memory", "",
+                          "the input needs more memory than is available here; expected inputs within the limits "
+                          "(the `limits` call lists them)");
   } catch (const std::exception& e) {
-    envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
+    envelope = error_json("internal", "", std::string("internal error: ") + e.what());
   }
   envelope["schema_version"] = kSchemaVersion;
   envelope["version"] = kVersion;

@@ -10,7 +10,7 @@
 
 namespace infercast {
 
-double finite(double v) { return std::isfinite(v) ? v : 0; }
+double finite(double v) { return v; }
 
 json cost_json(const CostReport& c, const CostAssumptions& a) {
   const auto phase = [](const PhaseEnergy& e) {

@@ -8,6 +8,8 @@
 #include <deque>
 
 #include "serving/serving.hpp"
+#include "util/error.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -410,6 +412,14 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     busy += dt;
     batch_sum += static_cast<double>(running.size());
     out.steps += 1;
+    // A backstop behind forecast_serving's estimate (lengths drawn from a long-tailed distribution can run alone for
+    // many steps): the simulation stops at the limit instead of running on (docs/schema.md, "Limits").
+    if (out.steps > limit::kServingSteps)
+      throw InputError("serving.too_much_work", "/serving",
+                       "/serving: the simulation passed " + std::to_string(static_cast<long long>(limit::kServingSteps)) +
+                           " engine steps (the drawn lengths keep few requests running at a time); expected fewer "
+                           "/serving/requests, a higher concurrency, a narrower length spread, or the steady state "
+                           "(/serving/simulate false)");
     (any_prefill ? (any_decode ? out.mixed_steps : out.prefill_steps) : out.decode_steps) += 1;
     if (reserving && !any_prefill) reserve_ratio = std::max(0.1, reserve_ratio - 0.001);
     t += dt;

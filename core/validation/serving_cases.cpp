@@ -8,10 +8,12 @@
 #include <cmath>
 #include <regex>
 
+#include "io/fields.hpp"
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
 #include "serving/serving.hpp"
 #include "validation/cases.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -60,8 +62,12 @@ const ServingMetric kServingMetrics[] = {
 bool find_number(const std::string& text, const std::string& pattern, double& out) {
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(pattern))) return false;
-  out = std::stod(m[1].str());
-  return true;
+  try {
+    out = std::stod(m[1].str());
+  } catch (const std::exception&) {  // past a double's range: read as not stated
+    return false;
+  }
+  return std::isfinite(out);
 }
 
 double pick(const Percentiles& p, ServingStat s) {
@@ -85,7 +91,7 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   const std::string notes = csv_cell(r, "notes");
   const HardwareSpec* hw = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
   const RuntimeSpec* rt = find_runtime_preset(v.runtime);
-  const double devices = std::max(1.0, csv_number(r, "num_devices", index));
+  const double devices = std::max(1.0, csv_number(r, "num_devices", index, 4096));
   int tp = 1, pp = 1;
   const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
   ServingLoad load;
@@ -96,7 +102,8 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   if (!find_number(notes, R"(num_prompts=(\d+))", prompts) && !find_number(notes, R"(num-prompt=(\d+))", prompts))
     find_number(notes, R"((\d+) requests)", prompts);
   // Lengths: the columns, else the token totals the source printed, else a dataset's published sample means.
-  double isl = csv_number(r, "prompt_len", index), osl = csv_number(r, "gen_len", index), total = 0;
+  double isl = csv_number(r, "prompt_len", index, static_cast<double>(kMaxTokens)),
+         osl = csv_number(r, "gen_len", index, static_cast<double>(kMaxTokens)), total = 0;
   const double n_for_totals = prompts > 0 ? prompts : (has_conc ? conc : 0);
   if (isl <= 0 && n_for_totals > 0 &&
       (find_number(notes, R"(total_input_tokens=(\d+))", total) || find_number(notes, R"(Total input tokens: (\d+))", total)))
@@ -149,6 +156,12 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   else if (v.measured <= 0) v.reason = "no measured value";
   else if (load.concurrency <= 0 && load.request_rate <= 0) v.reason = "the notes state no concurrency or request rate";
   else if (isl <= 0 || osl <= 0) v.reason = "the source states no prompt and output lengths (nor their totals)";
+  // The load within serving's own ranges and work limit (docs/schema.md, "Limits").
+  else if (conc > 1e6 || prompts > 1e6 || rate > 1e6 || isl > 1e7 || osl > 1e7)
+    v.reason = "the notes' load is past the ranges of a serving request (1e6 clients, requests and requests/s; 1e7 tokens)";
+  else if (!(conc >= prompts && prompts * osl > 2e6) &&
+           (prompts > 0 ? prompts : 4000.0) * (osl + isl / 2048) > limit::kServingRequestSteps)
+    v.reason = "the serving run would simulate more than " + std::to_string(static_cast<long long>(limit::kServingRequestSteps)) + " request-steps";
   if (!v.reason.empty()) return;
 
   v.batch = load.concurrency;
@@ -209,7 +222,13 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   c.serving_stat = static_cast<int>(metric->stat);
   c.to_unit = v.unit == "ms" ? 1e3 : 1;  // seconds to the row's unit (time metrics)
   cases.push_back(std::move(c));
-  v.forecast = serving_case_value(cases.back(), *rt);
+  try {
+    v.forecast = serving_case_value(cases.back(), *rt);
+  } catch (const InputError& e) {  // a load past the simulation's limits: the row is not covered, and says why
+    cases.pop_back();
+    v.reason = std::string("the serving run is past the simulation's limits: ") + e.what();
+    return;
+  }
   v.error = v.forecast / v.measured - 1;
   v.covered = true;
 }

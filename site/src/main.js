@@ -18,11 +18,12 @@ import { replacePlot } from './plots.js';
 import { showTab, whenShown } from './tabs.js';
 import { showValidation } from './validation.js';
 import { renderBatching, renderPlan } from './parallel.js';
-import { clearErrors, errorSlot, request } from './request.js';
+import { clearErrors, customDevice, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
+import { fillHardware, fillModels } from './lists.js';
 import { initServingPanel } from './serving.js';
 import { fillRuntimes, syncRuntime } from './runtimes.js';
-import { loadStore } from './store.js';
+import { loadStore, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
@@ -164,22 +165,37 @@ export function render(r) {
   renderOps(r);
 }
 
+// Another tab saved or removed custom devices or models: this page shows what is stored now. A device this page
+// has selected and the other tab deleted stays selected, held as if it came with the link.
+function followOtherTabs(event) {
+  if (event.storageArea !== localStorage || (event.key !== null && event.key !== STORE_KEY)) return;
+  const before = customDevice();
+  ctx.store = loadStore(localStorage);
+  if (before && !ctx.store.doc.devices.some((d) => d.doc.id === before.id)) ctx.urlDevice = before;
+  fillHardware();
+  fillModels();
+  fillEditor();
+  $('store-notice').textContent = ctx.store.notice || 'Custom devices or models were changed in another tab; the lists show them now.';
+}
+
 async function start() {
   ctx.store = loadStore(localStorage);
+  window.addEventListener('storage', followOtherTabs);
   readUrl();
   // The catalogs through the npm package's typed client over the worker (a refusal throws InfercastError).
   let lists;
   try {
     const core = await connect(backend);
     lists = await Promise.all([core.models(), core.hardware(), core.dtypes(), core.conventions(), core.version(),
-      core.scenarios(), core.regions(), core.systems(), core.options()]);
+      core.scenarios(), core.regions(), core.systems(), core.options(), core.limits()]);
   } catch (err) {
     $('status').textContent = `The core could not start: ${err.message}`;
     return;
   }
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options] = lists.map((value) => ({ value }));
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits] = lists.map((value) => ({ value }));
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
   ctx.options = options.value;
+  ctx.limits = limits.value;
   fillChoices();
   $('system').appendChild(option('', 'none: one node of the device, its own interconnect'));
   for (const sy of systems.value) {
@@ -251,4 +267,8 @@ async function start() {
   runTcTm();
 }
 
-start();
+// Whatever happens while starting (a damaged store, a core that cannot load) is said on the page, never left at
+// "Loading the core...".
+start().catch((err) => {
+  $('status').textContent = `The page could not start: ${err && err.message ? err.message : err}. Reload to try again.`;
+});

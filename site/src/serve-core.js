@@ -1,19 +1,25 @@
-// The worker side of the backend: owns one core module and answers {id, fn, request | bytes} with {id, envelope}.
-// Shared by the served site's module worker (worker.js) and the offline file's blob worker (worker-offline.js).
-// The envelope protocol is the npm package's (npm/client.js), the same code users import.
-import { moduleTransport } from '../../npm/client.js';
+// The worker side of the backend: owns one core module and answers {id, fn, request | bytes} with {id, envelope}
+// (the npm package's envelope protocol, npm/client.js). Shared by the served site's module worker (worker.js) and
+// the offline file's blob worker (worker-offline.js). When the core itself fails (a trap, memory running out), the
+// reply says so in words and carries `fatal`: the module's state cannot be trusted after that, so the backend
+// replaces this worker (backend.js).
+import { failureEnvelope } from './trap.js';
 
 export function serveCore(scope, ready) {
-  const transport = ready.then(moduleTransport);
   scope.onmessage = async (event) => {
     const { id, fn, request, bytes } = event.data;
-    let envelope;
+    let module;
     try {
-      const t = await transport;
-      envelope = bytes ? t.envelopeBytes(fn, bytes) : t.envelope(fn, request);
+      module = await ready;
     } catch (err) {
-      envelope = { ok: false, error: { code: 'worker.failed', path: '', message: `the core failed to load: ${err}` } };
+      scope.postMessage({ id, envelope: { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${err && err.message ? err.message : err})` } } });
+      return;
     }
-    scope.postMessage({ id, envelope });
+    try {
+      const text = bytes ? module.callBytes(fn, bytes) : module.call(fn, JSON.stringify(request ?? {}));
+      scope.postMessage({ id, envelope: JSON.parse(text) });
+    } catch (err) {
+      scope.postMessage({ id, envelope: failureEnvelope(err, true), fatal: true });
+    }
   };
 }
