@@ -4,9 +4,10 @@
 // npm package's client (npm/client.js): `envelope(fn, request)` and `envelopeBytes(fn, bytes)` resolve to an
 // envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
 //
-// Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep) in its own lane, so
-// it never holds an analysis back, and a newer call with `replace` ends the older one (the worker is terminated,
-// its caller gets the `cancelled` code) instead of queueing behind it.
+// Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep, the t_c/t_m map) in
+// `long`, the validation and a calibration each in their own, so none holds an analysis back or ends another's
+// work; a newer call with `replace` ends the older one in its lane (the worker is terminated, its caller gets the
+// `cancelled` code) instead of queueing behind it.
 //
 // When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the
 // core is replaced by a fresh instance: the lane's worker is terminated and started again, with the calls it had not

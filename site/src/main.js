@@ -52,6 +52,7 @@ export async function update() {
   for (const o of ctx.lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   render(env.value);
+  if (state.tab === 'validation') showValidation();  // the tab shown follows the device and runtime analyzed
   // The charts and tables that need more calls wait until the input has been still for a moment, so the worker
   // is free for the next analysis while someone types.
   await new Promise((resolve) => setTimeout(resolve, 80));
