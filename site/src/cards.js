@@ -85,7 +85,7 @@ export const CARDS = [
   { id: 'tpot', label: 'Time per output token', show: plan, value: (r) => seconds(r.parallel.tpot_s),
     sub: (r) => (spec(r) ? `speculative; ${seconds(spec(r).plain_tpot_s)} without (${spec(r).speedup.toFixed(2)}x)` : `communication ${seconds(r.parallel.communication.decode_step_s)} per step`) },
   { id: 'plan_throughput', label: 'Throughput', show: plan, value: (r) => rate(r.parallel.total_tokens_per_s, 'tok/s'),
-    sub: (r) => `${rate(r.parallel.tokens_per_s_per_device, 'tok/s')} per device; ${rate(r.parallel.tokens_per_s, 'tok/s')} per sequence`,
+    sub: (r) => `${rate(r.parallel.tokens_per_s_per_device, 'tok/s')} per device; ${rate(r.parallel.tokens_per_s, 'tok/s')} per sequence${spec(r) ? `; ${rate(spec(r).plain_total_tokens_per_s, 'tok/s')} without speculative decoding` : ''}`,
     hint: (r) => `batch per replica x replicas / mean TPOT (one batch in flight per replica)${spec(r) ? '; TPOT with speculative decoding' : ''}` },
   { id: 'plan_memory', label: 'Memory per device', show: plan, value: (r) => bytes(r.parallel.device_required_bytes),
     sub: (r) => `of ${bytes(r.parallel.device_capacity_bytes)}: ${r.parallel.fits ? 'fits' : 'does NOT fit'}`, bad: (r) => !r.parallel.fits,

@@ -67,6 +67,26 @@ test('picking a preset and typing values updates the results and the URL, and th
   await context.close();
 });
 
+// Issue 22, item 4: a shared link opened in a tab that already shows the page used to keep every setting the link
+// does not name. The link's scenario replaces the tab's whole: what it does not name takes the defaults.
+test('a link opened in a tab that shows the page replaces its scenario whole', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=qwen3-8b&batch=4&prompt=2048&gen=64&tab=ops`);
+  await analyzed(page);
+  assert.equal(await page.inputValue('#batch'), '4');
+  await page.evaluate(() => { location.hash = '#model=mistral-7b-v0.1'; });
+  await page.waitForFunction(() => /Mistral/.test(document.getElementById('model-info').textContent));
+  await analyzed(page);
+  assert.equal(await page.inputValue('#model'), 'mistral-7b-v0.1');
+  assert.equal(await page.inputValue('#batch'), '1');
+  assert.equal(await page.inputValue('#prompt'), '512');
+  assert.equal(await page.inputValue('#gen'), '128');
+  assert.equal(await page.getAttribute('#tab-charts', 'aria-selected'), 'true');  // the default tab, not ops
+  const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'mistral-7b-v0.1', '--hardware', 'nvidia-h100-sxm', '--format', 'json'], { encoding: 'utf8' }));
+  await page.waitForFunction((v) => [...document.querySelectorAll('.card .value')].some((e) => e.textContent === v), fmtSeconds(native.decode.tpot_s));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('dropping a config analyzes it; a broken config gets a clear error next to the model input', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);

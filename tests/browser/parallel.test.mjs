@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { bytes, seconds } from '../../site/src/format.js';
+import { bytes, rate, seconds } from '../../site/src/format.js';
 import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
@@ -76,6 +76,12 @@ test('Llama-3.1-405B over two H200 nodes with a draft model; the batching curve 
     '--draft-tokens', '4', '--acceptance', '0.7']);
   await cardIs(page, 'Time per output token', seconds(v.speculative.tpot_s));
   assert.equal(await cardValue(page, 'Speculative decoding'), `${v.speculative.tokens_per_step.toFixed(2)} tok/step`);
+  // Throughput follows the speculative TPOT (issue 22, item 5: it used to stay at the plain figure), the plain one
+  // beside it.
+  assert.ok(v.parallel.total_tokens_per_s > 1.2 * v.speculative.plain_total_tokens_per_s);
+  assert.equal(await cardValue(page, 'Throughput'), rate(v.parallel.total_tokens_per_s, 'tok/s'));
+  const sub = await page.evaluate(() => [...document.querySelectorAll('.card')].find((c) => c.querySelector('.label').textContent === 'Throughput').querySelector('.sub').textContent);
+  assert.match(sub, new RegExp(`; ${rate(v.speculative.plain_total_tokens_per_s, 'tok/s')} without speculative decoding$`));
   await settled(page);  // the batching curve of this plan, not of the one before it
   await page.waitForFunction(() => document.querySelector('#batching canvas') !== null);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-batching')]);
