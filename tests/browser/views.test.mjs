@@ -199,3 +199,35 @@ test('efficiencies under advanced and ragged requests equal the CLI; bad values 
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// Issue 22, item 8: every chart is labelled. Each is an image with a name for screen readers, inside a figure with
+// a caption; its axes say what they measure and in what unit; series are named in a legend (with units where the
+// chart is uPlot's, whose axes are drawn on the canvas); the quantization sweep names every format on its axis.
+test('every chart has a name, a caption, axis titles with units and a legend', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-rtx-4090&batch=4`);
+  await settled(page);
+  for (const tab of ['charts', 'quant', 'multi']) await showTab(page, tab);
+  const charts = await page.$$eval('.chart', (els) => els.map((c) => ({
+    id: c.id,
+    role: c.getAttribute('role'),
+    name: c.getAttribute('aria-label') || '',
+    caption: c.closest('figure')?.querySelector('figcaption')?.textContent.trim() || '',
+  })));
+  assert.ok(charts.length >= 9, `${charts.length} charts`);
+  for (const c of charts) {
+    assert.equal(c.role, 'img', c.id);
+    assert.ok(c.name.length > 10, `${c.id} has no accessible name`);
+    assert.ok(c.caption.length > 10, `${c.id} has no caption`);
+  }
+  const svgText = (id) => page.$$eval(`#${id} svg text`, (ts) => ts.map((t) => t.textContent));
+  assert.ok((await svgText('roofline')).includes('arithmetic intensity (FLOP/byte)'));
+  assert.ok((await svgText('roofline')).some((t) => /peak .*FLOP\/s$/.test(t)));
+  const legend = (id) => page.$$eval(`#${id} .u-legend .u-label`, (ls) => ls.map((l) => l.textContent));
+  for (const [id, want] of [['timeline', /TPOT \(ms\)/], ['batching', /tokens\/s/], ['quant-sweep', /tok\/s, KV bf16/]])
+    assert.ok((await legend(id)).some((l) => want.test(l)), `${id}: ${await legend(id)}`);
+  // The sweep's formats are named on the axis (the axis values of uPlot's x scale, one per format).
+  const sweep = await page.evaluate(() => document.getElementById('sweep-note').textContent);
+  assert.match(sweep, /^10 weight formats x 3 KV formats/);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
