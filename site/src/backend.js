@@ -5,8 +5,8 @@
 // envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
 //
 // Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep, the t_c/t_m map) in
-// `long`, the validation and a calibration each in their own, so none holds an analysis back or ends another's
-// work; a newer call with `replace` ends the older one in its lane (the worker is terminated, its caller gets the
+// `long`, the validation, a calibration, a serving run and a deployment search each in their own, so none holds an
+// analysis back or ends another's work; a newer call with `replace` ends the older one in its lane (the worker is terminated, its caller gets the
 // `cancelled` code) instead of queueing behind it.
 //
 // When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the

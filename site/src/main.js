@@ -21,7 +21,7 @@ import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, customDevice, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
 import { fillHardware, fillModels } from './lists.js';
-import { initServingPanel } from './serving.js';
+import { cancelStaleServing, initServingPanel } from './serving.js';
 import { fillRuntimes, syncRuntime } from './runtimes.js';
 import { loadStore, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
@@ -30,6 +30,7 @@ import { drawDecomposition, drawMemory, placementRequests, renderPlacements } fr
 export async function update() {
   writeUrl();
   cancelStaleSweep();
+  cancelStaleServing();
   const mine = ++ctx.generation;
   // The results are busy until the latest change's analysis and every chart after it are in.
   const results = document.querySelector('section.results');

@@ -1,5 +1,6 @@
 // The serving and deployment panel: the serving call (continuous batching at a load) and the deploy call (the
-// search over deployments), each on the long-call worker, with the percentiles, the Pareto chart, the chosen
+// search over deployments), each on a worker lane of its own (so neither ends the other, nor a design-space sweep
+// either; a change of the page's inputs stops both, as their answers would be for inputs no longer shown), with the percentiles, the Pareto chart, the chosen
 // deployment explained and its launch commands. Every number comes from the core (core/serving); nothing is computed
 // here. It takes the model, device, precisions and costs the rest of the page has chosen (request.js).
 import { $, backend, state } from './ctx.js';
@@ -7,7 +8,19 @@ import { count, seconds } from './format.js';
 import { addMulti } from './parallel.js';
 import { request } from './request.js';
 
-const LONG = { lane: 'long', replace: true };
+const SERVING = { lane: 'serving', replace: true };
+const DEPLOY = { lane: 'deploy', replace: true };
+
+// The page's inputs changed: a run in flight would answer for inputs no longer on screen. It is stopped, and says so
+// where its answer would have gone.
+export function cancelStaleServing() {
+  if (!$('serving-panel')) return;
+  const stopped = 'Stopped: the inputs changed. Run it again for the new inputs.';
+  if ($('srv-status').textContent === 'Simulating...') $('srv-status').textContent = stopped;
+  if ($('dep-status').textContent === 'Searching...') $('dep-status').textContent = stopped;
+  backend.cancel('serving');
+  backend.cancel('deploy');
+}
 const SPREAD = { fixed: 0, uniform: 0.5, lognormal: 0.8 };
 
 // The page's request for this model and device, with the serving lengths in place of the static workload.
@@ -168,7 +181,7 @@ export async function runServing() {
   $('srv-error').textContent = '';
   $('srv-status').textContent = 'Simulating...';
   const t0 = performance.now();
-  const env = await backend.envelope('serving', servingRequest(), LONG);
+  const env = await backend.envelope('serving', servingRequest(), SERVING);
   if (!env.ok && env.error.code === 'cancelled') return;
   $('srv-status').textContent = '';
   if (!env.ok) {
@@ -183,7 +196,7 @@ export async function runDeploy() {
   $('dep-error').textContent = '';
   $('dep-status').textContent = 'Searching...';
   const t0 = performance.now();
-  const env = await backend.envelope('deploy', deployRequest(), LONG);
+  const env = await backend.envelope('deploy', deployRequest(), DEPLOY);
   if (!env.ok && env.error.code === 'cancelled') return;
   $('dep-status').textContent = '';
   if (!env.ok) {

@@ -80,3 +80,30 @@ test('a search over more than 10,000 deployments takes under a second in Chromiu
   assert.ok(best < 1000, `${best} ms`);
   await context.close();
 });
+
+// A serving run and a deployment search run side by side on lanes of their own: neither ends the other (they used to
+// share the design-space sweep's lane, and the one started second left the first saying "Simulating..." for good).
+// A change of the page's inputs stops a run in flight and says so.
+test('a serving run and a deployment search at once both answer; a change of inputs stops a run and says so', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await analyzed(page);
+  await showTab(page, 'serving');
+  await page.fill('#srv-value', '64');
+  await page.fill('#dep-devices', '4');
+  await page.click('#srv-run');
+  await page.click('#dep-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /configurations over/.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+  // A long run, then a new prompt length for the page: the run stops and says why.
+  await page.fill('#srv-value', '512');
+  await page.fill('#srv-osl', '2048');
+  await page.click('#srv-run');
+  assert.equal(await page.textContent('#srv-status'), 'Simulating...');
+  await page.fill('#batch', '2');
+  await page.waitForFunction(() => /^Stopped: the inputs changed/.test(document.getElementById('srv-status').textContent), null, { timeout: 10000 });
+  await analyzed(page);
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 120000 });
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
