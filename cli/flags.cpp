@@ -97,6 +97,7 @@ const std::vector<Flag>& flags() {
       {"--prefix-hit-rate", "serving-lengths", K::Number, "/serving/prefix_hit_rate", "X", ""},
       {"--max-num-seqs", "serving", K::Int, "/serving/max_num_seqs", "N", ""},
       {"--max-batched-tokens", "serving", K::Int, "/serving/max_num_batched_tokens", "N", ""},
+      {"--scheduler-steps", "serving", K::Int, "/serving/scheduler_steps", "N", ""},
       {"--seed", "serving", K::Int, "/serving/seed", "N", ""},
       {"--steady", "serving", K::Switch, "", "", "the analytical steady state only (no simulation)"},
       {"--devices", "deploy", K::Int, "/deploy/devices", "N", ""},

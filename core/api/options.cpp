@@ -123,7 +123,7 @@ json options_json() {
   for (const auto& g : grid_regions()) regions.push_back({{"name", g.id}, {"description", g.name}});
   a.push_back({{"path", "/costs/region"}, {"kind", "enum"}, {"values", regions}, {"default", kCosts.region}, {"help", "grid region for CO2 per kWh"}});
   for (const IntField* f : {&serving_concurrency, &serving_requests, &serving_isl, &serving_osl, &serving_max_num_seqs,
-                            &serving_max_batched_tokens, &serving_seed, &deploy_devices, &deploy_max_devices_per_pool})
+                            &serving_max_batched_tokens, &serving_scheduler_steps, &serving_seed, &deploy_devices, &deploy_max_devices_per_pool})
     a.push_back(int_option(*f));
   for (const NumberField* f : {&serving_request_rate, &serving_isl_spread, &serving_osl_spread, &serving_prefix_hit_rate,
                                &deploy_max_ttft_ms, &deploy_max_tpot_ms})

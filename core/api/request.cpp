@@ -538,6 +538,7 @@ ServingRequest read_serving(Reader& r, bool deploy) {
     l.seed = static_cast<unsigned long long>(read_field(s, field::serving_seed));
     out.max_num_seqs = read_field(s, field::serving_max_num_seqs);
     out.token_budget = read_field(s, field::serving_max_batched_tokens);
+    out.scheduler_steps = static_cast<int>(read_field(s, field::serving_scheduler_steps));
     out.simulate = s.boolean_or("simulate", true);
   }
   s.reject_unknown();

@@ -83,6 +83,7 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
 struct ServingRequest {
   ServingLoad load;
   long long max_num_seqs = 0, token_budget = 0;
+  int scheduler_steps = 0;  // 0: the runtime's
   bool simulate = true;
 };
 ServingRequest read_serving(Reader& r, bool deploy);

@@ -24,7 +24,8 @@ json api_serving(const json& request) {
   const ServingRequest sr = read_serving(r, false);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
-  const ServingForecast f = forecast_serving(in.rm.spec, w, mi.sys, mi.plan, sr.load, sr.max_num_seqs, sr.token_budget, sr.simulate);
+  const ServingForecast f = forecast_serving(in.rm.spec, w, mi.sys, mi.plan, sr.load, sr.max_num_seqs, sr.token_budget, sr.simulate,
+                                             sr.scheduler_steps);
   const ServingResult& main = f.has_simulation ? f.simulated : f.steady;
   json out = serving_json(main);
   out["method"] = f.has_simulation ? "simulation" : "steady-state";

@@ -109,6 +109,8 @@ const NumberField serving_osl_spread{"/serving/osl_spread", 0, 5, 0, "output len
 const NumberField serving_prefix_hit_rate{"/serving/prefix_hit_rate", 0, 1, 0, "fraction of each prompt found in the prefix cache (its prefill is skipped)"};
 const IntField serving_max_num_seqs{"/serving/max_num_seqs", 0, 1000000, 0, "running requests at most (0: the runtime's default)"};
 const IntField serving_max_batched_tokens{"/serving/max_num_batched_tokens", 0, 100000000, 0, "new tokens per engine step at most, the chunk budget (0: the runtime's default)"};
+const IntField serving_scheduler_steps{"/serving/scheduler_steps", 0, 64, 0,
+                                        "decode steps per schedule, multi-step scheduling as vLLM 0.5.5-0.6's --num-scheduler-steps (0: the runtime's default)"};
 const IntField serving_seed{"/serving/seed", 0, 2147483647, 1, "seed of the simulated arrivals and lengths"};
 const IntField deploy_devices{"/deploy/devices", 1, 4096, 8, "devices the deployment may use (with /hardware; a /system brings its own)"};
 const IntField deploy_max_devices_per_pool{"/deploy/max_tp", 1, 4096, 64, "largest tensor-parallel group searched"};

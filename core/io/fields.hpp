@@ -46,7 +46,7 @@ extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, m
 extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps;
 extern const IntField devices_per_node, nodes, gpu_layers, ubatch, arch_compute_units;
 extern const IntField serving_concurrency, serving_requests, serving_isl, serving_osl, serving_max_num_seqs,
-    serving_max_batched_tokens, serving_seed, deploy_devices, deploy_max_devices_per_pool;
+    serving_max_batched_tokens, serving_scheduler_steps, serving_seed, deploy_devices, deploy_max_devices_per_pool;
 extern const NumberField serving_request_rate, serving_isl_spread, serving_osl_spread, serving_prefix_hit_rate,
     deploy_max_ttft_ms, deploy_max_tpot_ms;
 extern const NumberField arch_clock_ghz, arch_matrix_clock_ghz, arch_l2_mb;

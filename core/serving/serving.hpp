@@ -117,7 +117,8 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
 ServingResult steady_state(const ServingSetup& s, const StepModel& steps, const ServingLoad& load, const Execution& x);
 
 // Everything a serving forecast runs: the setup, its step model, the simulation (when asked) and the steady state.
-// Throws InputError (serving.too_large) when the simulation would run more than 5e7 request-steps.
+// Throws InputError (serving.too_large) when the simulation would run more than 5e7 request-steps. `scheduler_steps`
+// above 0 sets the decode steps per schedule (multi-step scheduling) in place of the runtime's.
 struct ServingForecast {
   ServingSetup setup;
   std::vector<StepModel> steps;  // one
@@ -125,7 +126,8 @@ struct ServingForecast {
   bool has_simulation = false;
 };
 ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
-                                 const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate);
+                                 const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate,
+                                 int scheduler_steps = 0);
 
 // The largest step (new tokens) and decode batch the step model must cover for this setup and load.
 double max_step_tokens(const ServingSetup& s, const ServingLoad& load);

@@ -127,9 +127,11 @@ double max_decode_batch(const ServingSetup& s, const ServingLoad& load) {
 }
 
 ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
-                                 const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate) {
+                                 const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate,
+                                 int scheduler_steps) {
   ServingForecast f;
   f.setup = serving_setup(m, w, sys, plan, max_num_seqs, token_budget);
+  if (scheduler_steps > 0) f.setup.limits.scheduler_steps = scheduler_steps;
   f.setup.model = &m;
   f.steps.emplace_back(m, w, sys, plan, max_step_tokens(f.setup, load), max_decode_batch(f.setup, load));
   const StepModel& sm = f.steps.front();

@@ -41,6 +41,8 @@ export function servingRequest() {
   const v = Number($('srv-value').value);
   if ($('srv-load').value === 'rate') req.serving.request_rate = v;
   else req.serving.concurrency = Math.round(v);
+  const steps = Number($('srv-steps').value);
+  if (steps > 0) req.serving.scheduler_steps = steps;  // multi-step scheduling; 0 keeps the runtime's
   return req;
 }
 

@@ -25,6 +25,15 @@ test('serving in the page equals the CLI; the deployment front, the best and its
   const text = await page.textContent('#srv-result');
   assert.ok(text.includes(seconds(cliServing.ttft_s.p50)), `TTFT p50 ${seconds(cliServing.ttft_s.p50)} in ${text}`);
   assert.ok(text.includes(seconds(cliServing.tpot_s.p99)), 'TPOT p99');
+  // Multi-step scheduling (vLLM 0.6's --num-scheduler-steps): the page's field is the CLI's --scheduler-steps.
+  await page.fill('#srv-steps', '8');
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 30000 });
+  const cliSteps = native(['serving', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--concurrency', '16', '--isl', '512', '--osl', '128', '--scheduler-steps', '8']);
+  assert.equal(cliSteps.scheduler.scheduler_steps, 8);
+  assert.ok(cliSteps.itl_s.p50 > 4 * cliServing.itl_s.p50);
+  await page.waitForFunction((v) => document.getElementById('srv-result').textContent.includes(v), seconds(cliSteps.itl_s.p50), { timeout: 30000 });
+  await page.fill('#srv-steps', '0');
 
   await page.fill('#dep-devices', '4');
   await page.fill('#dep-ttft', '1000');

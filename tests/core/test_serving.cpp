@@ -323,4 +323,18 @@ TEST_CASE("multi-step scheduling streams N tokens per chunk", "[serving]") {
   // The steady state: the same ITL of N steps.
   const ServingResult st = steady_state(s, steps, load, x);
   CHECK(st.itl_s.p50 == Approx(10 * st.tpot_s.p50).epsilon(1e-9));
+  // Through the API (/serving/scheduler_steps, the CLI's --scheduler-steps): the run's scheduler says N, and the same
+  // ITL of N steps; 0 keeps the runtime's (vLLM's today: 1).
+  const auto api = [](int n) {
+    return api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "vllm"},
+                                 {"serving", {{"concurrency", 1}, {"requests", 4}, {"isl", 32}, {"osl", 201}, {"scheduler_steps", n}}}});
+  };
+  const auto a1 = api(0), a10 = api(10);
+  CHECK(a1["scheduler"]["scheduler_steps"] == 1);
+  CHECK(a10["scheduler"]["scheduler_steps"] == 10);
+  CHECK(a10["itl_s"]["p50"].get<double>() == Approx(10 * a1["itl_s"]["p50"].get<double>()).epsilon(0.01));
+  const auto bad = nlohmann::json::parse(infercast::call("serving", nlohmann::json{{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                                                                                    {"serving", {{"concurrency", 1}, {"scheduler_steps", 65}}}}.dump()))["error"];
+  CHECK(bad["path"] == "/serving/scheduler_steps");
+  CHECK(bad["message"] == "/serving/scheduler_steps holds 65; expected an integer from 0 to 64");
 }
