@@ -3,7 +3,6 @@
 #include <cstdio>
 
 #include "util/error.hpp"
-#include "validation/validation.hpp"
 
 namespace infercast {
 

@@ -10,6 +10,7 @@
 
 #include "io/presets.hpp"
 #include "util/error.hpp"
+#include "util/limits.hpp"
 #include "validation/cases.hpp"
 
 namespace infercast {
@@ -81,11 +82,11 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     }
     fit_work += blocks * (1 + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
   }
-  if (fit_work > kFitBlocks)
+  if (fit_work > limit::kFitBlocks)
     throw InputError("csv.too_much_work", "/csv",
                      "CSV: fitting the runtimes would time " + std::to_string(static_cast<long long>(fit_work)) +
                          " step blocks per evaluation over every fit (each source left out refits), past the limit of " +
-                         std::to_string(static_cast<long long>(kFitBlocks)) +
+                         std::to_string(static_cast<long long>(limit::kFitBlocks)) +
                          "; expected fewer rows or fewer distinct source_id values, or cross_validate false");
   std::map<const RuntimeSpec*, RuntimeSpec> fitted_all;  // each runtime fitted on all its static cases
   for (const auto& [rt, all] : by_runtime) {
