@@ -117,7 +117,27 @@ double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& group
 // the activation traffic that stays on chip.
 void apply_fusion(std::vector<Op>& ops, const Fusion& f);
 
+// What a step's operators take from its requests: the new tokens, the rows the LM head computes, whether every
+// request adds one token to an existing cache, and per layer group the attention work the requests imply. Sums over
+// requests; the decode keeps them as running sums from one window or chunk boundary to the next (analysis/decode.cpp).
+struct GroupAttention {
+  double pairs = 0;         // (query, key) pairs over the batch
+  double keys = 0;          // cached keys read over the batch
+  double pairs_padded = 0;  // pairs with each request's keys padded to the attention tile
+};
+struct StepShape {
+  double tokens = 0;
+  double logit_rows = 0;
+  bool decode_only = true;
+  std::vector<GroupAttention> groups;  // one per layer group, in order
+};
+// One request's share of a group's attention work (times its count in a StepShape).
+GroupAttention request_attention(const AttentionSpec& a, const Request& r, const StepSettings& s);
+StepShape step_shape(const std::vector<LayerGroup>& groups, const std::vector<Request>& step, const StepSettings& s);
+
 std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups,
                          const std::vector<Request>& step, const StepSettings& s);
+std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups, const StepShape& shape,
+                         const StepSettings& s);
 
 }  // namespace infercast
