@@ -57,9 +57,9 @@ ALIASES = {"/bandwidth_GBps/steps": "/compute_TOPS/steps"}
 ANALYSIS = ["model", "hardware", "scenario", "convert_mla", "workload", "precision", "convention", "attention", "mla",
             "mlp", "moe_traffic", "timing", "attention_tile", "lora", "online_hadamard", "placement", "costs"]
 MULTI = ["system", "parallel", "speculative"]
-SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_points"]
+SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_points", "part", "layout"]
 CALLS = {
-    "analyze": ANALYSIS + MULTI,
+    "analyze": ANALYSIS + MULTI + ["layout", "echo_requests"],
     "batching": ANALYSIS + MULTI + ["batching"],
     "quant_sweep": ANALYSIS + ["sweep"],
     "sweep": ANALYSIS + SWEEP,

@@ -13,9 +13,10 @@ namespace {
 
 struct Function {
   const char* name;
-  json (*json_call)(const json&);            // a JSON request
+  json (*json_call)(const json&);            // a JSON request, its value as a tree
   json (*bytes_call)(const std::string&);    // a file's bytes
   const char* help;
+  void (*write_call)(const json&, JsonWriter&) = nullptr;  // a JSON request, its value written straight out
 };
 
 json api_functions(const json& request);
@@ -37,10 +38,10 @@ const std::vector<Function>& functions() {
       {"derive_peaks", api_derive_peaks, nullptr, "a device's dense peaks derived from its architecture"},
       {"model", api_model, nullptr, "a model's exact parameters and layer groups"},
       {"device", api_device, nullptr, "a hardware document checked and read back"},
-      {"analyze", api_analyze, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices"},
+      {"analyze", nullptr, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices", api_analyze},
       {"batching", api_batching, nullptr, "throughput against latency as the batch grows"},
       {"quant_sweep", api_quant_sweep, nullptr, "every weight format x KV format"},
-      {"sweep", api_sweep, nullptr, "a hardware design space and its Pareto front"},
+      {"sweep", nullptr, nullptr, "a hardware design space and its Pareto front", api_sweep},
       {"dse_device", api_dse_device, nullptr, "a design point as a hardware document"},
       {"tc_tm_map", api_tc_tm_map, nullptr, "LIFE's t_c/t_m map over compute and bandwidth"},
       {"validate", api_validate, nullptr, "forecasts against public measurements"},
@@ -56,7 +57,7 @@ const std::vector<Function>& functions() {
 json api_functions(const json& request) {
   Reader(request, "", "request").reject_unknown();
   json a = json::array();
-  for (const auto& f : functions()) a.push_back({{"name", f.name}, {"input", f.json_call ? "json" : "bytes"}, {"help", f.help}});
+  for (const auto& f : functions()) a.push_back({{"name", f.name}, {"input", f.bytes_call ? "bytes" : "json"}, {"help", f.help}});
   return a;
 }
 
@@ -77,9 +78,19 @@ const Function& find_function(const std::string& fn, bool bytes) {
                    "unknown function \"" + fn + "\"" + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
 }
 
+void append_number_text(std::string& out) { JsonWriter(out).value(kSchemaVersion); }
+
+// The error half of an envelope, after "value": was taken back: "ok" becomes false.
+void error_body(std::string& out, const std::string& code, const std::string& path, const std::string& message) {
+  out.clear();
+  JsonWriter w(out);
+  w.begin_object().field("ok", false).field("schema_version", kSchemaVersion).key("error").begin_object();
+  w.field("code", code).field("path", path).field("message", message).end_object().field("version", kVersion).end_object();
+}
+
 // A result object carries the schema version and the project's version at its top; a document that has its own
 // schema_version (a hardware document from `device` or `dse_device`, read back as it is) and the catalog lists
-// (arrays) carry them in the envelope only.
+// (arrays) carry them in the envelope only. (Results written straight out write them first themselves.)
 json versioned(json value) {
   if (value.is_object() && !value.contains("schema_version")) {
     value["schema_version"] = kSchemaVersion;
@@ -88,40 +99,72 @@ json versioned(json value) {
   return value;
 }
 
-// The envelope around one call: its value, or the error it raised, with the schema and project versions.
+// The envelope around one call, written as text: {"ok": true, "schema_version", "value", "version"} or, when the
+// call raised, {"ok": false, "schema_version", "error": {"code", "path", "message"}, "version"}. A value written
+// before an error is dropped. With a side buffer, "columns" lists where each column of it belongs.
 template <typename F>
-json envelope_of(F body) {
-  json envelope;
+void envelope(std::string& out, std::vector<double>* side, F body) {
+  out.clear();
+  out.reserve(1 << 15);
+  out += "{\"ok\":true,\"schema_version\":";
+  append_number_text(out);
+  out += ",\"value\":";
+  const std::size_t start = out.size();
+  JsonWriter w(out, side);
   try {
-    envelope = {{"ok", true}, {"value", versioned(body())}};
+    body(w);
   } catch (const InputError& e) {
-    envelope = {{"ok", false}, {"error", {{"code", e.code()}, {"path", e.path()}, {"message", e.what()}}}};
+    out.resize(start);
+    error_body(out, e.code(), e.path(), e.what());
+    return;
   } catch (const std::exception& e) {
-    envelope = {{"ok", false}, {"error", {{"code", "internal"}, {"path", ""}, {"message", std::string("internal error: ") + e.what()}}}};
+    out.resize(start);
+    error_body(out, "internal", "", std::string("internal error: ") + e.what());
+    return;
   }
-  envelope["schema_version"] = kSchemaVersion;
-  envelope["version"] = kVersion;
-  return envelope;
+  if (side) {
+    out += ",\"columns\":[";
+    for (std::size_t i = 0; i < w.columns().size(); ++i) {
+      const auto& c = w.columns()[i];
+      JsonWriter cw(out);
+      if (i) out += ',';
+      cw.begin_array().value("/value" + c.pointer).value(c.offset).value(c.length).end_array();
+    }
+    out += ']';
+  }
+  out += ",\"version\":";
+  JsonWriter(out).value(kVersion);
+  out += '}';
 }
 
-std::string text(const json& envelope) { return envelope.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string call_text(const std::string& fn, const std::string& request_json, std::vector<double>* side) {
+  std::string out;
+  envelope(out, side, [&](JsonWriter& w) {
+    const Function& f = find_function(fn, false);
+    const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
+    if (f.write_call) f.write_call(req, w);
+    else w.value(versioned(f.json_call(req)));
+  });
+  return out;
+}
 
 }  // namespace
 
-json call_json(const std::string& fn, const std::string& request_json) {
-  return envelope_of([&]() -> json {
-    const Function& f = find_function(fn, false);
-    const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
-    return f.json_call(req);
-  });
+std::string call(const std::string& fn, const std::string& request_json) { return call_text(fn, request_json, nullptr); }
+
+std::string call_columns(const std::string& fn, const std::string& request_json, std::vector<double>& columns) {
+  columns.clear();
+  return call_text(fn, request_json, &columns);
 }
 
-json call_bytes_json(const std::string& fn, const std::string& bytes) {
-  return envelope_of([&]() -> json { return find_function(fn, true).bytes_call(bytes); });
+std::string call_bytes(const std::string& fn, const std::string& bytes) {
+  std::string out;
+  envelope(out, nullptr, [&](JsonWriter& w) { w.value(versioned(find_function(fn, true).bytes_call(bytes))); });
+  return out;
 }
 
-std::string call(const std::string& fn, const std::string& request_json) { return text(call_json(fn, request_json)); }
+json call_json(const std::string& fn, const std::string& request_json) { return json::parse(call(fn, request_json)); }
 
-std::string call_bytes(const std::string& fn, const std::string& bytes) { return text(call_bytes_json(fn, bytes)); }
+json call_bytes_json(const std::string& fn, const std::string& bytes) { return json::parse(call_bytes(fn, bytes)); }
 
 }  // namespace infercast

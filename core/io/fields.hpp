@@ -38,7 +38,7 @@ namespace field {
 extern const IntField batch, prompt, cached, gen, prefill_chunk, request_cached, request_input, request_count;
 extern const IntField attention_tile, lora_rank, pin_weights, pin_kv;
 extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, mla_qk_rope_head_dim, mla_v_head_dim;
-extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps;
+extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps, part_index, part_of;
 extern const IntField devices_per_node, nodes, arch_compute_units;
 extern const NumberField arch_clock_ghz, arch_matrix_clock_ghz, arch_l2_mb;
 extern const NumberField link_latency_us, link_efficiency, eff_gemm, eff_attention, eff_elementwise, eff_memory, eff_dispatch_us;

@@ -1,5 +1,6 @@
 #include "io/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -107,9 +108,10 @@ bool Reader::has(const std::string& key) const {
 }
 
 const json* Reader::raw(const std::string& key) {
-  read_.insert(key);
   auto it = obj_.find(key);
-  if (it == obj_.end() || it->is_null()) return nullptr;
+  if (it == obj_.end()) return nullptr;
+  read_.push_back(&it.key());
+  if (it->is_null()) return nullptr;
   return &*it;
 }
 
@@ -263,7 +265,7 @@ std::vector<std::int64_t> Reader::int_array_or(const std::string& key) {
 std::vector<std::string> Reader::unread() const {
   std::vector<std::string> out;
   for (auto it = obj_.begin(); it != obj_.end(); ++it)
-    if (!read_.count(it.key())) out.push_back(it.key());
+    if (std::find(read_.begin(), read_.end(), &it.key()) == read_.end()) out.push_back(it.key());
   return out;
 }
 

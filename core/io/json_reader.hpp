@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -63,7 +62,7 @@ class Reader {
   const json& obj_;
   std::string path_;
   std::string prefix_;
-  std::set<std::string> read_;
+  std::vector<const std::string*> read_;  // keys of the object read so far (absent keys need no record)
 };
 
 // Escape a key for a JSON pointer (RFC 6901).
