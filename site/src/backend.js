@@ -1,25 +1,36 @@
-// The core behind one interface, always in a Web Worker: a module worker on the served site, a blob worker made
-// from the inlined core in the offline file opened from file:// (Chromium refuses module scripts and file workers
+// The core behind one interface, always in Web Workers: module workers on the served site, blob workers made from
+// the inlined core in the offline file opened from file:// (Chromium refuses module scripts and file workers
 // there). Only where no worker can be made does the core run on the main thread. The backend is a transport of the
-// npm package's client (npm/client.js): `envelope(fn, request)` and `envelopeBytes(fn, bytes)` resolve to an
-// envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
+// npm package's client (npm/client.js): `envelope(fn, request, options)` and `envelopeBytes(fn, bytes)` resolve to
+// an envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
 //
-// Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep) in its own lane, so
-// it never holds an analysis back, and a newer call with `replace` ends the older one (the worker is terminated,
-// its caller gets the `cancelled` code) instead of queueing behind it.
+// Calls run in lanes, each its own worker with one call in flight: analyses in `main`; the charts' extra calls in
+// `aux` lanes, so they never hold the next analysis back; long work (a sweep) in lanes of its own. `drop(lane, tag)`
+// ends the calls a lane has not started (those given that `tag`; their callers get the `cancelled` code): a newer
+// input drops stale work instead of waiting it out. A call with `replace` ends the lane's work in flight too (the
+// worker is terminated).
+//
+// The served site compiles the wasm once, on the main thread, as soon as the page's script runs (index.html
+// preloads it), and hands the compiled module to every worker; each worker instantiates it and warms the core up
+// (presets read, code tiered up) before its first call.
 
 import { moduleTransport } from '../../npm/client.js';
 
-/* global __WORKER_URL__ */
+/* global __WORKER_URL__, __WASM_URL__ */
 const CANCELLED = { ok: false, error: { code: 'cancelled', path: '', message: 'a newer request replaced this one' } };
 
 export function createBackend() {
   const offline = typeof document !== 'undefined' && document.getElementById('infercast-core');
-  if (!offline) return workerBackend(() => new Worker(typeof __WORKER_URL__ === 'string' ? __WORKER_URL__ : 'worker.js', { type: 'module' }));
+  if (!offline) {
+    const wasm = typeof __WASM_URL__ === 'string' && typeof WebAssembly.compileStreaming === 'function'
+      ? WebAssembly.compileStreaming(fetch(__WASM_URL__)).catch(() => null)
+      : Promise.resolve(null);
+    return workerBackend(() => new Worker(typeof __WORKER_URL__ === 'string' ? __WORKER_URL__ : 'worker.js', { type: 'module' }), wasm);
+  }
   const source = `${offline.textContent};\n${document.getElementById('infercast-serve').textContent}`;
   try {
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    const backend = workerBackend(() => new Worker(url));
+    const backend = workerBackend(() => new Worker(url), Promise.resolve(null));
     backend.kind = 'offline worker';
     return backend;
   } catch {
@@ -31,51 +42,77 @@ export function createBackend() {
   }
 }
 
-function workerBackend(spawn) {
-  const lanes = new Map();  // name -> {worker, pending: Map(id -> resolve)}
+function workerBackend(spawn, wasm) {
+  const lanes = new Map();  // name -> {worker, queue: [{message, transfer, resolve}], busy: {id, resolve} | null}
   let next = 1;
+  const pump = (l) => {
+    if (l.busy || l.queue.length === 0) return;
+    const { message, transfer, resolve } = l.queue.shift();
+    const id = next++;
+    l.busy = { id, resolve };
+    l.worker.postMessage({ id, ...message }, transfer);
+  };
   const lane = (name) => {
     let l = lanes.get(name);
     if (l) return l;
-    l = { worker: spawn(), pending: new Map() };
+    l = { worker: spawn(), queue: [], busy: null };
+    // The worker's first message: the compiled module (or null: it fetches its own).
+    wasm.then((module) => l.worker.postMessage({ init: module }));
     l.worker.onmessage = (e) => {
-      const p = l.pending.get(e.data.id);
-      if (p) {
-        l.pending.delete(e.data.id);
-        p(e.data.envelope);
-      }
+      if (!l.busy || e.data.id !== l.busy.id) return;
+      const { resolve } = l.busy;
+      l.busy = null;
+      resolve(e.data.envelope);
+      pump(l);
     };
     l.worker.onerror = (e) => {
-      for (const [, p] of l.pending) p({ ok: false, error: { code: 'worker.failed', path: '', message: `the core could not load: ${e.message || 'worker error'}` } });
-      l.pending.clear();
+      const failed = { ok: false, error: { code: 'worker.failed', path: '', message: `the core could not load: ${e.message || 'worker error'}` } };
+      if (l.busy) l.busy.resolve(failed);
+      for (const q of l.queue) q.resolve(failed);
+      l.busy = null;
+      l.queue = [];
     };
     lanes.set(name, l);
     return l;
   };
+  // Calls of a lane not started yet (those with the tag, if one is given) end as cancelled.
+  const drop = (name, tag) => {
+    const l = lanes.get(name);
+    if (!l) return;
+    const dropped = l.queue.filter((q) => tag === undefined || q.tag === tag);
+    l.queue = l.queue.filter((q) => !dropped.includes(q));
+    for (const q of dropped) q.resolve(CANCELLED);
+  };
+  // Every call of a lane ends as cancelled, the one in flight too (its worker is terminated; the next call makes
+  // a new one).
   const cancel = (name) => {
     const l = lanes.get(name);
-    if (!l || l.pending.size === 0) return;
+    if (!l || (!l.busy && l.queue.length === 0)) return;
+    drop(name);
     l.worker.terminate();
     lanes.delete(name);
-    for (const [, p] of l.pending) p(CANCELLED);
+    if (l.busy) l.busy.resolve(CANCELLED);
   };
   const send = (message, transfer, options) => {
     const name = options?.lane || 'main';
     if (options?.replace) cancel(name);
     const l = lane(name);
     return new Promise((resolve) => {
-      const id = next++;
-      l.pending.set(id, resolve);
-      l.worker.postMessage({ id, ...message }, transfer);
+      l.queue.push({ message, transfer, resolve, tag: options?.tag });
+      pump(l);
     });
   };
+  lane('main');  // started with the page: its worker loads and warms up while the page's script runs
   return {
     kind: 'worker',
-    envelope: (fn, request, options) => send({ fn, request }, [], options),
+    // options.columns: the result's number columns (a request's "layout": "columns") come as Float64Arrays.
+    envelope: (fn, request, options) => send({ fn, request, columns: !!options?.columns }, [], options),
     // File bytes (a Uint8Array) for the calls that read them (gguf, safetensors).
     envelopeBytes: (fn, bytes, options) => send({ fn, bytes }, [bytes.buffer], options),
-    // Ends a lane's work in flight, if any (its callers get `cancelled`).
+    drop,
     cancel,
+    // Starts a lane's worker ahead of its first call.
+    warm: (name) => { lane(name); },
   };
 }
 
@@ -90,8 +127,10 @@ function inlineBackend(factory) {
   };
   return {
     kind: 'inline',
-    envelope: (fn, request) => run((t) => t.envelope(fn, request)),
+    envelope: (fn, request, options) => run((t) => (options?.columns ? t.envelopeColumns(fn, request) : t.envelope(fn, request))),
     envelopeBytes: (fn, bytes) => run((t) => t.envelopeBytes(fn, bytes)),
+    drop: () => {},
     cancel: () => {},
+    warm: () => {},
   };
 }
