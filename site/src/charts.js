@@ -1,18 +1,18 @@
-// The uPlot charts drawn from a result: TPOT over the generation and the quantization sweep.
+// The uPlot charts drawn from a result: TPOT over the generation and the quantization sweep, updated in place.
 import { $ } from './ctx.js';
-import { replacePlot } from './plots.js';
+import { drawPlot, replacePlot } from './plots.js';
 
 export function renderTimeline(r) {
   const box = $('timeline');
-  replacePlot(box, null);
   const tl = r.parallel ? r.parallel.timeline : r.decode.timeline;
   if (!tl || tl.length === 0) {
+    replacePlot(box, null);
     box.textContent = 'Pick a device to see TPOT over the generation.';
     return;
   }
   const xs = tl.map((p) => p.context);
   const ys = tl.map((p) => p.tpot_s * 1e3);
-  replacePlot(box, {
+  drawPlot(box, {
     width: Math.max(320, box.clientWidth || 520), height: 260,
     scales: { x: { time: false } },
     axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color }],
@@ -24,7 +24,6 @@ export const SWEEP_COLORS = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3ae
 
 export function renderSweep(v) {
   const box = $('quant-sweep');
-  replacePlot(box, null);
   const kvs = [...new Set(v.rows.map((r) => r.kv))];
   const weights = [...new Set(v.rows.map((r) => r.weights))];
   const bits = new Map(v.rows.map((r) => [r.weights, r.weight_bits]));
@@ -47,7 +46,7 @@ export function renderSweep(v) {
   const axes = [{ label: 'bits per weight (scales included)', stroke: fg, values: (u, ticks) => ticks.map((t) => String(+t.toFixed(2))) }];
   if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
   axes.push({ scale: 'gb', label: 'memory required (GB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
-  replacePlot(box, {
+  drawPlot(box, {
     width: Math.max(320, box.clientWidth || 520), height: 280,
     scales: { x: { time: false }, gb: { range: (u, lo, hi) => [0, hi * 1.05] } },
     axes, series,
