@@ -108,7 +108,7 @@ export function drawDse(canvas, v) {
   const [ox, oy, oc] = v.objectives;
   const xs = v.sample.objectives[ox], ys = v.sample.objectives[oy];
   const fx = v.front.map((f) => f.objectives[ox]), fy = v.front.map((f) => f.objectives[oy]);
-  const all = (a, b) => a.concat(b).filter((x) => Number.isFinite(x));
+  const all = (a, b) => [...a, ...b].filter((x) => Number.isFinite(x));
   const axis = (vals) => {
     const lo = Math.min(...vals), hi = Math.max(...vals);
     const log = lo > 0 && hi / lo > 10;
@@ -131,7 +131,7 @@ export function drawDse(canvas, v) {
   ctx.fillText(`${oy}${ay.log ? ' (log)' : ''}: ${fmt(ay.lo)} to ${fmt(ay.hi)}`, 0, 0);
   ctx.restore();
   const cs = oc ? v.sample.objectives[oc] : null;
-  const cr = cs ? axis(cs.filter((x) => Number.isFinite(x))) : null;
+  const cr = cs ? axis([...cs].filter((x) => Number.isFinite(x))) : null;
   const colour = (t) => `hsl(${220 - 200 * Math.min(1, Math.max(0, t))}, 70%, 50%)`;
   for (let i = 0; i < xs.length; i++) {
     ctx.fillStyle = cr ? colour(cr.map(cs[i])) : 'rgba(100,116,139,0.5)';
