@@ -6,8 +6,8 @@ import { bytes, count, seconds, si } from './format.js';
 const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
 const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
 
-function effOf(hw, cls) {
-  return cls === 'gemm' ? hw.efficiency.gemm : cls === 'attention' ? hw.efficiency.attention : hw.efficiency.elementwise;
+function effOf(eff, cls) {
+  return cls === 'gemm' ? eff.gemm : cls === 'attention' ? eff.attention : eff.elementwise;
 }
 
 // The arithmetic behind an estimated peak of type t: its part of the preset's derivation ("48 SMs x 512 ...").
@@ -35,8 +35,10 @@ function peakLines(r) {
 export function opTime(o, r) {
   const hw = r.hardware;
   const peak = (hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
-  const e = effOf(hw, o.class);
-  const em = hw.efficiency.memory;
+  // The efficiencies the analysis ran with (the runtime's on this device); a device document states only its own.
+  const eff = r.execution ? r.execution.efficiency : hw.efficiency;
+  const e = effOf(eff, o.class);
+  const em = eff.memory;
   const used = r.memory.placement.filter((p) => p.bytes_per_tier.filter((b) => b > 0).length > 1 || p.bytes_per_tier.findIndex((b) => b > 0) > 0);
   const bw = o.memory_s > 0 ? o.bytes / (o.memory_s * em) : hw.memory_tiers[0].bandwidth_GBps * 1e9;
   const lines = [
@@ -44,7 +46,7 @@ export function opTime(o, r) {
       ? `compute = FLOPs / (${o.compute_type_used} peak${isEstimated(hw, o.compute_type_used) ? ' (estimated)' : ''} x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}`
       : `compute = 0 (no compute peak: a lower bound, not a forecast)`,
     `memory = bytes / (bandwidth x e_mem) = ${bytes(o.bytes)} / (${gbps(bw)} x ${em}) = ${seconds(o.memory_s)}${used.length ? ' (bandwidth: the blend of the tiers these bytes live in)' : ''}`,
-    `dispatch = ${count(o.dispatches)} launches x ${hw.efficiency.dispatch_us} µs = ${seconds(o.dispatch_s)}`,
+    `dispatch = ${count(o.dispatches)} launches x ${eff.dispatch_us} µs = ${seconds(o.dispatch_s)}`,
     `time = max(compute, memory) + dispatch = max(${seconds(o.compute_s)}, ${seconds(o.memory_s)}) + ${seconds(o.dispatch_s)} = ${seconds(o.time_s)}`,
   ];
   if (peak > 0 && isEstimated(hw, o.compute_type_used)) lines.splice(1, 0, `estimated peak: ${derivationOf(hw, o.compute_type_used)}`);
