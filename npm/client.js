@@ -57,16 +57,19 @@ export function moduleTransport(module) {
       return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
     }
   };
+  // Requests go in as UTF-8 bytes: the module copies them as they are (a string it would encode in JavaScript).
+  const encoder = new TextEncoder();
+  const text = (request) => encoder.encode(JSON.stringify(request ?? {}));
   return {
-    envelope: (fn, request) => guard(() => JSON.parse(module.call(fn, JSON.stringify(request ?? {})))),
+    envelope: (fn, request) => guard(() => JSON.parse(module.call(fn, text(request)))),
     envelopeBytes: (fn, bytes) => guard(() => JSON.parse(module.callBytes(fn, bytes))),
     // The request's number columns ("layout": "columns") as Float64Array views of one buffer, not as text.
     envelopeColumns: module.callColumns
       ? (fn, request) => guard(() => {
-        const { text, columns } = module.callColumns(fn, JSON.stringify(request ?? {}));
-        return placeColumns(JSON.parse(text), columns);
+        const { text: reply, columns } = module.callColumns(fn, text(request));
+        return placeColumns(JSON.parse(reply), columns);
       })
-      : (fn, request) => guard(() => JSON.parse(module.call(fn, JSON.stringify(request ?? {})))),
+      : (fn, request) => guard(() => JSON.parse(module.call(fn, text(request)))),
   };
 }
 
