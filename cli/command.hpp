@@ -30,6 +30,8 @@ json analysis_request(const Args& a);
 // The handlers, by file: commands_analyze.cpp, commands_sweep.cpp, commands_fit.cpp, commands_catalog.cpp.
 int run_analyze(const Args& a, const std::string& format);
 int run_batching(const Args& a, const std::string& format);
+int run_serving(const Args& a, const std::string& format);
+int run_deploy(const Args& a, const std::string& format);
 int run_quant_sweep(const Args& a, const std::string& format);
 int run_sweep(const Args& a, const std::string& format);
 int run_pareto(const Args& a, const std::string& format);

@@ -9,12 +9,47 @@ namespace infercast::cli {
 
 namespace {
 
+void print_offload(const json& o) {
+  const auto& d = o["device"];
+  const auto& h = o["host_part"];
+  const int L = o["layers"].get<int>();
+  std::cout << "Offload: " << o["gpu_layers"] << " of " << L + 1 << " layers on the device (llama.cpp -ngl "
+            << o["gpu_layers"] << (o["chosen"].get<bool>() ? ", the most that fit" : "") << "): layers " << d["first_layer"] << "-"
+            << L - 1 << (d["output"].get<bool>() ? " and the output layer" : "") << "; the host ("
+            << o["host"]["name"].get<std::string>() << ", " << num3(o["host"]["memory_tiers"][0]["bandwidth_GBps"].get<double>())
+            << " GB/s) holds the token embedding" << (h["layers"].get<int>() > 0 ? ", layers 0-" + std::to_string(h["layers"].get<int>() - 1) : "")
+            << (h["output"].get<bool>() ? " and the output layer" : "") << "\n";
+  std::cout << "  device: " << bytes_str(d["required_bytes"].get<double>()) << " of " << bytes_str(d["capacity_bytes"].get<double>())
+            << (d["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT)") << ", prefill " << time_str(d["prefill_s"].get<double>())
+            << ", TPOT " << time_str(d["tpot_s"].get<double>()) << "\n";
+  std::cout << "  host:   " << bytes_str(h["required_bytes"].get<double>()) << " of " << bytes_str(h["capacity_bytes"].get<double>())
+            << (h["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT)") << ", prefill " << time_str(h["prefill_s"].get<double>())
+            << (h["prefill_streamed"].get<bool>() ? " (on the device, weights copied over the " + num3(o["link_GBps"].get<double>()) +
+                                                         " GB/s link: " + time_str(h["stream_s"].get<double>()) + ")"
+                                                   : " (on the host)")
+            << ", TPOT " << time_str(h["tpot_s"].get<double>()) << "\n";
+}
+
 void print_analysis_table(const json& r) {
   const auto& m = r["model"];
   std::cout << "Model: " << clean(m["name"].get<std::string>()) << " (" << m["model_type"].get<std::string>() << "), "
             << m["params_total"].get<long long>() << " parameters, " << m["params_active"].get<long long>()
             << " active per token (input embedding included)\n";
   for (const auto& w : m["warnings"]) std::cout << "warning: " << clean(w["message"].get<std::string>()) << "\n";
+  const auto& wl = r["workload"];
+  if (wl["image_tokens"].get<long long>() > 0) {
+    // Each image's tokens join every new prompt; the encoder runs before the prefill (docs/formulas.md, "Vision encoders").
+    std::cout << "Images: " << wl["images"].size() << " per new prompt (" << m["vision_encoder"].get<std::string>() << " encoder):";
+    const char* sep = " ";
+    for (const auto& im : wl["images"]) {
+      std::cout << sep << im["width"].get<long long>() << "x" << im["height"].get<long long>() << " " << im["tokens"].get<long long>()
+                << " tokens";
+      sep = ", ";
+    }
+    std::cout << "; " << wl["image_tokens"].get<long long>() << " tokens join each prompt";
+    std::cout << "\n";
+  }
+  for (const auto& w : r["warnings"]) std::cout << "note: " << clean(w["message"].get<std::string>()) << "\n";
   const bool hw = r.contains("hardware");
   for (const char* phase : {"prefill", "decode"}) {
     std::cout << "\n" << (std::string(phase) == "prefill" ? "Prefill (first step)" : "Decode (first step)") << "\n";
@@ -53,15 +88,21 @@ void print_analysis_table(const json& r) {
   }
   const auto& mem = r["memory"];
   std::cout << "\nMemory: weights " << bytes_str(mem["weights_bytes"].get<double>()) << " + KV cache "
-            << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload) + activations "
+            << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload"
+            << (mem["state_bytes"].get<double>() > 0
+                    ? "; of which " + bytes_str(mem["state_bytes"].get<double>()) + " recurrent state, constant per sequence"
+                    : std::string())
+            << ") + activations "
             << bytes_str(mem["activation_peak_bytes"].get<double>()) << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
   if (hw && r.contains("parallel")) {
     std::cout << "(The whole model, counted above, is split as the plan below says; on one "
               << r["hardware"]["name"].get<std::string>() << " it would need " << bytes_str(mem["required_bytes"].get<double>())
               << " of " << bytes_str(mem["capacity_bytes"].get<double>()) << ".)\n";
   } else if (hw) {
-    std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", capacity "
-              << bytes_str(mem["capacity_bytes"].get<double>()) << (mem["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT: spills to the slowest tier)") << "\n";
+    std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", usable "
+              << bytes_str(mem["capacity_bytes"].get<double>()) << " of " << bytes_str(mem["physical_capacity_bytes"].get<double>())
+              << (mem["reserve_bytes"].get<double>() > 0 ? " (" + bytes_str(mem["reserve_bytes"].get<double>()) + " kept by the driver and OS)" : "")
+              << (mem["fits"].get<bool>() ? ": fits" : ": DOES NOT FIT (spills to the slowest tier)") << "\n";
     const auto& pk = r["peak"];
     if (pk["memory_only"].get<bool>()) {
       std::cout << "Peak: none (times count memory and dispatch only: a lower bound, not a forecast)\n";
@@ -80,17 +121,26 @@ void print_analysis_table(const json& r) {
               << time_str(r["decode"]["tpot_last_s"].get<double>()) << "), " << num3(r["decode"]["tokens_per_s"].get<double>())
               << " tok/s per sequence, " << num3(r["decode"]["batch_tokens_per_s"].get<double>()) << " tok/s batch, end-to-end "
               << time_str(r["e2e_s"].get<double>()) << "\n";
+    if (r.contains("offload")) print_offload(r["offload"]);
+    if (!r.contains("cost")) return;
     const auto& c = r["cost"];
     if (c["energy_available"].get<bool>()) {
       std::cout << "Energy: prefill " << num3(c["prefill"]["j_per_token"].get<double>()) << " J/token, decode "
                 << num3(c["decode"]["j_per_token"].get<double>()) << " J/token (" << num3(c["decode"]["tokens_per_j"].get<double>())
                 << " tokens/J), " << num3(c["busy_power_W"].get<double>()) << " W while busy\n";
     }
-    std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens"
-              << (c["has_price"].get<bool>() ? "" : " (electricity only: no price)") << "; CO2 "
-              << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens (grid "
-              << c["assumptions"]["region"].get<std::string>() << ", " << num3(c["assumptions"]["grid_gCO2e_per_kWh"].get<double>())
-              << " g/kWh" << (c["has_embodied"].get<bool>() ? ", embodied included" : ", operation only") << ")\n";
+    // Unknown values are null with a reason: printed as such, never as 0.
+    if (c["usd_per_million_tokens"].is_null())
+      std::cout << "Cost: unknown (" << c["usd_unknown_reason"].get<std::string>() << ")";
+    else
+      std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens"
+                << (c["usd_basis"] == "hardware and electricity" ? "" : " (" + c["usd_basis"].get<std::string>() + ")");
+    if (c["gCO2e_per_million_tokens"].is_null())
+      std::cout << "; CO2 unknown (" << c["co2_unknown_reason"].get<std::string>() << ")\n";
+    else
+      std::cout << "; CO2 " << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens (grid "
+                << c["assumptions"]["region"].get<std::string>() << ", " << num3(c["assumptions"]["grid_gCO2e_per_kWh"].get<double>())
+                << " g/kWh" << (c["has_embodied"].get<bool>() ? ", embodied included" : ", operation only") << ")\n";
     for (const auto& w : c["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
   }
 }
@@ -228,8 +278,11 @@ int run_quant_sweep(const Args& a, const std::string& fmt) {
   }
   std::cout << "Model: " << clean(v["model"].get<std::string>()) << (hw ? ", device: " + v["hardware"].get<std::string>() : "")
             << ", activations " << v["activations"].get<std::string>() << "\n";
+  if (v.contains("plan"))
+    std::cout << "Plan: tp " << v["plan"]["tp"] << " x pp " << v["plan"]["pp"] << " x dp " << v["plan"]["dp"] << " on "
+              << v["system"].get<std::string>() << "; memory per device, throughput of every replica\n";
   std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> head = {"weights", "bits", "kv", "bits", "weights", "KV cache", "total"};
+  std::vector<std::string> head = {"weights", "bits", "kv", "bits", "weights", "KV cache", v.contains("plan") ? "per device" : "total"};
   if (hw) for (const char* c : {"fits", "TTFT", "TPOT", "tok/s", "batch tok/s", "max batch", "decode bound"}) head.push_back(c);
   rows.push_back(head);
   for (const auto& r : v["rows"]) {

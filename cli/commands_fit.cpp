@@ -20,6 +20,7 @@ int run_validate(const Args& a, const std::string& fmt) {
       die(e.what());
     }
   }
+  apply_simple_flags(a, req);
   const json v = unwrap(call("validate", req.dump()));
   // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
   if (a.has("--write-fits")) {
@@ -78,6 +79,26 @@ int run_validate(const Args& a, const std::string& fmt) {
                    pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
   std::cout << "In sample (the shipped defaults, fitted with every source):\n";
   print_table(sum);
+  if (v.contains("selection")) {
+    const auto& sel = v["selection"];
+    std::cout << "\nSelection:" << (sel["hardware_class"] != "" ? " class " + sel["hardware_class"].get<std::string>() : "")
+              << (sel["hardware_id"] != "" ? " device " + sel["hardware_id"].get<std::string>() : "")
+              << (sel["runtime_id"] != "" ? " runtime " + sel["runtime_id"].get<std::string>() : "") << "\n";
+    std::vector<std::vector<std::string>> s2 = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
+    for (const auto& g : sel["groups"])
+      s2.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
+                    pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+    std::cout << "In sample:\n";
+    print_table(s2);
+    if (sel.contains("loso_groups")) {
+      std::vector<std::vector<std::string>> s3 = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
+      for (const auto& g : sel["loso_groups"])
+        s3.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
+                      pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+      std::cout << "Leaving each source out:\n";
+      print_table(s3);
+    }
+  }
   if (v.contains("cross_validation")) {
     const json& cv = v["cross_validation"];
     std::vector<std::vector<std::string>> loso = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
@@ -98,12 +119,18 @@ int run_validate(const Args& a, const std::string& fmt) {
 
 int run_calibrate(const Args& a, const std::string& fmt) {
   if (!a.has("--hardware")) die("--hardware is required");
-  if (!a.has("--point")) die("--point is required: give at least one measured point (see infercast calibrate --help)");
+  if (!a.has("--point") && !a.has("--measurements"))
+    die("--point or --measurements is required: give measured points (see infercast calibrate --help)");
+  if (a.has("--point") && a.has("--measurements")) die("--point cannot be combined with --measurements; give either");
   json req = json::object();
   apply_simple_flags(a, req);
   if (a.has("--model")) req["model"] = document(a.one("--model"));
+  if (a.has("--measurements")) {
+    if (!file_exists(a.one("--measurements"))) die("--measurements: cannot read " + a.one("--measurements"));
+    req["measurements"] = read_text_file(a.one("--measurements"));
+  }
   json points = json::array();
-  for (const auto& text : a.values.at("--point")) {
+  for (const auto& text : a.has("--point") ? a.values.at("--point") : std::vector<std::string>{}) {
     json p = json::object(), wl = json::object(), prec = json::object();
     std::stringstream ss(text);
     for (std::string kv; std::getline(ss, kv, ',');) {
@@ -128,7 +155,7 @@ int run_calibrate(const Args& a, const std::string& fmt) {
     if (!prec.empty()) p["precision"] = prec;
     points.push_back(p);
   }
-  req["points"] = points;
+  if (!points.empty()) req["points"] = points;
   const json v = unwrap(call("calibrate", req.dump()));
   if (a.has("--save")) {
     std::ofstream out(a.one("--save"));
@@ -143,11 +170,15 @@ int run_calibrate(const Args& a, const std::string& fmt) {
   for (const auto& [k, val] : v["start"].items()) rows.push_back({k, num3(val.get<double>()), num3(v["fitted"][k].get<double>())});
   print_table(rows);
   std::cout << "\n";
+  if (v.contains("measurements"))
+    for (const auto& n : v["measurements"]["notes"]) std::cout << "note: " << n.get<std::string>() << "\n";
   std::vector<std::vector<std::string>> pts = {{"point", "metric", "measured", "before", "after", "error after"}};
   int i = 0;
   for (const auto& p : v["points"])
-    pts.push_back({std::to_string(++i), p["metric"], num3(p["measured"].get<double>()), num3(p["forecast_before"].get<double>()),
-                   num3(p["forecast_after"].get<double>()), pct(p["error_after"].get<double>())});
+    pts.push_back({p.contains("label") ? p["label"].get<std::string>() : std::to_string(i + 1), p["metric"],
+                   num3(p["measured"].get<double>()), num3(p["forecast_before"].get<double>()),
+                   num3(p["forecast_after"].get<double>()), pct(p["error_after"].get<double>())}),
+        ++i;
   print_table(pts);
   std::cout << "\nRMS log error: " << num3(v["rms_log_error_before"].get<double>()) << " before, "
             << num3(v["rms_log_error_after"].get<double>()) << " after (" << v["evaluations"] << " forecasts)\n";

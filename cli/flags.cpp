@@ -20,6 +20,7 @@ const std::vector<Flag>& flags() {
        "a model preset id, a config.json, a preset file, a .gguf (its header only) or a safetensors checkpoint (a "
        "folder or one of its files: the headers give the exact shapes and formats)"},
       {"--hardware", "hardware", K::Document, "/hardware", "ID|PATH", "a hardware preset id or a hardware JSON file"},
+      {"--reserve", "hardware", K::Number, "/memory_reserve_GB", "GB", ""},
       {"--runtime", "runtime", K::Document, "/runtime", "ID|PATH",
        "the software stack (infercast runtimes): llama.cpp-cuda, vllm, mlx, ... (default: the device's usual one)"},
       {"--batch", "workload", K::Int, "/workload/batch", "N", ""},
@@ -28,6 +29,9 @@ const std::vector<Flag>& flags() {
       {"--prefill-chunk", "workload", K::Int, "/workload/prefill_chunk", "N", ""},
       {"--cached-tokens", "workload", K::Values, "", "N...", "ragged batch: tokens already cached, one value per request"},
       {"--input-tokens", "workload", K::Values, "", "N...", "ragged batch: new tokens, one value per request"},
+      {"--images", "workload", K::Custom, "/workload/images", "WxH[xN],...",
+       "images in every new prompt, e.g. 1024x768 or 1024x768x2,640x480: their tokens join the prompt and the vision "
+       "encoder runs in the prefill"},
       {"--weights", "precision", K::String, "/precision/weights", "DTYPE", ""},
       {"--activations", "precision", K::String, "/precision/activations", "DTYPE", ""},
       {"--kv", "precision", K::String, "/precision/kv", "DTYPE", ""},
@@ -37,6 +41,7 @@ const std::vector<Flag>& flags() {
       {"--router-weights", "precision", K::String, "/precision/router", "DTYPE", ""},
       {"--embedding-weights", "precision", K::String, "/precision/embedding", "DTYPE", ""},
       {"--lm-head-weights", "precision", K::String, "/precision/lm_head", "DTYPE", ""},
+      {"--vision-weights", "precision", K::String, "/precision/vision", "DTYPE", ""},
       {"--scenario", "settings", K::String, "/scenario", "", ""},
       {"--convention", "settings", K::String, "/convention", "", ""},
       {"--attention", "settings", K::String, "/attention", "", ""},
@@ -61,6 +66,14 @@ const std::vector<Flag>& flags() {
       {"--draft", "multi", K::Custom, "", "ID|PATH|mtp", "speculative decoding with a draft model, or the model's own MTP module"},
       {"--draft-tokens", "multi", K::Int, "/speculative/draft_tokens", "N", ""},
       {"--acceptance", "multi", K::Number, "/speculative/acceptance", "X", ""},
+      {"--gpu-layers", "offload", K::Custom, "", "N|auto",
+       "keep the other layers in host memory, as llama.cpp's -ngl N (layers + 1: the output layer too; auto: the most that fit)"},
+      {"--host", "offload", K::Document, "/offload/host", "ID|PATH", "the host CPU the offloaded layers run on (a preset or a hardware JSON)"},
+      {"--host-bandwidth", "offload", K::Number, "/offload/host_bandwidth_GBps", "GBPS", ""},
+      {"--host-capacity", "offload", K::Number, "/offload/host_capacity_GB", "GB", ""},
+      {"--host-efficiency", "offload", K::Number, "/offload/host_memory_efficiency", "X", ""},
+      {"--link-bandwidth", "offload", K::Number, "/offload/link_GBps", "GBPS", ""},
+      {"--ubatch", "offload", K::Int, "/offload/ubatch", "N", ""},
       {"--power", "costs", K::Number, "/costs/power_W", "W", ""},
       {"--price", "costs", K::Number, "/costs/price_USD", "USD", ""},
       {"--usd-per-kwh", "costs", K::Number, "/costs/usd_per_kWh", "X", ""},
@@ -71,8 +84,28 @@ const std::vector<Flag>& flags() {
       {"--grid", "costs", K::Number, "/costs/grid_gCO2e_per_kWh", "G_PER_KWH", ""},
       {"--embodied", "costs", K::Number, "/costs/embodied_kgCO2e", "KG_CO2E", ""},
       {"--compute-power-fraction", "costs", K::Number, "/costs/compute_power_fraction", "X", ""},
+      {"--concurrency", "serving", K::Int, "/serving/concurrency", "C", ""},
+      {"--request-rate", "serving", K::Custom, "", "R|inf",
+       "open loop: Poisson arrivals per second; inf sends every request at once (a closed loop of --requests clients)"},
+      {"--requests", "serving", K::Int, "/serving/requests", "N", ""},
+      {"--isl", "serving-lengths", K::Int, "/serving/isl", "N", ""},
+      {"--osl", "serving-lengths", K::Int, "/serving/osl", "N", ""},
+      {"--isl-dist", "serving-lengths", K::String, "/serving/isl_distribution", "", ""},
+      {"--osl-dist", "serving-lengths", K::String, "/serving/osl_distribution", "", ""},
+      {"--isl-spread", "serving-lengths", K::Number, "/serving/isl_spread", "X", ""},
+      {"--osl-spread", "serving-lengths", K::Number, "/serving/osl_spread", "X", ""},
+      {"--prefix-hit-rate", "serving-lengths", K::Number, "/serving/prefix_hit_rate", "X", ""},
+      {"--max-num-seqs", "serving", K::Int, "/serving/max_num_seqs", "N", ""},
+      {"--max-batched-tokens", "serving", K::Int, "/serving/max_num_batched_tokens", "N", ""},
+      {"--seed", "serving", K::Int, "/serving/seed", "N", ""},
+      {"--steady", "serving", K::Switch, "", "", "the analytical steady state only (no simulation)"},
+      {"--devices", "deploy", K::Int, "/deploy/devices", "N", ""},
+      {"--max-ttft-ms", "deploy", K::Number, "/deploy/max_ttft_ms", "X", ""},
+      {"--max-tpot-ms", "deploy", K::Number, "/deploy/max_tpot_ms", "Y", ""},
+      {"--disaggregated", "deploy", K::String, "/deploy/disaggregated", "", ""},
+      {"--max-tp", "deploy", K::Int, "/deploy/max_tp", "N", ""},
       {"--max-batch", "batching", K::Int, "/batching/max_batch", "N", ""},
-      {"--sweep-weights", "quant", K::List, "/sweep/weights", "F,F,...", "weight formats to sweep (default fp32,bf16,int8,q6_k,q5_k,int4-g128,int3,int2)"},
+      {"--sweep-weights", "quant", K::List, "/sweep/weights", "F,F,...", "weight formats or llama.cpp file types to sweep (default fp32,bf16,int8,q8_0,q6_k,q5_k_m,q4_k_m,int4-g128,q3_k_m,int2)"},
       {"--sweep-kv", "quant", K::List, "/sweep/kv", "F,F,...", "KV formats to sweep (default bf16,int8,int4)"},
       {"--axis", "sweep", K::Repeated, "", "PARAM=MIN:MAX:STEPS[:log|linear]|PARAM=V1,V2,...",
        "a swept hardware parameter (1 to 5 axes): compute_TFLOPS, bandwidth_GBps, capacity_GB, sram_MB, power_W, price_USD"},
@@ -84,10 +117,16 @@ const std::vector<Flag>& flags() {
       {"--sram-bandwidth", "sweep", K::Number, "/sram_bandwidth_GBps", "GBPS", ""},
       {"--keep", "sweep", K::Int, "/keep_points", "N", ""},
       {"--csv", "validate", K::Custom, "", "FILE", "measurements in the columns of presets/validation/measured_public.csv"},
+      {"--class", "validate", K::String, "/hardware_class", "CLASS", "summarize the rows measured on this device class apart"},
+      {"--device", "validate", K::String, "/hardware_id", "ID", "summarize the rows measured on this hardware preset apart"},
+      {"--measured-runtime", "validate", K::String, "/runtime_id", "ID", "summarize the rows measured with this runtime apart"},
       {"--write-fits", "validate", K::Custom, "", "FILE",
        "write every runtime's class fit over these measurements (the format of presets/defaults/runtime_fits.json)"},
       {"--point", "calibrate", K::Repeated, "", "K=V,...",
        "a measured point: metric=tpot_s,value=0.0123[,batch=1,prompt=512,gen=128,cached=0,weights=q4_0,activations=..,kv=..,model=ID]"},
+      {"--measurements", "calibrate", K::Custom, "", "FILE",
+       "measurements as a tool prints them: llama-bench's table, `vllm bench serve`'s summary, or a CSV with metric,value[,batch,prompt,gen,cached,weights]"},
+      {"--concurrency", "calibrate", K::Int, "/concurrency", "N", "requests at a time in a vllm run whose output does not state it (default 1)"},
       {"--fit", "calibrate", K::List, "/fit", "P,P,...", ""},
       {"--save", "calibrate", K::Custom, "", "FILE", "write the calibrated device to FILE"},
       {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input)"},
@@ -197,6 +236,9 @@ void apply_simple_flags(const Args& a, json& request) {
         if (v != "on" && v != "off") die(name + " holds \"" + v + "\"; expected on or off");
         request[at] = v == "on";
         break;
+      case K::Custom:
+        if (name == "--images") request[at] = images_value(name, v);
+        break;
       default: break;  // the command reads the rest itself
     }
   }
@@ -252,6 +294,21 @@ json document(const std::string& text) {
   } catch (const InputError& e) {
     die(e.what());
   }
+}
+
+// "WxH[xN],...": one image object per item (N identical images).
+json images_value(const std::string& flag, const std::string& v) {
+  json out = json::array();
+  for (const auto& item : split_commas(v)) {
+    std::vector<std::string> parts;
+    std::stringstream ss(item);
+    for (std::string p; std::getline(ss, p, 'x');) parts.push_back(p);
+    if (parts.size() < 2 || parts.size() > 3) die(flag + " holds \"" + item + "\"; expected WIDTHxHEIGHT or WIDTHxHEIGHTxCOUNT");
+    json img = {{"width", integer(flag, parts[0])}, {"height", integer(flag, parts[1])}};
+    if (parts.size() == 3) img["count"] = integer(flag, parts[2]);
+    out.push_back(img);
+  }
+  return out;
 }
 
 std::vector<std::string> split_commas(const std::string& v) {

@@ -64,6 +64,8 @@ json number(const std::string& flag, const std::string& text);
 // A preset id as it is, or a file's JSON (exit 2 naming the file when it does not parse).
 json document(const std::string& text);
 std::vector<std::string> split_commas(const std::string& text);
+// "WxH[xN],..." to workload.images.
+json images_value(const std::string& flag, const std::string& text);
 
 [[noreturn]] void die(const std::string& message);
 

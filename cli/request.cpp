@@ -97,6 +97,17 @@ void add_draft(const Args& a, json& req) {
   else req["speculative"]["model"] = document(d);
 }
 
+// --gpu-layers N|auto turns offloading on; the other offload flags need it.
+void add_offload(const Args& a, json& req) {
+  if (!a.has("--gpu-layers")) {
+    if (req.contains("offload")) die("--host, --host-bandwidth, --host-capacity, --host-efficiency, --link-bandwidth and --ubatch need --gpu-layers (N or auto)");
+    return;
+  }
+  const std::string v = a.one("--gpu-layers");
+  req["offload"] = req.value("offload", json::object());
+  if (v != "auto") req["offload"]["gpu_layers"] = integer("--gpu-layers", v);
+}
+
 }  // namespace
 
 json analysis_request(const Args& a) {
@@ -113,6 +124,7 @@ json analysis_request(const Args& a) {
   }
   if (a.has("--convert-mla")) add_convert_mla(a, req);
   add_draft(a, req);
+  add_offload(a, req);
   return req;
 }
 

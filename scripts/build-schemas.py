@@ -25,6 +25,10 @@ EXTRA = {
     "/hardware": {"anyOf": [{"type": "string", "description": "a hardware preset id (the `hardware` call)"},
                             {"$ref": BASE + "hardware"}],
                   "description": "a hardware preset id or a hardware document"},
+    "/runtime": {"anyOf": [{"type": "string", "description": "a runtime preset id (the `runtimes` call)"},
+                           {"$ref": BASE + "runtime"}],
+                 "description": "the software stack: a runtime preset id or a runtime document (default: the device's)"},
+    "/cross_validate": {"type": "boolean", "default": True, "description": "also refit without each source (leave one source out)"},
     "/system": {"anyOf": [{"type": "string", "description": "a system preset id (the `systems` call)"},
                           {"$ref": BASE + "system"}],
                 "description": "several devices: a system preset id or a system document"},
@@ -48,32 +52,41 @@ EXTRA = {
     "/points/*/model": {"$ref": BASE + "requests#/$defs/request_model"},
     "/csv": {"type": "string", "description": "measurements in the columns of presets/validation/measured_public.csv"},
     "/tensors": {"type": "array", "description": "the tensor tables of a checkpoint's shards (the `safetensors` call's `tensors`)"},
+    "/measurements": {"type": "string", "minLength": 1,
+                      "description": "measurements as a tool prints them: llama-bench's table, `vllm bench serve`'s summary, or a CSV"},
+    "/concurrency": {"type": "integer", "minimum": 1, "maximum": 1000000, "default": 1,
+                     "description": "requests at a time in a vllm run whose output does not state it"},
+    "/hardware_class": {"type": "string", "description": "summarize the rows of this device class apart (`selection`)"},
+    "/hardware_id": {"type": "string", "description": "summarize the rows of this hardware preset apart"},
+    "/runtime_id": {"type": "string", "description": "summarize the rows measured with this runtime apart"},
 }
 # The bandwidth axis of tc_tm_map has the compute axis's steps.
 ALIASES = {"/bandwidth_GBps/steps": "/compute_TOPS/steps"}
 
 # The top-level fields each call reads. ANALYSIS is what read_inputs, read_workload and read_costs take
 # (core/api/request.cpp); the table's top-level fields no call below names join it.
-ANALYSIS = ["model", "hardware", "scenario", "convert_mla", "workload", "precision", "convention", "attention", "mla",
-            "mlp", "moe_traffic", "timing", "attention_tile", "lora", "online_hadamard", "placement", "costs"]
+ANALYSIS = ["model", "hardware", "runtime", "scenario", "convert_mla", "workload", "precision", "convention", "attention", "mla",
+            "mlp", "moe_traffic", "timing", "attention_tile", "lora", "online_hadamard", "placement", "costs", "memory_reserve_GB"]
 MULTI = ["system", "parallel", "speculative"]
 SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_points", "part", "layout"]
 CALLS = {
     "analyze": ANALYSIS + MULTI + ["layout", "echo_requests"],
     "batching": ANALYSIS + MULTI + ["batching"],
-    "quant_sweep": ANALYSIS + ["sweep"],
+    "serving": ANALYSIS + MULTI + ["serving"],
+    "deploy": ANALYSIS + ["system", "serving", "deploy"],
+    "quant_sweep": ANALYSIS + MULTI + ["sweep"],
     "sweep": ANALYSIS + SWEEP,
     "tc_tm_map": ANALYSIS + ["compute_TOPS", "bandwidth_GBps", "compute_efficiency", "memory_efficiency"],
     "dse_device": ["hardware", "params", "sram_bandwidth_GBps", "costs"],
     "model": ["model"],
     "device": ["hardware"],
-    "validate": ["csv"],
-    "calibrate": ["hardware", "model", "fit", "points"],
+    "validate": ["csv", "cross_validate", "hardware_class", "hardware_id", "runtime_id"],
+    "calibrate": ["hardware", "runtime", "memory_reserve_GB", "model", "fit", "points", "measurements", "concurrency", "precision"],
     "checkpoint": ["tensors", "model"],
 }
-REQUIRED = {"analyze": ["model"], "batching": ["model"], "quant_sweep": ["model"], "sweep": ["model", "hardware", "axes"],
+REQUIRED = {"analyze": ["model"], "batching": ["model"], "serving": ["model", "serving"], "deploy": ["model"], "quant_sweep": ["model"], "sweep": ["model", "hardware", "axes"],
             "tc_tm_map": ["model", "compute_TOPS", "bandwidth_GBps"], "dse_device": ["hardware", "params"],
-            "model": ["model"], "device": ["hardware"], "calibrate": ["hardware", "points"], "checkpoint": ["tensors"]}
+            "model": ["model"], "device": ["hardware"], "calibrate": ["hardware"], "checkpoint": ["tensors"]}
 # Per point of a calibration: the metric, its value, its model, and the workload part of the analysis request.
 POINT = ["metric", "value", "model", "workload", "precision", "convention", "attention", "mla", "mlp", "moe_traffic",
          "timing", "attention_tile", "lora", "online_hadamard", "placement"]
@@ -195,9 +208,14 @@ def main():
         else:
             # A call this table does not describe yet (a catalog list takes no fields; a new call, any object).
             print(f"build-schemas: {name}: no request structure here; the catalog's empty request", file=sys.stderr) \
-                if name not in ("version", "functions", "options", "models", "hardware", "systems", "conventions",
-                                "dtypes", "scenarios", "regions") else None
+                if name not in ("version", "functions", "options", "models", "families", "hardware", "systems",
+                                "conventions", "dtypes", "scenarios", "regions") else None
             defs[name] = {"$ref": BASE + "requests#/$defs/empty", "description": f["help"]}
+
+    # A calibration takes points, or measurements pasted as a tool prints them (then a model), never both.
+    defs["calibrate"]["oneOf"] = [{"required": ["points"], "not": {"anyOf": [{"required": ["measurements"]}, {"required": ["concurrency"]},
+                                                                           {"required": ["precision"]}]}},
+                                  {"required": ["measurements", "model"], "not": {"required": ["points"]}}]
 
     requests = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -35,12 +35,16 @@ void footprint(Analysis& a, const Workload& w) {
                     static_cast<double>(P.ffn_dense + P.experts_shared) * bytes_of(WeightClass::Ffn) +
                     static_cast<double>(P.experts_routed) * bytes_of(WeightClass::Experts) +
                     static_cast<double>(P.router) * bytes_of(WeightClass::Router) +
+                    static_cast<double>(P.vision) * bytes_of(WeightClass::Vision) +
                     static_cast<double>(P.norms) * s.precision.activations.bits_per_element / 8;
   for (const auto& r : w.requests) {
     a.batch_requests += static_cast<double>(r.count);
     const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
     a.kv_cache_bytes += static_cast<double>(r.count) * kv_bytes_per_request(a.groups, kb, end_ctx);
   }
+  // Recurrent layers keep a constant state per sequence, held with the KV cache (docs/formulas.md, "Memory").
+  a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s.precision.activations.bits_per_element / 8);
+  a.kv_cache_bytes += a.state_bytes;
   for (const auto& g : a.groups) a.kv_bytes_per_token += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
 }
 

@@ -40,6 +40,9 @@ struct OpTime {
   double time_s = 0;
   std::string bound;  // compute | memory | dispatch
   ComputeType compute_used = ComputeType::BF16;
+  double compute_efficiency = 0;  // the fraction of the peak reached: the runtime's class efficiency x the GEMM's shape
+  double bandwidth_bytes_per_s = 0;  // the bandwidth the bytes move at: tiers x the runtime's memory efficiencies
+  double gap_s = 0;               // per kernel: inside a replayed graph, or launched one by one
 };
 
 struct PhaseTotals {
@@ -82,7 +85,8 @@ struct Analysis {
   // Memory
   double weights_bytes = 0;
   double kv_bytes_per_token = 0;   // summed over layers, one token, before windows bound it
-  double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored
+  double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored; the state included
+  double state_bytes = 0;          // of which the recurrent layers' constant state per sequence (all requests)
   double activation_peak_bytes = 0;
   double batch_requests = 0;
   // Phases

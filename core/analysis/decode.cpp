@@ -18,32 +18,34 @@ struct Lane {
   double count = 0;  // requests at that position
 };
 
-// A lane's attention work in one layer group on its current piece: pairs, keys and padded pairs, each a + b j.
+// A lane's work in one layer group on its current piece: every quantity of a GroupAttention (pairs, keys, padded
+// pairs, the indexer's pairs and keys, the recurrent mixers' sequences and tokens), each a + b j.
 struct Piece {
-  double a[3] = {0, 0, 0};
-  double b[3] = {0, 0, 0};
+  double a[kGroupAttentionPartCount] = {};
+  double b[kGroupAttentionPartCount] = {};
 };
-
-double part(const GroupAttention& g, int q) { return q == 0 ? g.pairs : q == 1 ? g.keys : g.pairs_padded; }
 
 // The piece a lane is on from step j: its values at j and j + 1 (every quantity is affine until the lane's next
 // boundary, and a piece one step long never uses its slope).
-Piece piece_at(const AttentionSpec& at, const Lane& l, double j, const StepSettings& s) {
-  const auto v0 = request_attention(at, Request{static_cast<i64>(l.p0 + j), 1, 1}, s);
-  const auto v1 = request_attention(at, Request{static_cast<i64>(l.p0 + j) + 1, 1, 1}, s);
+Piece piece_at(const LayerSpec& layer, const Lane& l, double j, const StepSettings& s) {
+  const auto v0 = request_attention(layer, Request{static_cast<i64>(l.p0 + j), 1, 1}, s);
+  const auto v1 = request_attention(layer, Request{static_cast<i64>(l.p0 + j) + 1, 1, 1}, s);
   Piece p;
-  for (int q = 0; q < 3; ++q) {
-    p.b[q] = part(v1, q) - part(v0, q);
-    p.a[q] = part(v0, q) - p.b[q] * j;
+  for (int q = 0; q < kGroupAttentionPartCount; ++q) {
+    const auto part = kGroupAttentionParts[q];
+    p.b[q] = v1.*part - v0.*part;
+    p.a[q] = v0.*part - p.b[q] * j;
   }
   return p;
 }
 
 // The steps (after 0, before `span`) where one lane's attention work in a layer group changes slope or jumps: a
-// window fills, a chunk starts, the keys pass a multiple of the tile.
+// window (or DSA's top-k) fills, a chunk starts, the keys pass a multiple of the tile; and for a lane with no cache,
+// step 1 (its first token runs as a prefill: no recurrent state yet, the chunked kernel).
 void lane_boundaries(const AttentionSpec& at, double p0, double span, double tile, std::vector<double>& out) {
-  if (at.window > 0) {
-    const double j = static_cast<double>(at.window) - 1 - p0;  // keys stop growing after this step
+  if (p0 == 0 && span > 1) out.push_back(1);
+  if (keys_per_query_bound(at) > 0) {  // a window, or DSA's top-k
+    const double j = static_cast<double>(keys_per_query_bound(at)) - 1 - p0;  // keys stop growing after this step
     if (j > 0 && j < span) out.push_back(j);
   }
   if (at.chunk > 0) {
@@ -109,28 +111,28 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
   std::vector<Piece> sums(G);
   const auto take = [&](std::size_t i, std::size_t g, double sign) {
     const Piece& p = pieces[i * G + g];
-    for (int q = 0; q < 3; ++q) {
+    for (int q = 0; q < kGroupAttentionPartCount; ++q) {
       sums[g].a[q] += sign * lanes[i].count * p.a[q];
       sums[g].b[q] += sign * lanes[i].count * p.b[q];
     }
   };
   for (std::size_t i = 0; i < lanes.size(); ++i)
     for (std::size_t g = 0; g < G; ++g) {
-      pieces[i * G + g] = piece_at(a.groups[g].spec.attn, lanes[i], 0, s);
+      pieces[i * G + g] = piece_at(a.groups[g].spec, lanes[i], 0, s);
       take(i, g, 1);
     }
   StepShape shape;
   shape.groups.resize(G);
   for (const auto& l : lanes) shape.tokens += l.count;
   shape.logit_rows = shape.tokens;
-  const bool from_empty = !lanes.empty() && lanes.front().p0 == 0;  // a request with no cache decodes its first token
+  // Requests with no cache decode their first token at step 0 as a new prompt.
+  const double from_empty = !lanes.empty() && lanes.front().p0 == 0 ? lanes.front().count : 0;
   const auto shape_at = [&](double j) {
-    shape.decode_only = !(j == 0 && from_empty);
-    for (std::size_t g = 0; g < G; ++g) {
-      shape.groups[g].pairs = sums[g].a[0] + sums[g].b[0] * j;
-      shape.groups[g].keys = sums[g].a[1] + sums[g].b[1] * j;
-      shape.groups[g].pairs_padded = sums[g].a[2] + sums[g].b[2] * j;
-    }
+    shape.decode_only = !(j == 0 && from_empty > 0);
+    shape.new_prompts = j == 0 ? from_empty : 0;
+    for (std::size_t g = 0; g < G; ++g)
+      for (int q = 0; q < kGroupAttentionPartCount; ++q)
+        shape.groups[g].*kGroupAttentionParts[q] = sums[g].a[q] + sums[g].b[q] * j;
     return step_ops(model, a.groups, shape, s);
   };
   std::size_t next_event = 0;
@@ -144,7 +146,7 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
       const std::uint32_t l = events[next_event].second;
       for (std::size_t g = 0; g < G; ++g) {
         take(l, g, -1);
-        pieces[l * G + g] = piece_at(a.groups[g].spec.attn, lanes[l], ja, s);
+        pieces[l * G + g] = piece_at(a.groups[g].spec, lanes[l], ja, s);
         take(l, g, 1);
       }
     }
@@ -166,6 +168,7 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
         const OpTerms t1 = timer.terms(ops1[k]);
         b.ops[k].c1 = t1.c0 - b.ops[k].c0;
         b.ops[k].m1 = t1.m0 - b.ops[k].m0;
+        b.ops[k].k1 = t1.k0 - b.ops[k].k0;
       }
     }
     const BlockTime bt = time_block(b, timer.execution(), w.timing);

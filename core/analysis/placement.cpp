@@ -14,6 +14,12 @@ double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, do
   return bytes;
 }
 
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, double ab) {
+  double bytes = 0;
+  for (const auto& g : groups) bytes += static_cast<double>(g.count) * recurrent_state_bytes(g.spec.recurrent, ab);
+  return bytes;
+}
+
 namespace {
 
 void check_pins(const HardwareSpec& hw, const Workload& w) {
@@ -34,7 +40,8 @@ void limits(Analysis& a, double kb) {
   const double room = a.memory_capacity_bytes - a.weights_bytes;
   const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
   a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
-  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx) * B; };
+  // The recurrent state does not grow with the context: it is in every context's bytes.
+  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx) * B + a.state_bytes; };
   const double fixed = a.weights_bytes + a.activation_peak_bytes;
   if (fixed + kv_at(1) > a.memory_capacity_bytes) {
     a.max_context = 0;
@@ -56,10 +63,12 @@ void limits(Analysis& a, double kb) {
 // cache, then activations. What is left after the slowest tier is counted there and the result does not fit.
 TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kb) {
   check_pins(hw, w);
+  // The driver and OS keep part of the first tier (HardwareSpec::reserve_bytes): the rest is what can be placed.
   std::vector<double> free_bytes;
-  for (const auto& t : hw.tiers) {
-    free_bytes.push_back(t.capacity_bytes);
-    a.memory_capacity_bytes += t.capacity_bytes;
+  for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
+    const double usable = std::max(0.0, hw.tiers[i].capacity_bytes - (i == 0 ? hw.reserve_bytes : 0.0));
+    free_bytes.push_back(usable);
+    a.memory_capacity_bytes += usable;
   }
   TierCost inv;
   bool spilled = false;
@@ -92,7 +101,7 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   place(2, "activations", a.activation_peak_bytes, -1, inv.act);
   a.placement = placed;
   a.fits = !spilled;
-  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= hw.tiers[0].capacity_bytes;
+  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= hw.tiers[0].capacity_bytes - hw.reserve_bytes;
   limits(a, kb);
   return inv;
 }

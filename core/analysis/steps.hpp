@@ -46,11 +46,14 @@ class Timer {
   // The operator's compute and memory seconds at efficiency 1 and its kernels (what blocks are timed from).
   OpTerms terms(const Op& op) const;
   const Execution& execution() const { return x_; }
+  // Whether a GEMM's compute seconds carry the wave factor (analysis/gemm_shape.hpp), over how many units, and its N
+  // and matrix count: what lets a caller re-apply the factor at another M (the serving step model).
+  bool waves(const Op& op) const;
+  int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
 
  private:
   double efficiency(OpClass c) const;
   bool low_precision(const Op& op) const;  // a GEMM whose kernel computes in 8 bits or fewer
-  int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
   double raw_compute_s(const Op& op, double flops) const;  // at efficiency 1
   double raw_memory_s(const Op& op) const;                 // at memory efficiency 1
   double peak(const Op& op, ComputeType& used) const;
@@ -71,6 +74,8 @@ StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens
 
 // KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx);
+// State bytes one request holds in recurrent layers, whatever its context (conv windows in the activations' type).
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act_bytes_per_element);
 
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.

@@ -69,7 +69,7 @@ ComputeType Timer::path(const Op& op) const {
       (rt->int8_dot_max_tokens == 0 || op.gemm_m <= static_cast<double>(rt->int8_dot_max_tokens)))
     return ComputeType::INT8;
   // A runtime without FP8 kernels runs FP8 activations as 16-bit.
-  if (op.compute == ComputeType::FP8 && !rt->fp8) return ComputeType::BF16;
+  if (op.compute == ComputeType::FP8 && !rt->fp8) return ComputeType::FP16;
   return op.compute;
 }
 
@@ -100,12 +100,16 @@ double Timer::raw_compute_s(const Op& op, double flops) const {
   // GEMM tiles run in waves over the compute units: a small output (few tokens per weight matrix,
   // a tensor-parallel slice) keeps some units idle (analysis/gemm_shape.cpp). Only for runtimes that launch real
   // kernels (the reference stack keeps the class's flat efficiency, as LIFE's tables do).
-  if (op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0 && tile_units() > 0) {
+  if (waves(op)) {
     const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
     const double matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;
     return flops / (pk * gemm_shape_efficiency(op.gemm_m, op.gemm_n, tile_units(), matrices));
   }
   return flops / pk;
+}
+
+bool Timer::waves(const Op& op) const {
+  return op.cls == OpClass::GEMM && x_.runtime && x_.runtime->gemm_waves && op.gemm_m > 0 && tile_units() > 0;
 }
 
 // The units a GEMM's tiles are spread over: a GPU's SMs, CUs or cores (a preset's compute_units). Devices whose
@@ -132,14 +136,15 @@ double Timer::raw_memory_s(const Op& op) const {
 }
 
 double Timer::memory_s(double wbytes, double kvbytes, double actbytes) const {
-  return (wbytes * inv_.weights + kvbytes * inv_.kv + actbytes * inv_.act) / x_.eff.memory;
+  return (wbytes * inv_.weights + actbytes * inv_.act) / x_.eff.memory + kvbytes * inv_.kv / x_.kv_memory;
 }
 
 OpTerms Timer::terms(const Op& op) const {
   OpTerms t;
   t.cls = op.cls;
   t.c0 = raw_compute_s(op, op.flops);
-  t.m0 = raw_memory_s(op);
+  t.m0 = op.weight_bytes * inv_.weights + (op.act_read_bytes + op.act_write_bytes) * inv_.act;
+  t.k0 = (op.kv_read_bytes + op.kv_write_bytes) * inv_.kv;
   t.kernels = op.dispatches;
   t.low = low_precision(op);
   return t;
@@ -160,6 +165,12 @@ OpTime Timer::time(const Op& op, bool replayed) const {
   t.memory_s = memory_s(op.weight_bytes, op.kv_read_bytes + op.kv_write_bytes, op.act_read_bytes + op.act_write_bytes);
   t.dispatch_s = dispatch_s(op, replayed);
   t.time_s = std::max(t.compute_s, t.memory_s) + t.dispatch_s;
+  ComputeType used;
+  const double pk = peak(op, used);
+  // As the explanation writes it: compute = FLOPs / (peak x efficiency).
+  if (t.compute_s > 0 && pk > 0) t.compute_efficiency = op.flops / (pk * t.compute_s);
+  if (t.memory_s > 0) t.bandwidth_bytes_per_s = op.bytes() / t.memory_s;
+  t.gap_s = replayed ? x_.graph_gap_s : x_.eff.dispatch_s;
   t.bound = bound_of(t);
   return t;
 }

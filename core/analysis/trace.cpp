@@ -61,7 +61,8 @@ BlockTime time_block(const StepBlock& b, const Execution& x, Timing timing) {
   double C0 = 0, C1 = 0, M0 = 0, M1 = 0, disp = 0, kernels = 0;
   for (const auto& o : b.ops) {
     const double ec = o.low ? x.gemm_low : efficiency(x.eff, o.cls), em = x.eff.memory;
-    const double c0 = o.c0 / ec, c1 = o.c1 / ec, m0 = o.m0 / em, m1 = o.m1 / em;
+    const double ek = x.kv_memory;
+    const double c0 = o.c0 / ec, c1 = o.c1 / ec, m0 = o.m0 / em + o.k0 / ek, m1 = o.m1 / em + o.k1 / ek;
     const double d = o.kernels * gap;
     kernels += o.kernels;
     if (timing == Timing::PerOp) {

@@ -17,7 +17,8 @@ enum class Timing;
 struct OpTerms {
   OpClass cls = OpClass::GEMM;
   double c0 = 0, c1 = 0;  // compute seconds at efficiency 1: the first step, and the change per step
-  double m0 = 0, m1 = 0;  // memory seconds at efficiency 1, likewise
+  double m0 = 0, m1 = 0;  // memory seconds at efficiency 1 of weights and activations, likewise
+  double k0 = 0, k1 = 0;  // memory seconds at efficiency 1 of KV-cache reads and writes, likewise
   double kernels = 0;     // launches per step
   bool low = false;       // a GEMM computing in 8 bits or fewer (its own efficiency)
 };

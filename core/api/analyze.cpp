@@ -2,7 +2,8 @@
 #include "api/operations.hpp"
 
 #include "api/api.hpp"
-
+#include "api/images.hpp"
+#include "analysis/context.hpp"
 #include "api/options.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
@@ -43,22 +44,32 @@ void api_analyze(const json& request, JsonWriter& out) {
   const HardwareSpec*& hw = in.hw;
   MultiInputs mi;
   read_multi(r, in, mi, false);
+  OffloadSpec off;
+  const bool offload = read_offload(r, hw, off);
+  if (offload && mi.active)
+    r.fail("offload", "conflict", "/offload keeps layers in host memory next to one device; it cannot be combined with "
+                                  "/system, /parallel or /speculative");
   Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   const TableLayout layout = read_enum(r, "layout", table_layout_names(), TableLayout::Rows);
   const bool echo = r.boolean_or("echo_requests", false);
   r.reject_unknown();
-  const Analysis a = analyze(rm.spec, w, hw);
+  OffloadResult split;
+  Analysis a = offload ? analyze_offloaded(rm.spec, w, *hw, off, split) : analyze(rm.spec, w, hw);
+  for (auto& wr : context_warnings(rm.spec, w)) a.warnings.push_back(std::move(wr));
   std::vector<Warning> warnings = a.warnings;
   if (a.has_hardware && !hw->has_any_peak())
     for (auto& x : warnings)
       if (x.code == "hardware.no_compute_peak") x.message += "." + peak_suggestion(*hw);
   PlanForecast f;
   if (mi.active) f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
-  // Energy and cost are modelled for one device; a plan over several is not costed yet.
-  const bool costed = a.has_hardware && !(mi.active && f.devices > 1);
+  // Energy and cost: one device's, or a plan's over every stage's devices and replicas (cost/cost.hpp,
+  // plan_cost_report); a split with the host is not costed.
+  const bool plan_costed = mi.active && f.devices > 1;
+  const bool costed = plan_costed || (a.has_hardware && !offload);
   CostReport cost;
-  if (costed) cost = cost_report(a, *hw, costs);
+  if (plan_costed) cost = plan_cost_report(f, mi.sys.device, costs);
+  else if (costed) cost = cost_report(a, *hw, costs);
 
   out.begin_object().field("schema_version", kSchemaVersion).field("version", kVersion);
   out.key("model");
@@ -76,7 +87,9 @@ void api_analyze(const json& request, JsonWriter& out) {
   if (sc) out.value(sc->name);
   else out.null();
   out.field("mlp", w.settings.fused_mlp ? "fused" : "unfused").field("online_hadamard", w.settings.online_hadamard);
-  out.field("attention_tile", w.settings.attention_tile).field("prefill_chunk", w.prefill_chunk).field("prefill_chunks", a.prefill_chunks);
+  out.field("attention_tile", w.settings.attention_tile).field("prefill_chunk", w.prefill_chunk);
+  out.field("images", images_json(rm.spec, w.settings.images)).field("image_tokens", image_tokens(rm.spec, w.settings.images));
+  out.field("prefill_chunks", a.prefill_chunks);
   out.key("lora").begin_object().field("rank", w.settings.lora.rank).field("mode", lora_mode_name(w.settings.lora.mode));
   out.field("merge_flops", a.lora_merge_flops);
   if (a.has_hardware) out.field("merge_s", finite(a.lora_merge_s));
@@ -88,10 +101,15 @@ void api_analyze(const json& request, JsonWriter& out) {
   out.field("mla", w.settings.mla == MlaForm::Auto ? "auto" : (w.settings.mla == MlaForm::Absorbed ? "absorbed" : "expanded"));
   out.end_object();
   out.key("memory").begin_object().field("weights_bytes", a.weights_bytes).field("kv_cache_bytes", a.kv_cache_bytes);
-  out.field("kv_bytes_per_token", a.kv_bytes_per_token).field("activation_peak_bytes", a.activation_peak_bytes);
-  out.field("required_bytes", a.memory_required_bytes);
+  out.field("state_bytes", a.state_bytes).field("kv_bytes_per_token", a.kv_bytes_per_token);
+  out.field("activation_peak_bytes", a.activation_peak_bytes).field("required_bytes", a.memory_required_bytes);
   if (a.has_hardware) {
-    out.field("capacity_bytes", a.memory_capacity_bytes).field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
+    double physical = 0;
+    for (const auto& t : hw->tiers) physical += t.capacity_bytes;
+    // Usable: the tiers less the driver and OS reserve.
+    out.field("capacity_bytes", a.memory_capacity_bytes).field("physical_capacity_bytes", physical);
+    out.field("reserve_bytes", hw->reserve_bytes).field("reserve_basis", hw->reserve_basis);
+    out.field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
     out.field("max_batch", a.max_batch).field("max_context", a.max_context).key("placement").begin_array();
     for (const auto& p : a.placement) {
       out.begin_object().field("what", p.what).key("bytes_per_tier").begin_array();
@@ -128,15 +146,21 @@ void api_analyze(const json& request, JsonWriter& out) {
     out.key("execution");
     write_execution(out, a.execution, *hw);
     out.field("e2e_s", finite(a.e2e_s)).field("ttft_s", finite(a.ttft_s));
-    if (costed) {
-      out.key("cost");
-      write_cost(out, cost, costs);
-    }
     out.key("peak");
     write_peak(out, a, *hw);
   }
+  if (costed) {
+    out.key("cost");
+    write_cost(out, cost, costs);
+  }
+  if (offload) {
+    out.key("offload");
+    write_offload(out, split, off);
+  }
   out.key("warnings");
   write_warnings(out, warnings);
+  // Without a compute peak some operators count memory and dispatch only: TTFT and TPOT are lower bounds.
+  if (a.has_hardware) out.field("lower_bound", lower_bound(a.warnings));
   if (mi.active) {
     out.key("parallel");
     write_plan(out, f, mi.sys, layout, "/parallel");
@@ -170,6 +194,9 @@ json api_batching(const json& request) {
   read_inputs(r, in);
   MultiInputs mi;
   read_multi(r, in, mi, true);
+  if (r.has("offload"))
+    r.fail("offload", "conflict", "/offload keeps layers in host memory; the batching curve is drawn for devices that hold "
+                                  "the whole model (drop /offload to draw it)");
   const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
   read_costs(r);  // accepted so the page can send one request to every call; the curve has no cost column yet
   double max_batch = static_cast<double>(field::max_batch.fallback);

@@ -12,6 +12,7 @@
 #include "io/system_json.hpp"
 #include "ops/conventions.hpp"
 #include "quant/dtype.hpp"
+#include "quant/llama_mix.hpp"
 #include "scenario/scenario.hpp"
 
 namespace infercast {
@@ -23,6 +24,26 @@ void no_fields(const json& request) { Reader(request, "", "request").reject_unkn
 json api_version(const json& request) {
   no_fields(request);
   return {{"version", kVersion}};
+}
+
+// The model families a config.json may name: model_type and its aliases, the architectures that name the family,
+// transformers' defaults for omitted fields, and what a recognized-but-refused family lacks.
+json api_families(const json& request) {
+  no_fields(request);
+  json a = json::array();
+  for (const auto& f : model_families()) {
+    json defaults = json::object();
+    for (const auto& d : f.defaults) defaults[d.key] = d.value;
+    a.push_back({{"model_type", f.model_type},
+                 {"aliases", f.aliases},
+                 {"architectures", f.architectures},
+                 {"config_class", f.config_class},
+                 {"defaults", defaults},
+                 {"supported", f.unsupported[0] == '\0'},
+                 {"not_modelled", f.unsupported},
+                 {"source", f.source}});
+  }
+  return a;
 }
 
 json api_models(const json& request) {
@@ -110,11 +131,15 @@ json api_dtypes(const json& request) {
   no_fields(request);
   json a = json::array();
   const auto row = [&](const DType& d) {
-    a.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}});
+    a.push_back({{"name", d.name}, {"bits_per_element", d.bits_per_element}, {"definition", d.definition}, {"mix", false}});
   };
   for (const auto& d : all_dtypes()) row(d);
   // Common grouped formats (any intN-gG is accepted): AWQ/GPTQ weights, KIVI-style KV.
   for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
+  // llama.cpp file types: weights only, each tensor in the type llama-quantize gives it (the bits depend on the model;
+  // these are the base type's).
+  for (const auto& x : llama_mixes())
+    a.push_back({{"name", x.name}, {"bits_per_element", find_dtype(x.base)->bits_per_element}, {"definition", x.description}, {"mix", true}});
   return a;
 }
 

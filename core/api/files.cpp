@@ -30,6 +30,16 @@ json api_checkpoint(const json& req) {
   return safetensors_checkpoint(*rows, mv ? &config : nullptr);
 }
 
+// A config.json's text as a file holds it, in JSON as Python writes it (NaN, Infinity): checked as a model config
+// (a non-finite number where one is computed with is refused by name), and returned as strict JSON, where a
+// non-finite number nothing computes with becomes null, so the page can keep it and send it back.
+json api_config_text(const std::string& bytes) {
+  const json doc = parse_json_text(bytes, "the config", "input");
+  if (!doc.is_object()) throw InputError("input.wrong_type", "", "the config holds " + describe(doc) + "; expected a config.json object");
+  const ModelSpec m = parse_model_config(doc, "/model");  // messages as the model call gives them
+  return {{"config", doc}, {"model_type", m.model_type}, {"params_total", count_params(m).total}};
+}
+
 json api_gguf(const std::string& bytes) {
   json v = gguf_model(read_gguf_header(bytes));
   // The config as the model parser reads it, and its parameter count against the tensors'.

@@ -2,6 +2,8 @@
 // measured points (calibrate).
 #include "api/operations.hpp"
 
+#include <cctype>
+#include <cmath>
 #include <deque>
 
 #include "api/request.hpp"
@@ -9,6 +11,7 @@
 #include "calibrate/calibrate.hpp"
 #include "io/csv.hpp"
 #include "io/hardware_json.hpp"
+#include "io/measurements.hpp"
 #include "io/presets.hpp"
 #include "validation/validation.hpp"
 
@@ -16,6 +19,10 @@ namespace infercast {
 
 
 namespace {
+std::string lowered(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
 json groups_json(const std::vector<ValidationGroup>& gs) {
   json out = json::object();
   for (const auto& g : gs)
@@ -26,21 +33,40 @@ json groups_json(const std::vector<ValidationGroup>& gs) {
                    {"median_signed_error", g.median_signed_error}};
   return out;
 }
+json group_list_json(const std::vector<ValidationGroup>& gs) {
+  json groups = json::array();
+  for (const auto& g : gs)
+    groups.push_back({{"group", g.name},
+                      {"rows", g.rows},
+                      {"median_abs_error", g.median_abs_error},
+                      {"p90_abs_error", g.p90_abs_error},
+                      {"median_signed_error", g.median_signed_error}});
+  return groups;
+}
 }  // namespace
 
-// Forecasts against public measurements: in-sample with the shipped defaults, and leave-one-source-out.
+// Forecasts against public measurements: in-sample with the shipped defaults, and leave-one-source-out; a selection
+// (a device class, a device, a runtime) summarized apart, both ways (the page's "how far to trust this device").
 json api_validate(const json& request) {
   Reader r(request, "", "request");
   const std::string text = r.string_or("csv", embedded_measurements());
   ValidationOptions opt;
   opt.cross_validate = r.boolean_or("cross_validate", true);
+  const std::string want_class = r.string_or("hardware_class", ""), want_hw = r.string_or("hardware_id", "");
+  const std::string want_rt = lowered(r.string_or("runtime_id", ""));
   r.reject_unknown();
   const ValidationReport rep = validate(parse_csv(text), opt);
+  std::vector<ValidationRow> chosen;
   json rows = json::array();
   for (const auto& v : rep.rows) {
+    const HardwareSpec* hp = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
+    const std::string cls = hp ? hp->device_class : "";
+    if ((want_class.empty() || cls == want_class) && (want_hw.empty() || v.hardware_id == want_hw) &&
+        (want_rt.empty() || lowered(v.runtime) == want_rt))
+      chosen.push_back(v);
     json j = {{"row_id", v.row_id}, {"source_id", v.source_id}, {"source_group", v.source_group}, {"model", v.model},
               {"hardware", v.hardware}, {"runtime", v.runtime}, {"metric", v.metric}, {"unit", v.unit},
-              {"group", v.group}, {"measured", v.measured}, {"covered", v.covered}};
+              {"group", v.group}, {"measured", v.measured}, {"covered", v.covered}, {"hardware_class", cls}};
     if (v.covered) {
       j["model_id"] = v.model_id;
       j["hardware_id"] = v.hardware_id;
@@ -63,14 +89,7 @@ json api_validate(const json& request) {
     }
     rows.push_back(j);
   }
-  json groups = json::array();
-  for (const auto& g : rep.groups)
-    groups.push_back({{"group", g.name},
-                      {"rows", g.rows},
-                      {"median_abs_error", g.median_abs_error},
-                      {"p90_abs_error", g.p90_abs_error},
-                      {"median_signed_error", g.median_signed_error}});
-  json out = {{"rows", rows}, {"groups", groups}, {"in_sample", groups_json(rep.groups)}};
+  json out = {{"rows", rows}, {"groups", group_list_json(rep.groups)}, {"in_sample", groups_json(rep.groups)}};
   json fits = json::array();
   for (const auto& f : rep.fits) {
     json values = json::object();
@@ -84,6 +103,11 @@ json api_validate(const json& request) {
       by_source.push_back({{"source", s.source_group}, {"rows", s.rows}, {"in_sample_median_abs_error", s.in_sample_median_abs_error},
                            {"loso_median_abs_error", s.loso_median_abs_error}});
     out["cross_validation"] = {{"method", "leave-one-source-out"}, {"groups", groups_json(rep.loso_groups)}, {"by_source", by_source}};
+  }
+  if (!want_class.empty() || !want_hw.empty() || !want_rt.empty()) {
+    out["selection"] = {{"hardware_class", want_class}, {"hardware_id", want_hw}, {"runtime_id", want_rt},
+                        {"groups", group_list_json(summarize(chosen, false))}};
+    if (opt.cross_validate) out["selection"]["loso_groups"] = group_list_json(summarize(chosen, true));
   }
   return out;
 }
@@ -104,7 +128,34 @@ json api_calibrate(const json& request) {
     params.push_back(eff_param_names().parse(name, r.child_path("fit"), "calibrate.unknown_parameter"));
   if (params.empty()) params = {EffParam::Gemm, EffParam::Attention, EffParam::Memory, EffParam::Dispatch};
   std::vector<CalibrationPoint> points;
-  auto readers = r.object_array("points");
+  // Points as given, or read from measurements pasted as a tool prints them (llama-bench, vllm bench serve, CSV):
+  // each becomes a point in the request's precision unless the tool names the weights (docs/schema.md, "calibrate").
+  json from_text = json::object();
+  ParsedMeasurements parsed;
+  const bool pasted = r.has("measurements");
+  if (pasted) {
+    if (r.has("points")) r.fail("points", "conflict", "/points cannot be combined with /measurements; give either");
+    if (!has_default) r.fail("model", "missing_field", "/model is missing; pasted measurements are forecast for one model");
+    const std::int64_t concurrency = r.int_in_or("concurrency", 1, 1000000, 1);
+    parsed = parse_measurements(r.string("measurements"), concurrency);
+    const json* prec = r.raw("precision");
+    json arr = json::array();
+    for (const auto& m : parsed.points) {
+      json p = {{"metric", m.metric},
+                {"value", m.value},
+                {"workload", {{"batch", m.batch}, {"prompt", m.prompt}, {"gen", m.gen}, {"cached", m.cached}}}};
+      if (prec && prec->is_object()) p["precision"] = *prec;
+      if (!m.weights.empty()) p["precision"]["weights"] = m.weights;
+      arr.push_back(p);
+    }
+    from_text["points"] = arr;
+  } else {
+    for (const char* k : {"concurrency", "precision"})
+      if (r.has(k))
+        r.fail(k, "conflict", std::string("/") + k + " applies to pasted /measurements; give each point in /points its own");
+  }
+  Reader text_reader(from_text, "/measurements", "calibrate");
+  auto readers = pasted ? text_reader.object_array("points") : r.object_array("points");
   if (readers.size() > 60) r.fail("points", "out_of_range", "/points holds " + std::to_string(readers.size()) + " points; expected at most 60");
   for (auto& pr : readers) {
     CalibrationPoint p;
@@ -128,19 +179,29 @@ json api_calibrate(const json& request) {
   json fitted_names = json::array();
   for (EffParam p : params) fitted_names.push_back(eff_param_name(p));
   json pts = json::array();
-  for (std::size_t i = 0; i < points.size(); ++i)
-    pts.push_back({{"metric", metric_name(points[i].metric)},
-                   {"measured", points[i].measured},
-                   {"forecast_before", finite(res.forecast_before[i])},
-                   {"forecast_after", finite(res.forecast_after[i])},
-                   {"error_after", finite(res.forecast_after[i] / points[i].measured - 1)}});
-  HardwareSpec out = *hw;
-  out.eff = res.fitted;
-  out.eff_given |= res.fitted_bits;
-  out.id = hw->id + "-calibrated";
-  out.name = hw->name + " (calibrated)";
-  out.source = hw->source + "; efficiencies calibrated by infercast from " + std::to_string(points.size()) + " measured points";
-  return {{"fitted_parameters", fitted_names},
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const auto& q = points[i].workload.requests.front();
+    json p = {{"metric", metric_name(points[i].metric)},
+              {"measured", points[i].measured},
+              {"forecast_before", finite(res.forecast_before[i])},
+              {"forecast_after", finite(res.forecast_after[i])},
+              {"error_before", finite(res.forecast_before[i] / points[i].measured - 1)},
+              {"error_after", finite(res.forecast_after[i] / points[i].measured - 1)},
+              {"batch", q.count},
+              {"prompt", q.input},
+              {"cached", q.cached},
+              {"gen", points[i].workload.gen_tokens},
+              {"weights", points[i].workload.settings.precision.weights.name}};
+    if (pasted) p["label"] = parsed.points[i].label;
+    pts.push_back(p);
+  }
+  HardwareSpec device = *hw;
+  device.eff = res.fitted;
+  device.eff_given |= res.fitted_bits;
+  device.id = hw->id + "-calibrated";
+  device.name = hw->name + " (calibrated)";
+  device.source = hw->source + "; efficiencies calibrated by infercast from " + std::to_string(points.size()) + " measured points";
+  json out = {{"fitted_parameters", fitted_names},
           {"runtime", points.front().workload.runtime ? points.front().workload.runtime->id : "reference"},
           {"start", efficiency_to_json(res.start)},
           {"fitted", efficiency_to_json(res.fitted)},
@@ -148,7 +209,18 @@ json api_calibrate(const json& request) {
           {"rms_log_error_before", res.rms_log_error_before},
           {"rms_log_error_after", res.rms_log_error_after},
           {"evaluations", res.evaluations},
-          {"hardware", hardware_to_json(out)}};
+          {"hardware", hardware_to_json(device)}};
+  if (pasted) {
+    json notes = parsed.notes;
+    // The table's own parameter count against the model calibrated: a different model would mislead the fit.
+    const double ours = static_cast<double>(count_params(models.front().spec).total);
+    if (parsed.params_stated > 0 && std::abs(parsed.params_stated / ours - 1) > 0.02)
+      notes.push_back("the table's model has " + number_text(json(parsed.params_stated / 1e9)) + " B parameters; " +
+                      models.front().name + " has " + number_text(json(std::round(ours / 1e7) / 100)) +
+                      " B: check that the selected model is the one measured");
+    out["measurements"] = {{"format", parsed.format}, {"notes", notes}};
+  }
+  return out;
 }
 
 }  // namespace infercast

@@ -15,6 +15,9 @@ void api_analyze(const json& request, JsonWriter& out);
 json api_batching(const json& request);
 json api_model(const json& request);
 json api_device(const json& request);
+// serving.cpp, deploy.cpp
+json api_serving(const json& request);
+json api_deploy(const json& request);
 // sweeps.cpp
 json api_quant_sweep(const json& request);
 void api_sweep(const json& request, JsonWriter& out);
@@ -26,11 +29,13 @@ json api_calibrate(const json& request);
 // files.cpp: a checkpoint's tensors as JSON; GGUF and safetensors headers as bytes
 json api_checkpoint(const json& request);
 json api_gguf(const std::string& bytes);
+json api_config_text(const std::string& bytes);
 json api_safetensors(const std::string& bytes);
 json api_safetensors_size(const std::string& bytes);
 // catalog.cpp
 json api_version(const json& request);
 json api_models(const json& request);
+json api_families(const json& request);
 json api_hardware(const json& request);
 json api_systems(const json& request);
 json api_runtimes(const json& request);

@@ -9,7 +9,9 @@
 #include "ops/conventions.hpp"
 #include "parallel/collective.hpp"
 #include "parallel/parallel.hpp"
+#include "quant/llama_mix.hpp"
 #include "scenario/scenario.hpp"
+#include "serving/deploy.hpp"
 
 namespace infercast {
 
@@ -37,12 +39,16 @@ json enum_option(const char* path, const NameTable<E>& t, E def, const char* hel
 json options_json() {
   using namespace field;
   json a = json::array();
-  for (const IntField* f : {&batch, &prompt, &cached, &gen, &prefill_chunk, &request_cached, &request_input, &request_count})
+  for (const IntField* f : {&batch, &prompt, &cached, &gen, &prefill_chunk, &request_cached, &request_input, &request_count,
+                            &image_width, &image_height, &image_count})
     a.push_back(int_option(*f));
   json dtypes = json::array();
   for (const auto& d : all_dtypes()) dtypes.push_back({{"name", d.name}, {"description", d.definition}});
-  a.push_back({{"path", "/precision/weights"}, {"kind", "dtype"}, {"values", dtypes}, {"default", nullptr},
-               {"help", "weight format of every class; absent: as the model is published (its quantization_config), else bf16"}});
+  json weight_formats = dtypes;
+  for (const auto& x : llama_mixes()) weight_formats.push_back({{"name", x.name}, {"description", x.description}});
+  a.push_back({{"path", "/precision/weights"}, {"kind", "dtype"}, {"values", weight_formats}, {"default", nullptr},
+               {"help", "weight format of every class, or a llama.cpp file type (q4_k_m, ...: each tensor as llama-quantize "
+                        "makes it); absent: as the model is published (its quantization_config), else bf16"}});
   a.push_back({{"path", "/precision/activations"}, {"kind", "dtype"}, {"values", dtypes}, {"default", "bf16"}, {"help", "what GEMMs compute in"}});
   a.push_back({{"path", "/precision/kv"}, {"kind", "dtype"}, {"values", dtypes}, {"default", "bf16"}, {"help", "KV-cache format"}});
   for (const auto& e : weight_class_names().entries())
@@ -79,6 +85,19 @@ json options_json() {
     o["default"] = nullptr;  // the device class's own
     a.push_back(o);
   }
+  for (const NumberField* f : {&memory_reserve_gb, &device_memory_reserve_gb}) {
+    a.push_back(number_option(*f));
+    a.back()["default"] = nullptr;  // the device's own, else its class's
+  }
+  {
+    json o = int_option(gpu_layers);
+    o["default"] = nullptr;  // the most layers that fit
+    a.push_back(o);
+  }
+  a.push_back(int_option(ubatch));
+  for (const NumberField* f : {&host_bandwidth_gbps, &host_capacity_gb, &link_gbps}) a.push_back(number_option(*f));
+  a.push_back(number_option(host_memory_efficiency));
+  a.back()["default"] = nullptr;  // the llama.cpp-cpu runtime's
   json techs = json::array();
   for (const auto& e : memory_tech_names().entries()) techs.push_back({{"name", e.name}, {"description", e.description}});
   a.push_back({{"path", "/hardware/memory_tiers/*/technology"}, {"kind", "enum"}, {"values", techs}, {"default", nullptr},
@@ -101,6 +120,16 @@ json options_json() {
   json regions = json::array();
   for (const auto& g : grid_regions()) regions.push_back({{"name", g.id}, {"description", g.name}});
   a.push_back({{"path", "/costs/region"}, {"kind", "enum"}, {"values", regions}, {"default", kCosts.region}, {"help", "grid region for CO2 per kWh"}});
+  for (const IntField* f : {&serving_concurrency, &serving_requests, &serving_isl, &serving_osl, &serving_max_num_seqs,
+                            &serving_max_batched_tokens, &serving_seed, &deploy_devices, &deploy_max_devices_per_pool})
+    a.push_back(int_option(*f));
+  for (const NumberField* f : {&serving_request_rate, &serving_isl_spread, &serving_osl_spread, &serving_prefix_hit_rate,
+                               &deploy_max_ttft_ms, &deploy_max_tpot_ms})
+    a.push_back(number_option(*f));
+  a.push_back(enum_option("/serving/isl_distribution", length_kind_names(), LengthKind::Fixed, "how prompt lengths vary"));
+  a.push_back(enum_option("/serving/osl_distribution", length_kind_names(), LengthKind::Fixed, "how output lengths vary"));
+  a.push_back({{"path", "/serving/simulate"}, {"kind", "boolean"}, {"default", true}, {"help", "run the request-level simulation (else the analytical steady state only)"}});
+  a.push_back(enum_option("/deploy/disaggregated", disagg_mode_names(), DisaggMode::Auto, "which deployments are searched"));
   a.push_back(int_option(max_batch));
   a.push_back(int_option(keep_points));
   a.push_back(int_option(part_index));

@@ -5,11 +5,14 @@
 #include <cmath>
 #include <tuple>
 
+#include "api/images.hpp"
 #include "api/options.hpp"
+#include "io/hardware_json.hpp"
 #include "io/defaults.hpp"
 #include "io/presets.hpp"
 #include "io/runtime_json.hpp"
 #include "io/system_json.hpp"
+#include "quant/llama_mix.hpp"
 
 namespace infercast {
 
@@ -54,17 +57,46 @@ ResolvedModel resolve_model(Reader& r) {
   return out;
 }
 
-std::string unknown_dtype_message(const std::string& path, const std::string& name) {
+std::string unknown_dtype_message(const std::string& path, const std::string& name, bool mixes) {
   std::string list;
   for (const auto& t : all_dtypes()) list += (list.empty() ? "" : ", ") + t.name;
+  std::string mix_list;
+  if (mixes)
+    for (const auto& x : llama_mixes()) mix_list += (mix_list.empty() ? "" : ", ") + std::string(x.name);
   return path + " holds \"" + name + "\"; expected one of " + list +
-         ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)";
+         ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)" +
+         (mixes ? ", or a llama.cpp file type (" + mix_list + ")" : "");
+}
+
+void apply_weight_format(Precision& p, const ModelSpec& m, const std::string& name) {
+  if (const LlamaMix* mix = find_llama_mix(name)) {
+    const MixPlan plan = plan_llama_mix(m, *mix);
+    p.weights = plan.overall;
+    for (int c = 0; c < kWeightClasses; ++c) p.by_class[c] = plan.class_dtype[static_cast<std::size_t>(c)];
+    return;
+  }
+  p.weights = *find_dtype(name);
+  for (auto& c : p.by_class) c.reset();
+}
+
+std::vector<std::string> weight_format_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback) {
+  std::vector<std::string> names = r.has(key) ? r.string_array_or(key) : fallback;
+  if (!r.has(key)) r.raw(key);
+  if (names.empty()) r.fail(key, "out_of_range", r.child_path(key) + " is an empty list; expected at least one format");
+  if (names.size() > 40)
+    r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(names.size()) + " formats; expected at most 40");
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string path = r.child_path(key) + "/" + std::to_string(i);
+    if (!find_llama_mix(names[i]) && !find_dtype(names[i]))
+      throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i], true));
+  }
+  return names;
 }
 
 DType dtype_field(Reader& r, const std::string& key, const std::string& fallback) {
   const std::string name = r.string_or(key, fallback);
   const auto d = find_dtype(name);
-  if (!d) r.fail(key, "unknown_dtype", unknown_dtype_message(r.child_path(key), name));
+  if (!d) r.fail(key, "unknown_dtype", unknown_dtype_message(r.child_path(key), name, false));
   return *d;
 }
 
@@ -79,7 +111,7 @@ std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vect
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto d = find_dtype(names[i]);
     const std::string path = r.child_path(key) + "/" + std::to_string(i);
-    if (!d) throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i]));
+    if (!d) throw InputError(r.code_prefix() + ".unknown_dtype", path, unknown_dtype_message(path, names[i], false));
     out.push_back(*d);
   }
   return out;
@@ -255,6 +287,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     }
     w.gen_tokens = read_field(wr, field::gen);
     w.prefill_chunk = read_field(wr, field::prefill_chunk);
+    read_images(wr, m, w);  // their tokens join every new prompt (api/images.cpp)
     wr.reject_unknown();
   } else {
     req.raw("workload");
@@ -281,7 +314,11 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
   Reader p = req.has("precision") ? req.object("precision") : Reader(kNone, "/precision", "request");
   if (!req.has("precision")) req.raw("precision");
   const bool given = p.has("weights") || sc;  // a scenario's weight format replaces the declared one too
-  pr.weights = dtype_field(p, "weights", pr.weights.name);
+  // A llama.cpp file type (q4_k_m, ...) gives each class the exact bits llama-quantize gives its tensors.
+  const std::string wname = p.string_or("weights", pr.weights.name);
+  if (!find_llama_mix(wname) && !find_dtype(wname))
+    p.fail("weights", "unknown_dtype", unknown_dtype_message(p.child_path("weights"), wname, true));
+  apply_weight_format(pr, m, wname);
   pr.activations = dtype_field(p, "activations", pr.activations.name);
   pr.kv = dtype_field(p, "kv", pr.kv.name);
   if (!given && !m.declared_weights.empty()) {
@@ -352,12 +389,87 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
   r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
 }
 
+// The request's "memory_reserve_GB": what the driver and OS keep on the device, replacing its own or its class's.
+void apply_reserve(Reader& r, HardwareSpec& hw) {
+  if (!r.has("memory_reserve_GB")) {
+    r.raw("memory_reserve_GB");
+    return;
+  }
+  const double v = read_field(r, field::memory_reserve_gb) * 1e9;
+  const double first = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
+  if (v > first)
+    r.fail("memory_reserve_GB", "out_of_range",
+           "/memory_reserve_GB holds " + number_text(json(v / 1e9)) + "; expected at most " + hw.name +
+               "'s first memory tier (" + number_text(json(first / 1e9)) + " GB)");
+  hw.reserve_bytes = v;
+  hw.reserve_basis = "set in the request";
+}
+
+bool read_offload(Reader& r, const HardwareSpec* hw, OffloadSpec& out) {
+  if (!r.has("offload")) {
+    r.raw("offload");
+    return false;
+  }
+  if (!hw)
+    r.fail("offload", "missing_field", "/offload keeps layers in host memory next to a device; give /hardware too");
+  Reader o = r.object("offload");
+  out.gpu_layers = static_cast<int>(read_field(o, field::gpu_layers));
+  if (const json* hv = o.raw("host")) {
+    if (hv->is_string()) {
+      const HardwareSpec* p = find_hardware_preset(hv->get<std::string>());
+      if (!p)
+        o.fail("host", "unknown_preset", "/offload/host holds \"" + hv->get<std::string>() +
+                                             "\", which is not a hardware preset; expected a CPU such as intel-xeon-8480, or give host_bandwidth_GBps");
+      out.host = *p;
+    } else if (hv->is_object()) {
+      out.host = parse_hardware(*hv, "/offload/host");
+    } else {
+      o.fail("host", "wrong_type", "/offload/host holds " + describe(*hv) + "; expected a hardware preset id or a hardware object");
+    }
+    if (o.has("host_bandwidth_GBps")) out.host.tiers.front().bandwidth_bytes_per_s = read_field(o, field::host_bandwidth_gbps) * 1e9;
+    if (o.has("host_capacity_GB")) out.host.tiers.front().capacity_bytes = read_field(o, field::host_capacity_gb) * 1e9;
+  } else {
+    // A desktop host of the given (or default) bandwidth and capacity; no published compute peak.
+    out.host = HardwareSpec{};
+    out.host.id = "host";
+    out.host.name = "host memory";
+    out.host.device_class = "cpu";
+    out.host.source = "offload host: bandwidth and capacity as given (default two channels of DDR5-5600, 64 GB)";
+    out.host.tiers = {MemoryTier{"host DDR5", read_field(o, field::host_capacity_gb) * 1e9, read_field(o, field::host_bandwidth_gbps) * 1e9,
+                                 0, MemoryTech::DDR5}};
+    out.host.eff = default_efficiencies("cpu");
+    out.host.reserve_bytes = 0;
+    out.host.reserve_basis = "none: the host's RAM as given";
+  }
+  // The host runs llama.cpp's CPU backend (its runtime's efficiencies), unless the request states the bandwidth
+  // efficiency it reaches.
+  if (const RuntimeSpec* cpu = find_runtime_preset("llama.cpp-cpu")) {
+    out.host_runtime = *cpu;
+    out.host_runtime->step_overhead_s = 0;  // the step's own overhead is the device part's
+  }
+  if (o.has(field::host_memory_efficiency.key())) {
+    out.host.eff.memory = read_field(o, field::host_memory_efficiency);
+    out.host.eff_given |= kEffMemory;
+  }
+  out.link_bytes_per_s = read_field(o, field::link_gbps) * 1e9;
+  out.ubatch = static_cast<int>(read_field(o, field::ubatch));
+  o.reject_unknown();
+  return true;
+}
+
 void read_inputs(Reader& r, Inputs& in) {
   in.rm = resolve_model(r);
   in.sc = read_scenario(r);
   apply_mla_conversion(r, in.rm.spec, in.sc);
   in.hw = resolve_hardware(r, in.hw_storage);
   in.rt = resolve_runtime(r, in.rt_storage);
+  if (in.hw && r.has("memory_reserve_GB")) {
+    if (in.hw != &in.hw_storage) in.hw_storage = *in.hw;
+    in.hw = &in.hw_storage;
+    apply_reserve(r, in.hw_storage);
+  } else {
+    r.raw("memory_reserve_GB");
+  }
 }
 
 // Several devices, speculative decoding: /system (a preset id, or an object whose device defaults to /hardware),
@@ -383,6 +495,7 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     r.fail("system", "wrong_type", "/system holds " + describe(*sv) + "; expected a system preset id or a system object");
   }
   if (has_system) {
+    if (r.has("memory_reserve_GB")) apply_reserve(r, mi.sys.device);
     in.hw_storage = mi.sys.device;
     in.hw = &in.hw_storage;
   }
@@ -432,6 +545,43 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
                                              "(a preset such as \"2x-rtx-4090-pcie\", or an object with intra.bandwidth_GBps)");
     mi.sys = single_node_system(*in.hw, mi.plan.devices());
   }
+}
+
+ServingRequest read_serving(Reader& r, bool deploy) {
+  ServingRequest out;
+  ServingLoad& l = out.load;
+  static const json kNone = json::object();
+  const bool given = r.has("serving");
+  if (!given) r.raw("serving");
+  Reader s = given ? r.object("serving") : Reader(kNone, "/serving", "request");
+  l.isl.mean = static_cast<double>(read_field(s, field::serving_isl));
+  l.osl.mean = static_cast<double>(read_field(s, field::serving_osl));
+  l.isl.kind = read_enum(s, "isl_distribution", length_kind_names(), LengthKind::Fixed);
+  l.osl.kind = read_enum(s, "osl_distribution", length_kind_names(), LengthKind::Fixed);
+  l.isl.spread = read_field(s, field::serving_isl_spread);
+  l.osl.spread = read_field(s, field::serving_osl_spread);
+  for (const auto& [d, key] : {std::pair<const LengthDist*, const char*>{&l.isl, "isl_spread"}, {&l.osl, "osl_spread"}})
+    if (d->kind == LengthKind::Uniform && d->spread > 1)
+      s.fail(key, "out_of_range", s.child_path(key) + " holds " + number_text(d->spread) +
+                                      "; a uniform length's half-width is at most its mean (expected 0 to 1)");
+  l.prefix_hit_rate = read_field(s, field::serving_prefix_hit_rate);
+  if (!deploy) {
+    l.concurrency = static_cast<double>(read_field(s, field::serving_concurrency));
+    l.request_rate = read_field(s, field::serving_request_rate);
+    if (s.has("concurrency") && s.has("request_rate"))
+      s.fail("request_rate", "conflict", s.child_path("request_rate") + " cannot be combined with " + s.child_path("concurrency") +
+                                             "; give a closed loop (concurrency) or an open loop (request_rate)");
+    if (l.concurrency <= 0 && l.request_rate <= 0)
+      s.fail("concurrency", "missing_field", s.child_path("concurrency") + " and " + s.child_path("request_rate") +
+                                                 " are both missing or 0; expected a number of clients or a request rate");
+    l.requests = static_cast<double>(read_field(s, field::serving_requests));
+    l.seed = static_cast<unsigned long long>(read_field(s, field::serving_seed));
+    out.max_num_seqs = read_field(s, field::serving_max_num_seqs);
+    out.token_budget = read_field(s, field::serving_max_batched_tokens);
+    out.simulate = s.boolean_or("simulate", true);
+  }
+  s.reject_unknown();
+  return out;
 }
 
 }  // namespace infercast

@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "analysis/offload.hpp"
 #include "cost/cost.hpp"
 #include "hardware/hardware.hpp"
 #include "io/json_reader.hpp"
 #include "parallel/parallel.hpp"
 #include "runtime/runtime.hpp"
 #include "scenario/scenario.hpp"
+#include "serving/serving.hpp"
 
 namespace infercast {
 
@@ -31,6 +33,10 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage);
 // A format field (`fallback` when absent) and a list of formats (a sweep axis).
 DType dtype_field(Reader& r, const std::string& key, const std::string& fallback);
 std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback);
+// Weight formats: a dtype, or a llama.cpp file type (q4_k_m, ...) that gives each weight class the exact bits
+// llama-quantize gives its tensors in this model. A list of them (a sweep axis) is checked name by name.
+void apply_weight_format(Precision& p, const ModelSpec& m, const std::string& name);
+std::vector<std::string> weight_format_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback);
 
 CostAssumptions read_costs(Reader& r);
 const Scenario* read_scenario(Reader& r);
@@ -44,6 +50,10 @@ const RuntimeSpec* choose_runtime(const RuntimeSpec* given, const HardwareSpec* 
 // runtime with the fusions and kernels it brings (the request's own settings override them).
 Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, const HardwareSpec* hw = nullptr,
                        const RuntimeSpec* rt = nullptr);
+
+// The request's "offload": layers kept in host memory, as llama.cpp's -ngl (docs/schema.md, "offload"). Returns
+// false when absent; needs the device (hw) the other layers run on.
+bool read_offload(Reader& r, const HardwareSpec* hw, OffloadSpec& out);
 
 // What analyze, quant_sweep and sweep read first: the model (converted by a scenario or convert_mla), the
 // scenario and the device. Filled in place: `hw` may point into `hw_storage`.
@@ -67,5 +77,14 @@ struct MultiInputs {
   ResolvedModel draft;
 };
 void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
+
+// /serving: the load (concurrency or rate, lengths and their distributions, prefix hits, requests simulated, seed)
+// and the scheduler overrides. `deploy`: only the lengths and prefix hits (a deployment search chooses the rest).
+struct ServingRequest {
+  ServingLoad load;
+  long long max_num_seqs = 0, token_budget = 0;
+  bool simulate = true;
+};
+ServingRequest read_serving(Reader& r, bool deploy);
 
 }  // namespace infercast

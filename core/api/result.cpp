@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "io/hardware_json.hpp"
+#include "quant/llama_mix.hpp"
 
 namespace infercast {
 
@@ -27,6 +28,12 @@ json warnings_json(const std::vector<Warning>& ws) {
   return tree_of([&](JsonWriter& w) { write_warnings(w, ws); });
 }
 
+bool lower_bound(const std::vector<Warning>& ws) {
+  for (const auto& w : ws)
+    if (w.code == "hardware.no_compute_peak") return true;
+  return false;
+}
+
 void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw) {
   const RuntimeSpec* rt = x.runtime;
   w.begin_object().field("runtime", rt ? rt->id : "reference").field("runtime_name", rt ? rt->name : "reference");
@@ -36,6 +43,8 @@ void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw) 
   write_efficiency(w, x.eff);
   w.field("kernel_gap_us", x.eff.dispatch_s * 1e6).field("kernel_launch_us", x.launch_s * 1e6);
   w.field("step_overhead_us", x.step_overhead_s * 1e6);
+  w.key("compute_paths").begin_object().field("fp8", rt ? rt->fp8 : true).field("fp16_accumulate", rt && rt->fp16_accumulate);
+  w.field("quantized", rt ? quant_path_names().name(rt->quant) : "dequantize").end_object();
   w.key("fusion").begin_object();
   if (rt) {
     w.field("qkv", rt->fusion.qkv).field("gate_up", rt->fusion.gate_up).field("act_in_gemm", rt->act_in_gemm);
@@ -45,13 +54,17 @@ void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw) 
   w.end_object().end_object();
 }
 
+json execution_json(const Execution& x, const HardwareSpec& hw) {
+  return tree_of([&](JsonWriter& w) { write_execution(w, x, hw); });
+}
+
 namespace {
 
 void write_params(JsonWriter& w, const ParamCounts& p) {
   w.begin_object().field("total", p.total).field("active", p.active).field("active_excluding_embedding", p.active_no_embed);
   w.field("embedding", p.embedding).field("lm_head", p.lm_head).field("attention", p.attention);
   w.field("ffn_dense", p.ffn_dense).field("experts_routed", p.experts_routed).field("experts_shared", p.experts_shared);
-  w.field("router", p.router).field("norms", p.norms).end_object();
+  w.field("router", p.router).field("norms", p.norms).field("vision", p.vision).end_object();
 }
 
 // The operator fields that are numbers, in the order a row lists them.
@@ -82,11 +95,18 @@ const TimeNumber kTimeNumbers[] = {
     {"compute_s", [](const OpTime& t) { return t.compute_s; }},
     {"memory_s", [](const OpTime& t) { return t.memory_s; }},
     {"dispatch_s", [](const OpTime& t) { return t.dispatch_s; }},
+    // What the explanation of this time shows: the efficiency reached, the bandwidth the bytes moved at, the gap.
+    {"compute_efficiency", [](const OpTime& t) { return t.compute_efficiency; }},
+    {"bandwidth_Bps", [](const OpTime& t) { return t.bandwidth_bytes_per_s; }},
+    {"gap_us", [](const OpTime& t) { return t.gap_s * 1e6; }},
 };
+
+// Where an operator runs: on the host (an offloaded part's groups are labelled "host ...") or on the device.
+const char* op_device(const Op& o) { return o.group.rfind("host", 0) == 0 ? "host" : "device"; }
 
 void write_op_row(JsonWriter& w, const Op& o, const OpTime* t, const char* phase) {
   w.begin_object().field("name", o.name).field("phase", phase).field("group", o.group).field("class", op_class_name(o.cls));
-  w.field("count", o.count).field("compute_type", compute_type_name(o.compute));
+  w.field("count", o.count).field("compute_type", compute_type_name(o.compute)).field("device", op_device(o));
   for (const auto& n : kOpNumbers) w.field(n.key, n.get(o));
   if (t) {
     for (const auto& n : kTimeNumbers) w.field(n.key, n.get(*t));
@@ -106,7 +126,8 @@ void write_model(JsonWriter& w, const ResolvedModel& rm, const ParamCounts& p, c
   w.key("params");
   write_params(w, p);
   w.field("hidden_size", m.hidden).field("vocab_size", m.vocab).field("num_layers", static_cast<i64>(m.layers.size()));
-  w.field("mtp_layers_not_counted", m.mtp_layers).field("tied_embeddings", m.tied_embeddings);
+  w.field("mtp_layers_not_counted", m.mtp_layers).field("vision_encoder", vision_kind_names().name(m.vision.kind));
+  w.field("tied_embeddings", m.tied_embeddings);
   w.field("declared_quantization", m.declared_quant);
   w.key("groups").begin_array();
   for (const auto& g : groups) {
@@ -148,6 +169,7 @@ void write_ops(JsonWriter& w, const Phase& prefill, const Phase& decode, TableLa
   strings("group", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.ops[i].group; });
   strings("class", [](const Phase& p, std::size_t i, const char*) { return op_class_name(p.ops[i].cls); });
   strings("compute_type", [](const Phase& p, std::size_t i, const char*) { return compute_type_name(p.ops[i].compute); });
+  strings("device", [](const Phase& p, std::size_t i, const char*) { return op_device(p.ops[i]); });
   std::vector<double> col(rows);
   const auto numbers = [&](const char* key, auto get) {
     std::size_t k = 0;
@@ -195,7 +217,24 @@ void write_precision(JsonWriter& w, const Precision& p, const ModelSpec& m) {
     w.field("dtype", d.name).field("bits_per_element", d.bits_per_element).end_object();
   }
   w.end_object();
-  w.field("declared_quantization", m.declared_quant).field("declared_weights", m.declared_weights).end_object();
+  w.field("declared_quantization", m.declared_quant).field("declared_weights", m.declared_weights);
+  // A llama.cpp file type on every class: its tensors by type and the exact bytes of the file's tensor data.
+  if (const LlamaMix* mix = find_llama_mix(p.weights.name)) {
+    bool whole = true;
+    for (int c = 0; c < kWeightClasses; ++c) whole = whole && p.of(static_cast<WeightClass>(c)).name == mix->name;
+    if (whole) {
+      const MixPlan plan = plan_llama_mix(m, *mix);
+      w.key("gguf").begin_object().field("file_type", mix->name).field("description", mix->description);
+      w.field("tensor_bytes", plan.tensor_bytes).key("elements_by_type").begin_object();
+      for (const auto& [t, n] : plan.elements_by_type) w.field(t, n);
+      w.end_object().end_object();
+    }
+  }
+  w.end_object();
+}
+
+json precision_json(const Precision& p, const ModelSpec& m) {
+  return tree_of([&](JsonWriter& w) { write_precision(w, p, m); });
 }
 
 void write_totals_fields(JsonWriter& w, const PhaseTotals& t) {

@@ -36,14 +36,35 @@ void write_cost(JsonWriter& w, const CostReport& c, const CostAssumptions& a) {
     w.field("joules", c.joules_per_request_batch).field("busy_power_W", c.busy_power_w);
   }
   w.field("usd_per_hour", c.usd_per_hour).field("hardware_usd_per_hour", c.hardware_usd_per_hour);
-  w.field("energy_usd_per_hour", c.energy_usd_per_hour).field("usd_per_million_tokens", c.usd_per_million_tokens);
-  w.field("operational_gCO2e_per_million_tokens", c.operational_g_per_million_tokens);
+  w.field("energy_usd_per_hour", c.energy_usd_per_hour);
+  // What the cost per token counts: both shares, one of them, or nothing known (then null and the reason).
+  w.field("usd_basis", c.has_price && c.model.available ? "hardware and electricity"
+                       : c.has_price                     ? "hardware only: no published power"
+                       : c.model.available               ? "electricity only: no published price"
+                                                         : "unknown");
+  const auto known = [&](const char* key, bool is_known, double v) {
+    if (is_known) w.field(key, v);
+    else w.key(key).null();
+  };
+  known("usd_per_million_tokens", usd_known(c), c.usd_per_million_tokens);
+  if (!usd_known(c))
+    w.field("usd_unknown_reason", "no published price or power for this device; give them under the costs (price_USD, power_W)");
+  known("operational_gCO2e_per_million_tokens", c.model.available, c.operational_g_per_million_tokens);
   w.field("embodied_gCO2e_per_million_tokens", c.embodied_g_per_million_tokens);
-  w.field("gCO2e_per_million_tokens", c.g_per_million_tokens);
+  known("gCO2e_per_million_tokens", co2_known(c), c.g_per_million_tokens);
+  if (!co2_known(c))
+    w.field("co2_unknown_reason", "no published power or embodied carbon for this device; give one under the costs (power_W, embodied_kgCO2e)");
   w.key("warnings");
   write_warnings(w, c.warnings);
   w.end_object();
 }
+
+json cost_json(const CostReport& c, const CostAssumptions& a) {
+  return tree_of([&](JsonWriter& w) { write_cost(w, c, a); });
+}
+
+bool usd_known(const CostReport& c) { return c.has_price || c.model.available; }
+bool co2_known(const CostReport& c) { return c.model.available || c.has_embodied; }
 
 namespace {
 
@@ -97,6 +118,7 @@ void write_plan(JsonWriter& w, const PlanForecast& f, const System& sys, TableLa
   w.field("fits", f.fits).field("max_batch", f.max_batch);
   w.key("timeline");
   write_timeline(w, f.timeline, layout, at + "/timeline");
+  w.field("lower_bound", lower_bound(f.warnings));
   w.key("warnings");
   write_warnings(w, f.warnings);
   w.end_object();

@@ -9,6 +9,7 @@
 #include "api/request.hpp"
 #include "api/result.hpp"
 #include "dse/dse.hpp"
+#include "io/defaults.hpp"
 #include "io/hardware_json.hpp"
 #include "api/version.hpp"
 
@@ -63,34 +64,43 @@ void write_dse_point(JsonWriter& w, const DsePoint& p, std::int64_t id) {
 }  // namespace
 
 // Throughput and memory against weight and KV formats: the analyze request with every weight class stored in each
-// format of sweep.weights and the cache in each of sweep.kv (docs/schema.md, "quant_sweep").
+// format of sweep.weights (a llama.cpp file type gives each tensor its own) and the cache in each of sweep.kv
+// (docs/schema.md, "quant_sweep"). With several devices (or speculative decoding) each row is the plan's forecast.
 json api_quant_sweep(const json& request) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
   ResolvedModel& rm = in.rm;
   const Scenario* sc = in.sc;
-  const HardwareSpec*& hw = in.hw;
+  MultiInputs mi;
+  read_multi(r, in, mi, false);
+  const HardwareSpec* hw = in.hw;
+  OffloadSpec off;
+  const bool offload = read_offload(r, hw, off);
+  if (offload && mi.active)
+    r.fail("offload", "conflict", "/offload keeps layers in host memory next to one device; it cannot be combined with "
+                                  "/system, /parallel or /speculative");
   const Workload base = read_workload(r, rm.spec, sc, in.hw, in.rt);
   const CostAssumptions costs = read_costs(r);
   static const json kNone = json::object();
   Reader sr = r.has("sweep") ? r.object("sweep") : Reader(kNone, "/sweep", "request");
   if (!r.has("sweep")) r.raw("sweep");
-  const auto weights = dtype_list(sr, "weights", {"fp32", "bf16", "int8", "q6_k", "q5_k", "int4-g128", "int3", "int2"});
+  const auto weights =
+      weight_format_list(sr, "weights", {"fp32", "bf16", "int8", "q8_0", "q6_k", "q5_k_m", "q4_k_m", "int4-g128", "q3_k_m", "int2"});
   const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
   sr.reject_unknown();
   r.reject_unknown();
 
   json rows = json::array();
-  for (const DType& wt : weights) {
+  for (const std::string& wt : weights) {
     for (const DType& kv : kvs) {
       Workload w = base;
-      w.settings.precision.weights = wt;
-      for (auto& c : w.settings.precision.by_class) c.reset();
+      apply_weight_format(w.settings.precision, rm.spec, wt);
       w.settings.precision.kv = kv;
-      const Analysis a = analyze(rm.spec, w, hw);
-      json row = {{"weights", wt.name},
-                  {"weight_bits", wt.bits_per_element},
+      OffloadResult split;
+      const Analysis a = offload ? analyze_offloaded(rm.spec, w, *hw, off, split) : analyze(rm.spec, w, hw);
+      json row = {{"weights", wt},
+                  {"weight_bits", w.settings.precision.weights.bits_per_element},
                   {"kv", kv.name},
                   {"kv_bits", kv.bits_per_element},
                   {"weights_bytes", a.weights_bytes},
@@ -98,7 +108,19 @@ json api_quant_sweep(const json& request) {
                   {"required_bytes", a.memory_required_bytes},
                   {"prefill_flops", a.prefill.totals.flops},
                   {"decode_flops_per_token", a.decode_flops_per_token}};
-      if (a.has_hardware) {
+      if (mi.active) {
+        // The plan: memory per device, its TTFT, TPOT and throughput (all replicas).
+        const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
+        row["fits"] = f.fits;
+        row["required_bytes"] = f.device_required_bytes;
+        row["ttft_s"] = finite(f.ttft_s);
+        row["tpot_s"] = finite(f.tpot_mean_s);
+        row["tokens_per_s"] = finite(f.tokens_per_s);
+        row["batch_tokens_per_s"] = finite(f.total_tokens_per_s);
+        row["max_batch"] = f.max_batch;
+        row["decode_bound"] = phase_bound(f.stages.front().a.decode);
+        row["lower_bound"] = lower_bound(f.warnings);
+      } else if (a.has_hardware) {
         row["fits"] = a.fits;
         row["ttft_s"] = finite(a.ttft_s);
         row["tpot_s"] = finite(a.tpot_mean_s);
@@ -107,10 +129,16 @@ json api_quant_sweep(const json& request) {
         row["max_batch"] = a.max_batch;
         row["max_context"] = a.max_context;
         row["decode_bound"] = phase_bound(a.decode);
+        row["lower_bound"] = lower_bound(a.warnings);
+        if (offload) {
+          row["gpu_layers"] = split.gpu_layers;
+          rows.push_back(row);
+          continue;
+        }
         const CostReport c = cost_report(a, *hw, costs);
         if (c.model.available) row["decode_j_per_token"] = c.decode.j_per_token;
-        row["usd_per_million_tokens"] = c.usd_per_million_tokens;
-        row["gCO2e_per_million_tokens"] = c.g_per_million_tokens;
+        row["usd_per_million_tokens"] = usd_known(c) ? json(c.usd_per_million_tokens) : json(nullptr);
+        row["gCO2e_per_million_tokens"] = co2_known(c) ? json(c.g_per_million_tokens) : json(nullptr);
       }
       rows.push_back(row);
     }
@@ -120,6 +148,10 @@ json api_quant_sweep(const json& request) {
               {"activations", base.settings.precision.activations.name},
               {"rows", rows}};
   if (hw) out["hardware"] = hw->name;
+  if (mi.active) {
+    out["plan"] = plan_brief(mi.plan);
+    out["system"] = mi.sys.name;
+  }
   return out;
 }
 
@@ -282,7 +314,9 @@ json api_dse_device(const json& request) {
     r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; the point has SRAM, so give its bandwidth");
   const DseWorkload wl = dse_base(*hw, spec.costs);
   if (hw->tiers.empty()) throw InputError("dse.no_memory", "/hardware", "/hardware: " + hw->name + " has no memory tier to scale");
-  return hardware_to_json(dse_device(wl, spec, p));
+  HardwareSpec d = dse_device(wl, spec, p);
+  d.default_runtime = default_runtime_id(*hw);  // a design runs what its base device runs
+  return hardware_to_json(d);
 }
 
 // LIFE's Fig. 4: t_c / t_m of the prefill (and of the first decode step) over a grid of compute and bandwidth,

@@ -98,6 +98,99 @@ PhaseEnergy phase_energy(const EnergyModel& m, const Analysis& a, const WorkSums
 
 }  // namespace
 
+namespace {
+
+// The price, grid and embodied carbon of `devices` devices, and what owning them costs per token.
+void own(CostReport& r, const HardwareSpec& hw, const CostAssumptions& as, double devices, double seconds) {
+  r.price_usd = (as.price_usd > 0 ? as.price_usd : hw.price_usd) * devices;
+  r.has_price = r.price_usd > 0;
+  if (!r.has_price)
+    r.warnings.push_back({"cost.no_price", "/hardware/price_USD",
+                          hw.name + " has no public price; give one to get the hardware share of the cost per token"});
+  const GridRegion* g = find_grid_region(as.region);
+  r.region = as.grid_g_per_kwh > 0 ? "custom" : (g ? g->id : "world");
+  r.grid_g_per_kwh = grid_intensity(as);
+  r.embodied_kgco2e = (as.embodied_kgco2e >= 0 ? as.embodied_kgco2e : hw.embodied_kgco2e) * devices;
+  r.has_embodied = as.embodied_kgco2e >= 0 || hw.embodied_kgco2e > 0;
+  if (!r.has_embodied)
+    r.warnings.push_back({"cost.no_embodied", "/hardware/embodied_kgCO2e",
+                          hw.name + " has no published embodied carbon; CO2 counts operation only until one is given"});
+  const Ownership o = ownership(as, r.price_usd, r.embodied_kgco2e, r.model.available ? r.busy_power_w : 0,
+                                r.model.available ? r.model.static_w * devices : 0, seconds, r.output_tokens);
+  r.hardware_usd_per_hour = o.hardware_usd_per_hour;
+  r.energy_usd_per_hour = o.energy_usd_per_hour;
+  r.usd_per_hour = o.hardware_usd_per_hour + o.energy_usd_per_hour;
+  r.usd_per_million_tokens = o.usd_per_million_tokens;
+  r.operational_g_per_million_tokens = o.operational_g_per_million_tokens;
+  r.embodied_g_per_million_tokens = o.embodied_g_per_million_tokens;
+  r.g_per_million_tokens = o.operational_g_per_million_tokens + o.embodied_g_per_million_tokens;
+}
+
+void finish_phase(PhaseEnergy& e, double seconds) {
+  e.joules = e.static_j + e.compute_j + e.memory_j;
+  e.j_per_token = e.tokens > 0 ? e.joules / e.tokens : 0;
+  e.tokens_per_j = e.joules > 0 ? e.tokens / e.joules : 0;
+  e.avg_power_w = seconds > 0 ? e.joules / seconds : 0;
+}
+
+}  // namespace
+
+CostReport plan_cost_report(const PlanForecast& f, const HardwareSpec& hw, const CostAssumptions& as) {
+  CostReport r;
+  r.model = energy_model(hw, as);
+  const double tp = f.plan.tp, dp = f.plan.dp, devices = static_cast<double>(f.devices);
+  const double per_replica = tp * f.plan.pp;
+  const double B = f.stages.empty() ? 0 : f.stages.front().a.batch_requests;
+  const double D = f.stages.empty() ? 0 : f.stages.front().a.decode_steps;
+  r.output_tokens = B * (D + 1) * dp;
+  const double decode_s = f.e2e_s - f.ttft_s;
+  if (r.model.available) {
+    for (const auto& st : f.stages) {
+      const CostReport sr = cost_report(st.a, hw, as);
+      r.prefill.compute_j += tp * dp * sr.prefill.compute_j;
+      r.prefill.memory_j += tp * dp * sr.prefill.memory_j;
+      r.decode.compute_j += tp * dp * sr.decode.compute_j;
+      r.decode.memory_j += tp * dp * sr.decode.memory_j;
+      if (&st == &f.stages.front()) {
+        r.prefill.tokens = sr.prefill.tokens * dp;
+        r.decode.tokens = sr.decode.tokens * dp;
+      }
+    }
+    r.prefill.static_j = r.model.static_w * per_replica * dp * f.ttft_s;
+    r.decode.static_j = r.model.static_w * per_replica * dp * decode_s;
+    finish_phase(r.prefill, f.ttft_s);
+    finish_phase(r.decode, decode_s);
+    r.joules_per_request_batch = r.prefill.joules + r.decode.joules;
+    r.busy_power_w = f.e2e_s > 0 ? r.joules_per_request_batch / f.e2e_s : 0;
+  } else {
+    r.warnings.push_back({"cost.no_power", "/hardware/tdp_W", r.model.why_not});
+  }
+  own(r, hw, as, devices, f.e2e_s);
+  return r;
+}
+
+CostReport work_cost_report(const HardwareSpec& hw, const CostAssumptions& as, int devices, double compute_s,
+                            double memory_s, double seconds, double output_tokens) {
+  CostReport r;
+  r.model = energy_model(hw, as);
+  r.output_tokens = output_tokens;
+  if (r.model.available) {
+    const double dynamic = r.model.tdp_w - r.model.static_w;
+    const double bw = hw.tiers.front().bandwidth_bytes_per_s;
+    r.decode.compute_j = as.compute_power_fraction * dynamic * compute_s;
+    r.decode.memory_j = r.model.j_per_byte.front() * bw * memory_s;
+    r.decode.static_j = r.model.static_w * devices * seconds;
+    r.decode.tokens = output_tokens;
+    finish_phase(r.decode, seconds);
+    r.joules_per_request_batch = r.decode.joules;
+    r.busy_power_w = r.decode.avg_power_w;
+  } else {
+    r.warnings.push_back({"cost.no_power", "/hardware/tdp_W", r.model.why_not});
+  }
+  own(r, hw, as, devices, seconds);
+  return r;
+}
+
 CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssumptions& as) {
   CostReport r;
   r.model = energy_model(hw, as);

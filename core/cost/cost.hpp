@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.hpp"
 #include "hardware/hardware.hpp"
+#include "parallel/parallel.hpp"
 
 namespace infercast {
 
@@ -102,5 +103,17 @@ Ownership ownership_at(const CostAssumptions& a, double grid_g_per_kwh, double p
 
 // Needs an analysis made with hardware (a.has_hardware).
 CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssumptions& as);
+
+// A plan over several devices: every stage's device as cost_report counts it (its FLOPs and bytes), times the
+// stage's tensor-parallel devices and the replicas; static power on every device over the plan's own times; the
+// hardware and its embodied carbon times the devices.
+CostReport plan_cost_report(const PlanForecast& f, const HardwareSpec& hw, const CostAssumptions& as);
+
+// Serving: `compute_s` and `memory_s` of work summed over the devices (seconds at every operator's peak and at the
+// first tier's bandwidth, efficiency 1: the dynamic energy is the power model's share of each), `seconds` of wall
+// time on `devices` devices (static power all along), producing `output_tokens` from `input_tokens`. The whole run
+// is reported as one phase in `decode` (tokens: the output tokens).
+CostReport work_cost_report(const HardwareSpec& hw, const CostAssumptions& as, int devices, double compute_s,
+                            double memory_s, double seconds, double output_tokens);
 
 }  // namespace infercast

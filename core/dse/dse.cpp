@@ -97,6 +97,7 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   const Analysis a = analyze(m, w, &base);
   const Execution& x = a.execution;
   wl.memory_efficiency = x.eff.memory;
+  wl.kv_memory_efficiency = x.kv_memory;
   wl.step_overhead_s = x.step_overhead_s;
   const auto gap = [&](double tokens) { return replayed(x, tokens) ? x.graph_gap_s : x.eff.dispatch_s; };
   const auto launches = [&](double tokens, double kernels) { return replayed(x, tokens) ? 0 : kernels * x.launch_s; };
@@ -147,7 +148,8 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
     cap[n] = sram;
     bw[n++] = spec.sram_bandwidth_bytes_per_s;
   }
-  cap[n] = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  // The main memory less what the driver and OS keep (the base device's reserve), as the analysis places it.
+  cap[n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
   bw[n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   for (std::size_t i = 1; i < wl.base.tiers.size() && n < 6; ++i) {
     cap[n] = wl.base.tiers[i].capacity_bytes;
@@ -172,7 +174,7 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   };
   const double eff_m = wl.memory_efficiency;
   k.iw = place(wl.weights_bytes) / eff_m;
-  k.ikv = place(wl.kv_bytes) / eff_m;
+  k.ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency;
   k.ia = place(wl.act_bytes) / eff_m;
   k.fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
   k.f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
@@ -253,14 +255,20 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   for (auto& v : hw.peak_flops) v *= f;
   for (auto& v : hw.peak_flops_fp16_accumulate) v *= f;
-  // A design point's peaks are the design's, not the base device's derivation from its architecture.
+  // A design point's peaks are the design's, not the base device's derivation from its architecture; its compute
+  // units stay (its GEMMs run in waves over them, as the sweep timed them), its clocks go.
   hw.estimate = PeakEstimate{};
-  hw.architecture = Architecture{};
+  hw.architecture.clock_ghz = hw.architecture.matrix_clock_ghz = 0;
   std::vector<MemoryTier> tiers;
   if (p[static_cast<int>(DseParam::SramMB)] > 0)
     tiers.push_back({"SRAM", p[static_cast<int>(DseParam::SramMB)] * 1e6, spec.sram_bandwidth_bytes_per_s, 0, MemoryTech::SRAM});
   MemoryTier main = wl.base.tiers[0];
   main.capacity_bytes = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  // The reserve belongs to the main memory: with SRAM in front, it comes off the main tier's capacity here.
+  if (!tiers.empty()) {
+    main.capacity_bytes = std::max(0.0, main.capacity_bytes - hw.reserve_bytes);
+    hw.reserve_bytes = 0;
+  }
   main.bandwidth_bytes_per_s = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   tiers.push_back(main);
   for (std::size_t i = 1; i < wl.base.tiers.size(); ++i) tiers.push_back(wl.base.tiers[i]);

@@ -85,6 +85,7 @@ struct DseWorkload {
   double prefill_launch_s = 0, decode_launch_s = 0;      // the host's launches when not a replayed graph
   double step_overhead_s = 0;                            // the runtime's cost per step
   double memory_efficiency = 1;                          // resolved for the base device and runtime
+  double kv_memory_efficiency = 1;                       // the same for KV-cache traffic
   double decode_steps = 0;
   double prompt_tokens = 0, output_tokens = 0, requests = 0;
   double weights_bytes = 0, kv_bytes = 0, act_bytes = 0;

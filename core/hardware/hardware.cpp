@@ -1,6 +1,13 @@
 #include "hardware/hardware.hpp"
 
+#include <algorithm>
+
 namespace infercast {
+
+double reserve_bytes(const MemoryReserve& r, double capacity) {
+  const double share = r.small_up_to_bytes > 0 && capacity <= r.small_up_to_bytes ? r.small_fraction : r.fraction;
+  return std::min(capacity, r.fixed_bytes + share * capacity);
+}
 
 const NameTable<MemoryTech>& memory_tech_names() {
   static const NameTable<MemoryTech> t(

@@ -50,6 +50,17 @@ struct Efficiencies {
   double dispatch_s = 5e-6;  // fixed cost per kernel launch / operator dispatch
 };
 
+// What the driver and the operating system keep of the first memory tier (a CUDA context, the display, macOS's GPU
+// wired limit), so the usable capacity is below the datasheet's: a fixed amount plus a share of the tier, a larger
+// share on small tiers where the class has one (docs/forecast.md, "Usable memory").
+struct MemoryReserve {
+  double fixed_bytes = 0;
+  double fraction = 0;
+  double small_fraction = 0;      // instead of `fraction` when the tier holds at most small_up_to_bytes
+  double small_up_to_bytes = 0;
+  std::string basis;              // where the figure comes from
+};
+double reserve_bytes(const MemoryReserve& r, double tier_capacity_bytes);
 // Bits of HardwareSpec::eff_given: the efficiencies a device document states itself (a calibrated device), which win
 // over a runtime's (runtime/runtime.hpp).
 constexpr unsigned kEffGemm = 1, kEffAttention = 2, kEffElementwise = 4, kEffMemory = 8, kEffDispatch = 16;
@@ -74,7 +85,10 @@ struct HardwareSpec {
   double embodied_kgco2e = 0;
   int launch_year = 0;
   std::string notes;
+  std::string default_runtime;  // the runtime its users most run ("": the rules of default_runtimes.json decide)
   Efficiencies eff;
+  double reserve_bytes = 0;   // of the first tier, kept by the driver and OS: not usable for weights or the cache
+  std::string reserve_basis;  // the class default's source, or "set for this device"
   unsigned eff_given = 0;  // kEff* bits
   bool peak_is_estimated(ComputeType t) const { return estimate.covers(t); }
   bool has_any_peak() const;
@@ -87,6 +101,7 @@ bool resolve_compute(const HardwareSpec& hw, ComputeType t, ComputeType& used);
 // Default efficiencies for a device class: presets/defaults/device_classes.json (io/defaults.cpp reads it), the
 // datacenter-gpu row when the class is unknown.
 Efficiencies default_efficiencies(const std::string& device_class);
+MemoryReserve default_reserve(const std::string& device_class);
 std::vector<std::string> device_classes();
 
 }  // namespace infercast

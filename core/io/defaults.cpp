@@ -58,6 +58,17 @@ const ClassTable& class_table() {
       d.name = c.string("class");
       d.basis = c.string("basis");
       d.efficiency = read_efficiency(c.object("efficiency"));
+      if (c.has("reserve")) {
+        Reader rv = c.object("reserve");
+        d.reserve.fixed_bytes = rv.nonneg_number_or("GB", 0) * 1e9;
+        d.reserve.fraction = rv.number_in_or("fraction", 0, 0.95, 0);
+        d.reserve.small_fraction = rv.number_in_or("small_fraction", 0, 0.95, 0);
+        d.reserve.small_up_to_bytes = rv.nonneg_number_or("small_up_to_GB", 0) * 1e9;
+        d.reserve.basis = rv.string("basis");
+        rv.reject_unknown();
+      } else {
+        c.raw("reserve");
+      }
       c.reject_unknown();
       out.classes.push_back(d);
     }
@@ -192,6 +203,12 @@ Efficiencies default_efficiencies(const std::string& name) {
   return device_class_table().front().efficiency;
 }
 
+MemoryReserve default_reserve(const std::string& name) {
+  for (const auto& c : device_class_table())
+    if (c.name == name) return c.reserve;
+  return device_class_table().front().reserve;
+}
+
 const std::vector<Generation>& generation_table() { return gen_table().rows; }
 const std::string& generation_source() { return gen_table().source; }
 const Generation* find_generation(const std::string& key) {
@@ -248,6 +265,20 @@ const ValidationNames& validation_names() {
     } else {
       r.raw("source_groups");
     }
+    if (r.has("serving_lengths")) {
+      for (auto& e : r.object_array("serving_lengths")) {
+        ValidationNames::DatasetLengths d;
+        d.notes_contain = e.string("notes_contain");
+        d.num_prompts = e.positive_number("num_prompts");
+        d.isl = e.positive_number("mean_isl");
+        d.osl = e.positive_number("mean_osl");
+        e.string("source");
+        e.reject_unknown();
+        out.serving_lengths.push_back(d);
+      }
+    } else {
+      r.raw("serving_lengths");
+    }
     return out;
   });
   return t;
@@ -295,6 +326,7 @@ const std::vector<RuntimeFit>& runtime_fits() {
 }
 
 std::string default_runtime_id(const HardwareSpec& hw) {
+  if (!hw.default_runtime.empty()) return hw.default_runtime;
   for (const auto& d : default_runtime_rules())
     if (!d.hardware.empty() && d.hardware == hw.id) return d.runtime;
   for (const auto& d : default_runtime_rules())

@@ -19,6 +19,7 @@ struct DeviceClass {
   std::string name;
   std::string basis;  // what the defaults were fitted on
   Efficiencies efficiency;
+  MemoryReserve reserve;
 };
 const std::vector<DeviceClass>& device_class_table();
 const std::string& device_class_source();
@@ -36,6 +37,13 @@ struct ValidationNames {
   std::vector<std::pair<std::string, std::string>> systems;  // hardware id -> system preset of multi-device rows
   // source id -> the group it is left out with (one publisher measuring with one method)
   std::vector<std::pair<std::string, std::string>> source_groups;
+  // Serving rows whose lengths come from a dataset: mean prompt and output tokens of the sample a tool draws with a
+  // given number of prompts, where a source published them (each entry names its source).
+  struct DatasetLengths {
+    std::string notes_contain;
+    double num_prompts = 0, isl = 0, osl = 0;
+  };
+  std::vector<DatasetLengths> serving_lengths;
 };
 const ValidationNames& validation_names();
 

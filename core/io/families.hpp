@@ -4,12 +4,20 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "io/json_reader.hpp"
+#include "model/model.hpp"
 
 namespace infercast {
 
 // The schema a config is read with.
-enum class Layout { LlamaLike, Falcon, DeepSeek };
+enum class Layout {
+  LlamaLike, Falcon, DeepSeek, Dbrx,
+  // Hybrids of softmax attention and recurrent mixers (io/config_hybrid.hpp).
+  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid
+};
 // Which layers use a sliding window when the config has no layer_types.
 enum class SlidingRule {
   None,           // none (a window given applies only through layer_types)
@@ -26,12 +34,24 @@ enum class MoeRule {
   QwenShared,  // Qwen as above plus one gated shared expert of shared_expert_intermediate_size (Qwen2-MoE)
   GptOss,   // num_local_experts with router and expert biases on every layer
   Llama4,   // a shared expert beside num_local_experts; dense layers of intermediate_size_mlp in between
+  DeepSeekLike,  // n_routed_experts + n_shared_experts of moe_intermediate_size, first_k_dense_replace dense layers,
+                 // a score-correction bias per expert (GLM-4.5); standard attention
+  Ernie,    // moe_num_experts + shared experts of moe_intermediate_size x moe_num_shared_experts on layers
+            // moe_layer_start_index..moe_layer_end_index every moe_layer_interval, a score-correction bias (ERNIE 4.5)
+  Hunyuan,  // num_experts (or one per layer) of intermediate_size, moe_topk, one shared MLP on every layer
 };
 // Where q/k/v/o biases come from.
 enum class BiasRule {
   Key,      // attention_bias (default `bias_default`) sets q, k, v and o biases
   QkvOnly,  // q, k and v always carry biases, o none (Qwen2)
   None,     // no biases (the key, when present, is read and ignored)
+};
+
+// transformers' default for a field a config may omit (the family's configuration_*.py): filled in before the
+// config is read, so an omitted field takes this family's default and never another's.
+struct FieldDefault {
+  std::string key;
+  json value;
 };
 
 struct FamilyTraits {
@@ -54,6 +74,29 @@ struct FamilyTraits {
   bool chunked_nope = false;               // Llama 4: chunked attention on RoPE layers, NoPE global layers, L2 qk-norm
   bool softcapping = false;                // attention and final logit soft-capping keys (Gemma 2/3): a tanh not counted
   const char* source = "";                 // where the traits and defaults were read (transformers' files)
+  const char* config_class = "";           // transformers' config class, named in messages ("LlamaConfig")
+  std::vector<FieldDefault> defaults = {}; // transformers' documented defaults of the fields we read
+  // Fields this family's configs spell their own way: {field we read, the config's key} (EXAONE 3's num_layers).
+  std::vector<std::pair<std::string, std::string>> key_aliases = {};
+  NormKind norm = NormKind::RMS;           // the norm of every layer and the final norm
+  bool norm_bias = false;                  // LayerNorm with a bias (StarCoder2, StableLM, Phi-MoE)
+  const char* bias_key = "attention_bias";  // the key BiasRule::Key reads
+  bool bias_on_o = true;                   // BiasRule::Key: the key also gives o_proj a bias (GLM: q, k, v only)
+  const char* mlp_bias_name = "mlp_bias";  // the key mlp_bias_key reads (StarCoder2, ERNIE: use_bias)
+  bool gated_mlp = true;                   // false: up, activation, down (StarCoder2's c_fc / c_proj)
+  const char* qk_norm_key = "";            // a key that turns the q/k norm on (Cohere use_qk_norm, StableLM qk_layernorm)
+  bool qk_norm_full = false;               // q/k norm weights span every head, not one head_dim vector (OLMo 2, Cohere)
+  bool parallel = false;                   // attention and MLP read one norm's output; one residual add (Cohere)
+  const char* parallel_key = "";           // a key that chooses the parallel block (StableLM use_parallel_residual)
+  bool nope_layers = false;                // no_rope_layers / no_rope_layer_interval mark NoPE layers (SmolLM3)
+  bool rope_sliding_only = false;          // full-attention layers have no RoPE (Cohere 2)
+  const char* experts_key = "num_local_experts";  // MoeRule::Mixtral's expert count (OLMoE: num_experts)
+  const char* lm_head_bias_key = "";       // a key giving the LM head a bias (Phi-MoE lm_head_bias, ERNIE use_bias)
+  // Keys this family's configs carry that change nothing counted (Granite's multipliers, Cohere's logit_scale):
+  // read without the unused-field note.
+  std::vector<std::string> ignored_keys = {};
+  // Recognized but refused: what the family has that Infercast does not model (Gemma 3n's per-layer embeddings).
+  const char* unsupported = "";
 };
 
 const std::vector<FamilyTraits>& model_families();
@@ -63,5 +106,11 @@ const FamilyTraits* find_family(const std::string& model_type);
 const FamilyTraits* find_family_by_architecture(const std::vector<std::string>& architectures);
 // Every model_type accepted (canonical names and aliases), in the table's order.
 std::vector<std::string> supported_model_types();
+// The canonical model_types of up to `limit` families whose names resemble `model_type` or one of `architectures`
+// (a shared prefix of at least four letters, or a whole family name), closest first.
+std::vector<std::string> families_resembling(const std::string& model_type, const std::vector<std::string>& architectures,
+                                             std::size_t limit = 3);
+// The families added for issue 20 (io/families_decoders.cpp), appended to the table.
+void add_decoder_families(std::vector<FamilyTraits>& table);
 
 }  // namespace infercast

@@ -32,6 +32,9 @@ const IntField prefill_chunk{"/workload/prefill_chunk", 0, kMaxTokens, 0, "chunk
 const IntField request_cached{"/workload/requests/*/cached", 0, kMaxTokens, 0, "tokens already cached for this request"};
 const IntField request_input{"/workload/requests/*/input", 1, kMaxTokens, 1, "new tokens of this request in the first step"};
 const IntField request_count{"/workload/requests/*/count", 1, kMaxBatch, 1, "identical requests like this one"};
+const IntField image_width{"/workload/images/*/width", 1, 65536, 1024, "image width, pixels (in every new prompt)"};
+const IntField image_height{"/workload/images/*/height", 1, 65536, 1024, "image height, pixels"};
+const IntField image_count{"/workload/images/*/count", 1, 1024, 1, "identical images of this size"};
 const IntField attention_tile{"/attention_tile", 0, 65536, 0, "pad each request's keys to a multiple of this (0: none)"};
 const IntField lora_rank{"/lora/rank", 1, 65536, 16, "rank of the LoRA adapters on the attention and MLP projections"};
 const IntField pin_weights{"/placement/weights", 0, 15, -1, "memory tier the weights are placed in first (0: fastest)"};
@@ -82,6 +85,36 @@ const NumberField max_ttft_s{"/constraints/max_ttft_s", 0, 1e9, 0, "largest TTFT
 const NumberField max_power_w{"/constraints/max_power_W", 0, 1e9, 0, "largest power a design point may draw (0: none)"};
 const NumberField compute_efficiency{"/compute_efficiency", 0.001, 1, 1, "fraction of the peak reached, for the t_c/t_m map"};
 const NumberField memory_efficiency{"/memory_efficiency", 0.001, 1, 1, "fraction of the bandwidth reached, for the t_c/t_m map"};
+const IntField serving_concurrency{"/serving/concurrency", 0, kMaxBatch, 0, "closed loop: clients, each sending its next request when its last one finishes (0: an open loop at /serving/request_rate)"};
+const NumberField serving_request_rate{"/serving/request_rate", 0, 1e6, 0, "open loop: Poisson arrivals per second (when /serving/concurrency is 0)"};
+const IntField serving_requests{"/serving/requests", 0, 1000000, 0, "requests simulated (0: 8 x the concurrency within 200 to 4000, or 1000 at a rate)"};
+const IntField serving_isl{"/serving/isl", 1, 10000000, 1024, "prompt tokens per request (the mean when distributed)"};
+const IntField serving_osl{"/serving/osl", 1, 10000000, 256, "output tokens per request (the mean when distributed)"};
+const NumberField serving_isl_spread{"/serving/isl_spread", 0, 5, 0, "prompt lengths: half-width over the mean (uniform, at most 1) or sigma of the log (lognormal)"};
+const NumberField serving_osl_spread{"/serving/osl_spread", 0, 5, 0, "output lengths: half-width over the mean (uniform, at most 1) or sigma of the log (lognormal)"};
+const NumberField serving_prefix_hit_rate{"/serving/prefix_hit_rate", 0, 1, 0, "fraction of each prompt found in the prefix cache (its prefill is skipped)"};
+const IntField serving_max_num_seqs{"/serving/max_num_seqs", 0, 1000000, 0, "running requests at most (0: the runtime's default)"};
+const IntField serving_max_batched_tokens{"/serving/max_num_batched_tokens", 0, 100000000, 0, "new tokens per engine step at most, the chunk budget (0: the runtime's default)"};
+const IntField serving_seed{"/serving/seed", 0, 2147483647, 1, "seed of the simulated arrivals and lengths"};
+const IntField deploy_devices{"/deploy/devices", 1, 4096, 8, "devices the deployment may use (with /hardware; a /system brings its own)"};
+const IntField deploy_max_devices_per_pool{"/deploy/max_tp", 1, 4096, 64, "largest tensor-parallel group searched"};
+const NumberField deploy_max_ttft_ms{"/deploy/max_ttft_ms", 0, 1e9, 0, "SLA: mean time to first token at most, ms (0: none)"};
+const NumberField deploy_max_tpot_ms{"/deploy/max_tpot_ms", 0, 1e9, 0, "SLA: mean time per output token at most, ms (0: none)"};
+const IntField gpu_layers{"/offload/gpu_layers", 0, 100000, -1,
+                          "layers on the device, as llama.cpp's -ngl counts them (layers + 1: the output layer too; default: the most that fit)"};
+const IntField ubatch{"/offload/ubatch", 1, 65536, 512, "prompt tokens per micro-batch (llama.cpp's -ub): host layers' weights are copied once per micro-batch"};
+// A desktop host: two channels of DDR5-5600 move 2 x 8 bytes x 5.6 GT/s = 89.6 GB/s (JEDEC JESD79-5).
+const NumberField host_bandwidth_gbps{"/offload/host_bandwidth_GBps", 0.1, 1e5, 89.6,
+                                      "host memory bandwidth, GB/s (default: the host's, else two channels of DDR5-5600)"};
+const NumberField host_capacity_gb{"/offload/host_capacity_GB", 0.1, 1e6, 64, "host memory, GB (default: the host's, else 64)"};
+// PCIe 4.0 x16: 16 GT/s x 16 lanes x 128/130 / 8 bits = 31.5 GB/s per direction (PCI-SIG PCIe 4.0).
+const NumberField link_gbps{"/offload/link_GBps", 0.1, 1e5, 31.5, "host-to-device link per direction, GB/s (default PCIe 4.0 x16)"};
+const NumberField host_memory_efficiency{"/offload/host_memory_efficiency", 0.001, 1, 0,
+                                         "fraction of the host bandwidth its CPU kernels reach (default: the llama.cpp-cpu runtime's)"};
+const NumberField memory_reserve_gb{"/memory_reserve_GB", 0, 1e6, 0,
+                                    "memory the driver and OS keep on each device, GB (default: the device's own, else its class's)"};
+const NumberField device_memory_reserve_gb{"/hardware/memory_reserve_GB", 0, 1e6, 0,
+                                           "memory the driver and OS keep of the first tier, GB (default: the device class's)"};
 }  // namespace field
 
 }  // namespace infercast

@@ -36,15 +36,21 @@ double read_field(Reader& r, const NumberField& f);
 
 namespace field {
 extern const IntField batch, prompt, cached, gen, prefill_chunk, request_cached, request_input, request_count;
+extern const IntField image_width, image_height, image_count;
 extern const IntField attention_tile, lora_rank, pin_weights, pin_kv;
 extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, mla_qk_rope_head_dim, mla_v_head_dim;
 extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps, part_index, part_of;
-extern const IntField devices_per_node, nodes, arch_compute_units;
+extern const IntField devices_per_node, nodes, gpu_layers, ubatch, arch_compute_units;
+extern const IntField serving_concurrency, serving_requests, serving_isl, serving_osl, serving_max_num_seqs,
+    serving_max_batched_tokens, serving_seed, deploy_devices, deploy_max_devices_per_pool;
+extern const NumberField serving_request_rate, serving_isl_spread, serving_osl_spread, serving_prefix_hit_rate,
+    deploy_max_ttft_ms, deploy_max_tpot_ms;
 extern const NumberField arch_clock_ghz, arch_matrix_clock_ghz, arch_l2_mb;
 extern const NumberField link_latency_us, link_efficiency, eff_gemm, eff_attention, eff_elementwise, eff_memory, eff_dispatch_us;
 extern const NumberField acceptance, compute_power_fraction, static_fraction, power_w, lifetime_years, utilization,
     usd_per_kwh, pue, price_usd, grid_g_per_kwh, embodied_kgco2e, sram_bandwidth_gbps, max_tpot_s, max_ttft_s,
-    max_power_w, compute_efficiency, memory_efficiency;
+    max_power_w, compute_efficiency, memory_efficiency, memory_reserve_gb, device_memory_reserve_gb, host_bandwidth_gbps,
+    host_capacity_gb, link_gbps, host_memory_efficiency;
 }  // namespace field
 
 // An enum field by its name table: `fallback` when absent; an unknown name fails with <code prefix>.<kind> (default

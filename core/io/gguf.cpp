@@ -1,9 +1,12 @@
 #include "io/gguf.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <map>
 
+#include "io/gguf_decoders.hpp"
+#include "io/gguf_hybrid.hpp"
 #include "io/weight_formats.hpp"
 
 namespace infercast {
@@ -78,12 +81,12 @@ struct GgmlType {
 const GgmlType* ggml_type(std::uint32_t t) {
   static const std::map<std::uint32_t, GgmlType> types = {
       {0, {"F32", 1, 4, "fp32"}},       {1, {"F16", 1, 2, "fp16"}},         {2, {"Q4_0", 32, 18, "q4_0"}},
-      {3, {"Q4_1", 32, 20, ""}},        {6, {"Q5_0", 32, 22, "q5_0"}},      {7, {"Q5_1", 32, 24, ""}},
+      {3, {"Q4_1", 32, 20, "q4_1"}},        {6, {"Q5_0", 32, 22, "q5_0"}},      {7, {"Q5_1", 32, 24, "q5_1"}},
       {8, {"Q8_0", 32, 34, "q8_0"}},    {10, {"Q2_K", 256, 84, "q2_k"}},    {11, {"Q3_K", 256, 110, "q3_k"}},
       {12, {"Q4_K", 256, 144, "q4_k"}}, {13, {"Q5_K", 256, 176, "q5_k"}},   {14, {"Q6_K", 256, 210, "q6_k"}},
       {16, {"IQ2_XXS", 256, 66, ""}},   {17, {"IQ2_XS", 256, 74, ""}},      {18, {"IQ3_XXS", 256, 98, ""}},
-      {19, {"IQ1_S", 256, 50, ""}},     {20, {"IQ4_NL", 32, 18, ""}},       {21, {"IQ3_S", 256, 110, ""}},
-      {22, {"IQ2_S", 256, 82, ""}},     {23, {"IQ4_XS", 256, 136, ""}},     {24, {"I8", 1, 1, ""}},
+      {19, {"IQ1_S", 256, 50, ""}},     {20, {"IQ4_NL", 32, 18, "iq4_nl"}},       {21, {"IQ3_S", 256, 110, ""}},
+      {22, {"IQ2_S", 256, 82, ""}},     {23, {"IQ4_XS", 256, 136, "iq4_xs"}},     {24, {"I8", 1, 1, ""}},
       {25, {"I16", 1, 2, ""}},          {26, {"I32", 1, 4, ""}},            {28, {"F64", 1, 8, ""}},
       {29, {"IQ1_M", 256, 56, ""}},     {30, {"BF16", 1, 2, "bf16"}},       {39, {"MXFP4", 32, 17, "mxfp4"}},
   };
@@ -186,6 +189,8 @@ json gguf_model(const GgufHeader& h) {
     } else if (nm.find("_exps.") != std::string::npos) cls = "experts";
     else if (nm.find("ffn_gate_inp") != std::string::npos) cls = "router";
     else if (nm.find(".attn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "attention";
+    else if (nm.find(".ssm_in") != std::string::npos || nm.find(".ssm_out") != std::string::npos || nm.find(".ssm_ba") != std::string::npos)
+      cls = "attention";  // recurrent mixers' projections are the attention class
     else if (nm.find(".ffn_") != std::string::npos && nm.find("norm") == std::string::npos && t.dims.size() >= 2) cls = "ffn";
     if (!cls.empty() && t.dims.size() >= 2) {
       class_types[cls][g->dtype[0] ? g->dtype : g->name] += n;
@@ -201,14 +206,46 @@ json gguf_model(const GgufHeader& h) {
       {"llama", "llama"}, {"mistral", "mistral"}, {"qwen2", "qwen2"}, {"qwen3", "qwen3"}, {"qwen2moe", "qwen2_moe"},
       {"qwen3moe", "qwen3_moe"}, {"phi3", "phi3"}, {"gemma", "gemma"}};
   const auto fam = families.find(arch);
-  if (fam == families.end()) {
+  const json decoder = fam == families.end() ? gguf_decoder_config(h, arch, vocab_rows, has_output) : json(nullptr);
+  // Hybrid families: layers read from the tensor table (io/gguf_hybrid.cpp).
+  const json hybrid = fam == families.end() && decoder.is_null() ? gguf_hybrid_config(h, arch) : json(nullptr);
+  if (fam == families.end() && decoder.is_null() && hybrid.is_null()) {
+    std::vector<std::string> names;
+    for (const auto& [k, v] : families) names.push_back(k);
+    for (const auto& k : gguf_decoder_architectures()) names.push_back(k);
+    for (const auto& k : gguf_hybrid_architectures()) names.push_back(k);
+    std::sort(names.begin(), names.end());
     std::string list;
-    for (const auto& [k, v] : families) list += (list.empty() ? "" : ", ") + k;
+    for (const auto& k : names) list += (list.empty() ? "" : ", ") + k;
     throw InputError("gguf.unsupported_architecture", "/gguf/general.architecture",
                      "general.architecture holds \"" + arch + "\"; expected one of " + list +
                          " (drop the model's config.json instead)");
   }
-  json cfg = {{"model_type", fam->second}, {"_name_or_path", text("general.name").empty() ? arch : text("general.name")}};
+  const auto result = [&](const json& c) -> json {
+    return {{"architecture", arch},
+            {"name", c["_name_or_path"]},
+            {"gguf_version", h.version},  // "version" is the project's in every result
+            {"config", c},
+            {"precision", precision},
+            {"tensors", h.tensors.size()},
+            {"params_total", total},
+            {"tensor_bytes", tensor_bytes},
+            {"header_bytes", h.header_bytes},
+            {"types", types}};
+  };
+  if (!decoder.is_null()) {  // the families of io/gguf_decoders.cpp
+    json c = decoder;
+    if (c.contains("head_dim") && c["hidden_size"].get<double>() == c["head_dim"].get<double>() * c["num_attention_heads"].get<double>())
+      c.erase("head_dim");
+    return result(c);
+  }
+  const std::string name = text("general.name").empty() ? arch : text("general.name");
+  if (!hybrid.is_null()) {
+    json c = hybrid;
+    c["_name_or_path"] = name;
+    return result(c);
+  }
+  json cfg = {{"model_type", fam->second}, {"_name_or_path", name}};
   const auto put = [&](const char* hf, const std::string& key, bool required) {
     const json v = num(key);
     if (v.is_null()) {
@@ -251,18 +288,7 @@ json gguf_model(const GgufHeader& h) {
   if (arch == "qwen2" || arch == "qwen2moe") cfg["attention_bias"] = true;
   if (cfg.contains("head_dim") && cfg["hidden_size"].get<double>() == cfg["head_dim"].get<double>() * cfg["num_attention_heads"].get<double>())
     cfg.erase("head_dim");
-
-
-  return {{"architecture", arch},
-          {"name", cfg["_name_or_path"]},
-          {"gguf_version", h.version},  // "version" is the project's in every result
-          {"config", cfg},
-          {"precision", precision},
-          {"tensors", h.tensors.size()},
-          {"params_total", total},
-          {"tensor_bytes", tensor_bytes},
-          {"header_bytes", h.header_bytes},
-          {"types", types}};
+  return result(cfg);
 }
 
 }  // namespace infercast

@@ -2,6 +2,7 @@
 
 #include "io/defaults.hpp"
 #include "io/fields.hpp"
+#include "io/presets.hpp"
 
 namespace infercast {
 
@@ -63,6 +64,11 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   }
   hw.source = r.string("source");
   hw.notes = r.string_or("notes", "");
+  // The runtime its users most run (a runtime preset); without it, presets/defaults/default_runtimes.json decides.
+  hw.default_runtime = r.string_or("default_runtime", "");
+  if (!hw.default_runtime.empty() && !find_runtime_preset(hw.default_runtime))
+    r.fail("default_runtime", "unknown_preset", r.child_path("default_runtime") + " holds \"" + hw.default_runtime +
+                                                    "\", which is not a runtime preset; run `infercast runtimes` for the list");
   hw.launch_year = static_cast<int>(r.nonneg_int_or("launch_year", 0));
   {
     // A key present must hold a positive peak; a data type the device has no published peak for is left out.
@@ -110,6 +116,21 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   hw.price_usd = r.nonneg_number_or("price_USD", 0);
   hw.embodied_kgco2e = r.nonneg_number_or("embodied_kgCO2e", 0);
   hw.eff = default_efficiencies(hw.device_class);
+  // What the driver and OS keep of the first tier: this device's own figure, else its class's.
+  const MemoryReserve reserve = default_reserve(hw.device_class);
+  const double first = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
+  if (r.has(field::device_memory_reserve_gb.key())) {
+    hw.reserve_bytes = read_field(r, field::device_memory_reserve_gb) * 1e9;
+    if (hw.reserve_bytes > first)
+      r.fail(field::device_memory_reserve_gb.key(), "out_of_range",
+             r.child_path(field::device_memory_reserve_gb.key()) + " holds " + number_text(json(hw.reserve_bytes / 1e9)) +
+                 "; expected at most the first memory tier's capacity_GB (" + number_text(json(first / 1e9)) + ")");
+    hw.reserve_basis = "set for this device";
+  } else {
+    r.raw(field::device_memory_reserve_gb.key());
+    hw.reserve_bytes = reserve_bytes(reserve, first);
+    hw.reserve_basis = reserve.basis.empty() ? "none: no published driver or OS reserve for the " + hw.device_class + " class" : reserve.basis;
+  }
   if (r.has("efficiency")) {
     Reader e = r.object("efficiency");
     // Ranges from io/fields.cpp; the default is the device class's own value.
@@ -150,7 +171,9 @@ void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
   }
   w.end_array();
   w.field("interconnect_GBps", hw.interconnect_bytes_per_s / 1e9).field("tdp_W", hw.tdp_w).field("idle_W", hw.idle_w);
-  w.field("price_USD", hw.price_usd).field("embodied_kgCO2e", hw.embodied_kgco2e).field("notes", hw.notes);
+  w.field("price_USD", hw.price_usd).field("embodied_kgCO2e", hw.embodied_kgco2e);
+  w.field("memory_reserve_GB", hw.reserve_bytes / 1e9).field("notes", hw.notes);
+  if (!hw.default_runtime.empty()) w.field("default_runtime", hw.default_runtime);
   // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
   // so a document written back and read again keeps following them.
   if (hw.eff_given & (kEffGemm | kEffAttention | kEffElementwise | kEffMemory | kEffDispatch)) {

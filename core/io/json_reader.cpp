@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+
+#include "io/python_json.hpp"
 #include <limits>
 
 namespace infercast {
@@ -36,6 +38,9 @@ std::int64_t as_int(const json& v) {
 std::string number_text(const json& v) {
   if (v.is_number_float()) {
     const double d = v.get<double>();
+    // Non-finite numbers (Python's json writes them) as Python spells them; nlohmann would write null.
+    if (std::isnan(d)) return "NaN";
+    if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
     // The same value reads the same whatever the sender wrote: 1e15, 1000000000000000 and 1e+15 are one number.
     if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e16) return std::to_string(static_cast<long long>(d));
   }
@@ -69,7 +74,13 @@ std::string pointer_escape(const std::string& key) {
 
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix) {
   try {
-    return json::parse(text);
+    // NaN, Infinity and -Infinity as Python's json writes them (io/python_json.hpp).
+    bool python = false;
+    const std::string replaced = python_literals_to_placeholders(text, python);
+    if (!python) return json::parse(text);
+    json doc = json::parse(replaced);
+    restore_python_numbers(doc);
+    return doc;
   } catch (const json::parse_error& e) {
     std::string detail = e.what();
     const auto pos = detail.find("parse error");
@@ -96,19 +107,28 @@ Reader::Reader(const json& obj, std::string path, std::string code_prefix)
   }
 }
 
-std::string Reader::child_path(const std::string& key) const { return path_ + "/" + pointer_escape(key); }
+void Reader::alias(const std::string& key, const std::string& config_key) { aliases_.emplace_back(key, config_key); }
+
+const std::string& Reader::resolve(const std::string& key) const {
+  for (const auto& [k, to] : aliases_)
+    if (k == key) return to;
+  return key;
+}
+
+std::string Reader::child_path(const std::string& key) const { return path_ + "/" + pointer_escape(resolve(key)); }
 
 void Reader::fail(const std::string& key, const std::string& kind, const std::string& message) const {
   throw InputError(prefix_ + "." + kind, child_path(key), message);
 }
 
 bool Reader::has(const std::string& key) const {
-  auto it = obj_.find(key);
+  auto it = obj_.find(resolve(key));
   return it != obj_.end() && !it->is_null();
 }
 
 const json* Reader::raw(const std::string& key) {
-  auto it = obj_.find(key);
+  const std::string& name = resolve(key);
+  auto it = obj_.find(name);
   if (it == obj_.end()) return nullptr;
   read_.push_back(&it.key());
   if (it->is_null()) return nullptr;

@@ -20,7 +20,9 @@ std::string describe(const json& v);
 // A number as messages show it: integral values without exponent or ".0" (below 1e16), others shortest round-trip.
 std::string number_text(const json& v);
 
-// Parse text as JSON; a syntax error becomes InputError{prefix + ".malformed_json", "", "..."} with the byte position.
+// Parse text as JSON, with NaN, Infinity and -Infinity as Python's json writes them (non-finite numbers in the
+// document; every numeric getter refuses them by name). A syntax error becomes
+// InputError{prefix + ".malformed_json", "", "..."} with the byte position.
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix);
 
 class Reader {
@@ -28,6 +30,9 @@ class Reader {
   Reader(const json& obj, std::string path, std::string code_prefix);
 
   const std::string& path() const { return path_; }
+  // Read `key` from the document's `config_key` instead (a family that spells a field its own way, as EXAONE 3's
+  // num_layers); messages and the unread list name the document's key.
+  void alias(const std::string& key, const std::string& config_key);
   bool has(const std::string& key) const;  // present and not null
   const json* raw(const std::string& key);  // marks the key as read; nullptr when absent or null
 
@@ -59,10 +64,12 @@ class Reader {
 
  private:
   const json& at(const std::string& key, const char* expected);  // required: throws missing_field
+  const std::string& resolve(const std::string& key) const;
   const json& obj_;
   std::string path_;
   std::string prefix_;
   std::vector<const std::string*> read_;  // keys of the object read so far (absent keys need no record)
+  std::vector<std::pair<std::string, std::string>> aliases_;
 };
 
 // Escape a key for a JSON pointer (RFC 6901).

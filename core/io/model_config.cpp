@@ -1,5 +1,10 @@
 #include "io/model_config.hpp"
 
+#include "io/config_family.hpp"
+#include "io/dbrx.hpp"
+#include "io/decoder_rules.hpp"
+#include "io/config_hybrid.hpp"
+#include "io/config_vision.hpp"
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
 
@@ -104,6 +109,10 @@ std::string activation_of(Reader& r, const std::string& fallback) {
 void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
+  for (const auto& [field, key] : t.key_aliases) r.alias(field, key);
+  m.norm = t.norm;
+  m.norm_bias = t.norm_bias;
+  if (t.lm_head_bias_key[0]) m.lm_head_bias = r.boolean_or(t.lm_head_bias_key, false);
   const i64 h = r.positive_int("hidden_size");
   const i64 L = layer_count(r, "num_hidden_layers");
   m.hidden = h;
@@ -113,6 +122,11 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   check_kv_divides(r, nh, nkv, "num_attention_heads", "num_key_value_heads");
   const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+  // Llama-3.1's "llama3" RoPE scaling: llama.cpp's converter stores its factors as a tensor (rope_freqs).
+  if (const json* rs = r.raw("rope_scaling"); rs && rs->is_object()) {
+    const auto type = rs->contains("rope_type") ? rs->at("rope_type") : rs->contains("type") ? rs->at("type") : json();
+    if (type.is_string() && type.get<std::string>() == "llama3") m.rope_freqs = hd / 2;
+  }
 
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", t.tied_default);
   m.activation = activation_of(r, t.activation);
@@ -122,16 +136,17 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   a.n_kv_heads = nkv;
   a.head_dim = hd;
   a.v_head_dim = hd;
-  a.rope_dim = hd;
+  a.rope_dim = rotary_dims(r, hd);
   if (t.bias == BiasRule::QkvOnly) {
     a.qkv_bias = true;
     r.raw("attention_bias");
   } else if (t.bias == BiasRule::Key) {
-    const bool b = r.boolean_or("attention_bias", t.bias_default);
+    const bool b = r.boolean_or(t.bias_key, t.bias_default);
     a.qkv_bias = b;
-    a.o_bias = b;
+    a.o_bias = b && t.bias_on_o;
   }
-  a.qk_norm = t.qk_norm;
+  a.qk_norm = t.qk_norm || (t.qk_norm_key[0] && r.boolean_or(t.qk_norm_key, false));
+  a.qk_norm_full = t.qk_norm_full;
   a.fused_qkv = t.fused_qkv;
   a.sinks = t.sinks;
 
@@ -156,17 +171,17 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = (i % 2 == 0) ? LayerKind::Sliding : LayerKind::Full;
       break;
     case SlidingRule::Pattern: {
-      const i64 pattern = r.positive_int_or("sliding_window_pattern", 6);
+      const auto sliding = sliding_by_pattern(r, L, 6);
       for (i64 i = 0; i < L; ++i)
-        kinds[static_cast<std::size_t>(i)] = ((i + 1) % pattern != 0) ? LayerKind::Sliding : LayerKind::Full;
+        kinds[static_cast<std::size_t>(i)] = sliding[static_cast<std::size_t>(i)] && window > 0 ? LayerKind::Sliding : LayerKind::Full;
       break;
     }
     case SlidingRule::None: break;
   }
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
   i64 chunk = 0;
-  if (t.chunked_nope) {
-    chunk = r.nonneg_int_or("attention_chunk_size", 0);
+  if (t.chunked_nope || t.nope_layers) {
+    if (t.chunked_nope) chunk = r.nonneg_int_or("attention_chunk_size", 0);
     auto rope_flags = r.int_array_or("no_rope_layers");  // 1: the layer uses RoPE, 0: NoPE (global)
     const i64 interval = r.positive_int_or("no_rope_layer_interval", 4);
     for (i64 i = 0; i < L; ++i) {
@@ -181,6 +196,10 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     }
   }
   kinds = read_layer_types(r, L, kinds);
+  // Cohere 2 and EXAONE 4 rotate only in their sliding layers: the full-attention layers are NoPE.
+  if (t.rope_sliding_only && std::find(kinds.begin(), kinds.end(), LayerKind::Sliding) != kinds.end())
+    for (i64 i = 0; i < L; ++i)
+      if (kinds[static_cast<std::size_t>(i)] == LayerKind::Full) nope[static_cast<std::size_t>(i)] = true;
   for (auto k : kinds) {
     if (k == LayerKind::Sliding && window == 0)
       throw InputError("model.missing_field", r.child_path("sliding_window"),
@@ -192,8 +211,8 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
 
   // FFN.
   FfnSpec dense;
-  dense.gated = true;
-  dense.bias = t.mlp_bias_key ? r.boolean_or("mlp_bias", false) : false;
+  dense.gated = t.gated_mlp;
+  dense.bias = t.mlp_bias_key ? r.boolean_or(t.mlp_bias_name, false) : false;
   dense.fused_gate_up = t.fused_gate_up;
   dense.intermediate = r.positive_int("intermediate_size");
 
@@ -201,7 +220,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   moe.moe = true;
   std::vector<bool> is_moe(static_cast<std::size_t>(L), false);
   if (t.moe == MoeRule::Mixtral) {
-    moe.n_experts = r.positive_int("num_local_experts");
+    moe.n_experts = r.positive_int(t.experts_key);
     moe.top_k = r.positive_int("num_experts_per_tok");
     moe.expert_intermediate = dense.intermediate;
     std::fill(is_moe.begin(), is_moe.end(), true);
@@ -249,6 +268,8 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   }
 
   const bool qk_norm_llama4 = t.chunked_nope && r.boolean_or("use_qk_norm", false);
+  const auto rule_ffn = moe_rule_layers(r, t, L, dense);
+  const bool parallel = t.parallel_key[0] ? r.boolean_or(t.parallel_key, t.parallel) : t.parallel;
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
@@ -261,10 +282,13 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       layer.attn.qk_norm_weight = false;
     }
     layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
-    layer.norms = t.norms;
+    if (!rule_ffn.empty()) layer.ffn = rule_ffn[static_cast<std::size_t>(i)];
+    layer.norms = parallel ? 1 : t.norms;  // a parallel block normalizes once for attention and MLP
+    layer.parallel = parallel;
     m.layers.push_back(layer);
   }
 
+  m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);  // GLM-4.5's MTP layer: reported, not counted
   if (t.softcapping) {
     for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping"}) {
       if (r.has(key)) {
@@ -277,7 +301,10 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   }
 }
 
-void parse_falcon(Ctx& c) {
+// `type` "RefinedWeb" is the schema of Falcon-40B's first checkpoints: its modelling_RW.py builds the new decoder
+// architecture (grouped KV heads, ln_attn and ln_mlp) without a new_decoder_architecture key; "RefinedWebModel"
+// (Falcon-7B) is the old one.
+void parse_falcon(Ctx& c, const std::string& type) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const bool old_schema = r.has("n_head") || r.has("n_layer");
@@ -292,7 +319,7 @@ void parse_falcon(Ctx& c) {
   m.norm_bias = true;
   m.activation = "gelu";
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
-  const bool new_arch = r.boolean_or("new_decoder_architecture", false);
+  const bool new_arch = r.boolean_or("new_decoder_architecture", type == "RefinedWeb");
   const bool multi_query = r.boolean_or("multi_query", true);
   const char* kv_key = old_schema ? "n_head_kv" : "num_kv_heads";
   i64 nkv = nh;
@@ -334,7 +361,7 @@ struct DeepSeekKeys {
   const char *hidden, *layers, *heads, *inter, *moe_inter, *experts, *shared, *topk, *first_dense, *vocab;
 };
 
-void parse_deepseek(Ctx& c, bool native, bool v3) {
+void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const DeepSeekKeys k = native ? DeepSeekKeys{"dim", "n_layers", "n_heads", "inter_dim", "moe_inter_dim", "n_routed_experts",
@@ -373,6 +400,16 @@ void parse_deepseek(Ctx& c, bool native, bool v3) {
   a.rope_dim = a.qk_rope_dim;
   a.qkv_bias = false;
   if (!native) r.boolean_or("attention_bias", false);
+  // DeepSeek sparse attention (V3.2): the lightning indexer's sizes (transformers' DeepseekV32Config defaults).
+  if (dsa_family || r.has("index_topk") || r.has("index_n_heads") || r.has("index_head_dim")) {
+    a.index_topk = r.positive_int_or("index_topk", 2048);
+    a.index_heads = r.positive_int_or("index_n_heads", 64);
+    a.index_head_dim = r.positive_int_or("index_head_dim", 128);
+    if (a.q_lora_rank == 0)
+      throw InputError("model.unsupported", r.child_path("index_topk"),
+                       r.child_path("index_topk") + " names a sparse-attention indexer, which reads the query latent; " +
+                           r.child_path("q_lora_rank") + " is absent or 0, so there is none");
+  }
 
   FfnSpec dense;
   dense.intermediate = r.positive_int(k.inter);
@@ -385,6 +422,13 @@ void parse_deepseek(Ctx& c, bool native, bool v3) {
   moe.shared_intermediate = moe.expert_intermediate;
   if (native) {
     moe.score_correction_bias = r.string_or("score_func", "softmax") == "sigmoid";
+    // DeepSeek's inference code (model.py, kernel.py) stores every Linear in fp8 with one scale per 128 x 128
+    // block when dtype is "fp8", the embedding, the head and the gate in bf16: what quantization_config says of
+    // the Hugging Face checkpoint.
+    if (r.string_or("dtype", "bf16") == "fp8") {
+      m.declared_quant = "fp8";
+      m.declared_weights = "fp8_block128";
+    }
   } else {
     moe.score_correction_bias = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy") == "noaux_tc";
   }
@@ -439,55 +483,73 @@ static void read_quantization(Reader q, ModelSpec& m) {
     if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) keep(WeightClass::Router);
     if (pattern.find("embed") != std::string::npos) keep(WeightClass::Embedding);
     if (pattern.find("lm_head") != std::string::npos) keep(WeightClass::LmHead);
+    if (pattern.find("visual") != std::string::npos || pattern.find("vision") != std::string::npos) keep(WeightClass::Vision);
   }
   for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
 }
 
-ModelSpec parse_model_config(const json& config, const std::string& path) {
-  Reader top(config, path, "model");
+namespace {
+
+ModelSpec parse_config(const json& config, const std::string& path) {
+  Reader probe(config, path, "model");
   ModelSpec m;
   // Multimodal wrappers keep the language model in text_config.
   std::string type;
-  if (top.has("model_type")) type = top.string("model_type");
-  const bool native_deepseek = type.empty() && top.has("dim") && top.has("n_layers");
-  if (top.has("text_config")) {
+  if (probe.has("model_type")) type = probe.string("model_type");
+  const bool native_deepseek = type.empty() && probe.has("dim") && probe.has("n_layers");
+  if (probe.has("text_config")) {
+    Reader& top = probe;
     Reader text = top.object("text_config");
     std::string inner = text.string_or("model_type", type);
-    if (top.has("vision_config")) {
-      top.raw("vision_config");
-      m.warnings.push_back(Warning{"model.vision_not_modelled", top.child_path("vision_config"),
-                                   "the vision encoder (vision_config) is not modelled: results cover the language model only"});
-    }
+    json inner_cfg = config.at("text_config");
+    if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
+    // The LM head belongs to the wrapper: where the text config does not say whether it is tied, the wrapper's
+    // tie_word_embeddings does (Qwen3-VL writes it at the top level only).
+    if (!inner_cfg.contains("tie_word_embeddings") && config.contains("tie_word_embeddings"))
+      inner_cfg["tie_word_embeddings"] = config.at("tie_word_embeddings");
+    ModelSpec inner_spec = parse_config(inner_cfg, text.path());
+    if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
+    // The vision encoder and its projector (io/config_vision.cpp), or a warning that it is not modelled.
+    if (top.has("vision_config")) read_vision_config(top, type, inner_spec);
     for (const auto& key : top.unread()) {
       if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
         m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
                                      top.child_path(key) + " is not used by Infercast"});
       top.raw(key);
     }
-    json inner_cfg = config.at("text_config");
-    if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;
-    ModelSpec inner_spec = parse_model_config(inner_cfg, text.path());
-    if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
     for (auto& w : m.warnings) inner_spec.warnings.insert(inner_spec.warnings.begin(), w);
     return inner_spec;
   }
   if (type.empty() && !native_deepseek) {
-    top.string("model_type");  // throws missing_field
+    probe.string("model_type");  // throws missing_field
   }
-  const FamilyTraits* family = native_deepseek ? find_family("deepseek_v3") : find_family(type);
+  const FamilyTraits& family = native_deepseek ? *find_family("deepseek_v3") : family_of_config(config, path, type, m.warnings);
   m.model_type = native_deepseek ? "deepseek_v3" : type;
-  if (!family) {
-    std::string list;
-    for (const auto& t : supported_model_types()) list += (list.empty() ? "" : ", ") + t;
-    throw InputError("model.unsupported", top.child_path("model_type"),
-                     top.child_path("model_type") + " holds \"" + type + "\", which is not supported; supported model types are " + list);
-  }
+  // transformers' defaults fill what the config omits (the native DeepSeek schema has no transformers class).
+  std::vector<std::string> filled;
+  const json doc = native_deepseek ? config : with_family_defaults(config, family, filled);
+  if (!native_deepseek) check_schema(config, family, filled, path);
+  Reader top(doc, path, "model");
+  top.raw("model_type");
+  for (const auto& key : family.ignored_keys) top.raw(key);
   Ctx c{top, m};
-  switch (family->layout) {
-    case Layout::LlamaLike: parse_llama_like(c, *family); break;
-    case Layout::Falcon: parse_falcon(c); break;
-    case Layout::DeepSeek: parse_deepseek(c, native_deepseek, std::string(family->model_type) == "deepseek_v3"); break;
+  switch (family.layout) {
+    case Layout::LlamaLike: parse_llama_like(c, family); break;
+    case Layout::Falcon: parse_falcon(c, type); break;
+    case Layout::DeepSeek:
+      parse_deepseek(c, native_deepseek, std::string(family.model_type) != "deepseek_v2",
+                     std::string(family.model_type) == "deepseek_v32");
+      break;
+    case Layout::Dbrx: parse_dbrx(top, m); break;
+    case Layout::GatedDeltaNet: parse_gated_deltanet_hybrid(top, m, family); break;
+    case Layout::MiniMax: parse_minimax(top, m, family); break;
+    case Layout::NemotronH: parse_nemotron_h(top, m, family); break;
+    case Layout::Jamba: parse_jamba(top, m, family); break;
+    case Layout::FalconH1: parse_falcon_h1(top, config, m, family); break;
+    case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
   }
+  // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
+  if (top.has("vision_config")) read_vision_config(top, type, m);
   // Quantization declared by the checkpoint.
   if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);
   // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding
@@ -499,10 +561,26 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
                          " parameters; expected at most " + std::to_string(kMaxParams) + " (check its sizes)");
   for (const auto& key : top.unread()) {
     if (harmless_keys().count(key) || key.find("token_id") != std::string::npos) continue;
+    if (std::find(filled.begin(), filled.end(), key) != filled.end()) continue;  // a default nobody read
     m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
                                  top.child_path(key) + " is not used by Infercast; check that it does not change the architecture"});
   }
+  note_defaults(family, doc, filled, path, m.warnings);
   return m;
+}
+
+}  // namespace
+
+ModelSpec parse_model_config(const json& config, const std::string& path) {
+  try {
+    return parse_config(config, path);
+  } catch (const InputError& e) {
+    // A non-finite number (Python's json writes NaN and Infinity) where a finite one is computed with: the
+    // message names the field, and here the model whose config holds it.
+    if (config.is_object() && non_finite_at(config, path, e.path()))
+      throw InputError(e.code(), e.path(), std::string(e.what()) + " (in the config of " + model_label(config) + ")");
+    throw;
+  }
 }
 
 ModelPreset parse_model_preset(const json& doc) {

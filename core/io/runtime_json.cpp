@@ -19,6 +19,85 @@ std::optional<double> optional_us(Reader& r, const std::string& key) {
   }
   return r.number_in_or(key, 0, 1e6, 0) * 1e-6;
 }
+
+// The scheduler block (runtime/scheduler.hpp): every field optional but the source, each with the engine's default.
+SchedulerSpec parse_scheduler(Reader s) {
+  SchedulerSpec d;
+  d.stated = true;
+  d.source = s.string("source");
+  d.policy = step_policy_names().parse(s.string_or("policy", step_policy_names().name(d.policy)), s.child_path("policy"), "runtime.out_of_range");
+  d.chunked_prefill = s.boolean_or("chunked_prefill", d.chunked_prefill);
+  d.max_num_seqs = s.int_in_or("max_num_seqs", 0, 1000000, d.max_num_seqs);
+  d.max_num_batched_tokens = s.int_in_or("max_num_batched_tokens", 1, 100000000, d.max_num_batched_tokens);
+  d.max_prefill_tokens = s.int_in_or("max_prefill_tokens", 0, 100000000, 0);
+  if (s.has("rules")) {
+    for (auto& rr : s.object_array("rules")) {
+      SchedulerRule rule;
+      rule.min_memory_gb = rr.number_in_or("min_memory_GB", 0, 1e6, 0);
+      rule.max_memory_gb = rr.number_in_or("max_memory_GB", 0, 1e6, 0);
+      rule.names = rr.string_array_or("names");
+      rule.exclude = rr.string_array_or("exclude_names");
+      if (rr.has("max_num_seqs")) rule.max_num_seqs = rr.int_in_or("max_num_seqs", 0, 1000000, 0);
+      else rr.raw("max_num_seqs");
+      if (rr.has("max_num_batched_tokens")) rule.max_num_batched_tokens = rr.int_in_or("max_num_batched_tokens", 1, 100000000, 1);
+      else rr.raw("max_num_batched_tokens");
+      rr.reject_unknown();
+      d.rules.push_back(rule);
+    }
+  } else {
+    s.raw("rules");
+  }
+  d.memory_fraction = s.number_in_or("memory_fraction", 0.01, 1, d.memory_fraction);
+  d.memory_basis = memory_basis_names().parse(s.string_or("memory_fraction_of", memory_basis_names().name(d.memory_basis)),
+                                              s.child_path("memory_fraction_of"), "runtime.out_of_range");
+  if (s.has("reserve_MB")) {
+    Reader m = s.object("reserve_MB");
+    d.reserve.base_mb = m.number_in_or("base", 0, 1e7, 0);
+    d.reserve.per_chunk_token_mb = m.number_in_or("per_chunk_token", 0, 1e4, 0);
+    d.reserve.per_graph_batch_mb = m.number_in_or("per_graph_batch", 0, 1e4, 0);
+    d.reserve.per_device_mb = m.number_in_or("per_device", 0, 1e6, 0);
+    d.reserve.min_large_mb = m.number_in_or("min_above_60GB", 0, 1e7, 0);
+    m.reject_unknown();
+  } else {
+    s.raw("reserve_MB");
+  }
+  if (d.memory_basis == MemoryBasis::Reserve && !s.has("reserve_MB"))
+    s.fail("reserve_MB", "missing_field", s.child_path("reserve_MB") + " is missing; a \"reserve\" memory basis needs the reserve's terms");
+  d.kv_block_tokens = s.int_in_or("kv_block_tokens", 1, 1000000, d.kv_block_tokens);
+  d.preemption = preemption_names().parse(s.string_or("preemption", preemption_names().name(d.preemption)), s.child_path("preemption"), "runtime.out_of_range");
+  d.prefix_caching = s.boolean_or("prefix_caching", d.prefix_caching);
+  d.output_delay_steps = static_cast<int>(s.int_in_or("output_delay_steps", 0, 4, 0));
+  s.reject_unknown();
+  return d;
+}
+
+json scheduler_to_json(const SchedulerSpec& d) {
+  json rules = json::array();
+  for (const auto& r : d.rules) {
+    json j = {{"min_memory_GB", r.min_memory_gb}, {"max_memory_GB", r.max_memory_gb}, {"names", r.names}, {"exclude_names", r.exclude}};
+    if (r.max_num_seqs) j["max_num_seqs"] = *r.max_num_seqs;
+    if (r.max_num_batched_tokens) j["max_num_batched_tokens"] = *r.max_num_batched_tokens;
+    rules.push_back(j);
+  }
+  json out = {{"source", d.source},
+              {"policy", step_policy_names().name(d.policy)},
+              {"chunked_prefill", d.chunked_prefill},
+              {"max_num_seqs", d.max_num_seqs},
+              {"max_num_batched_tokens", d.max_num_batched_tokens},
+              {"max_prefill_tokens", d.max_prefill_tokens},
+              {"rules", rules},
+              {"memory_fraction", d.memory_fraction},
+              {"memory_fraction_of", memory_basis_names().name(d.memory_basis)},
+              {"kv_block_tokens", d.kv_block_tokens},
+              {"preemption", preemption_names().name(d.preemption)},
+              {"prefix_caching", d.prefix_caching},
+              {"output_delay_steps", d.output_delay_steps}};
+  if (d.memory_basis == MemoryBasis::Reserve)
+    out["reserve_MB"] = {{"base", d.reserve.base_mb}, {"per_chunk_token", d.reserve.per_chunk_token_mb},
+                         {"per_graph_batch", d.reserve.per_graph_batch_mb}, {"per_device", d.reserve.per_device_mb},
+                         {"min_above_60GB", d.reserve.min_large_mb}};
+  return out;
+}
 }  // namespace
 
 RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
@@ -68,6 +147,15 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
   } else {
     r.raw("kernels_per_op");
   }
+  if (r.has("collectives")) {
+    Reader c = r.object("collectives");
+    rt.custom_allreduce_max_bytes = c.number_in_or("custom_allreduce_max_bytes", 0, 1e12, 0);
+    rt.one_shot_max_bytes = c.number_in_or("one_shot_max_bytes", 0, 1e12, 0);
+    rt.nccl_base_latency_s = c.number_in_or("nccl_base_latency_us", 0, 1e6, 0) * 1e-6;
+    c.reject_unknown();
+  } else {
+    r.raw("collectives");
+  }
   rt.flash_attention = r.boolean_or("flash_attention", true);
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
@@ -85,6 +173,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     Reader e = r.object("efficiency");
     rt.eff.gemm = optional_fraction(e, "gemm");
     rt.eff.gemm_low = optional_fraction(e, "gemm_low");
+    rt.eff.kv_memory = optional_fraction(e, "kv_memory");
     rt.eff.attention = optional_fraction(e, "attention");
     rt.eff.elementwise = optional_fraction(e, "elementwise");
     if (e.has("memory")) {
@@ -98,6 +187,11 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     e.reject_unknown();
   } else {
     r.raw("efficiency");
+  }
+  if (r.has("scheduler")) {
+    rt.scheduler = parse_scheduler(r.object("scheduler"));
+  } else {
+    r.raw("scheduler");
   }
   r.reject_unknown();
   for (RtParam p : all_rt_params()) rt.prior.push_back(get_param(rt, p));
@@ -135,6 +229,10 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"kv_append_copy", rt.fusion.kv_append_copy}}},
           {"kernels_per_op", {{"norm", rt.fusion.norm_kernels}, {"rope", rt.fusion.rope_kernels}, {"act", rt.fusion.act_kernels},
                               {"kv_write", rt.fusion.kv_write_kernels}, {"gemm", rt.fusion.gemm_kernels}}},
+          {"collectives",
+           {{"custom_allreduce_max_bytes", rt.custom_allreduce_max_bytes},
+            {"one_shot_max_bytes", rt.one_shot_max_bytes},
+            {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6}}},
           {"flash_attention", rt.flash_attention},
           {"gemm_waves", rt.gemm_waves},
           {"compute",
@@ -144,7 +242,8 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"int8_dot_max_tokens", rt.int8_dot_max_tokens},
             {"dequant_copy_above", rt.fusion.dequant_copy_above}}},
           {"efficiency",
-           {{"gemm", frac(rt.eff.gemm)}, {"gemm_low", frac(rt.eff.gemm_low)}, {"attention", frac(rt.eff.attention)}, {"elementwise", frac(rt.eff.elementwise)}, {"memory", memory}}}};
+           {{"gemm", frac(rt.eff.gemm)}, {"gemm_low", frac(rt.eff.gemm_low)}, {"kv_memory", frac(rt.eff.kv_memory)}, {"attention", frac(rt.eff.attention)}, {"elementwise", frac(rt.eff.elementwise)}, {"memory", memory}}},
+          {"scheduler", rt.scheduler.stated ? scheduler_to_json(rt.scheduler) : json(nullptr)}};
 }
 
 }  // namespace infercast

@@ -335,7 +335,8 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     if (!m.layers.empty()) {
       const LayerSpec& l0 = m.layers.front();
       if (q && q->shape.size() == 2 && l0.attn.kind != AttnKind::MLA)
-        check("num_attention_heads x head_dim", static_cast<std::uint64_t>(l0.attn.n_heads * l0.attn.head_dim), q->shape[0]);
+        check("num_attention_heads x head_dim", static_cast<std::uint64_t>((l0.attn.output_gate ? 2 : 1) * l0.attn.n_heads * l0.attn.head_dim),
+              q->shape[0]);  // a gated attention's q_proj also holds the gate
       if (k && k->shape.size() == 2 && l0.attn.kind != AttnKind::MLA)
         check("num_key_value_heads x head_dim", static_cast<std::uint64_t>(l0.attn.n_kv_heads * l0.attn.head_dim), k->shape[0]);
     }

@@ -1,30 +1,10 @@
 #include "model/model.hpp"
 
+#include "model/count.hpp"
+
 namespace infercast {
 
 namespace {
-
-// A parameter count that refuses to overflow: configs come from users, and a signed overflow would be undefined
-// behaviour (and a wrong answer). Any count past 2^63 - 1 throws model.too_large.
-struct Count {
-  i64 v = 0;
-  Count(i64 x = 0) : v(x) {}  // NOLINT: implicit from integers, on purpose
-};
-[[noreturn]] void too_large() {
-  throw InputError("model.too_large", "/model",
-                   "the config describes more than 9223372036854775807 parameters; check its sizes");
-}
-Count operator+(Count a, Count b) {
-  i64 r;
-  if (__builtin_add_overflow(a.v, b.v, &r)) too_large();
-  return r;
-}
-Count operator*(Count a, Count b) {
-  i64 r;
-  if (__builtin_mul_overflow(a.v, b.v, &r)) too_large();
-  return r;
-}
-Count& operator+=(Count& a, Count b) { return a = a + b; }
 
 Count ffn_count(Count hidden, Count width, bool gated, bool bias) {
   Count p = Count(gated ? 3 : 2) * hidden * width;
@@ -46,13 +26,21 @@ Count attention_count(const AttentionSpec& a, Count h) {
     p += Count(a.kv_lora_rank) * a.n_heads * (Count(a.qk_nope_dim) + a.v_head_dim);      // kv_b_proj
     p += Count(a.n_heads) * a.v_head_dim * h;                                            // o_proj
   } else {
-    const Count q = Count(a.n_heads) * a.head_dim, k = Count(a.n_kv_heads) * a.head_dim,
+    // A gated attention's q_proj also yields the output gate: n_h*d more outputs (and biases).
+    const Count q = Count(a.output_gate ? 2 : 1) * a.n_heads * a.head_dim, k = Count(a.n_kv_heads) * a.head_dim,
                 v = Count(a.n_kv_heads) * a.v_head_dim;
     p += h * (q + k + v) + Count(a.n_heads) * a.v_head_dim * h;
     if (a.qkv_bias) p += q + k + v;
   }
+  if (a.index_topk > 0) {
+    // DeepSeek-V3.2's lightning indexer: wq_b from the query latent, wk, its LayerNorm (weight and bias) and
+    // weights_proj (one weight per indexer head and token).
+    const Count ih = a.index_heads, id = a.index_head_dim;
+    p += Count(a.q_lora_rank) * ih * id + h * id + Count(2) * id + h * ih;
+  }
   if (a.o_bias) p += h;
-  if (a.qk_norm && a.qk_norm_weight) p += Count(2) * a.head_dim;
+  if (a.qk_norm && a.qk_norm_weight)
+    p += a.qk_norm_full ? (Count(a.n_heads) + a.n_kv_heads) * a.head_dim : Count(2) * a.head_dim;
   if (a.sinks) p += a.n_heads;
   return p;
 }
@@ -67,7 +55,7 @@ ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c) {
   ModelSpec out = m;
   for (auto& L : out.layers) {
     AttentionSpec& a = L.attn;
-    if (a.kind == AttnKind::MLA) continue;
+    if (!L.has_attention || a.kind == AttnKind::MLA) continue;
     a.kind = AttnKind::MLA;
     a.n_kv_heads = a.n_heads;
     a.q_lora_rank = c.q_lora_rank;
@@ -81,6 +69,7 @@ ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c) {
     a.qk_norm = false;
     a.sinks = false;
     a.fused_qkv = false;
+    a.output_gate = false;
   }
   out.id = m.id + "+mla";
   out.name = m.name + " (converted to MLA)";
@@ -93,7 +82,8 @@ const NameTable<WeightClass>& weight_class_names() {
                                          {WeightClass::Experts, "experts", "routed experts"},
                                          {WeightClass::Router, "router", "MoE routers and shared-expert gates"},
                                          {WeightClass::Embedding, "embedding", "the input embedding table"},
-                                         {WeightClass::LmHead, "lm_head", "the output projection to the vocabulary"}});
+                                         {WeightClass::LmHead, "lm_head", "the output projection to the vocabulary"},
+                                         {WeightClass::Vision, "vision", "the vision encoder and its projector"}});
   return t;
 }
 
@@ -105,12 +95,15 @@ ParamCounts count_params(const ModelSpec& m) {
   const Count table = Count(m.vocab) * h;
   Count embedding = m.has_embedding ? table : Count(0);
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
+  if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
   Count norms = m.has_head ? norm_w : Count(0);  // the final norm
   Count attention, ffn_dense, router, experts_routed, experts_shared, active_ffn;
   for (const auto& L : m.layers) {
-    attention += attention_count(L.attn, h);
+    if (L.has_attention) attention += attention_count(L.attn, h);
+    if (L.recurrent.kind != RecurrentKind::None) attention += recurrent_params(L.recurrent, h.v);
     norms += Count(L.norms) * norm_w;
     const auto& f = L.ffn;
+    if (!L.has_ffn) continue;
     if (!f.moe) {
       const Count dense = ffn_count(h, f.intermediate, f.gated, f.bias);
       ffn_dense += dense;
@@ -119,7 +112,8 @@ ParamCounts count_params(const ModelSpec& m) {
     }
     const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0);
     const Count expert = ffn_count(h, f.expert_intermediate, f.gated, f.expert_bias);
-    const Count shared = Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, false) + (f.shared_gate ? h : 0);
+    const Count shared =
+        Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, f.shared_bias) + (f.shared_gate ? h : 0);
     router += r;
     experts_routed += Count(f.n_experts) * expert;
     experts_shared += shared;
@@ -134,7 +128,9 @@ ParamCounts count_params(const ModelSpec& m) {
   c.router = router.v;
   c.experts_routed = experts_routed.v;
   c.experts_shared = experts_shared.v;
-  c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared).v;
+  const Count vision = m.has_embedding ? Count(vision_params(m.vision)) : Count(0);  // with the first stage's embedding
+  c.vision = vision.v;
+  c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared + vision).v;
   // The LM head is always active; when tied it is the embedding matrix, counted once as "embedding".
   const Count active_no_embed = attention + norms + active_ffn + (shared_head ? embedding : lm_head);
   c.active_no_embed = active_no_embed.v;

@@ -8,12 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "model/vision.hpp"
 #include "util/error.hpp"
 #include "util/names.hpp"
 
 namespace infercast {
-
-using i64 = std::int64_t;
 
 enum class AttnKind { Standard, MLA };
 enum class NormKind { RMS, Layer };
@@ -36,8 +35,38 @@ struct AttentionSpec {
   bool o_bias = false;
   bool qk_norm = false;  // per-head norm of q and k (Qwen3, Gemma-3, Llama-4)
   bool qk_norm_weight = true;  // Llama-4's L2 qk-norm has no weights
+  bool qk_norm_full = false;   // weights over every head (OLMo 2, Cohere): n_h*d for q, n_kv*d for k, not d each
   bool sinks = false;    // learned per-head attention sink logits (gpt-oss)
   bool fused_qkv = false;  // checkpoint stores one qkv matrix (Phi-3, Falcon): one dispatch, same FLOPs
+  bool output_gate = false;  // gated attention (Qwen3-Next, Qwen3.5): q_proj also yields a sigmoid gate on the output
+  // DeepSeek sparse attention (DeepSeek-V3.2): a lightning indexer with its own heads scores every cached key and
+  // each query attends only its index_topk best (0: dense attention).
+  i64 index_topk = 0;
+  i64 index_heads = 0;
+  i64 index_head_dim = 0;
+};
+
+// Token mixers whose cache is a constant state per sequence instead of keys growing with the context
+// (docs/formulas.md, "Linear attention and state-space layers"). The recurrent state of every kind is
+// heads x head_dim x state_dim values; the short causal convolution keeps its last conv_kernel - 1 inputs.
+enum class RecurrentKind { None, GatedDeltaNet, Mamba, Mamba2, Lightning };
+const NameTable<RecurrentKind>& recurrent_kind_names();
+
+struct RecurrentSpec {
+  RecurrentKind kind = RecurrentKind::None;
+  i64 heads = 0;        // value heads (gated DeltaNet), SSM heads (Mamba2), heads (lightning), channels d_inner (Mamba)
+  i64 groups = 0;       // key heads (gated DeltaNet), B/C groups (Mamba2; 1 for Mamba), 0 for lightning
+  i64 head_dim = 0;     // value width per head: d_v (gated DeltaNet), P (Mamba2), d (lightning), 1 (Mamba)
+  i64 state_dim = 0;    // key width per head: d_k (gated DeltaNet), d_state N (Mamba, Mamba2), d (lightning)
+  i64 conv_kernel = 0;  // short causal depthwise convolution (0: none)
+  i64 dt_rank = 0;      // Mamba: rank of the time-step projection
+  i64 chunk = 0;        // chunk length of the prefill algorithm (fla's 64, SSD's chunk_size, lightning's block_size)
+  bool in_bias = false;    // in_proj bias
+  bool out_bias = false;   // out_proj bias
+  bool conv_bias = false;  // convolution bias
+  bool norm = true;        // gated RMSNorm before out_proj
+  bool dt_norms = false;   // Jamba: RMSNorms of the time step, B and C
+  int state_bits = 0;      // bits per element of the stored recurrent state (0: the activations' type)
 };
 
 struct FfnSpec {
@@ -53,6 +82,7 @@ struct FfnSpec {
   i64 n_shared = 0;             // shared experts (always active)
   i64 shared_intermediate = 0;  // width of each shared expert
   bool shared_gate = false;     // Qwen2-MoE: sigmoid gate on the shared expert (h x 1)
+  bool shared_bias = false;     // shared experts with biases (ERNIE 4.5 with use_bias)
   bool router_bias = false;     // gpt-oss router has a bias
   bool expert_bias = false;     // gpt-oss experts have biases
   bool score_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias (E values)
@@ -60,15 +90,18 @@ struct FfnSpec {
 
 struct LayerSpec {
   AttentionSpec attn;
+  RecurrentSpec recurrent;  // kind None: attention is the layer's only token mixer
   FfnSpec ffn;
   int norms = 2;          // norm weight vectors of width hidden in the block (2 pre-norm, 4 for Gemma-2/3)
   bool parallel = false;  // attention and FFN read the same input (Falcon, GPT-J): one residual add
+  bool has_attention = true;  // false: no softmax attention (a recurrent layer, or Nemotron-H's MLP-only blocks)
+  bool has_ffn = true;        // false: a mixer-only block (Nemotron-H)
 };
 
 // Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
 // the router, the embedding and the LM head in bf16 and quantizes only the MLP or the experts).
-enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead };
-constexpr int kWeightClasses = 6;
+enum class WeightClass { Attention, Ffn, Experts, Router, Embedding, LmHead, Vision };
+constexpr int kWeightClasses = 7;
 const NameTable<WeightClass>& weight_class_names();
 inline const char* weight_class_name(WeightClass c) { return weight_class_names().name(c); }
 
@@ -79,22 +112,25 @@ struct ModelSpec {
   i64 hidden = 0;
   i64 vocab = 0;
   bool tied_embeddings = false;
+  bool lm_head_bias = false;  // the LM head adds a bias of V values (Phi-MoE lm_head_bias, ERNIE 4.5 MoE use_bias)
   NormKind norm = NormKind::RMS;
   bool norm_bias = false;  // LayerNorm with bias
   std::string activation = "silu";
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
+  VisionSpec vision;   // the vision encoder and projector (kind None: a text-only model)
   // A pipeline stage holds a slice of the layers: the first keeps the input embedding, the last the final norm and
   // the LM head (a tied head is then its own copy of the embedding). A whole model has both.
   bool has_embedding = true;
   bool has_head = true;
   i64 max_position = 0;
+  i64 rope_freqs = 0;  // RoPE frequency factors a GGUF stores as a tensor (Llama-3.1's llama3 scaling): f32, not a parameter
   std::string declared_quant;  // quantization_config.quant_method, if any
   // What the checkpoint's quantization_config means for storage: the format of the quantized weights (a dtype
   // name, "" when none or not understood) and which weight classes it leaves in bf16 (modules_to_not_convert and
   // each method's habits). Indexed by WeightClass: router, embedding and LM head are kept unless said otherwise.
   std::string declared_weights;
-  bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true};
+  bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true, true};
   std::vector<Warning> warnings;
 };
 
@@ -110,6 +146,7 @@ struct ParamCounts {
   i64 experts_shared = 0;
   i64 router = 0;
   i64 norms = 0;
+  i64 vision = 0;  // the vision encoder and its projector: in total, not in active (per text token)
 };
 
 ParamCounts count_params(const ModelSpec& m);
@@ -126,8 +163,15 @@ struct MlaConversion {
 };
 ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c);
 
-// Parameters of one layer's attention block (projections, biases, q/k norms, sinks, MLA norms).
+// Parameters of one layer's attention block (projections, biases, q/k norms, sinks, MLA norms, DSA's indexer).
 i64 attention_params(const AttentionSpec& a, i64 hidden);
+// Parameters of one recurrent mixer (model/recurrent.cpp).
+i64 recurrent_params(const RecurrentSpec& r, i64 hidden);
+// Elements of one layer's state per sequence: the recurrent state and the convolution's window.
+i64 recurrent_state_elements(const RecurrentSpec& r);
+i64 recurrent_conv_elements(const RecurrentSpec& r);
+// Channels of the short convolution (0 when the mixer has none).
+i64 recurrent_conv_channels(const RecurrentSpec& r);
 // Parameters of one routed expert (or a dense FFN of the given width).
 i64 ffn_params(i64 hidden, i64 width, bool gated, bool bias);
 

@@ -21,12 +21,13 @@ void add_attention(Builder& b, const GroupStep& gs) {
   if (a.fused_qkv) {
     b.gemm("qkv_proj", G, n, T, h, nh * hd + nkv * (hd + vhd), a.qkv_bias);
   } else {
-    b.gemm("q_proj", G, n, T, h, nh * hd, a.qkv_bias);
+    b.gemm("q_proj", G, n, T, h, (a.output_gate ? 2 : 1) * nh * hd, a.qkv_bias);  // and the output gate
     b.gemm("k_proj", G, n, T, h, nkv * hd, a.qkv_bias);
     b.gemm("v_proj", G, n, T, h, nkv * vhd, a.qkv_bias);
   }
   if (a.qk_norm)
-    b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, conv.rmsnorm_flops_per_element, 1, a.qk_norm_weight ? 2 * hd : 0)
+    b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, b.norm_cost(), 1,
+                  a.qk_norm_weight ? (a.qk_norm_full ? (nh + nkv) * hd : 2 * hd) : 0)
         .dispatches = 2 * c;
   if (a.rope_dim > 0)
     b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)
@@ -64,6 +65,7 @@ void add_attention(Builder& b, const GroupStep& gs) {
     av.act_write_bytes = c * T * nh * vhd * b.ab;
     gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);
   }
+  if (a.output_gate) b.elementwise("output_gate", G, n, T * nh * vhd, conv.silu_flops_per_element + 1, 2);  // o * sigmoid(g)
   if (b.s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
   b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
 }

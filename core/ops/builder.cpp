@@ -65,6 +65,7 @@ double Builder::act_cost() const {
   const auto& a = m.activation;
   if (a.find("gelu") != std::string::npos) return s.convention.gelu_flops_per_element;
   if (a == "relu") return 1;
+  if (a == "relu2") return 2;  // ReLU squared (Nemotron-H): max and a multiply
   return s.convention.silu_flops_per_element;
 }
 

@@ -38,6 +38,16 @@ struct GroupStep {
   double keys = 0;          // cached keys read over the batch
   double pairs_padded = 0;  // pairs with each request's keys padded to the attention tile
   bool decode_only = false; // every request adds one token to an existing cache
+  // DeepSeek sparse attention: the indexer scores every (query, key) pair and reads every cached indexer key.
+  double index_pairs = 0;
+  double index_keys = 0;
+  // Recurrent mixers: sequences that already hold a state, tokens that run the one-token recurrent kernel (decode)
+  // and those that run the chunked kernel (prefill), and the chunks of that kernel (each request's ceil(n / chunk)).
+  double seqs = 0;
+  double seqs_with_state = 0;
+  double recurrent_tokens = 0;
+  double chunked_tokens = 0;
+  double chunks = 0;
   // Attention work on tile padding, and KV dequantization, added to an attention operator.
   void finish_attention(Builder& b, Op& op, double per_pair_flops, double kv_elements) const;
 };
@@ -47,5 +57,10 @@ void add_attention(Builder& b, const GroupStep& gs);  // standard (MHA, GQA, MQA
 void add_mla(Builder& b, const GroupStep& gs);        // multi-head latent attention, expanded or absorbed
 void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, double width, bool bias, bool fused);
 void add_moe(Builder& b, const GroupStep& gs);        // router, routed experts, shared experts
+void add_recurrent(Builder& b, const GroupStep& gs);  // gated DeltaNet, Mamba, Mamba2, lightning (ops/recurrent.cpp)
+void add_indexer(Builder& b, const GroupStep& gs);    // DeepSeek sparse attention's lightning indexer and top-k
+// The vision encoder over the images of every new prompt in the step (`prompts`: requests with no cache that add
+// tokens; ops/vision.cpp).
+void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images);
 
 }  // namespace infercast

@@ -23,9 +23,21 @@ double chunk_prefix(double P, double k) {
 
 }  // namespace
 
+double index_key_bytes(const AttentionSpec& a) {
+  if (a.index_topk <= 0) return 0;
+  return static_cast<double>(a.index_head_dim) + 4.0 * std::ceil(static_cast<double>(a.index_head_dim) / 128);
+}
+
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kvb) {
-  if (a.kind == AttnKind::MLA) return static_cast<double>(a.kv_lora_rank + a.qk_rope_dim) * kvb;
-  return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb;
+  if (a.kind == AttnKind::MLA) return static_cast<double>(a.kv_lora_rank + a.qk_rope_dim) * kvb + index_key_bytes(a);
+  return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb + index_key_bytes(a);
+}
+
+i64 keys_per_query_bound(const AttentionSpec& a) { return a.window > 0 ? a.window : a.index_topk; }
+
+double recurrent_state_bytes(const RecurrentSpec& r, double ab) {
+  const double sb = r.state_bits > 0 ? r.state_bits / 8.0 : ab;
+  return static_cast<double>(recurrent_state_elements(r)) * sb + static_cast<double>(recurrent_conv_elements(r)) * ab;
 }
 
 double kv_tokens_resident(const AttentionSpec& a, double ctx) {
@@ -41,7 +53,8 @@ double attention_pairs(const AttentionSpec& a, double cached, double input, bool
     const double k = static_cast<double>(a.chunk);
     return chunk_prefix(cached + input, k) - chunk_prefix(cached, k);
   }
-  const double w = static_cast<double>(a.window);
+  // A window and DSA's top-k both cap the keys of a query at w: the query at p attends min(p+1, w).
+  const double w = static_cast<double>(keys_per_query_bound(a));
   return window_prefix(cached + input, w) - window_prefix(cached, w);
 }
 
@@ -53,6 +66,8 @@ double attention_keys_read(const AttentionSpec& a, double cached, double input) 
     const double k = static_cast<double>(a.chunk);
     return end - (cached - std::fmod(cached, k));
   }
+  // DSA: each query reads its top-k keys; the step's distinct keys are at most input x top-k.
+  if (a.index_topk > 0) return std::min(end, input * static_cast<double>(a.index_topk));
   return end;
 }
 

@@ -7,8 +7,17 @@
 
 namespace infercast {
 
-// KV-cache bytes of one token in one layer at the given KV precision.
+// KV-cache bytes of one token in one layer at the given KV precision (with DeepSeek-V3.2's indexer keys, which stay
+// fp8 with an fp32 scale per 128 values whatever the KV precision).
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kv_bytes_per_element);
+// Bytes of one indexer key (DeepSeek sparse attention): index_head_dim fp8 values and one fp32 scale per 128.
+double index_key_bytes(const AttentionSpec& a);
+// The most keys one query attends: the sliding window, or DSA's top-k (0: unbounded). Decode costs bend where the
+// context reaches it.
+i64 keys_per_query_bound(const AttentionSpec& a);
+// State bytes of one recurrent layer for one sequence: the recurrent state at its own precision (state_bits, or the
+// activations' when 0) and the convolution window in the activations' type.
+double recurrent_state_bytes(const RecurrentSpec& r, double act_bytes_per_element);
 // Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it).
 double kv_tokens_resident(const AttentionSpec& a, double ctx);
 // (query, key) pairs of `input` new tokens after `cached` ones, honoring causality, windows and chunks.

@@ -9,32 +9,47 @@ namespace {
 // Every field of an AttentionSpec, bound by position: a field added to AttentionSpec and not named here
 // does not compile.
 auto fields_of(const AttentionSpec& x) {
-  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, sinks, fused_qkv] = x;
-  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, sinks, fused_qkv);
+  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, index_topk, index_heads, index_head_dim] = x;
+  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, index_topk, index_heads, index_head_dim);
+}
+
+// Every field of a RecurrentSpec, bound by position: a field added to RecurrentSpec and not named here
+// does not compile.
+auto fields_of(const RecurrentSpec& x) {
+  const auto& [kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, state_bits] = x;
+  return std::tie(kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, state_bits);
 }
 
 // Every field of a FfnSpec, bound by position: a field added to FfnSpec and not named here
 // does not compile.
 auto fields_of(const FfnSpec& x) {
-  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, router_bias, expert_bias, score_correction_bias] = x;
-  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, router_bias, expert_bias, score_correction_bias);
+  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias] = x;
+  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias);
 }
 
 // Every field of a LayerSpec, bound by position: a field added to LayerSpec and not named here
 // does not compile.
 auto fields_of(const LayerSpec& x) {
-  const auto& [attn, ffn, norms, parallel] = x;
-  return std::make_tuple(fields_of(attn), fields_of(ffn), norms, parallel);
+  const auto& [attn, recurrent, ffn, norms, parallel, has_attention, has_ffn] = x;
+  return std::make_tuple(fields_of(attn), fields_of(recurrent), fields_of(ffn), norms, parallel, has_attention, has_ffn);
 }
 
 std::string label_of(const LayerSpec& l) {
-  std::string attn = l.attn.kind == AttnKind::MLA ? "MLA" : "attention";
-  if (l.attn.window > 0) attn = "sliding " + std::to_string(l.attn.window);
-  else if (l.attn.chunk > 0) attn = "chunked " + std::to_string(l.attn.chunk);
-  else if (l.attn.kind == AttnKind::MLA) attn = "MLA";
-  else attn = "full";
-  if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::MLA) attn += " NoPE";
-  return (l.ffn.moe ? "MoE, " : "dense, ") + attn;
+  std::string attn;
+  if (l.has_attention) {
+    if (l.attn.window > 0) attn = "sliding " + std::to_string(l.attn.window);
+    else if (l.attn.chunk > 0) attn = "chunked " + std::to_string(l.attn.chunk);
+    else if (l.attn.kind == AttnKind::MLA) attn = "MLA";
+    else attn = "full";
+    if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::MLA) attn += " NoPE";
+    if (l.attn.index_topk > 0) attn += " top-" + std::to_string(l.attn.index_topk);
+  }
+  static const char* const kRecurrent[] = {"", "gated DeltaNet", "Mamba", "Mamba2", "lightning"};
+  const std::string rec = kRecurrent[static_cast<int>(l.recurrent.kind)];
+  std::string mixer = rec.empty() ? attn : (attn.empty() ? rec : rec + " + " + attn);
+  if (!l.has_ffn) return mixer.empty() ? "identity" : mixer;
+  const std::string ffn = l.ffn.moe ? "MoE" : "dense";
+  return mixer.empty() ? ffn : ffn + ", " + mixer;
 }
 
 }  // namespace

@@ -35,8 +35,11 @@ void add_mla(Builder& b, const GroupStep& gs) {
     op.act_read_bytes = c * T * (kvl + rope) * b.ab;
     op.kv_write_bytes = c * T * (kvl + rope) * b.kb;
   }
-  // Serving engines (vLLM, SGLang) expand for prefill and absorb for decode; Auto follows them.
-  const bool absorbed = b.s.mla == MlaForm::Absorbed || (b.s.mla == MlaForm::Auto && gs.decode_only);
+  if (a.index_topk > 0) add_indexer(b, gs);
+  // Serving engines (vLLM, SGLang) expand for prefill and absorb for decode; Auto follows them. Sparse attention
+  // (DSA) runs absorbed in both phases: FlashMLA's sparse kernels attend the latent of the selected keys.
+  const bool absorbed =
+      b.s.mla == MlaForm::Absorbed || (b.s.mla == MlaForm::Auto && (gs.decode_only || a.index_topk > 0));
   if (absorbed) {
     // Queries move into latent space (W_UK), attention runs over the latent like MQA, and W_UV maps the latent
     // output back per head. One nope x kvl matrix per head; the call reads all nh of them.

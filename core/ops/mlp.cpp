@@ -59,7 +59,7 @@ void add_moe(Builder& b, const GroupStep& gs) {
   b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias, touched);
   b.elementwise("experts_combine", G, n, T * h, 2 * k, k);
   if (f.n_shared > 0) {
-    add_dense_mlp(b, gs, "shared_", static_cast<double>(f.n_shared * f.shared_intermediate), false, false);
+    add_dense_mlp(b, gs, "shared_", static_cast<double>(f.n_shared * f.shared_intermediate), f.shared_bias, false);
     b.wclass = WeightClass::Router;
     if (f.shared_gate) b.gemm("shared_gate", G, n, T, h, 1, false);
   }

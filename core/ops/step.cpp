@@ -1,5 +1,6 @@
 // One forward step: the embedding, every layer group's blocks (norms, attention or MLA, residual adds, MLP or
 // MoE) and the LM head, for a batch of requests each with its own cached and new tokens.
+#include <algorithm>
 #include <cmath>
 
 #include "ops/builder.hpp"
@@ -15,6 +16,13 @@ GroupStep group_step(const LayerGroup& g, const GroupAttention& ga, double T, bo
   gs.pairs = ga.pairs;
   gs.keys = ga.keys;
   gs.pairs_padded = ga.pairs_padded;
+  gs.index_pairs = ga.index_pairs;
+  gs.index_keys = ga.index_keys;
+  gs.seqs = ga.seqs;
+  gs.seqs_with_state = ga.seqs_with_state;
+  gs.recurrent_tokens = ga.recurrent_tokens;
+  gs.chunked_tokens = ga.chunked_tokens;
+  gs.chunks = ga.chunks;
   return gs;
 }
 
@@ -25,11 +33,17 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   b.elementwise(l.norms > 1 ? "norms x" + std::to_string(l.norms) : "norm", gs.g.label, n, T * h * l.norms, b.norm_cost(), 1,
                 h * l.norms * (b.m.norm_bias ? 2 : 1))
       .dispatches = static_cast<double>(n * l.norms);
-  if (l.attn.kind == AttnKind::Standard) add_attention(b, gs);
-  else add_mla(b, gs);
-  // Residual adds: two per sequential block, one three-way add per parallel block.
+  if (l.recurrent.kind != RecurrentKind::None) add_recurrent(b, gs);
+  if (l.has_attention && l.attn.kind == AttnKind::Standard) add_attention(b, gs);
+  else if (l.has_attention) add_mla(b, gs);
+  // Residual adds: two per sequential block, one three-way add per parallel block; one for a single-block layer
+  // (Nemotron-H), and a recurrent mixer beside attention (Falcon-H1) adds its output in a three-way add.
+  const bool mixer = l.has_attention || l.recurrent.kind != RecurrentKind::None;
   if (l.parallel) b.elementwise("residual_add", gs.g.label, n, T * h, 2, 3);
-  else b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
+  else if (mixer && l.has_ffn) b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
+  else b.elementwise("residual_add", gs.g.label, n, T * h, 1, 2);
+  if (l.has_attention && l.recurrent.kind != RecurrentKind::None) b.elementwise("mixer_sum", gs.g.label, n, T * h, 1, 2);
+  if (!l.has_ffn) return;
   if (l.ffn.moe) add_moe(b, gs);
   else add_dense_mlp(b, gs, "", static_cast<double>(l.ffn.intermediate), l.ffn.bias, l.ffn.fused_gate_up);
 }
@@ -38,14 +52,32 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
 
 // With a tile, each request's keys are padded to a multiple of it and its pairs grow in proportion (exact for decode,
 // where a step has one query per request).
-GroupAttention request_attention(const AttentionSpec& a, const Request& r, const StepSettings& s) {
+GroupAttention request_attention(const LayerSpec& l, const Request& r, const StepSettings& s) {
   GroupAttention ga;
+  const AttentionSpec& a = l.attn;
   const double tile = static_cast<double>(s.attention_tile);
-  ga.pairs = attention_pairs(a, static_cast<double>(r.cached), static_cast<double>(r.input),
-                             s.convention.causal_pairs && s.attention == AttnImpl::Fused);
-  ga.keys = attention_keys_read(a, static_cast<double>(r.cached), static_cast<double>(r.input));
+  const double cached = static_cast<double>(r.cached), input = static_cast<double>(r.input);
+  ga.pairs = attention_pairs(a, cached, input, s.convention.causal_pairs && s.attention == AttnImpl::Fused);
+  ga.keys = attention_keys_read(a, cached, input);
   const double k = ga.keys;
   ga.pairs_padded = tile > 0 && k > 0 ? ga.pairs * std::ceil(k / tile) * tile / k : ga.pairs;
+  if (a.index_topk > 0) {
+    AttentionSpec dense = a;  // DSA's indexer scores every key
+    dense.index_topk = 0;
+    ga.index_pairs = attention_pairs(dense, cached, input, true);
+    ga.index_keys = attention_keys_read(dense, cached, input);
+  }
+  if (r.input > 0) {
+    ga.seqs = 1;
+    if (r.cached > 0) ga.seqs_with_state = 1;
+    // Serving engines run one-token steps of a sequence with a state through the recurrent kernel, the rest
+    // through the chunked one (vLLM, SGLang).
+    if (r.input == 1 && r.cached > 0) ga.recurrent_tokens = 1;
+    else {
+      ga.chunked_tokens = input;
+      ga.chunks = std::ceil(input / static_cast<double>(std::max<i64>(l.recurrent.chunk, 1)));
+    }
+  }
   return ga;
 }
 
@@ -55,16 +87,15 @@ StepShape step_shape(const std::vector<LayerGroup>& groups, const std::vector<Re
     sh.tokens += static_cast<double>(r.input * r.count);
     if (r.input > 0) sh.logit_rows += static_cast<double>(s.convention.lm_head_all_tokens ? r.input * r.count : r.count);
     if (r.input > 1 || (r.input == 1 && r.cached == 0)) sh.decode_only = false;
+    if (r.cached == 0 && r.input > 0) sh.new_prompts += static_cast<double>(r.count);
   }
   sh.groups.resize(groups.size());
   for (std::size_t i = 0; i < groups.size(); ++i) {
     GroupAttention& ga = sh.groups[i];
     for (const auto& r : step) {
       const double cnt = static_cast<double>(r.count);
-      const GroupAttention one = request_attention(groups[i].spec.attn, r, s);
-      ga.pairs += cnt * one.pairs;
-      ga.keys += cnt * one.keys;
-      ga.pairs_padded += cnt * one.pairs_padded;
+      const GroupAttention one = request_attention(groups[i].spec, r, s);
+      for (auto part : kGroupAttentionParts) ga.*part += cnt * one.*part;
     }
   }
   return sh;
@@ -94,12 +125,13 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
+  if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
   for (std::size_t i = 0; i < groups.size(); ++i)
     add_layer_group(b, group_step(groups[i], shape.groups[i], T, shape.decode_only));
   if (m.has_head) {
     b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
     b.wclass = WeightClass::LmHead;
-    b.gemm("lm_head", "", 1, logit_rows, h, V, false);
+    b.gemm("lm_head", "", 1, logit_rows, h, V, m.lm_head_bias);
   }
   apply_fusion(out, s.fusion);
   return out;

@@ -66,4 +66,11 @@ CollectiveCost collective_cost(Collective c, double S, const Group& g, const Lin
   return make(0, 0, "none");
 }
 
+CollectiveCost custom_allreduce_cost(double S, int n, const Link& intra, bool one_shot) {
+  const double B = intra.achievable(), a = intra.latency_s;
+  if (n <= 1) return make(0, 0, "none");
+  if (one_shot) return make(a, (n - 1.0) * S / B, "one-shot");
+  return make(2 * a, 2.0 * (n - 1) / n * S / B, "two-shot");
+}
+
 }  // namespace infercast

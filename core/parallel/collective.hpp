@@ -55,4 +55,9 @@ struct CollectiveCost {
 CollectiveCost collective_cost(Collective c, double bytes, const Group& g, const Link& intra, const Link& inter,
                                CollectiveAlgo algo);
 
+// A custom all-reduce kernel inside one node (vLLM's and SGLang's custom_all_reduce.cuh, TensorRT-LLM's
+// ONESHOT/TWOSHOT): one-shot, each device reads every peer's buffer at once: a + (n-1) S/B; two-shot, a
+// reduce-scatter then an all-gather through peer memory: 2a + 2 (n-1)/n S/B.
+CollectiveCost custom_allreduce_cost(double bytes, int n, const Link& intra, bool one_shot);
+
 }  // namespace infercast

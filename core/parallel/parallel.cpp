@@ -33,11 +33,20 @@ std::string num(i64 v) { return std::to_string(v); }
 std::string layer_problem(const LayerSpec& L, int tp, int ep, int index) {
   const std::string at = "layer " + std::to_string(index);
   const auto& a = L.attn;
-  if (a.n_heads % tp != 0) return at + " has " + num(a.n_heads) + " attention heads, which " + num(tp) + " does not divide";
-  if (a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
+  if (L.has_attention && a.n_heads % tp != 0)
+    return at + " has " + num(a.n_heads) + " attention heads, which " + num(tp) + " does not divide";
+  if (L.has_attention && a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
     return at + " has " + num(a.n_kv_heads) + " KV heads: " + num(tp) +
            " neither divides them nor is a multiple of them (KV heads are replicated when there are fewer than devices)";
+  const auto& r = L.recurrent;
+  if (r.kind != RecurrentKind::None && r.heads % tp != 0)
+    return at + " has " + num(r.heads) + " " + recurrent_kind_names().name(r.kind) + " heads, which " + num(tp) +
+           " does not divide";
+  if (r.kind != RecurrentKind::None && r.groups > 0 && r.groups % tp != 0 && tp % r.groups != 0)
+    return at + " has " + num(r.groups) + " " + recurrent_kind_names().name(r.kind) + " key heads or groups: " + num(tp) +
+           " neither divides them nor is a multiple of them (they are replicated when there are fewer than devices)";
   const auto& f = L.ffn;
+  if (!L.has_ffn) return "";
   if (!f.moe) {
     if (f.intermediate % tp != 0) return at + "'s MLP width " + num(f.intermediate) + " is not a multiple of " + num(tp);
     return "";
@@ -77,8 +86,16 @@ ModelSpec shard(const ModelSpec& m, int tp, int first, int last) {
   s.vocab = ceil_div(m.vocab, tp);
   for (auto& L : s.layers) {
     auto& a = L.attn;
-    a.n_heads /= tp;
-    if (a.kind == AttnKind::Standard) a.n_kv_heads = a.n_kv_heads >= tp ? a.n_kv_heads / tp : 1;
+    if (L.has_attention) {
+      a.n_heads /= tp;
+      if (a.kind == AttnKind::Standard) a.n_kv_heads = a.n_kv_heads >= tp ? a.n_kv_heads / tp : 1;
+    }
+    // Recurrent mixers split by heads; key heads and B/C groups are replicated when fewer than devices.
+    auto& r = L.recurrent;
+    if (r.kind != RecurrentKind::None) {
+      r.heads /= tp;
+      if (r.groups > 0) r.groups = r.groups >= tp ? r.groups / tp : r.groups;
+    }
     auto& f = L.ffn;
     f.intermediate /= tp;
     if (f.moe) {
@@ -120,6 +137,8 @@ struct CommContext {
   Group tp_group, ep_group;
   std::vector<bool> boundary_inter;  // stage s -> s + 1 crosses nodes
   double cb = 2;                     // bytes per communicated element
+  const RuntimeSpec* rt = nullptr;   // whose collectives run (custom all-reduce, NCCL's base latency)
+  double gap_s = 0;                  // the launch gap each collective kernel pays, as any kernel of the runtime
 };
 
 void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Collective kind, const Group& g,
@@ -135,7 +154,18 @@ void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Coll
   } else {
     cost = collective_cost(kind, bytes_per_call, g, intra, inter, ctx.plan.algorithm);
   }
-  const double seconds = calls * (cost.seconds + ctx.sys.device.eff.dispatch_s);
+  // The runtime's own all-reduce for small messages inside a node: over NVLink-class links, or between two GPUs
+  // over PCIe peer-to-peer (vLLM refuses more than two PCIe-only GPUs); NCCL's base latency otherwise.
+  const RuntimeSpec* rt = ctx.rt;
+  const bool nvlink = intra.bandwidth_bytes_per_s > 64e9;
+  if (rt && kind == Collective::AllReduce && g.nodes == 1 && (nvlink || g.size() == 2) &&
+      bytes_per_call <= rt->custom_allreduce_max_bytes && ctx.plan.algorithm == CollectiveAlgo::Auto) {
+    cost = custom_allreduce_cost(bytes_per_call, g.size(), intra, g.size() == 2 || bytes_per_call <= rt->one_shot_max_bytes);
+  } else if (rt && kind != Collective::PointToPoint) {
+    cost.latency_s += rt->nccl_base_latency_s;
+    cost.seconds += rt->nccl_base_latency_s;
+  }
+  const double seconds = calls * (cost.seconds + ctx.gap_s);
   for (auto& l : c.lines) {
     if (l.what == what && l.kind == kind && l.inter_node == inter_node) {
       l.bytes += bytes_per_call * calls;
@@ -168,6 +198,13 @@ void step_comm(StepComm& c, const CommContext& ctx, const std::vector<Stage>& st
           add_line(c, ctx, "tokens for the next layer", Collective::AllGather, ctx.tp_group, T * h * cb, 1);
         } else if (L.parallel) {
           add_line(c, ctx, "attention + MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+        } else if (!L.has_ffn || (!L.has_attention && L.recurrent.kind == RecurrentKind::None)) {
+          // A single-block layer (Nemotron-H): one reduction of its only block's output.
+          add_line(c, ctx, L.has_ffn ? (L.ffn.moe ? "MoE output" : "MLP output") : "mixer output", Collective::AllReduce,
+                   ctx.tp_group, T * h * cb, 1);
+        } else if (!L.has_attention) {
+          add_line(c, ctx, "mixer output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+          add_line(c, ctx, L.ffn.moe ? "MoE output" : "MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
         } else {
           add_line(c, ctx, "attention output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
           add_line(c, ctx, L.ffn.moe ? "MoE output" : "MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
@@ -194,6 +231,8 @@ double tokens_of(const std::vector<Request>& step) {
 
 CommContext context_for(const System& sys, const ParallelPlan& p, const Workload& w) {
   CommContext ctx{sys, p, group_of(p.tp, sys, "/parallel/tp", "tensor-parallel"), Group{}, {}, comm_bytes_per_element(w)};
+  ctx.rt = w.runtime;
+  ctx.gap_s = resolve_execution(sys.device, w.runtime).eff.dispatch_s;
   ctx.ep_group = p.ep > 1 ? group_of(p.ep, sys, "/parallel/ep", "expert-parallel") : Group{};
   const int d = sys.devices_per_node;
   for (int s = 0; s + 1 < p.pp; ++s) ctx.boundary_inter.push_back((s * p.tp) / d != ((s + 1) * p.tp) / d);
@@ -256,6 +295,13 @@ std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const 
     stages.push_back(std::move(st));
   }
   return stages;
+}
+
+StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,
+                            double tokens, double logit_rows) {
+  StepComm c;
+  step_comm(c, context_for(sys, p, w), stages, tokens, logit_rows);
+  return c;
 }
 
 PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,

@@ -116,6 +116,11 @@ struct PlanForecast {
 // stages than layers, a tensor-parallel group that straddles nodes, more devices than the system has.
 std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const System& sys);
 
+// Communication of one step of `tokens` new tokens and `logit_rows` LM-head rows over the plan's stages and stage
+// boundaries: what forecast_plan adds to every step (the serving model's steps too).
+StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,
+                            double tokens, double logit_rows);
+
 PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& p,
                            const Speculative& spec);
 

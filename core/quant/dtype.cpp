@@ -20,8 +20,9 @@ const NameTable<ComputeType>& compute_type_names() {
 
 const std::vector<DType>& all_dtypes() {
   // GGUF block sizes from ggml's block_q* structs: Q8_0 = 32 int8 + fp16 scale (34 B / 32); Q4_0 = 32 nibbles +
-  // fp16 scale (18 B / 32); Q5_0 = 32 nibbles + 4 B high bits + fp16 scale (22 B / 32); K-quants use 256-weight
-  // super-blocks: Q2_K 84 B, Q3_K 110 B, Q4_K 144 B, Q5_K 176 B, Q6_K 210 B. MX formats (OCP MX v1.0): 32
+  // fp16 scale (18 B / 32); Q4_1 adds an fp16 minimum (20 B / 32); Q5_0 = 32 nibbles + 4 B high bits + fp16 scale
+  // (22 B / 32); Q5_1 adds an fp16 minimum (24 B / 32); IQ4_NL = fp16 scale + 16 B (18 B / 32); K-quants use
+  // 256-weight super-blocks: Q2_K 84 B, Q3_K 110 B, Q4_K 144 B, Q5_K 176 B, Q6_K 210 B, IQ4_XS 136 B. MX formats (OCP MX v1.0): 32
   // elements share one 8-bit E8M0 scale. NVFP4: 16 FP4 elements share one FP8 E4M3 scale.
   static const std::vector<DType> table = {
       {"fp32", 32, ComputeType::FP32, false, "IEEE binary32"},
@@ -45,9 +46,13 @@ const std::vector<DType>& all_dtypes() {
       {"q8_0", 8.5, ComputeType::INT8, true, "GGUF Q8_0: 34 bytes per 32 weights"},
       {"q6_k", 6.5625, ComputeType::INT8, true, "GGUF Q6_K: 210 bytes per 256 weights"},
       {"q5_k", 5.5, ComputeType::INT8, true, "GGUF Q5_K: 176 bytes per 256 weights"},
+      {"q5_1", 6, ComputeType::INT8, true, "GGUF Q5_1: 24 bytes per 32 weights"},
       {"q5_0", 5.5, ComputeType::INT8, true, "GGUF Q5_0: 22 bytes per 32 weights"},
       {"q4_k", 4.5, ComputeType::INT8, true, "GGUF Q4_K: 144 bytes per 256 weights"},
+      {"q4_1", 5, ComputeType::INT8, true, "GGUF Q4_1: 20 bytes per 32 weights"},
       {"q4_0", 4.5, ComputeType::INT8, true, "GGUF Q4_0: 18 bytes per 32 weights"},
+      {"iq4_nl", 4.5, ComputeType::INT8, true, "GGUF IQ4_NL: 18 bytes per 32 weights (non-linear 4-bit grid)"},
+      {"iq4_xs", 4.25, ComputeType::INT8, true, "GGUF IQ4_XS: 136 bytes per 256 weights"},
       {"q3_k", 3.4375, ComputeType::INT8, true, "GGUF Q3_K: 110 bytes per 256 weights"},
       {"q2_k", 2.625, ComputeType::INT8, true, "GGUF Q2_K: 84 bytes per 256 weights"},
   };

@@ -6,6 +6,7 @@ const NameTable<RtParam>& rt_param_names() {
   static const NameTable<RtParam> t({{RtParam::Gemm, "gemm", "fraction of the compute peak GEMMs reach"},
                                      {RtParam::GemmLow, "gemm_low", "fraction of the 8-bit (or narrower) peak those GEMMs reach"},
                                      {RtParam::Attention, "attention", "fraction of the compute peak attention reaches"},
+                                     {RtParam::KvMemory, "kv_memory", "fraction of bandwidth KV-cache reads reach"},
                                      {RtParam::MemHBM, "memory.HBM", "fraction of HBM bandwidth reached"},
                                      {RtParam::MemGDDR, "memory.GDDR", "fraction of GDDR bandwidth reached"},
                                      {RtParam::MemLPDDR, "memory.LPDDR", "fraction of LPDDR bandwidth reached"},
@@ -19,7 +20,7 @@ const NameTable<RtParam>& rt_param_names() {
 }
 
 const std::vector<RtParam>& all_rt_params() {
-  static const std::vector<RtParam> v = {RtParam::Gemm,    RtParam::GemmLow, RtParam::Attention, RtParam::MemHBM,    RtParam::MemGDDR,
+  static const std::vector<RtParam> v = {RtParam::Gemm,    RtParam::GemmLow, RtParam::Attention, RtParam::KvMemory, RtParam::MemHBM,    RtParam::MemGDDR,
                                          RtParam::MemLPDDR, RtParam::MemDDR,   RtParam::MemSRAM,   RtParam::KernelGap,
                                          RtParam::GraphGap, RtParam::Launch,   RtParam::StepOverhead};
   return v;
@@ -44,6 +45,7 @@ std::optional<double> get_param(const RuntimeSpec& rt, RtParam p) {
   switch (p) {
     case RtParam::Gemm: return rt.eff.gemm;
     case RtParam::GemmLow: return rt.eff.gemm_low;
+    case RtParam::KvMemory: return rt.eff.kv_memory;
     case RtParam::Attention: return rt.eff.attention;
     case RtParam::KernelGap: return us(rt.kernel_gap_s);
     case RtParam::GraphGap: return us(rt.graph_kernel_gap_s);
@@ -61,6 +63,7 @@ void set_param(RuntimeSpec& rt, RtParam p, double v) {
   switch (p) {
     case RtParam::Gemm: rt.eff.gemm = v; break;
     case RtParam::GemmLow: rt.eff.gemm_low = v; break;
+    case RtParam::KvMemory: rt.eff.kv_memory = v; break;
     case RtParam::Attention: rt.eff.attention = v; break;
     case RtParam::KernelGap: rt.kernel_gap_s = v * 1e-6; break;
     case RtParam::GraphGap: rt.graph_kernel_gap_s = v * 1e-6; break;

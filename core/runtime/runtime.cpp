@@ -74,6 +74,7 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   x.eff = hw.eff;  // the device's own (its `efficiency`, else its class's)
   x.graph_gap_s = x.eff.dispatch_s;
   x.gemm_low = x.eff.gemm;
+  x.kv_memory = x.eff.memory;
   if (!rt) return x;
   // A value the device file states itself wins (a calibrated device); else the runtime's; else the class's.
   const auto pick = [&](double own, double class_value, const std::optional<double>& runtime_value, unsigned bit) {
@@ -85,6 +86,7 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   x.eff.attention = pick(hw.eff.attention, cls.attention, rt->eff.attention, kEffAttention);
   x.eff.elementwise = pick(hw.eff.elementwise, cls.elementwise, rt->eff.elementwise, kEffElementwise);
   x.eff.memory = pick(hw.eff.memory, cls.memory, rt->eff.memory[static_cast<int>(memory_family(hw))], kEffMemory);
+  x.kv_memory = hw.eff_given & kEffMemory ? x.eff.memory : rt->eff.kv_memory.value_or(x.eff.memory);
   x.graphs = rt->launch == LaunchMode::Graph;
   x.graph_max_tokens = rt->graph_max_tokens;
   x.eff.dispatch_s = pick(hw.eff.dispatch_s, cls.dispatch_s, rt->kernel_gap_s, kEffDispatch);

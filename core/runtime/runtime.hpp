@@ -13,6 +13,7 @@
 
 #include "hardware/hardware.hpp"
 #include "ops/ops.hpp"
+#include "runtime/scheduler.hpp"
 #include "util/names.hpp"
 
 namespace infercast {
@@ -38,7 +39,8 @@ const NameTable<MemoryFamily>& memory_family_names();
 // Efficiencies a runtime's kernels reach (fractions of the datasheet peaks); unset: the device class's own.
 struct RuntimeEfficiency {
   std::optional<double> gemm, attention, elementwise;
-  std::optional<double> gemm_low;  // GEMMs in 8 bits or fewer (FP8, INT8, FP4): their own fraction of that doubled peak
+  std::optional<double> gemm_low;
+  std::optional<double> kv_memory;  // the fraction of bandwidth KV-cache reads reach (paged blocks; unset: `memory`)  // GEMMs in 8 bits or fewer (FP8, INT8, FP4): their own fraction of that doubled peak
   std::array<std::optional<double>, kMemoryFamilies> memory{};
 };
 
@@ -63,6 +65,13 @@ struct RuntimeSpec {
   i64 int8_dot_max_tokens = 0;  // Int8Dot up to this many tokens per step (0: always)
 
   RuntimeEfficiency eff;
+  // Collectives: a custom all-reduce kernel (vLLM, SGLang, TensorRT-LLM) for messages up to `custom_allreduce_max_bytes`
+  // inside one node over NVLink (or between 2 GPUs over PCIe peer-to-peer): one step (one-shot) up to
+  // `one_shot_max_bytes`, a reduce-scatter and an all-gather (two-shot) above; NCCL beyond, which pays its base
+  // latency per call (src/graph/tuning.cc baseLat) on top of its per-hop latencies. 0: not used / not charged.
+  double custom_allreduce_max_bytes = 0, one_shot_max_bytes = 0;
+  double nccl_base_latency_s = 0;
+  SchedulerSpec scheduler;  // how a serving engine batches requests into steps (runtime/scheduler.hpp)
   // The values the preset file states for the fittable parameters (runtime/params.hpp), before any class fit is
   // laid over them: what leave-one-source-out refits start from. Indexed by RtParam.
   std::vector<std::optional<double>> prior;
@@ -74,6 +83,7 @@ struct RuntimeSpec {
 struct Execution {
   Efficiencies eff;          // gemm, attention, elementwise, memory; dispatch_s is the per-kernel gap (one by one)
   double gemm_low = 0;       // GEMMs computing in 8 bits or fewer
+  double kv_memory = 1;      // bandwidth fraction of KV-cache traffic
   double graph_gap_s = 0;    // the per-kernel gap inside a replayed graph
   double launch_s = 0;       // host launch per kernel when launched one by one (0: overlapped or graphs)
   double step_overhead_s = 0;

@@ -24,9 +24,11 @@ std::string lower(std::string s) {
 }
 bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
+}  // namespace
+
 // A numeric cell: empty is 0; anything else must be a finite number from 0 to 1e12 (counts are cast to
 // integers, and a measured value is positive), or the whole file is refused naming the record and column.
-double num(const CsvRecord& r, const std::string& k, std::size_t index) {
+double csv_number(const CsvRecord& r, const std::string& k, std::size_t index) {
   const auto it = r.find(k);
   if (it == r.end() || it->second.empty()) return 0;
   const std::string& cell = it->second;
@@ -43,13 +45,13 @@ double num(const CsvRecord& r, const std::string& k, std::size_t index) {
                          "\"; expected a number from 0 to 1e12");
   return d;
 }
-std::string get(const CsvRecord& r, const std::string& k) {
+std::string csv_cell(const CsvRecord& r, const std::string& k) {
   const auto it = r.find(k);
   return it == r.end() ? "" : it->second;
 }
 
 // A name by its exact entry or its longest matching prefix in a presets/validation/names.json list; "" when none.
-std::string lookup(const std::vector<ValidationNames::Name>& list, const std::string& name, bool fold_case) {
+std::string lookup_name(const std::vector<ValidationNames::Name>& list, const std::string& name, bool fold_case) {
   const std::string key = fold_case ? lower(name) : name;
   std::string best;
   std::size_t best_len = 0;
@@ -66,7 +68,7 @@ std::string lookup(const std::vector<ValidationNames::Name>& list, const std::st
 
 // Device names as the measurement sources write them -> hardware presets (presets/validation/names.json).
 std::string hardware_id(const std::string& name) {
-  if (auto id = lookup(validation_names().hardware, name, false); !id.empty()) return id;
+  if (auto id = lookup_name(validation_names().hardware, name, false); !id.empty()) return id;
   // "Apple M2 Pro (16-core GPU)" -> apple-m2-pro-16c when that bin is a preset, else apple-m2-pro.
   if (starts_with(name, "Apple ")) {
     const auto paren = name.find(" (");
@@ -83,9 +85,9 @@ std::string hardware_id(const std::string& name) {
 
 // The source's weight format -> our storage type; activations and KV follow the act/KV column.
 bool formats(const std::string& weights, const std::string& act_kv, std::string& w, std::string& a, std::string& kv) {
-  w = lookup(validation_names().weights, weights, true);
+  w = lookup_name(validation_names().weights, weights, true);
   if (w.empty()) return false;
-  a = kv = lookup(validation_names().activations_kv, act_kv, true);
+  a = kv = lookup_name(validation_names().activations_kv, act_kv, true);
   return !a.empty();
 }
 
@@ -116,6 +118,8 @@ bool parallel_sizes(const std::string& p, int& tp, int& pp) {
   return i >= p.size() || p[i] == '(';
 }
 
+namespace {
+
 struct Metric {
   const char* name;
   MetricKind kind;
@@ -135,6 +139,7 @@ void keep_trace(Case& c, const Analysis& a) { c.stages.push_back(StageTrace{a.pr
 }  // namespace
 
 double case_value(const Case& c, const RuntimeSpec& rt) {
+  if (c.serving) return serving_case_value(c, rt);
   const Execution x = resolve_execution(*c.hw, &rt);
   double ttft = c.prefill_comm, decode = 0, tpot_first = c.decode_comm;
   for (const auto& st : c.stages) {
@@ -172,47 +177,52 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
                        std::string("CSV: the header has no \"") + col +
                            "\" column; expected model, hardware, metric, value and unit (see presets/validation/README.md)");
   std::map<std::string, ModelSpec> models;
+  std::vector<std::shared_ptr<ServingCase>> runs;
   for (std::size_t index = 0; index < records.size(); ++index) {
     const CsvRecord& r = records[index];
     ValidationRow v;
-    v.row_id = get(r, "row_id");
-    v.source_id = get(r, "source_id");
+    v.row_id = csv_cell(r, "row_id");
+    v.source_id = csv_cell(r, "source_id");
     v.source_group = v.source_id;
     for (const auto& [s, g] : validation_names().source_groups)
       if (s == v.source_id) v.source_group = g;
-    v.model = get(r, "model");
-    v.hardware = get(r, "hardware");
-    v.metric = get(r, "metric");
-    v.unit = get(r, "unit");
-    v.runtime = get(r, "runtime");
-    v.measured = num(r, "value", index);
-    v.batch = std::max(1.0, num(r, "batch_size", index));
-    v.prompt = num(r, "prompt_len", index);
-    v.gen = num(r, "gen_len", index);
-    const double depth = num(r, "context_depth", index);
+    v.model = csv_cell(r, "model");
+    v.hardware = csv_cell(r, "hardware");
+    v.metric = csv_cell(r, "metric");
+    v.unit = csv_cell(r, "unit");
+    v.runtime = csv_cell(r, "runtime");
+    v.measured = csv_number(r, "value", index);
+    v.batch = std::max(1.0, csv_number(r, "batch_size", index));
+    v.prompt = csv_number(r, "prompt_len", index);
+    v.gen = csv_number(r, "gen_len", index);
+    const double depth = csv_number(r, "context_depth", index);
     const Metric* metric = nullptr;
     for (const auto& m : kMetrics)
       if (v.metric == m.name) metric = &m;
     v.group = metric ? metric->group : "serving";
-    v.model_id = lookup(validation_names().models, v.model, false);
+    v.model_id = lookup_name(validation_names().models, v.model, false);
     v.hardware_id = hardware_id(v.hardware);
-    const double devices = std::max(1.0, num(r, "num_devices", index));
+    const double devices = std::max(1.0, csv_number(r, "num_devices", index));
     int tp = 1, pp = 1;
-    const bool sizes = parallel_sizes(get(r, "parallelism"), tp, pp);
+    const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
     const HardwareSpec* hw = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
     // The row's runtime, else the device's usual one (a user's own CSV without the column).
     if (v.runtime.empty() && hw) v.runtime = default_runtime_id(*hw);
     const RuntimeSpec* rt = find_runtime_preset(v.runtime);
-    if (!metric) v.reason = "a serving run (" + v.metric + "): continuous batching, not a static batch";
-    else if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
+    if (!metric) {
+      build_serving_case(r, index, v, cases, rows.size(), runs);
+      rows.push_back(v);
+      continue;
+    }
+    if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
     else if (!hw) v.reason = "no hardware preset for " + v.hardware;
     else if (!rt) v.reason = "no runtime preset " + (v.runtime.empty() ? std::string("given") : "\"" + v.runtime + "\"");
     else if (!sizes || tp * pp != static_cast<int>(devices))
-      v.reason = "runs on " + get(r, "num_devices") + " devices as \"" + get(r, "parallelism") + "\"; only TPn or TPn PPm over all of them is mapped";
+      v.reason = "runs on " + csv_cell(r, "num_devices") + " devices as \"" + csv_cell(r, "parallelism") + "\"; only TPn or TPn PPm over all of them is mapped";
     else if (devices > 1 && system_id(v.hardware_id).empty())
-      v.reason = "no system preset holding " + get(r, "num_devices") + " x " + v.hardware;
-    else if (!formats(get(r, "weights_format"), get(r, "act_kv_format"), v.weights, v.activations, v.kv))
-      v.reason = "weight format " + get(r, "weights_format") + " not mapped";
+      v.reason = "no system preset holding " + csv_cell(r, "num_devices") + " x " + v.hardware;
+    else if (!formats(csv_cell(r, "weights_format"), csv_cell(r, "act_kv_format"), v.weights, v.activations, v.kv))
+      v.reason = "weight format " + csv_cell(r, "weights_format") + " not mapped";
     else if (v.measured <= 0) v.reason = "no measured value";
     else if ((metric->kind == MetricKind::PromptThroughput || metric->kind == MetricKind::OutputThroughput ||
               metric->kind == MetricKind::E2e) && (v.prompt <= 0 || (metric->kind != MetricKind::PromptThroughput && v.gen <= 0)))

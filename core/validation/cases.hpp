@@ -6,12 +6,18 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+
 #include "analysis/analysis.hpp"
+#include "io/csv.hpp"
+#include "io/defaults.hpp"
 #include "validation/validation.hpp"
 
 namespace infercast {
 
 enum class MetricKind { Ttft, PromptThroughput, OutputThroughput, E2e, Tpot, DecodeThroughput, DecodeAggregate };
+
+struct ServingCase;  // serving_cases.cpp: a serving run kept for re-timing
 
 struct StageTrace {
   std::vector<StepBlock> prefill, decode;
@@ -28,7 +34,24 @@ struct Case {
   Timing timing = Timing::PerOp;
   std::vector<StageTrace> stages;  // one per pipeline stage (one for a single device)
   double prefill_comm = 0, decode_comm = 0, decode_steps = 0;
+  std::shared_ptr<ServingCase> serving;  // serving rows: the run (shared by the metrics measured on it)
+  int serving_metric = 0, serving_stat = 0;  // serving rows: what is measured and which statistic
 };
+
+// Record helpers shared by the static and the serving rows (cases.cpp).
+double csv_number(const CsvRecord& r, const std::string& k, std::size_t index);
+std::string csv_cell(const CsvRecord& r, const std::string& k);
+std::string lookup_name(const std::vector<ValidationNames::Name>& list, const std::string& name, bool fold_case);
+std::string hardware_id(const std::string& name);
+bool formats(const std::string& weights, const std::string& act_kv, std::string& w, std::string& a, std::string& kv);
+std::string system_id(const std::string& hardware);
+bool parallel_sizes(const std::string& p, int& tp, int& pp);
+
+// A serving row (metric serving_*): mapped to a serving run (the load from its notes, serving_cases.cpp) and
+// forecast; `v` says why when it is not covered. Runs shared by several metrics are built once (`runs`).
+void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v, std::vector<Case>& cases, std::size_t row,
+                        std::vector<std::shared_ptr<ServingCase>>& runs);
+double serving_case_value(const Case& c, const RuntimeSpec& rt);
 
 // Maps every record to a row (covered or with the reason it is not) and forecasts the covered ones with the shipped
 // defaults, keeping each one's blocks.

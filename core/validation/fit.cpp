@@ -68,7 +68,7 @@ RuntimeSpec fit_runtime(const RuntimeSpec& base, const std::vector<const Case*>&
   const double phi = (std::sqrt(5.0) - 1) / 2;
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     for (const auto& entry : free) {
-      const auto p = entry.first;  // a structured binding cannot be captured by the lambda below (C++17; clang refuses)
+      const RtParam p = entry.first;  // a plain variable: lambdas cannot capture structured bindings in C++17
       double lo, hi;
       param_range(p, lo, hi);
       double a = std::log(lo), b = std::log(hi);

@@ -24,7 +24,7 @@ double percentile(std::vector<double> v, double q) {  // nearest rank
 
 std::vector<ValidationGroup> groups_of(const std::vector<ValidationRow>& rows, bool loso) {
   std::vector<ValidationGroup> out;
-  for (const char* g : {"prefill", "decode", "e2e"}) {
+  for (const char* g : {"prefill", "decode", "e2e", "serving-ttft", "serving-tpot", "serving-e2e", "serving-throughput", "serving-itl-p99"}) {
     std::vector<double> abs_err, signed_err;
     for (const auto& v : rows) {
       if (!v.covered || v.group != g || (loso && !v.loso)) continue;
@@ -38,6 +38,15 @@ std::vector<ValidationGroup> groups_of(const std::vector<ValidationRow>& rows, b
   return out;
 }
 
+// Serving rows are forecast with the runtimes' class fits but never fitted on: a fit times a case thousands of
+// times, and a serving case is a simulation.
+std::vector<const Case*> static_only(const std::vector<const Case*>& list) {
+  std::vector<const Case*> out;
+  for (const Case* c : list)
+    if (!c->serving) out.push_back(c);
+  return out;
+}
+
 }  // namespace
 
 ValidationReport validate(const std::vector<CsvRecord>& records, const ValidationOptions& opt) {
@@ -48,7 +57,9 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   // Cases by runtime, and the source groups each runtime was measured by.
   std::map<const RuntimeSpec*, std::vector<const Case*>> by_runtime;
   for (const auto& c : cases) by_runtime[c.rt].push_back(&c);
-  for (const auto& [rt, list] : by_runtime) {
+  for (const auto& [rt, all] : by_runtime) {
+    const std::vector<const Case*> list = static_only(all);
+    if (list.empty()) continue;
     RuntimeFitResult f;
     f.runtime = rt->id;
     f.rows = static_cast<int>(list.size());
@@ -68,7 +79,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
         std::vector<const Case*> train, test;
         for (const Case* c : list) (rep.rows[c->row].source_group == g ? test : train).push_back(c);
         if (test.empty()) continue;
-        const RuntimeSpec fitted = fit_runtime(*rt, train, rep.rows);
+        const RuntimeSpec fitted = fit_runtime(*rt, static_only(train), rep.rows);
         for (const Case* c : test) {
           ValidationRow& v = rep.rows[c->row];
           v.loso_forecast = case_value(*c, fitted);
@@ -100,5 +111,7 @@ const std::string& embedded_measurements() {
   }();
   return text;
 }
+
+std::vector<ValidationGroup> summarize(const std::vector<ValidationRow>& rows, bool loso) { return groups_of(rows, loso); }
 
 }  // namespace infercast

@@ -66,6 +66,9 @@ struct ValidationOptions {
 };
 
 ValidationReport validate(const std::vector<CsvRecord>& records, const ValidationOptions& opt = {});
+// Median and 90th-percentile absolute error and median signed error of the covered rows, per group: in sample, or
+// leaving each row's source out (loso). The page and `validate --class` summarize a device class this way.
+std::vector<ValidationGroup> summarize(const std::vector<ValidationRow>& rows, bool loso);
 const std::string& embedded_measurements();  // the CSV text embedded from presets/validation/
 
 }  // namespace infercast

@@ -18,6 +18,8 @@ export function boundOf(r, phase) {
 }
 
 const fitsText = (m) => (m.fits ? (m.fits_first_tier ? 'fits' : 'fits only by spilling to slower tiers') : 'does NOT fit');
+// A value the core cannot know (no published price or power) shows as a dash with the reason.
+const DASH = '—';
 const pj = (a) => (a.pJ_per_flop.bf16 ?? Object.values(a.pJ_per_flop)[0] ?? 0).toPrecision(3);
 
 export const CARDS = [
@@ -28,7 +30,14 @@ export const CARDS = [
   { id: 'throughput', label: 'Decode throughput', show: one, value: (r) => rate(r.decode.tokens_per_s, 'tok/s'),
     sub: (r) => `${rate(r.decode.batch_tokens_per_s, 'tok/s')} for the batch` },
   { id: 'memory', label: 'Memory', show: one, value: (r) => bytes(r.memory.required_bytes),
-    sub: (r) => `of ${bytes(r.memory.capacity_bytes)}: ${fitsText(r.memory)}`, bad: (r) => !r.memory.fits || !r.memory.fits_first_tier },
+    sub: (r) => `of ${bytes(r.memory.capacity_bytes)} usable${r.memory.reserve_bytes > 0 ? ` (${bytes(r.memory.reserve_bytes)} kept by driver/OS)` : ''}: ${fitsText(r.memory)}`,
+    bad: (r) => !r.memory.fits || !r.memory.fits_first_tier,
+    hint: (r) => `Weights, the KV cache at the end of the workload and the largest activations, against the device's memory less what the driver and OS keep: ${r.memory.reserve_basis}` },
+  { id: 'offload', label: 'Offloaded to system RAM', show: (r) => one(r) && Boolean(r.offload),
+    value: (r) => `${r.offload.gpu_layers} of ${r.offload.layers + 1} layers on GPU`,
+    sub: (r) => `system RAM: ${bytes(r.offload.host_part.required_bytes)} of ${bytes(r.offload.host_part.capacity_bytes)}, decode ${seconds(r.offload.host_part.tpot_s)}/token there`,
+    bad: (r) => !r.offload.host_part.fits,
+    hint: (r) => `llama.cpp -ngl ${r.offload.gpu_layers}${r.offload.chosen ? ' (the most that fit)' : ''}: the last layers on the device, the token embedding and the first ${r.offload.host_part.layers} layers in host memory at ${r.offload.host.memory_tiers[0].bandwidth_GBps} GB/s; TPOT = device part + host part. A prompt of 32+ tokens runs the host layers on the device, their weights copied over the ${r.offload.link_GBps} GB/s link per micro-batch.` },
   { id: 'fits', label: 'Fits at most', show: one, value: (r) => (r.memory.max_batch >= 1 ? `${count(r.memory.max_batch)} requests` : 'not one request'),
     sub: (r) => {
       const m = r.memory;
@@ -40,26 +49,33 @@ export const CARDS = [
     hint: () => 'Share of decode time by what bounds each operator' },
   { id: 'e2e', label: 'End to end', show: one, value: (r) => seconds(r.e2e_s), sub: (r) => `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)` },
   { id: 'energy', label: 'Energy per token', show: costs,
-    value: (r) => (r.cost.energy_available ? `${r.cost.decode.j_per_token.toPrecision(3)} J` : '-'),
+    value: (r) => (r.cost.energy_available ? `${r.cost.decode.j_per_token.toPrecision(3)} J` : DASH),
     sub: (r) => (r.cost.energy_available
       ? `decode; prefill ${r.cost.prefill.j_per_token.toPrecision(3)} J/token; ${r.cost.busy_power_W.toFixed(0)} W busy`
       : 'no published power: set it under Energy and cost'),
-    bad: (r) => !r.cost.energy_available,
+    unknown: (r) => !r.cost.energy_available,
     hint: (r) => {
       const a = r.cost.assumptions;
       return r.cost.energy_available
         ? `J = static ${a.static_W.toFixed(1)} W x time + FLOPs x ${pj(a)} pJ (bf16) + bytes x ${a.pJ_per_byte_by_tier[0].toPrecision(3)} pJ. ${a.sources.energy}`
         : r.cost.warnings.map((w) => w.message).join(' ');
     } },
-  { id: 'cost', label: 'Cost per 1M tokens', show: costs, value: (r) => `$${r.cost.usd_per_million_tokens.toPrecision(3)}`,
-    sub: (r) => (r.cost.has_price ? `hardware $${r.cost.hardware_usd_per_hour.toFixed(3)}/h + energy $${r.cost.energy_usd_per_hour.toFixed(3)}/h` : 'electricity only: no public price'),
+  { id: 'cost', label: 'Cost per 1M tokens', show: costs,
+    value: (r) => (r.cost.usd_per_million_tokens === null ? DASH : `$${r.cost.usd_per_million_tokens.toPrecision(3)}`),
+    sub: (r) => (r.cost.usd_per_million_tokens === null ? r.cost.usd_unknown_reason
+      : r.cost.usd_basis === 'hardware and electricity' ? `hardware $${r.cost.hardware_usd_per_hour.toFixed(3)}/h + energy $${r.cost.energy_usd_per_hour.toFixed(3)}/h` : r.cost.usd_basis),
+    unknown: (r) => r.cost.usd_per_million_tokens === null,
     hint: (r) => {
       const a = r.cost.assumptions;
       return `($${a.price_USD} / ${a.lifetime_years} years + power x PUE ${a.pue} x $${a.usd_per_kWh}/kWh) / output tokens at ${Math.round(a.utilization * 100)}% utilization. ${a.sources.ownership}`;
     } },
-  { id: 'co2', label: 'CO2 per 1M tokens', show: costs, value: (r) => `${r.cost.gCO2e_per_million_tokens.toPrecision(3)} g`,
-    sub: (r) => `${r.cost.assumptions.region}, ${r.cost.assumptions.grid_gCO2e_per_kWh} g/kWh${r.cost.has_embodied ? ', embodied included' : ', operation only'}`,
-    hint: (r) => `operational ${r.cost.operational_gCO2e_per_million_tokens.toPrecision(3)} g + embodied ${r.cost.embodied_gCO2e_per_million_tokens.toPrecision(3)} g. ${r.cost.assumptions.sources.grid}` },
+  { id: 'co2', label: 'CO2 per 1M tokens', show: costs,
+    value: (r) => (r.cost.gCO2e_per_million_tokens === null ? DASH : `${r.cost.gCO2e_per_million_tokens.toPrecision(3)} g`),
+    sub: (r) => (r.cost.gCO2e_per_million_tokens === null ? r.cost.co2_unknown_reason
+      : `${r.cost.assumptions.region}, ${r.cost.assumptions.grid_gCO2e_per_kWh} g/kWh${r.cost.has_embodied ? ', embodied included' : ', operation only'}`),
+    unknown: (r) => r.cost.gCO2e_per_million_tokens === null,
+    hint: (r) => (r.cost.gCO2e_per_million_tokens === null ? r.cost.co2_unknown_reason
+      : `operational ${(r.cost.operational_gCO2e_per_million_tokens ?? 0).toPrecision(3)} g + embodied ${r.cost.embodied_gCO2e_per_million_tokens.toPrecision(3)} g. ${r.cost.assumptions.sources.grid}`) },
   { id: 'lora', label: 'LoRA merge (once)', show: (r) => one(r) && r.workload.lora.rank > 0, value: (r) => seconds(r.workload.lora.merge_s),
     sub: (r) => si(r.workload.lora.merge_flops, 'FLOP'),
     hint: () => 'Merging the adapters into the weights once: sum over adapted matrices of (2r + 2) x K x N (LIFE Table 12)' },
@@ -86,7 +102,10 @@ export const CARDS = [
   // Always.
   { id: 'prefill_flops', label: 'Prefill FLOPs', show: () => true, value: (r) => si(r.prefill.flops, 'FLOP'), sub: (r) => `${bytes(r.prefill.bytes)} moved` },
   { id: 'decode_flops', label: 'Decode FLOPs / token', show: () => true, value: (r) => si(r.decode.flops_per_token, 'FLOP'), sub: (r) => `${bytes(r.decode.bytes)} moved per step` },
-  { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes), sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)` },
+  { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes),
+    sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)${r.memory.state_bytes > 0 ? `; ${bytes(r.memory.state_bytes)} of it recurrent state` : ''}` },
+  { id: 'images', label: 'Image tokens', show: (r) => r.workload.image_tokens > 0, value: (r) => count(r.workload.image_tokens),
+    sub: (r) => `${r.workload.images.length} image(s) in each prompt, ${r.model.vision_encoder} encoder` },
 ];
 
 // A card's explanation: its worked one, or its hover text with the value shown.
@@ -100,13 +119,15 @@ export function explainCard(id, r, element) {
 
 // Cards whose value is a time (a lower bound when the device has no compute peak) or a rate (then an upper bound).
 const TIMES = new Set(['ttft', 'tpot', 'e2e']);
-const RATES = new Set(['throughput']);
-const lowerBound = (c, r) => one(r) && Boolean(r.peak && r.peak.memory_only) && (TIMES.has(c.id) || RATES.has(c.id));
+const RATES = new Set(['throughput', 'plan_throughput']);
+// With offload or a plan, a part without a peak makes the whole a bound too (the core's lower_bound says so).
+const isBound = (r) => Boolean(r.parallel ? r.parallel.lower_bound : r.lower_bound || (r.peak && r.peak.memory_only));
+const lowerBound = (c, r) => (one(r) || plan(r)) && isBound(r) && (TIMES.has(c.id) || RATES.has(c.id));
 
 function cardElement(c, r) {
   const d = document.createElement('div');
   const bound = lowerBound(c, r);
-  d.className = (c.bad && c.bad(r)) || bound ? 'card bad' : 'card';
+  d.className = (c.bad && c.bad(r)) || bound ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card';
   d.dataset.card = c.id;
   const x = CARD_EXPLAINERS[c.id] && CARD_EXPLAINERS[c.id](r);
   d.title = `${x ? x.formula : c.hint ? c.hint(r) : ''} (click for the numbers)`;

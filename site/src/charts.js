@@ -1,6 +1,42 @@
-// The uPlot charts drawn from a result: TPOT over the generation and the quantization sweep, updated in place.
+// The uPlot charts drawn from a result: TPOT over the generation and the quantization sweep, updated in place when
+// they show the same series. Each takes the width of its box (never wider: the page must not scroll sideways on a
+// phone), starts its time axis at zero (a flat TPOT looks flat) and names every point it plots.
+import uPlot from 'uplot';
 import { $ } from './ctx.js';
 import { drawPlot, replacePlot } from './plots.js';
+
+export const chartWidth = (box) => Math.max(220, Math.min(box.clientWidth || 520, 1400));
+const zeroBased = (u, lo, hi) => [0, hi > 0 ? hi * 1.1 : 1];
+
+// Writes a label beside each point of the series `list` (canvas text, so it follows the chart's scales); a label
+// that would overlap one already drawn, of any of the series, is left out.
+export function pointLabels(list, text) {
+  return (u) => {
+    const c = u.ctx;
+    const pr = uPlot.pxRatio || 1;
+    c.save();
+    c.font = `${11 * pr}px system-ui, sans-serif`;
+    c.fillStyle = getComputedStyle(document.body).color;
+    c.textAlign = 'left';
+    const xs = u.data[0];
+    const right = u.bbox.left + u.bbox.width;
+    const placed = [];  // labels drawn: a label that would overlap one of them is left out (the point stays)
+    for (const si of list) for (let i = xs.length - 1; i >= 0; i--) {
+      const ys = u.data[si];
+      if (ys[i] === null || ys[i] === undefined) continue;
+      const t = text(i);
+      if (!t) continue;
+      const w = c.measureText(t).width;
+      const px = u.valToPos(xs[i], 'x', true), py = u.valToPos(ys[i], u.series[si].scale, true) - 5 * pr;
+      const x = px + 5 * pr + w > right ? px - 5 * pr - w : px + 5 * pr;  // inside the plot
+      const h = 12 * pr;
+      if (placed.some((b) => x < b.x + b.w + 2 * pr && b.x < x + w + 2 * pr && py - h < b.y && b.y - h < py)) continue;
+      placed.push({ x, y: py, w });
+      c.fillText(t, x, py);
+    }
+    c.restore();
+  };
+}
 
 export function renderTimeline(r) {
   const box = $('timeline');
@@ -13,10 +49,10 @@ export function renderTimeline(r) {
   const xs = tl.map((p) => p.context);
   const ys = tl.map((p) => p.tpot_s * 1e3);
   drawPlot(box, {
-    width: Math.max(320, box.clientWidth || 520), height: 260,
-    scales: { x: { time: false } },
+    width: chartWidth(box), height: 260,
+    scales: { x: { time: false }, y: { range: zeroBased } },
     axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color }],
-    series: [{ label: 'context' }, { label: 'TPOT ms', stroke: '#2563eb', width: 2 }],
+    series: [{ label: 'context (tokens)' }, { label: 'TPOT (ms)', stroke: '#2563eb', width: 2 }],
   }, [xs, ys]);
 }
 
@@ -30,9 +66,11 @@ export function renderSweep(v) {
   weights.sort((a, b) => bits.get(a) - bits.get(b));
   const row = (w, k) => v.rows.find((r) => r.weights === w && r.kv === k);
   const hw = v.rows.length > 0 && v.rows[0].tokens_per_s !== undefined;
-  const xs = weights.map((w) => bits.get(w));
+  // One column per weight format, fewest bits first, named on the axis with its bits per weight.
+  const xs = weights.map((w, i) => i);
+  const names = weights.map((w) => `${/_k_|_0$|_1$|^iq|^q\d_k$/.test(w) && !w.includes('-') ? w.toUpperCase() : w} ${(+bits.get(w).toFixed(2))}`);
   const data = [xs];
-  const series = [{ label: 'weight bits' }];
+  const series = [{ label: 'weight format', value: (u, i) => (i === null ? '' : names[i] ?? '') }];
   const fg = getComputedStyle(document.body).color;
   kvs.forEach((k, i) => {
     const color = SWEEP_COLORS[i % SWEEP_COLORS.length];
@@ -43,12 +81,16 @@ export function renderSweep(v) {
     data.push(weights.map((w) => row(w, k).required_bytes / 1e9));
     series.push({ label: `GB, KV ${k}`, stroke: color, width: 1, dash: [6, 4], scale: 'gb', points: { show: true } });
   });
-  const axes = [{ label: 'bits per weight (scales included)', stroke: fg, values: (u, ticks) => ticks.map((t) => String(+t.toFixed(2))) }];
+  // Names at an angle that fits the width: steeper (and the axis deeper) when the columns are narrow.
+  const narrow = chartWidth(box) / Math.max(1, xs.length) < 70;
+  const axes = [{ label: 'weight format (bits per weight, scales included)', stroke: fg, splits: () => xs, rotate: narrow ? -70 : -30,
+    size: narrow ? 92 : 64, values: (u, ticks) => ticks.map((t) => names[t] ?? '') }];
   if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
   axes.push({ scale: 'gb', label: 'memory required (GB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
   drawPlot(box, {
-    width: Math.max(320, box.clientWidth || 520), height: 280,
-    scales: { x: { time: false }, gb: { range: (u, lo, hi) => [0, hi * 1.05] } },
+    shapeKey: names.join('\n'),  // the x axis names these formats: a chart of other formats is drawn anew
+    width: chartWidth(box), height: 320,
+    scales: { x: { time: false, range: [-0.5, Math.max(0.5, xs.length - 0.5)] }, gb: { range: zeroBased }, tps: { range: zeroBased } },
     axes, series,
   }, data);
   const cap = v.rows.length ? `${weights.length} weight formats x ${kvs.length} KV formats, activations ${v.activations}` : '';

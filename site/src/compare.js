@@ -13,21 +13,24 @@ export function entryRequest(base, entry) {
   if (entry.startsWith('h:')) {
     req.hardware = id;
     delete req.system;  // a system belongs to its own device; the comparison keeps the split (tp, pp, ...)
+    delete req.memory_reserve_GB;  // each device keeps what its own driver and OS keep
   } else {
     req.model = id;
   }
   return req;
 }
 
+// The fifth field marks a value that is a bound when the device has no compute peak: "≥" a time, "≤" a rate.
 const COLS = [
-  ['TTFT', (v) => (v.parallel ? v.parallel.ttft_s : v.ttft_s), seconds, 'lower'],
-  ['TPOT', (v) => (v.parallel ? v.parallel.tpot_s : v.decode.tpot_s), seconds, 'lower'],
-  ['tok/s (batch)', (v) => (v.parallel ? v.parallel.total_tokens_per_s : v.decode.batch_tokens_per_s), (x) => rate(x, ''), 'higher'],
+  ['TTFT', (v) => (v.parallel ? v.parallel.ttft_s : v.ttft_s), seconds, 'lower', '≥ '],
+  ['TPOT', (v) => (v.parallel ? v.parallel.tpot_s : v.decode.tpot_s), seconds, 'lower', '≥ '],
+  ['tok/s (batch)', (v) => (v.parallel ? v.parallel.total_tokens_per_s : v.decode.batch_tokens_per_s), (x) => rate(x, ''), 'higher', '≤ '],
   ['Memory', (v) => (v.parallel ? v.parallel.device_required_bytes : v.memory.required_bytes), bytes, 'lower'],
   ['Fits', (v) => (v.parallel ? v.parallel.fits : v.memory.fits), (x) => (x ? 'yes' : 'no'), ''],
-  ['J/token', (v) => (v.cost && v.cost.energy_available ? v.cost.decode.j_per_token : NaN), (x) => (Number.isFinite(x) ? x.toPrecision(3) : '-'), 'lower'],
-  ['$ / 1M tokens', (v) => (v.cost && v.cost.usd_per_million_tokens > 0 ? v.cost.usd_per_million_tokens : NaN), (x) => (Number.isFinite(x) ? `$${x.toPrecision(3)}` : '-'), 'lower'],
+  ['J/token', (v) => (v.cost && v.cost.energy_available ? v.cost.decode.j_per_token : NaN), (x) => (Number.isFinite(x) ? x.toPrecision(3) : '—'), 'lower'],
+  ['$ / 1M tokens', (v) => (v.cost && v.cost.usd_per_million_tokens > 0 ? v.cost.usd_per_million_tokens : NaN), (x) => (Number.isFinite(x) ? `$${x.toPrecision(3)}` : '—'), 'lower'],
 ];
+const isBound = (v) => Boolean(v.parallel ? v.parallel.lower_bound : v.lower_bound);
 
 function label(v, entry, presets) {
   if (!entry) return `${v.model.name} on ${v.hardware ? v.hardware.name : 'no device'} (current)`;
@@ -60,10 +63,11 @@ export function renderCompare(table, rows, presets, onRemove) {
     } else {
       const v = env.value;
       tr.insertCell().textContent = label(v, entry, presets);
-      for (const [, get, fmt, better] of COLS) {
+      for (const [, get, fmt, better, bound] of COLS) {
         const x = get(v);
         const td = tr.insertCell();
-        td.textContent = fmt(x);
+        td.textContent = `${bound && isBound(v) ? bound : ''}${fmt(x)}`;
+        if (bound && isBound(v)) td.title = 'a bound: no compute peak for this device (memory and dispatch only)';
         if (entry && base && better && typeof x === 'number' && Number.isFinite(x) && Number.isFinite(get(base)) && get(base) > 0) {
           const ratio = x / get(base);
           const s = document.createElement('span');

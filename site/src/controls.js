@@ -11,8 +11,11 @@ import { fillHardware, fillModels } from './lists.js';
 import { render, update } from './main.js';
 import { csv, renderOps } from './opstable.js';
 import { applySystem, batchingCsv, MULTI_DEFAULTS } from './parallel.js';
-import { EFFICIENCIES, effSet, parseRequests, request } from './request.js';
+import { EFFICIENCIES, effSet, parseImages, parseRequests, request } from './request.js';
+import { syncRuntime } from './runtimes.js';
 import { exportBundle } from './store.js';
+import { bindCalibration } from './calibrate.js';
+import { bindTabs, showTab } from './tabs.js';
 import { readUrl, writeUrl } from './url.js';
 
 // The numeric inputs, one entry each: input id, state key, the request or document field whose range the core's
@@ -52,6 +55,12 @@ const NUMBERS = [
   { id: 'chunk', path: '/workload/prefill_chunk', error: 'precision-error', none: true },
   { id: 'tile', path: '/attention_tile', error: 'precision-error', none: true },
   { id: 'lora', path: '/lora/rank', error: 'precision-error', none: true, min: 0 },
+  // Usable memory and offload: empty means the device's own reserve, the most layers that fit, the default host.
+  { id: 'reserve', path: '/memory_reserve_GB', error: 'hardware-error', empty: -1 },
+  { id: 'ngl', path: '/offload/gpu_layers', error: 'offload-error', empty: -1, min: 0 },
+  { id: 'host-bw', key: 'hostbw', path: '/offload/host_bandwidth_GBps', error: 'offload-error', empty: 0 },
+  { id: 'host-gb', key: 'hostgb', path: '/offload/host_capacity_GB', error: 'offload-error', empty: 0 },
+  { id: 'cal-concurrency', key: 'calConcurrency', range: { kind: 'integer', min: 1, max: 1000000 }, error: 'cal-error', local: true },
 ];
 
 function rangeOf(c) {
@@ -79,7 +88,7 @@ function bindNumber(c) {
       state[key] = x;
     }
     $(c.error).textContent = '';
-    update();
+    if (!c.local) update();
   });
 }
 
@@ -92,6 +101,13 @@ export function fillChoices() {
     const o = ctx.options.find((x) => x.path === path);
     const sel = $(id);
     sel.textContent = '';
+    // Kernels the runtime chooses unless the user does.
+    if (id === 'attention' || id === 'mlp') {
+      const auto = document.createElement('option');
+      auto.value = 'auto';
+      auto.textContent = "the runtime's";
+      sel.appendChild(auto);
+    }
     for (const v of o.values) {
       const opt = document.createElement('option');
       opt.value = v.name;
@@ -116,6 +132,18 @@ export function bind() {
     $('workload-error').textContent = '';
     state.reqs = v;
     syncRagged();
+    update();
+  });
+  $('images').addEventListener('input', () => {
+    const v = $('images').value.trim();
+    try {
+      if (v) parseImages(v);
+    } catch (err) {
+      $('workload-error').textContent = err.message;
+      return;
+    }
+    $('workload-error').textContent = '';
+    state.images = v;
     update();
   });
 
@@ -176,7 +204,15 @@ export function bind() {
     });
   }
   $('model-search').addEventListener('input', fillModels);
-  $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); });
+  $('offload').addEventListener('change', () => {
+    state.offload = $('offload').checked ? 'on' : 'off';
+    syncOffload();
+    update();
+  });
+  $('runtime').addEventListener('change', () => { state.runtime = $('runtime').value; update(); });
+  bindTabs();
+  bindCalibration();
+  $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); syncRuntime(); });
   $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GB: '', bandwidth_GBps: '' })));
   $('dev-save').addEventListener('click', saveDevice);
   $('dev-delete').addEventListener('click', deleteDevice);
@@ -259,6 +295,12 @@ export function bind() {
   });
 }
 
+// The offload fields show while offloading is on; a plan over several devices has no host to offload to.
+export function syncOffload() {
+  $('offload').checked = state.offload === 'on';
+  $('offload-fields').hidden = state.offload !== 'on';
+}
+
 export function syncInputs() {
   fillModels();
   fillHardware();
@@ -267,15 +309,24 @@ export function syncInputs() {
   $('lora-mode').value = state.loraMode;
   $('hadamard').value = state.hadamard;
   for (const id of ['kwh', 'pue', 'life', 'util']) $(id).value = String(state[id]);
+  $('reserve').value = state.reserve >= 0 ? String(state.reserve) : '';
+  $('ngl').value = state.ngl >= 0 ? String(state.ngl) : '';
+  $('host-bw').value = state.hostbw > 0 ? String(state.hostbw) : '';
+  $('host-gb').value = state.hostgb > 0 ? String(state.hostgb) : '';
+  syncRuntime();
+  syncOffload();
+  showTab(state.tab, false);
   $('price').value = state.price > 0 ? String(state.price) : '';
   $('power').value = state.power > 0 ? String(state.power) : '';
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';
   $('region').value = state.region;
   $('reqs').value = state.reqs;
+  $('images').value = state.images;
   $('ops-view').value = state.opsView;
   syncRagged();
   syncEfficiencies();
   if (state.reqs) $('ragged').open = true;
+  if (state.images) $('vision').open = true;
   if (EFFICIENCIES.some(([k]) => effSet(k))) $('advanced').open = true;
   for (const id of Object.keys(MULTI_DEFAULTS)) if ($(id)) $(id).value = String(state[id]);
   $('spec').open = $('spec').open || Boolean(state.draft);

@@ -16,14 +16,17 @@ export const backend = createBackend();
 
 export const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
-  weights: 'declared', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'fused', moe: 'expected',
-  mlp: 'unfused', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
+  weights: 'declared', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'auto', moe: 'expected',
+  mlp: 'auto', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
-  reqs: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
+  reqs: '', images: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
+  // The details tab shown; the driver/OS reserve (-1: the device's own); layers offloaded to host memory (ngl -1:
+  // the most that fit; host bandwidth and capacity 0: the core's defaults); the runtime (when the core has them).
+  tab: 'charts', reserve: -1, offload: 'off', ngl: -1, hostbw: 0, hostgb: 0, runtime: '',
   ...MULTI_DEFAULTS,
 };
 
-export const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null };
+export const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null, calConcurrency: 1 };
 
 export const ctx = {
   presets: { models: [], hardware: [], systems: [] },
@@ -36,6 +39,9 @@ export const ctx = {
   lastResult: null,
   lastBatching: null,
   lastSweep: null,
+  lastCalibration: null,
+  validation: null,  // the core's validate call, made once when the Validation tab is first shown
+  runtimes: [],
   lastDse: null,
   lastTcTm: null,
   dseFront: [],

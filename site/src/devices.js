@@ -184,11 +184,14 @@ export function keepModel(config, name) {
   ctx.store.doc.models.push({ config, name: name || config._name_or_path || config.model_type || 'config.json', saved: new Date().toISOString() });
 }
 
-// Each efficiency input shows the device's own value as its placeholder and the override, if any, as its value.
+// Each efficiency input shows what the analysis ran with as its placeholder (the device's own, else its runtime's,
+// else its class's: the result's `execution`) and the override, if any, as its value.
 export function syncEfficiencies() {
   const doc = state.hardware ? selectedDeviceDoc() : null;
+  const ran = ctx.lastResult && ctx.lastResult.execution ? ctx.lastResult.execution.efficiency : null;
   for (const [key, field, id] of EFFICIENCIES) {
-    $(id).placeholder = doc && doc.efficiency ? String(+doc.efficiency[field].toPrecision(4)) : '';
+    const v = (doc && doc.efficiency && doc.efficiency[field]) ?? (ran ? ran[field] : undefined);
+    $(id).placeholder = v !== undefined ? String(+v.toPrecision(4)) : '';
     $(id).value = effSet(key) ? String(state[key]) : '';
   }
 }

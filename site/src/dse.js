@@ -79,6 +79,7 @@ export function dseRequest(base) {
   const objectives = [...$('dse-objectives').querySelectorAll('input:checked')].map((c) => c.value);
   const req = { ...base, axes, objectives, keep_points: 20000 };
   delete req.placement;
+  delete req.offload;  // design points hold the whole model
   const cons = {};
   const num = (id) => ($(id).value.trim() === '' ? null : Number($(id).value));
   if (num('dse-max-tpot') !== null) cons.max_tpot_s = num('dse-max-tpot') / 1000;

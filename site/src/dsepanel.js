@@ -90,6 +90,8 @@ export async function runTcTm() {
   const req = request();
   delete req.hardware;
   delete req.costs;
+  delete req.offload;
+  delete req.memory_reserve_GB;
   Object.assign(req, {
     compute_TOPS: { min: 10, max: 100, steps: 10 }, bandwidth_GBps: { min: 10, max: 100, steps: 10 },
     compute_efficiency: Number($('tctm-ce').value), memory_efficiency: Number($('tctm-me').value),

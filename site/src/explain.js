@@ -6,10 +6,6 @@ import { bytes, count, seconds, si } from './format.js';
 const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
 const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
 
-function effOf(eff, cls) {
-  return cls === 'gemm' ? eff.gemm : cls === 'attention' ? eff.attention : eff.elementwise;
-}
-
 // The arithmetic behind an estimated peak of type t: its part of the preset's derivation ("48 SMs x 512 ...").
 export function derivationOf(hw, t) {
   const d = (hw.peak_estimated && hw.peak_estimated.derivation) || '';
@@ -34,19 +30,20 @@ function peakLines(r) {
 // core's memory time implies: the tier's own when the operator's bytes sit in one tier, else the blend of tiers.
 export function opTime(o, r) {
   const hw = r.hardware;
-  const peak = (hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
-  // The efficiencies the analysis ran with (the runtime's on this device); a device document states only its own.
-  const eff = r.execution ? r.execution.efficiency : hw.efficiency;
-  const e = effOf(eff, o.class);
-  const em = eff.memory;
+  const x = r.execution;
+  // The peak the core ran at: the FP16-accumulate rate when the runtime's kernels reach it.
+  const acc = x.compute_paths && x.compute_paths.fp16_accumulate && hw.peak_dense_TFLOPS_fp16_accumulate;
+  const peak = ((acc && hw.peak_dense_TFLOPS_fp16_accumulate[o.compute_type_used]) || hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
+  const e = +o.compute_efficiency.toPrecision(3);
   const used = r.memory.placement.filter((p) => p.bytes_per_tier.filter((b) => b > 0).length > 1 || p.bytes_per_tier.findIndex((b) => b > 0) > 0);
-  const bw = o.memory_s > 0 ? o.bytes / (o.memory_s * em) : hw.memory_tiers[0].bandwidth_GBps * 1e9;
   const lines = [
     peak > 0
-      ? `compute = FLOPs / (${o.compute_type_used} peak${isEstimated(hw, o.compute_type_used) ? ' (estimated)' : ''} x e_${o.class === 'gemm' || o.class === 'attention' ? o.class : 'elementwise'}) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}`
+      ? `compute = FLOPs / (${o.compute_type_used} peak${isEstimated(hw, o.compute_type_used) ? ' (estimated)' : ''} x e) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}` +
+        ` (e: ${x.runtime_name}'s ${o.class} efficiency${o.class === 'gemm' ? ' x this GEMM\'s tile waves' : ''})`
       : `compute = 0 (no compute peak: a lower bound, not a forecast)`,
-    `memory = bytes / (bandwidth x e_mem) = ${bytes(o.bytes)} / (${gbps(bw)} x ${em}) = ${seconds(o.memory_s)}${used.length ? ' (bandwidth: the blend of the tiers these bytes live in)' : ''}`,
-    `dispatch = ${count(o.dispatches)} launches x ${eff.dispatch_us} µs = ${seconds(o.dispatch_s)}`,
+    `memory = bytes / achieved bandwidth = ${bytes(o.bytes)} / ${gbps(o.bandwidth_Bps)} = ${seconds(o.memory_s)}` +
+      ` (the tiers' bandwidth x ${x.runtime_name}'s memory efficiency ${x.efficiency.memory}${used.length ? '; a blend of the tiers these bytes live in' : ''})`,
+    `dispatch = ${count(o.dispatches)} kernels x ${+o.gap_us.toPrecision(3)} µs gap (${x.runtime_name}, ${x.launch === 'graph' ? 'replayed graph' : 'launched one by one'}) = ${seconds(o.dispatch_s)}`,
     `time = max(compute, memory) + dispatch = max(${seconds(o.compute_s)}, ${seconds(o.memory_s)}) + ${seconds(o.dispatch_s)} = ${seconds(o.time_s)}`,
   ];
   if (peak > 0 && isEstimated(hw, o.compute_type_used)) lines.splice(1, 0, `estimated peak: ${derivationOf(hw, o.compute_type_used)}`);
@@ -68,9 +65,17 @@ function phaseLines(r, phase, total) {
     m += o.memory_s;
     d += o.dispatch_s;
   }
+  const ops_s = r.workload.timing === 'per-op' ? sum.compute + sum.memory + sum.dispatch : Math.max(c, m) + d;
   const lines = r.workload.timing === 'per-op'
-    ? [`= ${ops.length} operators: compute-bound ${seconds(sum.compute)} + memory-bound ${seconds(sum.memory)} + dispatch-bound ${seconds(sum.dispatch)} = ${seconds(sum.compute + sum.memory + sum.dispatch)}`]
-    : [`= max(sum of compute ${seconds(c)}, sum of memory ${seconds(m)}) + sum of dispatch ${seconds(d)} = ${seconds(total)}`];
+    ? [`= ${ops.length} operators: compute-bound ${seconds(sum.compute)} + memory-bound ${seconds(sum.memory)} + dispatch-bound ${seconds(sum.dispatch)} = ${seconds(ops_s)}`]
+    : [`= max(sum of compute ${seconds(c)}, sum of memory ${seconds(m)}) + sum of dispatch ${seconds(d)} = ${seconds(ops_s)}`];
+  // The runtime's part of a step beyond its operators: its host work per step, and the host launching the kernels
+  // one by one when that takes longer than the device (eager frameworks).
+  const x = r.execution;
+  const steps = phase === 'prefill' ? Math.max(1, r.workload.prefill_chunks || 1) : 1;
+  if (x && total - ops_s > 1e-12)
+    lines.push(`+ ${x.runtime_name}: ${total - ops_s - steps * x.step_overhead_us * 1e-6 > 1e-9 ? 'the host launching kernels one by one (longer than the device) and ' : ''}` +
+      `${steps > 1 ? `${steps} x ` : ''}${+x.step_overhead_us.toPrecision(3)} µs of host work per step = ${seconds(total)}`);
   const top = [...ops].sort((a, b) => b.time_s - a.time_s).slice(0, 2);
   for (const o of top) {
     lines.push(`Largest: ${o.name} (${o.group || 'model'}, x${o.count}), ${((100 * o.time_s) / (sum.compute + sum.memory + sum.dispatch)).toFixed(0)}% of the phase:`);
@@ -93,7 +98,7 @@ export const CARD_EXPLAINERS = {
     return {
       title: 'Time to first token', convention: convention(r),
       formula: w.timing === 'per-op'
-        ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + dispatches x t_dispatch]'
+        ? 'TTFT = sum over prefill operators of [max(FLOPs / (peak x e_class), bytes / (bandwidth x e_mem)) + kernels x gap], at least the host\'s launches, + the runtime\'s host work per step'
         : 'TTFT = max(sum of compute times, sum of memory times) + sum of dispatches x t_dispatch (phase-max timing)',
       lines: [...chunks, ...phaseLines(r, 'prefill', r.ttft_s), ...peakLines(r), `TTFT = ${seconds(r.ttft_s)}`],
     };
@@ -114,16 +119,25 @@ export const CARD_EXPLAINERS = {
   },
   memory(r) {
     const m = r.memory;
-    return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; capacity = sum of the memory tiers',
+    return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; usable = sum of the memory tiers - what the driver and OS keep',
       lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
-        `capacity ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} = ${bytes(m.capacity_bytes)}`,
+        `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
+        `kept by the driver and OS: ${m.reserve_basis || 'none'}`,
         m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
   },
   kv(r) {
     const m = r.memory;
     const w = r.workload;
     return { title: 'KV cache', convention: convention(r), formula: 'KV bytes per token = sum over layers of (K + V widths, or the MLA latent) x bytes per element; x each request\'s context, sliding windows and chunks capped',
-      lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`] };
+      lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`,
+        ...(m.state_bytes > 0 ? [`of which ${bytes(m.state_bytes)} is the recurrent state of linear-attention and state-space layers: constant per sequence, whatever the context`] : [])] };
+  },
+  images(r) {
+    const w = r.workload;
+    return { title: 'Image tokens', convention: convention(r),
+      formula: `tokens per image from its size as the ${r.model.vision_encoder} processor resizes and patches it (docs/formulas.md, "Vision encoders"); they join every new prompt`,
+      lines: [...w.images.map((im) => `${im.width} x ${im.height}: ${count(im.encoder_patches)} encoder patches in ${count(im.encoder_sequences)} sequence(s) -> ${count(im.tokens)} tokens`),
+        `${count(w.image_tokens)} tokens added to each new prompt`] };
   },
   prefill_flops: (r) => flopsCard('Prefill FLOPs', 'prefill', r),
   decode_flops: (r) => flopsCard('Decode FLOPs / token', 'decode', r),

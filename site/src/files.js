@@ -42,11 +42,9 @@ export async function useSafetensors(shards, configFile) {
   }
   let given = null;
   if (configFile) {
-    try {
-      given = JSON.parse(await configFile.text());
-    } catch (err) {
-      return fail(`${configFile.name} is not valid JSON: ${err.message}`);
-    }
+    const parsed = await parseConfigText(await configFile.text(), configFile.name);
+    if (parsed.error) return fail(parsed.error);
+    given = parsed.cfg;
   }
   const selected = state.model === 'custom' && state.config ? state.config : state.model;
   let env = await backend.envelope('checkpoint', { tensors: rows, model: given || selected });
@@ -120,15 +118,27 @@ export async function useGguf(file) {
   }
 }
 
-export function useConfigText(text, origin) {
-  $('model-error').textContent = '';
-  let cfg;
+// A config's text as strict JSON, or as Python's json writes it (NaN, Infinity: the core reads those, refusing
+// them by name where a number is computed with). Resolves to {cfg} or {error}.
+export async function parseConfigText(text, origin) {
   try {
-    cfg = JSON.parse(text);
+    return { cfg: JSON.parse(text) };
   } catch (err) {
-    $('model-error').textContent = `${origin} is not valid JSON: ${err.message}`;
+    const env = await backend.callBytes('config_text', new TextEncoder().encode(text));
+    if (env.ok) return { cfg: env.value.config };
+    if (env.error.code === 'input.malformed_json') return { error: `${origin} is not valid JSON: ${err.message}` };
+    return { error: `${origin}: ${env.error.message}` };
+  }
+}
+
+export async function useConfigText(text, origin) {
+  $('model-error').textContent = '';
+  const parsed = await parseConfigText(text, origin);
+  if (parsed.error) {
+    $('model-error').textContent = parsed.error;
     return;
   }
+  const cfg = parsed.cfg;
   if (cfg === null || typeof cfg !== 'object' || Array.isArray(cfg)) {
     $('model-error').textContent = `${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`;
     return;

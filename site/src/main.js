@@ -3,20 +3,26 @@
 // (controls.js), files (files.js) and devices (devices.js) live in their own modules.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
 import BUILT from 'infercast:catalogs';
+import { gb, renderAnswer } from './answer.js';
 import { connect, rows } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
-import { fillEditor } from './devices.js';
+import { fillEditor, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { cancelStaleSweep, redraw, runTcTm } from './dsepanel.js';
 import { count } from './format.js';
 import { renderOps } from './opstable.js';
+import { replacePlot } from './plots.js';
+import { showTab, whenShown } from './tabs.js';
+import { showValidation } from './validation.js';
 import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
+import { initServingPanel } from './serving.js';
+import { fillRuntimes, syncRuntime } from './runtimes.js';
 import { loadStore } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
@@ -43,6 +49,9 @@ export async function update() {
   if (!env.ok) {
     $(errorSlot(env.error.path)).textContent = env.error.message;
     $('status').textContent = 'The last change could not be analyzed; the results below are from the previous valid input.';
+    // The answer never silently shows numbers for inputs that are no longer on screen.
+    if (ctx.lastResult) $('answer-notes').textContent = `This answer is for the previous valid input: ${env.error.message}`;
+    else $('answer').textContent = `No answer yet: ${env.error.message}`;
     done();
     return;
   }
@@ -113,6 +122,8 @@ async function updateBatching(mine) {
   const env = await backend.envelope('batching', request(), AUX2);
   if (mine !== ctx.generation) return;
   if (!env.ok) {
+    ctx.lastBatching = null;
+    renderBatching(null, $('batching'), $('batching-note'));
     $('batching-note').textContent = `The batching curve could not run: ${env.error.message}`;
     return;
   }
@@ -125,6 +136,9 @@ async function updateSweep(mine) {
   const env = await backend.envelope('quant_sweep', request(), AUX);
   if (mine !== ctx.generation) return;
   if (!env.ok) {
+    // Never leave the previous scenario's chart beside this one's message.
+    ctx.lastSweep = null;
+    replacePlot($('quant-sweep'), null);
     $('sweep-note').textContent = `The sweep could not run: ${env.error.message}`;
     return;
   }
@@ -140,12 +154,28 @@ export function render(r) {
 // The cards and the lines about the model, the device and the plan.
 function renderNumbers(r) {
   const m = r.model;
+  renderAnswer($('answer'), $('answer-notes'), r, state.weights);
+  syncRuntime(r);
   $('weights').options[0].textContent = publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario);
-  $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}, ${count(m.params_active)} active per token incl. input embedding; ${m.num_layers} layers in ${m.groups.length} group(s): ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}.`;
+  if (r.memory.reserve_bytes !== undefined) {
+    $('reserve').placeholder = `${gb(r.memory.reserve_bytes)} (device's)`;
+    // The basis's first clause on the page, the whole of it (with its sources) as the field's tooltip.
+    $('reserve-help').textContent = `${gb(r.memory.reserve_bytes)} of ${gb(r.memory.physical_capacity_bytes)} GB: ${r.memory.reserve_basis.split(/[:(]/)[0].trim()}`;
+    $('reserve-help').title = r.memory.reserve_basis;
+    $('reserve').title = r.memory.reserve_basis;
+  } else {
+    $('reserve-help').textContent = '';
+  }
+  $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}${m.params_active !== m.params_total ? `, ${count(m.params_active)} active per token` : ''}; ${m.num_layers} layers${m.groups.length > 1 ? `: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}` : ''}.`;
+  $('model-info').title = `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`;
   $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
   renderPlan(r, $('plan'));
-  const est = r.hardware && r.hardware.peak_estimated ? `; estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}` : '';
-  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}; source: ${r.hardware.source}${est}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
+  syncEfficiencies();  // the placeholders show what this analysis ran with
+  // The device in a line; its sources (and how an estimated peak was derived) one click away.
+  const est = r.hardware && r.hardware.peak_estimated ? `estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}. ` : '';
+  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.hardware.peak_estimated ? '; peaks estimated' : ''}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`;
+  $('hardware-source').textContent = !r.hardware ? '' : `${est}Source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
+  $('hardware-source-box').hidden = !r.hardware;
   renderCards($('cards'), r);
 }
 
@@ -210,26 +240,48 @@ async function start() {
   }
   $('version').textContent = version.value.version;
   $('weights').appendChild(option('declared', 'as published'));
+  // llama.cpp's file types (each tensor in the type llama-quantize gives it) first for weights, then every format.
+  const mixes = document.createElement('optgroup');
+  mixes.label = 'llama.cpp files (GGUF)';
+  for (const d of dtypes.value.filter((x) => x.mix)) {
+    const o = option(d.name, d.name.toUpperCase());
+    o.title = d.definition;
+    mixes.appendChild(o);
+  }
+  $('weights').appendChild(mixes);
   for (const id of ['weights', 'activations', 'kv']) {
-    for (const d of dtypes.value) {
+    const group = id === 'weights' ? document.createElement('optgroup') : $(id);
+    if (id === 'weights') group.label = 'one format for every weight';
+    for (const d of dtypes.value.filter((x) => !x.mix)) {
       const o = option(d.name, d.name);
       o.title = `${d.bits_per_element} bits per element: ${d.definition}`;
-      $(id).appendChild(o);
+      group.appendChild(o);
     }
+    if (id === 'weights') $(id).appendChild(group);
   }
+  await fillRuntimes();
   for (const c of conventions.value) {
     const o = option(c.name, c.name);
     o.title = c.description;
     $('convention').appendChild(o);
   }
+  whenShown('charts', () => ctx.lastResult && render(ctx.lastResult));
+  whenShown('quant', () => ctx.lastSweep && renderSweep(ctx.lastSweep));
+  whenShown('multi', () => ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note')));
+  whenShown('validation', showValidation);
   buildDseControls();
   redraw.observe($('dse-plot'));
   redraw.observe($('tctm'));
   syncInputs();
   bind();
+  initServingPanel();
   fillEditor();
   $('store-notice').textContent = ctx.store.notice;
-  if (ctx.store.notice) $('device-editor').open = true;
+  if (ctx.store.notice) {
+    // A message about the devices kept in this browser is shown where they are edited.
+    $('device-editor').open = true;
+    showTab('settings', false);
+  }
   await update();
   runTcTm();
 }

@@ -1,5 +1,6 @@
 // Several devices, speculative decoding and batching curves in the page: the request fields, the plan cards and
 // tables, and the batching chart. All numbers come from the core (core/parallel); nothing is computed here.
+import { chartWidth, pointLabels } from './charts.js';
 import { replacePlot } from './plots.js';
 import { bytes, count, seconds } from './format.js';
 
@@ -114,12 +115,15 @@ export function renderBatching(v, box, note) {
   const fit = v.points.map((p) => (p.fits ? p.total_tokens_per_s : null));
   const over = v.points.map((p) => (p.fits ? null : p.total_tokens_per_s));
   const color = getComputedStyle(document.body).color;
+  // Each point is named by its batch (requests per replica).
+  const label = (i) => `B=${count(v.points[i].batch)}`;
   replacePlot(box, {
-    width: Math.max(320, box.clientWidth || 520), height: 260,
+    width: chartWidth(box), height: 280,
     scales: { x: { time: false } },
-    axes: [{ label: 'TPOT (ms)', stroke: color }, { label: 'total tok/s', stroke: color }],
-    series: [{ label: 'TPOT ms' }, { label: 'fits', stroke: '#2563eb', width: 2, points: { show: true } },
-      { label: 'KV does not fit', stroke: '#dc2626', width: 2, dash: [6, 4], points: { show: true } }],
+    axes: [{ label: 'time per output token (ms)', stroke: color }, { label: 'total tokens/s (all requests)', stroke: color }],
+    series: [{ label: 'TPOT (ms)' }, { label: 'fits (tokens/s)', stroke: '#2563eb', width: 2, points: { show: true } },
+      { label: 'KV cache does not fit (tokens/s)', stroke: '#dc2626', width: 2, dash: [6, 4], points: { show: true } }],
+    hooks: { draw: [pointLabels([2, 1], label)] },
   }, [xs, fit, over]);
   note.textContent = `Batch 1 to ${count(v.points[v.points.length - 1].batch)} per replica; the KV cache stops fitting after ${count(v.kv_fit_batch)} requests. Static batches: the whole batch is prefilled, then decoded together.`;
 }

@@ -2,7 +2,6 @@
 // batching, comparisons), and where an error the core names goes.
 import { $, ctx, DEFAULTS, state } from './ctx.js';
 import { count } from './format.js';
-import { start } from './main.js';
 import { addMulti } from './parallel.js';
 
 // The hardware document of the selected custom device (stored, or from the link), or null for a preset.
@@ -48,7 +47,26 @@ export function parseRequests(text) {
   });
 }
 
-export function workloadArg() {
+// Images typed as "WIDTHxHEIGHT" items, optionally "xCOUNT" ("1024x768, 640x480x2"), as the CLI's --images; the
+// ranges are the core's (the options call). Throws a message naming the item.
+export function parseImages(text) {
+  const range = (key) => ctx.options.find((o) => o.path === `/workload/images/*/${key}`);
+  const items = text.split(/[,;\n]/).map((x) => x.trim()).filter(Boolean);
+  return items.map((item, i) => {
+    const m = /^(\d+)\s*[x×*]\s*(\d+)(?:\s*[x×*]\s*(\d+))?$/.exec(item);
+    const img = m ? { width: Number(m[1]), height: Number(m[2]), count: Number(m[3] || 1) } : null;
+    const outside = img && ['width', 'height', 'count'].find((k) => img[k] < range(k).min || img[k] > range(k).max);
+    if (!img || outside) {
+      const size = range('width'), n = range('count');
+      throw new Error(`Images: item ${i + 1} holds "${item}"; expected WIDTHxHEIGHT, optionally xCOUNT (e.g. 1024x768x2), `
+        + `each side ${size.min} to ${size.max} pixels, count ${n.min} to ${n.max}`);
+    }
+    if (!m[3]) delete img.count;
+    return img;
+  });
+}
+
+function baseWorkload() {
   if (state.reqs) {
     try {
       return { requests: parseRequests(state.reqs), gen: state.gen };
@@ -59,15 +77,25 @@ export function workloadArg() {
   return { batch: state.batch, prompt: state.prompt, gen: state.gen };
 }
 
+export function workloadArg() {
+  const w = baseWorkload();
+  if (state.images) {
+    try {
+      w.images = parseImages(state.images);
+    } catch {
+      // shown next to the input by its handler; no images until the list is fixed
+    }
+  }
+  return w;
+}
+
 export function request() {
   const req = {
     model: state.model === 'custom' && state.config ? state.config : state.model,
     workload: workloadArg(),
     precision: { activations: state.activations, kv: state.kv },
     convention: state.convention,
-    attention: state.attention,
     moe_traffic: state.moe,
-    mlp: state.mlp,
   };
   // Without a weight format the core applies the one the model is published in (its quantization_config), as
   // the CLI does when --weights is not given.
@@ -78,6 +106,9 @@ export function request() {
     if (cls && dtype) req.precision[cls] = dtype;
   }
   if (state.chunk > 0) req.workload.prefill_chunk = state.chunk;
+  // Attention and MLP kernels: the runtime's unless chosen ("auto" sends nothing, as the CLI without --attention).
+  if (state.attention !== 'auto') req.attention = state.attention;
+  if (state.mlp !== 'auto') req.mlp = state.mlp;
   if (state.tile > 0) req.attention_tile = state.tile;
   if (state.lora > 0) req.lora = { rank: state.lora, mode: state.loraMode };
   if (state.scenario) req.scenario = state.scenario;
@@ -87,13 +118,24 @@ export function request() {
   if (state.embodied >= 0) req.costs.embodied_kgCO2e = state.embodied;
   req.online_hadamard = state.hadamard === 'on';
   if (state.hardware) req.hardware = hardwareArg();
-  return addMulti(req, state);
+  if (state.hardware && state.reserve >= 0) req.memory_reserve_GB = state.reserve;
+  if (state.runtime) req.runtime = state.runtime;
+  addMulti(req, state);
+  // Layers in host memory (llama.cpp's -ngl) only next to one device.
+  if (state.hardware && state.offload === 'on' && !req.system && !req.parallel && !req.speculative) {
+    req.offload = {};
+    if (state.ngl >= 0) req.offload.gpu_layers = state.ngl;
+    if (state.hostbw > 0) req.offload.host_bandwidth_GBps = state.hostbw;
+    if (state.hostgb > 0) req.offload.host_capacity_GB = state.hostgb;
+  }
+  return req;
 }
 
 // Errors go next to the input that caused them.
 export function errorSlot(path) {
   if (path.startsWith('/model')) return 'model-error';
-  if (path.startsWith('/hardware')) return 'hardware-error';
+  if (path.startsWith('/hardware') || path.startsWith('/memory_reserve') || path.startsWith('/runtime')) return 'hardware-error';
+  if (path.startsWith('/offload')) return 'offload-error';
   if (path.startsWith('/workload')) return 'workload-error';
   if (path.startsWith('/costs')) return 'cost-error';
   if (/^\/(parallel|system|speculative|batching)/.test(path)) return 'parallel-error';
@@ -101,5 +143,5 @@ export function errorSlot(path) {
 }
 
 export function clearErrors() {
-  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error', 'parallel-error']) $(id).textContent = '';
+  for (const id of ['model-error', 'hardware-error', 'workload-error', 'precision-error', 'cost-error', 'parallel-error', 'offload-error']) $(id).textContent = '';
 }

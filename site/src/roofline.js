@@ -13,7 +13,8 @@ function el(name, attrs, text) {
 export function drawRoofline(container, result, phase) {
   container.textContent = '';
   const hw = result.hardware;
-  const ops = result.ops.filter((o) => o.phase === phase && o.flops > 0 && o.bytes > 0 && o.time_s > 0);
+  // The device's operators (with offload, the host's run elsewhere and are not on this roofline).
+  const ops = result.ops.filter((o) => o.phase === phase && o.flops > 0 && o.bytes > 0 && o.time_s > 0 && o.device !== 'host');
   if (!hw || ops.length === 0) {
     container.textContent = hw ? 'No operators with FLOPs in this phase.' : 'Pick a device to see the roofline.';
     return null;

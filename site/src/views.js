@@ -98,35 +98,47 @@ export function drawMemory(container, r) {
     container.textContent = 'Pick a device to see where the bytes live.';
     return null;
   }
-  const W = 560, L = 150;
+  // Per tier: its name, size and bandwidth on a line of their own (long names never run into the bar), then the
+  // bar, its width the tier's capacity, filled by what is placed there, the driver and OS reserve hatched in grey.
+  const W = 560, L = 4, ROW = 50;
   const tiers = hw.memory_tiers;
-  const H = 34 * tiers.length + 40;
+  const H = ROW * tiers.length + 40;
   const svg = el('svg', { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 });
+  const reserve = r.memory.reserve_bytes || 0;
   tiers.forEach((t, i) => {
-    const y = 8 + 34 * i;
+    const y = 6 + ROW * i;
     const cap = t.capacity_GB * 1e9;
-    svg.appendChild(el('text', { x: 4, y: y + 12 }, `${t.name}`));
-    svg.appendChild(el('text', { x: 4, y: y + 25, class: 'muted' }, `${bytes(cap)}, ${t.bandwidth_GBps.toLocaleString('en-US')} GB/s`));
-    svg.appendChild(el('rect', { x: L, y, width: W - L - 8, height: 26, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.4 }));
+    const name = t.name.length > 52 ? `${t.name.slice(0, 50)}...` : t.name;
+    const head = el('text', { x: L, y: y + 11 }, `${name}: ${bytes(cap)}, ${t.bandwidth_GBps.toLocaleString('en-US')} GB/s`);
+    head.appendChild(el('title', {}, t.name));
+    svg.appendChild(head);
+    const by = y + 17, bw = W - L - 8;
+    svg.appendChild(el('rect', { x: L, y: by, width: bw, height: 22, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.4 }));
     let x = L;
     let used = 0;
     for (const [what, label, color] of PLACED) {
       const p = placement.find((q) => q.what === what);
       const b = p ? p.bytes_per_tier[i] || 0 : 0;
       used += b;
-      const width = cap > 0 ? Math.min((b / cap) * (W - L - 8), W - 8 - x) : 0;
+      const width = cap > 0 ? Math.min((b / cap) * bw, L + bw - x) : 0;
       if (width <= 0) continue;
-      const rect = el('rect', { x, y, width, height: 26, fill: color, 'fill-opacity': 0.85 });
+      const rect = el('rect', { x, y: by, width, height: 22, fill: color, 'fill-opacity': 0.85 });
       rect.appendChild(el('title', {}, `${label} in ${t.name}: ${bytes(b)} (${((100 * b) / cap).toFixed(1)}% of it)`));
       svg.appendChild(rect);
       x += width;
     }
-    svg.appendChild(el('text', { x: W - 10, y: y + 17, 'text-anchor': 'end' }, `${((100 * used) / cap).toFixed(1)}% used`));
+    if (i === 0 && reserve > 0 && cap > 0) {
+      const rw = Math.min((reserve / cap) * bw, bw);
+      const rect = el('rect', { x: L + bw - rw, y: by, width: rw, height: 22, fill: '#9ca3af', 'fill-opacity': 0.5 });
+      rect.appendChild(el('title', {}, `kept by the driver and OS: ${bytes(reserve)}`));
+      svg.appendChild(rect);
+    }
+    svg.appendChild(el('text', { x: W - 8, y: y + 11, 'text-anchor': 'end', class: 'muted' }, `${((100 * used) / cap).toFixed(1)}% used`));
   });
   const over = r.memory.required_bytes - r.memory.capacity_bytes;
   let x = 4;
-  const y = 34 * tiers.length + 28;
-  for (const [, label, color] of PLACED) {
+  const y = ROW * tiers.length + 24;
+  for (const [, label, color] of [...PLACED, ...(reserve > 0 ? [[null, 'driver and OS', '#9ca3af']] : [])]) {
     svg.appendChild(el('rect', { x, y: y - 8, width: 9, height: 9, fill: color }));
     svg.appendChild(el('text', { x: x + 12, y }, label));
     x += 30 + label.length * 6;

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, showTab, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -16,6 +16,7 @@ test('energy, cost and CO2 per token: cards equal the CLI and follow the assumpt
   await analyzed(page);
   const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-rtx-4090', '--prompt', '1024',
     '--gen', '256', '--region', 'france', '--format', 'json'], { encoding: 'utf8' }));
+  await showTab(page, 'settings');
   await page.click('#costs summary');
   await page.selectOption('#region', 'france');
   await page.waitForFunction(() => /region=france/.test(location.hash));
@@ -38,6 +39,7 @@ test('a million-point sweep draws its front, a front point becomes a device, and
   const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#batch=8&prompt=1024&gen=256`);
   await analyzed(page);
   await page.waitForFunction(() => /prefill:/.test(document.getElementById('tctm-note').textContent));
+  await showTab(page, 'dse');
   await page.fill('#dse-max-power', '700');
   const t0 = Date.now();
   await page.click('#dse-run');
@@ -76,6 +78,7 @@ test('a long sweep never holds an analysis back, and a change of the inputs stop
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   // 640 x 32 x 32 x 32 = 21 million points: seconds of work.
+  await showTab(page, 'dse');
   await page.fill('#dse-axes tbody tr:nth-child(1) input[aria-label$="steps"]', '640');
   await page.click('#dse-run');
   await page.waitForFunction(() => /^Sweeping 20,971,520/.test(document.getElementById('dse-status').textContent));

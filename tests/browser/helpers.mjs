@@ -49,6 +49,13 @@ export async function settled(page) {
   await page.waitForFunction(() => document.querySelector('section.results').getAttribute('aria-busy') === 'false', null, { timeout: 20000 });
 }
 
+// Shows a details tab (Charts, Operators, Compare, Quantization, Several devices, Calibrate, Validation, Settings,
+// Design space) as a user would, by clicking it.
+export async function showTab(page, name) {
+  await page.click(`#tab-${name}`);
+  await page.waitForFunction((n) => !document.getElementById(`panel-${n}`).hidden, name);
+}
+
 export async function cardValue(page, label) {
   return page.evaluate((l) => {
     for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === l) return c.querySelector('.value').textContent;

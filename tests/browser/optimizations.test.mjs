@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, settled, showTab, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 
@@ -15,6 +15,7 @@ const cli = path.join(root, 'build/native-release/infercast');
 test('LoRA, chunked prefill and int4-g128 weights: the page equals the CLI and shows the overheads', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
+  await showTab(page, 'settings');
   await page.click('#optimizations summary');
   await page.selectOption('#weights', 'int4-g128');
   await page.fill('#prompt', '2048');
@@ -58,6 +59,7 @@ test('LoRA, chunked prefill and int4-g128 weights: the page equals the CLI and s
 test('a LIFE scenario fills the controls, equals the CLI, and the quantization sweep matches quant-sweep', async () => {
   const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#model=llama-2-7b&prompt=1024`);
   await analyzed(page);
+  await showTab(page, 'settings');
   await page.click('#optimizations summary');
   await page.selectOption('#scenario', 'life/quarot-w4a4kv4');
   await page.waitForFunction(() => /scenario=life%2Fquarot-w4a4kv4/.test(location.hash));
@@ -81,14 +83,15 @@ test('a LIFE scenario fills the controls, equals the CLI, and the quantization s
 
   // The sweep chart is drawn (for this scenario, not the one before it) and its CSV equals the CLI's quant-sweep.
   await settled(page);
-  await page.waitForFunction(() => document.querySelector('#quant-sweep canvas') && /8 weight formats x 3 KV formats/.test(document.getElementById('sweep-note').textContent));
+  await page.waitForFunction(() => document.querySelector('#quant-sweep canvas') && /10 weight formats x 3 KV formats/.test(document.getElementById('sweep-note').textContent));
+  await showTab(page, 'quant');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-sweep')]);
   const file = path.join(artifacts, 'quant-sweep.csv');
   await download.saveAs(file);
   const pageRows = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => l.split(','));
   const cliRows = execFileSync(cli, ['quant-sweep', '--model', 'llama-2-7b', '--hardware', 'nvidia-h100-sxm', '--prompt', '1024',
     '--scenario', 'life/quarot-w4a4kv4', '--hadamard', 'on', '--format', 'csv'], { encoding: 'utf8' }).trim().split('\n').map((l) => l.split(','));
-  assert.equal(pageRows.length, 25);
+  assert.equal(pageRows.length, 31);
   const col = (rows, name) => rows.slice(1).map((r) => r[rows[0].indexOf(name)]);
   for (const k of ['weights', 'kv', 'fits']) assert.deepEqual(col(pageRows, k), col(cliRows, k));
   for (const k of ['required_bytes', 'tpot_s', 'tokens_per_s', 'max_batch']) {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
 
@@ -83,6 +83,11 @@ test('dropping a config analyzes it; a broken config gets a clear error next to 
   await dropFile(page, 'zero.json', '{"model_type": "llama", "hidden_size": 0}');
   await page.waitForFunction(() => /hidden_size/.test(document.getElementById('model-error').textContent));
   assert.equal(await page.textContent('#model-error'), 'zero.json: /model/hidden_size holds 0; expected a positive integer');
+  // JSON as Python writes it: the core reads NaN and Infinity, and refuses them by name where a size is computed.
+  await dropFile(page, 'nan.json', '{"model_type": "llama", "hidden_size": NaN, "rope_scaling": {"factor": Infinity}}');
+  await page.waitForFunction(() => /NaN/.test(document.getElementById('model-error').textContent));
+  assert.equal(await page.textContent('#model-error'),
+    'nan.json: /model/hidden_size holds NaN; expected a positive integer (in the config of model_type "llama")');
   assert.equal(await cardValue(page, 'Time to first token'), before, 'the last good result stays on screen');
   await page.screenshot({ path: path.join(artifacts, 'config-error.png'), fullPage: true });
 
@@ -114,6 +119,7 @@ test('names from user files are shown as text, never run as HTML', async () => {
 test('exports the operator table as CSV', async () => {
   const { page, context } = await openPage(env.browser, env.base);
   await analyzed(page);
+  await showTab(page, 'ops');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')]);
   const file = path.join(artifacts, 'operators.csv');
   await download.saveAs(file);

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { bytes, seconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -24,6 +24,7 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   await analyzed(page);
   // One H100 cannot hold it: the single-device memory card says so.
   assert.match(await page.textContent('#cards'), /does NOT fit/);
+  await showTab(page, 'multi');
   await page.selectOption('#system', 'hgx-h200');
   await page.waitForFunction(() => /system=hgx-h200/.test(location.hash) && /tp=8/.test(location.hash));
   const cli8 = native(['analyze', '--model', 'deepseek-v3', '--weights', 'fp8', '--prompt', '1024', '--gen', '256', '--hardware', 'nvidia-h200-sxm',
@@ -58,6 +59,7 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
 test('Llama-3.1-405B over two H200 nodes with a draft model; the batching curve is drawn and exported', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-405b&batch=4&prompt=2048&gen=256`);
   await analyzed(page);
+  await showTab(page, 'multi');
   await page.selectOption('#system', '2x-hgx-h200-ib');
   await page.waitForFunction(() => /tp=8/.test(location.hash));
   await page.fill('#pp', '2');

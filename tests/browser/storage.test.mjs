@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds as fmtSeconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardValue, openPage, root, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
 
@@ -17,6 +17,7 @@ const KEY = 'infercast.store';
 const stored = (page, key = KEY) => page.evaluate((k) => localStorage.getItem(k), key);
 
 async function makeDevice(page, name, bandwidth) {
+  await showTab(page, 'settings');
   await page.click('#device-editor summary');
   await page.fill('#dev-name', name);
   await page.fill('#dev-bf16', '500');
@@ -62,6 +63,7 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   await other.context.close();
   // Bad input in the editor: the core's message, nothing saved.
   const before = await stored(page);
+  await showTab(page, 'settings');
   await page.click('#device-editor summary');
   await page.fill('#dev-tiers tbody tr:first-child td:nth-child(2) input', '-3');
   await page.click('#dev-save');
@@ -119,6 +121,7 @@ test('exported devices import into another browser exactly', async () => {
   assert.equal(exported.devices[0].name, 'Travel');
   const other = await openPage(env.browser, env.base);
   await analyzed(other.page);
+  await showTab(other.page, 'settings');
   await other.page.click('#device-editor summary');
   await importText(other.page, 'infercast-custom.json', fs.readFileSync(file, 'utf8'));
   await other.page.waitForFunction(() => /Imported 1 device/.test(document.getElementById('store-notice').textContent));

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds, si } from '../../site/src/format.js';
-import { artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
+import { artifacts, cardValue, openPage, root, settled, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -23,14 +23,17 @@ test('cards and operator cells explain themselves, and the arithmetic lands on t
   assert.match(await page.textContent('#explain-formula'), /^TTFT = sum over prefill operators of \[max\(FLOPs \/ \(peak x e_class\)/);
   const lines = (await page.textContent('#explain-lines')).split('\n');
   assert.equal(lines.at(-1), `TTFT = ${await cardValue(page, 'Time to first token')}`);
-  // The per-operator sum printed first equals the card too.
-  assert.match(lines[0], new RegExp(`= \\d+ operators: .* = ${(await cardValue(page, 'Time to first token')).replace('.', '\\.')}$`));
+  // The per-operator sum printed first, plus the runtime's host work per step printed next, equals the card.
+  const ttftShown = await cardValue(page, 'Time to first token');
+  assert.match(lines[0], /^= \d+ operators: .* = [\d.]+ [mµ]?s$/);
+  assert.match(lines[1], new RegExp(`^\\+ vLLM \\(V1 engine\\): .*µs of host work per step = ${ttftShown.replace('.', '\\.')}$`));
   assert.match(await page.textContent('#explain-convention'), /^Convention "infercast": what a good implementation executes/);
   await page.screenshot({ path: path.join(artifacts, 'explain.png') });
   // Keyboard: Escape closes and gives the focus back; Enter on an operator's time cell opens its arithmetic.
   await page.keyboard.press('Escape');
   assert.equal(await page.isHidden('#explain'), true);
   assert.equal(await page.evaluate(() => document.activeElement.querySelector('.label')?.textContent), 'Time to first token');
+  await showTab(page, 'ops');
   await page.selectOption('#ops-phase', 'decode');
   const row = page.locator('#ops tbody tr', { hasText: 'down_proj' });
   const cell = row.locator('td[data-field="time_s"]');
@@ -47,13 +50,14 @@ test('cards and operator cells explain themselves, and the arithmetic lands on t
     return Number(m[1].replace(/,/g, '')) * (scale[m[2]] || 1) * base;
   };
   const near = (a, b, what) => assert.ok(Math.abs(a / b - 1) < 0.01, `${what}: ${a} vs ${b}`);
-  const c = /^compute = FLOPs \/ \(bf16 peak x e_gemm\) = (.+) \/ \((989\.4 TFLOP\/s) x ([\d.]+)\) = (.+)$/.exec(op[0]);
+  const c = /^compute = FLOPs \/ \(bf16 peak x e\) = (.+) \/ \((989\.4 TFLOP\/s) x ([\d.]+)\) = ([^(]+) \(e: vLLM \(V1 engine\)'s gemm efficiency x this GEMM's tile waves\)$/.exec(op[0]);
   assert.ok(c, op[0]);
   near(num(c[1]) / (num(c[2]) * Number(c[3])), num(c[4]), 'compute');
-  const mem = /^memory = bytes \/ \(bandwidth x e_mem\) = (.+) \/ \((3,350 GB\/s) x ([\d.]+)\) = (.+)$/.exec(op[1]);
+  const mem = /^memory = bytes \/ achieved bandwidth = (.+) \/ ([\d,.]+ GB\/s) = ([^(]+) \(the tiers' bandwidth x vLLM \(V1 engine\)'s memory efficiency [\d.]+\)$/.exec(op[1]);
   assert.ok(mem, op[1]);
-  near(num(mem[1]) / (num(mem[2]) * Number(mem[3])), num(mem[4]), 'memory');
-  const disp = /^dispatch = (\d+) launches x ([\d.]+) µs = (.+)$/.exec(op[2]);
+  near(num(mem[1]) / num(mem[2]), num(mem[3]), 'memory');
+  mem[4] = mem[3];
+  const disp = /^dispatch = (\d+) kernels x ([\d.]+) µs gap \(vLLM \(V1 engine\), replayed graph\) = (.+)$/.exec(op[2]);
   near(Number(disp[1]) * Number(disp[2]) * 1e-6, num(disp[3]), 'dispatch');
   near(Math.max(num(c[4]), num(mem[4])) + num(disp[3]), num(shown), 'time');
   assert.ok(op[3].endsWith(`= ${shown}`), `${op[3]} ends with ${shown}`);
@@ -89,6 +93,7 @@ test('decomposition and memory-tier charts; placements on a device with two tier
   assert.deepEqual(rows[3].slice(0, 2), ['DDR5 (direct-attached)', 'DDR5 (direct-attached)']);
   assert.equal(rows[3][4], seconds(pinned.decode.tpot_s));
   assert.equal(rows[0][4], seconds(v.decode.tpot_s));
+  await showTab(page, 'charts');
   await page.locator('#memory').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'memory-tiers.png') });
   // Exports: SVG as drawn, PNG from an SVG chart and from a uPlot canvas.
@@ -108,7 +113,7 @@ test('decomposition and memory-tier charts; placements on a device with two tier
   assert.match(svg, />context \(tokens\)</);
   assert.match(svg, />TPOT \(ms\)</);
   assert.equal((svg.match(/<polyline /g) || []).length, 1);
-  assert.match(svg, />TPOT ms</);
+  assert.equal((svg.match(/>TPOT \(ms\)</g) || []).length, 2);  // the axis and the legend
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
@@ -116,6 +121,7 @@ test('decomposition and memory-tier charts; placements on a device with two tier
 test('devices and models side by side equal the CLI, and the comparison survives a reload', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&prompt=1024`);
   await settled(page);
+  await showTab(page, 'compare');
   await page.selectOption('#compare-device', 'nvidia-l4');
   await page.waitForFunction(() => document.querySelectorAll('#compare tbody tr').length === 2);
   await page.selectOption('#compare-model', 'qwen3-8b');
@@ -152,8 +158,11 @@ test('devices and models side by side equal the CLI, and the comparison survives
 test('efficiencies under advanced and ragged requests equal the CLI; bad values are named', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
   await settled(page);
+  await showTab(page, 'settings');
   await page.click('#advanced summary');
-  assert.equal(await page.getAttribute('#eff-gemm', 'placeholder'), '0.65');
+  // The placeholder is what the analysis ran with: the device's runtime's (vLLM on an H100), as the CLI resolves it.
+  const ran = analyze('--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm').execution.efficiency;
+  await page.waitForFunction((v) => document.getElementById('eff-gemm').placeholder === v, String(+ran.gemm.toPrecision(4)));
   await page.fill('#eff-gemm', '0.5');
   await page.fill('#eff-dispatch', '4');
   await page.waitForFunction(() => /egemm=0\.5/.test(location.hash) && /edisp=4/.test(location.hash));

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 
 const [bin] = process.argv.slice(2);
 const run = (...args) => spawnSync(bin, args, { encoding: 'utf8' });
-const commands = ['models', 'hardware', 'systems', 'runtimes', 'scenarios', 'analyze', 'batching', 'quant-sweep', 'sweep', 'pareto',
+const commands = ['models', 'hardware', 'systems', 'runtimes', 'scenarios', 'analyze', 'batching', 'serving', 'deploy', 'quant-sweep', 'sweep', 'pareto',
   'validate', 'calibrate', 'checkpoint', 'call'];
 let checks = 0;
 

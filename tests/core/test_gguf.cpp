@@ -134,9 +134,89 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   for (std::size_t cut = 0; cut < bytes.size(); cut += 997) CHECK_FALSE(nlohmann::json::parse(call_bytes("gguf", bytes.substr(0, cut)))["ok"].get<bool>());
   std::string arch = bytes;
   const auto at = arch.find("llama");
-  arch.replace(at, 5, "mamba");
+  arch.replace(at, 5, "bloom");
   CHECK(gguf_error(arch) ==
-        "gguf.unsupported_architecture | general.architecture holds \"mamba\"; expected one of gemma, llama, mistral, phi3, "
-        "qwen2, qwen2moe, qwen3, qwen3moe (drop the model's config.json instead)");
+        "gguf.unsupported_architecture | general.architecture holds \"bloom\"; expected one of cohere2, command-r, dbrx, "
+        "ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, glm4, glm4moe, granite, granitehybrid, granitemoe, "
+        "hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, mistral, nemotron_h, nemotron_h_moe, olmo2, olmoe, phi3, "
+        "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder2 "
+        "(drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
+}
+
+namespace {
+
+// A two-layer model of a family added for issue 20, in llama.cpp's tensor names: the metadata and tensors given.
+struct Tiny {
+  std::string arch;
+  std::vector<std::pair<std::string, std::uint32_t>> u32;
+  std::vector<std::pair<std::string, std::vector<std::uint64_t>>> tensors;
+  std::string bytes() const {
+    Writer w;
+    w.b = "GGUF";
+    w.put<std::uint32_t>(3);
+    w.put<std::uint64_t>(tensors.size());
+    w.put<std::uint64_t>(2 + u32.size());
+    w.kv_str("general.architecture", arch);
+    w.kv_str("general.name", "tiny " + arch);
+    for (const auto& [k, v] : u32) w.kv_u32(arch + "." + k, v);
+    for (const auto& [name, dims] : tensors) w.tensor(name, dims, F32);
+    return w.b;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("GGUF headers of the new families read into their configs, to the tensors' exact count", "[gguf][families]") {
+  // OLMo 2: post-norms, q/k norms over the whole width (attn_q_norm of n_heads x head_dim).
+  const std::uint64_t h = 64, I = 128, V = 1000;
+  Tiny olmo{"olmo2",
+            {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 128}, {"attention.head_count", 4},
+             {"attention.head_count_kv", 2}, {"context_length", 4096}},
+            {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}, {"output.weight", {h, V}}}};
+  for (int i = 0; i < 2; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    for (const auto& [n, d] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"attn_q.weight", {h, 64}}, {"attn_k.weight", {h, 32}}, {"attn_v.weight", {h, 32}},
+             {"attn_output.weight", {64, h}}, {"attn_q_norm.weight", {64}}, {"attn_k_norm.weight", {32}},
+             {"post_attention_norm.weight", {h}}, {"ffn_gate.weight", {h, I}}, {"ffn_up.weight", {h, I}},
+             {"ffn_down.weight", {I, h}}, {"post_ffw_norm.weight", {h}}})
+      olmo.tensors.push_back({b + n, d});
+  }
+  json v = nlohmann::json::parse(call_bytes("gguf", olmo.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "olmo2");
+  CHECK(v["config"]["attention_bias"] == false);
+  CHECK(v["config"]["tie_word_embeddings"] == false);
+  CHECK(count_params(parse_model_config(v["config"])).total == v["params_total"].get<long long>());
+  // GLM-4.5: leading dense blocks, routed and shared experts, RoPE on half of each head, q/k biases.
+  Tiny glm{"glm4moe",
+           {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 128}, {"attention.head_count", 4},
+            {"attention.head_count_kv", 2}, {"expert_count", 4}, {"expert_used_count", 2},
+            {"expert_feed_forward_length", 32}, {"expert_shared_count", 1}, {"leading_dense_block_count", 1},
+            {"rope.dimension_count", 8}},
+           {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}, {"output.weight", {h, V}}}};
+  for (int i = 0; i < 2; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    for (const auto& [n, d] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"attn_norm.weight", {h}}, {"attn_q.weight", {h, 64}}, {"attn_q.bias", {64}}, {"attn_k.weight", {h, 32}},
+             {"attn_k.bias", {32}}, {"attn_v.weight", {h, 32}}, {"attn_v.bias", {32}}, {"attn_output.weight", {64, h}},
+             {"ffn_norm.weight", {h}}})
+      glm.tensors.push_back({b + n, d});
+  }
+  for (const auto& [n, d] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+           {"blk.0.ffn_gate.weight", {h, I}}, {"blk.0.ffn_up.weight", {h, I}}, {"blk.0.ffn_down.weight", {I, h}},
+           {"blk.1.ffn_gate_inp.weight", {h, 4}}, {"blk.1.exp_probs_b.bias", {4}},
+           {"blk.1.ffn_gate_exps.weight", {h, 32, 4}}, {"blk.1.ffn_up_exps.weight", {h, 32, 4}},
+           {"blk.1.ffn_down_exps.weight", {32, h, 4}}, {"blk.1.ffn_gate_shexp.weight", {h, 32}},
+           {"blk.1.ffn_up_shexp.weight", {h, 32}}, {"blk.1.ffn_down_shexp.weight", {32, h}}})
+    glm.tensors.push_back({n, d});
+  v = nlohmann::json::parse(call_bytes("gguf", glm.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "glm4_moe");
+  CHECK(v["config"]["partial_rotary_factor"] == 0.5);
+  CHECK(v["config"]["attention_bias"] == true);
+  const ModelSpec m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].attn.rope_dim == 8);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
 }

@@ -219,7 +219,7 @@ TEST_CASE("broken safetensors headers get exact errors", "[safetensors]") {
   CHECK(error(call_bytes("safetensors", span)) ==
         "safetensors.bad_value | tensor x: data_offsets span 8 bytes; expected 6 for 3 BF16 elements");
   CHECK(error(call_bytes("bin", bytes)) ==
-        "api.unknown_function | unknown function \"bin\" for file bytes; expected gguf, safetensors or safetensors_size");
+        "api.unknown_function | unknown function \"bin\" for file bytes; expected gguf, config_text, safetensors or safetensors_size");
   // Every cut is refused, never read past.
   for (std::size_t cut = 0; cut < bytes.size(); cut += 331) CHECK_FALSE(json::parse(call_bytes("safetensors", bytes.substr(0, cut)))["ok"].get<bool>());
 

@@ -180,8 +180,13 @@ TEST_CASE("quant_sweep: one analysis per weight x KV format, memory and speed mo
   const json m = api_value("quant_sweep", no_hw);
   CHECK_FALSE(m["rows"][0].contains("tpot_s"));
   CHECK(m["rows"][0]["weights_bytes"] == v["rows"][0]["weights_bytes"]);
-  // Defaults: 8 weight formats from 32 to 2 bits, 3 KV formats.
+  // Defaults: 10 weight formats from 32 to 2 bits (llama.cpp's Q8_0, Q6_K, Q5_K_M, Q4_K_M and Q3_K_M among them), 3 KV
+  // formats.
   json defaults = req;
   defaults.erase("sweep");
-  CHECK(api_value("quant_sweep", defaults)["rows"].size() == 24);
+  const json d = api_value("quant_sweep", defaults);
+  REQUIRE(d["rows"].size() == 30);
+  CHECK(d["rows"][0]["weights"] == "fp32");
+  CHECK(d["rows"][18]["weights"] == "q4_k_m");
+  CHECK(d["rows"][29]["weights"] == "int2");
 }

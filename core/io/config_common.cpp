@@ -1,0 +1,68 @@
+#include "io/config_common.hpp"
+
+namespace infercast {
+
+namespace {
+constexpr i64 kMaxLayers = 100000;
+}
+
+i64 config_layer_count(Reader& r, const std::string& key) {
+  const i64 L = r.positive_int(key);
+  if (L > kMaxLayers)
+    r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(L) + "; expected at most " +
+                                    std::to_string(kMaxLayers) + " layers");
+  return L;
+}
+
+i64 config_head_dim(Reader& r, i64 hidden, i64 heads, const char* heads_key, const char* head_dim_key) {
+  if (auto hd = r.optional_positive_int(head_dim_key)) return *hd;
+  r.raw(head_dim_key);
+  if (hidden % heads != 0)
+    throw InputError("model.invalid", r.child_path("hidden_size"),
+                     r.child_path("hidden_size") + " holds " + std::to_string(hidden) + ", which is not a multiple of " +
+                         r.child_path(heads_key) + " (" + std::to_string(heads) + "); give " + head_dim_key + " explicitly");
+  return hidden / heads;
+}
+
+void config_check_divides(Reader& r, i64 heads, i64 kv, const char* heads_key, const char* kv_key) {
+  if (kv > heads || heads % kv != 0)
+    throw InputError("model.invalid", r.child_path(kv_key),
+                     r.child_path(kv_key) + " holds " + std::to_string(kv) + ", which does not divide " +
+                         r.child_path(heads_key) + " (" + std::to_string(heads) + ")");
+}
+
+void config_ignore(Reader& r, std::initializer_list<const char*> keys) {
+  for (const char* k : keys) r.raw(k);
+}
+
+int config_state_bits(Reader& r, const std::string& key, int fallback) {
+  if (!r.has(key)) {
+    r.raw(key);
+    return fallback;
+  }
+  const std::string t = r.string(key);
+  if (t == "float32" || t == "fp32") return 32;
+  if (t == "bfloat16" || t == "float16" || t == "bf16" || t == "fp16") return 16;
+  if (t == "auto") return 0;
+  r.fail(key, "out_of_range", r.child_path(key) + " holds \"" + t + "\"; expected float32, bfloat16, float16 or auto");
+}
+
+AttentionSpec config_attention(Reader& r, i64 hidden, bool rope) {
+  AttentionSpec a;
+  a.n_heads = r.positive_int("num_attention_heads");
+  a.n_kv_heads = r.positive_int_or("num_key_value_heads", a.n_heads);
+  config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
+  a.head_dim = config_head_dim(r, hidden, a.n_heads, "num_attention_heads");
+  a.v_head_dim = a.head_dim;
+  a.rope_dim = rope ? a.head_dim : 0;
+  return a;
+}
+
+void config_check_top_k(Reader& r, const FfnSpec& f, const char* key) {
+  if (f.moe && f.top_k > f.n_experts)
+    throw InputError("model.invalid", r.child_path(key),
+                     r.child_path(key) + " holds " + std::to_string(f.top_k) + ", more than the number of experts (" +
+                         std::to_string(f.n_experts) + ")");
+}
+
+}  // namespace infercast

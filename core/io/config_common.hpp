@@ -1,0 +1,30 @@
+// What the config readers of the hybrid families share (internal to io/): bounded layer counts, head sizes, head
+// divisibility, the keys that change no count, and the dense or MoE feed-forward of a layer.
+#pragma once
+
+#include <initializer_list>
+#include <string>
+
+#include "io/families.hpp"
+#include "io/json_reader.hpp"
+#include "model/model.hpp"
+
+namespace infercast {
+
+// A layer count, bounded so that a typo cannot allocate a trillion layer records.
+i64 config_layer_count(Reader& r, const std::string& key);
+// head_dim when given (key `head_dim_key`), else hidden / heads (refused when it does not divide).
+i64 config_head_dim(Reader& r, i64 hidden, i64 heads, const char* heads_key, const char* head_dim_key = "head_dim");
+// Refuses KV heads (or key heads, or groups) that do not divide the heads.
+void config_check_divides(Reader& r, i64 heads, i64 kv, const char* heads_key, const char* kv_key);
+// Keys that change no count, FLOP or byte (residual and logit scalings, numerics, initialization, kernel switches):
+// read so they are not reported as unused.
+void config_ignore(Reader& r, std::initializer_list<const char*> keys);
+// The config's storage type for a recurrent state ("float32", "bfloat16", ...) as bits, 0 when absent.
+int config_state_bits(Reader& r, const std::string& key, int fallback);
+// A standard attention layer of the config's usual keys.
+AttentionSpec config_attention(Reader& r, i64 hidden, bool rope);
+// Refuses top-k above the expert count, naming the key.
+void config_check_top_k(Reader& r, const FfnSpec& f, const char* key);
+
+}  // namespace infercast

@@ -1,0 +1,22 @@
+// Config readers of the families whose layers mix softmax attention with recurrent mixers (constant state per
+// sequence): gated DeltaNet hybrids (Qwen3-Next, Qwen3.5), lightning-attention hybrids (MiniMax-01, M1) in
+// config_linear.cpp; Mamba and Mamba2 hybrids (Nemotron-H, Jamba, Falcon-H1, Granite 4.0) in config_ssm.cpp.
+// transformers' defaults of each family fill what a config omits; a block Infercast does not model is refused
+// naming the field.
+#pragma once
+
+#include "io/config_common.hpp"
+
+namespace infercast {
+
+void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t);
+void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& t);
+void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& t);
+void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& t);
+void parse_falcon_h1(Reader& r, const json& cfg, ModelSpec& m, const FamilyTraits& t);
+void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t);
+
+// The hybrid families' entries of the traits table (io/families_hybrid.cpp).
+void add_hybrid_families(std::vector<FamilyTraits>& table);
+
+}  // namespace infercast

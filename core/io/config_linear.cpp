@@ -1,0 +1,208 @@
+// Gated DeltaNet hybrids (Qwen3-Next, Qwen3.5 dense and MoE) and lightning-attention hybrids (MiniMax-01, M1):
+// transformers' defaults per family (configuration_qwen3_next.py, configuration_qwen3_5.py,
+// configuration_qwen3_5_moe.py, configuration_minimax.py; MiniMax's own configuration_minimax_m1.py).
+#include <algorithm>
+#include <string>
+
+#include "io/config_hybrid.hpp"
+
+namespace infercast {
+
+namespace {
+
+// transformers' class defaults of the fields that differ between the three gated DeltaNet families.
+struct DeltaNetDefaults {
+  i64 vocab, hidden, intermediate, layers, heads, kv_heads;
+  i64 experts, top_k;  // 0: a dense family (Qwen3.5)
+};
+DeltaNetDefaults deltanet_defaults(const std::string& type) {
+  if (type == "qwen3_5_text") return {248320, 4096, 12288, 32, 16, 4, 0, 0};
+  if (type == "qwen3_5_moe_text") return {248320, 2048, 0, 40, 16, 2, 256, 8};
+  return {151936, 2048, 5632, 48, 16, 2, 512, 10};  // qwen3_next
+}
+
+// RoPE's share of the head: partial_rotary_factor at the top level (Qwen3-Next) or in rope_parameters (Qwen3.5).
+double rotary_factor(Reader& r, double fallback) {
+  if (r.has("rope_parameters")) {
+    Reader rp = r.object("rope_parameters");
+    if (rp.has("partial_rotary_factor")) return rp.number_in_or("partial_rotary_factor", 0, 1, fallback);
+  }
+  return r.number_in_or("partial_rotary_factor", 0, 1, fallback);
+}
+
+// One layer kind per layer: layer_types when given (values `linear` / `full`), else the family's pattern.
+std::vector<bool> linear_layers(Reader& r, i64 L, const std::vector<bool>& fallback, const char* linear, const char* full) {
+  auto types = r.string_array_or("layer_types");
+  if (types.empty()) return fallback;
+  if (static_cast<i64>(types.size()) != L)
+    throw InputError("model.invalid", r.child_path("layer_types"),
+                     r.child_path("layer_types") + " has " + std::to_string(types.size()) +
+                         " entries; expected one per layer (" + std::to_string(L) + ")");
+  std::vector<bool> out;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    if (types[i] == linear) out.push_back(true);
+    else if (types[i] == full) out.push_back(false);
+    else
+      throw InputError("model.unsupported", r.child_path("layer_types") + "/" + std::to_string(i),
+                       r.child_path("layer_types") + "/" + std::to_string(i) + " holds \"" + types[i] + "\"; expected " +
+                           linear + " or " + full);
+  }
+  return out;
+}
+
+}  // namespace
+
+void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t) {
+  const DeltaNetDefaults d = deltanet_defaults(t.model_type);
+  const i64 h = r.positive_int_or("hidden_size", d.hidden);
+  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : d.layers;
+  m.hidden = h;
+  m.vocab = r.positive_int_or("vocab_size", d.vocab);
+  m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  m.activation = r.string_or("hidden_act", "silu");
+  m.mtp_layers = r.nonneg_int_or("mtp_num_hidden_layers", 0);  // Qwen3.5's MTP module: reported, not counted
+  config_ignore(r, {"mtp_use_dedicated_embeddings", "full_attention_interval", "mamba_ssm_dtype", "router_aux_loss_coef",
+                    "output_router_logits", "norm_topk_prob", "rope_parameters"});
+
+  // Gated attention (Qwen3NextAttention): q_proj also yields a sigmoid gate, per-head q/k RMSNorms, partial RoPE.
+  AttentionSpec a;
+  a.n_heads = r.positive_int_or("num_attention_heads", d.heads);
+  a.n_kv_heads = r.positive_int_or("num_key_value_heads", d.kv_heads);
+  config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
+  a.head_dim = r.positive_int_or("head_dim", 256);
+  a.v_head_dim = a.head_dim;
+  a.rope_dim = static_cast<i64>(static_cast<double>(a.head_dim) * rotary_factor(r, 0.25));
+  a.qk_norm = true;
+  a.output_gate = r.boolean_or("attn_output_gate", true);
+  a.qkv_bias = a.o_bias = r.boolean_or("attention_bias", false);
+
+  RecurrentSpec g;
+  g.kind = RecurrentKind::GatedDeltaNet;
+  g.heads = r.positive_int_or("linear_num_value_heads", 32);
+  g.groups = r.positive_int_or("linear_num_key_heads", 16);
+  g.head_dim = r.positive_int_or("linear_value_head_dim", 128);
+  g.state_dim = r.positive_int_or("linear_key_head_dim", 128);
+  g.conv_kernel = r.positive_int_or("linear_conv_kernel_dim", 4);
+  g.chunk = 64;  // fla's chunk_gated_delta_rule
+  g.state_bits = config_state_bits(r, "mamba_ssm_dtype", 0);
+  config_check_divides(r, g.heads, g.groups, "linear_num_value_heads", "linear_num_key_heads");
+
+  std::vector<bool> fallback(static_cast<std::size_t>(L));
+  const i64 interval = r.positive_int_or("full_attention_interval", 4);
+  for (i64 i = 0; i < L; ++i) fallback[static_cast<std::size_t>(i)] = (i + 1) % interval != 0;
+  const std::vector<bool> linear = linear_layers(r, L, fallback, "linear_attention", "full_attention");
+
+  FfnSpec dense;
+  dense.intermediate = d.intermediate > 0 ? r.positive_int_or("intermediate_size", d.intermediate) : 0;
+  FfnSpec moe;
+  std::vector<bool> is_moe(static_cast<std::size_t>(L), false);
+  if (d.experts > 0) {
+    moe.moe = true;
+    moe.n_experts = r.positive_int_or("num_experts", d.experts);
+    moe.top_k = r.positive_int_or("num_experts_per_tok", d.top_k);
+    moe.expert_intermediate = r.positive_int_or("moe_intermediate_size", 512);
+    moe.n_shared = 1;
+    moe.shared_intermediate = r.positive_int_or("shared_expert_intermediate_size", 512);
+    moe.shared_gate = true;  // Qwen2MoeSparseMoeBlock's shared_expert_gate
+    config_check_top_k(r, moe, "num_experts_per_tok");
+    const i64 step = r.positive_int_or("decoder_sparse_step", 1);
+    const auto dense_only = r.int_array_or("mlp_only_layers");
+    for (i64 i = 0; i < L; ++i)
+      is_moe[static_cast<std::size_t>(i)] =
+          std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0;
+    if (dense.intermediate == 0 && std::find(is_moe.begin(), is_moe.end(), false) != is_moe.end())
+      dense.intermediate = r.positive_int("intermediate_size");  // dense layers need their width
+  }
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    if (linear[static_cast<std::size_t>(i)]) {
+      layer.recurrent = g;
+      layer.has_attention = false;
+      layer.attn = AttentionSpec{};
+    } else {
+      layer.attn = a;
+    }
+    layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
+    m.layers.push_back(layer);
+  }
+}
+
+void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
+  const i64 h = r.positive_int("hidden_size");
+  const i64 L = config_layer_count(r, "num_hidden_layers");
+  m.hidden = h;
+  m.vocab = r.positive_int("vocab_size");
+  m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  m.activation = r.string_or("hidden_act", "silu");
+  // Residual scalings (DeepNorm's alpha and beta, post-norm placement) and router numerics change no count.
+  config_ignore(r, {"layernorm_full_attention_alpha", "layernorm_full_attention_beta", "layernorm_linear_attention_alpha",
+                    "layernorm_linear_attention_beta", "layernorm_mlp_alpha", "layernorm_mlp_beta", "postnorm",
+                    "full_attn_alpha_factor", "full_attn_beta_factor", "linear_attn_alpha_factor", "linear_attn_beta_factor",
+                    "mlp_alpha_factor", "mlp_beta_factor", "router_jitter_noise", "sliding_window", "rope_parameters"});
+
+  AttentionSpec a;
+  a.n_heads = r.positive_int("num_attention_heads");
+  a.n_kv_heads = r.positive_int_or("num_key_value_heads", 8);
+  config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
+  a.head_dim = config_head_dim(r, h, a.n_heads, "num_attention_heads");
+  a.v_head_dim = a.head_dim;
+  a.rope_dim = r.has("rotary_dim") ? std::min(r.positive_int("rotary_dim"), a.head_dim)
+                                   : static_cast<i64>(static_cast<double>(a.head_dim) * rotary_factor(r, 1.0));
+
+  RecurrentSpec g;
+  g.kind = RecurrentKind::Lightning;
+  g.heads = a.n_heads;
+  g.head_dim = a.head_dim;
+  g.state_dim = a.head_dim;
+  g.chunk = r.has("block_size") ? r.positive_int("block_size") : 256;  // MiniMax's lightning kernel block
+
+  // attn_type_list (MiniMax's own configs: 0 lightning, 1 softmax) or layer_types (transformers' conversion);
+  // transformers' default alternates, full attention first.
+  std::vector<bool> linear(static_cast<std::size_t>(L));
+  for (i64 i = 0; i < L; ++i) linear[static_cast<std::size_t>(i)] = (i + 1) % 2 == 0;
+  if (r.has("attn_type_list")) {
+    const auto list = r.int_array_or("attn_type_list");
+    if (static_cast<i64>(list.size()) != L)
+      throw InputError("model.invalid", r.child_path("attn_type_list"),
+                       r.child_path("attn_type_list") + " has " + std::to_string(list.size()) +
+                           " entries; expected one per layer (" + std::to_string(L) + ")");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (list[i] != 0 && list[i] != 1)
+        throw InputError("model.unsupported", r.child_path("attn_type_list") + "/" + std::to_string(i),
+                         r.child_path("attn_type_list") + "/" + std::to_string(i) + " holds " + std::to_string(list[i]) +
+                             "; expected 0 (lightning attention) or 1 (softmax attention)");
+      linear[i] = list[i] == 0;
+    }
+  }
+  linear = linear_layers(r, L, linear, "linear_attention", "full_attention");
+
+  FfnSpec moe;
+  moe.moe = true;
+  moe.n_experts = r.has("num_local_experts") ? r.positive_int("num_local_experts") : r.positive_int_or("num_experts", 8);
+  r.raw("num_experts");
+  moe.top_k = r.positive_int_or("num_experts_per_tok", 2);
+  moe.expert_intermediate = r.positive_int("intermediate_size");
+  const i64 shared = r.nonneg_int_or("shared_intermediate_size", 0);
+  const std::string shared_mode = r.string_or("shared_moe_mode", "softmax");
+  if (shared > 0) {  // MiniMax's shared MLP with a sigmoid coefficient (shared_moe_mode "sigmoid")
+    moe.n_shared = 1;
+    moe.shared_intermediate = shared;
+    moe.shared_gate = shared_mode == "sigmoid";
+  }
+  config_check_top_k(r, moe, "num_experts_per_tok");
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    if (linear[static_cast<std::size_t>(i)]) {
+      layer.recurrent = g;
+      layer.has_attention = false;
+    } else {
+      layer.attn = a;
+    }
+    layer.ffn = moe;
+    m.layers.push_back(layer);
+  }
+}
+
+}  // namespace infercast

@@ -1,0 +1,172 @@
+// Vision configs to VisionSpec (model/vision.hpp). Sources: transformers' configuration_siglip.py and
+// configuration_gemma3.py, configuration_llama4.py, configuration_qwen2_5_vl.py, configuration_qwen3_vl.py,
+// configuration_pixtral.py and configuration_mistral3.py, and the modeling files named in model/vision.cpp.
+#include "io/config_vision.hpp"
+
+namespace infercast {
+
+namespace {
+
+// Vision sizes are bounded so that a typo cannot overflow the patch arithmetic or run unbounded loops.
+i64 size_or(Reader& r, const std::string& key, i64 hi, i64 fallback) { return r.int_in_or(key, 1, hi, fallback); }
+constexpr i64 kWidth = 1 << 20, kCount = 100000, kSide = 1 << 20;
+
+VisionKind kind_of(const std::string& type) {
+  if (type == "gemma3") return VisionKind::Siglip;
+  if (type == "llama4") return VisionKind::Llama4;
+  if (type == "qwen2_5_vl") return VisionKind::Qwen25;
+  if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_5" || type == "qwen3_5_moe") return VisionKind::Qwen3;
+  if (type == "mistral3") return VisionKind::Pixtral;
+  return VisionKind::None;
+}
+
+// The encoder's blocks: sizes under either the ViT names (hidden_size, num_hidden_layers, num_attention_heads) or
+// Qwen's (depth, num_heads).
+void blocks(Reader& v, VisionSpec& s, i64 hidden, i64 layers, i64 heads, i64 inter) {
+  s.hidden = size_or(v, "hidden_size", kWidth, hidden);
+  s.layers = v.has("depth") ? size_or(v, "depth", kCount, layers) : size_or(v, "num_hidden_layers", kCount, layers);
+  s.heads = v.has("num_heads") ? size_or(v, "num_heads", kCount, heads) : size_or(v, "num_attention_heads", kCount, heads);
+  s.intermediate = size_or(v, "intermediate_size", kWidth, inter);
+  if (s.hidden % s.heads != 0)
+    throw InputError("model.invalid", v.child_path("hidden_size"),
+                     v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) + ", which is not a multiple of the " +
+                         std::to_string(s.heads) + " vision heads");
+}
+
+}  // namespace
+
+void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
+  const VisionKind kind = kind_of(type);
+  if (kind == VisionKind::None) {
+    top.raw("vision_config");
+    m.warnings.push_back(Warning{"model.vision_not_modelled", top.child_path("vision_config"),
+                                 "the vision encoder (vision_config) of model_type \"" + type +
+                                     "\" is not modelled: results cover the language model only"});
+    return;
+  }
+  Reader v = top.object("vision_config");
+  VisionSpec s;
+  s.kind = kind;
+  const i64 text = m.hidden;
+  // A fixed image (or tile) must hold at least one patch.
+  const auto at_least_a_patch = [&](const VisionSpec& x) {
+    if (x.image_size > 0 && x.image_size < x.patch)
+      v.fail("image_size", "invalid", v.child_path("image_size") + " holds " + std::to_string(x.image_size) +
+                                          ", smaller than patch_size (" + std::to_string(x.patch) + ")");
+  };
+  switch (kind) {
+    case VisionKind::Siglip: {
+      // SiglipVisionModel without its head; Gemma3MultiModalProjector: an RMSNorm and one projection, after an
+      // average pool of the patch grid to mm_tokens_per_image tokens.
+      blocks(v, s, 768, 12, 12, 3072);
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.channels = size_or(v, "num_channels", 64, 3);
+      s.image_size = size_or(v, "image_size", kSide, 224);
+      at_least_a_patch(s);
+      s.positions = (s.image_size / s.patch) * (s.image_size / s.patch);
+      s.fixed_tokens = size_or(top, "mm_tokens_per_image", 1 << 20, 256);
+      const i64 side = s.image_size / s.patch;
+      i64 pooled = 1;
+      while (pooled * pooled < s.fixed_tokens) ++pooled;
+      if (pooled * pooled != s.fixed_tokens || side % pooled != 0)
+        top.fail("mm_tokens_per_image", "invalid", top.child_path("mm_tokens_per_image") + " holds " +
+                                                       std::to_string(s.fixed_tokens) + "; expected the square of a divisor of " +
+                                                       std::to_string(side) + " (the patch grid's side)");
+      s.merge = side / pooled;
+      s.projector = {{s.hidden, text, false}};  // mm_input_projection_weight
+      s.extra_params = 2 * s.hidden + s.hidden;  // post_layernorm (weight, bias), mm_soft_emb_norm
+      if (v.boolean_or("vision_use_head", false))
+        v.fail("vision_use_head", "unsupported", v.child_path("vision_use_head") + " is true: Gemma 3 uses SigLIP without its pooling head");
+      break;
+    }
+    case VisionKind::Llama4: {
+      // Llama4VisionModel: an unfold-and-linear patch embedding, a class token, 34 blocks with biases, pre and post
+      // LayerNorms; pixel shuffle (ratio 0.5: 2 x 2 patches per token) into Llama4VisionMLP2, then the projector.
+      blocks(v, s, 768, 34, 16, 5632);
+      s.patch = size_or(v, "patch_size", 4096, 14);
+      s.channels = size_or(v, "num_channels", 64, 3);
+      s.image_size = size_or(v, "image_size", kSide, 448);
+      at_least_a_patch(s);
+      s.patch_bias = false;
+      s.class_token = true;
+      s.positions = (s.image_size / s.patch) * (s.image_size / s.patch) + 1;
+      const double ratio = v.number_in_or("pixel_shuffle_ratio", 0.01, 1, 0.5);
+      s.merge = static_cast<i64>(1 / ratio + 0.5);
+      const i64 pin = size_or(v, "projector_input_dim", kWidth, 4096), pout = size_or(v, "projector_output_dim", kWidth, 4096);
+      const i64 vout = size_or(v, "vision_output_dim", kWidth, 7680);
+      // Llama4VisionMLP2.fc1 reads intermediate_size features (4 x 1408 = 5632 after the shuffle in the releases).
+      s.projector = {{s.intermediate, pin, false}, {pout, pout, false},
+                     {vout, text, v.boolean_or("multi_modal_projector_bias", false)}};
+      s.extra_params = 4 * s.hidden;  // layernorm_pre, layernorm_post
+      s.max_tiles = 16;               // Llama4ImageProcessor's max_patches
+      break;
+    }
+    case VisionKind::Qwen25: {
+      // Qwen2_5_VisionTransformer: a Conv3d patch embedding (2 frames), 32 RMSNorm blocks with biases and a SwiGLU
+      // MLP, window attention except fullatt_block_indexes; the merger (RMSNorm, 4h -> 4h -> out_hidden_size).
+      blocks(v, s, 3584, 32, 16, 3420);
+      s.layer_norm = false;
+      s.norm_bias = false;
+      s.gated_mlp = true;
+      s.patch = v.has("patch_size") ? size_or(v, "patch_size", 4096, 1) : size_or(v, "spatial_patch_size", 4096, 14);
+      v.raw("spatial_patch_size");
+      s.temporal_patch = size_or(v, "temporal_patch_size", 64, 2);
+      s.channels = v.has("in_channels") ? size_or(v, "in_channels", 64, 1) : size_or(v, "in_chans", 64, 3);
+      v.raw("in_chans");
+      s.patch_bias = false;
+      s.merge = size_or(v, "spatial_merge_size", 64, 2);
+      const i64 out = size_or(v, "out_hidden_size", kWidth, 3584);
+      const i64 merged = s.hidden * s.merge * s.merge;
+      s.projector = {{merged, merged, true}, {merged, out, true}};
+      s.extra_params = s.hidden;  // the merger's ln_q
+      s.window = size_or(v, "window_size", kSide, 112) / s.patch;
+      s.full_layers = v.int_array_or("fullatt_block_indexes");
+      if (!v.has("fullatt_block_indexes")) s.full_layers = {7, 15, 23, 31};
+      s.min_pixels = 56 * 56;       // preprocessor_config.json of the Qwen2.5-VL releases
+      s.max_pixels = 12845056;
+      break;
+    }
+    case VisionKind::Qwen3: {
+      // Qwen3VLVisionModel: a Conv3d patch embedding with bias, learned positions, LayerNorm blocks with a GELU MLP,
+      // the merger (LayerNorm, 4h -> 4h -> out_hidden_size) and one more merger per deepstack layer.
+      blocks(v, s, 1152, 27, 16, 4304);
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.temporal_patch = size_or(v, "temporal_patch_size", 64, 2);
+      s.channels = size_or(v, "in_channels", 64, 3);
+      s.merge = size_or(v, "spatial_merge_size", 64, 2);
+      s.positions = size_or(v, "num_position_embeddings", kSide, 2304);
+      const i64 out = size_or(v, "out_hidden_size", kWidth, 3584);
+      const i64 merged = s.hidden * s.merge * s.merge;
+      s.projector = {{merged, merged, true}, {merged, out, true}};
+      s.extra_params = 2 * s.hidden;  // the merger's LayerNorm
+      s.deepstack = v.has("deepstack_visual_indexes") ? static_cast<i64>(v.int_array_or("deepstack_visual_indexes").size())
+                                                      : (type.rfind("qwen3_5", 0) == 0 ? 0 : 3);
+      s.min_pixels = 65536;  // preprocessor_config.json of the Qwen3-VL and Qwen3.5 releases
+      s.max_pixels = 16777216;
+      break;
+    }
+    case VisionKind::Pixtral: {
+      // PixtralVisionModel: a Conv2d patch embedding without bias, ln_pre, RMSNorm blocks with a SwiGLU MLP and no
+      // biases; Mistral3MultiModalProjector: an RMSNorm, the patch merger (4h -> h), linear_1, GELU, linear_2.
+      blocks(v, s, 1024, 24, 16, 4096);
+      s.layer_norm = false;
+      s.norm_bias = false;
+      s.gated_mlp = true;
+      s.attn_bias = s.mlp_bias = false;
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.channels = size_or(v, "num_channels", 64, 3);
+      s.patch_bias = false;
+      s.longest_edge = size_or(v, "image_size", kSide, 1024);
+      s.merge = size_or(top, "spatial_merge_size", 64, 2);
+      const bool bias = top.boolean_or("multimodal_projector_bias", false);
+      s.projector = {{s.hidden * s.merge * s.merge, s.hidden, false}, {s.hidden, text, bias}, {text, text, bias}};
+      s.extra_params = 2 * s.hidden;  // ln_pre and the projector's norm
+      break;
+    }
+    case VisionKind::None: break;
+  }
+  for (const char* key : {"projector_hidden_act", "vision_feature_layer", "vision_feature_select_strategy"}) top.raw(key);
+  m.vision = s;
+}
+
+}  // namespace infercast

@@ -1,0 +1,325 @@
+// The decoder families of issue 20 that fit the existing building blocks, one entry each, with transformers'
+// defaults (the sources name files under huggingface/transformers src/transformers/models/, or the model
+// repository's own configuration file for families transformers does not ship).
+#include "io/families.hpp"
+
+namespace infercast {
+
+namespace {
+
+
+}  // namespace
+
+void add_decoder_families(std::vector<FamilyTraits>& v) {
+  const auto add = [&](FamilyTraits t) { v.push_back(std::move(t)); };
+
+  // GLM-4 (THUDM/glm-4-9b-chat-hf): q, k, v biases, o without; fused gate_up; RoPE on half of each head.
+  FamilyTraits glm{"glm", {}, {"GlmForCausalLM"}};
+  glm.bias_default = true;
+  glm.bias_on_o = false;
+  glm.fused_gate_up = true;
+  glm.config_class = "GlmConfig";
+  glm.source = "glm/configuration_glm.py, modeling_glm.py (q/k/v bias=attention_bias, o_proj bias=False)";
+  glm.defaults = {{"vocab_size", 151552},     {"hidden_size", 4096},       {"intermediate_size", 13696},
+                  {"num_hidden_layers", 40},  {"num_attention_heads", 32}, {"num_key_value_heads", 2},
+                  {"partial_rotary_factor", 0.5}, {"head_dim", 128},       {"hidden_act", "silu"},
+                  {"max_position_embeddings", 131072}, {"tie_word_embeddings", false}, {"attention_bias", true}};
+  add(glm);
+
+  // GLM-4-0414: GLM's block with post-norms after attention and MLP (four norms a layer).
+  FamilyTraits glm4 = glm;
+  glm4.model_type = "glm4";
+  glm4.architectures = {"Glm4ForCausalLM"};
+  glm4.norms = 4;
+  glm4.config_class = "Glm4Config";
+  glm4.source = "glm4/configuration_glm4.py, modular_glm4.py (input, post_self_attn, post_attention, post_mlp norms)";
+  add(glm4);
+
+  // GLM-4.5 / 4.6: DeepSeek-V3's MoE (routed + shared experts, first dense layers, score-correction bias) with
+  // grouped-query attention, q/k/v biases, optional per-head q/k norms, RoPE on half of each head.
+  FamilyTraits glm4_moe{"glm4_moe", {}, {"Glm4MoeForCausalLM"}};
+  glm4_moe.bias_on_o = false;
+  glm4_moe.qk_norm_key = "use_qk_norm";
+  glm4_moe.moe = MoeRule::DeepSeekLike;
+  glm4_moe.config_class = "Glm4MoeConfig";
+  glm4_moe.source = "glm4_moe/configuration_glm4_moe.py, modeling_glm4_moe.py";
+  glm4_moe.defaults = {{"vocab_size", 151552},     {"hidden_size", 4096},       {"intermediate_size", 10944},
+                       {"num_hidden_layers", 46},  {"num_attention_heads", 96}, {"num_key_value_heads", 8},
+                       {"partial_rotary_factor", 0.5}, {"hidden_act", "silu"},  {"max_position_embeddings", 131072},
+                       {"tie_word_embeddings", false}, {"attention_bias", false}, {"moe_intermediate_size", 1408},
+                       {"num_experts_per_tok", 8}, {"n_shared_experts", 1},    {"n_routed_experts", 128},
+                       {"first_k_dense_replace", 1}, {"use_qk_norm", false}};
+  add(glm4_moe);
+
+  // OLMo 2: post-norms only (after attention, after the MLP), RMS q/k norms over the whole projection width.
+  FamilyTraits olmo2{"olmo2", {}, {"Olmo2ForCausalLM"}};
+  olmo2.qk_norm = true;
+  olmo2.qk_norm_full = true;
+  olmo2.config_class = "Olmo2Config";
+  olmo2.source = "olmo2/configuration_olmo2.py, modeling_olmo2.py (q_norm over n_heads*head_dim, k_norm over n_kv*head_dim)";
+  olmo2.defaults = {{"vocab_size", 50304},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                    {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                    {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false}};
+  add(olmo2);
+
+  // OLMoE: num_experts experts of intermediate_size on every layer, whole-width q/k norms, pre-norms.
+  FamilyTraits olmoe{"olmoe", {}, {"OlmoeForCausalLM"}};
+  olmoe.qk_norm = true;
+  olmoe.qk_norm_full = true;
+  olmoe.moe = MoeRule::Mixtral;
+  olmoe.experts_key = "num_experts";
+  olmoe.config_class = "OlmoeConfig";
+  olmoe.source = "olmoe/configuration_olmoe.py, modeling_olmoe.py";
+  olmoe.defaults = {{"vocab_size", 50304},      {"hidden_size", 2048},       {"intermediate_size", 2048},
+                    {"num_hidden_layers", 16},  {"num_attention_heads", 16}, {"hidden_act", "silu"},
+                    {"max_position_embeddings", 4096}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                    {"num_experts_per_tok", 8}, {"num_experts", 64}};
+  add(olmoe);
+
+  // Granite 3.x: Llama's layout; embedding, attention, residual and logit multipliers scale activations and cost
+  // nothing that is counted.
+  FamilyTraits granite{"granite", {}, {"GraniteForCausalLM"}};
+  granite.mlp_bias_key = true;
+  granite.config_class = "GraniteConfig";
+  granite.source = "granite/configuration_granite.py, modeling_granite.py";
+  granite.defaults = {{"vocab_size", 32000},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                      {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                      {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                      {"mlp_bias", false}};
+  granite.ignored_keys = {"embedding_multiplier", "attention_multiplier", "residual_multiplier", "logits_scaling"};
+  add(granite);
+
+  // Granite 3.x MoE: num_local_experts experts of intermediate_size (input_linear 2I x h, output_linear), a
+  // router without bias, on every layer.
+  FamilyTraits granitemoe{"granitemoe", {}, {"GraniteMoeForCausalLM"}};
+  granitemoe.moe = MoeRule::Mixtral;
+  granitemoe.config_class = "GraniteMoeConfig";
+  granitemoe.source = "granitemoe/configuration_granitemoe.py, modeling_granitemoe.py";
+  granitemoe.defaults = {{"vocab_size", 32000},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                         {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                         {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                         {"num_local_experts", 8},   {"num_experts_per_tok", 2}};
+  granitemoe.ignored_keys = granite.ignored_keys;
+  add(granitemoe);
+
+  // Command R / R+ (Cohere): attention and MLP in parallel after one LayerNorm without bias; optional per-head
+  // LayerNorms of q and k (weights per head); logit_scale multiplies the logits.
+  FamilyTraits cohere{"cohere", {}, {"CohereForCausalLM"}};
+  cohere.norm = NormKind::Layer;
+  cohere.parallel = true;
+  cohere.norms = 1;
+  cohere.qk_norm_key = "use_qk_norm";
+  cohere.qk_norm_full = true;
+  cohere.config_class = "CohereConfig";
+  cohere.source = "cohere/configuration_cohere.py, modeling_cohere.py (CohereLayerNorm without bias, parallel block)";
+  cohere.defaults = {{"vocab_size", 256000},     {"hidden_size", 8192},       {"intermediate_size", 22528},
+                     {"num_hidden_layers", 40},  {"num_attention_heads", 64}, {"hidden_act", "silu"},
+                     {"max_position_embeddings", 8192}, {"tie_word_embeddings", true}, {"attention_bias", false},
+                     {"use_qk_norm", false}};
+  cohere.ignored_keys = {"logit_scale"};
+  add(cohere);
+
+  // Command R7B / Command A (Cohere 2): Cohere's parallel block; every sliding_window_pattern-th layer full
+  // attention without RoPE, the others sliding with RoPE.
+  FamilyTraits cohere2 = cohere;
+  cohere2.model_type = "cohere2";
+  cohere2.architectures = {"Cohere2ForCausalLM"};
+  cohere2.qk_norm_key = "";
+  cohere2.qk_norm_full = false;
+  cohere2.sliding = SlidingRule::Pattern;
+  cohere2.rope_sliding_only = true;
+  cohere2.config_class = "Cohere2Config";
+  cohere2.source = "cohere2/configuration_cohere2.py, modular_cohere2.py (RoPE only where sliding_window is set)";
+  cohere2.defaults = {{"vocab_size", 256000},     {"hidden_size", 8192},       {"intermediate_size", 22528},
+                      {"num_hidden_layers", 40},  {"num_attention_heads", 64}, {"hidden_act", "silu"},
+                      {"max_position_embeddings", 8192}, {"tie_word_embeddings", true}, {"attention_bias", false},
+                      {"sliding_window", 4096},   {"sliding_window_pattern", 4}};
+  // Command R7B's config repeats its architecture in Cohere's own terms, which transformers ignores.
+  cohere2.ignored_keys = {"logit_scale", "layer_switch", "order_of_interleaved_layers", "position_embedding_type",
+                          "rotary_pct", "use_embedding_sharing", "use_gated_activation", "use_parallel_block",
+                          "use_parallel_embedding"};
+  add(cohere2);
+
+  // Phi-3.5-MoE: Mixtral's MoE, LayerNorms with bias, optional attention and LM-head biases.
+  FamilyTraits phimoe{"phimoe", {}, {"PhimoeForCausalLM", "PhiMoEForCausalLM"}};
+  phimoe.norm = NormKind::Layer;
+  phimoe.norm_bias = true;
+  phimoe.moe = MoeRule::Mixtral;
+  phimoe.sliding = SlidingRule::AllLayers;
+  phimoe.lm_head_bias_key = "lm_head_bias";
+  phimoe.config_class = "PhimoeConfig";
+  phimoe.source = "phimoe/configuration_phimoe.py, modeling_phimoe.py (nn.LayerNorm, lm_head bias=lm_head_bias)";
+  phimoe.defaults = {{"vocab_size", 32064},      {"hidden_size", 4096},       {"intermediate_size", 6400},
+                     {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"num_key_value_heads", 8},
+                     {"hidden_act", "silu"},     {"max_position_embeddings", 131072}, {"tie_word_embeddings", false},
+                     {"num_experts_per_tok", 2}, {"num_local_experts", 16},  {"attention_bias", false},
+                     {"lm_head_bias", false}};
+  phimoe.ignored_keys = {"input_jitter_noise"};
+  add(phimoe);
+
+  // DBRX: its own schema (io/dbrx.cpp).
+  FamilyTraits dbrx{"dbrx", {}, {"DbrxForCausalLM"}};
+  dbrx.layout = Layout::Dbrx;
+  dbrx.norm = NormKind::Layer;
+  dbrx.config_class = "DbrxConfig";
+  dbrx.source = "dbrx/configuration_dbrx.py, modeling_dbrx.py";
+  dbrx.defaults = {{"d_model", 2048}, {"n_heads", 16}, {"n_layers", 24}, {"max_seq_len", 2048}, {"vocab_size", 32000}};
+  dbrx.ignored_keys = {"emb_pdrop", "resid_pdrop"};
+  add(dbrx);
+
+  // StarCoder2: biases everywhere (use_bias), a plain GELU MLP (c_fc, c_proj), LayerNorms with bias, a sliding
+  // window on every layer.
+  FamilyTraits starcoder2{"starcoder2", {}, {"Starcoder2ForCausalLM"}};
+  starcoder2.norm = NormKind::Layer;
+  starcoder2.norm_bias = true;
+  starcoder2.bias_key = "use_bias";
+  starcoder2.bias_default = true;
+  starcoder2.mlp_bias_key = true;
+  starcoder2.mlp_bias_name = "use_bias";
+  starcoder2.gated_mlp = false;
+  starcoder2.sliding = SlidingRule::AllLayers;
+  starcoder2.activation = "gelu_pytorch_tanh";
+  starcoder2.tied_default = true;
+  starcoder2.config_class = "Starcoder2Config";
+  starcoder2.source = "starcoder2/configuration_starcoder2.py, modeling_starcoder2.py";
+  starcoder2.defaults = {{"vocab_size", 49152},      {"hidden_size", 3072},       {"intermediate_size", 12288},
+                         {"num_hidden_layers", 30},  {"num_attention_heads", 24}, {"num_key_value_heads", 2},
+                         {"hidden_act", "gelu_pytorch_tanh"}, {"max_position_embeddings", 4096},
+                         {"use_bias", true},         {"tie_word_embeddings", true}};
+  starcoder2.ignored_keys = {"norm_type", "mlp_type", "norm_epsilon", "residual_dropout", "embedding_dropout"};
+  add(starcoder2);
+
+  // StableLM 2 / StableLM 3B: LayerNorms with bias, RoPE on a quarter of each head, optional q/k/v biases,
+  // per-head q/k LayerNorms and a parallel residual block.
+  FamilyTraits stablelm{"stablelm", {}, {"StableLmForCausalLM"}};
+  stablelm.norm = NormKind::Layer;
+  stablelm.norm_bias = true;
+  stablelm.bias_key = "use_qkv_bias";
+  stablelm.bias_on_o = false;
+  stablelm.qk_norm_key = "qk_layernorm";
+  stablelm.qk_norm_full = true;
+  stablelm.parallel_key = "use_parallel_residual";
+  stablelm.config_class = "StableLmConfig";
+  stablelm.source = "stablelm/configuration_stablelm.py, modeling_stablelm.py";
+  stablelm.defaults = {{"vocab_size", 50304},      {"intermediate_size", 6912},   {"hidden_size", 2560},
+                       {"num_hidden_layers", 32},  {"num_attention_heads", 32},   {"num_key_value_heads", 32},
+                       {"hidden_act", "silu"},     {"max_position_embeddings", 4096}, {"tie_word_embeddings", false},
+                       {"use_qkv_bias", false},    {"qk_layernorm", false},       {"use_parallel_residual", false},
+                       {"partial_rotary_factor", 0.25}};
+  add(stablelm);
+
+  // EXAONE 4.0: OLMo 2's post-norms, per-head q/k norms, 3 sliding layers with RoPE to 1 global NoPE layer.
+  FamilyTraits exaone4{"exaone4", {}, {"Exaone4ForCausalLM"}};
+  exaone4.qk_norm = true;
+  exaone4.sliding = SlidingRule::Pattern;
+  exaone4.rope_sliding_only = true;
+  exaone4.config_class = "Exaone4Config";
+  exaone4.source = "exaone4/modular_exaone4.py (global NoPE when sliding_window is set)";
+  exaone4.defaults = {{"vocab_size", 102400},     {"hidden_size", 4096},       {"intermediate_size", 16384},
+                      {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"num_key_value_heads", 32},
+                      {"hidden_act", "silu"},     {"max_position_embeddings", 2048}, {"tie_word_embeddings", false},
+                      {"sliding_window", 4096},   {"sliding_window_pattern", 4}};
+  add(exaone4);
+
+  // ERNIE 4.5 (dense): biases on every projection when use_bias.
+  FamilyTraits ernie{"ernie4_5", {}, {"Ernie4_5ForCausalLM"}};
+  ernie.bias_key = "use_bias";
+  ernie.mlp_bias_key = true;
+  ernie.mlp_bias_name = "use_bias";
+  ernie.tied_default = true;
+  ernie.config_class = "Ernie4_5Config";
+  ernie.source = "ernie4_5/configuration_ernie4_5.py, modular_ernie4_5.py";
+  ernie.defaults = {{"vocab_size", 103424},     {"hidden_size", 1024},       {"intermediate_size", 3072},
+                    {"num_hidden_layers", 18},  {"num_attention_heads", 16}, {"num_key_value_heads", 2},
+                    {"hidden_act", "silu"},     {"max_position_embeddings", 131072}, {"tie_word_embeddings", true},
+                    {"use_bias", false},        {"head_dim", 128}};
+  add(ernie);
+
+  // ERNIE 4.5 MoE (21B-A3B, 300B-A47B): MoE layers between moe_layer_start_index and moe_layer_end_index.
+  FamilyTraits ernie_moe = ernie;
+  ernie_moe.model_type = "ernie4_5_moe";
+  ernie_moe.architectures = {"Ernie4_5_MoeForCausalLM"};
+  ernie_moe.moe = MoeRule::Ernie;
+  ernie_moe.lm_head_bias_key = "use_bias";
+  ernie_moe.config_class = "Ernie4_5_MoeConfig";
+  ernie_moe.source = "ernie4_5_moe/configuration_ernie4_5_moe.py, modular_ernie4_5_moe.py";
+  ernie_moe.defaults = {{"vocab_size", 103424},     {"hidden_size", 2560},       {"intermediate_size", 12288},
+                        {"num_hidden_layers", 28},  {"num_attention_heads", 20}, {"num_key_value_heads", 4},
+                        {"hidden_act", "silu"},     {"max_position_embeddings", 131072}, {"tie_word_embeddings", true},
+                        {"use_bias", false},        {"moe_intermediate_size", 1536}, {"moe_k", 6},
+                        {"moe_num_experts", 64},    {"moe_num_shared_experts", 2}, {"moe_layer_start_index", 1},
+                        {"moe_layer_end_index", -1}, {"moe_layer_interval", 1}};
+  add(ernie_moe);
+
+  // Hunyuan dense (Hunyuan-7B and the 0.5B to 4B models): per-head q/k RMS norms after RoPE.
+  FamilyTraits hunyuan{"hunyuan_v1_dense", {}, {"HunYuanDenseV1ForCausalLM"}};
+  hunyuan.qk_norm = true;
+  hunyuan.config_class = "HunYuanDenseV1Config";
+  hunyuan.source = "hunyuan_v1_dense/configuration_hunyuan_v1_dense.py, modeling_hunyuan_v1_dense.py";
+  hunyuan.defaults = {{"vocab_size", 290943},     {"hidden_size", 4096},       {"intermediate_size", 11008},
+                      {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                      {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false}};
+  add(hunyuan);
+
+  // Hunyuan-A13B: on every layer num_experts experts and one shared MLP of intermediate_size.
+  FamilyTraits hunyuan_moe = hunyuan;
+  hunyuan_moe.model_type = "hunyuan_v1_moe";
+  hunyuan_moe.architectures = {"HunYuanMoEV1ForCausalLM"};
+  hunyuan_moe.moe = MoeRule::Hunyuan;
+  hunyuan_moe.config_class = "HunYuanMoEV1Config";
+  hunyuan_moe.source = "hunyuan_v1_moe/configuration_hunyuan_v1_moe.py, modular_hunyuan_v1_moe.py";
+  hunyuan_moe.defaults = hunyuan.defaults;
+  hunyuan_moe.defaults.push_back({"num_experts", 1});
+  hunyuan_moe.defaults.push_back({"moe_topk", 1});
+  add(hunyuan_moe);
+
+  // SmolLM3: Llama's layout with every no_rope_layer_interval-th layer NoPE (or as no_rope_layers lists).
+  FamilyTraits smollm3{"smollm3", {}, {"SmolLM3ForCausalLM"}};
+  smollm3.mlp_bias_key = true;
+  smollm3.nope_layers = true;
+  smollm3.tied_default = true;
+  smollm3.config_class = "SmolLM3Config";
+  smollm3.source = "smollm3/configuration_smollm3.py, modeling_smollm3.py";
+  smollm3.defaults = {{"vocab_size", 128256},     {"hidden_size", 2048},       {"intermediate_size", 11008},
+                      {"num_hidden_layers", 36},  {"num_attention_heads", 16}, {"num_key_value_heads", 4},
+                      {"hidden_act", "silu"},     {"max_position_embeddings", 32768}, {"tie_word_embeddings", true},
+                      {"attention_bias", false},  {"mlp_bias", false},         {"no_rope_layer_interval", 4}};
+  add(smollm3);
+
+  // EXAONE 3.0 / 3.5 and EXAONE Deep (remote code, configuration_exaone.py): Llama's layout under GPT-2's key
+  // names (num_layers, activation_function). transformers ships no class, so no defaults are filled.
+  FamilyTraits exaone{"exaone", {}, {"ExaoneForCausalLM"}};
+  exaone.key_aliases = {{"num_hidden_layers", "num_layers"}, {"hidden_act", "activation_function"}};
+  exaone.ignored_keys = {"embed_dropout"};
+  exaone.config_class = "ExaoneConfig";
+  exaone.source = "the model repositories' configuration_exaone.py and modeling_exaone.py (LGAI-EXAONE/EXAONE-3.5-*)";
+  add(exaone);
+
+  // InternLM2 / 2.5 (remote code, modeling_internlm2.py): Llama's layout with one fused wqkv (q, then per KV head
+  // its keys and values) and `bias` on wqkv and wo. transformers ships no class, so no defaults are filled.
+  FamilyTraits internlm2{"internlm2", {}, {"InternLM2ForCausalLM"}};
+  internlm2.fused_qkv = true;
+  internlm2.bias_key = "bias";
+  internlm2.config_class = "InternLM2Config";
+  internlm2.ignored_keys = {"attn_implementation"};
+  internlm2.source = "the model repositories' configuration_internlm2.py and modeling_internlm2.py (internlm/internlm2_5-7b-chat)";
+  add(internlm2);
+
+  // Recognized, refused: building blocks Infercast does not model, named rather than counted wrong.
+  FamilyTraits gemma3n{"gemma3n", {"gemma3n_text"}, {"Gemma3nForConditionalGeneration", "Gemma3nForCausalLM"}};
+  gemma3n.source = "gemma3n/modeling_gemma3n.py";
+  gemma3n.unsupported =
+      "Gemma 3n's per-layer embeddings (vocab_size_per_layer_input x hidden_size_per_layer_input), AltUp "
+      "(altup_num_inputs predictions and corrections), LAuReL (laurel_rank), KV sharing across layers and "
+      "activation sparsity are not modelled";
+  add(gemma3n);
+  FamilyTraits gemma4{"gemma4", {"gemma4_text"}, {"Gemma4ForConditionalGeneration", "Gemma4ForCausalLM"}};
+  gemma4.source = "gemma4/modeling_gemma4.py";
+  gemma4.unsupported =
+      "Gemma 4's global layers with their own head_dim and key-value heads (global_head_dim, "
+      "num_global_key_value_heads), keys reused as values (attention_k_eq_v), the MoE block beside a dense MLP and "
+      "per-layer inputs are not modelled";
+  add(gemma4);
+}
+
+}  // namespace infercast

@@ -1,0 +1,83 @@
+// The traits entries of the families with new building blocks (issue 20): gated DeltaNet, lightning attention,
+// Mamba and Mamba2 hybrids, and DeepSeek-V3.2's sparse attention. Sources name files under huggingface/transformers
+// src/transformers/models/ (MiniMax-M1's configuration_minimax_m1.py is MiniMax's own, on its model page).
+#include "io/config_hybrid.hpp"
+
+#include <algorithm>
+
+namespace infercast {
+
+void add_hybrid_families(std::vector<FamilyTraits>& v) {
+  FamilyTraits next{"qwen3_next", {}, {"Qwen3NextForCausalLM"}};
+  next.layout = Layout::GatedDeltaNet;
+  next.moe = MoeRule::QwenShared;
+  next.qk_norm = true;
+  next.source = "qwen3_next/configuration_qwen3_next.py, modular_qwen3_next.py (Qwen3NextGatedDeltaNet, gated attention)";
+  v.push_back(next);
+
+  FamilyTraits q35 = next;
+  q35.model_type = "qwen3_5_text";
+  q35.aliases = {"qwen3_5"};
+  q35.architectures = {"Qwen3_5ForConditionalGeneration", "Qwen3_5ForCausalLM"};
+  q35.moe = MoeRule::None;
+  q35.source = "qwen3_5/configuration_qwen3_5.py, modular_qwen3_5.py";
+  v.push_back(q35);
+
+  FamilyTraits q35moe = next;
+  q35moe.model_type = "qwen3_5_moe_text";
+  q35moe.aliases = {"qwen3_5_moe"};
+  q35moe.architectures = {"Qwen3_5MoeForConditionalGeneration", "Qwen3_5MoeForCausalLM"};
+  q35moe.source = "qwen3_5_moe/configuration_qwen3_5_moe.py, modular_qwen3_5_moe.py";
+  v.push_back(q35moe);
+
+  FamilyTraits minimax{"minimax", {"minimax_m1", "minimax_text_01", "MiniMaxM1", "MiniMaxText01"},
+                       {"MiniMaxForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxText01ForCausalLM"}};
+  minimax.layout = Layout::MiniMax;
+  minimax.moe = MoeRule::Mixtral;
+  minimax.source = "minimax/modular_minimax.py (MiniMaxLightningAttention); MiniMax-AI/MiniMax-M1 modeling_minimax_m1.py";
+  v.push_back(minimax);
+
+  FamilyTraits nemotron{"nemotron_h", {}, {"NemotronHForCausalLM"}};
+  nemotron.layout = Layout::NemotronH;
+  nemotron.activation = "relu2";
+  nemotron.source = "nemotron_h/configuration_nemotron_h.py, modular_nemotron_h.py";
+  v.push_back(nemotron);
+
+  FamilyTraits jamba{"jamba", {}, {"JambaForCausalLM"}};
+  jamba.layout = Layout::Jamba;
+  jamba.moe = MoeRule::Mixtral;
+  jamba.source = "jamba/configuration_jamba.py, modeling_jamba.py";
+  v.push_back(jamba);
+
+  FamilyTraits falcon_h1{"falcon_h1", {}, {"FalconH1ForCausalLM"}};
+  falcon_h1.layout = Layout::FalconH1;
+  falcon_h1.source = "falcon_h1/configuration_falcon_h1.py, modular_falcon_h1.py";
+  v.push_back(falcon_h1);
+
+  FamilyTraits granite{"granitemoehybrid", {}, {"GraniteMoeHybridForCausalLM"}};
+  granite.layout = Layout::GraniteHybrid;
+  granite.source = "granitemoehybrid/configuration_granitemoehybrid.py, modular_granitemoehybrid.py";
+  v.push_back(granite);
+
+  // Multimodal wrappers whose text model is an existing family (their vision encoders: io/config_vision.cpp).
+  const auto alias = [&](const char* family, std::vector<std::string> names, std::vector<std::string> archs) {
+    for (auto& f : v) {
+      if (std::string(f.model_type) != family) continue;
+      for (auto& n : names)
+        if (std::find(f.aliases.begin(), f.aliases.end(), n) == f.aliases.end()) f.aliases.push_back(n);
+      for (auto& a : archs)
+        if (std::find(f.architectures.begin(), f.architectures.end(), a) == f.architectures.end()) f.architectures.push_back(a);
+    }
+  };
+  alias("qwen2", {"qwen2_5_vl", "qwen2_5_vl_text"}, {"Qwen2_5_VLForConditionalGeneration"});
+  alias("qwen3", {"qwen3_vl", "qwen3_vl_text"}, {"Qwen3VLForConditionalGeneration"});
+  alias("qwen3_moe", {"qwen3_vl_moe", "qwen3_vl_moe_text"}, {"Qwen3VLMoeForConditionalGeneration"});
+  alias("mistral", {"mistral3"}, {"Mistral3ForConditionalGeneration"});
+
+  FamilyTraits ds32{"deepseek_v32", {}, {"DeepseekV32ForCausalLM"}};
+  ds32.layout = Layout::DeepSeek;
+  ds32.source = "deepseek_v32/configuration_deepseek_v32.py; DeepSeek's inference/model.py (Indexer)";
+  v.push_back(ds32);
+}
+
+}  // namespace infercast

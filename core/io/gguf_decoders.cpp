@@ -1,0 +1,152 @@
+#include "io/gguf_decoders.hpp"
+
+#include <algorithm>
+
+namespace infercast {
+
+namespace {
+
+struct Arch {
+  const char* gguf;        // llama.cpp's architecture name
+  const char* model_type;  // the family that reads the config
+};
+
+const std::vector<Arch>& archs() {
+  static const std::vector<Arch> table = {
+      {"olmo2", "olmo2"},         {"olmoe", "olmoe"},           {"granite", "granite"},
+      {"granitemoe", "granitemoe"}, {"command-r", "cohere"},    {"cohere2", "cohere2"},
+      {"phimoe", "phimoe"},       {"dbrx", "dbrx"},             {"starcoder2", "starcoder2"},
+      {"stablelm", "stablelm"},   {"exaone", "exaone"},         {"exaone4", "exaone4"},
+      {"glm4", "glm4"},           {"glm4moe", "glm4_moe"},      {"ernie4_5", "ernie4_5"},
+      {"ernie4_5-moe", "ernie4_5_moe"}, {"hunyuan-moe", "hunyuan_v1_moe"}, {"hunyuan-dense", "hunyuan_v1_dense"},
+      {"smollm3", "smollm3"},     {"internlm2", "internlm2"},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> gguf_decoder_architectures() {
+  std::vector<std::string> out;
+  for (const auto& a : archs()) out.push_back(a.gguf);
+  return out;
+}
+
+json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint64_t vocab_rows, bool has_output) {
+  const auto it = std::find_if(archs().begin(), archs().end(), [&](const Arch& a) { return arch == a.gguf; });
+  if (it == archs().end()) return nullptr;
+  const json& md = h.metadata;
+  const auto num = [&](const std::string& k) -> json {
+    const std::string key = arch + "." + k;
+    if (!md.contains(key)) return nullptr;
+    const json& v = md[key];
+    if (v.is_array()) return v.empty() ? json(nullptr) : v[0];  // per-layer arrays: the first layer's value
+    return v.is_number() || v.is_boolean() ? v : json(nullptr);
+  };
+  const auto has_tensor = [&](const std::string& name) {
+    return std::any_of(h.tensors.begin(), h.tensors.end(), [&](const GgufTensor& t) { return t.name == name; });
+  };
+  const std::string name_key = "general.name";
+  const std::string name = md.contains(name_key) && md[name_key].is_string() ? md[name_key].get<std::string>() : arch;
+  json cfg = {{"model_type", it->model_type}, {"_name_or_path", name}};
+  const auto put = [&](const char* hf, const std::string& key, bool required) {
+    const json v = num(key);
+    if (v.is_null()) {
+      if (required)
+        throw InputError("gguf.missing_field", "/gguf/" + arch + "." + key,
+                         arch + "." + key + " is missing from the GGUF metadata; expected it for a " + arch + " model");
+      return;
+    }
+    cfg[hf] = v;
+  };
+  const auto bias = has_tensor("blk.0.attn_q.bias");
+  const auto q_norm = has_tensor("blk.0.attn_q_norm.weight");
+  const std::string a = arch;
+
+  if (a == "dbrx") {  // DBRX's own schema
+    put("d_model", "embedding_length", true);
+    put("n_layers", "block_count", true);
+    put("n_heads", "attention.head_count", true);
+    put("max_seq_len", "context_length", false);
+    json attn = json::object(), ffn = json::object();
+    if (!num("attention.head_count_kv").is_null()) attn["kv_n_heads"] = num("attention.head_count_kv");
+    if (!num("feed_forward_length").is_null()) ffn["ffn_hidden_size"] = num("feed_forward_length");
+    if (!num("expert_count").is_null()) ffn["moe_num_experts"] = num("expert_count");
+    if (!num("expert_used_count").is_null()) ffn["moe_top_k"] = num("expert_used_count");
+    cfg["attn_config"] = attn;
+    cfg["ffn_config"] = ffn;
+  } else {
+    put("hidden_size", "embedding_length", true);
+    put(a == "exaone" ? "num_layers" : "num_hidden_layers", "block_count", true);
+    put("num_attention_heads", "attention.head_count", true);
+    put("num_key_value_heads", "attention.head_count_kv", false);
+    put("max_position_embeddings", "context_length", false);
+    put("head_dim", "attention.key_length", false);
+    put("intermediate_size", "feed_forward_length", false);
+    put("sliding_window", "attention.sliding_window", false);
+  }
+  // Whatever RoPE does not rotate: rope.dimension_count of a head_dim (GLM, StableLM).
+  if (!num("rope.dimension_count").is_null() && (a == "glm4" || a == "glm4moe" || a == "stablelm")) {
+    const double heads = num("attention.head_count").get<double>();
+    const double hd = !num("attention.key_length").is_null() ? num("attention.key_length").get<double>()
+                                                               : num("embedding_length").get<double>() / heads;
+    cfg["partial_rotary_factor"] = num("rope.dimension_count").get<double>() / hd;
+  }
+  if (a == "granite" || a == "granitemoe" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
+      a == "glm4moe" || a == "hunyuan-moe" || a == "hunyuan-dense" || a == "smollm3" || a == "olmo2" || a == "olmoe")
+    cfg["attention_bias"] = bias;
+  if (a == "granite" || a == "smollm3") cfg["mlp_bias"] = has_tensor("blk.0.ffn_up.bias");
+  if (a == "starcoder2" || a == "ernie4_5" || a == "ernie4_5-moe") cfg["use_bias"] = bias;
+  if (a == "internlm2") cfg["bias"] = has_tensor("blk.0.attn_qkv.bias");
+  if (a == "command-r") cfg["use_qk_norm"] = q_norm;
+  if (a == "glm4moe") cfg["use_qk_norm"] = q_norm;
+  if (a == "phimoe") cfg["lm_head_bias"] = has_tensor("output.bias");
+  if (a == "stablelm") {
+    cfg["use_qkv_bias"] = bias;
+    cfg["qk_layernorm"] = q_norm;
+    cfg["use_parallel_residual"] = !has_tensor("blk.0.ffn_norm.weight");
+  }
+  // Mixture-of-experts keys, each family's own.
+  if (a == "olmoe") {
+    put("num_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("intermediate_size", "expert_feed_forward_length", false);
+  } else if (a == "granitemoe" || a == "phimoe") {
+    put("num_local_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("intermediate_size", "expert_feed_forward_length", false);
+  } else if (a == "glm4moe") {
+    put("n_routed_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("moe_intermediate_size", "expert_feed_forward_length", true);
+    put("n_shared_experts", "expert_shared_count", false);
+    put("first_k_dense_replace", "leading_dense_block_count", false);
+    // llama.cpp counts the MTP layers among the blocks; the model has block_count - nextn_predict_layers.
+    const json nextn = num("nextn_predict_layers");
+    if (!nextn.is_null()) {
+      cfg["num_nextn_predict_layers"] = nextn;
+      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
+    }
+  } else if (a == "ernie4_5-moe") {
+    put("moe_num_experts", "expert_count", true);
+    put("moe_k", "expert_used_count", true);
+    put("moe_intermediate_size", "expert_feed_forward_length", true);
+    put("moe_num_shared_experts", "expert_shared_count", false);
+    put("moe_layer_start_index", "leading_dense_block_count", false);
+    put("moe_layer_interval", "moe_every_n_layers", false);
+  } else if (a == "hunyuan-moe") {
+    put("num_experts", "expert_count", true);
+    put("moe_topk", "expert_used_count", true);
+  }
+  const json vocab = num("vocab_size");
+  cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);
+  if (cfg["vocab_size"].get<double>() <= 0) {
+    const std::string key = "tokenizer.ggml.tokens";
+    if (md.contains(key) && md[key].is_object()) cfg["vocab_size"] = md[key]["length"];
+  }
+  cfg["tie_word_embeddings"] = !has_output;
+  if (a == "dbrx") cfg.erase("tie_word_embeddings");
+  return cfg;
+}
+
+}  // namespace infercast

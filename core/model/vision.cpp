@@ -1,0 +1,118 @@
+// Vision encoders: parameters and how an image becomes patches and tokens (docs/formulas.md, "Vision encoders").
+// Sources: transformers' modeling_siglip.py and modeling_gemma3.py (Gemma3MultiModalProjector), modeling_llama4.py
+// (Llama4VisionModel, Llama4VisionPixelShuffleMLP), modeling_qwen2_5_vl.py, modeling_qwen3_vl.py,
+// modeling_pixtral.py and modeling_mistral3.py; the image processors' resize rules (Qwen2VLImageProcessor's
+// smart_resize, PixtralImageProcessor, Llama4ImageProcessor's tiles, Gemma 3's fixed 896 x 896).
+#include "model/vision.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "model/count.hpp"
+
+namespace infercast {
+
+const NameTable<VisionKind>& vision_kind_names() {
+  static const NameTable<VisionKind> t({{VisionKind::None, "none", "no vision encoder"},
+                                        {VisionKind::Siglip, "siglip", "SigLIP (Gemma 3): 896 x 896 images, 256 tokens each"},
+                                        {VisionKind::Llama4, "llama4", "Llama 4: 336 x 336 tiles, pixel shuffle to 144 tokens each"},
+                                        {VisionKind::Qwen25, "qwen2_5_vl", "Qwen2.5-VL: dynamic resolution, window attention"},
+                                        {VisionKind::Qwen3, "qwen3_vl", "Qwen3-VL and Qwen3.5: dynamic resolution, deepstack"},
+                                        {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"}});
+  return t;
+}
+
+i64 vision_params(const VisionSpec& v) {
+  if (v.kind == VisionKind::None) return 0;
+  const Count h = v.hidden, I = v.intermediate;
+  const Count norm = (v.layer_norm && v.norm_bias) ? Count(2) * h : h;
+  Count layer = Count(2) * norm + Count(4) * h * h + (v.attn_bias ? Count(4) * h : Count(0));
+  if (v.gated_mlp) layer += Count(3) * h * I + (v.mlp_bias ? Count(2) * I + h : Count(0));
+  else layer += Count(2) * h * I + (v.mlp_bias ? I + h : Count(0));
+  Count p = Count(v.layers) * layer;
+  p += Count(v.channels) * v.temporal_patch * v.patch * v.patch * h + (v.patch_bias ? h : Count(0));
+  p += Count(v.positions) * h + (v.class_token ? h : Count(0));
+  Count proj = 0;
+  for (const auto& g : v.projector) proj += Count(g.in) * g.out + (g.bias ? Count(g.out) : Count(0));
+  p += proj;
+  if (v.deepstack > 0) {
+    // Each deepstack merger: a LayerNorm over the merged width and the merger's two GEMMs.
+    const Count merged = h * v.merge * v.merge;
+    p += Count(v.deepstack) * (Count(2) * merged + proj);
+  }
+  return (p + v.extra_params).v;
+}
+
+namespace {
+
+i64 round_to(double x, i64 f) { return std::max<i64>(f, static_cast<i64>(std::llround(x / static_cast<double>(f))) * f); }
+
+// Qwen2VLImageProcessor.smart_resize: both sides multiples of `factor`, the area within [min_pixels, max_pixels],
+// the aspect ratio kept.
+std::pair<i64, i64> smart_resize(i64 h, i64 w, i64 factor, i64 min_px, i64 max_px) {
+  const double H = static_cast<double>(h), W = static_cast<double>(w), f = static_cast<double>(factor);
+  i64 hb = round_to(H, factor), wb = round_to(W, factor);
+  if (hb * wb > max_px) {
+    const double beta = std::sqrt(H * W / static_cast<double>(max_px));
+    hb = std::max<i64>(factor, static_cast<i64>(std::floor(H / beta / f)) * factor);
+    wb = std::max<i64>(factor, static_cast<i64>(std::floor(W / beta / f)) * factor);
+  } else if (hb * wb < min_px) {
+    const double beta = std::sqrt(static_cast<double>(min_px) / (H * W));
+    hb = static_cast<i64>(std::ceil(H * beta / f)) * factor;
+    wb = static_cast<i64>(std::ceil(W * beta / f)) * factor;
+  }
+  return {hb, wb};
+}
+
+}  // namespace
+
+ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
+  ImagePlan p;
+  const i64 m2 = v.merge * v.merge;
+  switch (v.kind) {
+    case VisionKind::None: break;
+    case VisionKind::Siglip: {  // resized to image_size x image_size; pooled to fixed_tokens
+      const i64 side = v.image_size / v.patch;
+      p.sequences = {side * side};
+      p.merged = p.tokens = v.fixed_tokens;
+      break;
+    }
+    case VisionKind::Llama4: {
+      // Tiles of image_size: as many as cover the image (scaled down to fit max_tiles), and a global thumbnail tile
+      // when there is more than one. Each tile: its patches and the class token.
+      i64 tw = std::max<i64>(1, (img.width + v.image_size - 1) / v.image_size);
+      i64 th = std::max<i64>(1, (img.height + v.image_size - 1) / v.image_size);
+      while (tw * th > v.max_tiles) (tw >= th ? tw : th) -= 1;
+      const i64 tiles = tw * th + (tw * th > 1 ? 1 : 0);
+      const i64 side = v.image_size / v.patch;
+      p.sequences.assign(static_cast<std::size_t>(tiles), side * side + (v.class_token ? 1 : 0));
+      p.merged = p.tokens = tiles * side * side / m2;
+      break;
+    }
+    case VisionKind::Qwen25:
+    case VisionKind::Qwen3: {
+      const auto [h, w] = smart_resize(img.height, img.width, v.patch * v.merge, v.min_pixels, v.max_pixels);
+      const i64 patches = (h / v.patch) * (w / v.patch);
+      p.sequences = {patches};
+      p.merged = p.tokens = patches / m2;
+      if (v.window > 0) p.window_tokens = v.window * v.window;
+      break;
+    }
+    case VisionKind::Pixtral: {
+      // Scaled to fit longest_edge, then each side rounded up to the merged patch (PixtralImageProcessor);
+      // one [IMG_BREAK] after each row of tokens, the last one [IMG_END].
+      double h = static_cast<double>(img.height), w = static_cast<double>(img.width);
+      const double ratio = std::max(h, w) / static_cast<double>(v.longest_edge);
+      if (ratio > 1) h = std::floor(h / ratio), w = std::floor(w / ratio);
+      const i64 unit = v.patch * v.merge;
+      const i64 rows = (static_cast<i64>(h) + unit - 1) / unit, cols = (static_cast<i64>(w) + unit - 1) / unit;
+      p.sequences = {rows * cols * m2};
+      p.merged = rows * cols;
+      p.tokens = rows * cols + rows;
+      break;
+    }
+  }
+  return p;
+}
+
+}  // namespace infercast

@@ -1,0 +1,102 @@
+// How a serving runtime turns requests into engine steps: the scheduler block of a runtime preset (presets/runtimes/,
+// "scheduler"), with the defaults each engine ships (docs/serving.md, "Schedulers"). A block states the policy that
+// mixes prefill and decode work in a step, the per-step token budget and sequence cap (with rules by device memory
+// where the engine picks them from the GPU), what fraction of memory the KV cache gets and of what, the KV block size,
+// what happens when the cache runs out, and prefix caching. resolve_scheduler() turns it into the numbers one
+// deployment runs with.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hardware/hardware.hpp"
+#include "util/names.hpp"
+
+namespace infercast {
+
+// How one engine step mixes the running requests' decode tokens with prefill work.
+//  DecodeFirst: every running request decodes one token, then waiting prompts fill what is left of the token budget,
+//    in chunks when chunked prefill is on (vLLM V1, LMDeploy, TGI).
+//  PrefillFirst: a step is either a prefill of waiting prompts (up to the budget, chunked) or a decode of every
+//    running request, and a prefill runs whenever one can be admitted (SGLang with mixed chunks off).
+//  MixedWhole: decodes and whole prompts in the same step, a prompt admitted only when all of it fits the budget
+//    (TensorRT-LLM's in-flight batching with chunked prefill off).
+enum class StepPolicy { DecodeFirst, PrefillFirst, MixedWhole };
+const NameTable<StepPolicy>& step_policy_names();
+
+// What the runtime's memory fraction is a fraction of.
+//  Total: of the device's memory; the KV cache gets it less the weights and activations (vLLM's
+//    gpu_memory_utilization).
+//  Free: of what is left after the weights and activations (TensorRT-LLM's free_gpu_memory_fraction, LMDeploy's
+//    cache_max_entry_count).
+//  Reserve: weights and KV cache get the device's memory less a reserve computed from the chunk size (SGLang's
+//    mem_fraction_static).
+enum class MemoryBasis { Total, Free, Reserve };
+const NameTable<MemoryBasis>& memory_basis_names();
+
+// When the KV cache runs out while requests decode.
+//  Recompute: the newest running request is evicted and recomputed later (vLLM V1, SGLang's retraction).
+//  None: admission reserves the cache to each request's last token, so nothing is ever evicted (TensorRT-LLM's
+//    GUARANTEED_NO_EVICT).
+enum class Preemption { Recompute, None };
+const NameTable<Preemption>& preemption_names();
+
+// A default that depends on the device: applies when the device's first-tier memory lies in [min, max) GB, its name
+// contains one of `names` (when any are given) and none of `exclude` (vLLM keeps A100s on the smaller defaults).
+struct SchedulerRule {
+  double min_memory_gb = 0, max_memory_gb = 0;  // max 0: no upper bound
+  std::vector<std::string> names, exclude;
+  std::optional<long long> max_num_seqs, max_num_batched_tokens;
+};
+
+// An engine's own reserve (SGLang's; not the driver's reserve of hardware/hardware.hpp): base + per_chunk_token x
+// max(chunk, 2048) + per_graph_batch x graph batch + per_device x devices (MB), at least min_large_mb above 60 GB.
+struct EngineReserve {
+  double base_mb = 0, per_chunk_token_mb = 0, per_graph_batch_mb = 0, per_device_mb = 0, min_large_mb = 0;
+};
+
+struct SchedulerSpec {
+  bool stated = false;  // the preset has a scheduler block (else the defaults below, reported as assumed)
+  StepPolicy policy = StepPolicy::DecodeFirst;
+  bool chunked_prefill = true;
+  long long max_num_seqs = 256;            // running requests at most (0: as many as the KV cache holds)
+  long long max_num_batched_tokens = 2048; // new tokens per step at most (the chunk budget)
+  long long max_prefill_tokens = 0;        // prompt tokens one prefill step admits at most (0: the budget)
+  std::vector<SchedulerRule> rules;        // the first that applies overrides the two defaults above
+  double memory_fraction = 0.9;
+  MemoryBasis memory_basis = MemoryBasis::Total;
+  EngineReserve reserve;
+  long long kv_block_tokens = 16;
+  Preemption preemption = Preemption::Recompute;
+  bool prefix_caching = false;
+  // Steps a token waits before the client sees it: 1 where the host prepares step n + 1 while the device runs step
+  // n and reads step n's tokens after launching it (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's
+  // overlap scheduler); 0 where each step's tokens go out when it ends.
+  int output_delay_steps = 0;
+  std::string source;
+};
+
+// The numbers one deployment of the runtime runs with on a device.
+struct SchedulerLimits {
+  StepPolicy policy = StepPolicy::DecodeFirst;
+  bool chunked_prefill = true;
+  long long max_num_seqs = 256;  // 0: the KV cache's limit only
+  long long token_budget = 2048;
+  long long max_prefill_tokens = 2048;
+  double memory_fraction = 0.9;
+  MemoryBasis memory_basis = MemoryBasis::Total;
+  double reserve_bytes = 0;  // Reserve basis: memory kept out of the weights and the cache, per device
+  long long kv_block_tokens = 16;
+  Preemption preemption = Preemption::Recompute;
+  bool prefix_caching = false;
+  int output_delay_steps = 0;
+  bool stated = false;
+};
+
+// The scheduler's limits on `hw` for a deployment over `devices` devices replaying graphs of up to
+// `graph_batch` sequences; `max_num_seqs` / `token_budget` > 0 override the runtime's (a deployment search).
+SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, long long graph_batch,
+                                  long long max_num_seqs = 0, long long token_budget = 0);
+
+}  // namespace infercast

@@ -1,0 +1,232 @@
+#include "serving/deploy.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <tuple>
+
+namespace infercast {
+
+const NameTable<DisaggMode>& disagg_mode_names() {
+  static const NameTable<DisaggMode> t(
+      {{DisaggMode::Auto, "auto", "aggregated and disaggregated deployments both searched"},
+       {DisaggMode::On, "on", "only prefill and decode pools (xPyD)"},
+       {DisaggMode::Off, "off", "only aggregated replicas"}});
+  return t;
+}
+
+namespace {
+
+const double kBatches[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096};
+const long long kBudgets[] = {2048, 4096, 8192, 16384};
+constexpr double kMaxPrefillUtilization = 0.9;  // a prefill pool run hotter queues without bound
+
+struct Layout {
+  ParallelPlan plan;  // dp 1
+  std::vector<ServingSetup> setups;  // one per budget that fits
+  std::unique_ptr<StepModel> steps;
+  double bmax = 0;  // requests the KV pool holds at the largest budget's setup
+};
+
+bool meets(const DeploySpec& s, const DeployConfig& c) {
+  return (s.max_ttft_s <= 0 || c.ttft_s <= s.max_ttft_s) && (s.max_tpot_s <= 0 || c.tpot_s <= s.max_tpot_s);
+}
+
+// The most requests a setup's pool holds at once (mean context, or reserved to the last token).
+double pool_requests(const ServingSetup& s, double isl, double osl) {
+  const double ctx = s.limits.preemption == Preemption::None ? isl + osl : isl + osl / 2;
+  const double per = request_kv_bytes(s, ctx);
+  return per > 0 ? std::floor(std::max(0.0, s.memory.kv_bytes) / per) : 0;
+}
+
+}  // namespace
+
+DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& sys, int devices, const DeploySpec& spec) {
+  DeployResult out;
+  const double isl = spec.load.isl.mean, osl = std::max(1.0, spec.load.osl.mean);
+  const double P = std::max(1.0, isl * (1 - spec.load.prefix_hit_rate));
+  const bool moe = std::any_of(m.layers.begin(), m.layers.end(), [](const LayerSpec& L) { return L.ffn.moe; });
+  // Every layout that splits the model and fits the devices: its setups and its step model.
+  std::vector<Layout> layouts;
+  for (int tp = 1; tp <= std::min(devices, spec.max_tp); tp *= 2) {
+    for (int pp = 1; tp * pp <= devices; pp *= 2) {
+      std::vector<int> eps = {1};
+      if (moe && tp > 1) eps.push_back(tp);  // experts split in width, or divided among the devices
+      for (int ep : eps) {
+        Layout L;
+        L.plan.tp = tp;
+        L.plan.pp = pp;
+        L.plan.ep = ep;
+        try {
+          plan_stages(m, L.plan, sys);
+        } catch (const InputError&) {
+          continue;
+        }
+        for (long long b : kBudgets) {
+          try {
+            L.setups.push_back(serving_setup(m, w, sys, L.plan, 0, b));
+          } catch (const InputError&) {
+          }
+        }
+        if (L.setups.empty()) continue;
+        for (const auto& s : L.setups) L.bmax = std::max(L.bmax, pool_requests(s, isl, osl));
+        if (L.bmax < 1) continue;
+        const double top = std::min(L.bmax, kBatches[std::size(kBatches) - 1]);
+        L.steps = std::make_unique<StepModel>(m, w, sys, L.plan, std::max(16384.0, P + 1), std::max(1.0, top));
+        layouts.push_back(std::move(L));
+      }
+    }
+  }
+  out.layouts = static_cast<int>(layouts.size());
+  if (layouts.empty())
+    throw InputError("deploy.does_not_fit", "/deploy/devices",
+                     m.name + " fits no tensor/pipeline split of " + std::to_string(devices) + " " + sys.device.name +
+                         " devices; expected more devices, smaller weights (a lower-bit format) or a larger device");
+  for (const auto& wr : layouts.front().setups.front().warnings) out.warnings.push_back(wr);
+  std::vector<DeployConfig> all;
+  const auto keep = [&](DeployConfig c) {
+    c.meets_sla = meets(spec, c);
+    ++out.evaluated;
+    if (!c.meets_sla) return;
+    ++out.feasible;
+    all.push_back(c);
+  };
+
+  // Aggregated replicas: every layout, budget and sequence cap.
+  if (spec.disaggregated != DisaggMode::On) {
+    for (const auto& L : layouts) {
+      const int per = L.plan.tp * L.plan.pp;
+      const int dp = devices / per;
+      if (dp < 1) continue;
+      for (const auto& base : L.setups) {
+        if (base.limits.policy == StepPolicy::MixedWhole && static_cast<double>(base.limits.token_budget) < P) continue;
+        ServingSetup s = base;
+        s.plan.dp = dp;
+        s.devices = per * dp;
+        const double bmax = pool_requests(s, isl, osl);
+        for (double B : kBatches) {
+          if (B > bmax) break;
+          s.limits.max_num_seqs = static_cast<long long>(B);
+          ServingLoad load = spec.load;
+          load.concurrency = B * dp;
+          const ServingResult r = steady_state(s, *L.steps, load, L.steps->execution());
+          DeployConfig c;
+          c.plan = s.plan;
+          c.batch = static_cast<long long>(B);
+          c.token_budget = s.limits.token_budget;
+          c.devices = s.devices;
+          c.ttft_s = r.ttft_s.mean;
+          c.tpot_s = r.tpot_s.mean;
+          c.e2e_s = r.e2e_s.mean;
+          c.tokens_per_s_per_user = r.output_tokens_per_s_per_user;
+          c.output_tokens_per_s = r.output_tokens_per_s;
+          c.tokens_per_s_per_device = r.output_tokens_per_s_per_device;
+          c.requests_per_s = r.requests_per_s;
+          keep(c);
+        }
+      }
+    }
+  }
+
+  // Disaggregated pools: x prefill instances and y decode instances, each of one pipeline stage.
+  if (spec.disaggregated != DisaggMode::Off && osl > 1) {
+    for (const auto& Lp : layouts) {
+      if (Lp.plan.pp != 1) continue;
+      const Execution& xp = Lp.steps->execution();
+      for (const auto& sp : Lp.setups) {
+        // One prefill instance: prompts batched up to the budget, a prompt longer than it in chunks.
+        const double budget = static_cast<double>(sp.limits.token_budget);
+        const double nc = std::ceil(P / budget), k = std::max(1.0, std::floor(budget / P));
+        StepLoad batch, one;
+        Lp.steps->add(batch, isl - P + P / 2 * (nc - 1) / nc, P / nc, k);
+        Lp.steps->add(one, isl - P + P / 2 * (nc - 1) / nc, P / nc, 1);
+        const double t_batch = nc * Lp.steps->seconds(batch, xp), t_one = nc * Lp.steps->seconds(one, xp);
+        const double per_prompt = t_batch / k, xp_rate = 1 / per_prompt;  // prompts per second per instance
+        for (const auto& Ld : layouts) {
+          if (Ld.plan.pp != 1) continue;
+          const Execution& xd = Ld.steps->execution();
+          const ServingSetup& sd = Ld.setups.back();
+          const double bmax_d = pool_requests(sd, isl, osl);
+          const double kv_bytes = request_kv_bytes(sd, isl);  // what each decode device receives
+          const int tpp = Lp.plan.tp, tpd = Ld.plan.tp;
+          for (int xn = 1; xn * tpp + tpd <= devices; ++xn) {
+            for (int yn = 1; xn * tpp + yn * tpd <= devices; ++yn) {
+              const int used = xn * tpp + yn * tpd;
+              const Link& link = used <= sys.devices_per_node ? sys.intra : sys.inter;
+              const double t_kv = link.latency_s + (link.achievable() > 0 ? kv_bytes / link.achievable() : 0);
+              for (double B : kBatches) {
+                if (B > bmax_d) break;
+                const auto tpot_at = [&](double b) {
+                  StepLoad d;
+                  Ld.steps->add(d, isl + osl / 2, 1, std::max(b, 1e-3));
+                  return Ld.steps->seconds(d, xd);
+                };
+                double b = B, tpot = tpot_at(b);
+                const double decode_rate = yn * B / ((osl - 1) * tpot);
+                double lam = std::min(decode_rate, kMaxPrefillUtilization * xn * xp_rate);
+                if (lam < decode_rate)  // prefill-bound: the decode pool runs a smaller batch
+                  for (int it = 0; it < 6; ++it) {
+                    b = std::min(B, lam * (osl - 1) * tpot / yn);
+                    tpot = tpot_at(b);
+                  }
+                const double rho = lam / (xn * xp_rate);
+                DeployConfig c;
+                c.disaggregated = true;
+                c.prefill = Lp.plan;
+                c.prefill.dp = xn;
+                c.plan = Ld.plan;
+                c.plan.dp = yn;
+                c.batch = static_cast<long long>(B);
+                c.token_budget = sp.limits.token_budget;
+                c.devices = used;
+                c.kv_transfer_s = t_kv;
+                c.prefill_utilization = rho;
+                c.balanced_ratio = (B / ((osl - 1) * tpot)) / xp_rate;
+                c.tpot_s = tpot;
+                c.ttft_s = t_one + rho / (2 * (1 - rho)) * per_prompt + t_kv;
+                c.e2e_s = c.ttft_s + (osl - 1) * tpot;
+                c.tokens_per_s_per_user = 1 / tpot;
+                c.requests_per_s = lam;
+                c.output_tokens_per_s = lam * osl;
+                c.tokens_per_s_per_device = c.output_tokens_per_s / used;
+                keep(c);
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  // The front: highest tokens/s per device for each tokens/s per user.
+  // A total order (ties broken by TTFT, devices, then the configuration itself), so that every platform's sort
+  // gives the same front and the same best.
+  std::sort(all.begin(), all.end(), [](const DeployConfig& a, const DeployConfig& b) {
+    const auto key = [](const DeployConfig& c) {
+      return std::make_tuple(-c.tokens_per_s_per_user, -c.tokens_per_s_per_device, c.ttft_s, c.devices, c.disaggregated,
+                             c.token_budget, c.batch, c.plan.tp, c.plan.pp, c.plan.ep, c.plan.dp, c.prefill.tp, c.prefill.ep,
+                             c.prefill.dp);
+    };
+    return key(a) < key(b);
+  });
+  double best_g = -1;
+  for (const auto& c : all) {
+    if (c.tokens_per_s_per_device > best_g) {
+      out.front.push_back(c);
+      best_g = c.tokens_per_s_per_device;
+    }
+  }
+  std::reverse(out.front.begin(), out.front.end());
+  for (const auto& c : out.front)
+    if (!out.has_best || c.tokens_per_s_per_device > out.best.tokens_per_s_per_device) {
+      out.best = c;
+      out.has_best = true;
+    }
+  if (!out.has_best)
+    out.warnings.push_back({"deploy.no_configuration", "/deploy",
+                            "none of the " + std::to_string(out.evaluated) +
+                                " configurations meets the SLA; relax max_ttft_ms or max_tpot_ms, or add devices"});
+  return out;
+}
+
+}  // namespace infercast

@@ -1,0 +1,153 @@
+// What one replica serves with: the scheduler's limits on the device, and where each device's memory goes (weights,
+// the largest step's activations, the runtime's reserve, the KV pool) under the runtime's memory fraction and what it
+// is a fraction of (docs/serving.md, "Memory").
+#include <algorithm>
+#include <cmath>
+
+#include "ops/geometry.hpp"
+#include "serving/serving.hpp"
+
+namespace infercast {
+
+const NameTable<LengthKind>& length_kind_names() {
+  static const NameTable<LengthKind> t(
+      {{LengthKind::Fixed, "fixed", "every request the same length"},
+       {LengthKind::Uniform, "uniform", "integers uniform over mean x (1 +- spread)"},
+       {LengthKind::LogNormal, "lognormal", "log-normal with the given mean and sigma = spread (long tails, like ShareGPT)"}});
+  return t;
+}
+
+namespace {
+std::string gb(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  return buf;
+}
+}  // namespace
+
+double request_kv_bytes(const ServingSetup& s, double context) {
+  if (context <= 0) return 0;
+  const double block = static_cast<double>(s.limits.kv_block_tokens);
+  const double ctx = std::ceil(context / block) * block;
+  double bytes = 0;
+  for (const auto& g : s.kv_groups)
+    bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, s.kv_bytes_per_element) *
+             kv_tokens_resident(g.spec.attn, ctx);
+  return bytes;
+}
+
+ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
+                           long long max_num_seqs, long long token_budget) {
+  ServingSetup s;
+  s.model = &m;
+  s.workload = w;
+  s.system = sys;
+  s.plan = plan;
+  s.devices = plan.devices();
+  const RuntimeSpec* rt = w.runtime;
+  const SchedulerSpec spec = rt ? rt->scheduler : SchedulerSpec{};
+  if (!spec.stated)
+    s.warnings.push_back({"serving.scheduler_assumed", "/runtime",
+                          std::string(rt ? rt->name : "the reference stack") +
+                              " states no serving scheduler; vLLM-like defaults are assumed (decode first, chunked prefill, "
+                              "256 sequences and 2048 tokens per step, 90% of memory)"});
+  s.limits = resolve_scheduler(spec, sys.device, plan.tp * plan.pp, rt ? rt->graph_max_tokens : 0, max_num_seqs, token_budget);
+  s.kv_bytes_per_element = w.settings.precision.kv.bits_per_element / 8;
+
+  ParallelPlan one = plan;
+  one.dp = 1;
+  const std::vector<Stage> stages = plan_stages(m, one, sys);
+  const HardwareSpec& hw = sys.device;
+  const double capacity = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
+  const SchedulerLimits& L = s.limits;
+  double best_ratio = -1;
+  for (const auto& st : stages) {
+    Workload probe = w;
+    probe.requests = {Request{0, std::max<long long>(1, L.token_budget), 1}};
+    probe.gen_tokens = 1;
+    probe.prefill_chunk = 0;
+    const Analysis a = analyze(st.model, probe, nullptr);
+    ServingMemory mem;
+    mem.capacity_bytes = capacity;
+    mem.weights_bytes = a.weights_bytes;
+    mem.activation_bytes = a.activation_peak_bytes;
+    mem.kv_bytes_per_token = a.kv_bytes_per_token;
+    switch (L.memory_basis) {
+      case MemoryBasis::Total:
+        mem.usable_bytes = L.memory_fraction * capacity;
+        mem.kv_bytes = mem.usable_bytes - mem.weights_bytes - mem.activation_bytes;
+        break;
+      case MemoryBasis::Free:
+        mem.usable_bytes = capacity;
+        mem.kv_bytes = L.memory_fraction * (capacity - mem.weights_bytes - mem.activation_bytes);
+        break;
+      case MemoryBasis::Reserve:
+        mem.reserve_bytes = L.reserve_bytes;
+        mem.usable_bytes = capacity - L.reserve_bytes;
+        mem.kv_bytes = mem.usable_bytes - mem.weights_bytes;
+        break;
+    }
+    const double ratio = mem.kv_bytes_per_token > 0 ? mem.kv_bytes / mem.kv_bytes_per_token : mem.kv_bytes;
+    if (best_ratio < 0 || ratio < best_ratio) {
+      best_ratio = ratio;
+      s.memory = mem;
+      s.kv_groups = group_layers(st.model);
+    }
+  }
+  ServingMemory& mem = s.memory;
+  mem.kv_tokens = mem.kv_bytes_per_token > 0 ? std::max(0.0, mem.kv_bytes) / mem.kv_bytes_per_token : 0;
+  mem.fits = mem.kv_bytes > request_kv_bytes(s, static_cast<double>(L.kv_block_tokens));
+  if (!mem.fits)
+    throw InputError("serving.does_not_fit", "/serving",
+                     "the weights (" + gb(mem.weights_bytes) + " per device) and activations (" + gb(mem.activation_bytes) +
+                         ") leave no room for a KV cache in the " + gb(mem.usable_bytes) + " the runtime uses of " +
+                         hw.name + "'s " + gb(capacity) + "; expected a plan over more devices, smaller weights or a smaller step");
+  return s;
+}
+
+double max_step_tokens(const ServingSetup& s, const ServingLoad& load) {
+  double t = static_cast<double>(std::max(s.limits.token_budget, s.limits.max_prefill_tokens));
+  // Whole prompts (no chunking) may exceed the budget when they run alone.
+  if (!s.limits.chunked_prefill || s.limits.policy == StepPolicy::MixedWhole) {
+    const double longest = load.isl.kind == LengthKind::Fixed ? load.isl.mean
+                           : load.isl.kind == LengthKind::Uniform ? load.isl.mean * (1 + load.isl.spread)
+                                                                   : load.isl.mean * std::exp(3 * load.isl.spread);
+    t = std::max(t, longest + 1);
+  }
+  return std::max(1.0, std::ceil(t));
+}
+
+double max_decode_batch(const ServingSetup& s, const ServingLoad& load) {
+  double b = s.limits.max_num_seqs > 0 ? static_cast<double>(s.limits.max_num_seqs) : 1e9;
+  const double per_request = request_kv_bytes(s, std::max(1.0, load.isl.mean * (1 - load.prefix_hit_rate) + 1));
+  if (per_request > 0) b = std::min(b, std::floor(s.memory.kv_bytes / per_request) + 1);
+  if (load.concurrency > 0) b = std::min(b, std::ceil(load.concurrency));
+  return std::max(1.0, std::min(b, 65536.0));
+}
+
+ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
+                                 const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate) {
+  ServingForecast f;
+  f.setup = serving_setup(m, w, sys, plan, max_num_seqs, token_budget);
+  f.setup.model = &m;
+  f.steps.emplace_back(m, w, sys, plan, max_step_tokens(f.setup, load), max_decode_batch(f.setup, load));
+  const StepModel& sm = f.steps.front();
+  f.steady = steady_state(f.setup, sm, load, sm.execution());
+  if (simulate) {
+    const int dp = std::max(1, plan.dp);
+    const double clients = load.concurrency > 0 ? std::max(1.0, std::round(load.concurrency / dp)) : 0;
+    double n = load.requests > 0 ? std::ceil(load.requests / dp) : (clients > 0 ? std::clamp(8 * clients, 200.0, 4000.0) : 1000.0);
+    n = std::max(n, clients);
+    const double work = n * (load.osl.mean + load.isl.mean / static_cast<double>(std::max<long long>(1, f.setup.limits.token_budget)));
+    if (work > 5e7)
+      throw InputError("serving.too_large", load.requests > 0 ? "/serving/requests" : "/serving/concurrency",
+                       "the simulation would run " + std::to_string(static_cast<long long>(work)) +
+                           " request-steps (requests x output tokens); expected at most 50000000: give fewer /serving/requests "
+                           "or use the steady state (/serving/simulate false)");
+    f.simulated = simulate_serving(f.setup, sm, load, sm.execution());
+    f.has_simulation = true;
+  }
+  return f;
+}
+
+}  // namespace infercast

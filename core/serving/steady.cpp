@@ -1,0 +1,179 @@
+// The analytical steady state of one replica (docs/serving.md, "Steady state"): B requests in flight, each living
+// n_c prefill steps and O - 1 decode steps. Over one cycle (every slot serving one request) the engine runs B prompts
+// and B (O - 1) decode tokens; the policy decides how they share steps:
+//  - decode first / mixed whole: a step holds the decodes of the requests past their prefill and, on average,
+//    q = B n_c / L prompt chunks (L = n_c + O - 1 steps per request); a step with a chunk and one without are timed
+//    apart and weighted (q < 1) or every step carries q chunks (q >= 1). TPOT is the mean step, TTFT n_c steps with
+//    a chunk.
+//  - prefill first: decode steps of all B requests, and between them prefill steps of the prompts that arrived
+//    during a decode step (a of them: one step each when a < 1, batched when more). TPOT = ((O - 1) S_d + B S_p / k)
+//    / (O - 1), TTFT one prefill step.
+// Closed loop: B = min(concurrency, the sequence cap, what the KV pool holds); clients beyond B wait, and Little's
+// law gives their wait. Open loop: B is the fixed point B = rate x E2E(B); a rate above the capacity at the largest B
+// is reported as overloaded. Exact for the means when the step time is linear in its load (docs/serving.md says
+// where it is not); the percentiles are the means.
+#include <algorithm>
+#include <cmath>
+
+#include "serving/serving.hpp"
+
+namespace infercast {
+
+namespace {
+
+struct Cycle {
+  double ttft = 0, tpot = 0, e2e = 0, rate = 0;  // rate: requests per second at B in flight
+  double step = 0;
+  double wc = 0, wm = 0;  // work per second of serving (all the replica's devices, efficiency 1)
+};
+
+Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, double B, double isl, double osl, double hit) {
+  Cycle c;
+  const SchedulerLimits& L = s.limits;
+  const double P = std::max(1.0, isl * (1 - hit));  // prompt tokens computed
+  const double cached = isl - P;
+  const double O = std::max(1.0, osl);
+  const double budget = static_cast<double>(L.token_budget);
+  const double ctx = isl + O / 2;  // a decoding request's mean context
+  if (L.policy == StepPolicy::PrefillFirst) {
+    const double nc = L.chunked_prefill ? std::ceil(P / budget) : 1;
+    // Decode steps of the requests not prefilling; the prompts that arrive in one decode step run together.
+    StepLoad dec;
+    sm.add(dec, ctx, 1, B);
+    const double sd = sm.seconds(dec, x);
+    const double a = B / std::max(1.0, O - 1 + nc);  // completions (and new prompts) per decode step
+    const double k = std::max(1.0, std::min(a, std::floor(budget / P)));
+    StepLoad pre;
+    sm.add(pre, cached + P / 2 * (nc - 1) / nc, P / nc, k);
+    const double sp = sm.seconds(pre, x);  // one of the nc steps of k prompts
+    c.ttft = nc * sp;
+    c.tpot = O > 1 ? sd + B * nc * sp / k / (O - 1) : 0;
+    c.step = sd;
+    // One cycle: O - 1 decode steps and B nc / k prefill steps.
+    double dc, dm, pc, pm;
+    sm.work(dec, dc, dm);
+    sm.work(pre, pc, pm);
+    const double n_pre = B * nc / k, span = (O - 1) * sd + n_pre * sp;
+    if (span > 0) {
+      c.wc = ((O - 1) * dc + n_pre * pc) / span;
+      c.wm = ((O - 1) * dm + n_pre * pm) / span;
+    }
+  } else {
+    const bool whole = L.policy == StepPolicy::MixedWhole || !L.chunked_prefill;
+    double nc = 1, d = 0, q = 0;
+    for (int it = 0; it < 8; ++it) {  // chunk steps depend on what the decodes leave of the budget
+      const double Ls = nc + O - 1;
+      d = B * (O - 1) / Ls;
+      q = B * nc / Ls;
+      nc = whole ? 1 : std::max(1.0, std::ceil(P / std::max(1.0, budget - d)));
+    }
+    const double chunk = P / nc;
+    const double c_cached = cached + chunk * (nc - 1) / 2;
+    StepLoad with, without;
+    sm.add(with, ctx, 1, d);
+    sm.add(without, ctx, 1, d);
+    sm.add(with, c_cached, chunk, std::max(1.0, q));
+    const double sw = sm.seconds(with, x), so = d > 0 ? sm.seconds(without, x) : 0;
+    const double mean = q >= 1 ? sw : q * sw + (1 - q) * so;
+    c.ttft = nc * sw;
+    c.tpot = O > 1 ? mean : 0;
+    c.step = mean;
+    double wc1, wm1, wc0 = 0, wm0 = 0;
+    sm.work(with, wc1, wm1);
+    if (d > 0) sm.work(without, wc0, wm0);
+    const double share = q >= 1 ? 1 : q;
+    if (mean > 0) {
+      c.wc = (share * wc1 + (1 - share) * wc0) / mean;
+      c.wm = (share * wm1 + (1 - share) * wm0) / mean;
+    }
+  }
+  c.e2e = c.ttft + (O - 1) * c.tpot;
+  c.rate = c.e2e > 0 ? B / c.e2e : 0;
+  return c;
+}
+
+void fill(ServingResult& r, double v_ttft, double v_tpot, double v_e2e) {
+  for (auto [p, v] : {std::pair<Percentiles*, double>{&r.ttft_s, v_ttft}, {&r.tpot_s, v_tpot}, {&r.itl_s, v_tpot}, {&r.e2e_s, v_e2e}})
+    p->mean = p->p50 = p->p90 = p->p99 = v;
+}
+
+}  // namespace
+
+ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const ServingLoad& load, const Execution& x) {
+  ServingResult out;
+  out.limits = s.limits;
+  out.memory = s.memory;
+  out.warnings = s.warnings;
+  const int dp = std::max(1, s.plan.dp);
+  const double isl = load.isl.mean, osl = std::max(1.0, load.osl.mean), hit = load.prefix_hit_rate;
+  out.mean_isl = isl;
+  out.mean_osl = osl;
+  // The largest number in flight: the sequence cap and what the pool holds (at the mean context, or reserved to
+  // the last token when nothing may be evicted).
+  const double ctx = s.limits.preemption == Preemption::None ? isl + osl : isl + osl / 2;
+  const double per = request_kv_bytes(s, ctx);
+  double bmax = per > 0 ? std::floor(std::max(0.0, s.memory.kv_bytes) / per) : 1e6;
+  if (s.limits.max_num_seqs > 0) bmax = std::min(bmax, static_cast<double>(s.limits.max_num_seqs));
+  bmax = std::max(1.0, bmax);
+  out.memory.max_concurrency = bmax;
+  Cycle c;
+  double B = 0, wait = 0;
+  if (load.concurrency > 0) {
+    const double clients = std::max(1.0, load.concurrency / dp);
+    B = std::min(clients, bmax);
+    c = cycle_at(s, sm, x, B, isl, osl, hit);
+    if (clients > B && c.rate > 0) wait = clients / c.rate - c.e2e;  // Little's law over the waiting clients
+    if (clients > B)
+      out.warnings.push_back({"serving.queued", "/serving/concurrency",
+                              "only " + std::to_string(static_cast<long long>(B)) + " of " +
+                                  std::to_string(static_cast<long long>(clients)) +
+                                  " requests per replica run at once (the sequence cap or the KV cache); the rest wait"});
+  } else {
+    const double lam = load.request_rate / dp;
+    const Cycle top = cycle_at(s, sm, x, bmax, isl, osl, hit);
+    if (lam >= top.rate) {
+      B = bmax;
+      c = top;
+      out.warnings.push_back({"serving.overloaded", "/serving/request_rate",
+                              "the rate exceeds what a replica serves at its largest batch (" +
+                                  std::to_string(top.rate * dp) + " requests/s): the queue grows without bound"});
+      wait = 0;
+    } else {
+      // B = lam x E2E(B): bisection on the increasing function lam E2E(B) - B.
+      double lo = 0, hi = bmax;
+      for (int it = 0; it < 40; ++it) {
+        const double mid = (lo + hi) / 2;
+        const Cycle m = cycle_at(s, sm, x, std::max(mid, 1e-3), isl, osl, hit);
+        (lam * m.e2e > mid ? lo : hi) = mid;
+      }
+      B = std::max(hi, 1e-3);
+      c = cycle_at(s, sm, x, B, isl, osl, hit);
+      // Random arrivals meet a step in progress (half a step) and queue for admission as the engine fills.
+      const double rho = std::min(0.99, lam / std::max(1e-12, top.rate));
+      wait = c.step / 2 + rho / (2 * (1 - rho)) * c.ttft;
+    }
+  }
+  out.mean_batch = B;
+  out.mean_step_s = c.step;
+  // Overlapped scheduling hands each token out one step later: first token and finish move by a step.
+  const double delay = s.limits.output_delay_steps * c.step;
+  fill(out, c.ttft + wait + delay, c.tpot, c.e2e + wait + delay);
+  const double rate = load.concurrency > 0 ? c.rate : std::min(load.request_rate / dp, c.rate);
+  out.requests_per_s = rate * dp;
+  out.output_tokens_per_s = rate * osl * dp;
+  out.input_tokens_per_s = rate * isl * dp;
+  out.output_tokens_per_s_per_device = out.output_tokens_per_s / std::max(1, s.devices);
+  out.output_tokens_per_s_per_user = c.tpot > 0 ? 1 / c.tpot : 0;
+  out.mean_in_system = B;
+  out.duration_s = 1;  // the work below is per second of steady serving
+  const double load_share = c.rate > 0 ? std::min(1.0, rate / c.rate) : 0;
+  out.work_compute_s = c.wc * load_share;
+  out.work_memory_s = c.wm * load_share;
+  out.busy_fraction = load_share;
+  out.littles_product = rate * c.e2e;
+  out.memory.kv_mean_fraction = s.memory.kv_bytes > 0 ? B * request_kv_bytes(s, isl + osl / 2) / s.memory.kv_bytes : 0;
+  out.memory.kv_peak_fraction = out.memory.kv_mean_fraction;
+  return out;
+}
+
+}  // namespace infercast

@@ -1,0 +1,227 @@
+// Serving rows (metric serving_*) as serving runs (docs/serving.md, "Validation"): the load each source ran, read
+// from the row's columns and notes (concurrency=N or request_rate=R first, the number of prompts, fixed lengths or the
+// token totals a source printed, the length distribution its tool draws), the runtime's shipped scheduler, and the
+// simulation (the steady state for offline runs of more than 2e6 request-steps). A run is built once and shared by the
+// metrics measured on it; re-timed under a refitted runtime it is simulated again.
+#include <algorithm>
+#include <cmath>
+#include <regex>
+
+#include "io/model_config.hpp"
+#include "io/presets.hpp"
+#include "serving/serving.hpp"
+#include "validation/cases.hpp"
+
+namespace infercast {
+
+enum class ServingStat { Mean, P50, P90, P99 };
+enum class ServingWhat { Ttft, Tpot, Itl, E2e, OutputRate, RequestRate };
+
+struct ServingCase {
+  std::string key;
+  ModelSpec model;
+  Workload w;
+  System sys;
+  ParallelPlan plan;
+  ServingLoad load;
+  ServingSetup setup;
+  std::unique_ptr<StepModel> steps;
+  bool steady = false;
+  // The last forecast and the runtime parameters it was made with (a run's metrics share it).
+  std::vector<std::optional<double>> last_params;
+  ServingResult last;
+  bool has_last = false;
+};
+
+namespace {
+
+struct ServingMetric {
+  const char* name;
+  ServingWhat what;
+  ServingStat stat;
+  const char* group;
+};
+// serving_ttft, serving_tpot and serving_itl without a statistic: the sources' tools report means (S64, S68).
+const ServingMetric kServingMetrics[] = {
+    {"serving_ttft_p50", ServingWhat::Ttft, ServingStat::P50, "serving-ttft"},
+    {"serving_ttft_mean", ServingWhat::Ttft, ServingStat::Mean, "serving-ttft"},
+    {"serving_ttft", ServingWhat::Ttft, ServingStat::Mean, "serving-ttft"},
+    {"serving_tpot_p50", ServingWhat::Tpot, ServingStat::P50, "serving-tpot"},
+    {"serving_tpot", ServingWhat::Tpot, ServingStat::Mean, "serving-tpot"},
+    {"serving_itl_p50", ServingWhat::Itl, ServingStat::P50, "serving-tpot"},
+    {"serving_itl", ServingWhat::Itl, ServingStat::Mean, "serving-tpot"},
+    {"serving_itl_p99", ServingWhat::Itl, ServingStat::P99, "serving-itl-p99"},
+    {"serving_e2e_p50", ServingWhat::E2e, ServingStat::P50, "serving-e2e"},
+    {"serving_output_throughput", ServingWhat::OutputRate, ServingStat::Mean, "serving-throughput"},
+    {"serving_request_throughput", ServingWhat::RequestRate, ServingStat::Mean, "serving-throughput"},
+};
+
+bool find_number(const std::string& text, const std::string& pattern, double& out) {
+  std::smatch m;
+  if (!std::regex_search(text, m, std::regex(pattern))) return false;
+  out = std::stod(m[1].str());
+  return true;
+}
+
+double pick(const Percentiles& p, ServingStat s) {
+  switch (s) {
+    case ServingStat::Mean: return p.mean;
+    case ServingStat::P50: return p.p50;
+    case ServingStat::P90: return p.p90;
+    case ServingStat::P99: return p.p99;
+  }
+  return 0;
+}
+
+}  // namespace
+
+void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v, std::vector<Case>& cases, std::size_t row,
+                        std::vector<std::shared_ptr<ServingCase>>& runs) {
+  const ServingMetric* metric = nullptr;
+  for (const auto& m : kServingMetrics)
+    if (v.metric == m.name) metric = &m;
+  v.group = metric ? metric->group : "serving";
+  const std::string notes = csv_cell(r, "notes");
+  const HardwareSpec* hw = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
+  const RuntimeSpec* rt = find_runtime_preset(v.runtime);
+  const double devices = std::max(1.0, csv_number(r, "num_devices", index));
+  int tp = 1, pp = 1;
+  const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
+  ServingLoad load;
+  double rate = 0, conc = 0, prompts = 0;
+  const bool has_conc = find_number(notes, R"(concurrency=(\d+))", conc);
+  const bool has_rate = !has_conc && find_number(notes, R"(request_rate=([0-9.]+))", rate);
+  const bool inf = !has_conc && notes.find("request_rate=inf") != std::string::npos;
+  if (!find_number(notes, R"(num_prompts=(\d+))", prompts) && !find_number(notes, R"(num-prompt=(\d+))", prompts))
+    find_number(notes, R"((\d+) requests)", prompts);
+  // Lengths: the columns, else the token totals the source printed, else a dataset's published sample means.
+  double isl = csv_number(r, "prompt_len", index), osl = csv_number(r, "gen_len", index), total = 0;
+  const double n_for_totals = prompts > 0 ? prompts : (has_conc ? conc : 0);
+  if (isl <= 0 && n_for_totals > 0 &&
+      (find_number(notes, R"(total_input_tokens=(\d+))", total) || find_number(notes, R"(Total input tokens: (\d+))", total)))
+    isl = total / n_for_totals;
+  if (osl <= 0 && n_for_totals > 0 &&
+      (find_number(notes, R"(total_output_tokens=(\d+))", total) || find_number(notes, R"(Total generated tokens: (\d+))", total)))
+    osl = total / n_for_totals;
+  if (isl <= 0 || osl <= 0)
+    for (const auto& d : validation_names().serving_lengths)
+      if (notes.find(d.notes_contain) != std::string::npos && d.num_prompts == prompts) {
+        isl = d.isl;
+        osl = d.osl;
+      }
+  load.isl.mean = isl;
+  load.osl.mean = osl;
+  double spread = 0;
+  if (find_number(notes, R"(random_range_ratio ([0-9.]+))", spread)) {  // sglang random: uniform over [r L, L]
+    load.isl.kind = load.osl.kind = LengthKind::Uniform;
+    load.isl.spread = load.osl.spread = (1 - spread) / (1 + spread);
+  } else if (find_number(notes, R"(\+-(\d+)% variance)", spread)) {
+    load.isl.kind = load.osl.kind = LengthKind::Uniform;
+    load.isl.spread = load.osl.spread = spread / 100;
+  }
+  if (inf) conc = prompts;
+  load.concurrency = has_conc || inf ? conc : 0;
+  load.request_rate = has_rate ? rate : 0;
+  load.requests = prompts > 0 ? prompts : 0;
+
+  if (!metric) v.reason = "serving metric " + v.metric + " not mapped";
+  else if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
+  else if (!hw) v.reason = "no hardware preset for " + v.hardware;
+  else if (!rt) v.reason = "no runtime preset " + (v.runtime.empty() ? std::string("given") : "\"" + v.runtime + "\"");
+  else if (!sizes || tp * pp != static_cast<int>(devices))
+    v.reason = "runs on " + csv_cell(r, "num_devices") + " devices as \"" + csv_cell(r, "parallelism") + "\"; only TPn or TPn PPm is mapped";
+  else if (devices > 1 && system_id(v.hardware_id).empty())
+    v.reason = "no system preset holding " + csv_cell(r, "num_devices") + " x " + v.hardware;
+  else if (!formats(csv_cell(r, "weights_format"), csv_cell(r, "act_kv_format"), v.weights, v.activations, v.kv))
+    v.reason = "weight format " + csv_cell(r, "weights_format") + " not mapped";
+  else if (v.measured <= 0) v.reason = "no measured value";
+  else if (load.concurrency <= 0 && load.request_rate <= 0) v.reason = "the notes state no concurrency or request rate";
+  else if (isl <= 0 || osl <= 0) v.reason = "the source states no prompt and output lengths (nor their totals)";
+  if (!v.reason.empty()) return;
+
+  v.batch = load.concurrency;
+  v.prompt = isl;
+  v.gen = osl;
+  v.devices = devices;
+  if (devices > 1) v.system_id = system_id(v.hardware_id);
+  const std::string key = v.model_id + "|" + v.hardware_id + "|" + v.runtime + "|" + v.weights + "|" + v.kv + "|" +
+                          std::to_string(tp) + "x" + std::to_string(pp) + "|" + std::to_string(load.concurrency) + "|" +
+                          std::to_string(load.request_rate) + "|" + std::to_string(load.requests) + "|" + std::to_string(isl) +
+                          "|" + std::to_string(osl) + "|" + std::to_string(load.isl.spread);
+  std::shared_ptr<ServingCase> sc;
+  for (const auto& s : runs)
+    if (s->key == key) sc = s;
+  if (!sc) {
+    sc = std::make_shared<ServingCase>();
+    sc->key = key;
+    sc->model = parse_model_config(find_model_preset(v.model_id)->config, "/config");
+    Workload& w = sc->w;
+    w.runtime = rt;
+    w.settings.precision.weights = *find_dtype(v.weights);
+    w.settings.precision.activations = *find_dtype(v.activations);
+    // A 4-bit activation recipe keeps an 8-bit cache (ModelOpt's NVFP4 checkpoints quantize the KV cache to FP8).
+    w.settings.precision.kv = *find_dtype(v.kv == "fp4" ? "fp8" : v.kv);
+    if (w.settings.precision.activations.weight_only) w.settings.precision.activations = *find_dtype("fp16");
+    w.settings.convention = convention_by_name("infercast");
+    w.settings.fusion = rt->fusion;
+    w.settings.fused_mlp = rt->act_in_gemm;
+    w.settings.attention = rt->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+    sc->sys = devices > 1 ? *find_system_preset(v.system_id) : single_node_system(*hw, 1);
+    sc->plan.tp = tp;
+    sc->plan.pp = pp;
+    sc->load = load;
+    try {
+      sc->setup = serving_setup(sc->model, w, sc->sys, sc->plan);
+      sc->setup.model = &sc->model;
+      sc->steps = std::make_unique<StepModel>(sc->model, w, sc->sys, sc->plan, max_step_tokens(sc->setup, load),
+                                              max_decode_batch(sc->setup, load));
+    } catch (const InputError& e) {
+      v.reason = std::string("the serving run does not set up: ") + e.what();
+      return;
+    }
+    // Offline runs (every prompt queued at once) of more than 2e6 request-steps: the steady state at the full batch
+    // (a simulation would take seconds, and the ramp at both ends is a small share of such a run).
+    sc->steady = load.concurrency >= load.requests && load.requests * osl > 2e6;
+    runs.push_back(sc);
+  }
+  Case c;
+  c.row = row;
+  c.hw = &sc->sys.device;
+  c.rt = rt;
+  c.measured = v.measured;
+  c.devices = devices;
+  c.serving = sc;
+  c.serving_metric = static_cast<int>(metric->what);
+  c.serving_stat = static_cast<int>(metric->stat);
+  c.to_unit = v.unit == "ms" ? 1e3 : 1;  // seconds to the row's unit (time metrics)
+  cases.push_back(std::move(c));
+  v.forecast = serving_case_value(cases.back(), *rt);
+  v.error = v.forecast / v.measured - 1;
+  v.covered = true;
+}
+
+double serving_case_value(const Case& c, const RuntimeSpec& rt) {
+  ServingCase& sc = *c.serving;
+  std::vector<std::optional<double>> params;
+  for (RtParam p : all_rt_params()) params.push_back(get_param(rt, p));
+  if (!sc.has_last || params != sc.last_params) {
+    const Execution x = resolve_execution(sc.sys.device, &rt);
+    sc.last = sc.steady ? steady_state(sc.setup, *sc.steps, sc.load, x) : simulate_serving(sc.setup, *sc.steps, sc.load, x);
+    sc.last_params = params;
+    sc.has_last = true;
+  }
+  const ServingResult& r = sc.last;
+  const auto what = static_cast<ServingWhat>(c.serving_metric);
+  const auto stat = static_cast<ServingStat>(c.serving_stat);
+  switch (what) {
+    case ServingWhat::Ttft: return pick(r.ttft_s, stat) * c.to_unit;
+    case ServingWhat::Tpot: return pick(r.tpot_s, stat) * c.to_unit;
+    case ServingWhat::Itl: return pick(r.itl_s, stat) * c.to_unit;
+    case ServingWhat::E2e: return pick(r.e2e_s, stat) * c.to_unit;
+    case ServingWhat::OutputRate: return r.output_tokens_per_s;
+    case ServingWhat::RequestRate: return r.requests_per_s;
+  }
+  return 0;
+}
+
+}  // namespace infercast

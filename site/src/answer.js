@@ -1,0 +1,78 @@
+// The answer on top, one sentence a newcomer reads first: "Llama-3.1-8B in Q4_K_M on an RTX 4090: fits in 6.2 of
+// 23 GB usable, first token after 1.266 s, then 107 tokens/s." Every number is the core's (the same ones the cards
+// show), only phrased; what is a bound says so, what does not fit says what to try.
+import { rate, seconds } from './format.js';
+
+// Decimal GB, as datasheets state memory: "6.2", "23", "140.5".
+export function gb(bytes) {
+  const x = bytes / 1e9;
+  if (x >= 1000) return x.toFixed(0);
+  return x >= 10 ? String(Math.round(x * 10) / 10) : x.toFixed(1);
+}
+
+// The weight format as people name it: a llama.cpp file type in capitals (Q4_K_M), the published one, or the choice.
+export function formatName(r, chosen) {
+  const p = r.workload.precision;
+  if (p.gguf) return p.gguf.file_type.toUpperCase();
+  if (chosen === 'declared') return p.declared_weights || p.weights;
+  return p.weights;
+}
+
+function speed(r, tpot, perSeq, batchTotal, bound) {
+  const b = r.workload.batch_requests;
+  const at = bound ? 'at most ' : '';
+  if (b > 1) return `${at}${rate(perSeq, 'tokens/s')} per request (${rate(batchTotal, 'tokens/s')} for the batch of ${b})`;
+  return `${at}${rate(perSeq, 'tokens/s')}`;
+}
+
+// {sentence, fits, notes[]} for a result; `chosen` is the page's weights choice ("declared" for as published).
+export function answerOf(r, chosen) {
+  const model = r.model.name;
+  const fmt = formatName(r, chosen);
+  const notes = [];
+  if (!r.hardware) {
+    return { fits: true, notes, sentence: `${model} in ${fmt}: ${(r.model.params_total / 1e9).toFixed(2)} B parameters, ${gb(r.memory.weights_bytes)} GB of weights. Pick a device to forecast its speed and whether it fits.` };
+  }
+  const dev = r.hardware.name;
+  if (r.parallel) {
+    const p = r.parallel;
+    const pl = p.plan;
+    const split = [pl.tp > 1 ? `tp ${pl.tp}` : '', pl.pp > 1 ? `pp ${pl.pp}` : '', pl.ep > 1 ? `ep ${pl.ep}` : '', pl.dp > 1 ? `${pl.dp} replicas` : ''].filter(Boolean).join(', ');
+    const where = `${pl.devices > 1 ? `${pl.devices}x ` : ''}${dev}${split ? ` (${split})` : ''}${r.speculative ? ` with ${r.speculative.draft === 'mtp' ? 'its MTP module' : r.speculative.draft} drafting` : ''}`;
+    const bound = Boolean(p.lower_bound);
+    if (bound) notes.push('No compute peak is known for this device: times are lower bounds and throughputs upper bounds.');
+    if (!p.fits) {
+      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${where}: each device needs ${gb(p.device_required_bytes)} GB of ${gb(p.device_capacity_bytes)} GB usable. Try a smaller format (the Quantization tab) or more devices.` };
+    }
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${where}: fits in ${gb(p.device_required_bytes)} of ${gb(p.device_capacity_bytes)} GB per device, first token after ${bound ? 'at least ' : ''}${seconds(p.ttft_s)}, then ${speed(r, p.tpot_s, p.tokens_per_s, p.total_tokens_per_s, bound)}.` };
+  }
+  const m = r.memory;
+  const bound = Boolean(r.lower_bound);
+  if (bound) notes.push(`No compute peak is published for ${dev}: its times count memory traffic and dispatch only, so they are lower bounds (and tokens/s an upper bound).`);
+  if (m.reserve_bytes > 0) notes.push(`${gb(m.reserve_bytes)} GB of its ${gb(m.physical_capacity_bytes)} GB are kept by the driver and OS (${m.reserve_basis.split(':')[0]}); change it under Device.`);
+  const then = `first token after ${bound ? 'at least ' : ''}${seconds(r.ttft_s)}, then ${speed(r, r.decode.tpot_s, r.decode.tokens_per_s, r.decode.batch_tokens_per_s, bound)}`;
+  if (r.offload) {
+    const o = r.offload;
+    const layers = `${o.gpu_layers} of ${o.layers + 1} layers on the device and the rest in system RAM`;
+    if (!m.fits) {
+      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev} with ${layers}: the device needs ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GB, system RAM ${gb(o.host_part.required_bytes)} of ${gb(o.host_part.capacity_bytes)} GB.` };
+    }
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} with ${layers} (llama.cpp -ngl ${o.gpu_layers}): ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GB on the device and ${gb(o.host_part.required_bytes)} GB in system RAM, ${then}.` };
+  }
+  if (!m.fits) {
+    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GB, ${gb(m.capacity_bytes)} GB are usable. Try a smaller format (the Quantization tab), offloading layers to system RAM, or several devices.` };
+  }
+  if (!m.fits_first_tier) {
+    const first = r.hardware.memory_tiers[0].name;
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} fits only by spilling past ${first} (${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GB in all tiers): ${then}.` };
+  }
+  return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev}: fits in ${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GB usable, ${then}.` };
+}
+
+export function renderAnswer(box, notesBox, r, chosen) {
+  const a = answerOf(r, chosen);
+  box.textContent = a.sentence;
+  box.classList.toggle('no', !a.fits);
+  const warn = (r.warnings || []).filter((w) => w.code === 'workload.beyond_context').map((w) => `Beyond the model's window: ${w.message}.`);
+  notesBox.textContent = [...warn, ...a.notes].join(' ');
+}

@@ -1,0 +1,38 @@
+// The runtime beside the device: the core's `runtimes` call lists the stacks; the first choice sends no `runtime`,
+// so the core picks the device's usual one (the `hardware` listing's default_runtime), as the CLI without --runtime.
+import { $, backend, ctx, option, state } from './ctx.js';
+import { selectedDeviceDoc } from './request.js';
+
+const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
+
+export async function fillRuntimes() {
+  const env = await backend.envelope('runtimes', {});
+  if (!env.ok || !Array.isArray(env.value) || !env.value.length) return;  // the field stays hidden
+  ctx.runtimes = env.value;
+  const sel = $('runtime');
+  sel.textContent = '';
+  sel.appendChild(option('', "the device's usual runtime"));
+  for (const rt of ctx.runtimes) {
+    const o = option(rt.id, rt.name);
+    o.title = rt.source ? `${rt.id}: ${rt.source}` : rt.id;
+    sel.appendChild(o);
+  }
+  sel.disabled = false;
+  $('runtime-field').hidden = false;
+  syncRuntime();
+}
+
+// The selection from the state (a link may name a runtime this core does not list: then the device's usual one),
+// and the first choice named after the selected device's usual runtime. A custom device is not in the listing: its
+// usual runtime is the one the last analysis ran with when no runtime was chosen.
+export function syncRuntime(result) {
+  const sel = $('runtime');
+  if (!ctx.runtimes.length) return;
+  if (state.runtime && !ctx.runtimes.some((rt) => rt.id === state.runtime)) state.runtime = '';
+  sel.value = state.runtime;
+  const doc = state.hardware ? selectedDeviceDoc() : null;
+  let usual = doc && doc.default_runtime ? nameOf(doc.default_runtime) : '';
+  const r = result || ctx.lastResult;
+  if (!usual && doc && !state.runtime && r && r.execution && r.hardware && r.hardware.id === doc.id) usual = r.execution.runtime_name;
+  sel.options[0].textContent = usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime";
+}

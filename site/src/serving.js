@@ -1,0 +1,202 @@
+// The serving and deployment panel: the serving call (continuous batching at a load) and the deploy call (the
+// search over deployments), each on the long-call worker, with the percentiles, the Pareto chart, the chosen
+// deployment explained and its launch commands. Every number comes from the core (core/serving); nothing is computed
+// here. It takes the model, device, precisions and costs the rest of the page has chosen (request.js).
+import { $, backend, state } from './ctx.js';
+import { count, seconds } from './format.js';
+import { addMulti } from './parallel.js';
+import { request } from './request.js';
+
+const LONG = { lane: 'long', replace: true };
+const SPREAD = { fixed: 0, uniform: 0.5, lognormal: 0.8 };
+
+// The page's request for this model and device, with the serving lengths in place of the static workload.
+function baseRequest() {
+  const req = request();
+  delete req.workload;
+  const dist = $('srv-dist').value;
+  req.serving = {
+    isl: Number($('srv-isl').value), osl: Number($('srv-osl').value),
+    isl_distribution: dist, osl_distribution: dist, isl_spread: SPREAD[dist], osl_spread: SPREAD[dist],
+  };
+  if ($('srv-runtime').value) req.runtime = $('srv-runtime').value;
+  return req;
+}
+
+export function servingRequest() {
+  const req = addMulti(baseRequest(), state);
+  const v = Number($('srv-value').value);
+  if ($('srv-load').value === 'rate') req.serving.request_rate = v;
+  else req.serving.concurrency = Math.round(v);
+  return req;
+}
+
+export function deployRequest() {
+  const req = baseRequest();
+  // The search chooses the plan: the page's own (and a draft model) stay out of it.
+  delete req.parallel;
+  delete req.speculative;
+  req.deploy = {
+    devices: Number($('dep-devices').value), max_ttft_ms: Number($('dep-ttft').value), max_tpot_ms: Number($('dep-tpot').value),
+    disaggregated: $('dep-disagg').value,
+  };
+  if (state.system && typeof state.system === 'string') {
+    req.system = state.system;
+    delete req.hardware;
+  }
+  return req;
+}
+
+function table(head, rows, label) {
+  const t = document.createElement('table');
+  t.setAttribute('aria-label', label);
+  const tr = document.createElement('tr');
+  for (const h of head) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    tr.appendChild(th);
+  }
+  const thead = document.createElement('thead');
+  thead.appendChild(tr);
+  const tbody = document.createElement('tbody');
+  for (const r of rows) {
+    const row = document.createElement('tr');
+    for (const v of r) {
+      const td = document.createElement('td');
+      td.textContent = v;
+      row.appendChild(td);
+    }
+    tbody.appendChild(row);
+  }
+  t.append(thead, tbody);
+  return t;
+}
+
+export function renderServing(v, box) {
+  box.textContent = '';
+  const pct = (p) => [seconds(p.p50), seconds(p.p90), seconds(p.p99), seconds(p.mean)];
+  box.appendChild(table(['Metric', 'p50', 'p90', 'p99', 'mean', 'steady state'], [
+    ['TTFT', ...pct(v.ttft_s), seconds(v.steady_state.ttft_s.mean)],
+    ['TPOT', ...pct(v.tpot_s), seconds(v.steady_state.tpot_s.mean)],
+    ['ITL', ...pct(v.itl_s), seconds(v.steady_state.itl_s.mean)],
+    ['End-to-end', ...pct(v.e2e_s), seconds(v.steady_state.e2e_s.mean)],
+  ], 'Serving latencies'));
+  const p = document.createElement('p');
+  p.className = 'help';
+  const s = v.scheduler;
+  p.textContent = `${v.requests_per_s.toFixed(2)} requests/s, ${count(v.output_tokens_per_s)} output tokens/s (${count(v.output_tokens_per_s_per_device)} per device, ${v.output_tokens_per_s_per_user.toFixed(1)} per user) over ${count(v.engine.requests)} simulated requests; `
+    + `scheduler ${s.policy}${s.chunked_prefill ? ', chunked prefill' : ''}, ${s.max_num_batched_tokens} tokens per step, up to ${s.max_num_seqs || 'as many as the cache holds'} sequences${s.stated ? '' : ' (assumed: the runtime states none)'}; `
+    + `KV pool ${count(v.memory.kv_tokens)} tokens, at most ${(100 * v.memory.kv_peak_fraction).toFixed(0)}% used, ${v.engine.preemptions} evictions.`
+    + (v.warnings.length ? ` Note: ${v.warnings.map((w) => w.message).join(' ')}` : '');
+  box.appendChild(p);
+}
+
+// The front on a canvas: tokens/s per user across, tokens/s per device up (log-log), the best ringed.
+export function drawFront(canvas, v) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = canvas.clientWidth || 600, h = canvas.clientHeight || 320;
+  canvas.width = w * dpr;
+  canvas.height = h * dpr;
+  const g = canvas.getContext('2d');
+  g.scale(dpr, dpr);
+  g.clearRect(0, 0, w, h);
+  const pts = v.front;
+  if (!pts.length) return;
+  const xs = pts.map((p) => p.tokens_per_s_per_user), ys = pts.map((p) => p.tokens_per_s_per_device);
+  const lx0 = Math.log10(Math.min(...xs) * 0.8), lx1 = Math.log10(Math.max(...xs) * 1.25);
+  const ly0 = Math.log10(Math.min(...ys) * 0.8), ly1 = Math.log10(Math.max(...ys) * 1.25);
+  const m = { l: 56, r: 12, t: 10, b: 36 };
+  const X = (x) => m.l + (Math.log10(x) - lx0) / (lx1 - lx0 || 1) * (w - m.l - m.r);
+  const Y = (y) => h - m.b - (Math.log10(y) - ly0) / (ly1 - ly0 || 1) * (h - m.t - m.b);
+  g.strokeStyle = '#888';
+  g.strokeRect(m.l, m.t, w - m.l - m.r, h - m.t - m.b);
+  g.fillStyle = '#444';
+  g.font = '12px sans-serif';
+  g.fillText('tokens/s per user', w / 2 - 40, h - 8);
+  g.save();
+  g.translate(14, h / 2 + 50);
+  g.rotate(-Math.PI / 2);
+  g.fillText('tokens/s per device', 0, 0);
+  g.restore();
+  for (const [lo, hi, at, horiz] of [[lx0, lx1, (t) => X(t), true], [ly0, ly1, (t) => Y(t), false]]) {
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
+      const t = 10 ** e;
+      if (Math.log10(t) < lo || Math.log10(t) > hi) continue;
+      if (horiz) g.fillText(String(t), at(t) - 8, h - m.b + 14);
+      else g.fillText(String(t), 4, at(t) + 4);
+    }
+  }
+  g.strokeStyle = '#c0392b';
+  g.beginPath();
+  pts.forEach((p, i) => (i ? g.lineTo : g.moveTo).call(g, X(p.tokens_per_s_per_user), Y(p.tokens_per_s_per_device)));
+  g.stroke();
+  for (const p of pts) {
+    g.fillStyle = p.mode === 'disaggregated' ? '#2e86c1' : '#c0392b';
+    g.beginPath();
+    g.arc(X(p.tokens_per_s_per_user), Y(p.tokens_per_s_per_device), 3.5, 0, 2 * Math.PI);
+    g.fill();
+  }
+  if (v.best) {
+    g.strokeStyle = '#111';
+    g.lineWidth = 2;
+    g.beginPath();
+    g.arc(X(v.best.tokens_per_s_per_user), Y(v.best.tokens_per_s_per_device), 8, 0, 2 * Math.PI);
+    g.stroke();
+  }
+}
+
+function planText(c) {
+  const p = (x) => `TP${x.tp}${x.pp > 1 ? ` PP${x.pp}` : ''}${x.ep > 1 ? ` EP${x.ep}` : ''}`;
+  return c.mode === 'disaggregated' ? `${c.xPyD}: prefill ${p(c.prefill)}, decode ${p(c.plan)}` : `${c.plan.dp} x ${p(c.plan)}`;
+}
+
+export function renderDeploy(v) {
+  drawFront($('dep-plot'), v);
+  $('dep-best').textContent = v.best ? `Best under the SLA: ${v.best.explanation}.` : 'No deployment meets the SLA: relax it or add devices.';
+  $('dep-launch').textContent = v.best
+    ? `# vLLM\n${v.best.launch.vllm}\n\n# SGLang\n${v.best.launch.sglang}\n\n# TensorRT-LLM\n${v.best.launch.trtllm}` : '';
+  const t = $('dep-front');
+  t.textContent = '';
+  const rows = v.front.map((c) => [planText(c), String(c.devices), String(c.batch), String(c.max_num_batched_tokens), seconds(c.ttft_s),
+    seconds(c.tpot_s), c.tokens_per_s_per_user.toFixed(1), c.tokens_per_s_per_device.toFixed(1)]);
+  t.replaceWith(Object.assign(table(['Deployment', 'Devices', 'Batch', 'Tokens/step', 'TTFT', 'TPOT', 'tok/s/user', 'tok/s/device'], rows,
+    'Deployments on the Pareto front'), { id: 'dep-front' }));
+}
+
+export async function runServing() {
+  $('srv-error').textContent = '';
+  $('srv-status').textContent = 'Simulating...';
+  const t0 = performance.now();
+  const env = await backend.envelope('serving', servingRequest(), LONG);
+  if (!env.ok && env.error.code === 'cancelled') return;
+  $('srv-status').textContent = '';
+  if (!env.ok) {
+    $('srv-error').textContent = env.error.message;
+    return;
+  }
+  $('srv-status').textContent = `Simulated in ${(performance.now() - t0).toFixed(0)} ms.`;
+  renderServing(env.value, $('srv-result'));
+}
+
+export async function runDeploy() {
+  $('dep-error').textContent = '';
+  $('dep-status').textContent = 'Searching...';
+  const t0 = performance.now();
+  const env = await backend.envelope('deploy', deployRequest(), LONG);
+  if (!env.ok && env.error.code === 'cancelled') return;
+  $('dep-status').textContent = '';
+  if (!env.ok) {
+    $('dep-error').textContent = env.error.message;
+    return;
+  }
+  const v = env.value;
+  $('dep-status').textContent = `${v.evaluated.toLocaleString('en-US')} configurations over ${v.layouts} parallel layouts in ${(performance.now() - t0).toFixed(0)} ms; ${v.feasible.toLocaleString('en-US')} meet the SLA, ${v.front.length} on the front.`;
+  renderDeploy(v);
+}
+
+export function initServingPanel() {
+  if (!$('serving-panel')) return;
+  $('srv-run').addEventListener('click', runServing);
+  $('dep-run').addEventListener('click', runDeploy);
+}

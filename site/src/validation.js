@@ -1,0 +1,86 @@
+// Validation in the page: the core's validate call (as `infercast validate --class ... --device ...`) forecasts every
+// public measurement with the default efficiencies and summarizes the error for the selected device's class and the
+// device itself, so a user sees how far to trust the number on top. Asked once per class and device, when the
+// Validation tab shows.
+import { $, backend, ctx, state } from './ctx.js';
+import { selectedDeviceDoc } from './request.js';
+
+const pct = (x, signed) => `${signed && x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+const GROUP = { prefill: 'prefill (TTFT, pp512)', decode: 'decode (TPOT, tg128)', e2e: 'end to end (static-batch throughput)', serving: 'serving' };
+
+function cellRow(tr, values, tag = 'td') {
+  for (const v of values) {
+    const c = document.createElement(tag);
+    if (tag === 'th') c.scope = 'col';
+    c.textContent = v;
+    tr.appendChild(c);
+  }
+}
+
+function selection() {
+  const doc = state.hardware ? selectedDeviceDoc() : null;
+  const preset = ctx.presets.hardware.find((h) => h.id === state.hardware);
+  return { cls: doc ? doc.class : '', id: preset ? preset.id : '', name: doc ? doc.name : '' };
+}
+
+export async function showValidation() {
+  const sel = selection();
+  if (!sel.cls) {
+    $('val-status').textContent = 'Pick a device to see the error for its class.';
+    $('val-summary').textContent = '';
+    $('val-rows').textContent = '';
+    return;
+  }
+  const key = `${sel.cls}|${sel.id}|${state.runtime}`;
+  if (ctx.validation && ctx.validation.key === key) return;
+  $('val-status').textContent = 'Forecasting every public measurement...';
+  const req = { hardware_class: sel.cls };
+  if (state.runtime) req.runtime_id = state.runtime;
+  const env = await backend.envelope('validate', req, { lane: 'long', replace: true });
+  if (env.error && env.error.code === 'cancelled') return;
+  if (!env.ok) {
+    $('val-status').textContent = `The validation could not run: ${env.error.message}`;
+    return;
+  }
+  ctx.validation = { key, value: env.value };
+  renderValidation(env.value, sel);
+}
+
+export function renderValidation(v, sel) {
+  const mine = v.rows.filter((r) => r.covered && r.hardware_class === sel.cls);
+  const exact = mine.filter((r) => r.hardware_id === sel.id);
+  // Leave-one-source-out is the figure quoted (each source forecast with every fit made without it); in sample beside it.
+  const loso = v.selection.loso_groups || v.selection.groups;
+  const groups = v.selection.groups.filter((g) => g.rows > 0);
+  const allLoso = v.cross_validation ? v.cross_validation.groups : {};
+  const all = v.groups.filter((g) => g.rows > 0);
+  $('val-status').textContent = groups.length
+    ? `${mine.length} public measurements were made on ${sel.cls} devices${exact.length ? `, ${exact.length} of them on ${sel.name}` : `, none on ${sel.name}`}. `
+      + 'Errors leave each source out of every fit (the figure to quote); a positive error means the forecast is above the measurement (for a time: slower than measured; for tokens/s: faster).'
+    : `No public measurement covers a ${sel.cls} device yet: the error below is over every device (${all.reduce((n, g) => n + g.rows, 0)} rows). Calibrate to your own measurements to know more.`;
+  const t = $('val-summary');
+  t.textContent = '';
+  cellRow(t.createTHead().insertRow(), ['Rows', 'Group', 'Measurements', 'Median |error|, source left out', 'Median |error|, in sample', '90th percentile |error|, left out', 'Median error, left out'], 'th');
+  const body = t.createTBody();
+  for (const g of groups) {
+    const l = loso.find((x) => x.group === g.group) || g;
+    cellRow(body.insertRow(), [`${sel.cls} devices`, GROUP[g.group], String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
+  }
+  for (const g of all) {
+    const l = allLoso[g.group] || g;
+    cellRow(body.insertRow(), ['every device', GROUP[g.group], String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
+  }
+  const rows = $('val-rows');
+  rows.textContent = '';
+  const list = (exact.length ? exact : mine).slice(0, 200);
+  if (!list.length) return;
+  cellRow(rows.createTHead().insertRow(), ['Device', 'Model', 'Weights', 'Batch', 'Prompt', 'Gen', 'Metric', 'Measured', 'Forecast (source left out)', 'Error', 'Runtime', 'Source'], 'th');
+  const rb = rows.createTBody();
+  for (const r of list) {
+    const tr = rb.insertRow();
+    const e = r.loso_error ?? r.error;
+    cellRow(tr, [r.hardware, r.model, r.weights, String(r.batch), String(r.prompt), String(r.gen), `${r.metric} (${r.unit})`,
+      r.measured.toPrecision(4), (r.loso_forecast ?? r.forecast).toPrecision(4), pct(e, true), r.runtime, r.source_id]);
+    tr.cells[9].className = Math.abs(e) > 0.25 ? 'bad' : '';
+  }
+}

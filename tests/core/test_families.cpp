@@ -1,0 +1,452 @@
+// Model families as data (io/families.cpp, io/families_decoders.cpp): transformers' defaults fill what a config
+// omits, families are found by model_type and by architectures, refusals name what they refuse, and every reading
+// rule added with the new families is checked on one layer by hand. Expected counts are computed module by module
+// in the comments (transformers' modeling files name the modules).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "helpers.hpp"
+#include "io/families.hpp"
+#include "ops/geometry.hpp"
+
+using namespace test;
+
+namespace {
+
+json data_config(const std::string& name) {
+  const auto path = std::filesystem::path(INFERCAST_SOURCE_DIR) / "tests" / "data" / "configs" / name;
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_json_text(ss.str(), name, "input");
+}
+
+ModelSpec parse(const json& cfg) { return parse_model_config(cfg, "/model"); }
+
+InputError error_of(const json& cfg) {
+  try {
+    parse(cfg);
+  } catch (const InputError& e) {
+    return e;
+  }
+  FAIL("the config was accepted");
+  return InputError("", "", "");
+}
+
+// KV-cache bytes of one token over every layer, all layers holding it (a context within every window).
+double kv_per_token(const ModelSpec& m, double bytes = 2) {
+  double b = 0;
+  for (const auto& l : m.layers) b += kv_bytes_per_token_layer(l.attn, bytes);
+  return b;
+}
+
+const Warning* warning(const ModelSpec& m, const std::string& code) {
+  for (const auto& w : m.warnings)
+    if (w.code == code) return &w;
+  return nullptr;
+}
+
+// A small Llama-layout config of the given family; `extra` adds or replaces fields.
+json small(const std::string& type, const json& extra = json::object()) {
+  json c = {{"model_type", type},        {"hidden_size", 64},         {"intermediate_size", 128},
+            {"num_hidden_layers", 2},    {"num_attention_heads", 4},  {"num_key_value_heads", 2},
+            {"head_dim", 16},            {"vocab_size", 1000},        {"tie_word_embeddings", false}};
+  for (auto it = extra.begin(); it != extra.end(); ++it) c[it.key()] = it.value();
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("Gemma 3 as Google publishes it: Gemma3TextConfig's defaults fill text_config, never Llama's", "[families]") {
+  const ModelSpec m = parse(data_config("gemma-3-4b-it.json"));
+  // The same model as the gemma-3-4b-text preset, whose text config spells every field out.
+  // The text model is what a token touches (active); the total adds the SigLIP encoder and its projector.
+  CHECK(count_params(m).active == count_params(preset_model("gemma-3-4b-text")).total);
+  CHECK(count_params(m).active == 3880263168LL);
+  CHECK(count_params(m).total == 4300079472LL);  // the hub's total for gemma-3-4b-it
+  CHECK(m.vocab == 262208);  // Gemma3TextConfig's default; LlamaConfig's would be 32000
+  CHECK(m.layers[0].attn.n_heads == 8);
+  CHECK(m.layers[0].attn.n_kv_heads == 4);
+  CHECK(m.layers[0].attn.head_dim == 256);
+  CHECK(m.tied_embeddings);
+  const Warning* w = warning(m, "model.defaults");
+  REQUIRE(w);
+  CHECK(w->path == "/model/text_config");
+  CHECK(w->message ==
+        "/model/text_config omits 9 field(s); Gemma3TextConfig's defaults fill them: vocab_size 262208, "
+        "num_attention_heads 8, num_key_value_heads 4, head_dim 256, hidden_activation gelu_pytorch_tanh, "
+        "max_position_embeddings 131072, tie_word_embeddings true, attention_bias false, sliding_window_pattern 6 "
+        "(transformers gemma3/configuration_gemma3.py, modeling_gemma3.py)");
+  // gemma-3-27b-it: 62 layers x (q 5376x4096, k and v 5376x2048, o 4096x5376, q/k norms 2x128, MLP 3x5376x21504,
+  // four norms 4x5376) + the tied 262208 x 5376 table + the final norm = 27,009,346,304.
+  const ModelSpec g = preset_model("gemma-3-27b-it");
+  const long long h = 5376;
+  const long long layer = h * 4096 + 2 * h * 2048 + 4096 * h + 2 * 128 + 3 * h * 21504 + 4 * h;
+  CHECK(count_params(g).active == 62 * layer + 262208LL * h + h);
+  int global = 0;
+  for (const auto& l : g.layers) global += l.attn.window == 0;
+  CHECK(global == 10);  // every 6th of 62 layers
+  CHECK(g.layers[0].attn.window == 1024);
+}
+
+TEST_CASE("Falcon-40B in the RefinedWeb schema is the in-library Falcon-40B", "[families]") {
+  const ModelSpec rw = parse(data_config("falcon-40b.refinedweb.json"));
+  const ModelSpec lib = preset_model("falcon-40b");
+  // 60 x (fused qkv 8192 x (128 + 2 x 8) x 64, dense 8192^2, MLP 2 x 8192 x 32768, ln_attn and ln_mlp with bias)
+  // + the tied 65024 x 8192 table + ln_f = 41,303,293,952.
+  const long long h = 8192;
+  const long long layer = h * 144 * 64 + h * h + 2 * h * 4 * h + 2 * 2 * h;
+  CHECK(count_params(lib).total == 60 * layer + 65024LL * h + 2 * h);
+  CHECK(count_params(rw).total == count_params(lib).total);
+  CHECK(rw.layers[0].norms == 2);
+  CHECK(rw.layers[0].attn.n_kv_heads == 8);
+  CHECK(rw.layers[0].parallel);
+  CHECK(kv_per_token(rw) == 60 * 8 * 128 * 2);
+}
+
+TEST_CASE("DeepSeek's own schema with dtype fp8 stores fp8 weights, as the Hugging Face config declares", "[families]") {
+  const ModelSpec native = preset_model("deepseek-v3-native");
+  const ModelSpec hf = preset_model("deepseek-v3");
+  CHECK(native.declared_weights == "fp8_block128");
+  CHECK(native.declared_weights == hf.declared_weights);
+  CHECK(native.declared_quant == "fp8");
+  const json a = api_value("analyze", {{"model", "deepseek-v3-native"}});
+  const json b = api_value("analyze", {{"model", "deepseek-v3"}});
+  CHECK(a["workload"]["precision"]["by_class"]["experts"]["dtype"] == "fp8_block128");
+  CHECK(a["workload"]["precision"]["by_class"]["embedding"]["dtype"] == "bf16");
+  CHECK(a["memory"]["weights_bytes"] == b["memory"]["weights_bytes"]);
+}
+
+TEST_CASE("JSON as Python writes it: NaN and Infinity where nothing is computed, refused by name where a number is", "[families][json]") {
+  const std::string base = R"({"_name_or_path": "org/tiny", "model_type": "llama", "hidden_size": 64,
+      "intermediate_size": 128, "num_hidden_layers": 2, "num_attention_heads": 4, "vocab_size": 1000,
+      "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "high": Infinity, "low": -Infinity, "extra": NaN},
+      "note": "NaN and Infinity stay words in a string")";
+  const json ok = parse_json_text(base + "}", "config.json", "input");
+  CHECK(ok["rope_scaling"]["high"].get<double>() == std::numeric_limits<double>::infinity());
+  CHECK(ok["note"] == "NaN and Infinity stay words in a string");
+  const ModelSpec m = parse(ok);
+  CHECK(count_params(m).total == count_params(parse(small("llama", {{"num_key_value_heads", 4}, {"head_dim", 16}}))).total);
+  // A field the model is computed with must be finite; the message names the field and the model.
+  const json bad = parse_json_text(base + R"(, "max_position_embeddings": Infinity})", "config.json", "input");
+  const InputError e = error_of(bad);
+  CHECK(e.code() == "model.wrong_type");
+  CHECK(e.path() == "/model/max_position_embeddings");
+  CHECK(std::string(e.what()) ==
+        "/model/max_position_embeddings holds Infinity; expected a non-negative integer (in the config of \"org/tiny\")");
+  // Through the API: the request text itself may carry them.
+  const json env = json::parse(call("model", R"({"model": {"model_type": "llama", "hidden_size": NaN}})"));
+  CHECK(env["error"]["message"] == "/model/hidden_size holds NaN; expected a positive integer (in the config of model_type \"llama\")");
+  CHECK(json::parse(call("model", std::string(R"({"model": )") + base + "}}"))["ok"].get<bool>());
+  // The page hands a file's text to config_text: checked, and returned as strict JSON (non-finite numbers nothing
+  // computes with become null).
+  const json ct = json::parse(call_bytes("config_text", base + "}"));
+  REQUIRE(ct["ok"].get<bool>());
+  CHECK(ct["value"]["config"]["rope_scaling"]["extra"].is_null());
+  CHECK(ct["value"]["model_type"] == "llama");
+  const json ce = json::parse(call_bytes("config_text", R"({"model_type": "llama", "hidden_size": -Infinity})"));
+  CHECK(ce["error"]["message"] ==
+        "/model/hidden_size holds -Infinity; expected a positive integer (in the config of model_type \"llama\")");
+}
+
+TEST_CASE("an unknown model_type is refused naming it, its architectures and the families it resembles", "[families][errors]") {
+  InputError e = error_of({{"model_type", "qwen9_omni"}, {"architectures", {"Qwen9OmniForCausalLM"}}});
+  CHECK(e.code() == "model.unsupported");
+  CHECK(e.path() == "/model/model_type");
+  CHECK(std::string(e.what()) ==
+        "/model/model_type holds \"qwen9_omni\" (architectures Qwen9OmniForCausalLM), which is not a supported model "
+        "type; it resembles qwen2, qwen2_moe, qwen3 (the families call lists every supported model type)");
+  e = error_of({{"model_type", "bert"}});
+  CHECK(std::string(e.what()) ==
+        "/model/model_type holds \"bert\" (no architectures), which is not a supported model type; it resembles none "
+        "of the supported families (the families call lists every supported model type)");
+  // Recognized families whose building blocks are not modelled are refused with what is missing.
+  e = error_of({{"model_type", "gemma3n"}, {"architectures", {"Gemma3nForConditionalGeneration"}}});
+  CHECK(std::string(e.what()) ==
+        "/model/model_type holds \"gemma3n\" (architectures Gemma3nForConditionalGeneration), which Infercast "
+        "recognizes but does not model: Gemma 3n's per-layer embeddings (vocab_size_per_layer_input x "
+        "hidden_size_per_layer_input), AltUp (altup_num_inputs predictions and corrections), LAuReL (laurel_rank), KV "
+        "sharing across layers and activation sparsity are not modelled");
+  // A config of the family in another schema is refused, not read as the family's defaults.
+  e = error_of(data_config("granite-3b-code-base-2k.json"));
+  CHECK(e.code() == "model.unsupported");
+  CHECK(std::string(e.what()) ==
+        "/model spells its sizes as n_embd, n_layer, n_head, not as GraniteConfig does (hidden_size, "
+        "num_hidden_layers, num_attention_heads): another schema for model_type \"granite\" (remote code), which "
+        "Infercast does not read");
+  // A model_type nobody knows, whose architectures name a family, is read as that family and says so.
+  const ModelSpec m = parse(small("my_llama_finetune", {{"architectures", {"LlamaForCausalLM"}}}));
+  const Warning* w = warning(m, "model.family_by_architecture");
+  REQUIRE(w);
+  CHECK(w->message ==
+        "/model/model_type holds \"my_llama_finetune\", which is not a known model type; read as llama because its "
+        "architectures LlamaForCausalLM names that family");
+}
+
+TEST_CASE("the families call lists every family with transformers' defaults", "[families][api]") {
+  const json f = api_value("families", json::object());
+  REQUIRE(f.size() == model_families().size());
+  bool gemma3 = false;
+  for (const auto& x : f) {
+    CHECK_FALSE(x["source"].get<std::string>().empty());
+    if (x["model_type"] == "gemma3_text") {
+      gemma3 = true;
+      CHECK(x["defaults"]["vocab_size"] == 262208);
+      CHECK(x["config_class"] == "Gemma3TextConfig");
+    }
+    if (x["model_type"] == "gemma3n") CHECK_FALSE(x["supported"].get<bool>());
+  }
+  CHECK(gemma3);
+  // Every model_type and alias names one family only.
+  const auto types = supported_model_types();
+  for (std::size_t i = 0; i < types.size(); ++i)
+    for (std::size_t j = i + 1; j < types.size(); ++j) CHECK(types[i] != types[j]);
+}
+
+TEST_CASE("new names for layouts already counted", "[families]") {
+  // Kimi K2 (kimi_k2): DeepSeek-V3's layout, 64 MLA heads, 1 dense layer, 384 routed experts + 1 shared, top 8.
+  const ModelSpec k = preset_model("kimi-k2-instruct");
+  const long long h = 7168, nh = 64, V = 163840;
+  const long long attn = h * 1536 + 1536 + 1536 * nh * 192 + h * (512 + 64) + 512 + 512 * nh * 256 + nh * 128 * h;
+  const long long ex = 3 * h * 2048;
+  const long long moe = h * 384 + 384 + 384 * ex + ex;
+  const auto c = count_params(k);
+  CHECK(c.total == 2 * V * h + h + 61 * (attn + 2 * h) + 3 * h * 18432 + 60 * moe);
+  CHECK(c.active == 2 * V * h + h + 61 * (attn + 2 * h) + 3 * h * 18432 + 60 * (h * 384 + 384 + 9 * ex));
+  CHECK(kv_per_token(k) == 61 * (512 + 64) * 2);
+  // Qwen3-VL's text model is Qwen3's (what a token touches; the vision encoder is counted apart, test_vision.cpp);
+  // the wrapper's tie_word_embeddings (false) governs the head.
+  const ModelSpec q = preset_model("qwen3-vl-8b");
+  CHECK(count_params(q).active == count_params(preset_model("qwen3-8b")).total);
+  CHECK_FALSE(q.tied_embeddings);
+  CHECK_FALSE(warning(q, "model.vision_not_modelled"));
+  // Ministral 3 / Mistral 3's text config reads as Mistral; Qwen2.5-VL's older configs keep the text model at the
+  // top level beside vision_config.
+  CHECK(count_params(parse(small("ministral3"))).total == count_params(parse(small("mistral"))).total);
+  const ModelSpec vl = parse(small("qwen2_5_vl", {{"vision_config", {{"depth", 32}}}}));
+  CHECK(vl.layers[0].attn.qkv_bias);
+  CHECK(vl.vision.kind != VisionKind::None);  // its encoder is modelled, read beside the text model's keys
+  CHECK_FALSE(warning(vl, "model.vision_not_modelled"));
+  CHECK_FALSE(warning(vl, "model.unused_field"));
+}
+
+TEST_CASE("OLMo 2: q/k norms over the whole projection width, post-norms", "[families][rules]") {
+  const ModelSpec m = preset_model("olmo-2-0325-32b");
+  const auto& a = m.layers[0].attn;
+  CHECK(a.qk_norm_full);
+  // q 5120x5120, k and v 5120x1024, o 5120x5120, q_norm 40x128, k_norm 8x128.
+  const long long h = 5120;
+  CHECK(attention_params(a, h) == h * 5120 + 2 * h * 1024 + 5120 * h + 40 * 128 + 8 * 128);
+  CHECK(count_params(m).total == 64 * (attention_params(a, h) + 3 * h * 27648 + 2 * h) + 2 * 100352LL * h + h);
+  CHECK(count_params(m).total == 32234279936LL);
+  CHECK(count_params(preset_model("olmo-2-1124-7b-instruct")).total == 7298617344LL);
+  // The norm reads both projections' outputs and its own weights, n_heads*d + n_kv*d.
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 1, 1}}, settings());
+  const Op& qk = find_op(ops, "qk_norm");
+  CHECK(qk.weight_bytes == 64 * (40 + 8) * 128 * 2);
+  CHECK(kv_per_token(m) == 64 * 8 * 256 * 2);
+}
+
+TEST_CASE("Cohere: one LayerNorm without bias before attention and MLP in parallel, per-head q/k LayerNorms", "[families][rules]") {
+  const ModelSpec m = parse(small("cohere", {{"use_qk_norm", true}}));
+  const auto& l = m.layers[0];
+  CHECK(l.parallel);
+  CHECK(l.norms == 1);
+  CHECK(m.norm == NormKind::Layer);
+  CHECK_FALSE(m.norm_bias);
+  // q 64x64, k and v 64x32, o 64x64, q norm 4x16, k norm 2x16; MLP 3x64x128; one LayerNorm of 64 weights.
+  const long long layer = 64 * 64 + 2 * 64 * 32 + 64 * 64 + 4 * 16 + 2 * 16 + 3 * 64 * 128 + 64;
+  CHECK(count_params(m).total == 2 * layer + 2 * 1000 * 64 + 64);
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 8, 1}}, settings());
+  CHECK(find_op(ops, "residual_add").flops == 2 * 2 * 8 * 64);  // one three-way add per layer
+  CHECK(find_op(ops, "norm").dispatches == 2);
+}
+
+TEST_CASE("Command R7B (Cohere 2): three sliding layers with RoPE, one global NoPE layer", "[families][rules]") {
+  const ModelSpec m = preset_model("command-r7b-12-2024");
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    INFO(i);
+    const bool global = (i + 1) % 4 == 0;
+    CHECK(m.layers[i].attn.window == (global ? 0 : 4096));
+    CHECK(m.layers[i].attn.rope_dim == (global ? 0 : 128));
+    CHECK(m.layers[i].norms == 1);
+  }
+  // 32 x (q and o 4096^2, k and v 4096x1024, MLP 3x4096x14336, one LayerNorm) + the tied 256000 x 4096 table
+  // + the final LayerNorm = 8,028,033,024 (without bias).
+  const long long h = 4096;
+  CHECK(count_params(m).total == 32 * (2 * h * h + 2 * h * 1024 + 3 * h * 14336 + h) + 256000LL * h + h);
+  CHECK_FALSE(warning(m, "model.unused_field"));  // Cohere's own restatements of the architecture are read
+  // At 32,768 tokens the 8 global layers keep every token, the 24 sliding ones 4096.
+  double resident = 0;
+  for (const auto& l : m.layers) resident += kv_tokens_resident(l.attn, 32768) * kv_bytes_per_token_layer(l.attn, 2);
+  CHECK(resident == (8.0 * 32768 + 24.0 * 4096) * 8 * 256 * 2);
+}
+
+TEST_CASE("StarCoder2: biases everywhere and a plain GELU MLP; StableLM: RoPE on a quarter of each head", "[families][rules]") {
+  const ModelSpec s = preset_model("starcoder2-15b");
+  const auto& f = s.layers[0].ffn;
+  CHECK_FALSE(f.gated);
+  CHECK(f.bias);
+  CHECK(s.layers[0].attn.qkv_bias);
+  CHECK(s.layers[0].attn.o_bias);
+  CHECK(s.layers[0].attn.window == 4096);
+  // 40 x (q 6144^2 + 6144, k and v 6144x512 + 512 each, o 6144^2 + 6144, c_fc 6144x24576 + 24576, c_proj
+  // 24576x6144 + 6144, two LayerNorms 2 x 2 x 6144) + untied 49152 x 6144 twice + the final LayerNorm.
+  const long long h = 6144;
+  const long long layer = (h * h + h) + 2 * (h * 512 + 512) + (h * h + h) + (2 * h * 24576 + 24576 + h) + 4 * h;
+  CHECK(count_params(s).total == 40 * layer + 2 * 49152LL * h + 2 * h);
+  CHECK(count_params(s).total == 15957889024LL);
+  const ModelSpec lm = preset_model("stablelm-2-1.6b-chat");
+  CHECK(lm.layers[0].attn.rope_dim == 16);  // head_dim 64 x partial_rotary_factor 0.25
+  CHECK(lm.layers[0].attn.qkv_bias);
+  CHECK_FALSE(lm.layers[0].attn.o_bias);
+  CHECK(count_params(lm).total == 1644515328LL);
+  const auto ops = step_ops(lm, group_layers(lm), {Request{0, 10, 1}}, settings());
+  CHECK(find_op(ops, "rope").flops == 24 * 10 * (32 + 32) * 16 * 3.0);
+  // StableLM's parallel residual: one norm, one add.
+  const ModelSpec par = parse(small("stablelm", {{"use_parallel_residual", true}, {"qk_layernorm", true}}));
+  CHECK(par.layers[0].parallel);
+  CHECK(par.layers[0].norms == 1);
+  CHECK(par.layers[0].attn.qk_norm_full);
+}
+
+TEST_CASE("GLM-4.5 layout: first dense layers, routed and shared experts, a score-correction bias, half RoPE", "[families][rules]") {
+  const ModelSpec m = preset_model("glm-4.7");
+  CHECK_FALSE(m.layers[2].ffn.moe);
+  CHECK(m.layers[3].ffn.moe);
+  CHECK(m.layers[3].ffn.score_correction_bias);
+  CHECK(m.layers[0].attn.rope_dim == 64);
+  CHECK(m.layers[0].attn.qkv_bias);
+  CHECK_FALSE(m.layers[0].attn.o_bias);
+  CHECK(m.layers[0].attn.qk_norm);
+  CHECK(m.mtp_layers == 1);
+  // attention: q 5120x12288 + 12288, k and v 5120x1024 + 1024, o 12288x5120, q/k norms 2x128; dense MLP
+  // 3x5120x12288; MoE: router 160x5120 + 160 bias, 160 experts and one shared of 3x5120x1536.
+  const long long h = 5120, ex = 3 * h * 1536;
+  const long long attn = h * 12288 + 12288 + 2 * (h * 1024 + 1024) + 12288 * h + 2 * 128;
+  const long long base = 2 * 151552LL * h + h + 92 * (attn + 2 * h) + 3 * (3 * h * 12288);
+  CHECK(count_params(m).total == base + 89 * (h * 160 + 160 + 161 * ex));
+  CHECK(count_params(m).active == base + 89 * (h * 160 + 160 + 9 * ex));
+  CHECK(kv_per_token(m) == 92 * 8 * 256 * 2);
+}
+
+TEST_CASE("Granite and Granite MoE: multipliers cost nothing, experts of intermediate_size", "[families][rules]") {
+  const ModelSpec g = preset_model("granite-3.1-8b-instruct");
+  CHECK_FALSE(warning(g, "model.unused_field"));  // the multipliers are read, not reported as unused
+  const long long h = 4096;
+  CHECK(count_params(g).total == 40 * (2 * h * h + 2 * h * 1024 + 3 * h * 12800 + 2 * h) + 49155LL * h + h);
+  const ModelSpec m = preset_model("granite-3.1-3b-a800m-instruct");
+  // 32 x (q and o 1536^2, k and v 1536x512, router 40x1536, 40 experts 3x1536x512, 2 norms) + tied 49155x1536.
+  const long long d = 1536, ex = 3 * d * 512;
+  const long long attn = 2 * d * d + 2 * d * 512;
+  CHECK(count_params(m).total == 32 * (attn + 40 * d + 40 * ex + 2 * d) + 49155LL * d + d);
+  CHECK(count_params(m).active == 32 * (attn + 40 * d + 8 * ex + 2 * d) + 49155LL * d + d);
+}
+
+TEST_CASE("DBRX: its own schema, fused Wqkv, LayerNorms without bias, 16 experts of which 4 run", "[families][rules]") {
+  const ModelSpec m = preset_model("dbrx-instruct");
+  const long long h = 6144, ex = 3 * h * 10752;
+  const long long attn = h * (6144 + 2 * 1024) + h * h;
+  CHECK(count_params(m).total == 40 * (attn + 16 * h + 16 * ex + 2 * h) + 2 * 100352LL * h + h);
+  CHECK(count_params(m).active == 40 * (attn + 16 * h + 4 * ex + 2 * h) + 2 * 100352LL * h + h);
+  CHECK(m.layers[0].attn.fused_qkv);
+  CHECK(kv_per_token(m) == 40 * 8 * 256 * 2);
+  // DbrxAttentionConfig's and DbrxFFNConfig's defaults where the nested configs are absent: one KV head, 4
+  // experts of 3584, one active.
+  const ModelSpec d = parse({{"model_type", "dbrx"}, {"d_model", 64}, {"n_heads", 4}, {"n_layers", 1}, {"vocab_size", 100}});
+  CHECK(d.layers[0].attn.n_kv_heads == 1);
+  CHECK(d.layers[0].ffn.n_experts == 4);
+  CHECK(d.layers[0].ffn.expert_intermediate == 3584);
+  const InputError e = error_of({{"model_type", "dbrx"}, {"tie_word_embeddings", true}});
+  CHECK(std::string(e.what()) ==
+        "/model/tie_word_embeddings holds true; DBRX has an untied LM head (DbrxConfig refuses tying)");
+}
+
+TEST_CASE("Phi-MoE: LayerNorms with bias, attention biases and a biased LM head", "[families][rules]") {
+  const ModelSpec m = parse(small("phimoe", {{"num_local_experts", 4}, {"num_experts_per_tok", 2}, {"attention_bias", true},
+                                             {"lm_head_bias", true}, {"sliding_window", 131072}}));
+  CHECK(m.lm_head_bias);
+  CHECK(m.norm_bias);
+  // per layer: q 64x64+64, k and v 64x32+32, o 64x64+64, router 4x64, 4 experts 3x64x128, 2 LayerNorms 2x2x64;
+  // untied 1000x64 twice, the head's 1000 biases, the final LayerNorm 2x64.
+  const long long layer = (64 * 64 + 64) + 2 * (64 * 32 + 32) + (64 * 64 + 64) + 4 * 64 + 4 * 3 * 64 * 128 + 4 * 64;
+  CHECK(count_params(m).total == 2 * layer + 2 * 1000 * 64 + 1000 + 2 * 64);
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 5, 2}}, settings());
+  const Op& head = find_op(ops, "lm_head");
+  CHECK(head.flops == 2.0 * 2 * 64 * 1000 + 2 * 1000);  // two rows of logits, each adding the bias
+}
+
+TEST_CASE("ERNIE 4.5 MoE: MoE layers from moe_layer_start_index, shared experts, a score-correction bias", "[families][rules]") {
+  const ModelSpec m = parse(small("ernie4_5_moe", {{"num_hidden_layers", 3}, {"moe_num_experts", 8}, {"moe_k", 2},
+                                                   {"moe_intermediate_size", 32}, {"moe_num_shared_experts", 2},
+                                                   {"moe_layer_start_index", 1}}));
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(m.layers[2].ffn.moe);  // moe_layer_end_index -1: through the last layer
+  // attention q/o 64x64, k/v 64x32; dense MLP 3x64x128; MoE: gate 8x64 + 8 score biases, 8 experts 3x64x32, one
+  // shared MLP of 2x32; two norms each layer.
+  const long long attn = 2 * 64 * 64 + 2 * 64 * 32;
+  const long long moe_total = 8 * 64 + 8 + 8 * 3 * 64 * 32 + 3 * 64 * 64;
+  const long long moe_active = 8 * 64 + 8 + 2 * 3 * 64 * 32 + 3 * 64 * 64;
+  const long long base = 3 * (attn + 2 * 64) + 3 * 64 * 128 + 2 * 1000 * 64 + 64;
+  CHECK(count_params(m).total == base + 2 * moe_total);
+  CHECK(count_params(m).active == base + 2 * moe_active);
+  // ERNIE 4.5 dense with use_bias: q, k, v, o and the MLP carry biases.
+  const ModelSpec d = parse(small("ernie4_5", {{"use_bias", true}}));
+  CHECK(d.layers[0].attn.o_bias);
+  CHECK(d.layers[0].ffn.bias);
+}
+
+TEST_CASE("Hunyuan: per-head q/k norms, experts and a shared MLP on every layer, per-layer expert counts", "[families][rules]") {
+  const ModelSpec m = parse(small("hunyuan_v1_moe", {{"num_experts", {4, 8}}, {"moe_topk", {1, 2}}}));
+  CHECK(m.layers[0].ffn.n_experts == 4);
+  CHECK(m.layers[1].ffn.top_k == 2);
+  CHECK(m.layers[0].attn.qk_norm);
+  // attention 2x64x64 + 2x64x32 + q/k norms 2x16; gate E x 64; E experts and one shared MLP of 3x64x128.
+  const long long attn = 2 * 64 * 64 + 2 * 64 * 32 + 2 * 16, mlp = 3 * 64 * 128;
+  const long long base = 2 * (attn + 2 * 64) + 2 * 1000 * 64 + 64;
+  CHECK(count_params(m).total == base + (4 * 64 + 5 * mlp) + (8 * 64 + 9 * mlp));
+  CHECK(count_params(m).active == base + (4 * 64 + 2 * mlp) + (8 * 64 + 3 * mlp));
+  const InputError e = error_of(small("hunyuan_v1_moe", {{"num_experts", {4, 8, 8}}, {"moe_topk", 1}}));
+  CHECK(std::string(e.what()) == "/model/num_experts has 3 entries; expected one per layer (2) or a single integer");
+}
+
+TEST_CASE("EXAONE: 3.x under its own key names, 4.0 with an LLLG pattern and global NoPE layers", "[families][rules]") {
+  const ModelSpec m = parse(data_config("exaone-3.0-7.8b.json"));
+  const long long h = 4096;
+  CHECK(count_params(m).total == 32 * (2 * h * h + 2 * h * 1024 + 3 * h * 14336 + 2 * h) + 2 * 102400LL * h + h);
+  CHECK(m.layers.size() == 32);  // num_layers
+  json no_layers = data_config("exaone-3.0-7.8b.json");
+  no_layers.erase("num_layers");
+  CHECK(std::string(error_of(no_layers).what()) == "/model/num_layers is missing; expected a positive integer");
+  const ModelSpec x = parse(small("exaone4", {{"num_hidden_layers", 6}, {"sliding_window", 512}, {"sliding_window_pattern", "LLLG"}}));
+  const bool sliding[] = {true, true, true, false, true, false};  // the last layer is global whatever the pattern
+  for (int i = 0; i < 6; ++i) {
+    INFO(i);
+    CHECK((x.layers[i].attn.window == 512) == sliding[i]);
+    CHECK((x.layers[i].attn.rope_dim == 0) == !sliding[i]);
+  }
+  CHECK(x.layers[0].attn.qk_norm);
+  CHECK_FALSE(x.layers[0].attn.qk_norm_full);
+}
+
+TEST_CASE("InternLM2: one fused wqkv with the config's bias, on wqkv and wo", "[families][rules]") {
+  const ModelSpec m = parse(small("internlm2", {{"bias", true}}));
+  CHECK(m.layers[0].attn.fused_qkv);
+  // wqkv 64 x (64 + 2 x 32) + 128 biases, wo 64x64 + 64; MLP 3x64x128; two norms; untied 1000x64 twice.
+  const long long layer = 64 * 128 + 128 + 64 * 64 + 64 + 3 * 64 * 128 + 2 * 64;
+  CHECK(count_params(m).total == 2 * layer + 2 * 1000 * 64 + 64);
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 1, 1}}, settings());
+  CHECK(find_op(ops, "qkv_proj").dispatches == 2);  // one fused GEMM a layer
+}
+
+TEST_CASE("SmolLM3: every fourth layer NoPE", "[families][rules]") {
+  const ModelSpec m = parse(small("smollm3", {{"num_hidden_layers", 8}}));
+  for (int i = 0; i < 8; ++i) CHECK((m.layers[i].attn.rope_dim == 0) == ((i + 1) % 4 == 0));
+  const ModelSpec listed = parse(small("smollm3", {{"no_rope_layers", {0, 1}}}));
+  CHECK(listed.layers[0].attn.rope_dim == 0);
+  CHECK(listed.layers[1].attn.rope_dim == 16);
+}

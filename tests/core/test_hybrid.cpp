@@ -1,0 +1,245 @@
+// Hybrid families with recurrent mixers and DeepSeek sparse attention: parameters exact to the integer, the state
+// each keeps per sequence, and configs refused naming the field. Every expected value is computed by hand below
+// from the config and transformers' modeling code (docs/formulas.md, "Linear attention and state-space layers").
+#include <catch2/catch.hpp>
+
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+using ll = long long;
+
+ModelSpec from_json(const std::string& text) { return parse_model_config(json::parse(text), "/model"); }
+
+std::string error_of(const std::string& text) {
+  try {
+    from_json(text);
+  } catch (const InputError& e) {
+    return std::string(e.code()) + " " + e.path() + ": " + e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE("Qwen3-Next-80B-A3B by hand: gated DeltaNet, gated attention, 512 experts + a shared one", "[hybrid][params]") {
+  const ll h = 2048, V = 151936;
+  // Gated DeltaNet (16 key heads, 32 value heads of 128): in_proj_qkvz, in_proj_ba, conv1d over q, k and v
+  // (2*16*128 + 32*128 = 8192 channels x 4), dt_bias and A_log (32 each), the gated norm (128), out_proj.
+  const ll gdn = h * (2 * 16 * 128 + 2 * 32 * 128) + h * 64 + 8192 * 4 + 2 * 32 + 128 + 4096 * h;
+  // Gated attention (16 heads, 2 KV heads of 256): q_proj doubles for the output gate; q and k norms.
+  const ll attn = h * 16 * 256 * 2 + 2 * h * 2 * 256 + 16 * 256 * h + 2 * 256;
+  const ll expert = 3 * h * 512;
+  const ll moe = h * 512 + 512 * expert + expert + h;  // router, experts, shared expert, its sigmoid gate
+  const ll total = 36 * gdn + 12 * attn + 48 * (moe + 2 * h) + 2 * V * h + h;
+  const auto c = count_params(preset_model("qwen3-next-80b-a3b"));
+  CHECK(gdn == 33718464);
+  CHECK(attn == 27263488);
+  CHECK(c.total == total);
+  CHECK(c.total == 79674391296LL);  // model card: "80B in total"
+  const ll active = 36 * gdn + 12 * attn + 48 * (h * 512 + 11 * expert + h + 2 * h) + 2 * V * h + h;
+  CHECK(c.active == active);
+  CHECK(c.active == 3874929408LL);  // "3B activated" (3.56B without the input embedding)
+  const auto m = preset_model("qwen3-next-80b-a3b");
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::GatedDeltaNet);
+  CHECK_FALSE(m.layers[0].has_attention);
+  CHECK(m.layers[3].has_attention);
+  CHECK(m.layers[3].attn.rope_dim == 64);  // partial_rotary_factor 0.25 of 256
+  CHECK(m.layers[3].attn.output_gate);
+}
+
+TEST_CASE("a Qwen3-Next cache at 32k tokens is about 845 MB, not the 3.2 GB of all-full attention", "[hybrid][memory]") {
+  const auto m = preset_model("qwen3-next-80b-a3b");
+  Workload w;
+  w.settings = settings();
+  w.requests = {Request{0, 32768, 1}};
+  w.gen_tokens = 1;
+  const Analysis a = analyze(m, w, nullptr);
+  // 12 attention layers keep 2 KV heads x (256 + 256) bf16 values per token.
+  const double kv = 12.0 * 2 * 512 * 2 * 32768;  // 805,306,368
+  // 36 DeltaNet layers keep 32 x 128 x 128 state values and the conv window of 3 x 8192, in bf16.
+  const double state = 36.0 * (32 * 128 * 128 + 3 * 8192) * 2;  // 39,518,208
+  CHECK(a.state_bytes == state);
+  CHECK(a.kv_cache_bytes == kv + state);
+  CHECK(a.kv_cache_bytes == 844824576.0);
+  CHECK(a.kv_bytes_per_token == 12.0 * 2 * 512 * 2);
+  // Had all 48 layers been full attention: 3,221,225,472 bytes.
+  CHECK(48.0 * 2 * 512 * 2 * 32768 == 3221225472.0);
+  // The state does not grow with the context.
+  Workload w2 = w;
+  w2.requests = {Request{0, 65536, 1}};
+  CHECK(analyze(m, w2, nullptr).state_bytes == state);
+}
+
+TEST_CASE("Qwen3.5: dense and MoE gated DeltaNet hybrids through text_config, float32 SSM state", "[hybrid][params]") {
+  const auto dense = preset_model("qwen3.5-27b");
+  const ll h = 5120, V = 248320;
+  // 48 value heads, 16 key heads of 128: q, k 2048 each, v and z 6144 each; conv over 10240 channels.
+  const ll gdn = h * (2 * 2048 + 2 * 6144) + h * 96 + 10240 * 4 + 2 * 48 + 128 + 6144 * h;
+  const ll attn = h * 24 * 256 * 2 + 2 * h * 4 * 256 + 24 * 256 * h + 2 * 256;
+  const ll mlp = 3 * h * 17408;
+  const auto c = count_params(dense);
+  CHECK(c.total - c.vision == 48 * gdn + 16 * attn + 64 * (mlp + 2 * h) + 2 * V * h + h);
+  CHECK(c.vision == 460730096);  // its Qwen3-VL-style vision encoder (test_vision.cpp)
+  CHECK(dense.layers[0].recurrent.state_bits == 32);  // mamba_ssm_dtype float32
+  CHECK(dense.mtp_layers == 1);
+  // State per sequence: 48 layers x (48 x 128 x 128 in fp32 + 3 x 10240 conv values in bf16).
+  CHECK(recurrent_state_bytes(dense.layers[0].recurrent, 2) == 48.0 * 128 * 128 * 4 + 3 * 10240 * 2);
+  const auto moe = preset_model("qwen3.5-35b-a3b");
+  CHECK(moe.layers[0].ffn.moe);
+  CHECK(moe.layers[0].ffn.n_experts == 256);
+  CHECK(moe.layers[0].ffn.n_shared == 1);
+}
+
+TEST_CASE("Nemotron 3 Nano 30B-A3B by hand: Mamba2, attention, MLP and MoE blocks of one layer each", "[hybrid][params]") {
+  const ll h = 2688, V = 131072;
+  // Mamba2: 64 heads of 64 (d_inner 4096), 8 groups of state 128. in_proj to z, x, B, C, dt; conv over x, B, C
+  // (4096 + 2048 channels, kernel 4, with bias); dt_bias, A_log, D; the gated norm over d_inner; out_proj.
+  const ll mamba = h * (2 * 4096 + 2 * 8 * 128 + 64) + 6144 * 4 + 6144 + 3 * 64 + 4096 + 4096 * h;
+  const ll attn = h * 32 * 128 + 2 * h * 2 * 128 + 32 * 128 * h;  // no bias, no RoPE
+  // MoE: router with e_score_correction_bias, 128 non-gated ReLU^2 experts of 1856, one shared MLP of 3712.
+  const ll expert = 2 * h * 1856;
+  const ll moe = h * 128 + 128 + 128 * expert + 2 * h * 3712;
+  const ll total = 23 * (mamba + h) + 6 * (attn + h) + 23 * (moe + h) + 2 * V * h + h;
+  const auto c = count_params(preset_model("nemotron-3-nano-30b-a3b"));
+  CHECK(c.total == total);
+  CHECK(c.total == 31577940288LL);  // NVIDIA: 31.6B total
+  CHECK(c.active == total - 23 * (122 * expert));
+  const auto m = preset_model("nemotron-3-nano-30b-a3b");
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Mamba2);
+  CHECK_FALSE(m.layers[0].has_ffn);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK_FALSE(m.layers[1].has_attention);
+  CHECK(m.layers[5].has_attention);
+  CHECK(m.layers[5].attn.rope_dim == 0);
+  CHECK(m.layers[0].norms == 1);
+  // State per sequence and layer: 64 x 64 x 128 fp32 (mamba_ssm_cache_dtype) + 3 x 6144 bf16 conv values.
+  CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == 64.0 * 64 * 128 * 4 + 3 * 6144 * 2);
+}
+
+TEST_CASE("MiniMax-M1 by hand: 70 lightning-attention layers and 10 softmax layers, 32 experts", "[hybrid][params]") {
+  const ll h = 6144, V = 200064, inner = 64 * 128;
+  const ll lightning = h * 3 * inner + h * inner + inner + inner * h;  // qkv, output_gate, norm, out_proj
+  const ll softmax = h * inner + 2 * h * 8 * 128 + inner * h;
+  const ll expert = 3 * h * 9216;
+  const ll layer_ffn = h * 32 + 32 * expert + 2 * h;
+  const ll total = 70 * lightning + 10 * softmax + 80 * layer_ffn + 2 * V * h + h;
+  const auto c = count_params(preset_model("minimax-m1"));
+  CHECK(lightning == 251666432);
+  CHECK(c.total == total);
+  CHECK(c.total == 456089655296LL);  // "456 billion parameters"
+  // MiniMax's "45.9 billion activated" excludes the embedding and the LM head.
+  CHECK(c.active - 2 * V * h == 45944920064LL);
+  const auto m = preset_model("minimax-m1");
+  CHECK(m.layers[7].has_attention);
+  CHECK(m.layers[7].attn.rope_dim == 64);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Lightning);
+  // A 64 x 128 x 128 state per lightning layer, no convolution.
+  CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == 64.0 * 128 * 128 * 2);
+}
+
+TEST_CASE("DeepSeek-V3.2 by hand: DeepSeek-V3 plus a lightning indexer per layer; its keys cached in fp8", "[hybrid][params]") {
+  const ll indexer = 1536LL * 64 * 128 + 7168LL * 128 + 2 * 128 + 7168LL * 64;  // wq_b, wk, k_norm, weights_proj
+  CHECK(indexer == 13959424);
+  const auto v3 = count_params(preset_model("deepseek-v3"));
+  const auto v32 = count_params(preset_model("deepseek-v3.2"));
+  CHECK(v32.total == v3.total + 61 * indexer);
+  CHECK(v32.total == 671877944064LL);
+  CHECK(v32.active == v3.active + 61 * indexer);
+  const auto m = preset_model("deepseek-v3.2");
+  CHECK(m.layers[0].attn.index_topk == 2048);
+  // Per token and layer: the 576-wide latent in the KV type, and 128 fp8 indexer values + one fp32 scale.
+  CHECK(kv_bytes_per_token_layer(m.layers[0].attn, 2) == 576 * 2 + 132);
+  CHECK(kv_bytes_per_token_layer(m.layers[0].attn, 1) == 576 + 132);  // the indexer keys stay fp8 either way
+}
+
+TEST_CASE("Jamba by hand: Mamba layers with dt/B/C norms, attention every 8th layer, MoE every 2nd", "[hybrid][params]") {
+  // The sizes of ai21labs/AI21-Jamba-1.5-Mini (and Jamba-v0.1): 52B total, 12B active.
+  const auto m = from_json(R"({"model_type": "jamba", "hidden_size": 4096, "num_hidden_layers": 32, "vocab_size": 65536,
+      "num_attention_heads": 32, "num_key_value_heads": 8, "intermediate_size": 14336, "num_experts": 16,
+      "num_experts_per_tok": 2, "attn_layer_period": 8, "attn_layer_offset": 4, "expert_layer_period": 2,
+      "expert_layer_offset": 1, "mamba_d_state": 16, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_dt_rank": 256,
+      "mamba_conv_bias": true, "mamba_proj_bias": false, "tie_word_embeddings": false})");
+  const ll h = 4096, D = 8192;
+  // in_proj (x, z), conv1d with bias, x_proj (dt 256, B 16, C 16), dt_proj with bias, A_log (D x 16), D, out_proj,
+  // and the RMSNorms of dt (256), B and C (16 each).
+  const ll mamba = h * 2 * D + D * 4 + D + D * (256 + 32) + 256 * D + D + D * 16 + D + D * h + 256 + 32;
+  CHECK(mamba == 105308448);
+  const ll attn = h * h + 2 * h * 1024 + h * h;
+  const ll mlp = 3 * h * 14336;
+  const ll moe = h * 16 + 16 * mlp;
+  const auto c = count_params(m);
+  CHECK(c.total == 28 * mamba + 4 * attn + 16 * mlp + 16 * moe + 32 * 2 * h + 2 * 65536 * h + h);
+  CHECK(c.total == 51570323328LL);
+  CHECK(c.active == c.total - 16 * 14 * mlp);
+  CHECK(c.active == 12110311296LL);
+  CHECK(m.layers[4].has_attention);
+  CHECK(m.layers[4].attn.rope_dim == 0);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Mamba);
+  // State: d_inner x d_state values and the conv window of 3 x d_inner, per layer and sequence.
+  CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == (8192.0 * 16 + 3 * 8192) * 2);
+}
+
+TEST_CASE("Falcon-H1 by hand: attention and Mamba2 side by side in every layer, optional mamba norm", "[hybrid][params]") {
+  const auto m = from_json(R"({"model_type": "falcon_h1", "hidden_size": 1024, "num_hidden_layers": 36,
+      "vocab_size": 32784, "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 64,
+      "intermediate_size": 2048, "mamba_d_ssm": 1536, "mamba_n_heads": 24, "mamba_d_head": 64, "mamba_n_groups": 1,
+      "mamba_d_state": 128, "mamba_d_conv": 4, "mamba_conv_bias": true, "mamba_proj_bias": false,
+      "mamba_rms_norm": false, "projectors_bias": false, "tie_word_embeddings": false,
+      "embedding_multiplier": 5.656854249492381, "lm_head_multiplier": 0.0390625, "key_multiplier": 0.390625,
+      "ssm_multipliers": [0.35, 0.25, 0.35, 0.5, 0.35], "mlp_multipliers": [0.88, 0.58]})");
+  const ll h = 1024;
+  const ll attn = h * 512 + 2 * h * 128 + 512 * h;
+  // in_proj to z, x (1536 each), B, C (128 each), dt (24); conv over 1536 + 256 channels; dt_bias, A_log, D; no norm.
+  const ll mamba = h * (2 * 1536 + 256 + 24) + 1792 * 4 + 1792 + 3 * 24 + 1536 * h;
+  const ll mlp = 3 * h * 2048;
+  CHECK(count_params(m).total == 36 * (attn + mamba + mlp + 2 * h) + 2 * 32784 * h + h);
+  CHECK(m.layers[0].has_attention);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Mamba2);
+  CHECK_FALSE(m.layers[0].recurrent.norm);
+  CHECK(m.warnings.empty());  // the muP multipliers are read: they scale, they add no parameter
+}
+
+TEST_CASE("Granite 4.0 hybrid by hand: Mamba2 or NoPE attention, then MoE beside a shared MLP", "[hybrid][params]") {
+  const auto m = from_json(R"({"model_type": "granitemoehybrid", "hidden_size": 1536, "num_hidden_layers": 4,
+      "vocab_size": 100352, "num_attention_heads": 12, "num_key_value_heads": 4, "intermediate_size": 512,
+      "num_local_experts": 62, "num_experts_per_tok": 6, "shared_intermediate_size": 1024, "mamba_n_heads": 48,
+      "mamba_d_head": 64, "mamba_n_groups": 1, "mamba_d_state": 128, "mamba_d_conv": 4, "mamba_expand": 2,
+      "layer_types": ["mamba", "mamba", "attention", "mamba"], "position_embedding_type": "nope",
+      "tie_word_embeddings": true, "embedding_multiplier": 12, "residual_multiplier": 0.22,
+      "logits_scaling": 6, "attention_multiplier": 0.0078125})");
+  const ll h = 1536, inner = 3072;
+  const ll mamba = h * (2 * inner + 256 + 48) + 3328 * 4 + 3328 + 3 * 48 + inner + inner * h;
+  const ll attn = h * 12 * 128 + 2 * h * 4 * 128 + 12 * 128 * h;
+  const ll ffn = h * 62 + 62 * 3 * h * 512 + 3 * h * 1024;
+  const auto c = count_params(m);
+  CHECK(c.total == 3 * mamba + attn + 4 * (ffn + 2 * h) + 100352 * h + h);
+  CHECK(c.active == c.total - 4 * 56 * 3 * h * 512);
+  CHECK(m.layers[2].attn.rope_dim == 0);
+  CHECK(m.layers[0].ffn.n_shared == 1);
+}
+
+TEST_CASE("configs with a block Infercast does not model are refused naming the field", "[hybrid][errors]") {
+  CHECK(error_of(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "M*E", "moe_latent_size": 1024})") ==
+        "model.unsupported /model/moe_latent_size: /model/moe_latent_size is set: a latent MoE (experts in a projected "
+        "space) is not modelled by Infercast; remove it only if the model does not use it");
+  CHECK(error_of(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "M*X"})") ==
+        "model.unsupported /model/hybrid_override_pattern: /model/hybrid_override_pattern holds 'X' at 2; expected M "
+        "(Mamba2), * (attention), - (MLP) or E (MoE)");
+  CHECK(error_of(R"({"model_type": "qwen3_next", "num_hidden_layers": 2, "layer_types": ["linear_attention", "sliding_attention"]})") ==
+        "model.unsupported /model/layer_types/1: /model/layer_types/1 holds \"sliding_attention\"; expected "
+        "linear_attention or full_attention");
+  CHECK(error_of(R"({"model_type": "minimax_m1", "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 10,
+      "num_attention_heads": 8, "intermediate_size": 32, "attn_type_list": [0, 2]})") ==
+        "model.unsupported /model/attn_type_list/1: /model/attn_type_list/1 holds 2; expected 0 (lightning attention) "
+        "or 1 (softmax attention)");
+  CHECK(error_of(R"({"model_type": "qwen3_next", "linear_num_value_heads": 24, "linear_num_key_heads": 16})") ==
+        "model.invalid /model/linear_num_key_heads: /model/linear_num_key_heads holds 16, which does not divide "
+        "/model/linear_num_value_heads (24)");
+  CHECK(error_of(R"({"model_type": "deepseek_v32", "hidden_size": 64, "num_hidden_layers": 1, "vocab_size": 10,
+      "num_attention_heads": 2, "kv_lora_rank": 16, "qk_nope_head_dim": 8, "qk_rope_head_dim": 8, "v_head_dim": 8,
+      "intermediate_size": 64, "moe_intermediate_size": 32, "n_routed_experts": 4, "num_experts_per_tok": 2})")
+            .rfind("model.unsupported /model/index_topk", 0) == 0);
+  CHECK(error_of(R"({"model_type": "jamba", "attn_layer_period": 4, "attn_layer_offset": 4})") ==
+        "model.invalid /model/attn_layer_offset: /model/attn_layer_offset holds 4; expected less than attn_layer_period (4)");
+}

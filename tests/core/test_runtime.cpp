@@ -1,0 +1,229 @@
+// Runtimes: launches, fusion, compute paths, GEMM waves and collectives checked by hand for several runtimes, the
+// class fits that presets/defaults/runtime_fits.json holds, and validation's re-timing of a row against the exact
+// analysis (docs/forecast.md, "Runtimes").
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "analysis/gemm_shape.hpp"
+#include "analysis/steps.hpp"
+#include "api/api.hpp"
+#include "helpers.hpp"
+#include "io/defaults.hpp"
+#include "parallel/collective.hpp"
+#include "parallel/parallel.hpp"
+#include "runtime/params.hpp"
+#include "validation/validation.hpp"
+
+using namespace infercast;
+using test::find_op;
+using test::preset_model;
+
+namespace {
+const RuntimeSpec& rt(const char* id) {
+  const RuntimeSpec* r = find_runtime_preset(id);
+  REQUIRE(r);
+  return *r;
+}
+std::vector<Op> ops_under(const char* runtime, const std::vector<Request>& step) {
+  const ModelSpec m = preset_model("llama-3.1-8b");
+  StepSettings s = test::settings();
+  s.fusion = rt(runtime).fusion;
+  s.fused_mlp = rt(runtime).act_in_gemm;
+  s.attention = rt(runtime).flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+  return step_ops(m, group_layers(m), step, s);
+}
+double kernels(const std::vector<Op>& ops) {
+  double k = 0;
+  for (const auto& o : ops) k += o.dispatches;
+  return k;
+}
+}  // namespace
+
+TEST_CASE("fusion by hand: kernels per Llama layer under three runtimes", "[runtime]") {
+  const std::vector<Request> decode = {Request{100, 1, 1}};
+  // Reference: norms 2, q k v 3, rope 1, cache write 1, attention 1, o 1, adds 2, gate up 2, act 1, down 1 = 15 a layer;
+  // plus embedding, final norm and LM head.
+  CHECK(kernels(ops_under("reference", decode)) == 32 * 15 + 3);
+  // vLLM: q/k/v one GEMM, gate/up one GEMM, each residual add inside the next norm: 15 - 2 - 1 - 2 = 10 a layer.
+  CHECK(kernels(ops_under("vllm", decode)) == 32 * 10 + 3);
+  // TensorRT-LLM: also RoPE and the cache write inside attention: 8 a layer.
+  CHECK(kernels(ops_under("tensorrt-llm", decode)) == 32 * 8 + 3);
+  // llama.cpp 2024-25: RMS_NORM + MUL per norm (4), a q8_1 quantize before each of 7 GEMMs (14), RoPE q and k (2),
+  // K and V cache copies (2), attention as KQ, softmax, KQV (3), adds 2, SiLU and MUL (2) = 29; head GEMM 2 + norm 2.
+  CHECK(kernels(ops_under("llama.cpp-cuda", decode)) == 32 * 29 + 1 + 2 + 2);
+  // Fused operators lose the activation traffic the kernel keeps on chip: k_proj's input is the q GEMM's.
+  const auto v = ops_under("vllm", decode);
+  CHECK(find_op(v, "k_proj").act_read_bytes == 0);
+  CHECK(find_op(v, "up_proj").act_read_bytes == 0);
+  CHECK(find_op(v, "k_proj").flops == find_op(ops_under("reference", decode), "k_proj").flops);
+}
+
+TEST_CASE("launches: a replayed graph pays a gap per kernel, eager kernels are bounded by the host", "[runtime]") {
+  const ModelSpec m = preset_model("llama-3.1-8b");
+  const HardwareSpec& hw = *find_hardware_preset("nvidia-h100-sxm");
+  // One decode step of batch 1 under PyTorch eager: the host's 22 us per kernel exceeds the device's time.
+  RuntimeSpec eager = rt("pytorch-eager");
+  const Execution x = resolve_execution(hw, &eager);
+  CHECK_FALSE(x.graphs);
+  StepSettings s = test::settings();
+  s.fusion = eager.fusion;
+  const auto ops = step_ops(m, group_layers(m), {Request{100, 1, 1}}, s);
+  const Timer timer(hw, x, TierCost{1 / hw.tiers[0].bandwidth_bytes_per_s, 1 / hw.tiers[0].bandwidth_bytes_per_s,
+                                   1 / hw.tiers[0].bandwidth_bytes_per_s}, nullptr);
+  StepBlock b = block_of(ops, timer, 1);
+  const BlockTime t = time_block(b, x, Timing::PerOp);
+  CHECK(t.first == Approx(kernels(ops) * x.launch_s + x.step_overhead_s));
+  // vLLM replays the same step as a graph: operators + kernels x the graph gap + the step's cost.
+  RuntimeSpec v = rt("vllm");
+  const Execution xv = resolve_execution(hw, &v);
+  REQUIRE(replayed(xv, 1));
+  CHECK_FALSE(replayed(xv, 513));  // above vLLM's capture size: kernel by kernel
+  double roof = 0, k = 0;
+  for (const auto& o : b.ops) {
+    const double ec = o.low ? xv.gemm_low : o.cls == OpClass::GEMM ? xv.eff.gemm : o.cls == OpClass::Attention ? xv.eff.attention : xv.eff.elementwise;
+    roof += std::max(o.c0 / ec, o.m0 / xv.eff.memory + o.k0 / xv.kv_memory);
+    k += o.kernels;
+  }
+  CHECK(time_block(b, xv, Timing::PerOp).first == Approx(roof + k * xv.graph_gap_s + xv.step_overhead_s));
+  // The host bound over n steps: sum of max(S(i), H), with S linear between the block's ends.
+  b.n = 10;
+  const BlockTime ten = time_block(b, x, Timing::PerOp);
+  CHECK(ten.total == Approx(10 * t.first));
+}
+
+TEST_CASE("compute paths: FP16 accumulate, int8 dot products, no FP8 kernels", "[runtime]") {
+  const HardwareSpec& g = *find_hardware_preset("nvidia-rtx-4090");
+  Op op;
+  op.cls = OpClass::GEMM;
+  op.compute = ComputeType::FP16;
+  op.flops = 1e12;
+  op.count = 1;
+  // llama.cpp's cuBLAS FP16 GEMMs accumulate in FP16: the 4090's 330.3 TFLOPS, not 165.2 (GEMM waves off: M = 0).
+  const Execution lc = resolve_execution(g, &rt("llama.cpp-cuda"));
+  CHECK(op_compute_seconds(g, lc, op) == Approx(1e12 / (330.3e12 * lc.eff.gemm)).epsilon(1e-3));
+  const Execution ex = resolve_execution(g, &rt("vllm"));
+  CHECK(op_compute_seconds(g, ex, op) == Approx(1e12 / (165.2e12 * ex.eff.gemm)).epsilon(1e-3));
+  // Quantized weights under llama.cpp run at the int8 peak without the dequantization work.
+  op.dequant_flops = 1e11;
+  op.flops = 1.1e12;
+  CHECK(op_compute_seconds(g, lc, op) == Approx(1e12 / (660.6e12 * lc.gemm_low)).epsilon(1e-3));
+  // llama.cpp has no FP8 kernels: FP8 activations run as 16-bit.
+  Op f8;
+  f8.cls = OpClass::GEMM;
+  f8.compute = ComputeType::FP8;
+  f8.flops = 1e12;
+  f8.count = 1;
+  CHECK(op_compute_seconds(g, lc, f8) == Approx(1e12 / (330.3e12 * lc.eff.gemm)).epsilon(1e-3));
+}
+
+TEST_CASE("GEMM waves by hand", "[runtime]") {
+  // 4096 x 4096 output on 132 units: 128 x 128 tiles, 1024 tiles in 8 waves: all busy.
+  CHECK(gemm_shape_efficiency(4096, 4096, 132) == Approx(1024.0 / (8 * 132)));
+  // A 128-token prompt through a 4096-wide projection on 132 SMs: 128x128 tiles give 32 tiles (24% busy), 64x64
+  // tiles 128 (97% busy, half the reuse): 0.485.
+  CHECK(gemm_shape_efficiency(128, 4096, 132) == Approx(128.0 / 132 * 0.5));
+  // Below 16 rows: a matrix-vector product, no tiles.
+  CHECK(gemm_shape_efficiency(1, 4096, 132) == 1);
+  CHECK(gemm_shape_efficiency(128, 4096, 0) == 1);  // units unknown
+}
+
+TEST_CASE("collectives: custom all-reduce for small messages, NCCL's base latency above", "[runtime][parallel]") {
+  const System& dgx = *find_system_preset("dgx-h100");
+  const ModelSpec m = preset_model("llama-3.1-70b");
+  ParallelPlan p;
+  p.tp = 8;
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1, 1}};
+  w.gen_tokens = 2;
+  const auto comm = [&](const char* id) {
+    w.runtime = find_runtime_preset(id);
+    return forecast_plan(m, w, dgx, p, Speculative{}).decode_comm;
+  };
+  // Decode, batch 1: each all-reduce moves 8192 x 2 bytes, one-shot in vLLM: a + 7 S / B, plus the kernel's gap.
+  const StepComm v = comm("vllm");
+  const Execution xv = resolve_execution(dgx.device, find_runtime_preset("vllm"));
+  const double S = 8192 * 2.0;
+  const auto one_shot = custom_allreduce_cost(S, 8, dgx.intra, true);
+  CHECK(one_shot.seconds == Approx(dgx.intra.latency_s + 7 * S / dgx.intra.achievable()));
+  // 80 layers x 2 all-reduces + the embedding's; the logits all-gather through NCCL with its base latency.
+  double allreduce_s = 0;
+  for (const auto& l : v.lines)
+    if (l.kind == Collective::AllReduce) {
+      CHECK(l.algorithm == "one-shot");
+      allreduce_s += l.seconds;
+    }
+  CHECK(allreduce_s == Approx(161 * (one_shot.seconds + xv.eff.dispatch_s)));
+  // LMDeploy reduces through NCCL: each call pays the 6.6 us base latency on top of the ring or tree.
+  const StepComm l = comm("lmdeploy");
+  const Execution xl = resolve_execution(dgx.device, find_runtime_preset("lmdeploy"));
+  const CollectiveCost nccl = collective_cost(Collective::AllReduce, S, Group{8, 1}, dgx.intra, dgx.inter, CollectiveAlgo::Auto);
+  double nccl_s = 0;
+  for (const auto& line : l.lines)
+    if (line.kind == Collective::AllReduce) nccl_s += line.seconds;
+  CHECK(nccl_s == Approx(161 * (nccl.seconds + 6.6e-6 + xl.eff.dispatch_s)));
+  // The reference stack keeps NCCL's hop latencies alone.
+  const StepComm r = comm("reference");
+  double ref_s = 0;
+  for (const auto& line : r.lines)
+    if (line.kind == Collective::AllReduce) ref_s += line.seconds;
+  CHECK(ref_s == Approx(161 * (nccl.seconds + dgx.device.eff.dispatch_s)));
+}
+
+TEST_CASE("every device has a default runtime that exists; a calibrated device's own efficiencies win", "[runtime]") {
+  for (const auto& h : hardware_presets()) {
+    INFO(h.id);
+    CHECK(find_runtime_preset(default_runtime_id(h)));
+  }
+  CHECK(default_runtime_id(*find_hardware_preset("nvidia-rtx-4090")) == "llama.cpp-cuda");
+  CHECK(default_runtime_id(*find_hardware_preset("nvidia-h100-sxm")) == "vllm");
+  CHECK(default_runtime_id(*find_hardware_preset("apple-m2-ultra")) == "llama.cpp-metal");
+  HardwareSpec h = *find_hardware_preset("nvidia-h100-sxm");
+  h.eff.memory = 0.42;
+  h.eff_given = kEffMemory;
+  const Execution x = resolve_execution(h, find_runtime_preset("vllm"));
+  CHECK(x.eff.memory == 0.42);
+  CHECK(x.kv_memory == 0.42);
+  CHECK(x.eff.gemm == *find_runtime_preset("vllm")->eff.gemm);
+}
+
+TEST_CASE("runtime fits: presets/defaults/runtime_fits.json holds what validate fits, from the priors", "[runtime][validation]") {
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(embedded_measurements()), opt);
+  REQUIRE(!rep.fits.empty());
+  for (const auto& f : rep.fits) {
+    const RuntimeSpec* r = find_runtime_preset(f.runtime);
+    REQUIRE(r);
+    INFO(f.runtime);
+    // The shipped presets carry these values; a change of the priors, the data or the model regenerates them
+    // (`infercast validate --write-fits presets/defaults/runtime_fits.json`).
+    for (const auto& [p, v] : f.values) {
+      INFO(rt_param_names().name(p));
+      // Optimization to a tolerance: native, sanitized and wasm builds agree to 0.1%.
+      CHECK(*get_param(*r, p) == Approx(v).epsilon(1e-3));
+    }
+  }
+}
+
+TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtime][validation]") {
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(embedded_measurements()), opt);
+  int checked = 0;
+  for (const auto& v : rep.rows) {
+    if (!v.covered || v.devices > 1 || checked >= 40 || v.metric != "TTFT") continue;
+    // TTFT in the row's unit straight from an analysis request.
+    const json req = {{"model", v.model_id}, {"hardware", v.hardware_id}, {"runtime", v.runtime},
+                      {"precision", {{"weights", v.weights}, {"activations", v.activations}, {"kv", v.kv}}},
+                      {"workload", {{"batch", static_cast<long long>(v.batch)}, {"prompt", static_cast<long long>(std::max(1.0, v.prompt))}, {"gen", 1}}}};
+    const json env = json::parse(call("analyze", req.dump()));
+    REQUIRE(env["ok"].get<bool>());
+    const double ttft = env["value"]["ttft_s"].get<double>() * (v.unit == "ms" ? 1e3 : 1);
+    INFO(v.row_id);
+    CHECK(v.forecast == Approx(ttft).epsilon(1e-9));
+    ++checked;
+  }
+  CHECK(checked >= 20);
+}

@@ -1,0 +1,281 @@
+// Serving: the step-time surrogate against exact steps, the steady state by hand in a decode-bound and a
+// prefill-bound regime, Little's law on the simulation, the schedulers the runtime presets resolve to, memory, and
+// the deployment search's front against its SLA.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "helpers.hpp"
+#include "runtime/scheduler.hpp"
+#include "serving/deploy.hpp"
+#include "serving/serving.hpp"
+
+using namespace infercast;
+
+namespace {
+
+Workload runtime_workload(const std::string& runtime, const std::string& weights = "bf16", const std::string& kv = "bf16") {
+  Workload w;
+  w.runtime = find_runtime_preset(runtime);
+  REQUIRE(w.runtime);
+  w.settings = test::settings("infercast", weights, kv);
+  w.settings.fusion = w.runtime->fusion;
+  w.settings.fused_mlp = w.runtime->act_in_gemm;
+  w.settings.attention = w.runtime->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+  return w;
+}
+
+System one_device(const std::string& hw) { return single_node_system(*find_hardware_preset(hw), 1); }
+
+ServingLoad fixed(double isl, double osl) {
+  ServingLoad l;
+  l.isl.mean = isl;
+  l.osl.mean = osl;
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("the step surrogate matches exact steps within 1%", "[serving]") {
+  struct Case {
+    const char* model;
+    const char* system;  // "" for one H100
+    int tp;
+  };
+  // Dense, sliding windows (Gemma-2), MoE (Qwen3-30B-A3B), and a tensor-parallel plan with its collectives.
+  for (const Case& k : {Case{"llama-3.1-8b", "", 1}, Case{"gemma-2-9b", "", 1}, Case{"qwen3-30b-a3b", "", 1},
+                        Case{"llama-3.1-70b", "dgx-h100", 4}}) {
+    INFO(k.model);
+    const ModelSpec m = test::preset_model(k.model);
+    const Workload w = runtime_workload("vllm");
+    const System sys = *k.system ? *find_system_preset(k.system) : one_device("nvidia-h100-sxm");
+    ParallelPlan plan;
+    plan.tp = k.tp;
+    const StepModel sm(m, w, sys, plan, 16384, 512);
+    const Execution& x = sm.execution();
+    const std::vector<std::vector<Request>> steps = {
+        {Request{1000, 1, 64}},                                        // decode
+        {Request{37, 1, 3}},                                           // small decode
+        {Request{5000, 1, 200}, Request{300, 1, 50}},                  // ragged decode
+        {Request{0, 4096, 1}},                                         // a prefill
+        {Request{2048, 1, 30}, Request{0, 1500, 1}},                   // decode with a fresh chunk
+        {Request{900, 1, 100}, Request{8192, 2048, 1}},                // decode with a later chunk
+        {Request{0, 700, 3}, Request{12000, 1, 7}},                    // prompts and decodes
+    };
+    for (const auto& st : steps) {
+      StepLoad l;
+      for (const auto& r : st) sm.add(l, static_cast<double>(r.cached), static_cast<double>(r.input), static_cast<double>(r.count));
+      const double fast = sm.seconds(l, x), exact = sm.exact_seconds(st, x);
+      INFO("step of " << l.tokens << " tokens: surrogate " << fast << " s, exact " << exact << " s");
+      CHECK(fast == Approx(exact).epsilon(0.01));
+    }
+  }
+}
+
+TEST_CASE("runtime schedulers resolve by device", "[serving]") {
+  const SchedulerSpec& v = find_runtime_preset("vllm")->scheduler;
+  REQUIRE(v.stated);
+  // vLLM's server defaults: 8192 tokens and 1024 sequences on >= 70 GiB GPUs other than A100s, else 2048 and 256.
+  const SchedulerLimits h100 = resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 512);
+  CHECK(h100.token_budget == 8192);
+  CHECK(h100.max_num_seqs == 1024);
+  CHECK(h100.memory_basis == MemoryBasis::Total);
+  const SchedulerLimits a100 = resolve_scheduler(v, *find_hardware_preset("nvidia-a100-sxm-80gb"), 1, 512);
+  CHECK(a100.token_budget == 2048);
+  CHECK(a100.max_num_seqs == 256);
+  // SGLang: chunked_prefill_size 8192 below 160 GB; reserve = 512 + 1.5 x 8192 + 2 x 256 + 128 = 13440 MB.
+  const SchedulerLimits sg = resolve_scheduler(find_runtime_preset("sglang")->scheduler, *find_hardware_preset("nvidia-h100-sxm"), 1, 256);
+  CHECK(sg.policy == StepPolicy::PrefillFirst);
+  CHECK(sg.token_budget == 8192);
+  CHECK(sg.reserve_bytes == Approx(13440.0 * 1048576));
+  // TensorRT-LLM reserves the cache to the last token and never evicts.
+  CHECK(find_runtime_preset("tensorrt-llm")->scheduler.preemption == Preemption::None);
+  // A deployment's own caps win.
+  CHECK(resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 512, 64, 4096).max_num_seqs == 64);
+}
+
+TEST_CASE("the KV pool follows the runtime's memory fraction", "[serving]") {
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const ServingSetup s = serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  // vLLM: 0.9 of the device's 80 GB, less the weights and the largest step's activations.
+  CHECK(s.memory.kv_bytes == Approx(0.9 * 80e9 - s.memory.weights_bytes - s.memory.activation_bytes));
+  CHECK(s.memory.kv_bytes_per_token == Approx(32 * 8 * 128 * 2 * 2.0));  // layers x KV heads x head dim x (K, V) x bf16
+  const ServingSetup t = serving_setup(m, runtime_workload("tensorrt-llm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(t.memory.kv_bytes == Approx(0.9 * (80e9 - t.memory.weights_bytes - t.memory.activation_bytes)));
+  // A 70B model in bf16 does not fit one H100.
+  CHECK_THROWS_WITH(serving_setup(test::preset_model("llama-3.1-70b"), runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{}),
+                    Catch::Contains("leave no room for a KV cache"));
+}
+
+TEST_CASE("steady state by hand: decode-bound", "[serving]") {
+  // 8 clients, 32-token prompts and 2048 output tokens: every step but one in 2048 is a decode of 8 requests at
+  // a mean context of 32 + 2048 / 2. By hand: TPOT is that step's exact time, throughput 8 / (2047 TPOT + TTFT).
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const Workload w = runtime_workload("vllm");
+  const System sys = one_device("nvidia-h100-sxm");
+  ServingLoad load = fixed(32, 2048);
+  load.concurrency = 8;
+  load.requests = 32;
+  const ServingForecast f = forecast_serving(m, w, sys, ParallelPlan{}, load, 0, 0, true);
+  const StepModel& sm = f.steps.front();
+  const double step = sm.exact_seconds({Request{32 + 1024, 1, 8}}, sm.execution());
+  CHECK(f.simulated.tpot_s.mean == Approx(step).epsilon(0.02));
+  CHECK(f.steady.tpot_s.mean == Approx(step).epsilon(0.02));
+  const double rate = 8.0 / (2047 * step + f.simulated.ttft_s.mean);
+  CHECK(f.simulated.requests_per_s == Approx(rate).epsilon(0.03));
+  CHECK(f.simulated.output_tokens_per_s == Approx(rate * 2048).epsilon(0.03));
+  CHECK(f.simulated.output_tokens_per_s_per_user == Approx(1 / f.simulated.tpot_s.mean));
+  CHECK(f.simulated.preemptions == 0);
+}
+
+TEST_CASE("steady state by hand: prefill-bound", "[serving]") {
+  // 4 clients, 8192-token prompts, 2 output tokens, a 32768-token budget: every cycle is one step prefilling all four
+  // prompts (their first tokens) and one decode step of four (their second, last tokens); vLLM hands tokens out a
+  // step late, so a request's first token and finish are both seen at the end of the decode step.
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const Workload w = runtime_workload("vllm");
+  const System sys = one_device("nvidia-h100-sxm");
+  ServingLoad load = fixed(8192, 2);
+  load.concurrency = 4;
+  load.requests = 40;
+  const ServingForecast f = forecast_serving(m, w, sys, ParallelPlan{}, load, 0, 32768, true);
+  const StepModel& sm = f.steps.front();
+  const Execution& x = sm.execution();
+  const double prefill = sm.exact_seconds({Request{0, 8192, 4}}, x);
+  const double decode = sm.exact_seconds({Request{8192, 1, 4}}, x);
+  REQUIRE(prefill > 20 * decode);  // prefill-bound
+  const double cycle = prefill + decode;
+  CHECK(f.simulated.requests_per_s == Approx(4 / cycle).epsilon(0.02));
+  CHECK(f.simulated.ttft_s.mean == Approx(cycle).epsilon(0.02));
+  CHECK(f.simulated.e2e_s.p50 == Approx(cycle).epsilon(0.02));
+  CHECK(f.simulated.tpot_s.mean == Approx(0).margin(1e-9));
+  CHECK(f.simulated.prefill_steps == 10);
+  CHECK(f.simulated.decode_steps == 10);
+}
+
+TEST_CASE("Little's law holds on the simulation", "[serving]") {
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const System sys = one_device("nvidia-h100-sxm");
+  for (const char* rt : {"vllm", "sglang", "tensorrt-llm"}) {
+    INFO(rt);
+    // Open loop: Poisson arrivals, log-normal lengths. The requests in the system averaged over time equal the
+    // arrival rate times the mean latency (requests join the count at the step boundary after they arrive, so
+    // the two differ by well under a step per request).
+    ServingLoad open;
+    open.isl = {LengthKind::LogNormal, 600, 0.8};
+    open.osl = {LengthKind::LogNormal, 300, 0.8};
+    open.request_rate = 6;
+    open.requests = 400;
+    const ServingForecast f = forecast_serving(m, runtime_workload(rt), sys, ParallelPlan{}, open, 0, 0, true);
+    const ServingResult& r = f.simulated;
+    CHECK(r.requests == 400);
+    CHECK(r.mean_in_system == Approx(r.littles_product).epsilon(0.02));
+    // Closed loop: every client has a request in the system until the last ones are sent, so the same identity
+    // holds, and the average is C less the drain at the end.
+    ServingLoad closed = open;
+    closed.request_rate = 0;
+    closed.concurrency = 24;
+    const ServingForecast g = forecast_serving(m, runtime_workload(rt), sys, ParallelPlan{}, closed, 0, 0, true);
+    CHECK(g.simulated.mean_in_system == Approx(g.simulated.littles_product).epsilon(0.005));
+    CHECK(g.simulated.mean_in_system <= 24 + 1e-9);
+    // Fixed lengths: every client finishes its last request within one request's time of the others.
+    ServingLoad same = closed;
+    same.isl = {LengthKind::Fixed, 600, 0};
+    same.osl = {LengthKind::Fixed, 300, 0};
+    same.requests = 24 * 20;
+    const ServingForecast h = forecast_serving(m, runtime_workload(rt), sys, ParallelPlan{}, same, 0, 0, true);
+    CHECK(h.simulated.mean_in_system == Approx(24).epsilon(0.01));
+  }
+}
+
+TEST_CASE("the KV cache limit evicts and recomputes", "[serving]") {
+  // 1024 clients with 8k prompts on one H100: far more than the pool holds; vLLM evicts, TensorRT-LLM admits only
+  // what it can hold to the end.
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const System sys = one_device("nvidia-h100-sxm");
+  ServingLoad load = fixed(8000, 400);
+  load.concurrency = 1024;
+  load.requests = 1024;
+  const ServingForecast v = forecast_serving(m, runtime_workload("vllm"), sys, ParallelPlan{}, load, 0, 0, true);
+  CHECK(v.simulated.memory.kv_peak_fraction <= 1.0 + 1e-9);
+  CHECK(v.simulated.memory.kv_peak_fraction > 0.9);
+  CHECK(v.simulated.requests == 1024);
+  const ServingForecast t = forecast_serving(m, runtime_workload("tensorrt-llm"), sys, ParallelPlan{}, load, 0, 0, true);
+  CHECK(t.simulated.preemptions == 0);
+  CHECK(t.simulated.mean_batch <= t.simulated.memory.max_concurrency + 1);
+}
+
+TEST_CASE("every configuration on the deployment front meets the SLA", "[serving]") {
+  const ModelSpec m = test::preset_model("llama-3.1-70b");
+  const Workload w = runtime_workload("vllm");
+  const System sys = *find_system_preset("dgx-h100");
+  DeploySpec spec;
+  spec.load = fixed(2048, 256);
+  spec.max_ttft_s = 1.0;
+  spec.max_tpot_s = 0.04;
+  const DeployResult r = deploy_search(m, w, sys, 8, spec);
+  CHECK(r.evaluated > 500);
+  REQUIRE(r.has_best);
+  REQUIRE(!r.front.empty());
+  for (std::size_t i = 0; i < r.front.size(); ++i) {
+    const DeployConfig& c = r.front[i];
+    CHECK(c.meets_sla);
+    CHECK(c.ttft_s <= spec.max_ttft_s);
+    CHECK(c.tpot_s <= spec.max_tpot_s);
+    CHECK(c.devices <= 8);
+    CHECK(c.tokens_per_s_per_device == Approx(c.output_tokens_per_s / c.devices));
+    if (i > 0) {  // Pareto: more tokens/s per user costs tokens/s per device
+      CHECK(c.tokens_per_s_per_user > r.front[i - 1].tokens_per_s_per_user);
+      CHECK(c.tokens_per_s_per_device < r.front[i - 1].tokens_per_s_per_device);
+    }
+  }
+  double best = 0;
+  for (const auto& c : r.front) best = std::max(best, c.tokens_per_s_per_device);
+  CHECK(r.best.tokens_per_s_per_device == best);
+  // Off: no disaggregated configuration; on: only disaggregated ones.
+  spec.disaggregated = DisaggMode::Off;
+  for (const auto& c : deploy_search(m, w, sys, 8, spec).front) CHECK_FALSE(c.disaggregated);
+  spec.disaggregated = DisaggMode::On;
+  for (const auto& c : deploy_search(m, w, sys, 8, spec).front) CHECK(c.disaggregated);
+  // An SLA nothing meets: no best, said so.
+  spec.disaggregated = DisaggMode::Auto;
+  spec.max_tpot_s = 1e-4;
+  const DeployResult none = deploy_search(m, w, sys, 8, spec);
+  CHECK_FALSE(none.has_best);
+  CHECK(none.front.empty());
+}
+
+TEST_CASE("serving and deploy through the API", "[serving]") {
+  const auto v = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                                       {"serving", {{"concurrency", 16}, {"isl", 512}, {"osl", 128}}}});
+  for (const char* k : {"ttft_s", "tpot_s", "e2e_s"})
+    for (const char* p : {"p50", "p90", "p99"}) CHECK(v[k][p].get<double>() > 0);
+  CHECK(v["requests_per_s"].get<double>() > 0);
+  CHECK(v["output_tokens_per_s_per_device"].get<double>() == Approx(v["output_tokens_per_s"].get<double>()));
+  CHECK(v["method"] == "simulation");
+  CHECK(v["cost"]["usd_per_million_tokens"].get<double>() > 0);
+  const auto d = api_value("deploy", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"deploy", {{"devices", 4}, {"max_tpot_ms", 30}}},
+                                      {"serving", {{"isl", 1024}, {"osl", 256}}}});
+  REQUIRE(d["best"].is_object());
+  CHECK(d["best"]["launch"]["vllm"].get<std::string>().find("vllm serve meta-llama/Llama-3.1-8B") != std::string::npos);
+  CHECK(d["best"]["tpot_s"].get<double>() <= 0.030);
+  // Errors name the field.
+  const auto err = [](const nlohmann::json& req) {
+    return nlohmann::json::parse(infercast::call("serving", req.dump()))["error"];
+  };
+  const auto both = err({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"serving", {{"concurrency", 4}, {"request_rate", 2}}}});
+  CHECK(both["code"] == "request.conflict");
+  CHECK(both["path"] == "/serving/request_rate");
+  const auto none = err({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}});
+  CHECK(none["path"] == "/serving/concurrency");
+  const auto wl = err({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"batch", 2}}},
+                       {"serving", {{"concurrency", 4}}}});
+  CHECK(wl["path"] == "/workload");
+  const auto big = err({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                        {"serving", {{"concurrency", 100000}, {"requests", 1000000}, {"osl", 1000000}}}});
+  CHECK(big["code"] == "serving.too_large");
+  // A plan over several devices is costed now.
+  const auto plan = api_value("analyze", {{"model", "llama-3.1-70b"}, {"system", "dgx-h100"}, {"parallel", {{"tp", 4}}}});
+  REQUIRE(plan.contains("cost"));
+  CHECK(plan["cost"]["usd_per_million_tokens"].get<double>() > 0);
+}

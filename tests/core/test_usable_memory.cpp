@@ -1,0 +1,157 @@
+// What a device can hold: the driver and OS reserve per device class (CUDA context, macOS's GPU wired limit), the
+// request's own reserve, and layers offloaded to host memory as llama.cpp's -ngl runs them, checked by hand.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "analysis/offload.hpp"
+#include "helpers.hpp"
+
+using namespace test;
+using nlohmann::json;
+
+namespace {
+json analyze_json(const json& req) { return api_value("analyze", req); }
+std::string error_of(const json& req) {
+  const json env = json::parse(infercast::call("analyze", req.dump()));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  return env["error"]["path"].get<std::string>() + " | " + env["error"]["message"].get<std::string>();
+}
+}  // namespace
+
+TEST_CASE("usable memory: the class's driver and OS reserve comes off the first tier", "[memory]") {
+  // Datacenter GPUs keep 0.5 GB (a CUDA context), consumer GPUs 1 GB (context and desktop).
+  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}});
+  CHECK(v["memory"]["physical_capacity_bytes"].get<double>() == 80e9);
+  CHECK(v["memory"]["reserve_bytes"].get<double>() == 0.5e9);
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 79.5e9);
+  CHECK(v["memory"]["reserve_basis"].get<std::string>().find("CUDA context") != std::string::npos);
+  CHECK(v["hardware"]["memory_reserve_GB"].get<double>() == 0.5);
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 23e9);
+  // macOS lets the GPU wire 2/3 of the memory up to 36 GB, 3/4 above.
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "apple-m1"}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(16e9 * 2 / 3).epsilon(1e-9));
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "apple-m2-ultra"}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(192e9 * 3 / 4));
+  // Classes with no published reserve keep the whole tier, and say so.
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "google-tpu-v5e"}});
+  CHECK(v["memory"]["reserve_bytes"].get<double>() == 0);
+  CHECK(v["memory"]["reserve_basis"] == "none: no published driver or OS reserve for the tpu class");
+}
+
+TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
+  // Llama-3.1-8B in bf16 (16.06 GB of weights, 16.2 GB with its cache and activations) on an RTX 4090: fits in 23 GB
+  // usable; with an 8 GB reserve (a desktop session and a browser) it no longer does.
+  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}});
+  CHECK(v["memory"]["fits"].get<bool>());
+  const double room = 23e9 - v["memory"]["weights_bytes"].get<double>();
+  const double per_request = (v["memory"]["kv_cache_bytes"].get<double>() + v["memory"]["activation_peak_bytes"].get<double>());
+  CHECK(v["memory"]["max_batch"].get<double>() == std::floor(room / per_request));
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"memory_reserve_GB", 8}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 16e9);
+  CHECK_FALSE(v["memory"]["fits"].get<bool>());
+  CHECK(v["memory"]["reserve_basis"] == "set in the request");
+  // A device document carries its own; the request's wins.
+  json dev = api_value("device", {{"hardware", "nvidia-rtx-4090"}});
+  dev["memory_reserve_GB"] = 2;
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", dev}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 22e9);
+  CHECK(error_of({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"memory_reserve_GB", 30}}) ==
+        "/memory_reserve_GB | /memory_reserve_GB holds 30; expected at most NVIDIA GeForce RTX 4090's first memory tier (24 GB)");
+  dev["memory_reserve_GB"] = 25;
+  CHECK(error_of({{"model", "llama-3.1-8b"}, {"hardware", dev}}) ==
+        "/hardware/memory_reserve_GB | /hardware/memory_reserve_GB holds 25; expected at most the first memory tier's capacity_GB (24)");
+  // A plan's devices keep the reserve too: DeepSeek-V3 in fp8 on 8x H200 holds 79.4 GiB per device of 140.5 GB usable.
+  v = analyze_json({{"model", "deepseek-v3"}, {"system", "hgx-h200"}, {"parallel", {{"tp", 8}, {"ep", 8}}}});
+  CHECK(v["parallel"]["device_capacity_bytes"].get<double>() == 140.5e9);
+  CHECK(v["parallel"]["fits"].get<bool>());
+}
+
+TEST_CASE("offload: llama.cpp's -ngl split, the most layers that fit, times that add", "[offload]") {
+  // Llama-3.1-70B in Q4_K_M (about 42.5 GB) on an RTX 4090 with a DDR5 desktop host (89.6 GB/s).
+  const json base = {{"model", "llama-3.1-70b"}, {"hardware", "nvidia-rtx-4090"}, {"precision", {{"weights", "q4_k_m"}}},
+                     {"workload", {{"prompt", 512}, {"gen", 128}}}};
+  json req = base;
+  req["offload"] = json::object();
+  const json v = analyze_json(req);
+  const json& o = v["offload"];
+  const int ngl = o["gpu_layers"].get<int>();
+  CHECK(o["chosen"].get<bool>());
+  CHECK(o["layers"] == 80);
+  CHECK(ngl > 30);
+  CHECK(ngl < 60);
+  CHECK(o["device"]["fits"].get<bool>());
+  CHECK(o["device"]["first_layer"] == 80 - ngl);
+  CHECK(o["host_part"]["layers"] == 80 - ngl);
+  CHECK(o["host_part"]["embedding"].get<bool>());
+  CHECK(o["host_part"]["output"].get<bool>());
+  // One more layer would not fit.
+  req["offload"]["gpu_layers"] = ngl + 1;
+  CHECK_FALSE(analyze_json(req)["offload"]["device"]["fits"].get<bool>());
+  // TPOT is the device's part plus the host's; the host's is its weights read at 89.6 GB/s times the bandwidth
+  // efficiency of llama.cpp's CPU backend (the llama.cpp-cpu runtime's, on DDR) plus its KV cache and barriers.
+  CHECK(v["decode"]["tpot_s"].get<double>() == Approx(o["device"]["tpot_s"].get<double>() + o["host_part"]["tpot_s"].get<double>()));
+  CHECK(o["host_part"]["runtime"] == "llama.cpp-cpu");
+  const double e = o["host_part"]["memory_efficiency"].get<double>();
+  CHECK(e > 0.3);
+  const double host_weights = o["host_part"]["weights_bytes"].get<double>();
+  CHECK(o["host_part"]["tpot_s"].get<double>() == Approx(host_weights / (89.6e9 * e)).epsilon(0.05));
+  // The 512-token prompt runs the host layers on the GPU: their weights (not the embedding table) cross PCIe 4.0 x16
+  // once per 512-token micro-batch.
+  CHECK(o["host_part"]["prefill_streamed"].get<bool>());
+  const double table = 128256.0 * 8192 * (144.0 / 256 * 8);  // the Q4_K token embedding, bits
+  CHECK(o["host_part"]["stream_s"].get<double>() == Approx((host_weights - table / 8) / 31.5e9));
+  CHECK(v["ttft_s"].get<double>() == Approx(o["device"]["prefill_s"].get<double>() + o["host_part"]["prefill_s"].get<double>()));
+  // Operators of both parts, the host's marked.
+  int host_ops = 0;
+  for (const auto& op : v["ops"]) host_ops += op["device"] == "host";
+  CHECK(host_ops > 0);
+  CHECK_FALSE(v.contains("cost"));
+}
+
+TEST_CASE("offload at the ends: everything on the device, or nothing", "[offload]") {
+  // Llama-3.2-1B fits whole: -ngl 17 (16 layers and the output) matches the plain forecast but for the token
+  // embedding, which llama.cpp keeps in host memory.
+  const json base = {{"model", "llama-3.2-1b"}, {"hardware", "nvidia-rtx-4090"}, {"workload", {{"prompt", 16}, {"gen", 64}}}};
+  const json plain = analyze_json(base);
+  json req = base;
+  req["offload"] = json::object();
+  const json all = analyze_json(req);
+  CHECK(all["offload"]["gpu_layers"] == 17);
+  CHECK(all["offload"]["device"]["output"].get<bool>());
+  CHECK(all["offload"]["host_part"]["layers"] == 0);
+  const double table = 128256.0 * 2048 * 2;
+  CHECK(all["memory"]["weights_bytes"].get<double>() == Approx(plain["memory"]["weights_bytes"].get<double>()));  // tied: the head's copy stays
+  CHECK(all["offload"]["host_part"]["weights_bytes"].get<double>() == table);
+  CHECK(all["decode"]["tpot_s"].get<double>() == Approx(plain["decode"]["tpot_s"].get<double>()).epsilon(0.05));
+  // -ngl 0: the device holds nothing; a 16-token prompt is under llama.cpp's 32-token op offload, so it runs on the host.
+  req["offload"]["gpu_layers"] = 0;
+  const json none = analyze_json(req);
+  CHECK(none["offload"]["device"]["layers"] == 0);
+  CHECK(none["offload"]["device"]["required_bytes"].get<double>() == Approx(none["memory"]["activation_peak_bytes"].get<double>()));
+  CHECK_FALSE(none["offload"]["host_part"]["prefill_streamed"].get<bool>());
+  // The device holds nothing: the step is the host's, plus the device runtime's per-step overhead (counted once).
+  CHECK(none["decode"]["tpot_s"].get<double>() == Approx(none["offload"]["host_part"]["tpot_s"].get<double>()).epsilon(0.01));
+}
+
+TEST_CASE("offload: its host and its errors", "[offload]") {
+  json req = {{"model", "llama-3.1-8b"}, {"offload", {{"gpu_layers", 10}}}};
+  CHECK(error_of(req) == "/offload | /offload keeps layers in host memory next to a device; give /hardware too");
+  req["hardware"] = "nvidia-rtx-4090";
+  req["offload"]["host"] = "intel-xeon-8480";
+  const json v = analyze_json(req);
+  CHECK(v["offload"]["host"]["name"] == "Intel Xeon Platinum 8480+ (Sapphire Rapids)");
+  CHECK(v["offload"]["host_part"]["runtime"] == "llama.cpp-cpu");
+  req["offload"]["host_memory_efficiency"] = 0.8;  // stated: it wins over the runtime's
+  CHECK(analyze_json(req)["offload"]["host_part"]["memory_efficiency"].get<double>() == 0.8);
+  req["offload"].erase("host_memory_efficiency");
+  req["offload"]["host"] = "no-such-cpu";
+  CHECK(error_of(req) == "/offload/host | /offload/host holds \"no-such-cpu\", which is not a hardware preset; expected a CPU such "
+                         "as intel-xeon-8480, or give host_bandwidth_GBps");
+  req["offload"].erase("host");
+  req["system"] = "2x-rtx-4090-pcie";
+  req.erase("hardware");
+  CHECK(error_of(req) == "/offload | /offload keeps layers in host memory next to one device; it cannot be combined with "
+                         "/system, /parallel or /speculative");
+}

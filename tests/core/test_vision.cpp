@@ -1,0 +1,182 @@
+// Vision encoders of multimodal configs: parameters exact to the integer (each total is the published count of the
+// checkpoint, and the vision part is computed by hand from transformers' modeling code), the tokens an image adds
+// to the prompt, and the encoder's operators in the prefill (docs/formulas.md, "Vision encoders").
+#include <catch2/catch.hpp>
+
+#include "helpers.hpp"
+
+using namespace test;
+
+namespace {
+using ll = long long;
+
+// A multimodal config: a preset's text config as text_config, the published vision_config and top-level keys.
+json multimodal(const std::string& type, const json& text, const json& vision, json top = json::object()) {
+  top["model_type"] = type;
+  top["text_config"] = text;
+  top["vision_config"] = vision;
+  return top;
+}
+json preset_config(const std::string& id) { return find_model_preset(id)->config; }
+
+// The ViT blocks: two norms, q, k, v, o with biases, and the MLP.
+ll blocks(ll L, ll h, ll I, bool layer_norm_bias, bool attn_bias, bool gated, bool mlp_bias) {
+  const ll norm = layer_norm_bias ? 2 * h : h;
+  ll layer = 2 * norm + 4 * h * h + (attn_bias ? 4 * h : 0);
+  layer += gated ? 3 * h * I + (mlp_bias ? 2 * I + h : 0) : 2 * h * I + (mlp_bias ? I + h : 0);
+  return L * layer;
+}
+
+Workload with_images(ModelSpec& m, i64 prompt, std::vector<ImageSize> images) {
+  Workload w;
+  w.settings = settings();
+  w.settings.images = std::move(images);
+  w.requests = {Request{0, prompt, 1}};
+  for (const auto& img : w.settings.images) w.requests[0].input += plan_image(m.vision, img).tokens;
+  w.gen_tokens = 1;
+  return w;
+}
+}  // namespace
+
+TEST_CASE("Gemma 3 4B: SigLIP at 896 x 896, 256 tokens per image, the projector to the text width", "[vision]") {
+  // google/gemma-3-4b-it's vision_config and mm_tokens_per_image, over the gemma-3-4b-text preset's text model.
+  auto m = parse_model_config(multimodal("gemma3", preset_config("gemma-3-4b-text"),
+                                         json{{"hidden_size", 1152}, {"image_size", 896}, {"intermediate_size", 4304},
+                                              {"model_type", "siglip_vision_model"}, {"num_attention_heads", 16},
+                                              {"num_hidden_layers", 27}, {"patch_size", 14}, {"vision_use_head", false}},
+                                         json{{"mm_tokens_per_image", 256}}),
+                              "/model");
+  const ll h = 1152;
+  const ll vision = (3 * 14 * 14 * h + h) + 4096 * h + blocks(27, h, 4304, true, true, false, true) + 2 * h  // post-norm
+                    + h * 2560 + h;  // mm_input_projection and mm_soft_emb_norm
+  const auto c = count_params(m);
+  CHECK(c.vision == vision);
+  CHECK(c.vision == 419816304);
+  CHECK(c.total == 4300079472LL);  // google/gemma-3-4b-it: 4,300,079,472 parameters
+  CHECK(c.active == 3880263168LL);  // per text token: the text model only
+  // Any image: 64 x 64 patches through the encoder, pooled 4 x 4 to 256 tokens.
+  const ImagePlan p = plan_image(m.vision, ImageSize{3000, 200});
+  CHECK(p.tokens == 256);
+  CHECK(p.sequences == std::vector<i64>{4096});
+  const auto ops = step_ops(m, group_layers(m), {{0, 300 + 256, 1}}, [&] {
+    StepSettings s = settings();
+    s.images = {ImageSize{640, 480}};
+    return s;
+  }());
+  CHECK(find_op(ops, "vision_patch_embed").flops == 2.0 * 4096 * 588 * h + 4096 * h);
+  CHECK(find_op(ops, "vision_attention").flops / 27 == 4096.0 * 4096 * 16 * (4 * 72 + 5));
+  CHECK(find_op(ops, "vision_merger_1").flops == 2.0 * 256 * h * 2560);
+}
+
+TEST_CASE("Llama 4 Scout: 336 x 336 tiles, a global tile, pixel shuffle to 144 tokens per tile", "[vision]") {
+  auto m = parse_model_config(
+      multimodal("llama4", preset_config("llama-4-scout")["text_config"],
+                 json{{"hidden_act", "gelu"}, {"hidden_size", 1408}, {"image_size", 336}, {"intermediate_size", 5632},
+                      {"model_type", "llama4_vision_model"}, {"multi_modal_projector_bias", false}, {"num_attention_heads", 16},
+                      {"num_channels", 3}, {"num_hidden_layers", 34}, {"patch_size", 14}, {"pixel_shuffle_ratio", 0.5},
+                      {"projector_input_dim", 4096}, {"projector_output_dim", 4096}, {"vision_output_dim", 4096}}),
+      "/model");
+  const ll h = 1408;
+  // Unfold + linear patch embedding (no bias), class token, 577 positions, pre/post LayerNorms, 34 blocks with
+  // biases and a GELU MLP; Llama4VisionMLP2 (5632 -> 4096 -> 4096) and the projector to 5120.
+  const ll vision = 588 * h + h + 577 * h + 4 * h + blocks(34, h, 5632, true, true, false, true) + 5632LL * 4096 +
+                    4096LL * 4096 + 4096LL * 5120;
+  const auto c = count_params(m);
+  CHECK(c.vision == vision);
+  CHECK(c.total == 108641793536LL);  // meta-llama/Llama-4-Scout-17B-16E-Instruct: 108,641,793,536 parameters
+  // 1024 x 768: 4 x 3 tiles and the global one.
+  const ImagePlan p = plan_image(m.vision, ImageSize{1024, 768});
+  CHECK(p.sequences.size() == 13);
+  CHECK(p.sequences[0] == 577);
+  CHECK(p.tokens == 13 * 144);
+  CHECK(plan_image(m.vision, ImageSize{300, 300}).tokens == 144);  // one tile, no global one
+  CHECK(plan_image(m.vision, ImageSize{8000, 8000}).sequences.size() == 17);  // at most 16 tiles, and the global one
+}
+
+TEST_CASE("Qwen2.5-VL 7B: dynamic resolution, window attention, the merger to 3584", "[vision]") {
+  // Qwen/Qwen2.5-VL-7B-Instruct's format: the text model's keys at the top level, vision_config beside them.
+  json cfg = preset_config("qwen2-7b");
+  cfg["model_type"] = "qwen2_5_vl";
+  cfg["vision_config"] = json{{"depth", 32}, {"fullatt_block_indexes", {7, 15, 23, 31}}, {"hidden_act", "silu"},
+                              {"hidden_size", 1280}, {"in_chans", 3}, {"intermediate_size", 3420}, {"model_type", "qwen2_5_vl"},
+                              {"num_heads", 16}, {"out_hidden_size", 3584}, {"patch_size", 14}, {"spatial_merge_size", 2},
+                              {"spatial_patch_size", 14}, {"temporal_patch_size", 2}, {"tokens_per_second", 2},
+                              {"window_size", 112}};
+  auto m = parse_model_config(cfg, "/model");
+  const ll h = 1280;
+  const ll vision = 3 * 2 * 14 * 14 * h + blocks(32, h, 3420, false, true, true, true) + h  // ln_q
+                    + (4 * h * 4 * h + 4 * h) + (4 * h * 3584 + 3584);
+  const auto c = count_params(m);
+  CHECK(c.vision == vision);
+  CHECK(c.vision == 676550144);
+  CHECK(c.total == 8292166656LL);  // Qwen/Qwen2.5-VL-7B-Instruct: 8,292,166,656 parameters
+  // 1024 x 768 -> 1036 x 756 (multiples of 28): 74 x 54 patches, 999 tokens; windows of 8 x 8 patches.
+  const ImagePlan p = plan_image(m.vision, ImageSize{1024, 768});
+  CHECK(p.sequences == std::vector<i64>{74 * 54});
+  CHECK(p.tokens == 999);
+  StepSettings s = settings();
+  s.images = {ImageSize{1024, 768}};
+  const auto ops = step_ops(m, group_layers(m), {{0, 1100, 1}}, s);
+  CHECK(find_op(ops, "vision_attention", "vision").flops / 4 == 3996.0 * 3996 * 16 * (4 * 80 + 5));
+  CHECK(find_op(ops, "vision_attention", "vision windowed").flops / 28 == 3996.0 * 64 * 16 * (4 * 80 + 5));
+}
+
+TEST_CASE("Qwen3-VL 8B: learned positions, LayerNorm blocks, three deepstack mergers", "[vision]") {
+  const ll h = 1152;
+  const ll merger = (4 * h * 4 * h + 4 * h) + (4 * h * 4096 + 4096);
+  const ll vision = (3 * 2 * 16 * 16 * h + h) + 2304 * h + blocks(27, h, 4304, true, true, false, true) + 2 * h + merger +
+                    3 * (2 * 4 * h + merger);
+  const auto c = count_params(preset_model("qwen3-vl-8b"));
+  CHECK(c.vision == vision);
+  CHECK(c.vision == 576388336);
+  CHECK(c.total == 8190735360LL + 576388336);
+  // Qwen3-VL resizes to multiples of 32 within 65,536 and 16,777,216 pixels: 1024 x 768 stays, 48 x 32 tokens.
+  const auto m = preset_model("qwen3-vl-8b");
+  CHECK(plan_image(m.vision, ImageSize{1024, 768}).tokens == 32 * 24);
+  CHECK(plan_image(m.vision, ImageSize{100, 100}).tokens == 8 * 8);  // scaled up to the minimum area
+}
+
+TEST_CASE("Mistral Small 3.1: Pixtral at up to 1540 pixels, row breaks, the patch merger", "[vision]") {
+  const json text = {{"model_type", "mistral"}, {"hidden_size", 5120}, {"num_hidden_layers", 40}, {"num_attention_heads", 32},
+                     {"num_key_value_heads", 8}, {"head_dim", 128}, {"intermediate_size", 32768}, {"vocab_size", 131072},
+                     {"max_position_embeddings", 131072}, {"tie_word_embeddings", false}};
+  auto m = parse_model_config(
+      multimodal("mistral3", text,
+                 json{{"hidden_size", 1024}, {"image_size", 1540}, {"intermediate_size", 4096}, {"model_type", "pixtral"},
+                      {"num_attention_heads", 16}, {"num_hidden_layers", 24}, {"patch_size", 14}, {"num_channels", 3}},
+                 json{{"spatial_merge_size", 2}, {"multimodal_projector_bias", false}, {"projector_hidden_act", "gelu"}}),
+      "/model");
+  const ll h = 1024;
+  const ll vision = 3 * 14 * 14 * h + h /*ln_pre*/ + blocks(24, h, 4096, false, false, true, false) + h /*norm*/ +
+                    4 * h * h /*patch merger*/ + h * 5120 + 5120LL * 5120;
+  const auto c = count_params(m);
+  CHECK(c.vision == vision);
+  CHECK(c.total == 24011361280LL);  // mistralai/Mistral-Small-3.1-24B-Instruct-2503: 24,011,361,280 parameters
+  // 1024 x 768 in units of 28 pixels: 37 x 28 tokens, one break per row.
+  CHECK(plan_image(m.vision, ImageSize{1024, 768}).tokens == 37 * 28 + 28);
+  // 3080 x 1540 is scaled to 1540 x 770: 55 x 28 tokens.
+  CHECK(plan_image(m.vision, ImageSize{3080, 1540}).tokens == 55 * 28 + 28);
+}
+
+TEST_CASE("images join the prompt: tokens in the prefill and the cache, the encoder's time in TTFT", "[vision]") {
+  // echo_requests: the result repeats the requests the images joined (schema 2).
+  const json r = json::parse(call("analyze", R"({"model": "qwen3-vl-8b", "hardware": "nvidia-h100-sxm", "echo_requests": true,
+      "workload": {"prompt": 100, "gen": 2, "images": [{"width": 1024, "height": 768, "count": 2}]}})"));
+  REQUIRE(r["ok"] == true);
+  const auto& v = r["value"];
+  CHECK(v["workload"]["image_tokens"] == 2 * 768);
+  CHECK(v["workload"]["requests"][0]["input"] == 100 + 2 * 768);
+  CHECK(v["prefill"]["tokens"] == 100 + 2 * 768);
+  const json plain = json::parse(call("analyze", R"({"model": "qwen3-vl-8b", "hardware": "nvidia-h100-sxm",
+      "workload": {"prompt": 1636, "gen": 2}})"));
+  CHECK(v["ttft_s"].get<double>() > plain["value"]["ttft_s"].get<double>());  // the encoder runs first
+  CHECK(v["memory"]["kv_cache_bytes"] == plain["value"]["memory"]["kv_cache_bytes"]);
+  // A model without a vision encoder refuses images, naming the field.
+  const json bad = json::parse(call("analyze", R"({"model": "llama-3.1-8b", "workload": {"images": [{"width": 64, "height": 64}]}})"));
+  REQUIRE(bad["ok"] == false);
+  CHECK(bad["error"]["path"] == "/workload/images");
+  const json cached = json::parse(call("analyze", R"({"model": "qwen3-vl-8b",
+      "workload": {"requests": [{"cached": 100, "input": 1}], "images": [{"width": 64, "height": 64}]}})"));
+  REQUIRE(cached["ok"] == false);
+  CHECK(cached["error"]["code"] == "request.conflict");
+}
