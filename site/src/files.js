@@ -124,7 +124,7 @@ export async function parseConfigText(text, origin) {
   try {
     return { cfg: JSON.parse(text) };
   } catch (err) {
-    const env = await backend.callBytes('config_text', new TextEncoder().encode(text));
+    const env = await backend.envelopeBytes('config_text', new TextEncoder().encode(text));
     if (env.ok) return { cfg: env.value.config };
     if (env.error.code === 'input.malformed_json') return { error: `${origin} is not valid JSON: ${err.message}` };
     return { error: `${origin}: ${env.error.message}` };

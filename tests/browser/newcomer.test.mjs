@@ -274,7 +274,7 @@ test('validation in the page: the error for the device class, equal to the CLI',
   await analyzed(page);
   await showTab(page, 'validation');
   await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 60000 });
-  const v = JSON.parse(execFileSync(cli, ['validate', '--class', 'apple-soc', '--format', 'json'], { encoding: 'utf8' }));
+  const v = JSON.parse(execFileSync(cli, ['validate', '--class', 'apple-soc', '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
   const decode = v.selection.groups.find((g) => g.group === 'decode');
   const loso = v.selection.loso_groups.find((g) => g.group === 'decode');
   const rows = await page.$$eval('#val-summary tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));

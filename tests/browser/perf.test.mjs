@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { analyzed, artifacts, openPage, root, settled, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, openPage, root, settled, showTab, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const strict = process.env.INFERCAST_PERF_STRICT === '1';
@@ -115,6 +115,7 @@ async function sweep(workers) {
   const page = await context.newPage();
   await page.goto(env.base);
   await settled(page);
+  await showTab(page, 'dse');  // the design space has its own tab
   const runs = [];
   let front;
   for (let i = 0; i < 3; i++) {
