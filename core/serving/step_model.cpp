@@ -46,7 +46,12 @@ void locate(const std::vector<double>& grid, double v, std::size_t& j, double& f
   f = (v - grid[j]) / (grid[j + 1] - grid[j]);
 }
 
-double lerp(const std::vector<double>& y, std::size_t j, double f) { return y.empty() ? 0 : y[j] + f * (y[j + 1] - y[j]); }
+// y at grid cell j and fraction f (from locate); a one-point grid is a constant.
+double lerp(const std::vector<double>& y, std::size_t j, double f) {
+  if (y.empty()) return 0;
+  if (j + 1 >= y.size()) return y[std::min(j, y.size() - 1)];
+  return y[j] + f * (y[j + 1] - y[j]);
+}
 
 double efficiency_of(const Execution& x, const OpTerms& o) {
   if (o.low) return x.gemm_low;

@@ -50,7 +50,7 @@ export async function settled(page) {
 }
 
 // Shows a details tab (Charts, Operators, Compare, Quantization, Several devices, Calibrate, Validation, Settings,
-// Design space) as a user would, by clicking it.
+// Serving, Design space) as a user would, by clicking it.
 export async function showTab(page, name) {
   await page.click(`#tab-${name}`);
   await page.waitForFunction((n) => !document.getElementById(`panel-${n}`).hidden, name);

@@ -116,7 +116,7 @@ test('from 360 px to 1280 px: no sideways scroll, the answer in the first screen
     page.on('pageerror', (e) => errors.push(String(e)));
     await page.goto(`${env.base}#hardware=nvidia-rtx-4090&weights=q4_k_m&prompt=8192`);
     await settled(page);
-    for (const tab of ['charts', 'ops', 'compare', 'quant', 'multi', 'calibrate', 'validation', 'settings', 'dse']) {
+    for (const tab of ['charts', 'ops', 'compare', 'quant', 'multi', 'serving', 'calibrate', 'validation', 'settings', 'dse']) {
       await page.click(`#tab-${tab}`);
       const width = await page.evaluate(() => document.documentElement.scrollWidth);
       assert.equal(width, w, `${w} px, tab ${tab}: the page is ${width} px wide`);
@@ -274,7 +274,7 @@ test('validation in the page: the error for the device class, equal to the CLI',
   await analyzed(page);
   await showTab(page, 'validation');
   await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 60000 });
-  const v = JSON.parse(execFileSync(cli, ['validate', '--class', 'apple-soc', '--format', 'json'], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  const v = JSON.parse(execFileSync(cli, ['validate', '--class', 'apple-soc', '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
   const decode = v.selection.groups.find((g) => g.group === 'decode');
   const loso = v.selection.loso_groups.find((g) => g.group === 'decode');
   const rows = await page.$$eval('#val-summary tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));

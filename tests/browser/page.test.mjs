@@ -83,6 +83,12 @@ test('dropping a config analyzes it; a broken config gets a clear error next to 
   await dropFile(page, 'zero.json', '{"model_type": "llama", "hidden_size": 0}');
   await page.waitForFunction(() => /hidden_size/.test(document.getElementById('model-error').textContent));
   assert.equal(await page.textContent('#model-error'), 'zero.json: /model/hidden_size holds 0; expected a positive integer');
+  // JSON as Python's json writes it (NaN in a field nothing is computed from) is read by the core, as the CLI reads
+  // it: the error goes and the model is analyzed again.
+  const tinyText = fs.readFileSync(path.join(root, 'tests/data/tiny-llama.json'), 'utf8');
+  await dropFile(page, 'python.json', tinyText.replace('{', '{"initializer_range": NaN, '));
+  await page.waitForFunction(() => document.getElementById('model-error').textContent === '');
+  assert.match(await page.textContent('#model-info'), new RegExp(`${tiny.model.params_total.toLocaleString('en-US')} parameters`));
   // JSON as Python writes it: the core reads NaN and Infinity, and refuses them by name where a size is computed.
   await dropFile(page, 'nan.json', '{"model_type": "llama", "hidden_size": NaN, "rope_scaling": {"factor": Infinity}}');
   await page.waitForFunction(() => /NaN/.test(document.getElementById('model-error').textContent));

@@ -35,18 +35,17 @@ test('an estimated peak is marked in the device list and its arithmetic shown wh
     + '(presets/defaults/architectures.json, nvidia-blackwell-gb10 (low trust))'), ttft.join('\n'));
   assert.equal(ttft.at(-1), `TTFT = ${fmtSeconds(r.ttft_s)}`);
   assert.ok((await explainCard(page, 'Time per output token')).some((l) => l.startsWith('estimated peak: bf16 61.9 TFLOP/s = 48 SMs')));
-  // An operator's time: the compute term names the peak as estimated and gives its arithmetic (the table has its
-  // own tab).
+  // An operator's time: the compute term names the peak as estimated and gives its arithmetic.
   await showTab(page, 'ops');
   const cell = page.locator('#ops tbody tr', { hasText: 'gate_proj' }).first().locator('td[data-field="time_s"]');
   await cell.click();
   await page.waitForSelector('#explain:not([hidden])');
   const op = (await page.textContent('#explain-lines')).split('\n');
-  assert.match(op[0], /^compute = FLOPs \/ \(bf16 peak \(estimated\) x e\) = .* \/ \(61\.9 TFLOP\/s x [\d.]+\) = .* \(e: .*'s gemm efficiency x this GEMM's tile waves\)$/);
+  // e: the efficiency this operator ran at (the runtime's GEMM efficiency and the GEMM's tile waves).
+  assert.match(op[0], /^compute = FLOPs \/ \(bf16 peak \(estimated\) x e\) = .* \/ \(61\.9 TFLOP\/s x [\d.]+\) = .*'s gemm efficiency/);
   assert.equal(op[1], 'estimated peak: 48 SMs x 512 FLOP/clock x 2.52 GHz = 61.93 TFLOPS');
   await page.screenshot({ path: path.join(artifacts, 'estimated-peak.png') });
   await page.click('#explain-close');
-  await showTab(page, 'charts');  // the cards' explanations
   // A published peak says so.
   await page.selectOption('#hardware', 'nvidia-h100-sxm');
   await page.waitForFunction(() => /hardware=nvidia-h100-sxm/.test(location.hash) || !/hardware=/.test(location.hash));

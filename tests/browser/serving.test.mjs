@@ -10,12 +10,12 @@ import { analyzed, artifacts, openPage, root, showTab, withBrowser } from './hel
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
-const native = (args) => JSON.parse(execFileSync(cli, [...args, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+const native = (args) => JSON.parse(execFileSync(cli, [...args, '--format', 'json'], { encoding: 'utf8' }));
 
 test('serving in the page equals the CLI; the deployment front, the best and its launch commands', async () => {
   const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
   await analyzed(page);
-  await showTab(page, 'serving');  // the panel has its own tab
+  await showTab(page, 'serving');  // the panel lives in the Serving tab
   await page.fill('#srv-isl', '512');
   await page.fill('#srv-osl', '128');
   await page.fill('#srv-value', '16');
@@ -53,7 +53,7 @@ test('a search over more than 10,000 deployments takes under a second in Chromiu
   await analyzed(page);
   // Four DGX H100 nodes: Llama-3.1-70B has more than 10,000 aggregated and disaggregated deployments on them. The
   // status times the deploy call on the core's worker (the request and the result's JSON included).
-  await showTab(page, 'multi');  // the system is chosen under "Several devices"
+  await showTab(page, 'multi');  // the system is chosen in the Several devices tab
   await page.selectOption('#system', '4x-dgx-h100-ib');
   await page.waitForFunction(() => /system=4x-dgx-h100-ib/.test(location.hash));
   await showTab(page, 'serving');

@@ -279,3 +279,21 @@ TEST_CASE("serving and deploy through the API", "[serving]") {
   REQUIRE(plan.contains("cost"));
   CHECK(plan["cost"]["usd_per_million_tokens"].get<double>() > 0);
 }
+
+TEST_CASE("a step model built for one-token steps reads its one-point grids in bounds", "[serving]") {
+  // Regression (ASan, heap-buffer-overflow in lerp): a one-point grid was read at its second point. Tensor parallel,
+  // so the row grid's communication table is read too.
+  const ModelSpec m = test::preset_model("llama-3.1-70b");
+  const Workload w = runtime_workload("vllm");
+  ParallelPlan plan;
+  plan.tp = 4;
+  const StepModel sm(m, w, *find_system_preset("dgx-h100"), plan, 1, 1);
+  const Execution& x = sm.execution();
+  for (const auto& st : std::vector<std::vector<Request>>{{Request{0, 1, 1}}, {Request{100, 1, 1}}}) {
+    StepLoad l;
+    for (const auto& r : st) sm.add(l, static_cast<double>(r.cached), static_cast<double>(r.input), static_cast<double>(r.count));
+    const double fast = sm.seconds(l, x), exact = sm.exact_seconds(st, x);
+    CHECK(std::isfinite(fast));
+    CHECK(fast == Approx(exact).epsilon(0.01));
+  }
+}
