@@ -22,6 +22,13 @@ const std::vector<Command>& commands();
 
 // The value of an envelope, or exit 2 with its message ("what: " first when `what` names a file).
 json unwrap(const std::string& envelope_text, const std::string& what = "");
+// A request as the core reads it: JSON text, with text that is not UTF-8 (a flag's bytes) shown as U+FFFD.
+std::string request_text(const json& request);
+
+// The whole CLI: argv in, the exit status out (0, 1 for a finding a command reports, 2 for bad input). Output goes
+// to std::cout and std::cerr through a filter that keeps control characters from any file out of the terminal.
+// Never exits the process and never throws: the fuzz target runs it in-process (tests/fuzz/fuzz_cli.cpp).
+int run(int argc, char** argv);
 
 // The analyze request the flags describe: model (from a preset, a config, a GGUF or a checkpoint), device,
 // workload, precisions, settings, costs, and /system, /parallel, /speculative.

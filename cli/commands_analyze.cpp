@@ -211,7 +211,7 @@ void print_plan(const json& r) {
 }  // namespace
 
 int run_analyze(const Args& a, const std::string& fmt) {
-  const json r = unwrap(call("analyze", analysis_request(a).dump()));
+  const json r = unwrap(call("analyze", request_text(analysis_request(a))));
   if (fmt == "json") std::cout << r.dump(2) << "\n";
   else if (fmt == "csv") print_csv(r);
   else {
@@ -222,7 +222,7 @@ int run_analyze(const Args& a, const std::string& fmt) {
 }
 
 int run_batching(const Args& a, const std::string& fmt) {
-  const json v = unwrap(call("batching", analysis_request(a).dump()));
+  const json v = unwrap(call("batching", request_text(analysis_request(a))));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;
@@ -256,7 +256,7 @@ int run_quant_sweep(const Args& a, const std::string& fmt) {
     if (a.has(f)) die(std::string(f) + " is what quant-sweep varies; give the list with --sweep" + (f + 1));
   json req = analysis_request(a);
   if (!req.contains("sweep")) req["sweep"] = json::object();
-  const json v = unwrap(call("quant_sweep", req.dump()));
+  const json v = unwrap(call("quant_sweep", request_text(req)));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;

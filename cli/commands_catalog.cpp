@@ -102,16 +102,10 @@ int run_call(const Args& a, const std::string&) {
   const std::string& fn = a.positional.front();
   const std::string src = a.one_or("--request", "-");
   std::string text;
-  if (src == "-") {
-    std::ostringstream ss;
-    ss << std::cin.rdbuf();
-    text = ss.str();
-  } else {
-    try {
-      text = read_text_file(src);
-    } catch (const InputError& e) {
-      die(std::string(e.what()));
-    }
+  try {
+    text = src == "-" ? read_stdin() : read_text_file(src);
+  } catch (const InputError& e) {
+    die(std::string(e.what()) + " [" + e.code() + "]");
   }
   const std::string envelope = call(fn, text);
   if (a.has("--envelope")) {

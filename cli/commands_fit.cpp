@@ -1,4 +1,5 @@
 // validate and calibrate: forecasts against measurements, and a device's efficiencies fitted to a user's own.
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -21,7 +22,7 @@ int run_validate(const Args& a, const std::string& fmt) {
     }
   }
   apply_simple_flags(a, req);
-  const json v = unwrap(call("validate", req.dump()));
+  const json v = unwrap(call("validate", request_text(req)));
   // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
   if (a.has("--write-fits")) {
     json fits = json::array();
@@ -141,8 +142,9 @@ int run_calibrate(const Args& a, const std::string& fmt) {
       else if (k == "value") {
         try {
           std::size_t used = 0;
-          p["value"] = std::stod(val, &used);
-          if (used != val.size()) throw std::invalid_argument(val);
+          const double d = std::stod(val, &used);
+          if (used != val.size() || !std::isfinite(d)) throw std::invalid_argument(val);
+          p["value"] = d;
         } catch (...) {
           die("--point \"" + text + "\": value holds \"" + val + "\"; expected a number");
         }
@@ -156,7 +158,7 @@ int run_calibrate(const Args& a, const std::string& fmt) {
     points.push_back(p);
   }
   if (!points.empty()) req["points"] = points;
-  const json v = unwrap(call("calibrate", req.dump()));
+  const json v = unwrap(call("calibrate", request_text(req)));
   if (a.has("--save")) {
     std::ofstream out(a.one("--save"));
     if (!out) die("cannot write " + a.one("--save"));

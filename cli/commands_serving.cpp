@@ -37,7 +37,7 @@ std::string pct_line(const json& p) {
 }  // namespace
 
 int run_serving(const Args& a, const std::string& fmt) {
-  const json v = unwrap(call("serving", serving_request(a).dump()));
+  const json v = unwrap(call("serving", request_text(serving_request(a))));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;
@@ -88,7 +88,7 @@ int run_serving(const Args& a, const std::string& fmt) {
 int run_deploy(const Args& a, const std::string& fmt) {
   json req = analysis_request(a);
   if (req.contains("workload") && req["workload"].empty()) req.erase("workload");
-  const json v = unwrap(call("deploy", req.dump()));
+  const json v = unwrap(call("deploy", request_text(req)));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;

@@ -51,7 +51,7 @@ int sweep(const Args& a, const std::string& fmt, bool front_only) {
     req["constraints"]["must_fit"] = v == "no";
   }
   if (front_only) req["keep_points"] = 0;
-  const json v = unwrap(call("sweep", req.dump()));
+  const json v = unwrap(call("sweep", request_text(req)));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;

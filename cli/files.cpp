@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <sys/stat.h>
 
 #include "util/error.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -15,13 +17,29 @@ bool file_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
+namespace {
+// At most limit::kRequestBytes of `in`; refused past it, having read one byte more.
+std::string read_bounded(std::istream& in, const std::string& what) {
+  std::string out;
+  char buf[65536];
+  while (in) {
+    in.read(buf, sizeof buf);
+    out.append(buf, static_cast<std::size_t>(in.gcount()));
+    if (out.size() > limit::kRequestBytes)
+      throw InputError("cli.too_large", "", what + " holds more than " + std::to_string(limit::kRequestBytes) + " bytes (" +
+                                                 mib_text(limit::kRequestBytes) + "); expected at most that");
+  }
+  return out;
+}
+}  // namespace
+
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cli.unreadable_file", "", "cannot read " + path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return read_bounded(in, path);
 }
+
+std::string read_stdin() { return read_bounded(std::cin, "standard input"); }
 
 std::string read_file_prefix(const std::string& path, std::size_t limit) {
   std::ifstream in(path, std::ios::binary);

@@ -8,8 +8,11 @@
 namespace infercast {
 
 bool file_exists(const std::string& path);
-// Reads a whole file; throws InputError("cli.unreadable_file") naming the path.
+// Reads a whole file of at most limit::kRequestBytes; throws InputError("cli.unreadable_file") naming the path, or
+// cli.too_large past the limit (a device such as /dev/zero included: at most limit + 1 bytes are ever read).
 std::string read_text_file(const std::string& path);
+// Standard input, within the same limit.
+std::string read_stdin();
 // Reads at most the first `limit` bytes of a file (a GGUF header, not its weights).
 std::string read_file_prefix(const std::string& path, std::size_t limit);
 

@@ -142,10 +142,7 @@ const Flag* find_flag(const std::string& name) {
   return nullptr;
 }
 
-void die(const std::string& message) {
-  std::cerr << "infercast: " << message << "\n";
-  std::exit(2);
-}
+void die(const std::string& message) { throw Exit{2, message}; }
 
 namespace {
 
@@ -292,7 +289,7 @@ json document(const std::string& text) {
   try {
     return parse_json_text(read_text_file(text), text, "input");
   } catch (const InputError& e) {
-    die(e.what());
+    die(std::string(e.what()) + " [" + e.code() + "]");
   }
 }
 

@@ -67,6 +67,11 @@ std::vector<std::string> split_commas(const std::string& text);
 // "WxH[xN],..." to workload.images.
 json images_value(const std::string& flag, const std::string& text);
 
+// Ends the command with exit status 2 and `message` on stderr (thrown as Exit, caught by run()).
 [[noreturn]] void die(const std::string& message);
+struct Exit {
+  int status;
+  std::string message;
+};
 
 }  // namespace infercast::cli

@@ -1,9 +1,11 @@
 // infercast: the command-line front end. Each command is one entry below: its flag groups (cli/flags.cpp), its
 // output formats and its handler; help, unknown-flag errors and --flag=value parsing follow from the tables.
+// run() is the whole CLI in-process (cli/entry.cpp holds main).
 #include <iostream>
 
 #include "api/api.hpp"
 #include "cli/command.hpp"
+#include "cli/output.hpp"
 
 namespace infercast::cli {
 
@@ -108,7 +110,9 @@ void print_command_help(const Command& c) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int dispatch(int argc, char** argv) {
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
     print_help();
     return 0;
@@ -119,14 +123,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   const Command* c = find_command(name);
-  if (!c) die("unknown command \"" + name + "\"; expected " + command_names() + " (see infercast --help)");
+  if (!c) die("unknown command " + quote_text(name, 200) + "; expected " + command_names() + " (see infercast --help)");
   const Args a = parse_args(argc, argv, 2, c->name, c->groups);
   if (a.help) {
     print_command_help(*c);
     return 0;
   }
   if (!a.positional.empty() && std::string(c->name) != "call")
-    die("unexpected argument \"" + a.positional.front() + "\"; see infercast " + c->name + " --help");
+    die("unexpected argument " + quote_text(a.positional.front(), 200) + "; see infercast " + c->name + " --help");
   std::string format = c->formats.empty() ? "" : c->formats.front();
   if (a.has("--format")) {
     format = a.one("--format");
@@ -136,11 +140,33 @@ int main(int argc, char** argv) {
       ok = ok || format == c->formats[i];
       list += (i == 0 ? "" : i + 1 == c->formats.size() ? " or " : ", ") + c->formats[i];
     }
-    if (!ok) die("--format holds \"" + format + "\"; expected " + list);
+    if (!ok) die("--format holds " + quote_text(format, 200) + "; expected " + list);
   }
   return c->run(a, format);
 }
 
-}  // namespace infercast::cli
+}  // namespace
 
-int main(int argc, char** argv) { return infercast::cli::main(argc, argv); }
+int run(int argc, char** argv) {
+  // Everything written goes through the terminal filter (cli/output.hpp), restored when the command ends.
+  const TerminalFilter out(std::cout), err(std::cerr);
+  try {
+    return dispatch(argc, argv);
+  } catch (const Exit& e) {
+    std::cout.flush();
+    std::cerr << "infercast: " << e.message << "\n";
+    return e.status;
+  } catch (const InputError& e) {
+    std::cerr << "infercast: " << e.what() << " [" << e.code() << "]\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "infercast: out of memory; expected inputs within the limits (infercast call limits)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    // A bug, not bad input: said plainly rather than aborting (the fuzz target counts it as a finding).
+    std::cerr << "infercast: internal error: " << e.what() << "\n";
+    return 3;
+  }
+}
+
+}  // namespace infercast::cli

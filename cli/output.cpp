@@ -15,7 +15,7 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
     }
   for (std::size_t k = 0; k < rows.size(); ++k) {
     std::string line = "|";
-    for (std::size_t i = 0; i < rows[k].size(); ++i) line += " " + rows[k][i] + std::string(w[i] - rows[k][i].size(), ' ') + " |";
+    for (std::size_t i = 0; i < rows[k].size(); ++i) line += " " + clean(rows[k][i]) + std::string(w[i] - rows[k][i].size(), ' ') + " |";
     std::cout << line << "\n";
     if (k == 0) {
       std::string sep = "|";
@@ -87,6 +87,68 @@ std::string clean(const std::string& text) {
     }
   }
   return out;
+}
+
+}  // namespace infercast::cli
+
+namespace infercast::cli {
+
+namespace {
+
+// Forwards to `to`, replacing C0 controls (but newline and tab), DEL and UTF-8-encoded C1 controls with '?'.
+class FilterBuf : public std::streambuf {
+ public:
+  explicit FilterBuf(std::streambuf* to) : to_(to) {}
+  ~FilterBuf() override { flush_pending(); }
+
+ protected:
+  int_type overflow(int_type ch) override {
+    if (traits_type::eq_int_type(ch, traits_type::eof())) return traits_type::not_eof(ch);
+    return put(static_cast<unsigned char>(traits_type::to_char_type(ch))) ? ch : traits_type::eof();
+  }
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    for (std::streamsize i = 0; i < n; ++i)
+      if (!put(static_cast<unsigned char>(s[i]))) return i;
+    return n;
+  }
+  int sync() override {
+    flush_pending();
+    return to_->pubsync();
+  }
+
+ private:
+  bool emit(char c) { return !traits_type::eq_int_type(to_->sputc(c), traits_type::eof()); }
+  void flush_pending() {
+    if (pending_) emit(static_cast<char>(0xc2));
+    pending_ = false;
+  }
+  bool put(unsigned char c) {
+    if (pending_) {  // after 0xC2: 0x80..0x9F make a C1 control
+      pending_ = false;
+      if (c >= 0x80 && c <= 0x9f) return emit('?');
+      if (!emit(static_cast<char>(0xc2))) return false;
+    }
+    if (c == 0xc2) {
+      pending_ = true;
+      return true;
+    }
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) return emit('?');
+    return emit(static_cast<char>(c));
+  }
+  std::streambuf* to_;
+  bool pending_ = false;
+};
+
+}  // namespace
+
+TerminalFilter::TerminalFilter(std::ostream& stream)
+    : stream_(stream), original_(stream.rdbuf()), filter_(std::make_unique<FilterBuf>(stream.rdbuf())) {
+  stream_.rdbuf(filter_.get());
+}
+
+TerminalFilter::~TerminalFilter() {
+  stream_.flush();
+  stream_.rdbuf(original_);
 }
 
 }  // namespace infercast::cli

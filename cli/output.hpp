@@ -1,6 +1,8 @@
 // How the CLI prints: aligned tables, numbers with units, and text from files made safe for a terminal.
 #pragma once
 
+#include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -15,5 +17,20 @@ std::string pct(double v);                   // +12.3%
 // Text that came from a file (a model's name, a GGUF's general.name): control characters (ESC and the rest of
 // C0, DEL, C1) become '?', so a file cannot move the cursor or recolour the terminal.
 std::string clean(const std::string& text);
+
+// While it lives, everything written to `stream` passes through clean()'s rule byte by byte (newlines and tabs kept):
+// no file can put an escape sequence on the terminal, whichever output path printed its text.
+class TerminalFilter {
+ public:
+  explicit TerminalFilter(std::ostream& stream);
+  ~TerminalFilter();
+  TerminalFilter(const TerminalFilter&) = delete;
+  TerminalFilter& operator=(const TerminalFilter&) = delete;
+
+ private:
+  std::ostream& stream_;
+  std::streambuf* original_;
+  std::unique_ptr<std::streambuf> filter_;
+};
 
 }  // namespace infercast::cli

@@ -7,8 +7,11 @@
 #include "cli/command.hpp"
 #include "cli/files.hpp"
 #include "quant/dtype.hpp"
+#include "util/limits.hpp"
 
 namespace infercast::cli {
+
+std::string request_text(const json& request) { return request.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 json unwrap(const std::string& envelope_text, const std::string& what) {
   json env = json::parse(envelope_text);
@@ -43,7 +46,7 @@ void add_model(const Args& a, json& req, json& header_precision) {
   } else if (model.size() > 5 && model.compare(model.size() - 5, 5, ".gguf") == 0) {
     std::string bytes;
     try {
-      bytes = read_file_prefix(model, std::size_t(256) << 20);
+      bytes = read_file_prefix(model, limit::kGgufHeaderBytes);  // the header limit: never the weights
     } catch (const InputError& e) {
       die(e.what());
     }

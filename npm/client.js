@@ -48,13 +48,14 @@ export function rows(table) {
 }
 
 // The transport over a loaded core module (the wasm build's `call`, `callBytes` and `callColumns`): synchronous,
-// envelopes as objects. A throw from inside the module (it should never) becomes an envelope too.
-export function moduleTransport(module) {
+// envelopes as objects. A throw from inside the module (it should never) becomes an envelope too: `onFailure(err)`'s
+// (the page's worker passes one that throws, to replace its core).
+export function moduleTransport(module, onFailure = (err) => ({ ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } })) {
   const guard = (f) => {
     try {
       return f();
     } catch (err) {
-      return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
+      return onFailure(err);
     }
   };
   // Requests go in as UTF-8 bytes: the module copies them as they are (a string it would encode in JavaScript).

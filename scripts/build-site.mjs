@@ -46,7 +46,8 @@ const bundle = async (entry, format, define = {}) => (await build({ entryPoints:
 const { default: createCore } = await import(path.join(wasmDir, 'infercast.mjs'));
 const buildCore = await createCore({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'infercast.wasm')) });
 const catalogs = {};
-for (const name of ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems', 'options']) {
+const { CATALOGS } = await import(path.join(root, 'site/src/catalog-names.js'));
+for (const name of CATALOGS) {
   const env = JSON.parse(buildCore.call(name, '{}'));
   if (!env.ok) throw new Error(`build-site: the core's ${name} call failed: ${env.error.message}`);
   catalogs[name] = env.value;

@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (ASan + UBSan) and runs each for a bounded time on a seed corpus made from the
-# presets. Usage: scripts/fuzz.sh [seconds per target, default 20]. Prints the executions per target; exits
-# non-zero on any finding (crash inputs are left in build/fuzz/findings/).
+# Builds the libFuzzer targets (ASan + UBSan) and runs each for a bounded time on its corpus: the seeds kept in
+# tests/fuzz/corpus/<target>/ (hand-made inputs and every past finding) plus seeds made here from the presets.
+# Usage: scripts/fuzz.sh [seconds per target, default 20] [target ...] (default: every target). FUZZ_RUNS=N runs N
+# inputs per target instead of a time (the long campaign: docs/testing.md). Prints the executions and rate per target;
+# exits non-zero on any finding (the input is left in build/fuzz/findings/; make it a test and a corpus file).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
+shift || true
+ALL_TARGETS="analyze model hardware system validate calls gguf safetensors cli"
+TARGETS="${*:-$ALL_TARGETS}"
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+# shellcheck disable=SC2086
+cmake --build --preset fuzz --target $(for t in $TARGETS; do printf 'fuzz_%s ' "$t"; done)
 out=build/fuzz
 rm -rf "$out/corpus" "$out/findings"
 mkdir -p "$out/findings"
-for t in analyze model hardware validate files; do mkdir -p "$out/corpus/$t"; done
+for t in $ALL_TARGETS; do
+  mkdir -p "$out/corpus/$t"
+  if [ -d "tests/fuzz/corpus/$t" ]; then cp -r "tests/fuzz/corpus/$t/." "$out/corpus/$t/"; fi
+done
 # Seeds: every model config, every hardware preset, requests that exercise every option, the measurements.
 node -e '
 const fs = require("fs"), path = require("path");
@@ -41,21 +50,29 @@ for (const [i, dt] of ["BF16", "F8_E4M3", "I32"].entries()) {
   }
   const text = Buffer.from(JSON.stringify(doc));
   const len = Buffer.alloc(8); len.writeBigUInt64LE(BigInt(text.length));
-  fs.writeFileSync(path.join(out, "files", `st-${i}.safetensors`), Buffer.concat([len, text]));
+  fs.writeFileSync(path.join(out, "safetensors", `st-${i}.safetensors`), Buffer.concat([len, text]));
 }
-fs.writeFileSync(path.join(out, "files", "gguf-magic"), Buffer.from("GGUF\x03\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "latin1"));
+fs.writeFileSync(path.join(out, "gguf", "gguf-magic"), Buffer.from("GGUF\x03\0\0\0\x01\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", "latin1"));
+for (const f of fs.readdirSync("presets/systems").filter((f) => f.endsWith(".json"))) {
+  const d = JSON.parse(fs.readFileSync(path.join("presets/systems", f), "utf8"));
+  fs.writeFileSync(path.join(out, "system", f), JSON.stringify(d));
+}
 for (let k = 1; k < csv.length; k += 20) fs.writeFileSync(path.join(out, "validate", `rows-${k}.csv`), [csv[0], ...csv.slice(k, k + 3)].join("\n"));
 ' "$out/corpus"
 status=0
-for t in analyze model hardware validate files; do
+for t in $TARGETS; do
   log="$out/fuzz_$t.log"
-  if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 \
+  if [ -n "${FUZZ_RUNS:-}" ]; then budget="-runs=$FUZZ_RUNS"; else budget="-max_total_time=$SECONDS_PER_TARGET"; fi
+  start=$(date +%s)
+  if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" "$budget" -timeout=30 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
     echo "fuzz_$t: FINDING (see $log and $out/findings/)"
     tail -30 "$log"
     status=1
   fi
+  secs=$(( $(date +%s) - start ))
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  echo "fuzz_$t: $runs executions in ${SECONDS_PER_TARGET} s"
+  rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
+  echo "fuzz_$t: $runs executions in $secs s ($rate/s)"
 done
 exit $status

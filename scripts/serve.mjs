@@ -13,18 +13,33 @@ const TYPES = {
 export function serve(dir, port = 8000, host = '127.0.0.1', prefix = '/') {
   const root = path.resolve(dir);
   const server = http.createServer((req, res) => {
-    let url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    // A malformed URL (a lone '%', a bad escape) is the client's error: answered 400, and the server keeps serving.
+    let url;
+    try {
+      url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    } catch {
+      res.writeHead(400).end('bad request: the URL is not well formed');
+      return;
+    }
+    if (url.includes('\0')) {
+      res.writeHead(400).end('bad request: the URL is not well formed');
+      return;
+    }
     if (!url.startsWith(prefix)) {
       res.writeHead(404).end('not found');
       return;
     }
     url = '/' + url.slice(prefix.length);
     let file = path.join(root, path.normalize(url));
-    if (!file.startsWith(root)) {
+    if (file !== root && !file.startsWith(root + path.sep)) {
       res.writeHead(403).end('forbidden');
       return;
     }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    try {
+      if (fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    } catch {
+      // not there: readFile answers 404
+    }
     // The file's precompressed form when the browser takes it (build-site.mjs writes .br and .gz beside each).
     const accepts = String(req.headers['accept-encoding'] || '');
     const encoding = [['br', '.br'], ['gzip', '.gz']].find(([name, ext]) => accepts.includes(name) && fs.existsSync(file + ext));
@@ -41,6 +56,11 @@ export function serve(dir, port = 8000, host = '127.0.0.1', prefix = '/') {
       res.writeHead(200, headers);
       res.end(data);
     });
+  });
+  // A malformed request line or header closes that connection only.
+  server.on('clientError', (err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
   });
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }

@@ -6,7 +6,8 @@
 #   and tested with pytest
 #   wasm release: the module's API under node; the npm package (dist/npm) packed, installed and tested under node
 #   the site in headless Chromium through playwright-core, served and offline (file://)
-#   libFuzzer targets (ASan + UBSan) over every JSON entry point, a bounded run (FUZZ_SECONDS per target, 15)
+#   the adversarial cases' budgets on the wasm build, link decoding and the local server (tests/adversarial)
+#   libFuzzer targets (ASan + UBSan), one per entry point, a bounded run (FUZZ_SECONDS per target, 10)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -45,6 +46,9 @@ node scripts/build-site.mjs
 step "WebAssembly module under node"
 if node --test tests/wasm/*.test.mjs 2>&1 | tee build/wasm-tests.log; then :; else fails=$((fails+1)); fi
 
+step "Adversarial cases (wasm budgets, link decoding, the local server)"
+if node --test tests/adversarial/*.test.mjs 2>&1 | tee build/adversarial-tests.log; then :; else fails=$((fails+1)); fi
+
 step "npm package (packed, installed in an empty project, node)"
 node scripts/build-npm.mjs
 if node --test tests/npm/*.test.mjs 2>&1 | tee build/npm-tests.log; then :; else fails=$((fails+1)); fi
@@ -53,8 +57,8 @@ step "Browser tests (headless Chromium)"
 # One file at a time (node 18 has no --test-concurrency); each file shares one browser.
 if node --test tests/browser/*.test.mjs 2>&1 | tee build/browser-tests.log; then :; else fails=$((fails+1)); fi
 
-step "Fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-15} s per target)"
-if scripts/fuzz.sh "${FUZZ_SECONDS:-15}" 2>&1 | tee build/fuzz.log; then :; else fails=$((fails+1)); fi
+step "Fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-10} s per target)"
+if scripts/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee build/fuzz.log; then :; else fails=$((fails+1)); fi
 
 echo
 echo "==> Finished in $(( $(date +%s) - start )) s"

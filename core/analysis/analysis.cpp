@@ -50,15 +50,15 @@ void footprint(Analysis& a, const Workload& w) {
 
 // The first step (prefill or the given ragged step) and the first decode step. With chunked prefill the first step
 // runs as several: each request advances by at most `prefill_chunk` new tokens per step, attending to what earlier
-// chunks cached; the operator table sums the chunks. Returns each chunk's operators, for timing.
-std::vector<std::vector<Op>> first_steps(Analysis& a, const ModelSpec& model, const Workload& w) {
+// chunks cached; the operator table sums the chunks. Each chunk's operators are made, added and dropped (a chunked
+// prefill can run tens of thousands of steps: time_prefill makes them again to time them, so memory stays flat).
+// Returns the chunks' requests.
+std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& model, const Workload& w) {
   const StepSettings& s = w.settings;
-  const std::vector<std::vector<Request>> chunks = prefill_steps(w.requests, w.prefill_chunk);
+  std::vector<std::vector<Request>> chunks = prefill_steps(w.requests, w.prefill_chunk);
   a.prefill_chunks = static_cast<double>(chunks.size());
-  std::vector<std::vector<Op>> chunk_ops;
-  for (const auto& c : chunks) chunk_ops.push_back(step_ops(model, a.groups, c, s));
-  a.prefill.ops = chunk_ops.front();
-  for (std::size_t i = 1; i < chunk_ops.size(); ++i) add_ops(a.prefill.ops, chunk_ops[i]);
+  a.prefill.ops = step_ops(model, a.groups, chunks.front(), s);
+  for (std::size_t i = 1; i < chunks.size(); ++i) add_ops(a.prefill.ops, step_ops(model, a.groups, chunks[i], s));
   for (const auto& r : w.requests) a.prefill.tokens += static_cast<double>(r.input * r.count);
   a.decode_steps = static_cast<double>(std::max<i64>(w.gen_tokens - 1, 0));  // decode steps after the first token
   a.decode.ops = step_ops(model, a.groups, decode_step(w.requests, 0), s);
@@ -75,25 +75,26 @@ std::vector<std::vector<Op>> first_steps(Analysis& a, const ModelSpec& model, co
   if (s.lora.rank > 0) a.lora_merge_flops = lora_merge_flops(model, a.groups, s.lora.rank);
   a.decode_flops_per_token = a.batch_requests > 0 ? a.decode.totals.flops / a.batch_requests : 0;
   a.memory_required_bytes = a.weights_bytes + a.kv_cache_bytes + a.activation_peak_bytes;
-  return chunk_ops;
+  return chunks;
 }
 
 // TTFT: the first step's operators bound on their own (or its phase maxed); with chunked prefill each chunk is its
 // own step and the times add.
-void time_prefill(Analysis& a, std::vector<std::vector<Op>>& chunk_ops, const Timer& timer, Timing timing) {
+void time_prefill(Analysis& a, const ModelSpec& model, const Workload& w, const std::vector<std::vector<Request>>& chunks,
+                  const Timer& timer) {
   a.prefill_blocks.clear();
-  if (chunk_ops.size() == 1) {
-    time_phase(a.prefill, &timer, timing);
+  if (chunks.size() == 1) {
+    time_phase(a.prefill, &timer, w.timing);
     a.prefill_blocks.push_back(block_of(a.prefill.ops, timer, a.prefill.tokens));
   } else {
     // Each chunk is its own step: its operators are bound on their own (or its phase maxed) and the times add.
     double t = 0, tc = 0, tm = 0;
     std::vector<OpTime> times(a.prefill.ops.size());
-    for (auto& ops : chunk_ops) {
+    for (const auto& chunk : chunks) {
       Phase ph;
-      ph.ops = std::move(ops);
-      ph.tokens = a.prefill.tokens / static_cast<double>(chunk_ops.size());
-      time_phase(ph, &timer, timing);
+      ph.ops = step_ops(model, a.groups, chunk, w.settings);
+      ph.tokens = a.prefill.tokens / static_cast<double>(chunks.size());
+      time_phase(ph, &timer, w.timing);
       a.prefill_blocks.push_back(block_of(ph.ops, timer, ph.tokens));
       t += ph.time_s;
       tc += ph.compute_s;
@@ -163,13 +164,13 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   a.params = count_params(model);
   a.groups = group_layers(model);
   footprint(a, w);
-  std::vector<std::vector<Op>> chunk_ops = first_steps(a, model, w);
+  const std::vector<std::vector<Request>> chunks = first_steps(a, model, w);
   if (!hw) return a;
   a.has_hardware = true;
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
   a.execution = resolve_execution(*hw, w.runtime);
   const Timer timer(*hw, a.execution, inv, &a.warnings);
-  time_prefill(a, chunk_ops, timer, w.timing);
+  time_prefill(a, model, w, chunks, timer);
   time_phase(a.decode, &timer, w.timing);
   if (a.lora_merge_flops > 0) {
     Op merge;

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "analysis/steps.hpp"
+#include "analysis/work.hpp"
 #include "analysis/trace.hpp"
 
 namespace infercast {
@@ -71,11 +72,7 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
   // are affine in the step index, so sums of max(compute, memory) have a closed form.
   const double span = std::max(D, 1.0);
   const double tile = static_cast<double>(s.attention_tile);
-  if (tile > 0 && span / tile > 20000)
-    throw InputError("workload.out_of_range", "/attention_tile",
-                     "/attention_tile holds " + std::to_string(s.attention_tile) + ", which splits " +
-                         std::to_string(static_cast<long long>(span)) +
-                         " decode steps into more than 20000 intervals; expected a larger tile or fewer generated tokens");
+  check_tile(s.attention_tile, span);
   // Lanes, and each lane's boundaries: the intervals are cut at every lane's boundaries, and at a boundary only
   // that lane's work is taken out of the running sums and put back on its new piece. The cost is linear in the
   // distinct requests and their boundaries, not in requests x intervals.

@@ -7,6 +7,7 @@
 #include "cost/cost.hpp"
 #include "io/defaults.hpp"
 #include "io/hardware_json.hpp"
+#include "util/limits.hpp"
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
 #include "io/system_json.hpp"
@@ -24,6 +25,14 @@ void no_fields(const json& request) { Reader(request, "", "request").reject_unkn
 json api_version(const json& request) {
   no_fields(request);
   return {{"version", kVersion}};
+}
+
+// The limits on inputs (util/limits.hpp): each with its value, unit and what it bounds.
+json api_limits(const json& request) {
+  no_fields(request);
+  json a = json::array();
+  for (const auto& l : limits()) a.push_back({{"name", l.name}, {"value", l.value}, {"unit", l.unit}, {"help", l.help}});
+  return a;
 }
 
 // The model families a config.json may name: model_type and its aliases, the architectures that name the family,

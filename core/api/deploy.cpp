@@ -137,6 +137,7 @@ json api_deploy(const json& request) {
               {"evaluated", res.evaluated},
               {"feasible", res.feasible},
               {"layouts", res.layouts},
+              {"pool_size_ratio", res.pool_size_ratio},
               {"devices", devices},
               {"sla", {{"max_ttft_s", spec.max_ttft_s}, {"max_tpot_s", spec.max_tpot_s}, {"statistic", "mean (steady state)"}}},
               {"disaggregated", disagg_mode_names().name(spec.disaggregated)},

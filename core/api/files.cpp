@@ -1,6 +1,8 @@
 // Files: a GGUF header, a safetensors header and a checkpoint's tensors read into exact counts and formats.
 #include "api/operations.hpp"
 
+#include <cmath>
+
 #include "api/request.hpp"
 #include "io/gguf.hpp"
 #include "io/model_config.hpp"
@@ -20,7 +22,7 @@ json api_checkpoint(const json& req) {
   if (mv && mv->is_string()) {
     const ModelPreset* p = find_model_preset(mv->get<std::string>());
     if (!p)
-      throw InputError("request.unknown_preset", "/model", "/model holds \"" + mv->get<std::string>() + "\", which is not a model preset; run `infercast models` for the list");
+      throw InputError("request.unknown_preset", "/model", "/model holds " + quote_text(mv->get<std::string>(), 200) + ", which is not a model preset; run `infercast models` for the list");
     config = p->config;
   } else if (mv && mv->is_object()) {
     config = mv->contains("schema_version") && mv->contains("config") ? mv->at("config") : *mv;
@@ -33,10 +35,20 @@ json api_checkpoint(const json& req) {
 // A config.json's text as a file holds it, in JSON as Python writes it (NaN, Infinity): checked as a model config
 // (a non-finite number where one is computed with is refused by name), and returned as strict JSON, where a
 // non-finite number nothing computes with becomes null, so the page can keep it and send it back.
+namespace {
+// Every non-finite number of `v` as null (the depth is bounded by parse_json_text's limit, so the recursion is too).
+void null_non_finite(json& v) {
+  if (v.is_number_float() && !std::isfinite(v.get<double>())) v = nullptr;
+  else if (v.is_structured())
+    for (auto& e : v) null_non_finite(e);
+}
+}  // namespace
+
 json api_config_text(const std::string& bytes) {
-  const json doc = parse_json_text(bytes, "the config", "input");
+  json doc = parse_json_text(bytes, "the config", "input");
   if (!doc.is_object()) throw InputError("input.wrong_type", "", "the config holds " + describe(doc) + "; expected a config.json object");
   const ModelSpec m = parse_model_config(doc, "/model");  // messages as the model call gives them
+  null_non_finite(doc);  // results hold finite numbers only (api/registry.cpp)
   return {{"config", doc}, {"model_type", m.model_type}, {"params_total", count_params(m).total}};
 }
 

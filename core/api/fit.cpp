@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 
+#include "analysis/work.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
 #include "calibrate/calibrate.hpp"
@@ -13,6 +14,7 @@
 #include "io/hardware_json.hpp"
 #include "io/measurements.hpp"
 #include "io/presets.hpp"
+#include "util/limits.hpp"
 #include "validation/validation.hpp"
 
 namespace infercast {
@@ -169,13 +171,25 @@ json api_calibrate(const json& request) {
       pr.fail("model", "missing_field", pr.child_path("model") + " is missing and the request has no default /model");
     }
     p.metric = metric_names().parse(pr.string("metric"), pr.child_path("metric"), "calibrate.unknown_metric");
-    p.measured = pr.positive_number("value");
+    // From a nanosecond (or a token per 1e9 s) to 1e12: a forecast over it, or its logarithm, stays finite.
+    p.measured = pr.number_in("value", 1e-9, 1e12);
     p.workload = read_workload(pr, *p.model, nullptr, hw, rt);
     pr.reject_unknown();
     points.push_back(p);
   }
   r.reject_unknown();
-  const CalibrationResult res = calibrate(*hw, points, params);
+  // Each evaluation analyzes every point: the search gets the evaluations the work limit leaves (about 4000 for 60
+  // plain points, where it settles within a few hundred), and a set of points too heavy for a search is refused.
+  double steps = 0;
+  for (const auto& p : points) steps += estimate_work(*p.model, p.workload).steps();
+  const double evaluations = std::floor(limit::kCallSteps / steps);
+  if (evaluations < 2 + 51.0 * static_cast<double>(params.size()))
+    throw InputError("workload.too_much_work", "/points",
+                     "/points: the " + std::to_string(points.size()) + " points take " + number_text(json(steps)) +
+                         " steps per evaluation, and a search over " + std::to_string(params.size()) +
+                         " parameters needs at least " + std::to_string(2 + 51 * params.size()) + " evaluations: past the limit of " +
+                         number_text(json(limit::kCallSteps)) + " steps; expected fewer points or lighter workloads");
+  const CalibrationResult res = calibrate(*hw, points, params, static_cast<int>(std::min(evaluations, 1e9)));
   json fitted_names = json::array();
   for (EffParam p : params) fitted_names.push_back(eff_param_name(p));
   json pts = json::array();
@@ -209,6 +223,7 @@ json api_calibrate(const json& request) {
           {"rms_log_error_before", res.rms_log_error_before},
           {"rms_log_error_after", res.rms_log_error_after},
           {"evaluations", res.evaluations},
+          {"stopped_at_work_limit", res.stopped},
           {"hardware", hardware_to_json(device)}};
   if (pasted) {
     json notes = parsed.notes;

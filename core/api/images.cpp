@@ -27,15 +27,18 @@ void read_images(Reader& wr, const ModelSpec& m, Workload& w) {
     wr.raw("images");
     return;
   }
+  // The count is checked as the entries are read, before any image is kept (a list of many entries stops at once).
+  i64 total = 0;
   for (auto& ir : wr.object_array("images")) {
     const ImageSize img{read_field(ir, field::image_width), read_field(ir, field::image_height)};
     const i64 count = read_field(ir, field::image_count);
     ir.reject_unknown();
+    total += count;
+    if (total > field::image_count.hi)
+      wr.fail("images", "out_of_range", wr.child_path("images") + " holds more than " + std::to_string(field::image_count.hi) +
+                                            " images per prompt; expected at most " + std::to_string(field::image_count.hi));
     for (i64 i = 0; i < count; ++i) w.settings.images.push_back(img);
   }
-  if (w.settings.images.size() > static_cast<std::size_t>(field::image_count.hi))
-    wr.fail("images", "out_of_range", wr.child_path("images") + " holds " + std::to_string(w.settings.images.size()) +
-                                          " images per prompt; expected at most " + std::to_string(field::image_count.hi));
   if (m.vision.kind == VisionKind::None)
     wr.fail("images", "unsupported", wr.child_path("images") + " is given, but " + (m.name.empty() ? m.model_type : m.name) +
                                          " has no vision encoder Infercast models (vision_config of Llama 4, Gemma 3, "
@@ -44,6 +47,10 @@ void read_images(Reader& wr, const ModelSpec& m, Workload& w) {
   bool fresh = false;
   for (auto& q : w.requests)
     if (q.cached == 0) {
+      if (q.input + tokens > kMaxTokens)
+        wr.fail("images", "out_of_range", wr.child_path("images") + " adds " + std::to_string(tokens) +
+                                              " tokens to a prompt of " + std::to_string(q.input) + "; expected at most " +
+                                              std::to_string(kMaxTokens) + " tokens per request in all");
       q.input += tokens;
       fresh = true;
     }

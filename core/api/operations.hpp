@@ -44,6 +44,7 @@ json api_scenarios(const json& request);
 json api_conventions(const json& request);
 json api_dtypes(const json& request);
 json api_options(const json& request);
+json api_limits(const json& request);
 // peaks.cpp
 json api_architectures(const json& request);
 json api_derive_peaks(const json& request);

@@ -2,10 +2,13 @@
 // functions up here; the unknown-function message and the `functions` call are generated from the same table.
 #include "api/api.hpp"
 
+#include <cmath>
+#include <new>
 #include <vector>
 
 #include "api/envelope.hpp"
 #include "api/operations.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -25,6 +28,7 @@ const std::vector<Function>& functions() {
   static const std::vector<Function> table = {
       {"version", api_version, nullptr, "the core's version"},
       {"functions", api_functions, nullptr, "this list"},
+      {"limits", api_limits, nullptr, "the limits on inputs: sizes, depth, counts (docs/schema.md)"},
       {"options", api_options, nullptr, "every request field: range, default, choices"},
       {"models", api_models, nullptr, "model presets"},
       {"families", api_families, nullptr, "model families a config.json may name, with transformers' defaults"},
@@ -79,7 +83,7 @@ const Function& find_function(const std::string& fn, bool bytes) {
   for (const auto& f : functions())
     if (fn == f.name && (f.bytes_call != nullptr) == bytes) return f;
   throw InputError("api.unknown_function", "",
-                   "unknown function \"" + fn + "\"" + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
+                   "unknown function " + quote_text(fn) + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
 }
 
 void append_number_text(std::string& out) { JsonWriter(out).value(kSchemaVersion); }
@@ -89,7 +93,8 @@ void error_body(std::string& out, const std::string& code, const std::string& pa
   out.clear();
   JsonWriter w(out);
   w.begin_object().field("ok", false).field("schema_version", kSchemaVersion).key("error").begin_object();
-  w.field("code", code).field("path", path).field("message", message).end_object().field("version", kVersion).end_object();
+  w.field("code", code).field("path", path).field("message", bounded_message(message)).end_object();
+  w.field("version", kVersion).end_object();
 }
 
 // A result object carries the schema version and the project's version at its top; a document that has its own
@@ -105,7 +110,9 @@ json versioned(json value) {
 
 // The envelope around one call, written as text: {"ok": true, "schema_version", "value", "version"} or, when the
 // call raised, {"ok": false, "schema_version", "error": {"code", "path", "message"}, "version"}. A value written
-// before an error is dropped. With a side buffer, "columns" lists where each column of it belongs.
+// before an error is dropped. With a side buffer, "columns" lists where each column of it belongs. Every number of
+// a value is checked as it is written (the text would show NaN and infinity as null): a result that holds one is
+// refused, naming where.
 template <typename F>
 void envelope(std::string& out, std::vector<double>* side, F body) {
   out.clear();
@@ -115,15 +122,34 @@ void envelope(std::string& out, std::vector<double>* side, F body) {
   out += ",\"value\":";
   const std::size_t start = out.size();
   JsonWriter w(out, side);
+  const auto fail = [&](const std::string& code, const std::string& message) {
+    if (side) side->clear();
+    error_body(out, code, "", message);
+  };
   try {
     body(w);
+    const auto& bad = w.non_finite();
+    if (bad.found) {
+      const std::string where =
+          pointer_at(std::string_view(out).substr(start), bad.offset - start) + bad.inner;
+      fail("result.not_finite", "the result's " + where + " came out as " + (bad.nan ? "NaN" : "infinity") +
+                                    ": an input is too extreme for this calculation; expected inputs that give finite "
+                                    "numbers (check the device's peaks, bandwidths and capacities and the workload's sizes)");
+      return;
+    }
   } catch (const InputError& e) {
-    out.resize(start);
+    if (side) side->clear();
     error_body(out, e.code(), e.path(), e.what());
     return;
+  } catch (const std::bad_alloc&) {
+    out.clear();
+    out.shrink_to_fit();  // what was written so far, given back before the message is written
+    fail("resources.out_of_memory",
+         "the input needs more memory than is available here; expected inputs within the limits (the `limits` call "
+         "lists them)");
+    return;
   } catch (const std::exception& e) {
-    out.resize(start);
-    error_body(out, "internal", "", std::string("internal error: ") + e.what());
+    fail("internal", std::string("internal error: ") + e.what());
     return;
   }
   if (side) {

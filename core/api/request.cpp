@@ -5,8 +5,10 @@
 #include <cmath>
 #include <tuple>
 
+#include "analysis/work.hpp"
 #include "api/images.hpp"
 #include "api/options.hpp"
+#include "util/limits.hpp"
 #include "io/hardware_json.hpp"
 #include "io/defaults.hpp"
 #include "io/presets.hpp"
@@ -25,7 +27,7 @@ ResolvedModel resolve_model(Reader& r) {
     const ModelPreset* p = find_model_preset(id);
     if (!p) {
       r.fail("model", "unknown_preset",
-             r.child_path("model") + " holds \"" + id + "\", which is not a model preset; run `infercast models` for the list");
+             r.child_path("model") + " holds " + quote_text(id, 200) + ", which is not a model preset; run `infercast models` for the list");
     }
     out.spec = model_preset_spec(*p);
     out.id = p->id;
@@ -63,7 +65,7 @@ std::string unknown_dtype_message(const std::string& path, const std::string& na
   std::string mix_list;
   if (mixes)
     for (const auto& x : llama_mixes()) mix_list += (mix_list.empty() ? "" : ", ") + std::string(x.name);
-  return path + " holds \"" + name + "\"; expected one of " + list +
+  return path + " holds " + quote_text(name, 200) + "; expected one of " + list +
          ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8)" +
          (mixes ? ", or a llama.cpp file type (" + mix_list + ")" : "");
 }
@@ -137,7 +139,7 @@ CostAssumptions read_costs(Reader& r) {
   if (!find_grid_region(a.region)) {
     std::string list;
     for (const auto& g : grid_regions()) list += (list.empty() ? "" : ", ") + g.id;
-    c.fail("region", "out_of_range", c.child_path("region") + " holds \"" + a.region + "\"; expected one of " + list +
+    c.fail("region", "out_of_range", c.child_path("region") + " holds " + quote_text(a.region, 200) + "; expected one of " + list +
                                          ", or give grid_gCO2e_per_kWh");
   }
   a.grid_g_per_kwh = read_field(c, field::grid_g_per_kwh);
@@ -157,7 +159,7 @@ const Scenario* read_scenario(Reader& r) {
   if (!sc) {
     std::string list;
     for (const auto& s : all_scenarios()) list += (list.empty() ? "" : ", ") + s.name;
-    r.fail("scenario", "out_of_range", r.child_path("scenario") + " holds \"" + name + "\"; expected one of " + list);
+    r.fail("scenario", "out_of_range", r.child_path("scenario") + " holds " + quote_text(name, 200) + "; expected one of " + list);
   }
   return sc;
 }
@@ -224,6 +226,10 @@ bool plain_int(const json& v, const IntField& f, i64& out) {
 // known keys; an entry that is not goes through the checked reader, whose message names its path.
 void read_requests(Reader& wr, std::vector<Request>& out) {
   const json& list = *wr.raw("requests");
+  if (list.is_array() && list.size() > limit::kRequestEntries)
+    wr.fail("requests", "out_of_range", wr.child_path("requests") + " holds " + std::to_string(list.size()) +
+                                            " entries; expected at most " + std::to_string(limit::kRequestEntries) +
+                                            " (each entry's count repeats it, up to " + std::to_string(kMaxBatch) + " requests in all)");
   if (!list.is_array() || list.empty()) {
     wr.object_array("requests");  // throws the message for what it holds
     return;
@@ -368,6 +374,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
   } else {
     req.raw("moe_traffic");
   }
+  check_workload(m, w);  // before any work starts (analysis/work.hpp)
   return w;
 }
 
@@ -379,7 +386,7 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
     const HardwareSpec* hw = find_hardware_preset(hv->get<std::string>());
     if (!hw)
       r.fail("hardware", "unknown_preset",
-             "/hardware holds \"" + hv->get<std::string>() + "\", which is not a hardware preset; run `infercast hardware` for the list");
+             "/hardware holds " + quote_text(hv->get<std::string>(), 200) + ", which is not a hardware preset; run `infercast hardware` for the list");
     return hw;
   }
   if (hv->is_object()) {
@@ -481,8 +488,8 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
   if (sv && sv->is_string()) {
     const System* ps = find_system_preset(sv->get<std::string>());
     if (!ps)
-      r.fail("system", "unknown_preset", "/system holds \"" + sv->get<std::string>() +
-                                             "\", which is not a system preset; run `infercast systems` for the list");
+      r.fail("system", "unknown_preset", "/system holds " + quote_text(sv->get<std::string>(), 200) +
+                                             ", which is not a system preset; run `infercast systems` for the list");
     if (has_hardware)
       r.fail("system", "conflict", "/system names the preset \"" + ps->id + "\", which brings its own device, and /hardware is given too; "
                                    "expected one of them (or a /system object without a device, which uses /hardware)");
@@ -526,7 +533,7 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     } else if (draft == "mtp") {
       mi.spec.mtp = true;
     } else if (!draft.empty()) {
-      sp.fail("draft", "out_of_range", "/speculative/draft holds \"" + draft + "\"; expected \"mtp\" (or a draft model in /speculative/model)");
+      sp.fail("draft", "out_of_range", "/speculative/draft holds " + quote_text(draft, 200) + "; expected \"mtp\" (or a draft model in /speculative/model)");
     } else {
       sp.fail("model", "missing_field", "/speculative/model is missing; expected a draft model (a preset id or a config.json object), or /speculative/draft: \"mtp\"");
     }

@@ -9,7 +9,7 @@
 
 namespace infercast {
 
-double finite(double v) { return std::isfinite(v) ? v : 0; }
+double finite(double v) { return v; }
 
 const NameTable<TableLayout>& table_layout_names() {
   static const NameTable<TableLayout> t(

@@ -17,7 +17,10 @@
 
 namespace infercast {
 
-double finite(double v);  // NaN and infinities as 0 (the finiteness checks upstream make this a last guard)
+// A derived number as a result carries it: unchanged. It used to write NaN and infinities as 0, which hid them (a TPOT of
+// "0.00 us"); the one finiteness check is now the envelope's (api/registry.cpp), which refuses such a result and names
+// where, and the input ranges (io/fields.cpp) keep every result finite.
+double finite(double v);
 
 // How a result's tables (operators, the decode timeline) come back: an array of objects, or one array per field.
 enum class TableLayout { Rows, Columns };

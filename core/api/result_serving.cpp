@@ -54,7 +54,8 @@ json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
           {"kv_block_tokens", l.kv_block_tokens},
           {"preemption", preemption_names().name(l.preemption)},
           {"prefix_caching", l.prefix_caching},
-          {"output_delay_steps", l.output_delay_steps}};
+          {"output_delay_steps", l.output_delay_steps},
+          {"scheduler_steps", l.scheduler_steps}};
 }
 
 json serving_memory_json(const ServingMemory& m) {

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <set>
+#include <utility>
 
+#include "analysis/work.hpp"
 #include "api/options.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
@@ -12,6 +14,7 @@
 #include "io/defaults.hpp"
 #include "io/hardware_json.hpp"
 #include "api/version.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -42,7 +45,7 @@ DseAxis read_axis(Reader& ar) {
     const std::int64_t steps = read_field(ar, field::axis_steps);
     const std::string scale = ar.string_or("scale", "log");
     if (scale != "log" && scale != "linear")
-      ar.fail("scale", "out_of_range", ar.child_path("scale") + " holds \"" + scale + "\"; expected log or linear");
+      ar.fail("scale", "out_of_range", ar.child_path("scale") + " holds " + quote_text(scale, 200) + "; expected log or linear");
     if (scale == "log" && lo <= 0) ar.fail("min", "out_of_range", ar.child_path("min") + " holds 0; a log scale needs min above 0");
     for (std::int64_t i = 0; i < steps; ++i) {
       const double t = steps == 1 ? 0 : static_cast<double>(i) / static_cast<double>(steps - 1);
@@ -60,6 +63,21 @@ void write_dse_point(JsonWriter& w, const DsePoint& p, std::int64_t id) {
   for (int i = 0; i < kDseObjectives; ++i) w.field(dse_objective_name(static_cast<DseObjective>(i)), finite(p.values[i]));
   w.end_object().end_object();
 }
+
+// The range a design parameter takes: the device document's for the same quantity (io/fields.cpp); capacity and
+// SRAM may be 0 (nothing fits), compute and bandwidth not.
+std::pair<double, double> param_range(DseParam p) {
+  switch (p) {
+    case DseParam::ComputeTflops: return {field::hw_peak_tflops.lo, field::hw_peak_tflops.hi};
+    case DseParam::BandwidthGBps: return {field::hw_tier_bandwidth_gbps.lo, field::hw_tier_bandwidth_gbps.hi};
+    case DseParam::CapacityGB: return {0, field::hw_tier_capacity_gb.hi};
+    case DseParam::SramMB: return {0, field::hw_tier_capacity_gb.hi};
+    case DseParam::PowerW: return {0, field::hw_tdp_w.hi};
+    case DseParam::PriceUSD: return {0, field::hw_price_usd.hi};
+  }
+  return {0, 0};
+}
+
 
 }  // namespace
 
@@ -90,6 +108,7 @@ json api_quant_sweep(const json& request) {
   const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
   sr.reject_unknown();
   r.reject_unknown();
+  check_work(estimate_work(rm.spec, base), static_cast<double>(weights.size() * kvs.size()), "the quantization sweep");
 
   json rows = json::array();
   for (const std::string& wt : weights) {
@@ -173,13 +192,14 @@ void api_sweep(const json& request, JsonWriter& out) {
   for (auto& ar : r.object_array("axes")) {
     DseAxis ax = read_axis(ar);
     if (!seen.insert(static_cast<int>(ax.param)).second)
-      ar.fail("param", "conflict", ar.child_path("param") + " holds \"" + dse_param_name(ax.param) + "\", which an earlier axis already sweeps");
+      ar.fail("param", "conflict", ar.child_path("param") + " holds " + quote_text(dse_param_name(ax.param), 200) + ", which an earlier axis already sweeps");
     spec.axes.push_back(ax);
   }
   if (spec.axes.size() > 5) r.fail("axes", "out_of_range", "/axes holds " + std::to_string(spec.axes.size()) + " axes; expected 1 to 5");
   double total = 1;
   for (const auto& a : spec.axes) total *= static_cast<double>(a.values.size());
-  if (total > 5e7) r.fail("axes", "out_of_range", "/axes make " + number_text(json(total)) + " points; expected at most 50000000");
+  if (total > limit::kSweepPoints)
+    r.fail("axes", "out_of_range", "/axes make " + number_text(json(total)) + " points; expected at most " + number_text(json(limit::kSweepPoints)));
   const std::vector<std::string> objs = r.has("objectives") ? r.string_array_or("objectives") : std::vector<std::string>{"tpot_s", "usd_per_million_tokens"};
   if (!r.has("objectives")) r.raw("objectives");
   std::set<int> oseen;
@@ -187,7 +207,7 @@ void api_sweep(const json& request, JsonWriter& out) {
     const std::string path = "/objectives/" + std::to_string(i);
     const DseObjective o = dse_objective_names().parse(objs[i], path, "request.out_of_range");
     if (!oseen.insert(static_cast<int>(o)).second)
-      throw InputError("request.conflict", path, path + " holds \"" + objs[i] + "\" twice; expected distinct objectives");
+      throw InputError("request.conflict", path, path + " holds " + quote_text(objs[i], 200) + " twice; expected distinct objectives");
     spec.objectives.push_back(o);
   }
   if (spec.objectives.size() < 2 || spec.objectives.size() > 4)
@@ -220,12 +240,15 @@ void api_sweep(const json& request, JsonWriter& out) {
   }
   const TableLayout layout = read_enum(r, "layout", table_layout_names(), TableLayout::Rows);
   r.reject_unknown();
-  for (const auto& a : spec.axes)
-    for (std::size_t i = 0; i < a.values.size(); ++i) {
-      const bool must_be_positive = a.param == DseParam::ComputeTflops || a.param == DseParam::BandwidthGBps;
-      if (must_be_positive && a.values[i] <= 0)
-        throw InputError("request.out_of_range", "/axes", std::string("/axes: ") + dse_param_name(a.param) + " holds 0; expected values above 0");
-    }
+  // Each parameter within the range a device document allows for it (io/fields.cpp), so every point stays finite.
+  for (const auto& a : spec.axes) {
+    const auto [lo, hi] = param_range(a.param);
+    for (double v : a.values)
+      if (v < lo || v > hi)
+        throw InputError("request.out_of_range", "/axes", std::string("/axes: ") + dse_param_name(a.param) + " holds " +
+                                                              number_text(json(v)) + "; expected values from " +
+                                                              number_text(json(lo)) + " to " + number_text(json(hi)));
+  }
 
   spec.derive_power = !seen.count(static_cast<int>(DseParam::PowerW));
   if (spec.derive_power && energy_model(*hw, spec.costs).available == false)
@@ -302,7 +325,10 @@ json api_dse_device(const json& request) {
   if (!hw) r.fail("hardware", "missing_field", "/hardware is missing; expected the base device of the sweep");
   Reader pr = r.object("params");
   std::array<double, kDseParams> p = dse_base_params(*hw);
-  for (int i = 0; i < kDseParams; ++i) p[i] = pr.number_in_or(dse_param_name(static_cast<DseParam>(i)), 0, 1e12, p[i]);
+  for (int i = 0; i < kDseParams; ++i) {
+    const auto [lo, hi] = param_range(static_cast<DseParam>(i));
+    p[i] = pr.number_in_or(dse_param_name(static_cast<DseParam>(i)), lo, hi, p[i]);
+  }
   pr.reject_unknown();
   DseSpec spec;
   spec.sram_bandwidth_bytes_per_s = read_field(r, field::sram_bandwidth_gbps) * 1e9;

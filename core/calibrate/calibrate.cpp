@@ -76,7 +76,7 @@ unsigned eff_bit(EffParam p) {
 }
 
 CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<CalibrationPoint>& points,
-                            const std::vector<EffParam>& params) {
+                            const std::vector<EffParam>& params, int max_evaluations) {
   if (points.empty()) throw InputError("calibrate.no_points", "/points", "/points is empty; expected at least one measured point");
   CalibrationResult res;
   res.params = params;
@@ -129,7 +129,13 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
   Efficiencies cur = res.start;
   double best = objective(cur);
   const double g = (std::sqrt(5.0) - 1) / 2;
+  // A sweep takes at most 51 evaluations per parameter (two probes, 48 golden-section steps, the midpoint).
+  const int per_sweep = 51 * static_cast<int>(params.size());
   for (int sweep = 0; sweep < 40; ++sweep) {
+    if (res.evaluations + per_sweep + 2 > max_evaluations) {
+      res.stopped = true;
+      break;
+    }
     const double before = best;
     for (EffParam p : params) {
       double lo, hi;

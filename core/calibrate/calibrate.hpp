@@ -34,11 +34,14 @@ struct CalibrationResult {
   std::vector<double> forecast_before, forecast_after;  // per point
   double rms_log_error_before = 0, rms_log_error_after = 0;
   int evaluations = 0;
+  bool stopped = false;  // the search stopped at `max_evaluations` before it settled
 };
 
+// `max_evaluations` bounds the work (each evaluation analyzes every point): the search stops at a whole sweep over
+// the parameters that would pass it, keeping the best values so far.
 unsigned eff_bit(EffParam p);  // the HardwareSpec::eff_given bit of an efficiency
 
 CalibrationResult calibrate(const HardwareSpec& hw, const std::vector<CalibrationPoint>& points,
-                            const std::vector<EffParam>& params);
+                            const std::vector<EffParam>& params, int max_evaluations = 1 << 30);
 
 }  // namespace infercast

@@ -1,6 +1,7 @@
 #include "io/csv.hpp"
 
 #include "util/error.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -34,11 +35,19 @@ std::vector<CsvRecord> parse_csv(const std::string& text) {
       row.push_back(field);
       field.clear();
       any = true;
+      if (row.size() >= limit::kCsvColumns)
+        throw InputError("csv.too_large", "", "CSV: line " + std::to_string(line) + " has more than " +
+                                                  std::to_string(limit::kCsvColumns) + " fields; expected at most " +
+                                                  std::to_string(limit::kCsvColumns) + " columns");
     } else if (c == '\n' || c == '\r') {
       if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
       if (any || !field.empty()) {
         row.push_back(field);
         rows.push_back(row);
+        if (rows.size() > limit::kCsvRecords + 1)
+          throw InputError("csv.too_large", "", "CSV: more than " + std::to_string(limit::kCsvRecords) +
+                                                    " records (line " + std::to_string(line) + "); expected at most " +
+                                                    std::to_string(limit::kCsvRecords) + " measurements");
       }
       row.clear();
       field.clear();

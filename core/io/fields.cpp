@@ -22,6 +22,12 @@ const char* NumberField::key() const { return last_part(path); }
 
 std::int64_t read_field(Reader& r, const IntField& f) { return r.int_in_or(f.key(), f.lo, f.hi, f.fallback); }
 double read_field(Reader& r, const NumberField& f) { return r.number_in_or(f.key(), f.lo, f.hi, f.fallback); }
+double read_required(Reader& r, const NumberField& f, const std::string& key) {
+  return r.number_in(key.empty() ? std::string(f.key()) : key, f.lo, f.hi);
+}
+double read_field_at(Reader& r, const NumberField& f, const std::string& key, double fallback) {
+  return r.number_in_or(key, f.lo, f.hi, fallback);
+}
 
 namespace field {
 const IntField batch{"/workload/batch", 1, kMaxBatch, 1, "identical requests"};
@@ -85,6 +91,16 @@ const NumberField max_ttft_s{"/constraints/max_ttft_s", 0, 1e9, 0, "largest TTFT
 const NumberField max_power_w{"/constraints/max_power_W", 0, 1e9, 0, "largest power a design point may draw (0: none)"};
 const NumberField compute_efficiency{"/compute_efficiency", 0.001, 1, 1, "fraction of the peak reached, for the t_c/t_m map"};
 const NumberField memory_efficiency{"/memory_efficiency", 0.001, 1, 1, "fraction of the bandwidth reached, for the t_c/t_m map"};
+const NumberField hw_peak_tflops{"/hardware/peak_dense_TFLOPS/*", 1e-6, 1e7, 0, "dense peak of a data type, TFLOPS (absent: no published peak)"};
+const NumberField hw_tier_capacity_gb{"/hardware/memory_tiers/*/capacity_GB", 1e-6, 1e9, 0, "capacity of a memory tier, GB (1e9 bytes)"};
+const NumberField hw_tier_bandwidth_gbps{"/hardware/memory_tiers/*/bandwidth_GBps", 1e-6, 1e9, 0, "bandwidth of a memory tier, GB/s"};
+const NumberField hw_tier_energy_pj{"/hardware/memory_tiers/*/energy_pJ_per_byte", 0, 1e6, 0, "energy to move a byte from this tier, pJ (0: the class's)"};
+const NumberField hw_interconnect_gbps{"/hardware/interconnect_GBps", 0, 1e9, 0, "device-to-device link, GB/s per direction (0: none)"};
+const NumberField hw_tdp_w{"/hardware/tdp_W", 0, 1e7, 0, "board power, watts (0: unknown)"};
+const NumberField hw_idle_w{"/hardware/idle_W", 0, 1e7, 0, "idle power, watts (0: a share of the TDP)"};
+const NumberField hw_price_usd{"/hardware/price_USD", 0, 1e10, 0, "device price, US$ (0: unknown)"};
+const NumberField hw_embodied_kgco2e{"/hardware/embodied_kgCO2e", 0, 1e9, 0, "embodied carbon, kg CO2e (0: unknown)"};
+const NumberField link_bandwidth_gbps{"/system/intra/bandwidth_GBps", 1e-6, 1e9, 0, "link bandwidth per device and direction, GB/s (inter-node links too)"};
 const IntField serving_concurrency{"/serving/concurrency", 0, kMaxBatch, 0, "closed loop: clients, each sending its next request when its last one finishes (0: an open loop at /serving/request_rate)"};
 const NumberField serving_request_rate{"/serving/request_rate", 0, 1e6, 0, "open loop: Poisson arrivals per second (when /serving/concurrency is 0)"};
 const IntField serving_requests{"/serving/requests", 0, 1000000, 0, "requests simulated (0: 8 x the concurrency within 200 to 4000, or 1000 at a rate)"};

@@ -33,6 +33,10 @@ struct NumberField {
 // Reads `f` from the object `r` stands at (its last path part is the key), with the field's range and default.
 std::int64_t read_field(Reader& r, const IntField& f);
 double read_field(Reader& r, const NumberField& f);
+// A required number in the field's range, read at `key` (the field's own key when empty: "*" paths name several).
+double read_required(Reader& r, const NumberField& f, const std::string& key = "");
+// The same range, optional: `fallback` when absent.
+double read_field_at(Reader& r, const NumberField& f, const std::string& key, double fallback);
 
 namespace field {
 extern const IntField batch, prompt, cached, gen, prefill_chunk, request_cached, request_input, request_count;
@@ -51,6 +55,11 @@ extern const NumberField acceptance, compute_power_fraction, static_fraction, po
     usd_per_kwh, pue, price_usd, grid_g_per_kwh, embodied_kgco2e, sram_bandwidth_gbps, max_tpot_s, max_ttft_s,
     max_power_w, compute_efficiency, memory_efficiency, memory_reserve_gb, device_memory_reserve_gb, host_bandwidth_gbps,
     host_capacity_gb, link_gbps, host_memory_efficiency;
+// A device's and a link's own numbers: ranges wide enough for any device built or planned (the largest peak,
+// Cerebras WSE-3's 125 PFLOPS, is 1.25e5 TFLOPS; its on-chip SRAM runs at 2.1e7 GB/s) and narrow enough that every
+// result stays finite (docs/schema.md, "Limits").
+extern const NumberField hw_peak_tflops, hw_tier_capacity_gb, hw_tier_bandwidth_gbps, hw_tier_energy_pj, hw_interconnect_gbps,
+    hw_tdp_w, hw_idle_w, hw_price_usd, hw_embodied_kgco2e, link_bandwidth_gbps;
 }  // namespace field
 
 // An enum field by its name table: `fallback` when absent; an unknown name fails with <code prefix>.<kind> (default

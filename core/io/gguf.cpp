@@ -8,6 +8,7 @@
 #include "io/gguf_decoders.hpp"
 #include "io/gguf_hybrid.hpp"
 #include "io/weight_formats.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -19,6 +20,10 @@ struct Cursor {
   const std::string& b;
   std::uint64_t at = 0;
   void need(std::uint64_t n) {
+    if (n > limit::kGgufHeaderBytes || at > limit::kGgufHeaderBytes - n)
+      fail("too_large", "the GGUF header runs past " + std::to_string(limit::kGgufHeaderBytes) + " bytes (" +
+                            mib_text(limit::kGgufHeaderBytes) + ", at byte " + std::to_string(at) +
+                            "); expected a header within that limit (llama.cpp's headers take a few MiB)");
     if (n > b.size() || at > b.size() - n)
       fail("truncated", "the GGUF header continues past the " + std::to_string(b.size()) +
                             " bytes read (at byte " + std::to_string(at) + "); expected more of the file");
@@ -33,7 +38,6 @@ struct Cursor {
   }
   std::string str() {
     const auto n = get<std::uint64_t>();
-    if (n > (1u << 30)) fail("bad_value", "a GGUF string at byte " + std::to_string(at) + " claims " + std::to_string(n) + " bytes; expected a header string");
     need(n);
     std::string s = b.substr(at, n);
     at += n;
@@ -107,9 +111,9 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     fail("unsupported_version", "GGUF version " + std::to_string(h.version) + "; expected 2 or 3");
   const auto n_tensors = c.get<std::uint64_t>();
   const auto n_kv = c.get<std::uint64_t>();
-  if (n_tensors > 1000000 || n_kv > 1000000)
+  if (n_tensors > limit::kGgufEntries || n_kv > limit::kGgufEntries)
     fail("bad_value", "the GGUF header claims " + std::to_string(n_tensors) + " tensors and " + std::to_string(n_kv) +
-                          " metadata entries; expected at most a million of each");
+                          " metadata entries; expected at most " + std::to_string(limit::kGgufEntries) + " of each");
   for (std::uint64_t i = 0; i < n_kv; ++i) {
     const std::string key = c.str();
     const auto t = c.get<std::uint32_t>();
@@ -119,9 +123,9 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     }
     const auto et = c.get<std::uint32_t>();
     const auto n = c.get<std::uint64_t>();
-    if (et == 9) fail("bad_value", "metadata " + key + " is an array of arrays; expected scalars or strings");
+    if (et == 9) fail("bad_value", "metadata " + utf8_prefix(key, 256) + " is an array of arrays; expected scalars or strings");
     const std::size_t sz = scalar_size(et);
-    if (et != 8 && sz == 0) fail("bad_value", "metadata " + key + " has element type " + std::to_string(et) + "; expected 0 to 12");
+    if (et != 8 && sz == 0) fail("bad_value", "metadata " + utf8_prefix(key, 256) + " has element type " + std::to_string(et) + "; expected 0 to 12");
     if (et != 8 && n <= 64) {
       json a = json::array();
       for (std::uint64_t k = 0; k < n; ++k) a.push_back(scalar(c, et));
@@ -131,7 +135,7 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     if (et == 8) {
       for (std::uint64_t k = 0; k < n; ++k) c.str();  // skipped: tokenizer vocabularies, merges
     } else {
-      if (n > bytes.size()) c.need(bytes.size() + 1);  // more elements than bytes: truncated, without overflow
+      if (n > limit::kGgufHeaderBytes) c.need(limit::kGgufHeaderBytes + 1);  // past the limit, without overflow
       c.need(n * sz);
       c.at += n * sz;
     }
@@ -141,7 +145,7 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     GgufTensor t;
     t.name = c.str();
     const auto nd = c.get<std::uint32_t>();
-    if (nd > 8) fail("bad_value", "tensor " + t.name + " has " + std::to_string(nd) + " dimensions; expected at most 8");
+    if (nd > 8) fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has " + std::to_string(nd) + " dimensions; expected at most 8");
     for (std::uint32_t d = 0; d < nd; ++d) t.dims.push_back(c.get<std::uint64_t>());
     t.type = c.get<std::uint32_t>();
     c.get<std::uint64_t>();  // offset into the data section
@@ -159,8 +163,10 @@ json gguf_model(const GgufHeader& h) {
     const std::string key = arch + "." + k;
     if (!md.contains(key)) return nullptr;
     const json& v = md[key];
-    if (v.is_array()) return v.empty() ? json(nullptr) : v[0];  // per-layer arrays: the first layer's value
-    return v.is_number() ? v : json(nullptr);
+    // Per-layer arrays: the first layer's value. A value of another type (a string, booleans) is not a number:
+    // read as absent, so a required field is named as missing rather than failing inside.
+    const json& first = v.is_array() && !v.empty() ? v[0] : v;
+    return first.is_number() ? first : json(nullptr);
   };
 
   // Tensors: exact elements and bytes, by ggml type and by weight class.
@@ -169,13 +175,20 @@ json gguf_model(const GgufHeader& h) {
   std::uint64_t total = 0, tensor_bytes = 0, vocab_rows = 0;
   bool has_output = false;
   for (const auto& t : h.tensors) {
+    // Element counts checked, never wrapped: each tensor's and the file's total within 2^53 (exact in a double).
     std::uint64_t n = 1;
-    for (auto d : t.dims) n *= d;
+    for (auto d : t.dims) {
+      if (d != 0 && n > limit::kTensorElements / d)
+        fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has dimensions whose product passes 2^53 elements; expected a tensor a model can hold");
+      n *= d;
+    }
     const GgmlType* g = ggml_type(t.type);
-    if (!g) fail("bad_value", "tensor " + t.name + " has ggml type " + std::to_string(t.type) + ", which this reader does not know");
-    const std::uint64_t b = (n + g->block - 1) / g->block * g->bytes;
+    if (!g) fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has ggml type " + std::to_string(t.type) + ", which this reader does not know");
+    const std::uint64_t b = (n + g->block - 1) / g->block * g->bytes;  // at most 2^53 / 1 * 8: no overflow
     total += n;
     tensor_bytes += b;
+    if (total > limit::kTensorElements)
+      fail("bad_value", "the tensors hold more than 2^53 elements in all (at tensor " + utf8_prefix(t.name, 256) + "); expected a model's tensors");
     auto& bt = by_type[t.type];
     bt[0] += 1, bt[1] += n, bt[2] += b;
     const std::string& nm = t.name;
@@ -218,7 +231,7 @@ json gguf_model(const GgufHeader& h) {
     std::string list;
     for (const auto& k : names) list += (list.empty() ? "" : ", ") + k;
     throw InputError("gguf.unsupported_architecture", "/gguf/general.architecture",
-                     "general.architecture holds \"" + arch + "\"; expected one of " + list +
+                     "general.architecture holds " + quote_text(arch) + "; expected one of " + list +
                          " (drop the model's config.json instead)");
   }
   const auto result = [&](const json& c) -> json {
@@ -233,13 +246,16 @@ json gguf_model(const GgufHeader& h) {
             {"header_bytes", h.header_bytes},
             {"types", types}};
   };
+  // The name as a label: cut to 256 bytes (a header may hold megabytes there; the page keeps the config in its link).
+  const std::string label = utf8_prefix(text("general.name"), 256);
+  const std::string name = label.empty() ? arch : label;
   if (!decoder.is_null()) {  // the families of io/gguf_decoders.cpp
     json c = decoder;
+    c["_name_or_path"] = name;
     if (c.contains("head_dim") && c["hidden_size"].get<double>() == c["head_dim"].get<double>() * c["num_attention_heads"].get<double>())
       c.erase("head_dim");
     return result(c);
   }
-  const std::string name = text("general.name").empty() ? arch : text("general.name");
   if (!hybrid.is_null()) {
     json c = hybrid;
     c["_name_or_path"] = name;

@@ -74,7 +74,7 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     // A key present must hold a positive peak; a data type the device has no published peak for is left out.
     // With no peak at all the forecaster times memory and dispatch only, and says so in a warning.
     Reader peaks = r.object("peak_dense_TFLOPS");
-    for (std::size_t i = 0; i < 8; ++i) hw.peak_flops[i] = peaks.positive_number_or(kPeakKeys[i], 0) * 1e12;
+    for (std::size_t i = 0; i < 8; ++i) hw.peak_flops[i] = read_field_at(peaks, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;
     peaks.reject_unknown();
   }
   if (r.has("peak_dense_TFLOPS_fp16_accumulate")) {
@@ -100,9 +100,9 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   for (auto& t : r.object_array("memory_tiers")) {
     MemoryTier tier;
     tier.name = t.string("name");
-    tier.capacity_bytes = t.positive_number("capacity_GB") * 1e9;
-    tier.bandwidth_bytes_per_s = t.positive_number("bandwidth_GBps") * 1e9;
-    tier.energy_j_per_byte = t.nonneg_number_or("energy_pJ_per_byte", 0) * 1e-12;
+    tier.capacity_bytes = read_required(t, field::hw_tier_capacity_gb) * 1e9;
+    tier.bandwidth_bytes_per_s = read_required(t, field::hw_tier_bandwidth_gbps) * 1e9;
+    tier.energy_j_per_byte = read_field(t, field::hw_tier_energy_pj) * 1e-12;
     if (t.has("technology"))
       tier.technology = memory_tech_names().parse(t.string("technology"), t.child_path("technology"), t.code_prefix() + ".out_of_range");
     else
@@ -110,11 +110,12 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     t.reject_unknown();
     hw.tiers.push_back(tier);
   }
-  hw.interconnect_bytes_per_s = r.nonneg_number_or("interconnect_GBps", 0) * 1e9;
-  hw.tdp_w = r.nonneg_number_or("tdp_W", 0);
-  hw.idle_w = r.nonneg_number_or("idle_W", 0);
-  hw.price_usd = r.nonneg_number_or("price_USD", 0);
-  hw.embodied_kgco2e = r.nonneg_number_or("embodied_kgCO2e", 0);
+  // Ranges: io/fields.cpp (every result stays finite within them).
+  hw.interconnect_bytes_per_s = read_field(r, field::hw_interconnect_gbps) * 1e9;
+  hw.tdp_w = read_field(r, field::hw_tdp_w);
+  hw.idle_w = read_field(r, field::hw_idle_w);
+  hw.price_usd = read_field(r, field::hw_price_usd);
+  hw.embodied_kgco2e = read_field(r, field::hw_embodied_kgco2e);
   hw.eff = default_efficiencies(hw.device_class);
   // What the driver and OS keep of the first tier: this device's own figure, else its class's.
   const MemoryReserve reserve = default_reserve(hw.device_class);

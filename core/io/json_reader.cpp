@@ -6,6 +6,8 @@
 #include "io/python_json.hpp"
 #include <limits>
 
+#include "util/limits.hpp"
+
 namespace infercast {
 
 namespace {
@@ -51,15 +53,16 @@ std::string describe(const json& v) {
   switch (v.type()) {
     case json::value_t::null: return "null";
     case json::value_t::boolean: return v.get<bool>() ? "true (a boolean)" : "false (a boolean)";
-    case json::value_t::string: {
-      std::string s = v.get<std::string>();
-      if (s.size() > 40) s = s.substr(0, 40) + "...";
-      return json(s).dump() + " (a string)";
-    }
+    case json::value_t::string: return quote_text(v.get<std::string>()) + " (a string)";
     case json::value_t::array: return "an array of " + std::to_string(v.size());
     case json::value_t::object: return "an object";
     default: return number_text(v);
   }
+}
+
+std::string quote_text(const std::string& text, std::size_t max_bytes) {
+  // Cut on a character boundary, and invalid UTF-8 shown as U+FFFD rather than refused by the writer.
+  return json(utf8_prefix(text, max_bytes)).dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 std::string pointer_escape(const std::string& key) {
@@ -73,6 +76,7 @@ std::string pointer_escape(const std::string& key) {
 }
 
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix) {
+  check_json_text(text.data(), text.data() + text.size(), what, code_prefix);
   try {
     // NaN, Infinity and -Infinity as Python's json writes them (io/python_json.hpp).
     bool python = false;
@@ -218,6 +222,12 @@ double Reader::number_in_or(const std::string& key, double lo, double hi, double
   if (!std::isfinite(d) || d < lo || d > hi)
     fail(key, "out_of_range", child_path(key) + " holds " + describe(*v) + "; expected " + expected);
   return d;
+}
+
+double Reader::number_in(const std::string& key, double lo, double hi) {
+  if (!has(key))
+    fail(key, "missing_field", child_path(key) + " is missing; expected a number from " + number_text(json(lo)) + " to " + number_text(json(hi)));
+  return number_in_or(key, lo, hi, 0);
 }
 
 bool Reader::boolean_or(const std::string& key, bool fallback) {

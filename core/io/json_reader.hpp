@@ -17,11 +17,14 @@ using json = nlohmann::json;
 
 // A short rendering of a JSON value for error messages ("abc" (a string), 0, null, an object, ...).
 std::string describe(const json& v);
+// Text from the input as messages quote it: in JSON quotes and escapes, cut to `max_bytes` on a UTF-8 boundary.
+std::string quote_text(const std::string& text, std::size_t max_bytes = 40);
 // A number as messages show it: integral values without exponent or ".0" (below 1e16), others shortest round-trip.
 std::string number_text(const json& v);
 
-// Parse text as JSON, with NaN, Infinity and -Infinity as Python's json writes them (non-finite numbers in the
-// document; every numeric getter refuses them by name). A syntax error becomes
+// Parse text as JSON, first checked against the text limits (util/limits.hpp: size, depth, values; codes
+// <prefix>.too_large, <prefix>.too_deep), with NaN, Infinity and -Infinity as Python's json writes them (non-finite
+// numbers in the document; every numeric getter refuses them by name). A syntax error becomes
 // InputError{prefix + ".malformed_json", "", "..."} with the byte position.
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix);
 
@@ -45,6 +48,7 @@ class Reader {
   double positive_number_or(const std::string& key, double fallback);
   double nonneg_number_or(const std::string& key, double fallback);
   double number_in_or(const std::string& key, double lo, double hi, double fallback);
+  double number_in(const std::string& key, double lo, double hi);  // required
   bool boolean_or(const std::string& key, bool fallback);
   std::string string(const std::string& key);
   std::string string_or(const std::string& key, const std::string& fallback);

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <utility>
+#include <vector>
 #include <stdexcept>
 
 namespace infercast {
@@ -138,6 +141,14 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   return *this;
 }
 
+void JsonWriter::saw_non_finite(double v, std::size_t offset, std::string inner) {
+  if (non_finite_.found) return;
+  non_finite_.found = true;
+  non_finite_.nan = std::isnan(v);
+  non_finite_.offset = offset;
+  non_finite_.inner = std::move(inner);
+}
+
 JsonWriter& JsonWriter::value(double v) {
   char buf[40];
   char* p = buf;
@@ -148,6 +159,7 @@ JsonWriter& JsonWriter::value(double v) {
     if (written_ & bit) *p++ = ',';
     written_ |= bit;
   }
+  if (!std::isfinite(v)) saw_non_finite(v, out_.size() + static_cast<std::size_t>(p - buf), "");
   out_.append(buf, static_cast<std::size_t>(format_number(p, v) - buf));
   return *this;
 }
@@ -206,6 +218,13 @@ JsonWriter& JsonWriter::null() {
 
 JsonWriter& JsonWriter::value(const json& v) {
   separate();
+  if (!non_finite_.found) {
+    std::string where;
+    bool nan = false;
+    if (find_non_finite(v, where, nan))
+      saw_non_finite(nan ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity(), out_.size(),
+                     std::move(where));
+  }
   out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
   return *this;
 }
@@ -217,18 +236,92 @@ JsonWriter& JsonWriter::raw(std::string_view text) {
 }
 
 JsonWriter& JsonWriter::f64_column(const std::string& pointer, const std::vector<double>& v) {
+  std::size_t bad = v.size();
+  if (!non_finite_.found)
+    for (std::size_t i = 0; i < v.size() && bad == v.size(); ++i)
+      if (!std::isfinite(v[i])) bad = i;
   if (side_) {
     columns_.push_back({pointer, side_->size(), v.size()});
     side_->insert(side_->end(), v.begin(), v.end());
-    return null();
+    separate();
+    if (bad < v.size()) saw_non_finite(v[bad], out_.size(), "/" + std::to_string(bad));
+    out_ += "null";
+    return *this;
   }
   begin_array();
+  if (bad < v.size()) saw_non_finite(v[bad], out_.size() - 1, "/" + std::to_string(bad));
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (i) out_ += ',';
     append_number(out_, v[i]);
   }
   if (!v.empty()) written_ |= std::uint64_t{1} << (depth_ - 1);
   return end_array();
+}
+
+bool find_non_finite(const json& v, std::string& where, bool& nan) {
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    nan = std::isnan(d);
+    return !std::isfinite(d);
+  }
+  if (v.is_object()) {
+    for (auto it = v.begin(); it != v.end(); ++it)
+      if (find_non_finite(it.value(), where, nan)) {
+        where = "/" + pointer_escape(it.key()) + where;
+        return true;
+      }
+  } else if (v.is_array()) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (find_non_finite(v[i], where, nan)) {
+        where = "/" + std::to_string(i) + where;
+        return true;
+      }
+  }
+  return false;
+}
+
+std::string pointer_at(std::string_view text, std::size_t at) {
+  struct Level {
+    bool object;
+    bool want_key;
+    std::string key;
+    std::size_t index;
+  };
+  std::vector<Level> stack;
+  std::size_t i = 0;
+  while (i < at && i < text.size()) {
+    const char c = text[i];
+    if (c == '"') {
+      std::size_t j = i + 1;
+      while (j < text.size() && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+      if (!stack.empty() && stack.back().object && stack.back().want_key)
+        stack.back().key = json::parse(text.substr(i, j + 1 - i)).get<std::string>();
+      i = j + 1;
+      continue;
+    }
+    if (c == '{') stack.push_back({true, true, "", 0});
+    else if (c == '[') stack.push_back({false, false, "", 0});
+    else if ((c == '}' || c == ']') && !stack.empty()) stack.pop_back();
+    else if (c == ',' && !stack.empty()) {
+      if (stack.back().object) stack.back().want_key = true;
+      else ++stack.back().index;
+    } else if (c == ':' && !stack.empty()) {
+      stack.back().want_key = false;
+    }
+    ++i;
+  }
+  std::string out;
+  for (const auto& l : stack) out += "/" + (l.object ? pointer_escape(l.key) : std::to_string(l.index));
+  return out;
+}
+
+json tree_from(const std::string& text, const JsonWriter& w) {
+  json v = json::parse(text);
+  const auto& bad = w.non_finite();
+  if (bad.found)
+    v.at(json::json_pointer(pointer_at(text, bad.offset) + bad.inner)) =
+        bad.nan ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
+  return v;
 }
 
 }  // namespace infercast

@@ -57,9 +57,22 @@ class JsonWriter {
   };
   const std::vector<SideColumn>& columns() const { return columns_; }
 
+  // The first NaN or infinity given to the writer (written as null, put in a side column, or inside a tree): where
+  // it is, for the envelope's finiteness check (api/registry.cpp). `offset` is where in the text the value (the
+  // column, the tree) starts, `inner` the JSON pointer within it ("" for a number written on its own).
+  struct NonFinite {
+    bool found = false;
+    bool nan = false;
+    std::size_t offset = 0;
+    std::string inner;
+  };
+  const NonFinite& non_finite() const { return non_finite_; }
+
  private:
   JsonWriter& integer(std::int64_t v);
   void separate();  // the comma before a value or key, unless it is the first in its container
+  void saw_non_finite(double v, std::size_t offset, std::string inner);
+  NonFinite non_finite_;
   std::string& out_;
   std::vector<double>* side_;
   std::vector<SideColumn> columns_;
@@ -69,13 +82,25 @@ class JsonWriter {
   bool after_key_ = false;
 };
 
+// Where in `v` the first NaN or infinity is, as a JSON pointer into `where` (false when every number is finite),
+// and whether it is NaN. Trees here are results (user JSON echoed in them is at most limit::kJsonDepth deep), so the
+// recursion is bounded.
+bool find_non_finite(const json& v, std::string& where, bool& nan);
+
+// The JSON pointer of the value that starts at byte `at` of `text` (one JSON value, as a JsonWriter wrote it).
+std::string pointer_at(std::string_view text, std::size_t at);
+
+// A tree written by `text`'s writer `w`, read back: the first non-finite number it was given (the text holds null
+// there) is put back, so a finiteness check of the tree still finds it.
+json tree_from(const std::string& text, const JsonWriter& w);
+
 // A tree built by a writer function (for the callers that still want one).
 template <class F>
 json tree_of(F&& write) {
   std::string text;
   JsonWriter w(text);
   write(w);
-  return json::parse(text);
+  return tree_from(text, w);
 }
 
 // Shortest text that reads back to v, as nlohmann::json prints a double ("12.0", "0.1", "1e+20"); non-finite: null.

@@ -7,6 +7,7 @@
 #include "io/config_vision.hpp"
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
+#include "util/limits.hpp"
 
 #include <algorithm>
 #include <set>
@@ -490,6 +491,13 @@ static void read_quantization(Reader q, ModelSpec& m) {
 
 namespace {
 
+// How many text_config levels `path` is inside.
+int text_config_depth(const std::string& path) {
+  int n = 0;
+  for (std::size_t at = path.find("/text_config"); at != std::string::npos; at = path.find("/text_config", at + 1)) ++n;
+  return n;
+}
+
 ModelSpec parse_config(const json& config, const std::string& path) {
   Reader probe(config, path, "model");
   ModelSpec m;
@@ -500,6 +508,10 @@ ModelSpec parse_config(const json& config, const std::string& path) {
   if (probe.has("text_config")) {
     Reader& top = probe;
     Reader text = top.object("text_config");
+    if (text_config_depth(path) >= limit::kTextConfigDepth)
+      top.fail("text_config", "out_of_range", text.path() + " nests text_config " + std::to_string(limit::kTextConfigDepth + 1) +
+                                                  " levels deep; expected at most " + std::to_string(limit::kTextConfigDepth) +
+                                                  " (a multimodal config holds its language model in one text_config)");
     std::string inner = text.string_or("model_type", type);
     json inner_cfg = config.at("text_config");
     if (!inner_cfg.contains("model_type") || inner_cfg["model_type"].is_null()) inner_cfg["model_type"] = type;

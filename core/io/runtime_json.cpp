@@ -67,6 +67,7 @@ SchedulerSpec parse_scheduler(Reader s) {
   d.preemption = preemption_names().parse(s.string_or("preemption", preemption_names().name(d.preemption)), s.child_path("preemption"), "runtime.out_of_range");
   d.prefix_caching = s.boolean_or("prefix_caching", d.prefix_caching);
   d.output_delay_steps = static_cast<int>(s.int_in_or("output_delay_steps", 0, 4, 0));
+  d.scheduler_steps = static_cast<int>(s.int_in_or("scheduler_steps", 1, 64, 1));
   s.reject_unknown();
   return d;
 }
@@ -91,7 +92,8 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"kv_block_tokens", d.kv_block_tokens},
               {"preemption", preemption_names().name(d.preemption)},
               {"prefix_caching", d.prefix_caching},
-              {"output_delay_steps", d.output_delay_steps}};
+              {"output_delay_steps", d.output_delay_steps},
+              {"scheduler_steps", d.scheduler_steps}};
   if (d.memory_basis == MemoryBasis::Reserve)
     out["reserve_MB"] = {{"base", d.reserve.base_mb}, {"per_chunk_token", d.reserve.per_chunk_token_mb},
                          {"per_graph_batch", d.reserve.per_graph_batch_mb}, {"per_device", d.reserve.per_device_mb},

@@ -8,6 +8,7 @@
 #include "io/model_config.hpp"
 #include "io/weight_formats.hpp"
 #include "model/model.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -80,15 +81,29 @@ long layer_of(const std::string& n) {
   return -1;
 }
 
-std::uint64_t elements(const std::vector<std::uint64_t>& shape) {
+// Elements of a shape, checked: above 2^53 (past what a double holds exactly, and past any tensor) is refused
+// naming the tensor at `where`, never wrapped or saturated into a wrong count.
+std::uint64_t elements(const std::vector<std::uint64_t>& shape, const std::string& code_path, const std::string& where) {
   std::uint64_t n = 1;
-  for (auto d : shape) n = d == 0 ? 0 : (n > ~std::uint64_t(0) / d ? ~std::uint64_t(0) : n * d);
+  for (auto d : shape) if (d == 0) return 0;
+  for (auto d : shape) {
+    if (n > limit::kTensorElements / d)
+      throw InputError("safetensors.bad_value", code_path,
+                       where + ": its shape holds more than 2^53 elements; expected a tensor a model can hold");
+    n *= d;
+  }
   return n;
 }
 
-// Bytes `n` elements of `d` take (saturating instead of wrapping for absurd shapes).
-std::uint64_t stored_bytes(std::uint64_t n, const StDtype& d) {
-  return n > (~std::uint64_t(0) - 7) / 64 ? ~std::uint64_t(0) : (n * d.bits + 7) / 8;
+// Bytes `n` elements of `d` take (n is at most 2^53: no overflow).
+std::uint64_t stored_bytes(std::uint64_t n, const StDtype& d) { return (n * static_cast<std::uint64_t>(d.bits) + 7) / 8; }
+
+// A sum of counts kept within 2^53, refused past it rather than wrapped.
+void add_checked(std::uint64_t& into, std::uint64_t v, const std::string& code_path, const char* what) {
+  if (v > limit::kTensorElements || into > limit::kTensorElements - v)
+    throw InputError("safetensors.bad_value", code_path,
+                     std::string("the tensors' ") + what + " add up past 2^53; expected a model's tensors");
+  into += v;
 }
 
 // The expert index in "...experts.7....", -1 when none.
@@ -108,9 +123,9 @@ std::uint64_t safetensors_header_size(const std::string& bytes) {
                           " bytes were read");
   std::uint64_t n = 0;
   std::memcpy(&n, bytes.data(), 8);  // little-endian, as are x86, ARM and wasm
-  if (n < 2 || n > 100000000)
-    fail("bad_value", "the header length holds " + std::to_string(n) +
-                          " bytes; expected 2 to 100000000 (is this a safetensors file?)");
+  if (n < 2 || n > limit::kSafetensorsHeaderBytes)
+    fail("bad_value", "the header length holds " + std::to_string(n) + " bytes; expected 2 to " +
+                          std::to_string(limit::kSafetensorsHeaderBytes) + " (is this a safetensors file?)");
   return 8 + n;
 }
 
@@ -121,6 +136,7 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
                           std::to_string(bytes.size()) + " were read; expected the first " + std::to_string(need) +
                           " bytes of the file");
   json doc;
+  check_json_text(bytes.data() + 8, bytes.data() + need, "the safetensors header", "safetensors", limit::kSafetensorsHeaderBytes);
   try {
     doc = json::parse(bytes.begin() + 8, bytes.begin() + static_cast<std::ptrdiff_t>(need));
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past a double's range
@@ -133,10 +149,19 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
     const std::string& name = it.key();
     const json& v = it.value();
     if (name == "__metadata__") {
-      if (v.is_object()) h.metadata = v;
+      // Text to text, as the format defines it; results show each value cut to limit::kMetadataBytes.
+      if (!v.is_object()) fail("bad_value", "__metadata__ holds " + describe(v) + "; expected an object of strings");
+      if (v.size() > 1024) fail("bad_value", "__metadata__ holds " + std::to_string(v.size()) + " entries; expected at most 1024");
+      for (auto m = v.begin(); m != v.end(); ++m) {
+        if (!m.value().is_string())
+          fail("bad_value", "__metadata__/" + pointer_escape(m.key()) + " holds " + describe(m.value()) + "; expected a string");
+        h.metadata[utf8_prefix(m.key(), limit::kMetadataBytes)] = utf8_prefix(m.value().get<std::string>(), limit::kMetadataBytes);
+      }
       continue;
     }
-    const std::string where = "tensor " + name;
+    if (h.tensors.size() >= limit::kCheckpointTensors)
+      fail("bad_value", "the header lists more than " + std::to_string(limit::kCheckpointTensors) + " tensors; expected at most that many");
+    const std::string where = "tensor " + utf8_prefix(name, 256);
     if (!v.is_object()) fail("bad_value", where + " holds " + describe(v) + "; expected {dtype, shape, data_offsets}");
     if (!v.contains("dtype") || !v["dtype"].is_string())
       fail("bad_value", where + ": dtype is missing or not a string; expected one of " + dtype_list());
@@ -144,7 +169,7 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
     t.name = name;
     t.dtype = v["dtype"].get<std::string>();
     const StDtype* d = st_dtype(t.dtype);
-    if (!d) fail("bad_value", where + ": dtype holds \"" + t.dtype + "\"; expected one of " + dtype_list());
+    if (!d) fail("bad_value", where + ": dtype holds " + quote_text(t.dtype) + "; expected one of " + dtype_list());
     if (!v.contains("shape") || !v["shape"].is_array() || v["shape"].size() > 8)
       fail("bad_value", where + ": shape is missing or not an array of at most 8 sizes");
     for (const auto& s : v["shape"]) {
@@ -155,7 +180,7 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned() ||
         off[1].get<std::uint64_t>() < off[0].get<std::uint64_t>())
       fail("bad_value", where + ": data_offsets must be [begin, end] with end >= begin");
-    const std::uint64_t n = elements(t.shape);
+    const std::uint64_t n = elements(t.shape, "/safetensors", where);
     const std::uint64_t span = off[1].get<std::uint64_t>() - off[0].get<std::uint64_t>();
     const std::uint64_t expect = stored_bytes(n, *d);
     if (span != expect)
@@ -176,6 +201,9 @@ json safetensors_header_json(const SafetensorsHeader& h) {
 json safetensors_checkpoint(const json& rows, const json* config) {
   if (!rows.is_array() || rows.empty())
     throw InputError("safetensors.bad_value", "/tensors", "/tensors holds " + describe(rows) + "; expected a non-empty array of [name, dtype, shape] rows");
+  if (rows.size() > limit::kCheckpointTensors)
+    throw InputError("safetensors.bad_value", "/tensors", "/tensors holds " + std::to_string(rows.size()) +
+                                                            " rows; expected at most " + std::to_string(limit::kCheckpointTensors) + " tensors");
   struct T {
     std::string name, dtype;
     std::vector<std::uint64_t> shape;
@@ -192,18 +220,19 @@ json safetensors_checkpoint(const json& rows, const json* config) {
       throw InputError("safetensors.bad_value", path, path + " holds " + describe(r) + "; expected [name, dtype, shape]");
     T t{r[0].get<std::string>(), r[1].get<std::string>(), {}, 0, -1};
     if (!st_dtype(t.dtype))
-      throw InputError("safetensors.bad_value", path + "/1", path + "/1 holds \"" + t.dtype + "\"; expected one of " + dtype_list());
+      throw InputError("safetensors.bad_value", path + "/1", path + "/1 holds " + quote_text(t.dtype) + "; expected one of " + dtype_list());
+    if (r[2].size() > 8) throw InputError("safetensors.bad_value", path + "/2", path + "/2 holds " + describe(r[2]) + "; expected a shape of at most 8 sizes");
     for (const auto& s : r[2]) {
       if (!s.is_number_unsigned()) throw InputError("safetensors.bad_value", path + "/2", path + "/2 holds " + describe(s) + " in a shape; expected sizes of 0 or more");
       t.shape.push_back(s.get<std::uint64_t>());
     }
-    t.n = elements(t.shape);
+    t.n = elements(t.shape, path + "/2", path);
     t.layer = layer_of(t.name);
     ts.push_back(std::move(t));
   }
   for (const auto& t : ts)
     if (!seen.insert(t.name).second)
-      throw InputError("safetensors.bad_value", "/tensors", "tensor " + t.name + " appears in two shards; expected each tensor once");
+      throw InputError("safetensors.bad_value", "/tensors", "tensor " + utf8_prefix(t.name, 256) + " appears in two shards; expected each tensor once");
 
   // Counts: parameters exclude quantization side tensors (scales, zero points), which are still stored bytes.
   std::uint64_t params = 0, side = 0, total_bytes = 0;
@@ -214,16 +243,16 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   for (const auto& t : ts) {
     const StDtype* d = st_dtype(t.dtype);
     const std::uint64_t b = stored_bytes(t.n, *d);
-    total_bytes += b;
+    add_checked(total_bytes, b, "/tensors", "bytes");
     auto& bt = by_type[t.dtype];
-    bt[0] += 1, bt[1] += t.n, bt[2] += b;
+    bt[0] += 1, bt[1] += t.n, bt[2] += b;  // within the totals' checked bounds
     layers = std::max(layers, t.layer);
     experts = std::max(experts, expert_of(t.name));
     if (is_side_tensor(t.name)) {
-      side += t.n;
+      add_checked(side, t.n, "/tensors", "elements");
       continue;
     }
-    params += t.n;
+    add_checked(params, t.n, "/tensors", "elements");
     const std::string cls = class_of(t.name, t.shape.size());
     if (cls.empty()) continue;
     if (!d->ours[0]) packed = packed || t.dtype == "I32" || t.dtype == "U8";

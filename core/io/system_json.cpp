@@ -12,7 +12,7 @@ namespace {
 Link parse_link(Reader r) {
   Link l;
   l.name = r.string_or("name", "");
-  l.bandwidth_bytes_per_s = r.positive_number("bandwidth_GBps") * 1e9;
+  l.bandwidth_bytes_per_s = read_required(r, field::link_bandwidth_gbps) * 1e9;
   l.latency_s = read_field(r, field::link_latency_us) * 1e-6;
   l.efficiency = read_field(r, field::link_efficiency);
   r.reject_unknown();
@@ -42,8 +42,8 @@ System parse_system(const json& doc, const std::string& path, bool preset, const
   if (dv && dv->is_string()) {
     const HardwareSpec* hw = find_hardware_preset(dv->get<std::string>());
     if (!hw)
-      r.fail("device", "unknown_preset", r.child_path("device") + " holds \"" + dv->get<std::string>() +
-                                             "\", which is not a hardware preset; run `infercast hardware` for the list");
+      r.fail("device", "unknown_preset", r.child_path("device") + " holds " + quote_text(dv->get<std::string>(), 200) +
+                                             ", which is not a hardware preset; run `infercast hardware` for the list");
     s.device = *hw;
   } else if (dv && dv->is_object()) {
     s.device = parse_hardware(*dv, r.child_path("device"));

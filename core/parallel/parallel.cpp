@@ -78,8 +78,16 @@ i64 ceil_div(i64 a, i64 b) { return (a + b - 1) / b; }
 // What one of `tp` devices holds of layers [first, last). Experts: every device computes its 1/tp share of the
 // routed work whether experts are divided (ep) or split in width (tp / ep): the mean per device is the same, so
 // the shard keeps all experts at 1/tp of their width (ceil when the width does not divide).
-ModelSpec shard(const ModelSpec& m, int tp, int first, int last) {
-  ModelSpec s = m;
+// `frame` is the model without its layers (frame_of): each stage copies only its own layers, so a plan of
+// thousands of stages over thousands of layers stays linear in the layers.
+ModelSpec frame_of(const ModelSpec& m) {
+  ModelSpec f = m;
+  std::vector<LayerSpec>().swap(f.layers);
+  return f;
+}
+
+ModelSpec shard(const ModelSpec& frame, const ModelSpec& m, int tp, int first, int last) {
+  ModelSpec s = frame;
   s.layers.assign(m.layers.begin() + first, m.layers.begin() + last);
   s.has_embedding = m.has_embedding && first == 0;
   s.has_head = m.has_head && last == static_cast<int>(m.layers.size());
@@ -286,12 +294,13 @@ std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const 
   }
   group_of(p.tp, sys, "/parallel/tp", "tensor-parallel");
   std::vector<Stage> stages;
+  const ModelSpec frame = frame_of(m);
   for (int s = 0; s < p.pp; ++s) {
     Stage st;
     st.first_layer = static_cast<int>(static_cast<i64>(s) * L / p.pp);
     const int last = static_cast<int>(static_cast<i64>(s + 1) * L / p.pp);
     st.layers = last - st.first_layer;
-    st.model = shard(m, p.tp, st.first_layer, last);
+    st.model = shard(frame, m, p.tp, st.first_layer, last);
     stages.push_back(std::move(st));
   }
   return stages;
@@ -410,7 +419,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     {
       Stage ds;
       ds.layers = static_cast<int>(d.layers.size());
-      ds.model = shard(d, dp_plan.tp, 0, ds.layers);
+      ds.model = shard(frame_of(d), d, dp_plan.tp, 0, ds.layers);
       dstages.push_back(std::move(ds));
     }
     const CommContext dctx = context_for(sys, dp_plan, w);

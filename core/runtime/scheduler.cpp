@@ -74,6 +74,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.preemption = s.preemption;
   l.prefix_caching = s.prefix_caching;
   l.output_delay_steps = s.output_delay_steps;
+  l.scheduler_steps = s.scheduler_steps;
   return l;
 }
 

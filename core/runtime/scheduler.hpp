@@ -74,6 +74,10 @@ struct SchedulerSpec {
   // n and reads step n's tokens after launching it (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's
   // overlap scheduler); 0 where each step's tokens go out when it ends.
   int output_delay_steps = 0;
+  // Multi-step scheduling (vLLM 0.5.5-0.6's --num-scheduler-steps N): a batch of decodes is scheduled once and runs N
+  // steps back to back, no prompt admitted inside the window, its tokens reaching the client together at the window's
+  // end (one streamed chunk of N tokens per request). 1: every step is scheduled (and streamed) on its own.
+  int scheduler_steps = 1;
   std::string source;
 };
 
@@ -91,6 +95,7 @@ struct SchedulerLimits {
   Preemption preemption = Preemption::Recompute;
   bool prefix_caching = false;
   int output_delay_steps = 0;
+  int scheduler_steps = 1;
   bool stated = false;
 };
 

@@ -5,6 +5,8 @@
 #include <memory>
 #include <tuple>
 
+#include "util/limits.hpp"
+
 namespace infercast {
 
 const NameTable<DisaggMode>& disagg_mode_names() {
@@ -30,6 +32,34 @@ struct Layout {
 
 bool meets(const DeploySpec& s, const DeployConfig& c) {
   return (s.max_ttft_s <= 0 || c.ttft_s <= s.max_ttft_s) && (s.max_tpot_s <= 0 || c.tpot_s <= s.max_tpot_s);
+}
+
+// Pool sizes searched for a disaggregated deployment: every count up to `n` (ratio 1); every count to 8 and then each
+// about `ratio` times the last (ratio below 2); or the powers of `ratio` (2 and up). Ascending.
+std::vector<int> pool_sizes(int n, double ratio) {
+  std::vector<int> v;
+  const long long dense = ratio <= 1 ? n : (ratio < 2 ? 8 : 1);
+  for (long long k = 1; k <= n;) {
+    v.push_back(static_cast<int>(k));
+    k = k < dense ? k + 1 : std::max(k + 1, static_cast<long long>(std::ceil(static_cast<double>(k) * ratio)));
+  }
+  return v;
+}
+
+// (x, y) pairs of `sizes` with x * tpp + y * tpd <= devices.
+double pool_pairs(const std::vector<int>& sizes, int tpp, int tpd, int devices) {
+  double n = 0;
+  for (int x : sizes) {
+    const long long left = static_cast<long long>(devices) - static_cast<long long>(x) * tpp;
+    if (left < tpd) break;
+    n += static_cast<double>(std::upper_bound(sizes.begin(), sizes.end(), left / tpd) - sizes.begin());
+  }
+  return n;
+}
+
+// Batches of kBatches a pool of `bmax` requests holds.
+double batches_within(double bmax) {
+  return static_cast<double>(std::upper_bound(std::begin(kBatches), std::end(kBatches), bmax) - std::begin(kBatches));
 }
 
 // The most requests a setup's pool holds at once (mean context, or reserved to the last token).
@@ -83,7 +113,48 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
                      m.name + " fits no tensor/pipeline split of " + std::to_string(devices) + " " + sys.device.name +
                          " devices; expected more devices, smaller weights (a lower-bit format) or a larger device");
   for (const auto& wr : layouts.front().setups.front().warnings) out.warnings.push_back(wr);
+  // The work, counted before any configuration is timed (docs/schema.md, "Limits"): the aggregated configurations,
+  // then the disaggregated ones over every prefill and decode pool size; past kDeployEvaluations the pool sizes are
+  // searched on a coarser geometric grid, and past it even on the coarsest the request is refused.
+  double aggregated = 0;
+  if (spec.disaggregated != DisaggMode::On)
+    for (const auto& L : layouts) aggregated += static_cast<double>(L.setups.size()) * batches_within(L.bmax);
+  const auto disaggregated = [&](const std::vector<int>& sizes) {
+    double n = 0;
+    if (spec.disaggregated == DisaggMode::Off || osl <= 1) return n;
+    for (const auto& Lp : layouts) {
+      if (Lp.plan.pp != 1) continue;
+      for (const auto& Ld : layouts)
+        if (Ld.plan.pp == 1)
+          n += static_cast<double>(Lp.setups.size()) * batches_within(pool_requests(Ld.setups.back(), isl, osl)) *
+               pool_pairs(sizes, Lp.plan.tp, Ld.plan.tp, devices);
+    }
+    return n;
+  };
+  std::vector<int> sizes;
+  double work = 0;
+  for (double ratio : {1.0, 1.05, 1.1, 1.25, 1.5, 2.0, 4.0, 8.0}) {
+    sizes = pool_sizes(devices, ratio);
+    work = aggregated + disaggregated(sizes);
+    out.pool_size_ratio = ratio;
+    if (work <= limit::kDeployEvaluations) break;
+  }
+  if (work > limit::kDeployEvaluations)
+    throw InputError("deploy.too_much_work", "/deploy/devices",
+                     "/deploy: " + std::to_string(devices) + " devices over " + std::to_string(layouts.size()) +
+                         " parallel layouts give " + std::to_string(static_cast<long long>(work)) +
+                         " configurations to time even with pool sizes on a coarse grid, past the limit of " +
+                         std::to_string(static_cast<long long>(limit::kDeployEvaluations)) +
+                         "; expected a smaller /deploy/max_tp, fewer devices, or /deploy/disaggregated \"off\"");
+  if (out.pool_size_ratio > 1)
+    out.warnings.push_back({"deploy.coarse_pools", "/deploy/devices",
+                            "the prefill and decode pool sizes were searched on a geometric grid (each about " +
+                                std::to_string(out.pool_size_ratio).substr(0, 4) + " times the last), to time at most " +
+                                std::to_string(static_cast<long long>(limit::kDeployEvaluations)) +
+                                " configurations (every count would take " +
+                                std::to_string(static_cast<long long>(aggregated + disaggregated(pool_sizes(devices, 1)))) + ")"});
   std::vector<DeployConfig> all;
+  all.reserve(static_cast<std::size_t>(work));
   const auto keep = [&](DeployConfig c) {
     c.meets_sla = meets(spec, c);
     ++out.evaluated;
@@ -149,8 +220,10 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
           const double bmax_d = pool_requests(sd, isl, osl);
           const double kv_bytes = request_kv_bytes(sd, isl);  // what each decode device receives
           const int tpp = Lp.plan.tp, tpd = Ld.plan.tp;
-          for (int xn = 1; xn * tpp + tpd <= devices; ++xn) {
-            for (int yn = 1; xn * tpp + yn * tpd <= devices; ++yn) {
+          for (int xn : sizes) {
+            if (xn * tpp + tpd > devices) break;
+            for (int yn : sizes) {
+              if (xn * tpp + yn * tpd > devices) break;
               const int used = xn * tpp + yn * tpd;
               const Link& link = used <= sys.devices_per_node ? sys.intra : sys.inter;
               const double t_kv = link.latency_s + (link.achievable() > 0 ? kv_bytes / link.achievable() : 0);

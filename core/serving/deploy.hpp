@@ -47,6 +47,7 @@ struct DeployResult {
   long long evaluated = 0;          // configurations timed
   long long feasible = 0;           // of them meeting the SLA
   int layouts = 0;                  // parallel layouts whose step model was built
+  double pool_size_ratio = 1;       // disaggregated pool sizes searched: every count (1), or a geometric grid
   std::vector<Warning> warnings;
 };
 

@@ -6,6 +6,7 @@
 
 #include "ops/geometry.hpp"
 #include "serving/serving.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -139,11 +140,20 @@ ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const Sy
     double n = load.requests > 0 ? std::ceil(load.requests / dp) : (clients > 0 ? std::clamp(8 * clients, 200.0, 4000.0) : 1000.0);
     n = std::max(n, clients);
     const double work = n * (load.osl.mean + load.isl.mean / static_cast<double>(std::max<long long>(1, f.setup.limits.token_budget)));
-    if (work > 5e7)
+    if (work > limit::kServingRequestSteps)
       throw InputError("serving.too_large", load.requests > 0 ? "/serving/requests" : "/serving/concurrency",
                        "the simulation would run " + std::to_string(static_cast<long long>(work)) +
                            " request-steps (requests x output tokens); expected at most 50000000: give fewer /serving/requests "
                            "or use the steady state (/serving/simulate false)");
+    // Engine steps: the request-steps over the batch the steady state runs (one request at a time at the least).
+    const double steps = work / std::max(1.0, f.steady.mean_batch);
+    if (steps > limit::kServingSteps)
+      throw InputError("serving.too_much_work", load.requests > 0 ? "/serving/requests" : "/serving/concurrency",
+                       "/serving: the simulation would run about " + std::to_string(static_cast<long long>(steps)) +
+                           " engine steps (" + std::to_string(static_cast<long long>(work)) + " request-steps, about " +
+                           std::to_string(static_cast<long long>(std::max(1.0, f.steady.mean_batch))) +
+                           " requests per step); expected at most " + std::to_string(static_cast<long long>(limit::kServingSteps)) +
+                           ": give fewer /serving/requests, a higher concurrency, or use the steady state (/serving/simulate false)");
     f.simulated = simulate_serving(f.setup, sm, load, sm.execution());
     f.has_simulation = true;
   }

@@ -8,6 +8,8 @@
 #include <deque>
 
 #include "serving/serving.hpp"
+#include "util/error.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -159,6 +161,9 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   };
   std::vector<Entry> step;
   double preempted_before = 0;
+  // Multi-step scheduling: steps left in the current window, and the tokens its steps sampled (streamed at its end).
+  int window_left = 0;
+  std::vector<std::size_t> held;
   const auto kv_for = [&](const Req& r, double ctx) {
     return L.preemption == Preemption::None ? request_kv_bytes(s, r.isl + r.osl) : request_kv_bytes(s, ctx);
   };
@@ -254,7 +259,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       Req& q = reqs[idx];
       q.seen += 1;
       if (q.first < 0) q.first = when;
-      else itl_gap(when - q.last);
+      else if (when > q.last) itl_gap(when - q.last);  // tokens streamed together are one chunk: one gap, as the tools count
       q.last = when;
       if (q.seen < q.osl) continue;
       q.finish = when;
@@ -280,6 +285,12 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
         waiting.push_back(next_open++);
         ++in_system;
       }
+    // A window ends early when none of its requests is left decoding.
+    if (window_left > 0 && std::none_of(running.begin(), running.end(), [&](std::size_t i) { return !reqs[i].prefilling; })) {
+      window_left = 0;
+      observe(held, t);
+      continue;
+    }
     if (running.empty() && waiting.empty() && !pending.empty()) {
       observe(pending, t);  // the engine is idle: the last step's tokens go out now
       continue;
@@ -295,7 +306,20 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     preempted_before = out.preemptions;
     double budget = static_cast<double>(L.token_budget);
     bool prefill_step = false;
-    if (L.policy == StepPolicy::PrefillFirst) {
+    if (window_left > 0) {
+      // Inside a multi-step window: the scheduled decodes run again, nothing is admitted.
+      for (std::size_t k = 0; k < running.size(); ++k) {
+        const std::size_t idx = running[k];
+        Req& q = reqs[idx];
+        if (q.prefilling) continue;
+        if (!grow(idx, q.computed + 1)) {
+          preempt(idx);
+          --k;
+          continue;
+        }
+        step.push_back({idx, 1});
+      }
+    } else if (L.policy == StepPolicy::PrefillFirst) {
       // A prefill step when prompts wait (or one is mid-chunk) and can be admitted; else every running request decodes.
       for (std::size_t idx : running) {
         Req& q = reqs[idx];
@@ -373,6 +397,10 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       steps.add(sl, q.computed, e.input, 1);
       (q.prefilling ? any_prefill : any_decode) = true;
     }
+    if (L.scheduler_steps > 1 && window_left == 0 && !any_prefill) {
+      window_left = L.scheduler_steps;  // a decode-only schedule opens a window of N steps
+      if (!pending.empty()) observe(pending, t);
+    }
     const double dt = steps.seconds(sl, x);
     double wc = 0, wm = 0;
     steps.work(sl, wc, wm);
@@ -384,6 +412,14 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     busy += dt;
     batch_sum += static_cast<double>(running.size());
     out.steps += 1;
+    // A backstop behind forecast_serving's estimate (lengths drawn from a long-tailed distribution can run alone for
+    // many steps): the simulation stops at the limit instead of running on (docs/schema.md, "Limits").
+    if (out.steps > limit::kServingSteps)
+      throw InputError("serving.too_much_work", "/serving",
+                       "/serving: the simulation passed " + std::to_string(static_cast<long long>(limit::kServingSteps)) +
+                           " engine steps (the drawn lengths keep few requests running at a time); expected fewer "
+                           "/serving/requests, a higher concurrency, a narrower length spread, or the steady state "
+                           "(/serving/simulate false)");
     (any_prefill ? (any_decode ? out.mixed_steps : out.prefill_steps) : out.decode_steps) += 1;
     if (reserving && !any_prefill) reserve_ratio = std::max(0.1, reserve_ratio - 0.001);
     t += dt;
@@ -408,8 +444,13 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       any_done = true;
     }
     if (any_done) running.erase(std::remove_if(running.begin(), running.end(), [&](std::size_t i) { return reqs[i].done; }), running.end());
-    // The client's side: with overlapped scheduling a step's tokens come out when the next step ends.
-    if (delayed) {
+    // The client's side: a multi-step window streams its tokens at its end; with overlapped scheduling a step's tokens
+    // come out when the next step ends.
+    if (window_left > 0) {
+      held.insert(held.end(), emitted.begin(), emitted.end());
+      emitted.clear();
+      if (--window_left == 0) observe(held, t);
+    } else if (delayed) {
       observe(pending, t);
       pending.swap(emitted);
     } else {

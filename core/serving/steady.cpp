@@ -156,8 +156,14 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   out.mean_batch = B;
   out.mean_step_s = c.step;
   // Overlapped scheduling hands each token out one step later: first token and finish move by a step.
+  // Multi-step scheduling (N steps per schedule): a prompt waits on average (N - 1) / 2 steps for the window to end,
+  // and a request's last tokens reach the client at the end of their window, (N - 1) / 2 steps late on average; the
+  // client sees one gap of N steps per chunk of N tokens.
+  const double steps = std::max(1, s.limits.scheduler_steps);
+  const double window = (steps - 1) / 2 * c.step;
   const double delay = s.limits.output_delay_steps * c.step;
-  fill(out, c.ttft + wait + delay, c.tpot, c.e2e + wait + delay);
+  fill(out, c.ttft + wait + delay + window, c.tpot, c.e2e + wait + delay + 2 * window);
+  out.itl_s.mean = out.itl_s.p50 = out.itl_s.p90 = out.itl_s.p99 = steps * c.tpot;
   const double rate = load.concurrency > 0 ? c.rate : std::min(load.request_rate / dp, c.rate);
   out.requests_per_s = rate * dp;
   out.output_tokens_per_s = rate * osl * dp;

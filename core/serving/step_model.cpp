@@ -46,11 +46,10 @@ void locate(const std::vector<double>& grid, double v, std::size_t& j, double& f
   f = (v - grid[j]) / (grid[j + 1] - grid[j]);
 }
 
-// y at grid cell j and fraction f (from locate); a one-point grid is a constant.
+// A one-point grid (a run whose steps never exceed one token or one request) has no next point to read.
 double lerp(const std::vector<double>& y, std::size_t j, double f) {
   if (y.empty()) return 0;
-  if (j + 1 >= y.size()) return y[std::min(j, y.size() - 1)];
-  return y[j] + f * (y[j + 1] - y[j]);
+  return j + 1 < y.size() ? y[j] + f * (y[j + 1] - y[j]) : y[j];
 }
 
 double efficiency_of(const Execution& x, const OpTerms& o) {

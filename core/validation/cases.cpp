@@ -8,7 +8,10 @@
 #include <cmath>
 #include <map>
 
+#include "analysis/work.hpp"
 #include "io/defaults.hpp"
+#include "io/fields.hpp"
+#include "io/json_reader.hpp"
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
 #include "parallel/parallel.hpp"
@@ -26,9 +29,11 @@ bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p,
 
 }  // namespace
 
-// A numeric cell: empty is 0; anything else must be a finite number from 0 to 1e12 (counts are cast to
-// integers, and a measured value is positive), or the whole file is refused naming the record and column.
-double csv_number(const CsvRecord& r, const std::string& k, std::size_t index) {
+// A numeric cell: empty is 0; anything else must be a finite number from 0 to `hi` (1e12 unless the column has a
+// narrower range: counts are cast to integers, and a measured value is positive), or the whole file is refused
+// naming the record and column. `tiny`: the smallest positive value allowed (a measured value: a forecast over a
+// smaller one would pass a double's range); 0 stays allowed (no value).
+double csv_number(const CsvRecord& r, const std::string& k, std::size_t index, double hi, double tiny) {
   const auto it = r.find(k);
   if (it == r.end() || it->second.empty()) return 0;
   const std::string& cell = it->second;
@@ -37,12 +42,14 @@ double csv_number(const CsvRecord& r, const std::string& k, std::size_t index) {
   try {
     d = std::stod(cell, &used);
   } catch (...) {
-    used = 0;
+    used = 0;  // not a number, or past a double's range (1e-310 included)
   }
-  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > 1e12)
+  if (used == 0 || cell.find_first_not_of(" \t", used) != std::string::npos || !std::isfinite(d) || d < 0 || d > hi ||
+      (d > 0 && d < tiny))
     throw InputError("csv.bad_number", "/csv",
-                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds \"" + cell +
-                         "\"; expected a number from 0 to 1e12");
+                     "CSV record " + std::to_string(index + 1) + ": " + k + " holds " + quote_text(cell) + "; expected " +
+                         (tiny > 0 ? "0 (none) or a number from 1e-9 to " : "a number from 0 to ") +
+                         (hi == 1e12 ? std::string("1e12") : number_text(json(hi))));
   return d;
 }
 std::string csv_cell(const CsvRecord& r, const std::string& k) {
@@ -88,7 +95,17 @@ bool formats(const std::string& weights, const std::string& act_kv, std::string&
   w = lookup_name(validation_names().weights, weights, true);
   if (w.empty()) return false;
   a = kv = lookup_name(validation_names().activations_kv, act_kv, true);
-  return !a.empty();
+  if (a.empty()) return false;
+  // A text that names only the KV cache's format (vLLM's --kv-cache-dtype fp8) leaves the GEMMs alone: a model whose
+  // weights are not FP8 keeps computing them in 16 bits (the KV format sets the cache and attention, never the
+  // projections' inputs).
+  std::string text = act_kv;
+  for (auto& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  const std::optional<DType> kv_type = find_dtype(kv);
+  if (kv_type && kv_type->bits_per_element <= 8 && text.find("kv") != std::string::npos &&
+      text.find("activation") == std::string::npos && text.find("matmul") == std::string::npos && w != "fp8")
+    a = w == "fp16" ? "fp16" : "bf16";
+  return true;
 }
 
 // Multi-device rows: the node their devices sit in.
@@ -107,7 +124,7 @@ bool parallel_sizes(const std::string& p, int& tp, int& pp) {
     if (p.compare(i, 2, tag) != 0) return false;
     std::size_t j = i + 2;
     while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
-    if (j == i + 2) return false;
+    if (j == i + 2 || j - i - 2 > 5) return false;  // no digits, or more than any plan holds (stoi would overflow)
     out = std::stoi(p.substr(i + 2, j - i - 2));
     i = j;
     while (i < p.size() && p[i] == ' ') ++i;
@@ -191,18 +208,19 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     v.metric = csv_cell(r, "metric");
     v.unit = csv_cell(r, "unit");
     v.runtime = csv_cell(r, "runtime");
-    v.measured = csv_number(r, "value", index);
-    v.batch = std::max(1.0, csv_number(r, "batch_size", index));
-    v.prompt = csv_number(r, "prompt_len", index);
-    v.gen = csv_number(r, "gen_len", index);
-    const double depth = csv_number(r, "context_depth", index);
+    v.measured = csv_number(r, "value", index, 1e12, 1e-9);
+    // The workload's own ranges (io/fields.hpp): a batch of requests, tokens per request, devices of a plan.
+    v.batch = std::max(1.0, csv_number(r, "batch_size", index, static_cast<double>(kMaxBatch)));
+    v.prompt = csv_number(r, "prompt_len", index, static_cast<double>(kMaxTokens));
+    v.gen = csv_number(r, "gen_len", index, static_cast<double>(kMaxTokens));
+    const double depth = csv_number(r, "context_depth", index, static_cast<double>(kMaxTokens));
     const Metric* metric = nullptr;
     for (const auto& m : kMetrics)
       if (v.metric == m.name) metric = &m;
     v.group = metric ? metric->group : "serving";
     v.model_id = lookup_name(validation_names().models, v.model, false);
     v.hardware_id = hardware_id(v.hardware);
-    const double devices = std::max(1.0, csv_number(r, "num_devices", index));
+    const double devices = std::max(1.0, csv_number(r, "num_devices", index, 4096));
     int tp = 1, pp = 1;
     const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
     const HardwareSpec* hw = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
@@ -267,6 +285,11 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     // Per-device throughput: TensorRT-LLM's tables say "per GPU"; a unit that does not say so is the total.
     if (c.kind == MetricKind::OutputThroughput && v.unit.find("GPU") == std::string::npos) c.devices = 1;
     v.devices = devices;
+    try {
+      check_work(estimate_work(it->second, w), devices > 1 ? 1 + pp : 1, "the plan");
+    } catch (const InputError& e) {
+      throw InputError("csv.too_much_work", "/csv", "CSV record " + std::to_string(index + 1) + ": " + e.what());
+    }
     double exact = 0;
     if (devices > 1) {
       v.system_id = system_id(v.hardware_id);

@@ -39,7 +39,8 @@ struct Case {
 };
 
 // Record helpers shared by the static and the serving rows (cases.cpp).
-double csv_number(const CsvRecord& r, const std::string& k, std::size_t index);
+// A numeric cell from 0 to `hi` (positive ones at least `tiny`); empty is 0 (cases.cpp).
+double csv_number(const CsvRecord& r, const std::string& k, std::size_t index, double hi = 1e12, double tiny = 0);
 std::string csv_cell(const CsvRecord& r, const std::string& k);
 std::string lookup_name(const std::vector<ValidationNames::Name>& list, const std::string& name, bool fold_case);
 std::string hardware_id(const std::string& name);

@@ -1,16 +1,19 @@
 // Serving rows (metric serving_*) as serving runs (docs/serving.md, "Validation"): the load each source ran, read
 // from the row's columns and notes (concurrency=N or request_rate=R first, the number of prompts, fixed lengths or the
-// token totals a source printed, the length distribution its tool draws), the runtime's shipped scheduler, and the
+// token totals a source printed, the length distribution its tool draws), the runtime's shipped scheduler with the
+// sequence cap, chunk budget and multi-step window of the launch flags the source printed, and the
 // simulation (the steady state for offline runs of more than 2e6 request-steps). A run is built once and shared by the
 // metrics measured on it; re-timed under a refitted runtime it is simulated again.
 #include <algorithm>
 #include <cmath>
 #include <regex>
 
+#include "io/fields.hpp"
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
 #include "serving/serving.hpp"
 #include "validation/cases.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -59,8 +62,12 @@ const ServingMetric kServingMetrics[] = {
 bool find_number(const std::string& text, const std::string& pattern, double& out) {
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(pattern))) return false;
-  out = std::stod(m[1].str());
-  return true;
+  try {
+    out = std::stod(m[1].str());
+  } catch (const std::exception&) {  // past a double's range: read as not stated
+    return false;
+  }
+  return std::isfinite(out);
 }
 
 double pick(const Percentiles& p, ServingStat s) {
@@ -84,7 +91,7 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   const std::string notes = csv_cell(r, "notes");
   const HardwareSpec* hw = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
   const RuntimeSpec* rt = find_runtime_preset(v.runtime);
-  const double devices = std::max(1.0, csv_number(r, "num_devices", index));
+  const double devices = std::max(1.0, csv_number(r, "num_devices", index, 4096));
   int tp = 1, pp = 1;
   const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
   ServingLoad load;
@@ -95,7 +102,8 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   if (!find_number(notes, R"(num_prompts=(\d+))", prompts) && !find_number(notes, R"(num-prompt=(\d+))", prompts))
     find_number(notes, R"((\d+) requests)", prompts);
   // Lengths: the columns, else the token totals the source printed, else a dataset's published sample means.
-  double isl = csv_number(r, "prompt_len", index), osl = csv_number(r, "gen_len", index), total = 0;
+  double isl = csv_number(r, "prompt_len", index, static_cast<double>(kMaxTokens)),
+         osl = csv_number(r, "gen_len", index, static_cast<double>(kMaxTokens)), total = 0;
   const double n_for_totals = prompts > 0 ? prompts : (has_conc ? conc : 0);
   if (isl <= 0 && n_for_totals > 0 &&
       (find_number(notes, R"(total_input_tokens=(\d+))", total) || find_number(notes, R"(Total input tokens: (\d+))", total)))
@@ -119,6 +127,17 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     load.isl.kind = load.osl.kind = LengthKind::Uniform;
     load.isl.spread = load.osl.spread = spread / 100;
   }
+  // The engine's launch flags the source printed: the sequence cap and the chunk budget it ran with override the
+  // runtime's shipped defaults (vLLM --max-num-seqs / --max-num-batched-tokens, SGLang --max-running-requests /
+  // --chunked-prefill-size, TGI --max-concurrent-requests / --max-batch-prefill-tokens).
+  double flag = 0;
+  long long max_seqs = 0, budget = 0;
+  for (const char* f : {R"(--max[-_]num[-_]seqs[ =](\d+))", R"(--max-running-requests[ =](\d+))", R"(--max-concurrent-requests[ =](\d+))"})
+    if (find_number(notes, f, flag)) max_seqs = static_cast<long long>(flag);
+  for (const char* f : {R"(--max[-_]num[-_]batched[-_]tokens[ =](\d+))", R"(--chunked-prefill-size[ =](\d+))", R"(--max-batch-prefill-tokens[ =](\d+))"})
+    if (find_number(notes, f, flag)) budget = static_cast<long long>(flag);
+  // vLLM 0.5.5-0.6's multi-step scheduling: N decode steps per schedule, streamed together.
+  const int scheduler_steps = find_number(notes, R"(--num-scheduler-steps[ =](\d+))", flag) ? static_cast<int>(std::clamp(flag, 1.0, 64.0)) : 0;
   if (inf) conc = prompts;
   load.concurrency = has_conc || inf ? conc : 0;
   load.request_rate = has_rate ? rate : 0;
@@ -137,6 +156,12 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   else if (v.measured <= 0) v.reason = "no measured value";
   else if (load.concurrency <= 0 && load.request_rate <= 0) v.reason = "the notes state no concurrency or request rate";
   else if (isl <= 0 || osl <= 0) v.reason = "the source states no prompt and output lengths (nor their totals)";
+  // The load within serving's own ranges and work limit (docs/schema.md, "Limits").
+  else if (conc > 1e6 || prompts > 1e6 || rate > 1e6 || isl > 1e7 || osl > 1e7)
+    v.reason = "the notes' load is past the ranges of a serving request (1e6 clients, requests and requests/s; 1e7 tokens)";
+  else if (!(conc >= prompts && prompts * osl > 2e6) &&
+           (prompts > 0 ? prompts : 4000.0) * (osl + isl / 2048) > limit::kServingRequestSteps)
+    v.reason = "the serving run would simulate more than " + std::to_string(static_cast<long long>(limit::kServingRequestSteps)) + " request-steps";
   if (!v.reason.empty()) return;
 
   v.batch = load.concurrency;
@@ -147,7 +172,8 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   const std::string key = v.model_id + "|" + v.hardware_id + "|" + v.runtime + "|" + v.weights + "|" + v.kv + "|" +
                           std::to_string(tp) + "x" + std::to_string(pp) + "|" + std::to_string(load.concurrency) + "|" +
                           std::to_string(load.request_rate) + "|" + std::to_string(load.requests) + "|" + std::to_string(isl) +
-                          "|" + std::to_string(osl) + "|" + std::to_string(load.isl.spread);
+                          "|" + std::to_string(osl) + "|" + std::to_string(load.isl.spread) + "|" + std::to_string(max_seqs) + "|" +
+                          std::to_string(budget) + "|" + std::to_string(scheduler_steps);
   std::shared_ptr<ServingCase> sc;
   for (const auto& s : runs)
     if (s->key == key) sc = s;
@@ -171,8 +197,9 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     sc->plan.pp = pp;
     sc->load = load;
     try {
-      sc->setup = serving_setup(sc->model, w, sc->sys, sc->plan);
+      sc->setup = serving_setup(sc->model, w, sc->sys, sc->plan, max_seqs, budget);
       sc->setup.model = &sc->model;
+      if (scheduler_steps > 0) sc->setup.limits.scheduler_steps = scheduler_steps;
       sc->steps = std::make_unique<StepModel>(sc->model, w, sc->sys, sc->plan, max_step_tokens(sc->setup, load),
                                               max_decode_batch(sc->setup, load));
     } catch (const InputError& e) {
@@ -195,7 +222,13 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   c.serving_stat = static_cast<int>(metric->stat);
   c.to_unit = v.unit == "ms" ? 1e3 : 1;  // seconds to the row's unit (time metrics)
   cases.push_back(std::move(c));
-  v.forecast = serving_case_value(cases.back(), *rt);
+  try {
+    v.forecast = serving_case_value(cases.back(), *rt);
+  } catch (const InputError& e) {  // a load past the simulation's limits: the row is not covered, and says why
+    cases.pop_back();
+    v.reason = std::string("the serving run is past the simulation's limits: ") + e.what();
+    return;
+  }
   v.error = v.forecast / v.measured - 1;
   v.covered = true;
 }

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "io/presets.hpp"
+#include "util/error.hpp"
 #include "validation/cases.hpp"
 
 namespace infercast {
@@ -57,6 +58,25 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   // Cases by runtime, and the source groups each runtime was measured by.
   std::map<const RuntimeSpec*, std::vector<const Case*>> by_runtime;
   for (const auto& c : cases) by_runtime[c.rt].push_back(&c);
+  // The fits' work, before any fit runs: each fit times every static case of its runtime (its step blocks) once per
+  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits").
+  double fit_work = 0;
+  for (const auto& [rt, all] : by_runtime) {
+    double blocks = 0;
+    std::set<std::string> groups;
+    for (const Case* c : all) {
+      groups.insert(rep.rows[c->row].source_group);
+      if (c->serving) continue;
+      for (const auto& st : c->stages) blocks += static_cast<double>(st.prefill.size() + st.decode.size());
+    }
+    fit_work += blocks * (1 + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
+  }
+  if (fit_work > kFitBlocks)
+    throw InputError("csv.too_much_work", "/csv",
+                     "CSV: fitting the runtimes would time " + std::to_string(static_cast<long long>(fit_work)) +
+                         " step blocks per evaluation over every fit (each source left out refits), past the limit of " +
+                         std::to_string(static_cast<long long>(kFitBlocks)) +
+                         "; expected fewer rows or fewer distinct source_id values, or cross_validate false");
   for (const auto& [rt, all] : by_runtime) {
     const std::vector<const Case*> list = static_only(all);
     if (list.empty()) continue;

@@ -61,6 +61,11 @@ struct ValidationReport {
   std::vector<RuntimeFitResult> fits;        // every runtime fitted on all its rows (what runtime_fits.json holds)
 };
 
+// The fits' work that validate refuses past (csv.too_much_work, docs/schema.md "Limits"): step blocks timed per
+// evaluation over every fit, the refits that leave each source out included. A fit evaluates about 1,000 times at
+// about 150 ns a block: the public measurements need 3,588 (0.6 s); 300 rows of 300 sources needed 49,548 (7.8 s).
+constexpr double kFitBlocks = 15000;
+
 struct ValidationOptions {
   bool cross_validate = true;  // refit without each source group (leave-one-source-out)
 };

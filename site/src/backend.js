@@ -13,11 +13,17 @@
 // The served site compiles the wasm once, on the main thread, as soon as the page's script runs (index.html
 // preloads it), and hands the compiled module to every worker; each worker instantiates it and warms the core up
 // (presets read, code tiered up) before its first call.
-
+//
+// When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the
+// core is replaced by a fresh instance: the lane's worker is terminated and started again (given the compiled
+// module too), and the lane's queued calls go to the new one; the inline module is instantiated again. Nothing
+// after a failure runs on a module whose memory cannot be trusted.
 import { moduleTransport } from '../../npm/client.js';
+import { failureEnvelope } from './trap.js';
 
 /* global __WORKER_URL__, __WASM_URL__ */
 const CANCELLED = { ok: false, error: { code: 'cancelled', path: '', message: 'a newer request replaced this one' } };
+const pageFailed = (what, err) => ({ ok: false, error: { code: 'page.failed', path: '', message: `${what} (${err && err.message ? err.message : err})` } });
 
 export function createBackend() {
   const offline = typeof document !== 'undefined' && document.getElementById('infercast-core');
@@ -45,33 +51,54 @@ export function createBackend() {
 function workerBackend(spawn, wasm) {
   const lanes = new Map();  // name -> {worker, queue: [{message, transfer, resolve}], busy: {id, resolve} | null}
   let next = 1;
+  let restarts = 0;
   const pump = (l) => {
     if (l.busy || l.queue.length === 0) return;
     const { message, transfer, resolve } = l.queue.shift();
     const id = next++;
     l.busy = { id, resolve };
-    l.worker.postMessage({ id, ...message }, transfer);
+    try {
+      l.worker.postMessage({ id, ...message }, transfer);
+    } catch (err) {  // a request the browser cannot copy to the worker (too deep, too large)
+      l.busy = null;
+      resolve(pageFailed('the request could not be sent to the core', err));
+      pump(l);
+    }
   };
-  const lane = (name) => {
-    let l = lanes.get(name);
-    if (l) return l;
-    l = { worker: spawn(), queue: [], busy: null };
-    // The worker's first message: the compiled module (or null: it fetches its own).
-    wasm.then((module) => l.worker.postMessage({ init: module }));
-    l.worker.onmessage = (e) => {
-      if (!l.busy || e.data.id !== l.busy.id) return;
+  // The lane's worker, new: its first message is the compiled module (or null: it fetches its own).
+  const start = (l) => {
+    const worker = spawn();
+    l.worker = worker;
+    wasm.then((module) => worker.postMessage({ init: module }));
+    worker.onmessage = (e) => {
+      const { id, envelope, fatal } = e.data;
+      if (!l.busy || id !== l.busy.id) return;
       const { resolve } = l.busy;
       l.busy = null;
-      resolve(e.data.envelope);
+      resolve(envelope);
+      if (fatal) restart(l);
       pump(l);
     };
-    l.worker.onerror = (e) => {
-      const failed = { ok: false, error: { code: 'worker.failed', path: '', message: `the core could not load: ${e.message || 'worker error'}` } };
+    worker.onerror = (e) => {
+      if (e.preventDefault) e.preventDefault();
+      const failed = { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${e.message || 'the worker failed'})` } };
       if (l.busy) l.busy.resolve(failed);
       for (const q of l.queue) q.resolve(failed);
       l.busy = null;
       l.queue = [];
     };
+  };
+  // A fresh worker for the lane after its core failed; the calls queued behind the failed one go to the new one.
+  const restart = (l) => {
+    l.worker.terminate();
+    restarts += 1;
+    start(l);
+  };
+  const lane = (name) => {
+    let l = lanes.get(name);
+    if (l) return l;
+    l = { worker: null, queue: [], busy: null };
+    start(l);
     lanes.set(name, l);
     return l;
   };
@@ -105,6 +132,7 @@ function workerBackend(spawn, wasm) {
   lane('main');  // started with the page: its worker loads and warms up while the page's script runs
   return {
     kind: 'worker',
+    get restarts() { return restarts; },
     // options.columns: the result's number columns (a request's "layout": "columns") come as Float64Arrays.
     envelope: (fn, request, options) => send({ fn, request, columns: !!options?.columns }, [], options),
     // File bytes (a Uint8Array) for the calls that read them (gguf, safetensors).
@@ -117,17 +145,35 @@ function workerBackend(spawn, wasm) {
 }
 
 function inlineBackend(factory) {
-  const ready = factory().then(moduleTransport);
+  const load = () => factory().then((module) => moduleTransport(module, (err) => { throw err; }));
+  let ready = load();
+  let restarts = 0;
   const run = async (f) => {
+    let t;
     try {
-      return f(await ready);
+      t = await ready;
     } catch (err) {
-      return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to load: ${err}` } };
+      return { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${err && err.message ? err.message : err})` } };
+    }
+    try {
+      return f(t);
+    } catch (err) {
+      ready = load();
+      restarts += 1;
+      return failureEnvelope(err, true);
     }
   };
   return {
     kind: 'inline',
-    envelope: (fn, request, options) => run((t) => (options?.columns ? t.envelopeColumns(fn, request) : t.envelope(fn, request))),
+    get restarts() { return restarts; },
+    envelope: (fn, request, options) => {
+      try {
+        JSON.stringify(request ?? {});
+      } catch (err) {
+        return Promise.resolve(pageFailed('the request could not be written', err));
+      }
+      return run((t) => (options?.columns ? t.envelopeColumns(fn, request) : t.envelope(fn, request)));
+    },
     envelopeBytes: (fn, bytes) => run((t) => t.envelopeBytes(fn, bytes)),
     drop: () => {},
     cancel: () => {},

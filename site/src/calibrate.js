@@ -3,7 +3,7 @@
 // the selected device. The residuals show before and after; the fitted device is kept in this browser and selected,
 // so every other model, workload and format is then forecast on it.
 import { $, backend, ctx, state } from './ctx.js';
-import { fillEditor, keepDevice, persist } from './devices.js';
+import { fillEditor, keepDevice } from './devices.js';
 import { fillHardware } from './lists.js';
 import { update } from './main.js';
 import { hardwareArg } from './request.js';
@@ -88,8 +88,7 @@ export function saveCalibrated() {
   if (!v) return;
   const doc = structuredClone(v.hardware);
   doc.id = doc.id.startsWith('custom-') ? doc.id : `custom-${doc.id}`;
-  keepDevice(doc);
-  const kept = persist();
+  const kept = keepDevice(doc);  // stored in one read-modify-write (devices.js persist)
   state.hardware = `custom:${doc.id}`;
   for (const k of ['egemm', 'eattn', 'eelem', 'emem']) state[k] = 0;
   state.edisp = -1;

@@ -32,6 +32,8 @@ export const ctx = {
   presets: { models: [], hardware: [], systems: [] },
   scenarios: [],
   options: [],  // the core's `options` call: every request field's range, default and choices
+  limits: [],  // the core's `limits` call: sizes, depth and counts it accepts (files.js reads within them)
+  fileJob: 0,  // the latest drop or paste (files.js): an older one stops at its next step
   // Custom devices and models kept in this browser (store.js); `urlDevice` is a device that came with a link.
   store: { doc: { devices: [], models: [] }, notice: '', readOnly: false },
   urlDevice: null,

@@ -3,7 +3,7 @@ import { $, backend, ctx, DEFAULTS, state } from './ctx.js';
 import { fillHardware, fillModels } from './lists.js';
 import { update } from './main.js';
 import { customDevice, EFFICIENCIES, effSet, selectedDeviceDoc } from './request.js';
-import { parseImport, saveStore } from './store.js';
+import { freeId, parseImport, putDevice, putModel, updateStore } from './store.js';
 
 export function tierRow(t) {
   const tr = document.createElement('tr');
@@ -90,16 +90,27 @@ export function editorDoc() {
   return doc;
 }
 
-// Writes the store; false (and says why) when this page must not or cannot write it.
-export function persist() {
+// Applies one change (a function of a store document) to what is stored now, merged with what other tabs saved,
+// and to this page's copy. False (and says why) when this page must not or cannot write the store: the change then
+// lasts until the page closes.
+export function persist(change) {
   if (ctx.store.readOnly) {
+    change(ctx.store.doc);
     $('store-notice').textContent = `${ctx.store.notice} (This change lasts until the page closes.)`;
     return false;
   }
   try {
-    saveStore(localStorage, ctx.store.doc);
+    const r = updateStore(localStorage, change, ctx.store.doc);
+    ctx.store.doc = r.doc;
+    if (r.readOnly) {
+      Object.assign(ctx.store, { readOnly: true, notice: r.notice });
+      $('store-notice').textContent = `${r.notice} (This change lasts until the page closes.)`;
+      return false;
+    }
+    if (r.notice) $('store-notice').textContent = r.notice;
     return true;
   } catch (err) {
+    change(ctx.store.doc);
     $('store-error').textContent = `Could not save in this browser (${err.message}); the change lasts until the page closes.`;
     return false;
   }
@@ -117,8 +128,7 @@ export async function saveDevice() {
     $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
     return;
   }
-  keepDevice(doc);
-  const kept = persist();
+  const kept = keepDevice(doc);
   state.hardware = `custom:${doc.id}`;
   fillHardware();
   fillEditor();
@@ -129,8 +139,7 @@ export async function saveDevice() {
 export function deleteDevice() {
   const d = customDevice();
   if (!d) return;
-  ctx.store.doc.devices = ctx.store.doc.devices.filter((x) => x.doc.id !== d.id);
-  persist();
+  persist((doc) => { doc.devices = doc.devices.filter((x) => x.doc.id !== d.id); });
   state.hardware = DEFAULTS.hardware;
   fillHardware();
   fillEditor();
@@ -162,27 +171,32 @@ export async function importFile(file) {
       return;
     }
   }
-  for (const doc of bundle.devices) keepDevice(doc);
-  for (const m of bundle.models) keepModel(m.config, m.name);
-  const kept = persist();
+  // A device whose id is already saved with other contents asks: replace it, or keep both (the imported one under
+  // a free id). The same contents are nothing to ask about.
+  const devices = [];
+  for (const doc of bundle.devices) {
+    const held = ctx.store.doc.devices.find((x) => x.doc.id === doc.id);
+    if (held && JSON.stringify(held.doc) === JSON.stringify(doc)) continue;
+    if (held && !window.confirm(`${file.name} holds a device "${doc.name}" with the id "${doc.id}", and a different device with that id is already saved here ("${held.doc.name}"${held.saved ? `, saved ${held.saved}` : ''}).\n\nOK replaces the saved device with the imported one; Cancel keeps both (the imported one is saved under a new id).`)) {
+      const id = freeId({ devices: [...ctx.store.doc.devices, ...devices.map((d) => ({ doc: d }))] }, doc.id);
+      devices.push({ ...doc, id, name: `${doc.name} (imported)` });
+    } else {
+      devices.push(doc);
+    }
+  }
+  const kept = persist((d) => {
+    for (const doc of devices) putDevice(d, doc);
+    for (const m of bundle.models) putModel(d, m.config, m.name);
+  });
   fillHardware();
   fillModels();
   if (kept) $('store-notice').textContent = `Imported ${bundle.devices.length} device(s) and ${bundle.models.length} model(s) from ${file.name}.`;
 }
 
-// Adds a device to the store, replacing one with the same id.
-export function keepDevice(doc) {
-  const entry = { doc, saved: new Date().toISOString() };
-  const i = ctx.store.doc.devices.findIndex((d) => d.doc.id === doc.id);
-  if (i >= 0) ctx.store.doc.devices[i] = entry;
-  else ctx.store.doc.devices.push(entry);
-}
+// Adds a device to the store, replacing one with the same id (the editor saving the device it edits).
+export const keepDevice = (doc) => persist((d) => putDevice(d, doc));
 
-export function keepModel(config, name) {
-  const text = JSON.stringify(config);
-  if (ctx.store.doc.models.some((m) => JSON.stringify(m.config) === text)) return;
-  ctx.store.doc.models.push({ config, name: name || config._name_or_path || config.model_type || 'config.json', saved: new Date().toISOString() });
-}
+export const keepModel = (config, name) => persist((d) => putModel(d, config, name));
 
 // Each efficiency input shows what the analysis ran with as its placeholder (the device's own, else its runtime's,
 // else its class's: the result's `execution`) and the override, if any, as its value.

@@ -1,7 +1,7 @@
 // The design-space panel: runs the sweep (split across workers, cancelled by a newer one) and LIFE's t_c/t_m map,
 // and turns a front point into a device.
 import { $, backend, ctx, state } from './ctx.js';
-import { deviceId, fillEditor, keepDevice, persist } from './devices.js';
+import { deviceId, fillEditor, keepDevice } from './devices.js';
 import { drawDse, drawTcTm, dseRequest, renderFront } from './dse.js';
 import { mergeSweeps } from './dsemerge.js';
 import { bytes, si } from './format.js';
@@ -78,7 +78,6 @@ export async function useDesignPoint(f) {
   doc.name = `Design ${+p.compute_TFLOPS.toPrecision(3)} TFLOPS, ${+p.bandwidth_GBps.toPrecision(3)} GB/s, ${+p.capacity_GB.toPrecision(3)} GB`;
   doc.id = deviceId(doc.name);
   keepDevice(doc);
-  persist();
   state.hardware = `custom:${doc.id}`;
   fillHardware();
   fillEditor();

@@ -1,19 +1,31 @@
 // Files the user drops or chooses: safetensors shards, a GGUF file (headers only, never the weights) or a
-// config.json, read in this browser and checked by the core.
+// config.json, read in this browser and checked by the core. Reading is bounded by the core's limits (the `limits`
+// call: a GGUF header, a safetensors header, a JSON text), and a second drop stops the first: each step checks that
+// its drop is still the latest before it reads more or changes anything.
 import { syncInputs } from './controls.js';
-import { $, backend, state } from './ctx.js';
-import { keepModel, persist } from './devices.js';
+import { $, backend, ctx, state } from './ctx.js';
+import { keepModel } from './devices.js';
 import { bytes, count } from './format.js';
 import { fillModels } from './lists.js';
 import { update } from './main.js';
+
+// A limit of the core's table, by name (util/limits.hpp), with a fallback while the list has not arrived.
+export const limitOf = (name, fallback) => ctx.limits.find((l) => l.name === name)?.value ?? fallback;
+
+// A token for the latest drop: `current()` is false once a newer drop (or paste) started.
+function newJob() {
+  const id = ++ctx.fileJob;
+  return { current: () => id === ctx.fileJob };
+}
 
 // Dropped or chosen files: the .safetensors shards of a checkpoint (with its config.json or not), a GGUF model
 // (its header only) or a config.json.
 export async function useFiles(list) {
   const files = [...list];
+  const job = newJob();
   const shards = files.filter((f) => /\.safetensors$/i.test(f.name));
-  if (shards.length) return useSafetensors(shards, files.find((f) => /\.json$/i.test(f.name)));
-  if (files.length) return useFile(files[0]);
+  if (shards.length) return useSafetensors(shards, files.find((f) => /\.json$/i.test(f.name)), job);
+  if (files.length) return useFile(files[0], job);
 }
 
 // A checkpoint's weight formats, as the precision selects and the per-class list in the URL hold them.
@@ -26,23 +38,35 @@ export function applyPrecision(p) {
 // Reads each shard's header (its first 8 bytes give the length; then exactly that much), never the weights. The
 // config: the dropped config.json, else the selected model when every shape matches it, else one inferred from
 // the tensor names.
-export async function useSafetensors(shards, configFile) {
+export async function useSafetensors(shards, configFile, job = newJob()) {
   $('model-error').textContent = '';
   $('gguf-info').textContent = `Reading the safetensors headers of ${shards.length} file(s)...`;
-  const fail = (msg) => { $('gguf-info').textContent = ''; $('model-error').textContent = msg; };
+  const fail = (msg) => { if (!job.current()) return; $('gguf-info').textContent = ''; $('model-error').textContent = msg; };
   const rows = [];
   let headerBytes = 0;
+  // Every header together within the JSON a checkpoint call may take (the rows are smaller than the headers).
+  const budget = limitOf('request_bytes', 32 << 20) * 4;
   for (const f of shards) {
     const size = await backend.envelopeBytes('safetensors_size', new Uint8Array(await f.slice(0, 8).arrayBuffer()));
+    if (!job.current()) return;
     if (!size.ok) return fail(`${f.name}: ${size.error.message}`);
+    if (size.value.header_bytes > f.size)
+      return fail(`${f.name}: the header is ${count(size.value.header_bytes)} bytes long and the file only ${count(f.size)}; expected a whole .safetensors file`);
+    if (headerBytes + size.value.header_bytes > budget)
+      return fail(`${f.name}: the headers of these files add up to more than ${bytes(budget)}; expected the shards of one checkpoint`);
     const env = await backend.envelopeBytes('safetensors', new Uint8Array(await f.slice(0, size.value.header_bytes).arrayBuffer()));
+    if (!job.current()) return;
     if (!env.ok) return fail(`${f.name}: ${env.error.message}`);
     headerBytes += env.value.header_bytes;
     for (const r of env.value.tensors) rows.push(r);
   }
   let given = null;
   if (configFile) {
-    const parsed = await parseConfigText(await configFile.text(), configFile.name);
+    const text = await boundedText(configFile);
+    if (!job.current()) return;
+    if (text.error) return fail(text.error);
+    const parsed = await parseConfigText(text.text, configFile.name);
+    if (!job.current()) return;
     if (parsed.error) return fail(parsed.error);
     given = parsed.cfg;
   }
@@ -53,6 +77,7 @@ export async function useSafetensors(shards, configFile) {
     env = await backend.envelope('checkpoint', { tensors: rows });
     origin = 'the tensor names';
   }
+  if (!job.current()) return;
   if (!env.ok) return fail(`${configFile && given ? configFile.name : shards[0].name}: ${env.error.message}`);
   const v = env.value;
   if (given || origin === 'the tensor names') {
@@ -70,29 +95,64 @@ export async function useSafetensors(shards, configFile) {
     + `${v.assumed.length ? `; assumed ${v.assumed.join(', ')} (not in the shapes: drop config.json with the files to be exact)` : ''}`
     + `${v.packed ? '; packed integer weights: their format comes from the config\'s quantization_config' : ''}. `
     + `Weight formats set per class: ${state.wclasses || 'none known'}.`;
-  persist();
   fillModels();
   syncInputs();
   update();
 }
 
-// A dropped or chosen file: a GGUF model (its header only) or a config.json.
-export async function useFile(file) {
-  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-  if (/\.gguf$/i.test(file.name) || String.fromCharCode(...head) === 'GGUF') await useGguf(file);
-  else useConfigText(await file.text(), file.name);
+// The core refuses JSON nested deeper than its limit; the page says so before its own parser and the worker's
+// message copy go that deep. "" when `text` is within the limit.
+export function depthError(text, what, max) {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;  // a backslash escapes the next character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return `${what} nests arrays and objects more than ${max} levels deep (at character ${i}); expected at most ${max}`;
+    } else if ((c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return '';
 }
 
-// Reads the header from the first 16 MiB of the file (more when the metadata runs longer); nothing is uploaded.
-export async function useGguf(file) {
+// A file's text, when it is within the size the core reads: {text} or {error} (read no further than the limit).
+async function boundedText(file) {
+  const max = limitOf('request_bytes', 32 << 20);
+  if (file.size > max) return { error: `${file.name} is ${bytes(file.size)}; expected a JSON file of at most ${bytes(max)}` };
+  return { text: await file.text() };
+}
+
+// A dropped or chosen file: a GGUF model (its header only) or a config.json.
+export async function useFile(file, job = newJob()) {
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  if (!job.current()) return;
+  if (/\.gguf$/i.test(file.name) || String.fromCharCode(...head) === 'GGUF') return useGguf(file, job);
+  const text = await boundedText(file);
+  if (!job.current()) return;
+  if (text.error) {
+    $('model-error').textContent = text.error;
+    return;
+  }
+  useConfigText(text.text, file.name, job);
+}
+
+// Reads the header from the first 16 MiB of the file, and once more up to the core's limit on a GGUF header
+// (64 MiB) when the metadata runs longer; never more. Nothing is uploaded.
+export async function useGguf(file, job = newJob()) {
   $('model-error').textContent = '';
   $('gguf-info').textContent = `Reading the header of ${file.name}...`;
-  let size = Math.min(file.size, 16 << 20);
+  const max = Math.min(file.size, limitOf('gguf_header_bytes', 64 << 20));
+  let size = Math.min(max, 16 << 20);
   for (;;) {
     const chunk = new Uint8Array(await file.slice(0, size).arrayBuffer());
+    if (!job.current()) return;
     const env = await backend.envelopeBytes('gguf', chunk);
-    if (!env.ok && env.error.code === 'gguf.truncated' && size < file.size && size < (1 << 30)) {
-      size = Math.min(file.size, size * 4);
+    if (!job.current()) return;
+    if (!env.ok && env.error.code === 'gguf.truncated' && size < max) {
+      size = max;
       continue;
     }
     if (!env.ok) {
@@ -110,7 +170,6 @@ export async function useGguf(file) {
       + `${count(v.params_total)} parameters (${count(v.params_from_config)} in the layers the config describes), ${bytes(v.tensor_bytes)} of tensors; `
       + `types by parameters: ${mix}. Weight formats set per class: ${state.wclasses || 'none known'}.`;
     keepModel(v.config, v.name);
-    persist();
     fillModels();
     syncInputs();
     update();
@@ -119,8 +178,11 @@ export async function useGguf(file) {
 }
 
 // A config's text as strict JSON, or as Python's json writes it (NaN, Infinity: the core reads those, refusing
-// them by name where a number is computed with). Resolves to {cfg} or {error}.
+// them by name where a number is computed with). Resolves to {cfg} or {error}. Text nested past the core's depth
+// limit is refused before the page's own parser (and the worker's message copy) go that deep.
 export async function parseConfigText(text, origin) {
+  const deep = depthError(text, origin, limitOf('json_depth', 64));
+  if (deep) return { error: deep };
   try {
     return { cfg: JSON.parse(text) };
   } catch (err) {
@@ -131,9 +193,10 @@ export async function parseConfigText(text, origin) {
   }
 }
 
-export async function useConfigText(text, origin) {
+export async function useConfigText(text, origin, job = newJob()) {
   $('model-error').textContent = '';
   const parsed = await parseConfigText(text, origin);
+  if (!job.current()) return;
   if (parsed.error) {
     $('model-error').textContent = parsed.error;
     return;
@@ -143,7 +206,9 @@ export async function useConfigText(text, origin) {
     $('model-error').textContent = `${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`;
     return;
   }
-  backend.envelope('model', { model: cfg }).then((env) => {
+  // The text as given (the core checks its size and depth before reading it); the config kept is the parsed one.
+  return backend.envelope('model', { model: cfg }).then((env) => {
+    if (!job.current()) return;
     if (!env.ok) {
       $('model-error').textContent = `${origin}: ${env.error.message}`;
       return;
@@ -151,7 +216,6 @@ export async function useConfigText(text, origin) {
     state.config = cfg;
     state.model = 'custom';
     keepModel(cfg);
-    persist();
     fillModels();
     update();
   });

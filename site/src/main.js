@@ -4,6 +4,7 @@
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
 import BUILT from 'infercast:catalogs';
 import { gb, renderAnswer } from './answer.js';
+import { CATALOGS } from './catalog-names.js';
 import { connect, rows } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
@@ -19,11 +20,12 @@ import { replacePlot } from './plots.js';
 import { showTab, whenShown } from './tabs.js';
 import { showValidation } from './validation.js';
 import { renderBatching, renderPlan } from './parallel.js';
-import { clearErrors, errorSlot, request } from './request.js';
+import { clearErrors, customDevice, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
+import { fillHardware, fillModels } from './lists.js';
 import { initServingPanel } from './serving.js';
 import { fillRuntimes, syncRuntime } from './runtimes.js';
-import { loadStore } from './store.js';
+import { loadStore, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
@@ -190,8 +192,6 @@ function renderCharts(r) {
   renderOps(r);
 }
 
-const CATALOGS = ['models', 'hardware', 'dtypes', 'conventions', 'version', 'scenarios', 'regions', 'systems', 'options'];
-
 // The presets and lists the controls are filled from: read by the core at build time and built into the page
 // (scripts/build-site.mjs), so the page fills its controls without waiting for the core; a build without them
 // asks the core through the npm package's typed client over the worker (a refusal throws InfercastError).
@@ -202,8 +202,22 @@ async function catalogs() {
   return Object.fromEntries(CATALOGS.map((name, i) => [name, values[i]]));
 }
 
+// Another tab saved or removed custom devices or models: this page shows what is stored now. A device this page
+// has selected and the other tab deleted stays selected, held as if it came with the link.
+function followOtherTabs(event) {
+  if (event.storageArea !== localStorage || (event.key !== null && event.key !== STORE_KEY)) return;
+  const before = customDevice();
+  ctx.store = loadStore(localStorage);
+  if (before && !ctx.store.doc.devices.some((d) => d.doc.id === before.id)) ctx.urlDevice = before;
+  fillHardware();
+  fillModels();
+  fillEditor();
+  $('store-notice').textContent = ctx.store.notice || 'Custom devices or models were changed in another tab; the lists show them now.';
+}
+
 async function start() {
   ctx.store = loadStore(localStorage);
+  window.addEventListener('storage', followOtherTabs);
   readUrl();
   let lists;
   try {
@@ -212,9 +226,10 @@ async function start() {
     $('status').textContent = `The core could not start: ${err.message}`;
     return;
   }
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options] = CATALOGS.map((name) => ({ value: lists[name] }));
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits] = CATALOGS.map((name) => ({ value: lists[name] }));
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
   ctx.options = options.value;
+  ctx.limits = limits.value;
   fillChoices();
   $('system').appendChild(option('', 'none: one node of the device, its own interconnect'));
   for (const sy of systems.value) {
@@ -286,4 +301,8 @@ async function start() {
   runTcTm();
 }
 
-start();
+// Whatever happens while starting (a damaged store, a core that cannot load) is said on the page, never left at
+// "Loading the core...".
+start().catch((err) => {
+  $('status').textContent = `The page could not start: ${err && err.message ? err.message : err}. Reload to try again.`;
+});

@@ -1,9 +1,15 @@
 // What the user made (custom devices and models) kept in the browser: one versioned document under one key of
-// localStorage. Nothing is ever dropped silently:
-//   - an older version is migrated, and the old text is kept under `${STORE_KEY}.backup-v<N>`;
-//   - text that cannot be read is kept under `${STORE_KEY}.damaged` and the page says so;
+// localStorage. Nothing is ever lost (docs/schema.md, "Browser storage"):
+//   - an older version is migrated, and the old text is kept under `${STORE_KEY}.backup-v<N>` first;
+//   - text that cannot be read is kept under `${STORE_KEY}.damaged` (then .damaged-2, -3, ...: every damaged copy,
+//     each kept once) before anything else is written, and the page says so;
+//   - entries of the current version with an unexpected shape, and keys it does not know, are kept under
+//     `${STORE_KEY}.aside` (numbered the same way) before a save leaves them out;
+//   - when a copy cannot be made (no room left), nothing is written over the original: the page runs read-only;
 //   - a document from a newer Infercast is used read-only: the page does not overwrite it;
-//   - an import is checked whole before anything is written (see importBundle in main.js).
+//   - every save reads what is stored now and applies one change to it (updateStore), so two tabs never overwrite
+//     each other's changes; the page also follows `storage` events from other tabs (main.js);
+//   - an import is checked whole before anything is written, and one that collides asks (devices.js).
 // Version history:
 //   1: {version: 1, devices: [hardware document, ...]}
 //   2: {version: 2, devices: [{doc, saved}], models: [{config, name, saved}]}: custom models and save times
@@ -17,7 +23,47 @@ function isObject(v) {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-// Returns {doc, notice, readOnly}. `storage` is window.localStorage (or a stand-in in tests).
+// Keeps `text` under `base`, or `base-2`, `base-3`, ...: the first free key, or the key already holding the same
+// text. Returns the key, or throws (no room left) having written nothing else.
+export function keepCopy(storage, base, text) {
+  for (let n = 1; n < 10000; n++) {
+    const key = n === 1 ? base : `${base}-${n}`;
+    const held = storage.getItem(key);
+    if (held === text) return key;
+    if (held === null) {
+      storage.setItem(key, text);
+      return key;
+    }
+  }
+  throw new Error(`no free key left after ${base}-9999`);
+}
+
+// The store's entries split into what the page uses and what it does not know (kept aside, never dropped).
+function split(doc) {
+  const aside = {};
+  const devices = [];
+  const models = [];
+  const list = (v, name) => {
+    if (v === undefined) return [];
+    if (Array.isArray(v)) return v;
+    aside[name] = v;
+    return [];
+  };
+  for (const d of list(doc.devices, 'devices')) {
+    if (isObject(d) && isObject(d.doc)) devices.push(d);
+    else (aside.devices ??= []).push(d);
+  }
+  for (const m of list(doc.models, 'models')) {
+    if (isObject(m) && isObject(m.config)) models.push(m);
+    else (aside.models ??= []).push(m);
+  }
+  for (const [k, v] of Object.entries(doc)) if (!['version', 'devices', 'models'].includes(k)) aside[k] = v;
+  return { doc: { version: STORE_VERSION, devices, models }, aside };
+}
+
+const noRoom = (what) => `${what}, and this browser has no room left to keep a copy: nothing was changed, and changes made here last until the page closes (free some space, or export your devices, then reload).`;
+
+// Returns {doc, notice, readOnly}. `storage` is window.localStorage (or a stand-in in tests). Never throws.
 export function loadStore(storage) {
   let raw = null;
   try {
@@ -33,39 +79,96 @@ export function loadStore(storage) {
     parsed = undefined;
   }
   if (!isObject(parsed) || !Number.isInteger(parsed.version) || parsed.version < 1) {
-    storage.setItem(`${STORE_KEY}.damaged`, raw);
-    return { doc: empty(), notice: `The stored custom devices could not be read; their text was kept under the key "${STORE_KEY}.damaged".`, readOnly: false };
+    // Kept first; the page starts empty and its next save replaces the damaged text, which lives on in the copy.
+    try {
+      const key = keepCopy(storage, `${STORE_KEY}.damaged`, raw);
+      return { doc: empty(), notice: `The stored custom devices could not be read; their text was kept under the key "${key}".`, readOnly: false };
+    } catch {
+      return { doc: empty(), notice: noRoom('The stored custom devices could not be read'), readOnly: true };
+    }
   }
   if (parsed.version > STORE_VERSION) {
-    return { doc: normalize(parsed), notice: `Custom devices were saved by a newer Infercast (storage version ${parsed.version}); they are shown but changes here are not saved, so nothing of theirs is overwritten.`, readOnly: true };
+    return { doc: split(parsed).doc, notice: `Custom devices were saved by a newer Infercast (storage version ${parsed.version}); they are shown but changes here are not saved, so nothing of theirs is overwritten.`, readOnly: true };
+  }
+  const notices = [];
+  let source = parsed;
+  if (parsed.version < STORE_VERSION) {
+    try {
+      const key = keepCopy(storage, `${STORE_KEY}.backup-v${parsed.version}`, raw);
+      notices.push(`Custom devices were upgraded from storage version ${parsed.version} to ${STORE_VERSION}; the old copy is under "${key}".`);
+    } catch {
+      return { doc: migrate(parsed), notice: noRoom(`Custom devices are in storage version ${parsed.version}`), readOnly: true };
+    }
+    source = migrate(parsed, true);
+  }
+  const { doc, aside } = split(source);
+  if (Object.keys(aside).length) {
+    try {
+      const key = keepCopy(storage, `${STORE_KEY}.aside`, JSON.stringify(aside));
+      notices.push(`Some stored entries have a shape this page does not use; they were kept under the key "${key}".`);
+    } catch {
+      return { doc, notice: noRoom('Some stored entries have a shape this page does not use'), readOnly: true };
+    }
   }
   if (parsed.version < STORE_VERSION) {
-    storage.setItem(`${STORE_KEY}.backup-v${parsed.version}`, raw);
-    const doc = migrate(parsed);
-    storage.setItem(STORE_KEY, JSON.stringify(doc));
-    return { doc, notice: `Custom devices were upgraded from storage version ${parsed.version} to ${STORE_VERSION}; the old copy is under "${STORE_KEY}.backup-v${parsed.version}".`, readOnly: false };
+    try {
+      storage.setItem(STORE_KEY, JSON.stringify(doc));
+    } catch {
+      return { doc, notice: noRoom(`Custom devices are in storage version ${parsed.version}`), readOnly: true };
+    }
   }
-  return { doc: normalize(parsed), notice: '', readOnly: false };
+  return { doc, notice: notices.join(' '), readOnly: false };
 }
 
-export function migrate(old) {
+// A version-1 document in version 2's shape; `keepUnknown` keeps entries that are not devices for split() to set
+// aside.
+export function migrate(old, keepUnknown = false) {
   let doc = old;
   if (doc.version === 1) {
-    doc = { version: 2, devices: (Array.isArray(doc.devices) ? doc.devices : []).filter(isObject).map((d) => ({ doc: d, saved: null })), models: [] };
+    const devices = Array.isArray(doc.devices) ? doc.devices : [];
+    doc = { version: 2, devices: devices.filter((d) => keepUnknown || isObject(d)).map((d) => (isObject(d) ? { doc: d, saved: null } : d)), models: [] };
   }
-  return normalize(doc);
-}
-
-function normalize(doc) {
-  return {
-    version: STORE_VERSION,
-    devices: (Array.isArray(doc.devices) ? doc.devices : []).filter((d) => isObject(d) && isObject(d.doc)),
-    models: (Array.isArray(doc.models) ? doc.models : []).filter((m) => isObject(m) && isObject(m.config)),
-  };
+  return keepUnknown ? doc : split(doc).doc;
 }
 
 export function saveStore(storage, doc) {
   storage.setItem(STORE_KEY, JSON.stringify({ version: STORE_VERSION, devices: doc.devices, models: doc.models }));
+}
+
+// One change, applied to what is stored now (another tab may have saved since this page read it) and written
+// back. Returns {doc, notice, readOnly}: readOnly when the store must not be written (the change is then applied
+// to `fallback`, the page's copy, only). Throws when the browser refuses the write (the message says why).
+export function updateStore(storage, change, fallback) {
+  const current = loadStore(storage);
+  if (current.readOnly) {
+    change(fallback);
+    return { doc: fallback, notice: current.notice, readOnly: true };
+  }
+  change(current.doc);
+  saveStore(storage, current.doc);
+  return { doc: current.doc, notice: current.notice, readOnly: false };
+}
+
+// A device added to a store document, replacing one with the same id.
+export function putDevice(doc, device, saved = new Date().toISOString()) {
+  const entry = { doc: device, saved };
+  const i = doc.devices.findIndex((d) => d.doc.id === device.id);
+  if (i >= 0) doc.devices[i] = entry;
+  else doc.devices.push(entry);
+}
+
+// A model added to a store document unless the same config is there already.
+export function putModel(doc, config, name, saved = new Date().toISOString()) {
+  const text = JSON.stringify(config);
+  if (doc.models.some((m) => JSON.stringify(m.config) === text)) return;
+  doc.models.push({ config, name: name || config._name_or_path || config.model_type || 'config.json', saved });
+}
+
+// An id not used by any device of `doc`: `id`, else `id-2`, `id-3`, ...
+export function freeId(doc, id) {
+  const used = new Set(doc.devices.map((d) => d.doc.id));
+  if (!used.has(id)) return id;
+  for (let n = 2; ; n++) if (!used.has(`${id}-${n}`)) return `${id}-${n}`;
 }
 
 export function exportBundle(doc) {

@@ -2,40 +2,26 @@
 // written back on every change.
 import { ctx, DEFAULTS, state } from './ctx.js';
 import { customDevice } from './request.js';
+import { decodeState, encodeObject } from './urlstate.js';
 
 // The state a link describes: what it names, and the defaults for everything it does not (a link opened in a tab
 // that already shows the page replaces that tab's scenario whole).
 export function readUrl() {
-  const p = new URLSearchParams(location.hash.slice(1));
-  Object.assign(state, DEFAULTS, { config: null });
-  for (const k of Object.keys(DEFAULTS)) {
-    if (!p.has(k)) continue;
-    state[k] = typeof DEFAULTS[k] === 'number' ? Number(p.get(k)) : p.get(k);
-  }
-  ctx.urlDevice = null;
-  if (p.has('device')) {
-    try {
-      ctx.urlDevice = JSON.parse(decodeURIComponent(escape(atob(p.get('device')))));
-    } catch {
-      ctx.urlDevice = null;
-    }
-  }
-  if (p.has('config')) {
-    try {
-      state.config = JSON.parse(decodeURIComponent(escape(atob(p.get('config')))));
-      state.model = 'custom';
-    } catch {
-      state.config = null;
-    }
+  const { state: decoded, device, config } = decodeState(location.hash, DEFAULTS);
+  Object.assign(state, decoded, { config: null });
+  ctx.urlDevice = device;
+  if (config) {
+    state.config = config;
+    state.model = 'custom';
   }
 }
 
 export function writeUrl() {
   const p = new URLSearchParams();
   for (const k of Object.keys(DEFAULTS)) if (state[k] !== DEFAULTS[k]) p.set(k, String(state[k]));
-  if (state.model === 'custom' && state.config) p.set('config', btoa(unescape(encodeURIComponent(JSON.stringify(state.config)))));
+  if (state.model === 'custom' && state.config) p.set('config', encodeObject(state.config));
   const dev = customDevice();
-  if (dev) p.set('device', btoa(unescape(encodeURIComponent(JSON.stringify(dev)))));
+  if (dev) p.set('device', encodeObject(dev));
   const hash = p.toString();
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
 }

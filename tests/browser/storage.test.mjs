@@ -68,7 +68,7 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   await page.fill('#dev-tiers tbody tr:first-child td:nth-child(2) input', '-3');
   await page.click('#dev-save');
   await page.waitForFunction(() => /capacity_GB/.test(document.getElementById('store-error').textContent));
-  assert.equal(await page.textContent('#store-error'), 'The device: /memory_tiers/0/capacity_GB holds -3; expected a positive finite number');
+  assert.equal(await page.textContent('#store-error'), 'The device: /memory_tiers/0/capacity_GB holds -3; expected a number from 1e-06 to 1000000000');
   assert.equal(await stored(page), before);
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
@@ -91,7 +91,7 @@ test('a damaged import is refused whole and leaves the stored devices untouched'
   await importText(page, 'mixed.json', JSON.stringify(bundle));
   await page.waitForFunction(() => /mixed.json/.test(document.getElementById('store-error').textContent));
   assert.equal(await page.textContent('#store-error'),
-    'mixed.json, device 2 (Bad): /hardware/memory_tiers/0/bandwidth_GBps holds 0; expected a positive finite number; nothing was imported');
+    'mixed.json, device 2 (Bad): /hardware/memory_tiers/0/bandwidth_GBps holds 0; expected a number from 1e-06 to 1000000000; nothing was imported');
   assert.equal(await stored(page), before);
   assert.equal(await page.locator('#hardware option[value="custom:custom-good"]').count(), 0);
   // Not a device at all.

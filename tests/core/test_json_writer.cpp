@@ -61,3 +61,47 @@ TEST_CASE("number columns go to the side buffer with their pointers, or into the
   CHECK(w.columns()[1].length == 0);
   CHECK(w.columns()[2].offset == 4);
 }
+
+// The envelope's finiteness check (api/registry.cpp) reads where the writer was given its first NaN or infinity:
+// a number on its own, one in a column (text or side buffer) or one inside a tree, as a JSON pointer.
+TEST_CASE("the first non-finite number is found where it was written", "[json]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const auto where = [](const std::string& text, const JsonWriter& w) {
+    return pointer_at(text, w.non_finite().offset) + w.non_finite().inner;
+  };
+  {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object().field("a", 1.0).key("b/c").begin_array().value(2.0).begin_object().field("x", "s,{[\"").field("y~", inf);
+    w.field("z", nan).end_object().end_array().end_object();
+    REQUIRE(w.non_finite().found);
+    CHECK_FALSE(w.non_finite().nan);
+    CHECK(where(out, w) == "/b~1c/1/y~0");
+  }
+  for (bool side : {false, true}) {
+    std::string out;
+    std::vector<double> buffer;
+    JsonWriter w(out, side ? &buffer : nullptr);
+    w.begin_object().field("ok", true).key("t").begin_object().key("tpot_s").f64_column("/t/tpot_s", {1.0, 2.0, nan});
+    w.end_object().end_object();
+    REQUIRE(w.non_finite().found);
+    CHECK(w.non_finite().nan);
+    CHECK(where(out, w) == "/t/tpot_s/2");
+  }
+  {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_array().value(json{{"k", 1.0}}).value(json{{"k", json::array({1.0, -inf})}}).end_array();
+    REQUIRE(w.non_finite().found);
+    CHECK(where(out, w) == "/1/k/1");
+  }
+  {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object().field("a", 1.0).field("b", json(nullptr)).end_object();
+    CHECK_FALSE(w.non_finite().found);  // null written as null is no finding
+  }
+  // A tree made by a writer keeps the number, so a check of the tree finds it.
+  const json t = tree_of([&](JsonWriter& w) { w.begin_object().field("a", 1.0).field("b", nan).end_object(); });
+  CHECK(std::isnan(t.at("b").get<double>()));
+}

@@ -297,3 +297,30 @@ TEST_CASE("a step model built for one-token steps reads its one-point grids in b
     CHECK(fast == Approx(exact).epsilon(0.01));
   }
 }
+
+TEST_CASE("multi-step scheduling streams N tokens per chunk", "[serving]") {
+  // vLLM 0.6's --num-scheduler-steps N: one client, 32-token prompts, 201 tokens out. The decode steps are the same
+  // steps, so TPOT stays; the client gets a chunk of N tokens every N steps, so the tools' ITL (one gap per chunk) is
+  // N steps; Little's law still holds.
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const Workload w = runtime_workload("vllm");
+  const System sys = one_device("nvidia-h100-sxm");
+  ServingLoad load = fixed(32, 201);
+  load.concurrency = 1;
+  load.requests = 4;
+  ServingSetup s = serving_setup(m, w, sys, ParallelPlan{});
+  s.model = &m;
+  const StepModel steps(m, w, sys, ParallelPlan{}, max_step_tokens(s, load), max_decode_batch(s, load));
+  const Execution x = resolve_execution(sys.device, w.runtime);
+  const ServingResult one = simulate_serving(s, steps, load, x);
+  s.limits.scheduler_steps = 10;
+  const ServingResult ten = simulate_serving(s, steps, load, x);
+  CHECK(ten.itl_s.p50 == Approx(10 * one.itl_s.p50).epsilon(0.01));
+  CHECK(ten.tpot_s.mean == Approx(one.tpot_s.mean).epsilon(0.06));
+  // A request's 200 decode steps are 20 windows: 20 gaps instead of 200 (its last chunk arrives when its window ends).
+  CHECK(ten.e2e_s.mean == Approx(one.e2e_s.mean).epsilon(0.06));
+  CHECK(ten.mean_in_system == Approx(ten.littles_product).epsilon(0.02));
+  // The steady state: the same ITL of N steps.
+  const ServingResult st = steady_state(s, steps, load, x);
+  CHECK(st.itl_s.p50 == Approx(10 * st.tpot_s.p50).epsilon(1e-9));
+}

@@ -1,0 +1,75 @@
+// How serving rows of the validation file become serving runs (core/validation/serving_cases.cpp, cases.cpp): the
+// launch flags a source printed and the formats its act/KV column names.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "io/csv.hpp"
+#include "validation/cases.hpp"
+#include "validation/validation.hpp"
+
+using namespace infercast;
+
+namespace {
+
+const char* kHeader =
+    "row_id,source_id,model,model_config_file,weights_format,act_kv_format,hardware,vendor,num_devices,parallelism,"
+    "peak_bw_GBps_per_device,peak_compute_TFLOPS_per_device,peak_compute_kind,hw_spec_source,framework,batch_size,"
+    "prompt_len,gen_len,context_depth,metric,unit,value,source_ref,trust,notes,runtime\n";
+
+// One serving row of Llama-3.1-8B on one H100 under vLLM: 8 prompts of 128 tokens sent at once, 64 tokens out.
+std::string row(const std::string& id, const std::string& metric, const std::string& notes) {
+  return id + ",S99,Llama-3.1-8B,,BF16,BF16 KV cache,NVIDIA H100 (form factor not stated),NVIDIA,1,TP1,,,,,vLLM,8,128,64,,"
+              + metric + ",ms,100,,low,\"" + notes + "\",vllm\n";
+}
+
+double forecast(const ValidationReport& rep, const std::string& id) {
+  for (const auto& r : rep.rows)
+    if (r.row_id == id) {
+      REQUIRE(r.covered);
+      return r.forecast;
+    }
+  FAIL("row " << id << " missing");
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("serving rows run with the sequence cap the source launched", "[serving][validation]") {
+  const std::string all = "concurrency=8; num_prompts=8";
+  const std::string capped = all + "; vllm serve --max-num-seqs 2";
+  const std::string csv = std::string(kHeader) + row("1", "serving_ttft_p50", all) + row("2", "serving_tpot_p50", all) +
+                          row("3", "serving_ttft_p50", capped) + row("4", "serving_tpot_p50", capped);
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(csv), opt);
+  const double ttft = forecast(rep, "1"), tpot = forecast(rep, "2");
+  const double ttft_capped = forecast(rep, "3"), tpot_capped = forecast(rep, "4");
+  // All eight prompts at once: one prefill, then the eight decode together; the median request's first token comes
+  // long before one request's 63 decode steps.
+  CHECK(ttft < 63 * tpot);
+  // Two at a time: four waves, the median request (the fourth or fifth) waits at least one whole wave of 63 decode
+  // steps; a memory-bound 8B model decodes two requests about as fast as eight, so the cap barely moves TPOT.
+  CHECK(ttft_capped > 63 * tpot_capped);
+  CHECK(ttft_capped > 5 * ttft);
+  CHECK(tpot_capped == Approx(tpot).epsilon(0.05));
+}
+
+TEST_CASE("a KV-cache format leaves the GEMMs of a 16-bit model in 16 bits", "[validation]") {
+  std::string w, a, kv;
+  REQUIRE(formats("BF16", "FP8 (e4m3) KV cache and FP8 attention (--kv-cache-dtype fp8)", w, a, kv));
+  CHECK(w == "bf16");
+  CHECK(a == "bf16");
+  CHECK(kv == "fp8");
+  // An FP8 engine's FP8 cache: its GEMMs stay in FP8.
+  REQUIRE(formats("FP8", "FP8 (engine built with --enable_fp8 --fp8_kv_cache)", w, a, kv));
+  CHECK(a == "fp8");
+  CHECK(kv == "fp8");
+  // Activations named as such are taken as stated.
+  REQUIRE(formats("FP8", "FP8 activations; FP8 KV cache (doc's engine configs: quant_algo FP8, kv_cache_quant_algo FP8)", w,
+                  a, kv));
+  CHECK(a == "fp8");
+  // 16-bit caches are untouched.
+  REQUIRE(formats("Q4_0", "f16 KV (llama.cpp default)", w, a, kv));
+  CHECK(a == "fp16");
+}

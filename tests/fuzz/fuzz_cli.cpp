@@ -1,0 +1,69 @@
+// libFuzzer harness over the CLI's argument parsing and commands, run in-process (cli::run): the bytes are the
+// arguments after `infercast`, separated by NUL bytes. A finding is an abort, a sanitizer report, a hang, or:
+//   - an exit status other than 0, 1 or 2 (3 is an internal error: an exception the CLI did not turn into a message);
+//   - a control character (ESC and the rest of C0 but newline and tab, DEL, C1) on stdout or stderr;
+//   - exit status 2 without a message "infercast: ..." on stderr.
+// Standard input is /dev/null (`call` reads it); --save (which writes a file) is skipped.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command.hpp"
+
+namespace {
+
+bool has_control(const std::string& s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) return true;
+    if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+        static_cast<unsigned char>(s[i + 1]) <= 0x9f)
+      return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  if (!std::freopen("/dev/null", "r", stdin)) std::abort();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 4096) return 0;
+  std::vector<std::string> args = {"infercast"};
+  std::string cur;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == 0) {
+      args.push_back(cur);
+      cur.clear();
+    } else {
+      cur += static_cast<char>(data[i]);
+    }
+  }
+  args.push_back(cur);
+  if (args.size() > 48) return 0;
+  for (const auto& a : args)
+    if (a.rfind("--save", 0) == 0) return 0;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  std::ostringstream out, err;
+  std::streambuf* const cout_buf = std::cout.rdbuf(out.rdbuf());
+  std::streambuf* const cerr_buf = std::cerr.rdbuf(err.rdbuf());
+  std::cin.clear();
+  const int status = infercast::cli::run(static_cast<int>(args.size()), argv.data());
+  std::cout.rdbuf(cout_buf);
+  std::cerr.rdbuf(cerr_buf);
+  if (status < 0 || status > 2) std::abort();
+  if (has_control(out.str()) || has_control(err.str())) std::abort();
+  if (status == 2 && err.str().rfind("infercast: ", 0) != 0) std::abort();
+  return 0;
+}
