@@ -209,7 +209,7 @@ def main():
             # A call this table does not describe yet (a catalog list takes no fields; a new call, any object).
             print(f"build-schemas: {name}: no request structure here; the catalog's empty request", file=sys.stderr) \
                 if name not in ("version", "functions", "options", "models", "families", "hardware", "systems",
-                                "conventions", "dtypes", "scenarios", "regions") else None
+                                "conventions", "dtypes", "scenarios", "regions", "limits") else None
             defs[name] = {"$ref": BASE + "requests#/$defs/empty", "description": f["help"]}
 
     # A calibration takes points, or measurements pasted as a tool prints them (then a model), never both.
