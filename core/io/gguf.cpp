@@ -263,14 +263,7 @@ json gguf_model(const GgufHeader& h) {
   }
   json cfg = {{"model_type", fam->second}, {"_name_or_path", name}};
   const auto put = [&](const char* hf, const std::string& key, bool required) {
-    const json v = num(key);
-    if (v.is_null()) {
-      if (required)
-        throw InputError("gguf.missing_field", "/gguf/" + arch + "." + key,
-                         arch + "." + key + " is missing from the GGUF metadata; expected it for a " + arch + " model");
-      return;
-    }
-    cfg[hf] = v;
+    put_gguf_field(cfg, num(key), arch, hf, key, required);
   };
   put("hidden_size", "embedding_length", true);
   put("num_hidden_layers", "block_count", true);

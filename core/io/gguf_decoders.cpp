@@ -32,6 +32,17 @@ std::vector<std::string> gguf_decoder_architectures() {
   return out;
 }
 
+void put_gguf_field(json& cfg, const json& value, const std::string& arch, const char* hf, const std::string& key,
+                    bool required) {
+  if (value.is_null()) {
+    if (required)
+      throw InputError("gguf.missing_field", "/gguf/" + arch + "." + key,
+                       arch + "." + key + " is missing from the GGUF metadata; expected it for a " + arch + " model");
+    return;
+  }
+  cfg[hf] = value;
+}
+
 json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint64_t vocab_rows, bool has_output) {
   const auto it = std::find_if(archs().begin(), archs().end(), [&](const Arch& a) { return arch == a.gguf; });
   if (it == archs().end()) return nullptr;
@@ -50,14 +61,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   const std::string name = md.contains(name_key) && md[name_key].is_string() ? md[name_key].get<std::string>() : arch;
   json cfg = {{"model_type", it->model_type}, {"_name_or_path", name}};
   const auto put = [&](const char* hf, const std::string& key, bool required) {
-    const json v = num(key);
-    if (v.is_null()) {
-      if (required)
-        throw InputError("gguf.missing_field", "/gguf/" + arch + "." + key,
-                         arch + "." + key + " is missing from the GGUF metadata; expected it for a " + arch + " model");
-      return;
-    }
-    cfg[hf] = v;
+    put_gguf_field(cfg, num(key), arch, hf, key, required);
   };
   const auto bias = has_tensor("blk.0.attn_q.bias");
   const auto q_norm = has_tensor("blk.0.attn_q_norm.weight");

@@ -15,5 +15,8 @@ namespace infercast {
 json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint64_t vocab_rows, bool has_output);
 // The architectures gguf_decoder_config reads, for the unsupported-architecture message.
 std::vector<std::string> gguf_decoder_architectures();
+// Sets cfg[hf] to `value`, the metadata `arch.key` (null when absent); an absent required key is an error naming it.
+void put_gguf_field(json& cfg, const json& value, const std::string& arch, const char* hf, const std::string& key,
+                    bool required);
 
 }  // namespace infercast

@@ -205,6 +205,19 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     return true;
   };
   // Admits waiting prompts FCFS into the step within `budget` tokens; whole prompts only unless chunking.
+  // Every running request past its prompt decodes one token; one the KV pool cannot grow is preempted.
+  const auto decode_running = [&]() {
+    for (std::size_t k = 0; k < running.size(); ++k) {
+      const std::size_t idx = running[k];
+      if (reqs[idx].prefilling) continue;
+      if (!grow(idx, reqs[idx].computed + 1)) {
+        preempt(idx);
+        --k;
+        continue;
+      }
+      step.push_back({idx, 1});
+    }
+  };
   const auto admit = [&](double& budget, bool chunk, bool one_chunked) {
     bool chunked_taken = false;
     int prompts = 0;
@@ -308,17 +321,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     bool prefill_step = false;
     if (window_left > 0) {
       // Inside a multi-step window: the scheduled decodes run again, nothing is admitted.
-      for (std::size_t k = 0; k < running.size(); ++k) {
-        const std::size_t idx = running[k];
-        Req& q = reqs[idx];
-        if (q.prefilling) continue;
-        if (!grow(idx, q.computed + 1)) {
-          preempt(idx);
-          --k;
-          continue;
-        }
-        step.push_back({idx, 1});
-      }
+      decode_running();
     } else if (L.policy == StepPolicy::PrefillFirst) {
       // A prefill step when prompts wait (or one is mid-chunk) and can be admitted; else every running request decodes.
       for (std::size_t idx : running) {
@@ -333,17 +336,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       if (!mid_chunk || budget > 0) admit(budget, L.chunked_prefill, true);
       prefill_step = !step.empty();
       if (!prefill_step) {
-        for (std::size_t k = 0; k < running.size(); ++k) {
-          const std::size_t idx = running[k];
-          Req& q = reqs[idx];
-          if (q.prefilling) continue;
-          if (!grow(idx, q.computed + 1)) {
-            preempt(idx);
-            --k;
-            continue;
-          }
-          step.push_back({idx, 1});
-        }
+        decode_running();
       }
     } else {
       // Running requests first, in admission order (decodes and prompts mid-chunk), then waiting prompts.

@@ -5,10 +5,11 @@
 // an envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
 //
 // Calls run in lanes, each its own worker with one call in flight: analyses in `main`; the charts' extra calls in
-// `aux` lanes, so they never hold the next analysis back; long work (a sweep) in lanes of its own. `drop(lane, tag)`
-// ends the calls a lane has not started (those given that `tag`; their callers get the `cancelled` code): a newer
-// input drops stale work instead of waiting it out. A call with `replace` ends the lane's work in flight too (the
-// worker is terminated).
+// `aux` lanes, so they never hold the next analysis back; long work (a sweep's parts, the t_c/t_m map, a serving
+// run) in lanes of their own; the validation and a calibration each in their own, so no sweep, map or new analysis
+// ends them. `drop(lane, tag)` ends the calls a lane has not started (those given that `tag`; their callers get the
+// `cancelled` code): a newer input drops stale work instead of waiting it out. A call with `replace` ends the lane's
+// work in flight too (the worker is terminated): only a newer call of the same lane replaces it.
 //
 // The served site compiles the wasm once, on the main thread, as soon as the page's script runs (index.html
 // preloads it), and hands the compiled module to every worker; each worker instantiates it and warms the core up

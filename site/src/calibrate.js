@@ -57,7 +57,8 @@ export async function runCalibration() {
     return;
   }
   $('cal-status').textContent = 'Fitting...';
-  const env = await backend.envelope('calibrate', calibrationRequest(), { lane: 'long', replace: true });
+  // Its own lane: a sweep or a new analysis never ends a fit; a newer fit replaces it.
+  const env = await backend.envelope('calibrate', calibrationRequest(), { lane: 'calibrate', replace: true });
   if (env.error && env.error.code === 'cancelled') return;
   $('cal-status').textContent = '';
   if (!env.ok) {

@@ -65,6 +65,8 @@ export async function update() {
   for (const o of ctx.lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
   // The numbers first, painted in this frame; the charts and tables after it.
   renderNumbers(r);
+  // The Validation tab shown follows the device and runtime analyzed (its own lane: nothing below ends it).
+  if (state.tab === 'validation') showValidation();
   await painted();
   if (mine !== ctx.generation) return;
   renderCharts(r);

@@ -1,7 +1,7 @@
 // Validation in the page: the core's validate call (as `infercast validate --class ... --device ...`) forecasts every
 // public measurement with the default efficiencies and summarizes the error for the selected device's class and the
-// device itself, so a user sees how far to trust the number on top. Asked once per class and device, when the
-// Validation tab shows.
+// device itself, so a user sees how far to trust the number on top. Asked once per class, device and runtime, when
+// the Validation tab shows, and again when an analysis changes them while it shows.
 import { $, backend, ctx, state } from './ctx.js';
 import { selectedDeviceDoc } from './request.js';
 
@@ -36,7 +36,8 @@ export async function showValidation() {
   $('val-status').textContent = 'Forecasting every public measurement...';
   const req = { hardware_class: sel.cls };
   if (state.runtime) req.runtime_id = state.runtime;
-  const env = await backend.envelope('validate', req, { lane: 'long', replace: true });
+  // Its own lane: a sweep or a new analysis never ends it; only a newer validation (another device) replaces it.
+  const env = await backend.envelope('validate', req, { lane: 'validation', replace: true });
   if (env.error && env.error.code === 'cancelled') return;
   if (!env.ok) {
     $('val-status').textContent = `The validation could not run: ${env.error.message}`;

@@ -77,11 +77,11 @@ test('a million-point sweep draws its front, a front point becomes a device, and
 test('a long sweep never holds an analysis back, and a change of the inputs stops it', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
-  // 640 x 32 x 32 x 32 = 21 million points: seconds of work.
+  // 122 x 32 x 32 x 32 = 3,997,696 points, just under the sweep_points limit (the limits call): seconds of work.
   await showTab(page, 'dse');
-  await page.fill('#dse-axes tbody tr:nth-child(1) input[aria-label$="steps"]', '640');
+  await page.fill('#dse-axes tbody tr:nth-child(1) input[aria-label$="steps"]', '122');
   await page.click('#dse-run');
-  await page.waitForFunction(() => /^Sweeping 20,971,520/.test(document.getElementById('dse-status').textContent));
+  await page.waitForFunction(() => /^Sweeping 3,997,696/.test(document.getElementById('dse-status').textContent));
   const t0 = Date.now();
   await page.fill('#batch', '4');
   await analyzed(page);
@@ -90,7 +90,7 @@ test('a long sweep never holds an analysis back, and a change of the inputs stop
     '--format', 'json'], { encoding: 'utf8' }));
   assert.equal(await cardValue(page, 'Time per output token'), seconds(native.decode.tpot_s));
   assert.equal(await page.textContent('#dse-status'), 'Sweep stopped: the inputs changed. Run it again for the new inputs.');
-  console.log(`# new numbers ${ms} ms after the change, with a 21M-point sweep in flight (stopped)`);
+  console.log(`# new numbers ${ms} ms after the change, with a 4M-point sweep in flight (stopped)`);
   // The next sweep runs on a fresh worker and finishes.
   await page.fill('#dse-axes tbody tr:nth-child(1) input[aria-label$="steps"]', '4');
   await page.click('#dse-run');

@@ -269,11 +269,25 @@ test('a pasted llama-bench run calibrates the device, shows its residuals, and e
   await context.close();
 });
 
+// A link to the Validation tab shows it without a click, while the page's own startup work (the analysis, the
+// quantization sweep, the t_c/t_m map on the long lane) runs beside it: none of it ends the validation (CI stop 26
+// caught the map cancelling it on a slow machine, leaving "Forecasting..." for good). A new device re-validates.
+test('validation from a link: shown while the page starts, and followed when the device changes', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=apple-m1&tab=validation`);
+  await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
+  assert.match(await page.textContent('#val-status'), /on apple-soc devices, \d+ of them on Apple M1/);
+  await page.selectOption('#hardware', 'nvidia-h100-sxm');
+  await page.waitForFunction(() => /of them on NVIDIA H100/.test(document.getElementById('val-status').textContent), null, { timeout: 120000 });
+  assert.ok(await page.locator('#val-rows tbody tr').count() > 0);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('validation in the page: the error for the device class, equal to the CLI', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=apple-m1`);
   await analyzed(page);
   await showTab(page, 'validation');
-  await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
   const v = JSON.parse(execFileSync(cli, ['validate', '--class', 'apple-soc', '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
   const decode = v.selection.groups.find((g) => g.group === 'decode');
   const loso = v.selection.loso_groups.find((g) => g.group === 'decode');
