@@ -35,7 +35,9 @@ bool plain_ascii(std::string_view s) {
 
 namespace {
 
-// The number's text at `p` (room for 32 characters); returns its end.
+// The number's text at `p` (room for 32 characters); returns its end. The caller's buffer starts zeroed:
+// nlohmann's to_chars takes the end of the room as a `const char*`, so no byte it could read is left undefined
+// (GCC warned that `buf` may be used uninitialized where this is inlined).
 char* format_number(char* p, double v) {
   if (!std::isfinite(v)) {
     std::memcpy(p, "null", 4);
@@ -64,7 +66,7 @@ char* format_number(char* p, double v) {
 }  // namespace
 
 void append_number(std::string& out, double v) {
-  char buf[40];
+  char buf[40] = {};
   out.append(buf, static_cast<std::size_t>(format_number(buf, v) - buf));
 }
 
@@ -150,7 +152,7 @@ void JsonWriter::saw_non_finite(double v, std::size_t offset, std::string inner)
 }
 
 JsonWriter& JsonWriter::value(double v) {
-  char buf[40];
+  char buf[40] = {};
   char* p = buf;
   if (after_key_) {
     after_key_ = false;
