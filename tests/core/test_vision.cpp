@@ -26,16 +26,6 @@ ll blocks(ll L, ll h, ll I, bool layer_norm_bias, bool attn_bias, bool gated, bo
   layer += gated ? 3 * h * I + (mlp_bias ? 2 * I + h : 0) : 2 * h * I + (mlp_bias ? I + h : 0);
   return L * layer;
 }
-
-Workload with_images(ModelSpec& m, i64 prompt, std::vector<ImageSize> images) {
-  Workload w;
-  w.settings = settings();
-  w.settings.images = std::move(images);
-  w.requests = {Request{0, prompt, 1}};
-  for (const auto& img : w.settings.images) w.requests[0].input += plan_image(m.vision, img).tokens;
-  w.gen_tokens = 1;
-  return w;
-}
 }  // namespace
 
 TEST_CASE("Gemma 3 4B: SigLIP at 896 x 896, 256 tokens per image, the projector to the text width", "[vision]") {
