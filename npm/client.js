@@ -19,19 +19,58 @@ export function unwrap(envelope) {
   throw new InfercastError(e.code, e.path, e.message);
 }
 
-// The transport over a loaded core module (the wasm build's `call` and `callBytes`): synchronous, envelopes as
-// objects. A throw from inside the module (it should never) becomes an envelope too.
-export function moduleTransport(module) {
+// Puts each number column of a `callColumns` reply in place: the envelope's "columns" lists [JSON pointer, offset,
+// length] into the one Float64Array the module returned; each column becomes a view of it (no copy), so the whole
+// reply can be posted to another thread with that one buffer transferred.
+export function placeColumns(envelope, columns) {
+  for (const [pointer, offset, length] of envelope.columns || []) {
+    const keys = pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let o = envelope;
+    for (let i = 0; i < keys.length - 1; i++) o = o[keys[i]];
+    o[keys[keys.length - 1]] = columns.subarray(offset, offset + length);
+  }
+  delete envelope.columns;
+  return envelope;
+}
+
+// A table written as columns ({layout: "columns", rows, <field>: [...]}) as rows [{<field>: value}], for code that
+// reads rows; a table already in rows comes back as it is.
+export function rows(table) {
+  if (!table || Array.isArray(table) || table.layout !== 'columns') return table;
+  const keys = Object.keys(table).filter((k) => k !== 'layout' && k !== 'rows');
+  const out = new Array(table.rows);
+  for (let i = 0; i < table.rows; i++) {
+    const r = {};
+    for (const k of keys) r[k] = table[k][i];
+    out[i] = r;
+  }
+  return out;
+}
+
+// The transport over a loaded core module (the wasm build's `call`, `callBytes` and `callColumns`): synchronous,
+// envelopes as objects. A throw from inside the module (it should never) becomes an envelope too: `onFailure(err)`'s
+// (the page's worker passes one that throws, to replace its core).
+export function moduleTransport(module, onFailure = (err) => ({ ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } })) {
   const guard = (f) => {
     try {
-      return JSON.parse(f());
+      return f();
     } catch (err) {
-      return { ok: false, error: { code: 'core.failed', path: '', message: `the core failed to run: ${err}` } };
+      return onFailure(err);
     }
   };
+  // Requests go in as UTF-8 bytes: the module copies them as they are (a string it would encode in JavaScript).
+  const encoder = new TextEncoder();
+  const text = (request) => encoder.encode(JSON.stringify(request ?? {}));
   return {
-    envelope: (fn, request) => guard(() => module.call(fn, JSON.stringify(request ?? {}))),
-    envelopeBytes: (fn, bytes) => guard(() => module.callBytes(fn, bytes)),
+    envelope: (fn, request) => guard(() => JSON.parse(module.call(fn, text(request)))),
+    envelopeBytes: (fn, bytes) => guard(() => JSON.parse(module.callBytes(fn, bytes))),
+    // The request's number columns ("layout": "columns") as Float64Array views of one buffer, not as text.
+    envelopeColumns: module.callColumns
+      ? (fn, request) => guard(() => {
+        const { text: reply, columns } = module.callColumns(fn, text(request));
+        return placeColumns(JSON.parse(reply), columns);
+      })
+      : (fn, request) => guard(() => JSON.parse(module.call(fn, text(request)))),
   };
 }
 

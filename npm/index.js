@@ -5,7 +5,7 @@
 import createInfercast from './infercast.mjs';
 import { createClient, moduleTransport, unwrap } from './client.js';
 
-export { InfercastError, createClient, moduleTransport, connect, unwrap } from './client.js';
+export { InfercastError, createClient, moduleTransport, connect, unwrap, placeColumns, rows } from './client.js';
 
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 

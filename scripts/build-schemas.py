@@ -68,9 +68,9 @@ ALIASES = {"/bandwidth_GBps/steps": "/compute_TOPS/steps"}
 ANALYSIS = ["model", "hardware", "runtime", "scenario", "convert_mla", "workload", "precision", "convention", "attention", "mla",
             "mlp", "moe_traffic", "timing", "attention_tile", "lora", "online_hadamard", "placement", "costs", "memory_reserve_GB"]
 MULTI = ["system", "parallel", "speculative"]
-SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_points"]
+SWEEP = ["axes", "objectives", "constraints", "sram_bandwidth_GBps", "keep_points", "part", "layout"]
 CALLS = {
-    "analyze": ANALYSIS + MULTI,
+    "analyze": ANALYSIS + MULTI + ["layout", "echo_requests"],
     "batching": ANALYSIS + MULTI + ["batching"],
     "serving": ANALYSIS + MULTI + ["serving"],
     "deploy": ANALYSIS + ["system", "serving", "deploy"],
@@ -209,7 +209,7 @@ def main():
             # A call this table does not describe yet (a catalog list takes no fields; a new call, any object).
             print(f"build-schemas: {name}: no request structure here; the catalog's empty request", file=sys.stderr) \
                 if name not in ("version", "functions", "options", "models", "families", "hardware", "systems",
-                                "conventions", "dtypes", "scenarios", "regions") else None
+                                "conventions", "dtypes", "scenarios", "regions", "limits") else None
             defs[name] = {"$ref": BASE + "requests#/$defs/empty", "description": f["help"]}
 
     # A calibration takes points, or measurements pasted as a tool prints them (then a model), never both.

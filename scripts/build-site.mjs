@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const wasmDir = path.resolve(root, process.argv[2] || 'build/wasm-release/wasm');
@@ -34,20 +35,38 @@ const hashed = (name, content) => {
 // The core's ES module lives in the wasm build, not in site/src: the bundler takes it from there.
 const coreModule = { name: 'core-module', setup(b) {
   b.onResolve({ filter: /^\.\/infercast\.mjs$/ }, () => ({ path: path.join(wasmDir, 'infercast.mjs') }));
+  b.onResolve({ filter: /^infercast:catalogs$/ }, () => ({ path: 'catalogs', namespace: 'infercast' }));
+  b.onLoad({ filter: /.*/, namespace: 'infercast' }, () => ({ contents: catalogModule, loader: 'js' }));
 } };
 const bundle = async (entry, format, define = {}) => (await build({ entryPoints: [path.join(root, 'site/src', entry)],
   bundle: true, format, minify: true, write: false, logLevel: 'warning', legalComments: 'none', define,
   plugins: [coreModule] })).outputFiles[0].text;
+// The presets and lists the page's controls show, read by the core itself now (its catalog calls, as the page
+// would make them at start), and built into the page's script: the page fills its controls without a call.
+const { default: createCore } = await import(path.join(wasmDir, 'infercast.mjs'));
+const buildCore = await createCore({ wasmBinary: fs.readFileSync(path.join(wasmDir, 'infercast.wasm')) });
+const catalogs = {};
+const { CATALOGS } = await import(path.join(root, 'site/src/catalog-names.js'));
+for (const name of CATALOGS) {
+  const env = JSON.parse(buildCore.call(name, '{}'));
+  if (!env.ok) throw new Error(`build-site: the core's ${name} call failed: ${env.error.message}`);
+  catalogs[name] = env.value;
+}
+// A module the page imports as 'infercast:catalogs' (JSON.parse of one string reads faster than a literal).
+const catalogModule = `export default JSON.parse(${JSON.stringify(JSON.stringify(catalogs))});`;
+
 const wasmFile = hashed('infercast.wasm', fs.readFileSync(path.join(wasmDir, 'infercast.wasm')));
 const workerFile = hashed('worker.js', await bundle('worker.js', 'esm', { __WASM_FILE__: JSON.stringify(wasmFile) }));
-const appFile = hashed('app.js', await bundle('main.js', 'esm', { __WORKER_URL__: JSON.stringify(workerFile) }));
+const appFile = hashed('app.js', await bundle('main.js', 'esm',
+  { __WORKER_URL__: JSON.stringify(workerFile), __WASM_URL__: JSON.stringify(wasmFile) }));
 const cssFile = hashed('style.css', css);
 const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
   "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
 fs.writeFileSync(path.join(out, 'index.html'), html
   .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${csp}">`)
   .replace('<!--STYLE-->', `<link rel="stylesheet" href="${cssFile}">`)
-  .replace('<!--SCRIPTS-->', `<script type="module" src="${appFile}"></script>`));
+  .replace('<!--SCRIPTS-->', `<link rel="preload" href="${wasmFile}" as="fetch" type="application/wasm" crossorigin>\n` +
+    `<script type="module" src="${appFile}"></script>`));
 fs.writeFileSync(path.join(out, '.nojekyll'), '');
 
 // Offline single file: the page's script as a classic script, and the core with its worker side as text that the
@@ -63,6 +82,25 @@ fs.writeFileSync(path.join(root, 'dist', 'infercast-offline.html'), html
   .replace('<!--SCRIPTS-->', () => `<script type="text/x-infercast-core" id="infercast-core">${inline(single)}</script>\n` +
     `<script type="text/x-infercast-core" id="infercast-serve">${inline(serve)}</script>\n<script>${inline(app)}</script>`));
 fs.copyFileSync(path.join(root, 'dist', 'infercast-offline.html'), path.join(out, 'infercast-offline.html'));
+// Every served file also compressed (brotli and gzip at their highest levels), for servers that send a file's
+// precompressed form (scripts/serve.mjs does; nginx gzip_static/brotli_static, Caddy precompressed): a browser
+// downloads the .br (or .gz) of each.
+let raw = 0, br = 0, gz = 0;
+for (const f of fs.readdirSync(out)) {
+  const full = path.join(out, f);
+  if (!fs.statSync(full).isFile() || f.startsWith('.')) continue;
+  const data = fs.readFileSync(full);
+  const b = zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length } });
+  const g = zlib.gzipSync(data, { level: 9 });
+  fs.writeFileSync(`${full}.br`, b);
+  fs.writeFileSync(`${full}.gz`, g);
+  if (f !== 'infercast-offline.html') {
+    raw += data.length;
+    br += b.length;
+    gz += g.length;
+  }
+}
 const size = (f) => `${(fs.statSync(f).size / 1024).toFixed(0)} KiB`;
 console.log(`build-site: dist/site (${appFile} ${size(path.join(out, appFile))}, ${wasmFile} ${size(path.join(out, wasmFile))}), ` +
-  `dist/infercast-offline.html (${size(path.join(root, 'dist', 'infercast-offline.html'))})`);
+  `dist/infercast-offline.html (${size(path.join(root, 'dist', 'infercast-offline.html'))}); the served page: ` +
+  `${(raw / 1024).toFixed(0)} KiB, ${(br / 1024).toFixed(0)} KiB brotli, ${(gz / 1024).toFixed(0)} KiB gzip`);

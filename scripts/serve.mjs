@@ -1,4 +1,5 @@
-// A minimal static server for dist/site on 127.0.0.1 (no dependencies; correct MIME types for .wasm and .mjs).
+// A minimal static server for dist/site on 127.0.0.1 (no dependencies; correct MIME types for .wasm and .mjs;
+// precompressed files sent as such; hashed files cached for good).
 // Usage: node scripts/serve.mjs [dir] [port]. Also imported by the browser tests.
 import fs from 'node:fs';
 import http from 'node:http';
@@ -39,12 +40,20 @@ export function serve(dir, port = 8000, host = '127.0.0.1', prefix = '/') {
     } catch {
       // not there: readFile answers 404
     }
-    fs.readFile(file, (err, data) => {
+    // The file's precompressed form when the browser takes it (build-site.mjs writes .br and .gz beside each).
+    const accepts = String(req.headers['accept-encoding'] || '');
+    const encoding = [['br', '.br'], ['gzip', '.gz']].find(([name, ext]) => accepts.includes(name) && fs.existsSync(file + ext));
+    fs.readFile(encoding ? file + encoding[1] : file, (err, data) => {
       if (err) {
         res.writeHead(404).end('not found');
         return;
       }
-      res.writeHead(200, { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', 'Cache-Control': 'no-cache' });
+      const headers = { 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream', Vary: 'Accept-Encoding',
+        // Files named by a hash of their content never change: cached for good; the rest revalidated.
+        'Cache-Control': /\.[0-9a-f]{12}\./.test(path.basename(file)) ? 'public, max-age=31536000, immutable' : 'no-cache' };
+      if (encoding) headers['Content-Encoding'] = encoding[0];
+      headers['Content-Length'] = data.length;
+      res.writeHead(200, headers);
       res.end(data);
     });
   });

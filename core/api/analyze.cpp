@@ -1,6 +1,7 @@
 // The analysis operations: analyze (one device or a plan), batching curves, a model's counts, a device checked.
 #include "api/operations.hpp"
 
+#include "api/api.hpp"
 #include <cmath>
 
 #include "analysis/work.hpp"
@@ -10,7 +11,9 @@
 #include "api/request.hpp"
 #include "api/result.hpp"
 #include "io/hardware_json.hpp"
+#include "io/presets.hpp"
 #include "io/system_json.hpp"
+#include "api/version.hpp"
 
 namespace infercast {
 
@@ -33,9 +36,9 @@ json api_model(const json& request) {
   return model_json(rm, p, group_layers(rm.spec));
 }
 
-// What analyze, quant_sweep and sweep read first: the model (converted by a scenario or convert_mla), the
-
-json api_analyze(const json& request) {
+// Operators, memory, TTFT, TPOT and costs on one device, or a plan over several (docs/schema.md, "analyze"): the
+// result is written straight to the output as it is read off the analysis.
+void api_analyze(const json& request, JsonWriter& out) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -51,6 +54,8 @@ json api_analyze(const json& request) {
                                   "/system, /parallel or /speculative");
   Workload w = read_workload(r, rm.spec, sc, hw, in.rt);
   const CostAssumptions costs = read_costs(r);
+  const TableLayout layout = read_enum(r, "layout", table_layout_names(), TableLayout::Rows);
+  const bool echo = r.boolean_or("echo_requests", false);
   r.reject_unknown();
   // A plan analyzes each pipeline stage (and the draft) again.
   if (mi.active) check_work(estimate_work(rm.spec, w), 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0), "the plan's stages");
@@ -62,103 +67,134 @@ json api_analyze(const json& request) {
   OffloadResult split;
   Analysis a = offload ? analyze_offloaded(rm.spec, w, *hw, off, split) : analyze(rm.spec, w, hw);
   for (auto& wr : context_warnings(rm.spec, w)) a.warnings.push_back(std::move(wr));
+  std::vector<Warning> warnings = a.warnings;
+  if (a.has_hardware && !hw->has_any_peak())
+    for (auto& x : warnings)
+      if (x.code == "hardware.no_compute_peak") x.message += "." + peak_suggestion(*hw);
+  PlanForecast f;
+  if (mi.active) f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
+  // Energy and cost: one device's, or a plan's over every stage's devices and replicas (cost/cost.hpp,
+  // plan_cost_report); a split with the host is not costed.
+  const bool plan_costed = mi.active && f.devices > 1;
+  const bool costed = plan_costed || (a.has_hardware && !offload);
+  CostReport cost;
+  if (plan_costed) cost = plan_cost_report(f, mi.sys.device, costs);
+  else if (costed) cost = cost_report(a, *hw, costs);
 
-  json ops = ops_json(a.prefill, "prefill");
-  for (auto& o : ops_json(a.decode, "decode")) ops.push_back(o);
-  for (auto& o : ops) o["device"] = o["group"].get<std::string>().rfind("host", 0) == 0 ? "host" : "device";
-  json placement = json::array();
-  for (const auto& p : a.placement) placement.push_back({{"what", p.what}, {"bytes_per_tier", p.bytes_per_tier}});
-  json timeline = json::array();
-  for (const auto& t : a.timeline) timeline.push_back({{"generated", t.generated}, {"context", t.context}, {"tpot_s", t.tpot_s}});
-  json requests = json::array();
-  for (const auto& q : w.requests) requests.push_back({{"cached", q.cached}, {"input", q.input}, {"count", q.count}});
-
-  json out = {
-      {"model", model_json(rm, a.params, a.groups)},
-      {"workload",
-       {{"requests", requests},
-        {"gen", w.gen_tokens},
-        {"batch_requests", a.batch_requests},
-        {"precision", precision_json(w.settings.precision, rm.spec)},
-        {"scenario", sc ? json(sc->name) : json(nullptr)},
-        {"mlp", w.settings.fused_mlp ? "fused" : "unfused"},
-        {"online_hadamard", w.settings.online_hadamard},
-        {"attention_tile", w.settings.attention_tile},
-        {"prefill_chunk", w.prefill_chunk},
-        {"images", images_json(rm.spec, w.settings.images)},
-        {"image_tokens", image_tokens(rm.spec, w.settings.images)},
-        {"prefill_chunks", a.prefill_chunks},
-        {"lora", {{"rank", w.settings.lora.rank}, {"mode", lora_mode_name(w.settings.lora.mode)},
-                  {"merge_flops", a.lora_merge_flops}}},
-        {"convention", w.settings.convention.name},
-        {"timing", w.timing == Timing::PerOp ? "per-op" : "phase-max"},
-        {"convention_description", w.settings.convention.description},
-        {"moe_traffic", moe_traffic_name(w.settings.convention.moe)},
-        {"attention", w.settings.attention == AttnImpl::Fused ? "fused" : "unfused"},
-        {"mla", w.settings.mla == MlaForm::Auto ? "auto" : (w.settings.mla == MlaForm::Absorbed ? "absorbed" : "expanded")}}},
-      {"memory",
-       {{"weights_bytes", a.weights_bytes},
-        {"kv_cache_bytes", a.kv_cache_bytes},
-        {"state_bytes", a.state_bytes},
-        {"kv_bytes_per_token", a.kv_bytes_per_token},
-        {"activation_peak_bytes", a.activation_peak_bytes},
-        {"required_bytes", a.memory_required_bytes}}},
-      {"prefill", totals_json(a.prefill.totals)},
-      {"decode", totals_json(a.decode.totals)},
-      {"ops", ops}};
-  out["prefill"]["tokens"] = a.prefill.tokens;
-  out["decode"]["tokens"] = a.decode.tokens;
-  out["decode"]["flops_per_token"] = a.decode_flops_per_token;
-  out["decode"]["steps"] = a.decode_steps;
+  out.begin_object().field("schema_version", kSchemaVersion).field("version", kVersion);
+  out.key("model");
+  write_model(out, rm, a.params, a.groups);
+  out.key("workload").begin_object();
+  if (echo) {
+    out.key("requests").begin_array();
+    for (const auto& q : w.requests) out.begin_object().field("cached", q.cached).field("input", q.input).field("count", q.count).end_object();
+    out.end_array();
+  }
+  out.field("request_entries", w.requests.size());
+  out.field("gen", w.gen_tokens).field("batch_requests", a.batch_requests).key("precision");
+  write_precision(out, w.settings.precision, rm.spec);
+  out.key("scenario");
+  if (sc) out.value(sc->name);
+  else out.null();
+  out.field("mlp", w.settings.fused_mlp ? "fused" : "unfused").field("online_hadamard", w.settings.online_hadamard);
+  out.field("attention_tile", w.settings.attention_tile).field("prefill_chunk", w.prefill_chunk);
+  out.field("images", images_json(rm.spec, w.settings.images)).field("image_tokens", image_tokens(rm.spec, w.settings.images));
+  out.field("prefill_chunks", a.prefill_chunks);
+  out.key("lora").begin_object().field("rank", w.settings.lora.rank).field("mode", lora_mode_name(w.settings.lora.mode));
+  out.field("merge_flops", a.lora_merge_flops);
+  if (a.has_hardware) out.field("merge_s", finite(a.lora_merge_s));
+  out.end_object();
+  out.field("convention", w.settings.convention.name).field("timing", w.timing == Timing::PerOp ? "per-op" : "phase-max");
+  out.field("convention_description", w.settings.convention.description);
+  out.field("moe_traffic", moe_traffic_name(w.settings.convention.moe));
+  out.field("attention", w.settings.attention == AttnImpl::Fused ? "fused" : "unfused");
+  out.field("mla", w.settings.mla == MlaForm::Auto ? "auto" : (w.settings.mla == MlaForm::Absorbed ? "absorbed" : "expanded"));
+  out.end_object();
+  out.key("memory").begin_object().field("weights_bytes", a.weights_bytes).field("kv_cache_bytes", a.kv_cache_bytes);
+  out.field("state_bytes", a.state_bytes).field("kv_bytes_per_token", a.kv_bytes_per_token);
+  out.field("activation_peak_bytes", a.activation_peak_bytes).field("required_bytes", a.memory_required_bytes);
   if (a.has_hardware) {
-    out["hardware"] = hardware_to_json(*hw);
-    out["execution"] = execution_json(a.execution, *hw);
-    out["memory"]["capacity_bytes"] = a.memory_capacity_bytes;  // usable: the tiers less the driver and OS reserve
     double physical = 0;
     for (const auto& t : hw->tiers) physical += t.capacity_bytes;
-    out["memory"]["physical_capacity_bytes"] = physical;
-    out["memory"]["reserve_bytes"] = hw->reserve_bytes;
-    out["memory"]["reserve_basis"] = hw->reserve_basis;
-    out["memory"]["fits"] = a.fits;
-    out["memory"]["fits_first_tier"] = a.fits_first_tier;
-    out["memory"]["max_batch"] = a.max_batch;
-    out["memory"]["max_context"] = a.max_context;
-    out["memory"]["placement"] = placement;
-    out["prefill"]["time_s"] = finite(a.ttft_s);
-    out["prefill"]["compute_s"] = finite(a.prefill.compute_s);
-    out["prefill"]["memory_s"] = finite(a.prefill.memory_s);
-    out["decode"]["tpot_s"] = finite(a.tpot_mean_s);
-    out["decode"]["tpot_first_s"] = finite(a.tpot_first_s);
-    out["decode"]["tpot_last_s"] = finite(a.tpot_last_s);
-    out["decode"]["time_s"] = finite(a.decode_time_s);
-    out["decode"]["tokens_per_s"] = finite(a.tokens_per_s);
-    out["decode"]["batch_tokens_per_s"] = finite(a.batch_tokens_per_s);
-    out["decode"]["timeline"] = timeline;
-    out["e2e_s"] = finite(a.e2e_s);
-    out["workload"]["lora"]["merge_s"] = finite(a.lora_merge_s);
-    out["ttft_s"] = finite(a.ttft_s);
-    out["cost"] = cost_json(cost_report(a, *hw, costs), costs);
-    out["peak"] = peak_json(a, *hw);
+    // Usable: the tiers less the driver and OS reserve.
+    out.field("capacity_bytes", a.memory_capacity_bytes).field("physical_capacity_bytes", physical);
+    out.field("reserve_bytes", hw->reserve_bytes).field("reserve_basis", hw->reserve_basis);
+    out.field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
+    out.field("max_batch", a.max_batch).field("max_context", a.max_context).key("placement").begin_array();
+    for (const auto& p : a.placement) {
+      out.begin_object().field("what", p.what).key("bytes_per_tier").begin_array();
+      for (double b : p.bytes_per_tier) out.value(b);
+      out.end_array().end_object();
+    }
+    out.end_array();
+  }
+  out.end_object();
+  out.key("prefill").begin_object();
+  write_totals_fields(out, a.prefill.totals);
+  out.field("tokens", a.prefill.tokens);
+  if (a.has_hardware) {
+    out.field("time_s", finite(a.ttft_s)).field("compute_s", finite(a.prefill.compute_s)).field("memory_s", finite(a.prefill.memory_s));
+  }
+  out.end_object();
+  out.key("decode").begin_object();
+  write_totals_fields(out, a.decode.totals);
+  out.field("tokens", a.decode.tokens).field("flops_per_token", a.decode_flops_per_token).field("steps", a.decode_steps);
+  if (a.has_hardware) {
+    out.field("tpot_s", finite(a.tpot_mean_s)).field("tpot_first_s", finite(a.tpot_first_s));
+    out.field("tpot_last_s", finite(a.tpot_last_s)).field("time_s", finite(a.decode_time_s));
+    out.field("tokens_per_s", finite(a.tokens_per_s)).field("batch_tokens_per_s", finite(a.batch_tokens_per_s));
+    out.key("timeline");
+    write_timeline(out, a.timeline, layout, "/decode/timeline");
+  }
+  out.end_object();
+  out.key("ops");
+  write_ops(out, a.prefill, a.decode, layout, "/ops");
+  if (a.has_hardware) {
+    out.key("hardware");
+    if (const std::string* text = hardware_preset_text(hw)) out.raw(*text);
+    else write_hardware(out, *hw);
+    out.key("execution");
+    write_execution(out, a.execution, *hw);
+    out.field("e2e_s", finite(a.e2e_s)).field("ttft_s", finite(a.ttft_s));
+    out.key("peak");
+    write_peak(out, a, *hw);
+  }
+  if (costed) {
+    out.key("cost");
+    write_cost(out, cost, costs);
   }
   if (offload) {
-    // Energy and cost are modelled for one device; a split with the host is not costed.
-    out.erase("cost");
-    out["offload"] = offload_json(split, off);
+    out.key("offload");
+    write_offload(out, split, off);
   }
-  out["warnings"] = warnings_json(a.warnings);
+  out.key("warnings");
+  write_warnings(out, warnings);
   // Without a compute peak some operators count memory and dispatch only: TTFT and TPOT are lower bounds.
-  if (a.has_hardware) out["lower_bound"] = lower_bound(a.warnings);
-  if (a.has_hardware && !hw->has_any_peak())
-    for (auto& w : out["warnings"])
-      if (w["code"] == "hardware.no_compute_peak") w["message"] = w["message"].get<std::string>() + "." + peak_suggestion(*hw);
+  if (a.has_hardware) out.field("lower_bound", lower_bound(a.warnings));
   if (mi.active) {
-    const PlanForecast f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
-    // A plan's energy and cost: every stage's devices and replicas (cost/cost.hpp, plan_cost_report).
-    if (f.devices > 1) out["cost"] = cost_json(plan_cost_report(f, mi.sys.device, costs), costs);
-    out["parallel"] = plan_json(f, mi.sys);
-    if (f.spec.enabled) out["speculative"] = speculative_json(f);
+    out.key("parallel");
+    write_plan(out, f, mi.sys, layout, "/parallel");
+    if (f.spec.enabled) {
+      out.key("speculative");
+      write_speculative(out, f);
+    }
   }
-  return out;
+  out.end_object();
+}
+
+double analyze_repeat(const std::string& request_json, int repeats) {
+  try {
+    const json request = parse_json_text(request_json, "the request", "request");
+    Reader r(request, "", "request");
+    Inputs in;
+    read_inputs(r, in);
+    const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
+    double tpot = 0;
+    for (int i = 0; i < repeats; ++i) tpot = analyze(in.rm.spec, w, in.hw).tpot_mean_s;
+    return tpot;
+  } catch (const std::exception&) {
+    return 0;
+  }
 }
 
 // Throughput against latency as the batch grows, on one device or a plan (docs/schema.md, "batching").

@@ -1,5 +1,5 @@
-// The envelopes of api.hpp's calls as JSON values, before they are written as text: the Python binding turns them
-// into Python objects directly (no text written and read again). `call` and `call_bytes` are these, dumped.
+// The envelopes of api.hpp's calls as JSON values, for callers that want a tree (the Python binding turns it into
+// Python objects): the text `call` and `call_bytes` write, read back.
 #pragma once
 
 #include <string>

@@ -1,15 +1,17 @@
 // The operations of the API, grouped by concept (analyze.cpp, sweeps.cpp, fit.cpp, files.cpp, catalog.cpp) and
-// listed once in registry.cpp. Each takes the request's JSON and returns its value, or throws InputError.
+// listed once in registry.cpp. Each takes the request's JSON and returns its value (or writes it), or throws
+// InputError.
 #pragma once
 
 #include <string>
 
 #include "io/json_reader.hpp"
+#include "io/json_writer.hpp"
 
 namespace infercast {
 
-// analyze.cpp
-json api_analyze(const json& request);
+// analyze.cpp (analyze writes its result straight to the output, schema and project versions first)
+void api_analyze(const json& request, JsonWriter& out);
 json api_batching(const json& request);
 json api_model(const json& request);
 json api_device(const json& request);
@@ -18,7 +20,7 @@ json api_serving(const json& request);
 json api_deploy(const json& request);
 // sweeps.cpp
 json api_quant_sweep(const json& request);
-json api_sweep(const json& request);
+void api_sweep(const json& request, JsonWriter& out);
 json api_dse_device(const json& request);
 json api_tc_tm_map(const json& request);
 // fit.cpp

@@ -1,6 +1,7 @@
 #include "api/options.hpp"
 
 #include "analysis/analysis.hpp"
+#include "api/result.hpp"
 #include "calibrate/calibrate.hpp"
 #include "cost/cost.hpp"
 #include "dse/dse.hpp"
@@ -64,6 +65,9 @@ json options_json() {
   a.push_back(enum_option("/mlp", mlp_form_names(), false, "MLP kernels"));
   a.push_back(enum_option("/moe_traffic", moe_traffic_names(), MoeTraffic::Expected, "expert weights a step reads"));
   a.push_back(enum_option("/timing", timing_names(), Timing::PerOp, "how operator times add up (phase-max by default under the life convention)"));
+  a.push_back(enum_option("/layout", table_layout_names(), TableLayout::Rows, "how analyze returns its operator table and timelines"));
+  a.push_back({{"path", "/echo_requests"}, {"kind", "boolean"}, {"default", false},
+               {"help", "analyze: repeat the workload's requests in the result (workload.requests)"}});
   a.push_back(int_option(attention_tile));
   a.push_back(int_option(lora_rank));
   a.push_back(enum_option("/lora/mode", lora_mode_names(), LoraMode::Unmerged, "how the adapters are applied"));
@@ -134,6 +138,8 @@ json options_json() {
   a.push_back(enum_option("/deploy/disaggregated", disagg_mode_names(), DisaggMode::Auto, "which deployments are searched"));
   a.push_back(int_option(max_batch));
   a.push_back(int_option(keep_points));
+  a.push_back(int_option(part_index));
+  a.push_back(int_option(part_of));
   a.push_back(int_option(axis_steps));
   a.push_back(enum_option("/axes/*/param", dse_param_names(), DseParam::ComputeTflops, "hardware parameter a sweep axis varies"));
   json objectives = enum_option("/objectives/*", dse_objective_names(), DseObjective::Tpot, "objectives of the Pareto front (2 to 4)");

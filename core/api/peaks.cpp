@@ -34,23 +34,22 @@ json rates_json(const std::array<double, 8>& flops) {
 
 }  // namespace
 
-json peak_json(const Analysis& a, const HardwareSpec& hw) {
+void write_peak(JsonWriter& w, const Analysis& a, const HardwareSpec& hw) {
   // The peak of the type the first step's largest operator (by FLOPs) ran at.
   std::size_t best = 0;
   for (std::size_t i = 1; i < a.prefill.ops.size(); ++i)
     if (a.prefill.ops[i].flops > a.prefill.ops[best].flops) best = i;
-  if (a.prefill.times.empty() || !hw.has_any_peak())
-    return {{"dtype", nullptr}, {"TFLOPS", 0}, {"estimated", false}, {"memory_only", true}};
+  if (a.prefill.times.empty() || !hw.has_any_peak()) {
+    w.begin_object().key("dtype").null().field("TFLOPS", 0).field("estimated", false).field("memory_only", true).end_object();
+    return;
+  }
   const ComputeType used = a.prefill.times[best].compute_used;
   const auto u = static_cast<std::size_t>(used);
-  json p = {{"dtype", compute_type_name(used)}, {"TFLOPS", hw.peak_flops[u] / 1e12}, {"estimated", hw.peak_is_estimated(used)},
-            {"memory_only", false}};
-  if (hw.peak_flops_fp16_accumulate[u] > 0) p["fp16_accumulate_TFLOPS"] = hw.peak_flops_fp16_accumulate[u] / 1e12;
-  if (hw.peak_is_estimated(used)) {
-    p["derivation"] = hw.estimate.derivation;
-    p["sources"] = hw.estimate.sources;
-  }
-  return p;
+  w.begin_object().field("dtype", compute_type_name(used)).field("TFLOPS", hw.peak_flops[u] / 1e12);
+  w.field("estimated", hw.peak_is_estimated(used)).field("memory_only", false);
+  if (hw.peak_flops_fp16_accumulate[u] > 0) w.field("fp16_accumulate_TFLOPS", hw.peak_flops_fp16_accumulate[u] / 1e12);
+  if (hw.peak_is_estimated(used)) w.field("derivation", hw.estimate.derivation).field("sources", hw.estimate.sources);
+  w.end_object();
 }
 
 std::string peak_suggestion(const HardwareSpec& hw) {

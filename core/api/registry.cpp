@@ -16,9 +16,10 @@ namespace {
 
 struct Function {
   const char* name;
-  json (*json_call)(const json&);            // a JSON request
+  json (*json_call)(const json&);            // a JSON request, its value as a tree
   json (*bytes_call)(const std::string&);    // a file's bytes
   const char* help;
+  void (*write_call)(const json&, JsonWriter&) = nullptr;  // a JSON request, its value written straight out
 };
 
 json api_functions(const json& request);
@@ -42,12 +43,12 @@ const std::vector<Function>& functions() {
       {"derive_peaks", api_derive_peaks, nullptr, "a device's dense peaks derived from its architecture"},
       {"model", api_model, nullptr, "a model's exact parameters and layer groups"},
       {"device", api_device, nullptr, "a hardware document checked and read back"},
-      {"analyze", api_analyze, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices"},
+      {"analyze", nullptr, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices", api_analyze},
       {"batching", api_batching, nullptr, "throughput against latency as the batch grows"},
       {"serving", api_serving, nullptr, "continuous batching at a concurrency or request rate: TTFT, TPOT, e2e percentiles, throughput"},
       {"deploy", api_deploy, nullptr, "every deployment on N devices: the Pareto front and the best under a TTFT/TPOT SLA"},
       {"quant_sweep", api_quant_sweep, nullptr, "every weight format x KV format"},
-      {"sweep", api_sweep, nullptr, "a hardware design space and its Pareto front"},
+      {"sweep", nullptr, nullptr, "a hardware design space and its Pareto front", api_sweep},
       {"dse_device", api_dse_device, nullptr, "a design point as a hardware document"},
       {"tc_tm_map", api_tc_tm_map, nullptr, "LIFE's t_c/t_m map over compute and bandwidth"},
       {"validate", api_validate, nullptr, "forecasts against public measurements"},
@@ -64,7 +65,7 @@ const std::vector<Function>& functions() {
 json api_functions(const json& request) {
   Reader(request, "", "request").reject_unknown();
   json a = json::array();
-  for (const auto& f : functions()) a.push_back({{"name", f.name}, {"input", f.json_call ? "json" : "bytes"}, {"help", f.help}});
+  for (const auto& f : functions()) a.push_back({{"name", f.name}, {"input", f.bytes_call ? "bytes" : "json"}, {"help", f.help}});
   return a;
 }
 
@@ -85,33 +86,20 @@ const Function& find_function(const std::string& fn, bool bytes) {
                    "unknown function " + quote_text(fn) + (bytes ? " for file bytes" : "") + "; expected " + names_of(bytes));
 }
 
-// Where in `v` a number is NaN or infinite, as a JSON pointer ("" when every number is finite). Results are our own
-// shallow documents (user JSON echoed in them is at most limit::kJsonDepth deep), so recursion is bounded.
-bool non_finite_at(const json& v, std::string& where) {
-  if (v.is_number_float()) return !std::isfinite(v.get<double>());
-  if (v.is_object()) {
-    for (auto it = v.begin(); it != v.end(); ++it)
-      if (non_finite_at(it.value(), where)) {
-        where = "/" + pointer_escape(it.key()) + where;
-        return true;
-      }
-  } else if (v.is_array()) {
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (non_finite_at(v[i], where)) {
-        where = "/" + std::to_string(i) + where;
-        return true;
-      }
-  }
-  return false;
-}
+void append_number_text(std::string& out) { JsonWriter(out).value(kSchemaVersion); }
 
-json error_json(const std::string& code, const std::string& path, const std::string& message) {
-  return {{"ok", false}, {"error", {{"code", code}, {"path", path}, {"message", bounded_message(message)}}}};
+// The error half of an envelope, after "value": was taken back: "ok" becomes false.
+void error_body(std::string& out, const std::string& code, const std::string& path, const std::string& message) {
+  out.clear();
+  JsonWriter w(out);
+  w.begin_object().field("ok", false).field("schema_version", kSchemaVersion).key("error").begin_object();
+  w.field("code", code).field("path", path).field("message", bounded_message(message)).end_object();
+  w.field("version", kVersion).end_object();
 }
 
 // A result object carries the schema version and the project's version at its top; a document that has its own
 // schema_version (a hardware document from `device` or `dse_device`, read back as it is) and the catalog lists
-// (arrays) carry them in the envelope only.
+// (arrays) carry them in the envelope only. (Results written straight out write them first themselves.)
 json versioned(json value) {
   if (value.is_object() && !value.contains("schema_version")) {
     value["schema_version"] = kSchemaVersion;
@@ -120,55 +108,93 @@ json versioned(json value) {
   return value;
 }
 
-// The envelope around one call: its value, or the error it raised, with the schema and project versions. Every
-// number of a value is checked here, before it is written (the writer would show NaN and infinity as null): a result
-// that holds one is refused, naming where.
+// The envelope around one call, written as text: {"ok": true, "schema_version", "value", "version"} or, when the
+// call raised, {"ok": false, "schema_version", "error": {"code", "path", "message"}, "version"}. A value written
+// before an error is dropped. With a side buffer, "columns" lists where each column of it belongs. Every number of
+// a value is checked as it is written (the text would show NaN and infinity as null): a result that holds one is
+// refused, naming where.
 template <typename F>
-json envelope_of(F body) {
-  json envelope;
+void envelope(std::string& out, std::vector<double>* side, F body) {
+  out.clear();
+  out.reserve(1 << 15);
+  out += "{\"ok\":true,\"schema_version\":";
+  append_number_text(out);
+  out += ",\"value\":";
+  const std::size_t start = out.size();
+  JsonWriter w(out, side);
+  const auto fail = [&](const std::string& code, const std::string& message) {
+    if (side) side->clear();
+    error_body(out, code, "", message);
+  };
   try {
-    json value = body();
-    std::string where;
-    if (non_finite_at(value, where))
-      envelope = error_json("result.not_finite", "",
-                            "the result's " + where + " came out as " +
-                                (std::isnan(value.at(json::json_pointer(where)).get<double>()) ? "NaN" : "infinity") +
-                                ": an input is too extreme for this calculation; expected inputs that give finite numbers "
-                                "(check the device's peaks, bandwidths and capacities and the workload's sizes)");
-    else
-      envelope = json::object({{"ok", true}}), envelope["value"] = versioned(std::move(value));
+    body(w);
+    const auto& bad = w.non_finite();
+    if (bad.found) {
+      const std::string where =
+          pointer_at(std::string_view(out).substr(start), bad.offset - start) + bad.inner;
+      fail("result.not_finite", "the result's " + where + " came out as " + (bad.nan ? "NaN" : "infinity") +
+                                    ": an input is too extreme for this calculation; expected inputs that give finite "
+                                    "numbers (check the device's peaks, bandwidths and capacities and the workload's sizes)");
+      return;
+    }
   } catch (const InputError& e) {
-    envelope = error_json(e.code(), e.path(), e.what());
+    if (side) side->clear();
+    error_body(out, e.code(), e.path(), e.what());
+    return;
   } catch (const std::bad_alloc&) {
-    envelope = error_json("resources.out_of_memory", "",
-                          "the input needs more memory than is available here; expected inputs within the limits "
-                          "(the `limits` call lists them)");
+    out.clear();
+    out.shrink_to_fit();  // what was written so far, given back before the message is written
+    fail("resources.out_of_memory",
+         "the input needs more memory than is available here; expected inputs within the limits (the `limits` call "
+         "lists them)");
+    return;
   } catch (const std::exception& e) {
-    envelope = error_json("internal", "", std::string("internal error: ") + e.what());
+    fail("internal", std::string("internal error: ") + e.what());
+    return;
   }
-  envelope["schema_version"] = kSchemaVersion;
-  envelope["version"] = kVersion;
-  return envelope;
+  if (side) {
+    out += ",\"columns\":[";
+    for (std::size_t i = 0; i < w.columns().size(); ++i) {
+      const auto& c = w.columns()[i];
+      JsonWriter cw(out);
+      if (i) out += ',';
+      cw.begin_array().value("/value" + c.pointer).value(c.offset).value(c.length).end_array();
+    }
+    out += ']';
+  }
+  out += ",\"version\":";
+  JsonWriter(out).value(kVersion);
+  out += '}';
 }
 
-std::string text(const json& envelope) { return envelope.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string call_text(const std::string& fn, const std::string& request_json, std::vector<double>* side) {
+  std::string out;
+  envelope(out, side, [&](JsonWriter& w) {
+    const Function& f = find_function(fn, false);
+    const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
+    if (f.write_call) f.write_call(req, w);
+    else w.value(versioned(f.json_call(req)));
+  });
+  return out;
+}
 
 }  // namespace
 
-json call_json(const std::string& fn, const std::string& request_json) {
-  return envelope_of([&]() -> json {
-    const Function& f = find_function(fn, false);
-    const json req = request_json.empty() ? json::object() : parse_json_text(request_json, "the request", "request");
-    return f.json_call(req);
-  });
+std::string call(const std::string& fn, const std::string& request_json) { return call_text(fn, request_json, nullptr); }
+
+std::string call_columns(const std::string& fn, const std::string& request_json, std::vector<double>& columns) {
+  columns.clear();
+  return call_text(fn, request_json, &columns);
 }
 
-json call_bytes_json(const std::string& fn, const std::string& bytes) {
-  return envelope_of([&]() -> json { return find_function(fn, true).bytes_call(bytes); });
+std::string call_bytes(const std::string& fn, const std::string& bytes) {
+  std::string out;
+  envelope(out, nullptr, [&](JsonWriter& w) { w.value(versioned(find_function(fn, true).bytes_call(bytes))); });
+  return out;
 }
 
-std::string call(const std::string& fn, const std::string& request_json) { return text(call_json(fn, request_json)); }
+json call_json(const std::string& fn, const std::string& request_json) { return json::parse(call(fn, request_json)); }
 
-std::string call_bytes(const std::string& fn, const std::string& bytes) { return text(call_bytes_json(fn, bytes)); }
+json call_bytes_json(const std::string& fn, const std::string& bytes) { return json::parse(call_bytes(fn, bytes)); }
 
 }  // namespace infercast

@@ -3,6 +3,7 @@
 #include "api/request.hpp"
 
 #include <cmath>
+#include <tuple>
 
 #include "analysis/work.hpp"
 #include "api/images.hpp"
@@ -28,7 +29,7 @@ ResolvedModel resolve_model(Reader& r) {
       r.fail("model", "unknown_preset",
              r.child_path("model") + " holds " + quote_text(id, 200) + ", which is not a model preset; run `infercast models` for the list");
     }
-    out.spec = parse_model_config(p->config, "/config");
+    out.spec = model_preset_spec(*p);
     out.id = p->id;
     out.name = p->name;
     out.source = p->source;
@@ -205,6 +206,64 @@ const RuntimeSpec* choose_runtime(const RuntimeSpec* given, const HardwareSpec* 
   return find_runtime_preset(default_runtime_id(*hw));
 }
 
+namespace {
+
+// An integer a request entry holds within the field's range, or false (the checked reader then says why).
+bool plain_int(const json& v, const IntField& f, i64& out) {
+  if (v.is_number_unsigned()) {
+    const auto u = v.get<std::uint64_t>();
+    if (u > static_cast<std::uint64_t>(f.hi)) return false;
+    out = static_cast<i64>(u);
+  } else if (v.is_number_integer()) {
+    out = v.get<std::int64_t>();
+  } else {
+    return false;
+  }
+  return out >= f.lo && out <= f.hi;
+}
+
+// /workload/requests: thousands of entries read directly when each is an object of in-range integers under the
+// known keys; an entry that is not goes through the checked reader, whose message names its path.
+void read_requests(Reader& wr, std::vector<Request>& out) {
+  const json& list = *wr.raw("requests");
+  if (list.is_array() && list.size() > limit::kRequestEntries)
+    wr.fail("requests", "out_of_range", wr.child_path("requests") + " holds " + std::to_string(list.size()) +
+                                            " entries; expected at most " + std::to_string(limit::kRequestEntries) +
+                                            " (each entry's count repeats it, up to " + std::to_string(kMaxBatch) + " requests in all)");
+  if (!list.is_array() || list.empty()) {
+    wr.object_array("requests");  // throws the message for what it holds
+    return;
+  }
+  out.reserve(list.size());
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const json& e = list[i];
+    Request q{field::request_cached.fallback, field::request_input.fallback, field::request_count.fallback};
+    bool plain = e.is_object();
+    std::size_t known = 0;
+    if (plain) {
+      for (const auto& [key, f, slot] : {std::tuple{"cached", &field::request_cached, &q.cached},
+                                         std::tuple{"input", &field::request_input, &q.input},
+                                         std::tuple{"count", &field::request_count, &q.count}}) {
+        const auto it = e.find(key);
+        if (it == e.end()) continue;
+        ++known;
+        plain = plain && plain_int(*it, *f, *slot);
+      }
+      plain = plain && known == e.size();
+    }
+    if (!plain) {
+      Reader rr(e, wr.child_path("requests") + "/" + std::to_string(i), wr.code_prefix());
+      q.cached = read_field(rr, field::request_cached);
+      q.input = read_field(rr, field::request_input);
+      q.count = read_field(rr, field::request_count);
+      rr.reject_unknown();
+    }
+    out.push_back(q);
+  }
+}
+
+}  // namespace
+
 Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, const HardwareSpec* hw, const RuntimeSpec* rt) {
   Workload w;
   // The convention first: it decides the default runtime, whose settings are the defaults of everything below.
@@ -219,19 +278,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
   if (req.has("workload")) {
     Reader wr = req.object("workload");
     if (wr.has("requests")) {
-      const json* list = wr.raw("requests");
-      if (list->is_array() && list->size() > limit::kRequestEntries)
-        wr.fail("requests", "out_of_range", wr.child_path("requests") + " holds " + std::to_string(list->size()) +
-                                                " entries; expected at most " + std::to_string(limit::kRequestEntries) +
-                                                " (each entry's count repeats it, up to " + std::to_string(kMaxBatch) + " requests in all)");
-      for (auto& rr : wr.object_array("requests")) {
-        Request q;
-        q.cached = read_field(rr, field::request_cached);
-        q.input = read_field(rr, field::request_input);
-        q.count = read_field(rr, field::request_count);
-        rr.reject_unknown();
-        w.requests.push_back(q);
-      }
+      read_requests(wr, w.requests);
       if (wr.has("batch") || wr.has("prompt")) {
         const std::string key = wr.has("batch") ? "batch" : "prompt";
         wr.fail(key, "conflict", wr.child_path(key) + " cannot be combined with " + wr.child_path("requests") +

@@ -1,71 +1,32 @@
-// Result writing: the JSON a result carries for models, operators, precisions, costs and plans (docs/schema.md).
-// Every number a result carries passes through here.
+// Result writing: the JSON a result carries for models, operators, precisions and the timeline (docs/schema.md),
+// written as it goes. Costs and plans are in result_plan.cpp. Every number a result carries passes through here.
 #include "api/result.hpp"
 
 #include <cmath>
 
 #include "io/hardware_json.hpp"
-#include "io/system_json.hpp"
 #include "quant/llama_mix.hpp"
 
 namespace infercast {
 
 double finite(double v) { return v; }
 
-json cost_json(const CostReport& c, const CostAssumptions& a) {
-  const auto phase = [](const PhaseEnergy& e) {
-    return json{{"joules", e.joules}, {"static_j", e.static_j}, {"compute_j", e.compute_j}, {"memory_j", e.memory_j},
-                {"tokens", e.tokens}, {"j_per_token", e.j_per_token}, {"tokens_per_j", e.tokens_per_j},
-                {"avg_power_W", e.avg_power_w}};
-  };
-  json j_flop = json::object();
-  for (std::size_t i = 0; i < 8; ++i)
-    if (c.model.j_per_flop[i] > 0) j_flop[compute_type_name(static_cast<ComputeType>(i))] = c.model.j_per_flop[i] * 1e12;
-  json j_byte = json::array();
-  for (double v : c.model.j_per_byte) j_byte.push_back(v * 1e12);
-  json out = {{"energy_available", c.model.available},
-              {"assumptions",
-               {{"compute_power_fraction", a.compute_power_fraction}, {"static_fraction", a.static_fraction},
-                {"power_W", c.model.tdp_w}, {"static_W", c.model.static_w}, {"pJ_per_flop", j_flop},
-                {"pJ_per_byte_by_tier", j_byte}, {"lifetime_years", a.lifetime_years}, {"utilization", a.utilization},
-                {"usd_per_kWh", a.usd_per_kwh}, {"pue", a.pue}, {"price_USD", c.price_usd}, {"region", c.region},
-                {"grid_gCO2e_per_kWh", c.grid_g_per_kwh}, {"embodied_kgCO2e", c.embodied_kgco2e},
-                {"sources",
-                 {{"energy", "LLM-Para metrics.py (compute_power_frac 0.55, 5% idle floor; after Ghane et al., ISPASS 2018): the device draws its TDP at full compute and full bandwidth"},
-                  {"ownership", "LLM-Para metrics.py compute_tco defaults: 3 years, 50% utilization, $0.10/kWh, PUE 1.3"},
-                  {"grid", grid_source()}}}}},
-              {"output_tokens", c.output_tokens},
-              {"has_price", c.has_price},
-              {"has_embodied", c.has_embodied}};
-  if (c.model.available) {
-    out["prefill"] = phase(c.prefill);
-    out["decode"] = phase(c.decode);
-    out["joules"] = c.joules_per_request_batch;
-    out["busy_power_W"] = c.busy_power_w;
-  }
-  out["usd_per_hour"] = c.usd_per_hour;
-  out["hardware_usd_per_hour"] = c.hardware_usd_per_hour;
-  out["energy_usd_per_hour"] = c.energy_usd_per_hour;
-  // What the cost per token counts: both shares, one of them, or nothing known (then null and the reason).
-  out["usd_basis"] = c.has_price && c.model.available ? "hardware and electricity"
-                     : c.has_price                     ? "hardware only: no published power"
-                     : c.model.available               ? "electricity only: no published price"
-                                                       : "unknown";
-  out["usd_per_million_tokens"] = usd_known(c) ? json(c.usd_per_million_tokens) : json(nullptr);
-  if (!usd_known(c))
-    out["usd_unknown_reason"] = "no published price or power for this device; give them under the costs (price_USD, power_W)";
-  out["operational_gCO2e_per_million_tokens"] = c.model.available ? json(c.operational_g_per_million_tokens) : json(nullptr);
-  out["embodied_gCO2e_per_million_tokens"] = c.embodied_g_per_million_tokens;
-  out["gCO2e_per_million_tokens"] = co2_known(c) ? json(c.g_per_million_tokens) : json(nullptr);
-  if (!co2_known(c))
-    out["co2_unknown_reason"] = "no published power or embodied carbon for this device; give one under the costs (power_W, embodied_kgCO2e)";
-  out["warnings"] = warnings_json(c.warnings);
-  return out;
+const NameTable<TableLayout>& table_layout_names() {
+  static const NameTable<TableLayout> t(
+      {{TableLayout::Rows, "rows", "operators and the timeline as arrays of objects, one per row"},
+       {TableLayout::Columns, "columns", "one array per field (numbers as Float64Array through the wasm module's callColumns)"}});
+  return t;
 }
 
+void write_warnings(JsonWriter& w, const std::vector<Warning>& ws) {
+  w.begin_array();
+  for (const auto& x : ws) w.begin_object().field("code", x.code).field("path", x.path).field("message", x.message).end_object();
+  w.end_array();
+}
 
-bool usd_known(const CostReport& c) { return c.has_price || c.model.available; }
-bool co2_known(const CostReport& c) { return c.model.available || c.has_embodied; }
+json warnings_json(const std::vector<Warning>& ws) {
+  return tree_of([&](JsonWriter& w) { write_warnings(w, ws); });
+}
 
 bool lower_bound(const std::vector<Warning>& ws) {
   for (const auto& w : ws)
@@ -73,347 +34,213 @@ bool lower_bound(const std::vector<Warning>& ws) {
   return false;
 }
 
-json execution_json(const Execution& x, const HardwareSpec& hw) {
+void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw) {
   const RuntimeSpec* rt = x.runtime;
-  json fusion = json::object();
-  if (rt)
-    fusion = {{"qkv", rt->fusion.qkv}, {"gate_up", rt->fusion.gate_up}, {"act_in_gemm", rt->act_in_gemm},
-              {"norm_residual", rt->fusion.norm_residual}, {"rope", rt->fusion.rope}, {"kv_write", rt->fusion.kv_write},
-              {"qk_norm", rt->fusion.qk_norm}};
-  return {{"runtime", rt ? rt->id : "reference"},
-          {"runtime_name", rt ? rt->name : "reference"},
-          {"launch", x.graphs ? "graph" : "per-kernel"},
-          {"graph_max_tokens", x.graph_max_tokens},
-          {"memory_family", memory_family_names().name(memory_family(hw))},
-          {"efficiency", efficiency_to_json(x.eff)},
-          {"kernel_gap_us", x.eff.dispatch_s * 1e6},
-          {"kernel_launch_us", x.launch_s * 1e6},
-          {"step_overhead_us", x.step_overhead_s * 1e6},
-          {"compute_paths", {{"fp8", rt ? rt->fp8 : true}, {"fp16_accumulate", rt && rt->fp16_accumulate},
-                             {"quantized", rt ? quant_path_names().name(rt->quant) : "dequantize"}}},
-          {"fusion", fusion}};
+  w.begin_object().field("runtime", rt ? rt->id : "reference").field("runtime_name", rt ? rt->name : "reference");
+  w.field("launch", x.graphs ? "graph" : "per-kernel").field("graph_max_tokens", x.graph_max_tokens);
+  w.field("memory_family", memory_family_names().name(memory_family(hw)));
+  w.key("efficiency");
+  write_efficiency(w, x.eff);
+  w.field("kernel_gap_us", x.eff.dispatch_s * 1e6).field("kernel_launch_us", x.launch_s * 1e6);
+  w.field("step_overhead_us", x.step_overhead_s * 1e6);
+  w.key("compute_paths").begin_object().field("fp8", rt ? rt->fp8 : true).field("fp16_accumulate", rt && rt->fp16_accumulate);
+  w.field("quantized", rt ? quant_path_names().name(rt->quant) : "dequantize").end_object();
+  w.key("fusion").begin_object();
+  if (rt) {
+    w.field("qkv", rt->fusion.qkv).field("gate_up", rt->fusion.gate_up).field("act_in_gemm", rt->act_in_gemm);
+    w.field("norm_residual", rt->fusion.norm_residual).field("rope", rt->fusion.rope).field("kv_write", rt->fusion.kv_write);
+    w.field("qk_norm", rt->fusion.qk_norm);
+  }
+  w.end_object().end_object();
 }
 
-json warnings_json(const std::vector<Warning>& ws) {
-  json a = json::array();
-  for (const auto& w : ws) a.push_back({{"code", w.code}, {"path", w.path}, {"message", w.message}});
-  return a;
+json execution_json(const Execution& x, const HardwareSpec& hw) {
+  return tree_of([&](JsonWriter& w) { write_execution(w, x, hw); });
 }
 
-json params_json(const ParamCounts& p) {
-  return {{"total", p.total},
-          {"active", p.active},
-          {"active_excluding_embedding", p.active_no_embed},
-          {"embedding", p.embedding},
-          {"lm_head", p.lm_head},
-          {"attention", p.attention},
-          {"ffn_dense", p.ffn_dense},
-          {"experts_routed", p.experts_routed},
-          {"experts_shared", p.experts_shared},
-          {"router", p.router},
-          {"norms", p.norms},
-          {"vision", p.vision}};
+namespace {
+
+void write_params(JsonWriter& w, const ParamCounts& p) {
+  w.begin_object().field("total", p.total).field("active", p.active).field("active_excluding_embedding", p.active_no_embed);
+  w.field("embedding", p.embedding).field("lm_head", p.lm_head).field("attention", p.attention);
+  w.field("ffn_dense", p.ffn_dense).field("experts_routed", p.experts_routed).field("experts_shared", p.experts_shared);
+  w.field("router", p.router).field("norms", p.norms).field("vision", p.vision).end_object();
 }
 
-json groups_json(const std::vector<LayerGroup>& groups) {
-  json a = json::array();
-  for (const auto& g : groups) a.push_back({{"label", g.label}, {"count", g.count}, {"layers", g.layers}});
-  return a;
+// The operator fields that are numbers, in the order a row lists them.
+struct OpNumber {
+  const char* key;
+  double (*get)(const Op& o);
+};
+const OpNumber kOpNumbers[] = {
+    {"flops", [](const Op& o) { return o.flops; }},
+    {"weight_bytes", [](const Op& o) { return o.weight_bytes; }},
+    {"act_read_bytes", [](const Op& o) { return o.act_read_bytes; }},
+    {"act_write_bytes", [](const Op& o) { return o.act_write_bytes; }},
+    {"kv_read_bytes", [](const Op& o) { return o.kv_read_bytes; }},
+    {"kv_write_bytes", [](const Op& o) { return o.kv_write_bytes; }},
+    {"bytes", [](const Op& o) { return o.bytes(); }},
+    {"dispatches", [](const Op& o) { return o.dispatches; }},
+    {"dequant_flops", [](const Op& o) { return o.dequant_flops; }},
+    {"lora_flops", [](const Op& o) { return o.lora_flops; }},
+    {"padded_flops", [](const Op& o) { return o.padded_flops; }},
+    {"intensity_flop_per_byte", [](const Op& o) { return o.bytes() > 0 ? o.flops / o.bytes() : 0.0; }},
+};
+struct TimeNumber {
+  const char* key;
+  double (*get)(const OpTime& t);
+};
+const TimeNumber kTimeNumbers[] = {
+    {"time_s", [](const OpTime& t) { return t.time_s; }},
+    {"compute_s", [](const OpTime& t) { return t.compute_s; }},
+    {"memory_s", [](const OpTime& t) { return t.memory_s; }},
+    {"dispatch_s", [](const OpTime& t) { return t.dispatch_s; }},
+    // What the explanation of this time shows: the efficiency reached, the bandwidth the bytes moved at, the gap.
+    {"compute_efficiency", [](const OpTime& t) { return t.compute_efficiency; }},
+    {"bandwidth_Bps", [](const OpTime& t) { return t.bandwidth_bytes_per_s; }},
+    {"gap_us", [](const OpTime& t) { return t.gap_s * 1e6; }},
+};
+
+// Where an operator runs: on the host (an offloaded part's groups are labelled "host ...") or on the device.
+const char* op_device(const Op& o) { return o.group.rfind("host", 0) == 0 ? "host" : "device"; }
+
+void write_op_row(JsonWriter& w, const Op& o, const OpTime* t, const char* phase) {
+  w.begin_object().field("name", o.name).field("phase", phase).field("group", o.group).field("class", op_class_name(o.cls));
+  w.field("count", o.count).field("compute_type", compute_type_name(o.compute)).field("device", op_device(o));
+  for (const auto& n : kOpNumbers) w.field(n.key, n.get(o));
+  if (t) {
+    for (const auto& n : kTimeNumbers) w.field(n.key, n.get(*t));
+    w.field("bound", t->bound).field("compute_type_used", compute_type_name(t->compute_used));
+  }
+  w.end_object();
+}
+
+}  // namespace
+
+void write_model(JsonWriter& w, const ResolvedModel& rm, const ParamCounts& p, const std::vector<LayerGroup>& groups) {
+  const auto& m = rm.spec;
+  w.begin_object().field("id", rm.id).field("name", rm.name).field("source", rm.source).field("model_type", m.model_type);
+  w.field("stated_params_total", rm.stated_total).field("stated_params_active", rm.stated_active);
+  w.field("params_total", p.total).field("params_active", p.active).field("params_active_includes_embedding", true);
+  w.field("params_active_excluding_embedding", p.active_no_embed);
+  w.key("params");
+  write_params(w, p);
+  w.field("hidden_size", m.hidden).field("vocab_size", m.vocab).field("num_layers", static_cast<i64>(m.layers.size()));
+  w.field("mtp_layers_not_counted", m.mtp_layers).field("vision_encoder", vision_kind_names().name(m.vision.kind));
+  w.field("tied_embeddings", m.tied_embeddings);
+  w.field("declared_quantization", m.declared_quant);
+  w.key("groups").begin_array();
+  for (const auto& g : groups) {
+    w.begin_object().field("label", g.label).field("count", g.count).key("layers").begin_array();
+    for (i64 l : g.layers) w.value(l);
+    w.end_array().end_object();
+  }
+  w.end_array();
+  w.key("warnings");
+  write_warnings(w, m.warnings);
+  w.end_object();
 }
 
 json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector<LayerGroup>& groups) {
-  const auto& m = rm.spec;
-  return {{"id", rm.id},
-          {"name", rm.name},
-          {"source", rm.source},
-          {"model_type", m.model_type},
-          {"stated_params_total", rm.stated_total},
-          {"stated_params_active", rm.stated_active},
-          {"params_total", p.total},
-          {"params_active", p.active},
-          {"params_active_includes_embedding", true},
-          {"params_active_excluding_embedding", p.active_no_embed},
-          {"params", params_json(p)},
-          {"hidden_size", m.hidden},
-          {"vocab_size", m.vocab},
-          {"num_layers", static_cast<i64>(m.layers.size())},
-          {"mtp_layers_not_counted", m.mtp_layers},
-          {"vision_encoder", vision_kind_names().name(m.vision.kind)},
-          {"tied_embeddings", m.tied_embeddings},
-          {"declared_quantization", m.declared_quant},
-          {"groups", groups_json(groups)},
-          {"warnings", warnings_json(m.warnings)}};
+  return tree_of([&](JsonWriter& w) { write_model(w, rm, p, groups); });
 }
 
-
-json ops_json(const Phase& p, const char* phase) {
-  json a = json::array();
-  for (std::size_t i = 0; i < p.ops.size(); ++i) {
-    const Op& o = p.ops[i];
-    const double bytes = o.bytes();
-    json j = {{"name", o.name},
-              {"phase", phase},
-              {"group", o.group},
-              {"class", op_class_name(o.cls)},
-              {"count", o.count},
-              {"compute_type", compute_type_name(o.compute)},
-              {"flops", o.flops},
-              {"weight_bytes", o.weight_bytes},
-              {"act_read_bytes", o.act_read_bytes},
-              {"act_write_bytes", o.act_write_bytes},
-              {"kv_read_bytes", o.kv_read_bytes},
-              {"kv_write_bytes", o.kv_write_bytes},
-              {"bytes", bytes},
-              {"dispatches", o.dispatches},
-              {"dequant_flops", o.dequant_flops},
-              {"lora_flops", o.lora_flops},
-              {"padded_flops", o.padded_flops},
-              {"intensity_flop_per_byte", bytes > 0 ? o.flops / bytes : 0.0}};
-    if (!p.times.empty()) {
-      const auto& t = p.times[i];
-      j["time_s"] = t.time_s;
-      j["compute_s"] = t.compute_s;
-      j["memory_s"] = t.memory_s;
-      j["dispatch_s"] = t.dispatch_s;
-      j["bound"] = t.bound;
-      j["compute_type_used"] = compute_type_name(t.compute_used);
-      // What the explanation of this time shows: the efficiency reached, the bandwidth the bytes moved at, the gap.
-      j["compute_efficiency"] = t.compute_efficiency;
-      j["bandwidth_Bps"] = t.bandwidth_bytes_per_s;
-      j["gap_us"] = t.gap_s * 1e6;
-    }
-    a.push_back(j);
+void write_ops(JsonWriter& w, const Phase& prefill, const Phase& decode, TableLayout layout, const std::string& at) {
+  const std::pair<const Phase*, const char*> phases[] = {{&prefill, "prefill"}, {&decode, "decode"}};
+  if (layout == TableLayout::Rows) {
+    w.begin_array();
+    for (const auto& [p, name] : phases)
+      for (std::size_t i = 0; i < p->ops.size(); ++i) write_op_row(w, p->ops[i], p->times.empty() ? nullptr : &p->times[i], name);
+    w.end_array();
+    return;
   }
-  return a;
+  // Columns: the times are columns only when both phases are timed (with a device), as rows carry them.
+  const bool timed = !prefill.times.empty() && !decode.times.empty();
+  const std::size_t rows = prefill.ops.size() + decode.ops.size();
+  w.begin_object().field("layout", "columns").field("rows", rows);
+  const auto strings = [&](const char* key, auto get) {
+    w.key(key).begin_array();
+    for (const auto& [p, name] : phases)
+      for (std::size_t i = 0; i < p->ops.size(); ++i) w.value(get(*p, i, name));
+    w.end_array();
+  };
+  strings("name", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.ops[i].name; });
+  strings("phase", [](const Phase&, std::size_t, const char* name) { return name; });
+  strings("group", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.ops[i].group; });
+  strings("class", [](const Phase& p, std::size_t i, const char*) { return op_class_name(p.ops[i].cls); });
+  strings("compute_type", [](const Phase& p, std::size_t i, const char*) { return compute_type_name(p.ops[i].compute); });
+  strings("device", [](const Phase& p, std::size_t i, const char*) { return op_device(p.ops[i]); });
+  std::vector<double> col(rows);
+  const auto numbers = [&](const char* key, auto get) {
+    std::size_t k = 0;
+    for (const auto& [p, name] : phases)
+      for (std::size_t i = 0; i < p->ops.size(); ++i) col[k++] = get(*p, i);
+    w.key(key).f64_column(at + "/" + key, col);
+  };
+  numbers("count", [](const Phase& p, std::size_t i) { return static_cast<double>(p.ops[i].count); });
+  for (const auto& n : kOpNumbers) numbers(n.key, [&](const Phase& p, std::size_t i) { return n.get(p.ops[i]); });
+  if (timed) {
+    for (const auto& n : kTimeNumbers) numbers(n.key, [&](const Phase& p, std::size_t i) { return n.get(p.times[i]); });
+    strings("bound", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.times[i].bound; });
+    strings("compute_type_used", [](const Phase& p, std::size_t i, const char*) { return compute_type_name(p.times[i].compute_used); });
+  }
+  w.end_object();
+}
+
+void write_timeline(JsonWriter& w, const std::vector<TimelinePoint>& t, TableLayout layout, const std::string& at) {
+  if (layout == TableLayout::Rows) {
+    w.begin_array();
+    for (const auto& p : t) w.begin_object().field("generated", p.generated).field("context", p.context).field("tpot_s", finite(p.tpot_s)).end_object();
+    w.end_array();
+    return;
+  }
+  w.begin_object().field("layout", "columns").field("rows", t.size());
+  std::vector<double> col(t.size());
+  const auto column = [&](const char* key, double (*get)(const TimelinePoint&)) {
+    for (std::size_t i = 0; i < t.size(); ++i) col[i] = get(t[i]);
+    w.key(key).f64_column(at + "/" + key, col);
+  };
+  column("generated", [](const TimelinePoint& p) { return p.generated; });
+  column("context", [](const TimelinePoint& p) { return p.context; });
+  column("tpot_s", [](const TimelinePoint& p) { return finite(p.tpot_s); });
+  w.end_object();
 }
 
 // The format of each weight class, and where it came from.
-json precision_json(const Precision& p, const ModelSpec& m) {
-  json classes = json::object();
+void write_precision(JsonWriter& w, const Precision& p, const ModelSpec& m) {
+  w.begin_object().field("weights", p.weights.name).field("weights_bits_per_element", p.weights.bits_per_element);
+  w.field("activations", p.activations.name).field("kv", p.kv.name).field("kv_bits_per_element", p.kv.bits_per_element);
+  w.key("by_class").begin_object();
   for (int c = 0; c < kWeightClasses; ++c) {
     const DType& d = p.of(static_cast<WeightClass>(c));
-    classes[weight_class_name(static_cast<WeightClass>(c))] = {{"dtype", d.name}, {"bits_per_element", d.bits_per_element}};
+    w.key(weight_class_name(static_cast<WeightClass>(c))).begin_object();
+    w.field("dtype", d.name).field("bits_per_element", d.bits_per_element).end_object();
   }
-  json out = {{"weights", p.weights.name},
-              {"weights_bits_per_element", p.weights.bits_per_element},
-              {"activations", p.activations.name},
-              {"kv", p.kv.name},
-              {"kv_bits_per_element", p.kv.bits_per_element},
-              {"by_class", classes},
-              {"declared_quantization", m.declared_quant},
-              {"declared_weights", m.declared_weights}};
+  w.end_object();
+  w.field("declared_quantization", m.declared_quant).field("declared_weights", m.declared_weights);
   // A llama.cpp file type on every class: its tensors by type and the exact bytes of the file's tensor data.
   if (const LlamaMix* mix = find_llama_mix(p.weights.name)) {
     bool whole = true;
     for (int c = 0; c < kWeightClasses; ++c) whole = whole && p.of(static_cast<WeightClass>(c)).name == mix->name;
     if (whole) {
       const MixPlan plan = plan_llama_mix(m, *mix);
-      json types = json::object();
-      for (const auto& [t, n] : plan.elements_by_type) types[t] = n;
-      out["gguf"] = {{"file_type", mix->name}, {"description", mix->description}, {"tensor_bytes", plan.tensor_bytes},
-                     {"elements_by_type", types}};
+      w.key("gguf").begin_object().field("file_type", mix->name).field("description", mix->description);
+      w.field("tensor_bytes", plan.tensor_bytes).key("elements_by_type").begin_object();
+      for (const auto& [t, n] : plan.elements_by_type) w.field(t, n);
+      w.end_object().end_object();
     }
   }
-  return out;
+  w.end_object();
 }
 
-json totals_json(const PhaseTotals& t) {
-  return {{"flops", t.flops},
-          {"weight_bytes", t.weight_bytes},
-          {"act_read_bytes", t.act_read_bytes},
-          {"act_write_bytes", t.act_write_bytes},
-          {"kv_read_bytes", t.kv_read_bytes},
-          {"kv_write_bytes", t.kv_write_bytes},
-          {"bytes", t.bytes()},
-          {"dispatches", t.dispatches}};
+json precision_json(const Precision& p, const ModelSpec& m) {
+  return tree_of([&](JsonWriter& w) { write_precision(w, p, m); });
 }
 
-json comm_json(const StepComm& c) {
-  json a = json::array();
-  for (const auto& l : c.lines)
-    a.push_back({{"what", l.what},
-                 {"collective", collective_name(l.kind)},
-                 {"algorithm", l.algorithm},
-                 {"participants", l.participants},
-                 {"link", l.inter_node ? "inter-node" : "intra-node"},
-                 {"calls", l.calls},
-                 {"bytes", l.bytes},
-                 {"seconds", finite(l.seconds)}});
-  return a;
-}
-
-json plan_brief(const ParallelPlan& p) {
-  return {{"tp", p.tp}, {"pp", p.pp}, {"ep", p.ep}, {"dp", p.dp}, {"algorithm", collective_algo_name(p.algorithm)}, {"devices", p.devices()}};
-}
-
-json plan_json(const PlanForecast& f, const System& sys) {
-  json stages = json::array();
-  for (std::size_t i = 0; i < f.stages.size(); ++i) {
-    const Stage& st = f.stages[i];
-    stages.push_back({{"stage", i},
-                      {"first_layer", st.first_layer},
-                      {"layers", st.layers},
-                      {"params_per_device", st.a.params.total},
-                      {"weights_bytes", st.a.weights_bytes},
-                      {"kv_cache_bytes", st.a.kv_cache_bytes},
-                      {"activation_peak_bytes", st.a.activation_peak_bytes},
-                      {"required_bytes", st.required_bytes},
-                      {"capacity_bytes", st.capacity_bytes},
-                      {"fits", st.fits},
-                      {"max_batch", st.a.max_batch},
-                      {"ttft_s", finite(st.a.ttft_s)},
-                      {"tpot_s", finite(st.a.tpot_mean_s)}});
-  }
-  json timeline = json::array();
-  for (const auto& t : f.timeline) timeline.push_back({{"generated", t.generated}, {"context", t.context}, {"tpot_s", finite(t.tpot_s)}});
-  json out = {{"plan", plan_brief(f.plan)},
-              {"system", system_to_json(sys)},
-              {"stages", stages},
-              {"communication",
-               {{"prefill", comm_json(f.prefill_comm)},
-                {"prefill_s", finite(f.prefill_comm.seconds)},
-                {"decode_step", comm_json(f.decode_comm)},
-                {"decode_step_s", finite(f.decode_comm.seconds)}}},
-              {"ttft_s", finite(f.ttft_s)},
-              {"tpot_first_s", finite(f.tpot_first_s)},
-              {"tpot_s", finite(f.tpot_mean_s)},
-              {"tpot_last_s", finite(f.tpot_last_s)},
-              {"decode_time_s", finite(f.decode_time_s)},
-              {"e2e_s", finite(f.e2e_s)},
-              {"tokens_per_s", finite(f.tokens_per_s)},
-              {"replica_tokens_per_s", finite(f.replica_tokens_per_s)},
-              {"total_tokens_per_s", finite(f.total_tokens_per_s)},
-              {"tokens_per_s_per_device", finite(f.tokens_per_s_per_device)},
-              {"device_required_bytes", f.device_required_bytes},
-              {"device_capacity_bytes", f.device_capacity_bytes},
-              {"fits", f.fits},
-              {"max_batch", f.max_batch},
-              {"timeline", timeline},
-              {"lower_bound", lower_bound(f.warnings)},
-              {"warnings", warnings_json(f.warnings)}};
-  return out;
-}
-
-json speculative_json(const PlanForecast& f) {
-  const SpeculativeResult& s = f.spec;
-  return {{"enabled", s.enabled},
-          {"draft", s.draft},
-          {"draft_tp", s.draft_tp},
-          {"draft_tokens", s.draft_tokens},
-          {"acceptance", s.acceptance},
-          {"tokens_per_step", s.tokens_per_step},
-          {"draft_step_s", finite(s.draft_step_s)},
-          {"verify_step_s", finite(s.verify_step_s)},
-          {"tpot_s", finite(s.tpot_s)},
-          {"plain_tpot_s", finite(s.plain_tpot_s)},
-          {"speedup", finite(s.speedup)},
-          {"e2e_s", finite(f.e2e_s)},
-          {"plain_e2e_s", finite(s.plain_e2e_s)},
-          {"plain_total_tokens_per_s", finite(s.plain_total_tokens_per_s)},
-          {"draft_weights_bytes", s.draft_weights_bytes},
-          {"draft_kv_bytes", s.draft_kv_bytes}};
-}
-
-json percentiles_json(const Percentiles& p) {
-  return {{"mean", finite(p.mean)}, {"p50", finite(p.p50)}, {"p90", finite(p.p90)}, {"p99", finite(p.p99)}};
-}
-
-json serving_json(const ServingResult& r) {
-  return {{"ttft_s", percentiles_json(r.ttft_s)},
-          {"tpot_s", percentiles_json(r.tpot_s)},
-          {"itl_s", percentiles_json(r.itl_s)},
-          {"e2e_s", percentiles_json(r.e2e_s)},
-          {"requests_per_s", finite(r.requests_per_s)},
-          {"output_tokens_per_s", finite(r.output_tokens_per_s)},
-          {"input_tokens_per_s", finite(r.input_tokens_per_s)},
-          {"output_tokens_per_s_per_device", finite(r.output_tokens_per_s_per_device)},
-          {"output_tokens_per_s_per_user", finite(r.output_tokens_per_s_per_user)},
-          {"engine",
-           {{"requests", r.requests},
-            {"duration_s", finite(r.duration_s)},
-            {"steps", r.steps},
-            {"prefill_steps", r.prefill_steps},
-            {"mixed_steps", r.mixed_steps},
-            {"decode_steps", r.decode_steps},
-            {"mean_batch", finite(r.mean_batch)},
-            {"mean_step_s", finite(r.mean_step_s)},
-            {"preemptions", r.preemptions},
-            {"busy_fraction", finite(r.busy_fraction)},
-            {"mean_isl", finite(r.mean_isl)},
-            {"mean_osl", finite(r.mean_osl)},
-            {"littles_law", {{"mean_in_system", finite(r.mean_in_system)}, {"rate_x_mean_e2e", finite(r.littles_product)}}}}},
-          {"kv_peak_fraction", finite(r.memory.kv_peak_fraction)},
-          {"kv_mean_fraction", finite(r.memory.kv_mean_fraction)},
-          {"max_concurrency", finite(r.memory.max_concurrency)}};
-}
-
-json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
-  return {{"stated", l.stated},
-          {"source", spec.source},
-          {"policy", step_policy_names().name(l.policy)},
-          {"chunked_prefill", l.chunked_prefill},
-          {"max_num_seqs", l.max_num_seqs},
-          {"max_num_batched_tokens", l.token_budget},
-          {"max_prefill_tokens", l.max_prefill_tokens},
-          {"memory_fraction", l.memory_basis == MemoryBasis::Reserve ? json(nullptr) : json(l.memory_fraction)},
-          {"memory_fraction_of", memory_basis_names().name(l.memory_basis)},
-          {"reserve_bytes", l.reserve_bytes},
-          {"kv_block_tokens", l.kv_block_tokens},
-          {"preemption", preemption_names().name(l.preemption)},
-          {"prefix_caching", l.prefix_caching},
-          {"output_delay_steps", l.output_delay_steps},
-          {"scheduler_steps", l.scheduler_steps}};
-}
-
-json serving_memory_json(const ServingMemory& m) {
-  return {{"capacity_bytes", m.capacity_bytes},
-          {"usable_bytes", m.usable_bytes},
-          {"weights_bytes", m.weights_bytes},
-          {"activation_bytes", m.activation_bytes},
-          {"reserve_bytes", m.reserve_bytes},
-          {"kv_bytes", m.kv_bytes},
-          {"kv_bytes_per_token", m.kv_bytes_per_token},
-          {"kv_tokens", m.kv_tokens}};
-}
-
-json serving_cost_json(const CostReport& c, const CostAssumptions& a) {
-  json out = cost_json(c, a);
-  out.erase("prefill");
-  out.erase("decode");
-  if (c.model.available) {
-    out["j_per_output_token"] = finite(c.decode.j_per_token);
-    out["output_tokens_per_j"] = finite(c.decode.tokens_per_j);
-    out["avg_power_W"] = finite(c.decode.avg_power_w);
-  }
-  return out;
-}
-
-json offload_json(const OffloadResult& o, const OffloadSpec& spec) {
-  const auto part = [](const OffloadPart& p) {
-    return json{{"first_layer", p.first_layer},
-                {"layers", p.layers},
-                {"embedding", p.embedding},
-                {"output", p.output},
-                {"weights_bytes", p.a.weights_bytes},
-                {"kv_cache_bytes", p.a.kv_cache_bytes},
-                {"required_bytes", p.a.memory_required_bytes},
-                {"capacity_bytes", p.a.memory_capacity_bytes},
-                {"fits", p.a.fits},
-                {"prefill_s", finite(p.prefill_s)},
-                {"prefill_streamed", p.prefill_streamed},
-                {"stream_s", finite(p.stream_s)},
-                {"tpot_s", finite(p.a.tpot_mean_s)},
-                {"runtime", p.a.execution.runtime ? p.a.execution.runtime->id : "reference"},
-                {"memory_efficiency", p.a.execution.eff.memory}};
-  };
-  return {{"gpu_layers", o.gpu_layers},
-          {"layers", o.n_layers},
-          {"chosen", o.chosen},
-          {"host", hardware_to_json(spec.host)},
-          {"link_GBps", spec.link_bytes_per_s / 1e9},
-          {"ubatch", spec.ubatch},
-          {"device", part(o.device)},
-          {"host_part", part(o.host)}};
+void write_totals_fields(JsonWriter& w, const PhaseTotals& t) {
+  w.field("flops", t.flops).field("weight_bytes", t.weight_bytes).field("act_read_bytes", t.act_read_bytes);
+  w.field("act_write_bytes", t.act_write_bytes).field("kv_read_bytes", t.kv_read_bytes);
+  w.field("kv_write_bytes", t.kv_write_bytes).field("bytes", t.bytes()).field("dispatches", t.dispatches);
 }
 
 }  // namespace infercast

@@ -13,6 +13,7 @@
 #include "dse/dse.hpp"
 #include "io/defaults.hpp"
 #include "io/hardware_json.hpp"
+#include "api/version.hpp"
 #include "util/limits.hpp"
 
 namespace infercast {
@@ -55,6 +56,14 @@ DseAxis read_axis(Reader& ar) {
   return ax;
 }
 
+void write_dse_point(JsonWriter& w, const DsePoint& p, std::int64_t id) {
+  w.begin_object().field("id", id).key("params").begin_object();
+  for (int i = 0; i < kDseParams; ++i) w.field(dse_param_name(static_cast<DseParam>(i)), p.params[i]);
+  w.end_object().key("objectives").begin_object();
+  for (int i = 0; i < kDseObjectives; ++i) w.field(dse_objective_name(static_cast<DseObjective>(i)), finite(p.values[i]));
+  w.end_object().end_object();
+}
+
 // The range a design parameter takes: the device document's for the same quantity (io/fields.cpp); capacity and
 // SRAM may be 0 (nothing fits), compute and bandwidth not.
 std::pair<double, double> param_range(DseParam p) {
@@ -67,13 +76,6 @@ std::pair<double, double> param_range(DseParam p) {
     case DseParam::PriceUSD: return {0, field::hw_price_usd.hi};
   }
   return {0, 0};
-}
-
-json dse_point_json(const DsePoint& p) {
-  json params = json::object(), values = json::object();
-  for (int i = 0; i < kDseParams; ++i) params[dse_param_name(static_cast<DseParam>(i))] = p.params[i];
-  for (int i = 0; i < kDseObjectives; ++i) values[dse_objective_name(static_cast<DseObjective>(i))] = finite(p.values[i]);
-  return {{"params", params}, {"objectives", values}};
 }
 
 
@@ -174,7 +176,7 @@ json api_quant_sweep(const json& request) {
 
 
 // Design-space exploration (docs/schema.md, "sweep").
-json api_sweep(const json& request) {
+void api_sweep(const json& request, JsonWriter& out) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -225,6 +227,18 @@ json api_sweep(const json& request) {
   if (seen.count(static_cast<int>(DseParam::SramMB)) && spec.sram_bandwidth_bytes_per_s <= 0)
     r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; an axis sweeps sram_MB, so give the on-chip SRAM's bandwidth");
   spec.keep_points = read_field(r, field::keep_points);
+  if (r.has("part")) {
+    Reader pr = r.object("part");
+    spec.part_count = read_field(pr, field::part_of);
+    spec.part_index = read_field(pr, field::part_index);
+    pr.reject_unknown();
+    if (spec.part_index >= spec.part_count)
+      pr.fail("index", "out_of_range", "/part/index holds " + std::to_string(spec.part_index) + "; expected below /part/of (" +
+                                           std::to_string(spec.part_count) + ")");
+  } else {
+    r.raw("part");
+  }
+  const TableLayout layout = read_enum(r, "layout", table_layout_names(), TableLayout::Rows);
   r.reject_unknown();
   // Each parameter within the range a device document allows for it (io/fields.cpp), so every point stays finite.
   for (const auto& a : spec.axes) {
@@ -247,41 +261,60 @@ json api_sweep(const json& request) {
   }
   const DseWorkload wl = dse_prepare(rm.spec, w, *hw, spec.costs);
   const DseResult res = dse_run(wl, spec);
-  json front = json::array();
-  for (const auto& p : res.front) front.push_back(dse_point_json(p));
-  json sample_params = json::object(), sample_values = json::object();
-  for (int i = 0; i < kDseParams; ++i) {
-    json col = json::array();
-    for (const auto& p : res.sample) col.push_back(p.params[i]);
-    sample_params[dse_param_name(static_cast<DseParam>(i))] = col;
-  }
-  for (int i = 0; i < kDseObjectives; ++i) {
-    json col = json::array();
-    for (const auto& p : res.sample) col.push_back(finite(p.values[i]));
-    sample_values[dse_objective_name(static_cast<DseObjective>(i))] = col;
-  }
-  json axes = json::array();
-  for (const auto& a : spec.axes) axes.push_back({{"param", dse_param_name(a.param)}, {"values", a.values}});
-  json objectives = json::array();
-  for (auto o : spec.objectives) objectives.push_back(dse_objective_name(o));
-  json base = json::object();
-  const auto bp = dse_base_params(*hw);
-  for (int i = 0; i < kDseParams; ++i) base[dse_param_name(static_cast<DseParam>(i))] = bp[i];
   std::vector<Warning> warns;
   if (hw->price_usd <= 0 && !seen.count(static_cast<int>(DseParam::PriceUSD)) && spec.costs.price_usd <= 0)
     warns.push_back({"cost.no_price", "/hardware/price_USD", hw->name + " has no public price: cost per token counts electricity only; sweep price_USD or give costs.price_USD"});
   if (hw->embodied_kgco2e <= 0 && spec.costs.embodied_kgco2e < 0)
     warns.push_back({"cost.no_embodied", "/hardware/embodied_kgCO2e", hw->name + " has no published embodied carbon; CO2 counts operation only"});
-  return {{"model", rm.spec.name.empty() ? rm.id : rm.spec.name},
-          {"warnings", warnings_json(warns)},
-          {"derived_power", spec.derive_power},
-          {"base", {{"id", hw->id}, {"name", hw->name}, {"params", base}}},
-          {"axes", axes},
-          {"objectives", objectives},
-          {"points", res.points},
-          {"feasible", res.feasible},
-          {"front", front},
-          {"sample", {{"params", sample_params}, {"objectives", sample_values}, {"count", res.sample.size()}}}};
+  out.begin_object().field("schema_version", kSchemaVersion).field("version", kVersion);
+  out.field("model", rm.spec.name.empty() ? rm.id : rm.spec.name).key("warnings");
+  write_warnings(out, warns);
+  out.field("derived_power", spec.derive_power).key("base").begin_object().field("id", hw->id).field("name", hw->name);
+  out.key("params").begin_object();
+  const auto bp = dse_base_params(*hw);
+  for (int i = 0; i < kDseParams; ++i) out.field(dse_param_name(static_cast<DseParam>(i)), bp[i]);
+  out.end_object().end_object().key("axes").begin_array();
+  for (const auto& a : spec.axes) {
+    out.begin_object().field("param", dse_param_name(a.param)).key("values").begin_array();
+    for (double x : a.values) out.value(x);
+    out.end_array().end_object();
+  }
+  out.end_array().key("objectives").begin_array();
+  for (auto o : spec.objectives) out.value(dse_objective_name(o));
+  out.end_array();
+  out.field("points", res.points).field("evaluated", res.evaluated).field("feasible", res.feasible);
+  out.key("part").begin_object().field("index", spec.part_index).field("of", spec.part_count).end_object();
+  out.key("front").begin_array();
+  for (std::size_t i = 0; i < res.front.size(); ++i) write_dse_point(out, res.front[i], res.front_ids[i]);
+  out.end_array();
+  // The sample as columns: one array per parameter and objective (Float64Arrays through callColumns with layout
+  // "columns"), and each point's index.
+  const bool side = layout == TableLayout::Columns;
+  std::vector<double> col(res.sample.size());
+  const auto column = [&](const std::string& at, auto get) {
+    for (std::size_t i = 0; i < res.sample.size(); ++i) col[i] = get(i);
+    if (side) out.f64_column(at, col);
+    else {
+      out.begin_array();
+      for (double x : col) out.value(x);
+      out.end_array();
+    }
+  };
+  out.key("sample").begin_object().key("params").begin_object();
+  for (int p = 0; p < kDseParams; ++p) {
+    const char* name = dse_param_name(static_cast<DseParam>(p));
+    out.key(name);
+    column(std::string("/sample/params/") + name, [&](std::size_t i) { return res.sample[i].params[p]; });
+  }
+  out.end_object().key("objectives").begin_object();
+  for (int o = 0; o < kDseObjectives; ++o) {
+    const char* name = dse_objective_name(static_cast<DseObjective>(o));
+    out.key(name);
+    column(std::string("/sample/objectives/") + name, [&](std::size_t i) { return finite(res.sample[i].values[o]); });
+  }
+  out.end_object().key("id");
+  column("/sample/id", [&](std::size_t i) { return static_cast<double>(res.sample_ids[i]); });
+  out.field("count", res.sample.size()).end_object().end_object();
 }
 
 // A design point as a hardware document (to keep as a custom device).

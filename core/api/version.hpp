@@ -8,5 +8,5 @@ namespace infercast {
 #endif
 inline constexpr const char* kVersion = INFERCAST_VERSION;
 // Raised when a field of a request or a result changes meaning or goes away; fields may be added within a version.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 }  // namespace infercast

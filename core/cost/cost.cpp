@@ -19,6 +19,11 @@ double grid_intensity(const CostAssumptions& a) {
 
 Ownership ownership(const CostAssumptions& a, double price_usd, double embodied_kgco2e, double busy_w, double static_w,
                     double e2e_s, double output_tokens) {
+  return ownership_at(a, grid_intensity(a), price_usd, embodied_kgco2e, busy_w, static_w, e2e_s, output_tokens);
+}
+
+Ownership ownership_at(const CostAssumptions& a, double grid_g_per_kwh, double price_usd, double embodied_kgco2e,
+                       double busy_w, double static_w, double e2e_s, double output_tokens) {
   Ownership o;
   const double hours = a.lifetime_years * 365.25 * 24;
   const double mean_w = a.utilization * busy_w + (1 - a.utilization) * static_w;
@@ -27,7 +32,7 @@ Ownership ownership(const CostAssumptions& a, double price_usd, double embodied_
   const double tokens_per_hour = e2e_s > 0 ? a.utilization * 3600 * output_tokens / e2e_s : 0;
   if (tokens_per_hour > 0) {
     o.usd_per_million_tokens = 1e6 * (o.hardware_usd_per_hour + o.energy_usd_per_hour) / tokens_per_hour;
-    o.operational_g_per_million_tokens = 1e6 * (mean_w / 1000 * a.pue * grid_intensity(a)) / tokens_per_hour;
+    o.operational_g_per_million_tokens = 1e6 * (mean_w / 1000 * a.pue * grid_g_per_kwh) / tokens_per_hour;
     o.embodied_g_per_million_tokens = hours > 0 ? 1e6 * (embodied_kgco2e * 1000 / hours) / tokens_per_hour : 0;
   }
   return o;

@@ -97,6 +97,9 @@ struct Ownership {
 };
 Ownership ownership(const CostAssumptions& a, double price_usd, double embodied_kgco2e, double busy_w, double static_w,
                     double e2e_s, double output_tokens);
+// The same at a grid intensity already looked up (grid_intensity(a)): what a sweep computes for millions of points.
+Ownership ownership_at(const CostAssumptions& a, double grid_g_per_kwh, double price_usd, double embodied_kgco2e,
+                       double busy_w, double static_w, double e2e_s, double output_tokens);
 
 // Needs an analysis made with hardware (a.has_hardware).
 CostReport cost_report(const Analysis& a, const HardwareSpec& hw, const CostAssumptions& as);

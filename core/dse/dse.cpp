@@ -1,8 +1,9 @@
 #include "dse/dse.hpp"
 
+#include "dse/point.hpp"
+
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace infercast {
 
@@ -35,8 +36,6 @@ double tc_over_tm(const PhaseTotals& t, double flop_per_s, double bytes_per_s) {
   return (t.flops / flop_per_s) / (t.bytes() / bytes_per_s);
 }
 
-namespace {
-
 // The base device's "compute TFLOPS": its bf16 peak (else fp16, else its largest); every peak scales with it.
 double base_tflops(const HardwareSpec& hw) {
   const double bf16 = hw.peak_flops[static_cast<std::size_t>(ComputeType::BF16)];
@@ -45,6 +44,8 @@ double base_tflops(const HardwareSpec& hw) {
   for (double v : hw.peak_flops) best = std::max(best, v);
   return (bf16 > 0 ? bf16 : fp16 > 0 ? fp16 : best) / 1e12;
 }
+
+namespace {
 
 void add_op(std::vector<DseWorkload::OpCost>& out, const HardwareSpec& hw, const Execution& x, const Op& o, double scale) {
   out.push_back({static_cast<float>(scale * op_compute_seconds(hw, x, o)), static_cast<float>(scale * o.weight_bytes),
@@ -137,76 +138,69 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   return wl;
 }
 
-namespace {
-
-// Tiers of a point: optional SRAM, the main memory with the point's capacity and bandwidth, the base's others.
-struct PointTiers {
-  double cap[6];
-  double bw[6];
+PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
+  PointCoeffs k;
+  // Tiers of a point: optional SRAM, the main memory with the point's capacity and bandwidth, the base's others.
+  double cap[6], bw[6];
   int n = 0;
-};
-
-PointTiers tiers_of(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
-  PointTiers t;
   const double sram = p[static_cast<int>(DseParam::SramMB)] * 1e6;
   if (sram > 0) {
-    t.cap[t.n] = sram;
-    t.bw[t.n++] = spec.sram_bandwidth_bytes_per_s;
+    cap[n] = sram;
+    bw[n++] = spec.sram_bandwidth_bytes_per_s;
   }
   // The main memory less what the driver and OS keep (the base device's reserve), as the analysis places it.
-  t.cap[t.n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
-  t.bw[t.n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
-  for (std::size_t i = 1; i < wl.base.tiers.size() && t.n < 6; ++i) {
-    t.cap[t.n] = wl.base.tiers[i].capacity_bytes;
-    t.bw[t.n++] = wl.base.tiers[i].bandwidth_bytes_per_s;
+  cap[n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
+  bw[n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
+  for (std::size_t i = 1; i < wl.base.tiers.size() && n < 6; ++i) {
+    cap[n] = wl.base.tiers[i].capacity_bytes;
+    bw[n++] = wl.base.tiers[i].bandwidth_bytes_per_s;
   }
-  return t;
-}
-
-}  // namespace
-
-DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
-  DsePoint pt;
-  pt.params = p;
-  const PointTiers t = tiers_of(wl, spec, p);
   // Placement, fastest tier first: weights, then the KV cache, then activations (as the analysis places them).
   double free[6], total_cap = 0;
-  for (int i = 0; i < t.n; ++i) {
-    free[i] = t.cap[i];
-    total_cap += t.cap[i];
+  for (int i = 0; i < n; ++i) {
+    free[i] = cap[i];
+    total_cap += cap[i];
   }
   const auto place = [&](double bytes) {
     double inv = 0, left = bytes;
-    for (int i = 0; i < t.n && left > 0; ++i) {
+    for (int i = 0; i < n && left > 0; ++i) {
       const double take = std::min(left, free[i]);
       free[i] -= take;
       left -= take;
-      inv += take / t.bw[i];
+      inv += take / bw[i];
     }
-    if (left > 0) inv += left / t.bw[t.n - 1];
-    return bytes > 0 ? inv / bytes : 1 / t.bw[0];
+    if (left > 0) inv += left / bw[n - 1];
+    return bytes > 0 ? inv / bytes : 1 / bw[0];
   };
   const double eff_m = wl.memory_efficiency;
-  const double iw = place(wl.weights_bytes) / eff_m, ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency, ia = place(wl.act_bytes) / eff_m;
-  const bool fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
-  const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
-  const double inv_f = 1 / f;
+  k.iw = place(wl.weights_bytes) / eff_m;
+  k.ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency;
+  k.ia = place(wl.act_bytes) / eff_m;
+  k.fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
+  k.f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
+  k.inv_f = 1 / k.f;
+  return k;
+}
+
+double phase_seconds(const DseWorkload& wl, const std::vector<DseWorkload::OpCost>& ops, double dispatch, double launch,
+                     const PointCoeffs& k) {
   // A step: its operators (per operator or the phase's max), the kernels' gaps, at least the host's launches, and
   // the runtime's per-step cost (as analysis/trace.cpp times a block).
-  const auto phase = [&](const std::vector<DseWorkload::OpCost>& ops, double dispatch, double launch) {
-    double sum = 0, sc = 0, sm = 0;
-    if (wl.timing == Timing::PerOp) {
-      for (const auto& o : ops) sum += std::max(o.compute_s * inv_f, o.w * iw + o.kv * ikv + o.act * ia);
-      return std::max(sum + dispatch, launch) + wl.step_overhead_s;
-    }
-    for (const auto& o : ops) {
-      sc += o.compute_s;
-      sm += o.w * iw + o.kv * ikv + o.act * ia;
-    }
-    return std::max(std::max(sc * inv_f, sm) + dispatch, launch) + wl.step_overhead_s;
-  };
-  const double ttft = phase(wl.prefill, wl.prefill_dispatch_s, wl.prefill_launch_s);
-  const double tpot = wl.decode_steps > 0 ? phase(wl.decode, wl.decode_dispatch_s, wl.decode_launch_s) : ttft;
+  double sum = 0, sc = 0, sm = 0;
+  if (wl.timing == Timing::PerOp) {
+    for (const auto& o : ops) sum += std::max(o.compute_s * k.inv_f, o.w * k.iw + o.kv * k.ikv + o.act * k.ia);
+    return std::max(sum + dispatch, launch) + wl.step_overhead_s;
+  }
+  for (const auto& o : ops) {
+    sc += o.compute_s;
+    sm += o.w * k.iw + o.kv * k.ikv + o.act * k.ia;
+  }
+  return std::max(std::max(sc * k.inv_f, sm) + dispatch, launch) + wl.step_overhead_s;
+}
+
+void finish_point(const DseWorkload& wl, const DseSpec& spec, double grid, const PointCoeffs& k, double ttft, double tpot,
+                  DsePoint& pt) {
+  const auto& p = pt.params;
   const double decode_time = wl.decode_steps > 0 ? tpot * wl.decode_steps : 0;
   const double e2e = ttft + decode_time;
   // Energy, cost and CO2 as cost_report computes them, with the point's power, compute and bandwidth.
@@ -218,20 +212,20 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
   if (spec.derive_power) {
     // The base device's technology: its joules per FLOP and per byte stay, so power follows the peaks.
     stat = wl.base_static_w;
-    power = stat + wl.base_dynamic_w * (alpha * f + (1 - alpha) * bw / base_bw);
+    power = stat + wl.base_dynamic_w * (alpha * k.f + (1 - alpha) * bw / base_bw);
     compute_j = alpha * wl.base_dynamic_w * (wl.prefill_peak_s + wl.decode_peak_s);
     memory_j = (1 - alpha) * wl.base_dynamic_w / base_bw * (wl.prefill_bytes + wl.decode_bytes);
   } else {
     power = p[static_cast<int>(DseParam::PowerW)];
     stat = c.static_fraction * power;
-    compute_j = alpha * (power - stat) * inv_f * (wl.prefill_peak_s + wl.decode_peak_s);
+    compute_j = alpha * (power - stat) * k.inv_f * (wl.prefill_peak_s + wl.decode_peak_s);
     memory_j = (1 - alpha) * (power - stat) / bw * (wl.prefill_bytes + wl.decode_bytes);
   }
   const double joules = stat * e2e + compute_j + memory_j;
   pt.params[static_cast<int>(DseParam::PowerW)] = power;
   const double busy_w = e2e > 0 ? joules / e2e : 0;
   const double embodied = c.embodied_kgco2e >= 0 ? c.embodied_kgco2e : wl.base.embodied_kgco2e;
-  const Ownership own = ownership(c, p[static_cast<int>(DseParam::PriceUSD)], embodied, busy_w, stat, e2e, wl.output_tokens);
+  const Ownership own = ownership_at(c, grid, p[static_cast<int>(DseParam::PriceUSD)], embodied, busy_w, stat, e2e, wl.output_tokens);
   auto& v = pt.values;
   v[static_cast<int>(DseObjective::Tpot)] = tpot;
   v[static_cast<int>(DseObjective::Ttft)] = ttft;
@@ -241,9 +235,18 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
   v[static_cast<int>(DseObjective::GramsPerMTok)] = own.operational_g_per_million_tokens + own.embodied_g_per_million_tokens;
   v[static_cast<int>(DseObjective::PowerW)] = power;
   v[static_cast<int>(DseObjective::PriceUSD)] = p[static_cast<int>(DseParam::PriceUSD)];
-  const DseConstraints& k = spec.constraints;
-  pt.feasible = (!k.must_fit || fits) && (k.max_tpot_s <= 0 || tpot <= k.max_tpot_s) &&
-                (k.max_ttft_s <= 0 || ttft <= k.max_ttft_s) && (k.max_power_w <= 0 || power <= k.max_power_w);
+  const DseConstraints& kc = spec.constraints;
+  pt.feasible = (!kc.must_fit || k.fits) && (kc.max_tpot_s <= 0 || tpot <= kc.max_tpot_s) &&
+                (kc.max_ttft_s <= 0 || ttft <= kc.max_ttft_s) && (kc.max_power_w <= 0 || power <= kc.max_power_w);
+}
+
+DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p) {
+  DsePoint pt;
+  pt.params = p;
+  const PointCoeffs k = point_coeffs(wl, spec, p);
+  const double ttft = phase_seconds(wl, wl.prefill, wl.prefill_dispatch_s, wl.prefill_launch_s, k);
+  const double tpot = wl.decode_steps > 0 ? phase_seconds(wl, wl.decode, wl.decode_dispatch_s, wl.decode_launch_s, k) : ttft;
+  finish_point(wl, spec, grid_intensity(spec.costs), k, ttft, tpot, pt);
   return pt;
 }
 
@@ -280,100 +283,6 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   hw.name = std::string("Design point (") + buf + ")";
   hw.source = "design-space exploration from " + wl.base.name + " (" + wl.base.id + ")";
   return hw;
-}
-
-DseResult dse_run(const DseWorkload& wl, const DseSpec& spec) {
-  DseResult r;
-  const std::size_t nax = spec.axes.size();
-  std::int64_t total = 1;
-  for (const auto& a : spec.axes) total *= static_cast<std::int64_t>(a.values.size());
-  r.points = total;
-  const std::int64_t stride = std::max<std::int64_t>(1, (total + spec.keep_points - 1) / std::max<std::int64_t>(spec.keep_points, 1));
-  const std::size_t k = spec.objectives.size();
-  std::vector<int> obj(k);
-  std::vector<double> sign(k);
-  for (std::size_t i = 0; i < k; ++i) {
-    obj[i] = static_cast<int>(spec.objectives[i]);
-    sign[i] = spec.objectives[i] == DseObjective::TokensPerS ? -1 : 1;  // every objective minimized
-  }
-  std::vector<float> vals;
-  std::vector<std::int64_t> ids;
-  std::array<double, kDseParams> p = dse_base_params(wl.base);
-  std::vector<std::size_t> digit(nax, 0);
-  for (std::size_t i = 0; i < nax; ++i) p[static_cast<int>(spec.axes[i].param)] = spec.axes[i].values[0];
-  for (std::int64_t id = 0; id < total; ++id) {
-    const DsePoint pt = dse_point(wl, spec, p);
-    if (pt.feasible) {
-      ++r.feasible;
-      for (std::size_t i = 0; i < k; ++i) vals.push_back(static_cast<float>(sign[i] * pt.values[obj[i]]));
-      ids.push_back(id);
-      // An even sample that does not follow the grid's radix: keep a point when a hash of its index falls in
-      // the first 1/stride of the range.
-      const std::uint64_t h = static_cast<std::uint64_t>(id) * 0x9E3779B97F4A7C15ull;
-      if ((stride == 1 || (h >> 32) % static_cast<std::uint64_t>(stride) == 0) &&
-          static_cast<std::int64_t>(r.sample.size()) < spec.keep_points)
-        r.sample.push_back(pt);
-    }
-    // Next point: the last axis varies fastest.
-    for (std::size_t ax = nax; ax-- > 0;) {
-      const auto& values = spec.axes[ax].values;
-      if (++digit[ax] < values.size()) {
-        p[static_cast<int>(spec.axes[ax].param)] = values[digit[ax]];
-        break;
-      }
-      digit[ax] = 0;
-      p[static_cast<int>(spec.axes[ax].param)] = values[0];
-    }
-  }
-  // Pareto front (all objectives minimized): sort lexicographically, then a point joins the front unless a point
-  // already on it is no worse in every objective. No later point can dominate an earlier one.
-  const std::size_t n = ids.size();
-  std::vector<std::uint32_t> order(n);
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    for (std::size_t i = 0; i < k; ++i) {
-      const float x = vals[a * k + i], y = vals[b * k + i];
-      if (x != y) return x < y;
-    }
-    return a < b;
-  });
-  std::vector<std::uint32_t> front;
-  if (k == 2) {
-    float best = 0;
-    for (std::uint32_t i : order)
-      if (front.empty() || vals[i * 2 + 1] < best) {
-        front.push_back(i);
-        best = vals[i * 2 + 1];
-      }
-  } else {
-    for (std::uint32_t i : order) {
-      bool dominated = false;
-      for (std::size_t f = 0; f < front.size() && !dominated; ++f) {
-        const std::uint32_t j = front[f];
-        bool all = true;
-        for (std::size_t d = 0; d < k && all; ++d) all = vals[j * k + d] <= vals[i * k + d];
-        if (all) {
-          dominated = true;
-          if (f > 0) std::swap(front[f], front[f / 2]);  // dominating points move toward the front of the list
-        }
-      }
-      if (!dominated) front.push_back(i);
-    }
-    std::sort(front.begin(), front.end(), [&](std::uint32_t a, std::uint32_t b) { return vals[a * k] < vals[b * k] || (vals[a * k] == vals[b * k] && a < b); });
-  }
-  // Rebuild each front point from its index.
-  std::vector<std::int64_t> radix(nax, 1);
-  for (std::size_t ax = nax; ax-- > 1;) radix[ax - 1] = radix[ax] * static_cast<std::int64_t>(spec.axes[ax].values.size());
-  for (std::uint32_t i : front) {
-    std::array<double, kDseParams> q = dse_base_params(wl.base);
-    std::int64_t id = ids[i];
-    for (std::size_t ax = 0; ax < nax; ++ax) {
-      q[static_cast<int>(spec.axes[ax].param)] = spec.axes[ax].values[static_cast<std::size_t>(id / radix[ax])];
-      id %= radix[ax];
-    }
-    r.front.push_back(dse_point(wl, spec, q));
-  }
-  return r;
 }
 
 }  // namespace infercast

@@ -51,6 +51,9 @@ struct DseSpec {
   // and per byte (the same technology): static + alpha x dynamic x f_compute + (1 - alpha) x dynamic x f_bandwidth.
   bool derive_power = true;
   std::int64_t keep_points = 20000;       // points returned for plotting (an even sample of the feasible ones)
+  // A part of the grid, for a sweep split across workers: part `part_index` of `part_count` even parts. The parts'
+  // results merge into the whole's (dse_merge): counts add, fronts and samples are decided by point index.
+  std::int64_t part_index = 0, part_count = 1;
 };
 
 struct DsePoint {
@@ -60,10 +63,13 @@ struct DsePoint {
 };
 
 struct DseResult {
-  std::int64_t points = 0;
+  std::int64_t points = 0;        // of the whole grid
+  std::int64_t evaluated = 0;     // of this part (all of them without parts)
   std::int64_t feasible = 0;
   std::vector<DsePoint> front;    // Pareto-optimal feasible points, sorted by the first objective
-  std::vector<DsePoint> sample;   // up to keep_points feasible points, evenly strided, for plots
+  std::vector<std::int64_t> front_ids;   // each front point's index in the grid (the last axis varies fastest)
+  std::vector<DsePoint> sample;   // up to keep_points feasible points, evenly strided, for plots, by index
+  std::vector<std::int64_t> sample_ids;
   double eval_seconds = 0;        // filled by callers that time it
   std::vector<Warning> warnings;
 };
@@ -94,7 +100,12 @@ struct DseWorkload {
 DseWorkload dse_base(const HardwareSpec& base, const CostAssumptions& costs);
 // Throws InputError for a base device that cannot run the workload (no compute peak, no memory).
 DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs);
+// Every point of the grid (or of the spec's part): each (compute, bandwidth, capacity, SRAM) cell timed once, its
+// operators summed for a block of cells at a time (vectorized across cells), every price and power point of the
+// cell finished from that timing, and the Pareto front kept as points arrive (sweep.cpp).
 DseResult dse_run(const DseWorkload& wl, const DseSpec& spec);
+// The whole grid's result from its parts' (each run with the same spec but its part_index).
+DseResult dse_merge(const DseSpec& spec, const std::vector<DseResult>& parts);
 // One point, as dse_run evaluates it (tests compare it with the full analysis).
 DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& params);
 // The base device's value of each parameter.

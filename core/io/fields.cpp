@@ -56,6 +56,8 @@ const IntField ep{"/parallel/ep", 1, 4096, 1, "expert parallelism within a stage
 const IntField dp{"/parallel/dp", 1, 65536, 1, "data-parallel replicas"};
 const IntField draft_tokens{"/speculative/draft_tokens", 1, 16, 3, "tokens drafted per step"};
 const IntField max_batch{"/batching/max_batch", 1, kMaxBatch, 65536, "largest batch on the curve"};
+const IntField part_index{"/part/index", 0, 4095, 0, "which part of the grid this sweep evaluates (from 0)"};
+const IntField part_of{"/part/of", 1, 4096, 1, "parts the grid is split into (workers); parts merge into the whole's result"};
 const IntField keep_points{"/keep_points", 0, 200000, 20000, "design points sampled into the result"};
 const IntField axis_steps{"/axes/*/steps", 1, 10000, 10, "values on a sweep axis"};
 const IntField map_steps{"/compute_TOPS/steps", 2, 200, 10, "grid steps of the t_c/t_m map (bandwidth_GBps too)"};

@@ -152,70 +152,75 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   return hw;
 }
 
-json hardware_to_json(const HardwareSpec& hw) {
-  json peaks = json::object(), acc = json::object();
-  for (std::size_t i = 0; i < 8; ++i) {
-    if (hw.peak_flops[i] > 0) peaks[kPeakKeys[i]] = hw.peak_flops[i] / 1e12;
-    if (hw.peak_flops_fp16_accumulate[i] > 0) acc[kPeakKeys[i]] = hw.peak_flops_fp16_accumulate[i] / 1e12;
-  }
-  json tiers = json::array();
+void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
+  w.begin_object().field("schema_version", 1).field("id", hw.id).field("name", hw.name).field("vendor", hw.vendor);
+  w.field("class", hw.device_class).field("source", hw.source);
+  const auto peaks = [&](const std::array<double, 8>& flops) {
+    w.begin_object();
+    for (std::size_t i = 0; i < 8; ++i)
+      if (flops[i] > 0) w.field(kPeakKeys[i], flops[i] / 1e12);
+    w.end_object();
+  };
+  w.key("peak_dense_TFLOPS");
+  peaks(hw.peak_flops);
+  w.key("memory_tiers").begin_array();
   for (const auto& t : hw.tiers) {
-    json tier = {{"name", t.name},
-                 {"capacity_GB", t.capacity_bytes / 1e9},
-                 {"bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9},
-                 {"energy_pJ_per_byte", t.energy_j_per_byte * 1e12}};
-    if (t.technology != MemoryTech::Unknown) tier["technology"] = memory_tech_names().name(t.technology);
-    tiers.push_back(tier);
+    w.begin_object().field("name", t.name).field("capacity_GB", t.capacity_bytes / 1e9);
+    w.field("bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9).field("energy_pJ_per_byte", t.energy_j_per_byte * 1e12);
+    if (t.technology != MemoryTech::Unknown) w.field("technology", memory_tech_names().name(t.technology));
+    w.end_object();
   }
-  json out = {{"schema_version", 1},
-          {"id", hw.id},
-          {"name", hw.name},
-          {"vendor", hw.vendor},
-          {"class", hw.device_class},
-          {"source", hw.source},
-          {"peak_dense_TFLOPS", peaks},
-          {"memory_tiers", tiers},
-          {"interconnect_GBps", hw.interconnect_bytes_per_s / 1e9},
-          {"tdp_W", hw.tdp_w},
-          {"idle_W", hw.idle_w},
-          {"price_USD", hw.price_usd},
-          {"embodied_kgCO2e", hw.embodied_kgco2e},
-          {"memory_reserve_GB", hw.reserve_bytes / 1e9},
-          {"notes", hw.notes}};
-  if (!hw.default_runtime.empty()) out["default_runtime"] = hw.default_runtime;
+  w.end_array();
+  w.field("interconnect_GBps", hw.interconnect_bytes_per_s / 1e9).field("tdp_W", hw.tdp_w).field("idle_W", hw.idle_w);
+  w.field("price_USD", hw.price_usd).field("embodied_kgCO2e", hw.embodied_kgco2e);
+  w.field("memory_reserve_GB", hw.reserve_bytes / 1e9).field("notes", hw.notes);
+  if (!hw.default_runtime.empty()) w.field("default_runtime", hw.default_runtime);
   // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
   // so a document written back and read again keeps following them.
-  json eff = json::object();
-  const json all = efficiency_to_json(hw.eff);
-  for (const auto& [key, bit] : {std::pair{"gemm", kEffGemm}, {"attention", kEffAttention}, {"elementwise", kEffElementwise},
-                                 {"memory", kEffMemory}, {"dispatch_us", kEffDispatch}})
-    if (hw.eff_given & bit) eff[key] = all[key];
-  if (!eff.empty()) out["efficiency"] = eff;
-  if (hw.launch_year > 0) out["launch_year"] = hw.launch_year;
-  if (!acc.empty()) out["peak_dense_TFLOPS_fp16_accumulate"] = acc;
+  if (hw.eff_given & (kEffGemm | kEffAttention | kEffElementwise | kEffMemory | kEffDispatch)) {
+    w.key("efficiency").begin_object();
+    if (hw.eff_given & kEffGemm) w.field("gemm", hw.eff.gemm);
+    if (hw.eff_given & kEffAttention) w.field("attention", hw.eff.attention);
+    if (hw.eff_given & kEffElementwise) w.field("elementwise", hw.eff.elementwise);
+    if (hw.eff_given & kEffMemory) w.field("memory", hw.eff.memory);
+    if (hw.eff_given & kEffDispatch) w.field("dispatch_us", hw.eff.dispatch_s * 1e6);
+    w.end_object();
+  }
+  if (hw.launch_year > 0) w.field("launch_year", hw.launch_year);
+  bool any_acc = false;
+  for (double v : hw.peak_flops_fp16_accumulate) any_acc = any_acc || v > 0;
+  if (any_acc) {
+    w.key("peak_dense_TFLOPS_fp16_accumulate");
+    peaks(hw.peak_flops_fp16_accumulate);
+  }
   if (!hw.estimate.dtypes.empty()) {
-    json types = json::array();
-    for (ComputeType t : hw.estimate.dtypes) types.push_back(compute_type_name(t));
-    out["peak_estimated"] = {{"dtypes", types}, {"derivation", hw.estimate.derivation}, {"sources", hw.estimate.sources}};
+    w.key("peak_estimated").begin_object().key("dtypes").begin_array();
+    for (ComputeType t : hw.estimate.dtypes) w.value(compute_type_name(t));
+    w.end_array().field("derivation", hw.estimate.derivation).field("sources", hw.estimate.sources).end_object();
   }
   if (!hw.architecture.generation.empty()) {
     const Architecture& a = hw.architecture;
-    json arch = {{"generation", a.generation}};
-    if (a.compute_units > 0) arch["compute_units"] = a.compute_units;
-    if (a.clock_ghz > 0) arch["clock_GHz"] = a.clock_ghz;
-    if (a.matrix_clock_ghz > 0) arch["matrix_clock_GHz"] = a.matrix_clock_ghz;
-    if (a.l2_mb > 0) arch["l2_MB"] = a.l2_mb;
-    out["architecture"] = arch;
+    w.key("architecture").begin_object().field("generation", a.generation);
+    if (a.compute_units > 0) w.field("compute_units", a.compute_units);
+    if (a.clock_ghz > 0) w.field("clock_GHz", a.clock_ghz);
+    if (a.matrix_clock_ghz > 0) w.field("matrix_clock_GHz", a.matrix_clock_ghz);
+    if (a.l2_mb > 0) w.field("l2_MB", a.l2_mb);
+    w.end_object();
   }
-  return out;
+  w.end_object();
+}
+
+json hardware_to_json(const HardwareSpec& hw) {
+  return tree_of([&](JsonWriter& w) { write_hardware(w, hw); });
+}
+
+void write_efficiency(JsonWriter& w, const Efficiencies& e) {
+  w.begin_object().field("gemm", e.gemm).field("attention", e.attention).field("elementwise", e.elementwise);
+  w.field("memory", e.memory).field("dispatch_us", e.dispatch_s * 1e6).end_object();
 }
 
 json efficiency_to_json(const Efficiencies& e) {
-  return {{"gemm", e.gemm},
-          {"attention", e.attention},
-          {"elementwise", e.elementwise},
-          {"memory", e.memory},
-          {"dispatch_us", e.dispatch_s * 1e6}};
+  return tree_of([&](JsonWriter& w) { write_efficiency(w, e); });
 }
 
 }  // namespace infercast

@@ -4,11 +4,14 @@
 
 #include "hardware/hardware.hpp"
 #include "io/json_reader.hpp"
+#include "io/json_writer.hpp"
 
 namespace infercast {
 
 HardwareSpec parse_hardware(const json& doc, const std::string& path = "");
+void write_hardware(JsonWriter& w, const HardwareSpec& hw);
 json hardware_to_json(const HardwareSpec& hw);
-json efficiency_to_json(const Efficiencies& e);  // the "efficiency" object of a hardware document
+void write_efficiency(JsonWriter& w, const Efficiencies& e);  // the "efficiency" object of a hardware document
+json efficiency_to_json(const Efficiencies& e);
 
 }  // namespace infercast

@@ -1,5 +1,6 @@
 #include "io/json_reader.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "io/python_json.hpp"
@@ -130,9 +131,11 @@ bool Reader::has(const std::string& key) const {
 }
 
 const json* Reader::raw(const std::string& key) {
-  read_.insert(resolve(key));
-  auto it = obj_.find(resolve(key));
-  if (it == obj_.end() || it->is_null()) return nullptr;
+  const std::string& name = resolve(key);
+  auto it = obj_.find(name);
+  if (it == obj_.end()) return nullptr;
+  read_.push_back(&it.key());
+  if (it->is_null()) return nullptr;
   return &*it;
 }
 
@@ -292,7 +295,7 @@ std::vector<std::int64_t> Reader::int_array_or(const std::string& key) {
 std::vector<std::string> Reader::unread() const {
   std::vector<std::string> out;
   for (auto it = obj_.begin(); it != obj_.end(); ++it)
-    if (!read_.count(it.key())) out.push_back(it.key());
+    if (std::find(read_.begin(), read_.end(), &it.key()) == read_.end()) out.push_back(it.key());
   return out;
 }
 

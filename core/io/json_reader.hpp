@@ -6,7 +6,6 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -73,7 +72,7 @@ class Reader {
   const json& obj_;
   std::string path_;
   std::string prefix_;
-  std::set<std::string> read_;
+  std::vector<const std::string*> read_;  // keys of the object read so far (absent keys need no record)
   std::vector<std::pair<std::string, std::string>> aliases_;
 };
 

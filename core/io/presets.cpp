@@ -32,9 +32,33 @@ const std::vector<ModelPreset>& model_presets() {
   return list;
 }
 
+const ModelSpec& model_preset_spec(const ModelPreset& p) {
+  static const auto specs = [] {
+    std::vector<ModelSpec> v;
+    for (const auto& m : model_presets()) v.push_back(parse_model_config(m.config, "/config"));
+    return v;
+  }();
+  return specs.at(static_cast<std::size_t>(&p - model_presets().data()));
+}
+
 const std::vector<HardwareSpec>& hardware_presets() {
   static const auto list = load_kind<HardwareSpec>("hardware", "hardware", [](const json& d) { return parse_hardware(d); });
   return list;
+}
+
+const std::string* hardware_preset_text(const HardwareSpec* hw) {
+  const auto& all = hardware_presets();
+  if (all.empty() || hw < all.data() || hw >= all.data() + all.size()) return nullptr;
+  static const auto texts = [&] {
+    std::vector<std::string> v;
+    for (const auto& h : all) {
+      v.emplace_back();
+      JsonWriter w(v.back());
+      write_hardware(w, h);
+    }
+    return v;
+  }();
+  return &texts[static_cast<std::size_t>(hw - all.data())];
 }
 
 const std::vector<System>& system_presets() {

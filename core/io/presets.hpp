@@ -23,7 +23,12 @@ const std::vector<EmbeddedFile>& embedded_files();  // generated
 const std::vector<ModelPreset>& model_presets();
 const std::vector<HardwareSpec>& hardware_presets();
 const ModelPreset* find_model_preset(const std::string& id);
+// A preset's config read into a model (every preset once, at first use; tests check that each one reads).
+const ModelSpec& model_preset_spec(const ModelPreset& p);
 const HardwareSpec* find_hardware_preset(const std::string& id);
+// A hardware preset's document as JSON text, written once at first use (every analysis on it carries it); nullptr
+// when `hw` is not one of hardware_presets().
+const std::string* hardware_preset_text(const HardwareSpec* hw);
 const std::vector<System>& system_presets();
 const System* find_system_preset(const std::string& id);
 const std::vector<RuntimeSpec>& runtime_presets();

@@ -73,26 +73,28 @@ System parse_system(const json& doc, const std::string& path, bool preset, const
   return s;
 }
 
+void write_link(JsonWriter& w, const Link& l) {
+  w.begin_object().field("name", l.name).field("bandwidth_GBps", l.bandwidth_bytes_per_s / 1e9);
+  w.field("latency_us", l.latency_s * 1e6).field("efficiency", l.efficiency).end_object();
+}
+
 json link_to_json(const Link& l) {
-  return {{"name", l.name},
-          {"bandwidth_GBps", l.bandwidth_bytes_per_s / 1e9},
-          {"latency_us", l.latency_s * 1e6},
-          {"efficiency", l.efficiency}};
+  return tree_of([&](JsonWriter& w) { write_link(w, l); });
+}
+
+void write_system(JsonWriter& w, const System& s) {
+  w.begin_object().field("schema_version", 1).field("id", s.id).field("name", s.name).field("source", s.source);
+  w.field("notes", s.notes).field("device", s.device.id).field("device_name", s.device.name);
+  w.field("devices_per_node", s.devices_per_node).field("nodes", s.nodes).field("devices", s.devices());
+  w.key("intra");
+  write_link(w, s.intra);
+  w.key("inter");
+  write_link(w, s.inter);
+  w.end_object();
 }
 
 json system_to_json(const System& s) {
-  return {{"schema_version", 1},
-          {"id", s.id},
-          {"name", s.name},
-          {"source", s.source},
-          {"notes", s.notes},
-          {"device", s.device.id},
-          {"device_name", s.device.name},
-          {"devices_per_node", s.devices_per_node},
-          {"nodes", s.nodes},
-          {"devices", s.devices()},
-          {"intra", link_to_json(s.intra)},
-          {"inter", link_to_json(s.inter)}};
+  return tree_of([&](JsonWriter& w) { write_system(w, s); });
 }
 
 }  // namespace infercast

@@ -59,7 +59,8 @@ void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, d
 void add_moe(Builder& b, const GroupStep& gs);        // router, routed experts, shared experts
 void add_recurrent(Builder& b, const GroupStep& gs);  // gated DeltaNet, Mamba, Mamba2, lightning (ops/recurrent.cpp)
 void add_indexer(Builder& b, const GroupStep& gs);    // DeepSeek sparse attention's lightning indexer and top-k
-// The vision encoder over the images of every new prompt in the step (ops/vision.cpp).
-void add_vision(Builder& b, const std::vector<Request>& step, const std::vector<ImageSize>& images);
+// The vision encoder over the images of every new prompt in the step (`prompts`: requests with no cache that add
+// tokens; ops/vision.cpp).
+void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images);
 
 }  // namespace infercast

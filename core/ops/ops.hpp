@@ -118,7 +118,45 @@ double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& group
 // the activation traffic that stays on chip.
 void apply_fusion(std::vector<Op>& ops, const Fusion& f);
 
+// What a step's operators take from its requests: the new tokens, the rows the LM head computes, whether every
+// request adds one token to an existing cache, and per layer group the attention work the requests imply. Sums over
+// requests; the decode keeps them as running sums from one window or chunk boundary to the next (analysis/decode.cpp).
+struct GroupAttention {
+  double pairs = 0;         // (query, key) pairs over the batch
+  double keys = 0;          // cached keys read over the batch
+  double pairs_padded = 0;  // pairs with each request's keys padded to the attention tile
+  // DeepSeek sparse attention's indexer: every (query, key) pair and every cached indexer key.
+  double index_pairs = 0;
+  double index_keys = 0;
+  // Recurrent mixers: sequences in the step, those that already hold a state, tokens through the one-token kernel,
+  // tokens through the chunked kernel and its chunks (ops/builder.hpp, GroupStep).
+  double seqs = 0;
+  double seqs_with_state = 0;
+  double recurrent_tokens = 0;
+  double chunked_tokens = 0;
+  double chunks = 0;
+};
+// Every quantity of a GroupAttention: each sums over requests (times their counts).
+inline constexpr double GroupAttention::*kGroupAttentionParts[] = {
+    &GroupAttention::pairs,      &GroupAttention::keys,           &GroupAttention::pairs_padded,
+    &GroupAttention::index_pairs, &GroupAttention::index_keys,    &GroupAttention::seqs,
+    &GroupAttention::seqs_with_state, &GroupAttention::recurrent_tokens, &GroupAttention::chunked_tokens,
+    &GroupAttention::chunks};
+inline constexpr int kGroupAttentionPartCount = sizeof(kGroupAttentionParts) / sizeof(kGroupAttentionParts[0]);
+struct StepShape {
+  double tokens = 0;
+  double logit_rows = 0;
+  double new_prompts = 0;  // requests with no cache that add tokens: their images run through the vision encoder
+  bool decode_only = true;
+  std::vector<GroupAttention> groups;  // one per layer group, in order
+};
+// One request's share of a layer group's work (times its count in a StepShape).
+GroupAttention request_attention(const LayerSpec& l, const Request& r, const StepSettings& s);
+StepShape step_shape(const std::vector<LayerGroup>& groups, const std::vector<Request>& step, const StepSettings& s);
+
 std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups,
                          const std::vector<Request>& step, const StepSettings& s);
+std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups, const StepShape& shape,
+                         const StepSettings& s);
 
 }  // namespace infercast

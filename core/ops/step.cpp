@@ -10,40 +10,19 @@ namespace infercast {
 
 namespace {
 
-// The attention work of one layer group over the step's requests. With a tile, each request's keys are padded to
-// a multiple of it and its pairs grow in proportion (exact for decode, where a step has one query per request).
-GroupStep group_step(const LayerGroup& g, const std::vector<Request>& step, const StepSettings& s, double T, bool decode_only) {
+GroupStep group_step(const LayerGroup& g, const GroupAttention& ga, double T, bool decode_only) {
   GroupStep gs{g, T};
   gs.decode_only = decode_only;
-  const AttentionSpec& a = g.spec.attn;
-  const double tile = static_cast<double>(s.attention_tile);
-  AttentionSpec dense = a;  // DSA's indexer scores every key
-  dense.index_topk = 0;
-  const double chunk = static_cast<double>(std::max<i64>(g.spec.recurrent.chunk, 1));
-  for (const auto& r : step) {
-    const double cnt = static_cast<double>(r.count);
-    if (r.input > 0) {
-      gs.seqs += cnt;
-      if (r.cached > 0) gs.seqs_with_state += cnt;
-      // Serving engines run one-token steps of a sequence with a state through the recurrent kernel, the rest
-      // through the chunked one (vLLM, SGLang).
-      if (r.input == 1 && r.cached > 0) gs.recurrent_tokens += cnt;
-      else {
-        gs.chunked_tokens += cnt * static_cast<double>(r.input);
-        gs.chunks += cnt * std::ceil(static_cast<double>(r.input) / chunk);
-      }
-    }
-    if (a.index_topk > 0) {
-      gs.index_pairs += cnt * attention_pairs(dense, static_cast<double>(r.cached), static_cast<double>(r.input), true);
-      gs.index_keys += cnt * attention_keys_read(dense, static_cast<double>(r.cached), static_cast<double>(r.input));
-    }
-    const double p = attention_pairs(a, static_cast<double>(r.cached), static_cast<double>(r.input),
-                                     s.convention.causal_pairs && s.attention == AttnImpl::Fused);
-    const double k = attention_keys_read(a, static_cast<double>(r.cached), static_cast<double>(r.input));
-    gs.pairs += cnt * p;
-    gs.keys += cnt * k;
-    gs.pairs_padded += cnt * (tile > 0 && k > 0 ? p * std::ceil(k / tile) * tile / k : p);
-  }
+  gs.pairs = ga.pairs;
+  gs.keys = ga.keys;
+  gs.pairs_padded = ga.pairs_padded;
+  gs.index_pairs = ga.index_pairs;
+  gs.index_keys = ga.index_keys;
+  gs.seqs = ga.seqs;
+  gs.seqs_with_state = ga.seqs_with_state;
+  gs.recurrent_tokens = ga.recurrent_tokens;
+  gs.chunked_tokens = ga.chunked_tokens;
+  gs.chunks = ga.chunks;
   return gs;
 }
 
@@ -71,20 +50,70 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
 
 }  // namespace
 
+// With a tile, each request's keys are padded to a multiple of it and its pairs grow in proportion (exact for decode,
+// where a step has one query per request).
+GroupAttention request_attention(const LayerSpec& l, const Request& r, const StepSettings& s) {
+  GroupAttention ga;
+  const AttentionSpec& a = l.attn;
+  const double tile = static_cast<double>(s.attention_tile);
+  const double cached = static_cast<double>(r.cached), input = static_cast<double>(r.input);
+  ga.pairs = attention_pairs(a, cached, input, s.convention.causal_pairs && s.attention == AttnImpl::Fused);
+  ga.keys = attention_keys_read(a, cached, input);
+  const double k = ga.keys;
+  ga.pairs_padded = tile > 0 && k > 0 ? ga.pairs * std::ceil(k / tile) * tile / k : ga.pairs;
+  if (a.index_topk > 0) {
+    AttentionSpec dense = a;  // DSA's indexer scores every key
+    dense.index_topk = 0;
+    ga.index_pairs = attention_pairs(dense, cached, input, true);
+    ga.index_keys = attention_keys_read(dense, cached, input);
+  }
+  if (r.input > 0) {
+    ga.seqs = 1;
+    if (r.cached > 0) ga.seqs_with_state = 1;
+    // Serving engines run one-token steps of a sequence with a state through the recurrent kernel, the rest
+    // through the chunked one (vLLM, SGLang).
+    if (r.input == 1 && r.cached > 0) ga.recurrent_tokens = 1;
+    else {
+      ga.chunked_tokens = input;
+      ga.chunks = std::ceil(input / static_cast<double>(std::max<i64>(l.recurrent.chunk, 1)));
+    }
+  }
+  return ga;
+}
+
+StepShape step_shape(const std::vector<LayerGroup>& groups, const std::vector<Request>& step, const StepSettings& s) {
+  StepShape sh;
+  for (const auto& r : step) {
+    sh.tokens += static_cast<double>(r.input * r.count);
+    if (r.input > 0) sh.logit_rows += static_cast<double>(s.convention.lm_head_all_tokens ? r.input * r.count : r.count);
+    if (r.input > 1 || (r.input == 1 && r.cached == 0)) sh.decode_only = false;
+    if (r.cached == 0 && r.input > 0) sh.new_prompts += static_cast<double>(r.count);
+  }
+  sh.groups.resize(groups.size());
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    GroupAttention& ga = sh.groups[i];
+    for (const auto& r : step) {
+      const double cnt = static_cast<double>(r.count);
+      const GroupAttention one = request_attention(groups[i].spec, r, s);
+      for (auto part : kGroupAttentionParts) ga.*part += cnt * one.*part;
+    }
+  }
+  return sh;
+}
+
 std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups, const std::vector<Request>& step,
+                         const StepSettings& s) {
+  return step_ops(m, groups, step_shape(groups, step, s), s);
+}
+
+std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& groups, const StepShape& shape,
                          const StepSettings& s) {
   std::vector<Op> out;
   out.reserve(groups.size() * 20 + 4);
   Builder b{m, s, out, s.precision.activations.bits_per_element / 8, s.precision.kv.bits_per_element / 8,
             s.precision.activations.native};
   const Convention& conv = s.convention;
-  double T = 0, logit_rows = 0;  // new tokens in the step; rows the LM head computes
-  bool decode_only = true;       // every request adds one token to an existing cache
-  for (const auto& r : step) {
-    T += static_cast<double>(r.input * r.count);
-    if (r.input > 0) logit_rows += static_cast<double>(conv.lm_head_all_tokens ? r.input * r.count : r.count);
-    if (r.input > 1 || (r.input == 1 && r.cached == 0)) decode_only = false;
-  }
+  const double T = shape.tokens, logit_rows = shape.logit_rows;  // new tokens in the step; rows the LM head computes
   const double h = static_cast<double>(m.hidden);
   const double V = static_cast<double>(m.vocab);
 
@@ -96,8 +125,9 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
-  if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, step, s.images);
-  for (const auto& g : groups) add_layer_group(b, group_step(g, step, s, T, decode_only));
+  if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
+  for (std::size_t i = 0; i < groups.size(); ++i)
+    add_layer_group(b, group_step(groups[i], shape.groups[i], T, shape.decode_only));
   if (m.has_head) {
     b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
     b.wclass = WeightClass::LmHead;

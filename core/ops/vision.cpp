@@ -38,26 +38,23 @@ void add_blocks(Builder& b, const VisionSpec& v, const std::string& G, i64 n, do
 
 }  // namespace
 
-void add_vision(Builder& b, const std::vector<Request>& step, const std::vector<ImageSize>& images) {
+void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images) {
   const VisionSpec& v = b.m.vision;
   Work w;
-  for (const auto& r : step) {
-    if (r.cached != 0 || r.input <= 0) continue;  // images belong to new prompts
-    const double cnt = static_cast<double>(r.count);
-    for (const auto& img : images) {
-      const ImagePlan p = plan_image(v, img);
-      for (i64 s : p.sequences) {
-        const double S = static_cast<double>(s);
-        w.patches += cnt * S;
-        w.pairs += cnt * S * S;  // bidirectional: every patch attends every patch of its image (or tile)
-      }
-      if (p.window_tokens > 0) {
-        double patches = 0;
-        for (i64 s : p.sequences) patches += static_cast<double>(s);
-        w.window_pairs += cnt * patches * static_cast<double>(std::min<i64>(p.window_tokens, static_cast<i64>(patches)));
-      }
-      w.merged += cnt * static_cast<double>(p.merged);
+  if (prompts <= 0) return;  // images belong to new prompts
+  for (const auto& img : images) {
+    const ImagePlan p = plan_image(v, img);
+    for (i64 s : p.sequences) {
+      const double S = static_cast<double>(s);
+      w.patches += prompts * S;
+      w.pairs += prompts * S * S;  // bidirectional: every patch attends every patch of its image (or tile)
     }
+    if (p.window_tokens > 0) {
+      double patches = 0;
+      for (i64 s : p.sequences) patches += static_cast<double>(s);
+      w.window_pairs += prompts * patches * static_cast<double>(std::min<i64>(p.window_tokens, static_cast<i64>(patches)));
+    }
+    w.merged += prompts * static_cast<double>(p.merged);
   }
   if (w.patches <= 0) return;
   const WeightClass saved = b.wclass;

@@ -1,31 +1,44 @@
-// The core behind one interface, always in a Web Worker: a module worker on the served site, a blob worker made
-// from the inlined core in the offline file opened from file:// (Chromium refuses module scripts and file workers
+// The core behind one interface, always in Web Workers: module workers on the served site, blob workers made from
+// the inlined core in the offline file opened from file:// (Chromium refuses module scripts and file workers
 // there). Only where no worker can be made does the core run on the main thread. The backend is a transport of the
-// npm package's client (npm/client.js): `envelope(fn, request)` and `envelopeBytes(fn, bytes)` resolve to an
-// envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
+// npm package's client (npm/client.js): `envelope(fn, request, options)` and `envelopeBytes(fn, bytes)` resolve to
+// an envelope {ok, value} | {ok: false, error: {code, path, message}}; `connect(backend)` makes the typed client.
 //
-// Calls run in lanes, each its own worker: analyses in `main`; long work (a design-space sweep, the t_c/t_m map) in
-// `long`, the validation, a calibration, a serving run and a deployment search each in their own, so none holds an
-// analysis back or ends another's work; a newer call with `replace` ends the older one in its lane (the worker is terminated, its caller gets the
-// `cancelled` code) instead of queueing behind it.
+// Calls run in lanes, each its own worker with one call in flight: analyses in `main`; the charts' extra calls in
+// `aux` lanes, so they never hold the next analysis back; long work (a sweep's parts, the t_c/t_m map) in lanes of
+// their own; the validation, a calibration, a serving run and a deployment search each in their own, so no sweep,
+// map or new analysis ends them (a change of inputs stops a serving run or a search: serving.js). `drop(lane, tag)`
+// ends the calls a lane has not started (those given that `tag`; their callers get the `cancelled` code): a newer
+// input drops stale work instead of waiting it out. A call with `replace` ends the lane's
+// work in flight too (the worker is terminated): only a newer call of the same lane replaces it.
+//
+// The served site compiles the wasm once, on the main thread, as soon as the page's script runs (index.html
+// preloads it), and hands the compiled module to every worker; each worker instantiates it and warms the core up
+// (presets read, code tiered up) before its first call.
 //
 // When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the
-// core is replaced by a fresh instance: the lane's worker is terminated and started again, with the calls it had not
-// answered sent to the new one; the inline module is instantiated again. Nothing after a failure runs on a module
-// whose memory cannot be trusted.
+// core is replaced by a fresh instance: the lane's worker is terminated and started again (given the compiled
+// module too), and the lane's queued calls go to the new one; the inline module is instantiated again. Nothing
+// after a failure runs on a module whose memory cannot be trusted.
+import { moduleTransport } from '../../npm/client.js';
 import { failureEnvelope } from './trap.js';
 
-/* global __WORKER_URL__ */
+/* global __WORKER_URL__, __WASM_URL__ */
 const CANCELLED = { ok: false, error: { code: 'cancelled', path: '', message: 'a newer request replaced this one' } };
 const pageFailed = (what, err) => ({ ok: false, error: { code: 'page.failed', path: '', message: `${what} (${err && err.message ? err.message : err})` } });
 
 export function createBackend() {
   const offline = typeof document !== 'undefined' && document.getElementById('infercast-core');
-  if (!offline) return workerBackend(() => new Worker(typeof __WORKER_URL__ === 'string' ? __WORKER_URL__ : 'worker.js', { type: 'module' }));
+  if (!offline) {
+    const wasm = typeof __WASM_URL__ === 'string' && typeof WebAssembly.compileStreaming === 'function'
+      ? WebAssembly.compileStreaming(fetch(__WASM_URL__)).catch(() => null)
+      : Promise.resolve(null);
+    return workerBackend(() => new Worker(typeof __WORKER_URL__ === 'string' ? __WORKER_URL__ : 'worker.js', { type: 'module' }), wasm);
+  }
   const source = `${offline.textContent};\n${document.getElementById('infercast-serve').textContent}`;
   try {
     const url = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
-    const backend = workerBackend(() => new Worker(url));
+    const backend = workerBackend(() => new Worker(url), Promise.resolve(null));
     backend.kind = 'offline worker';
     return backend;
   } catch {
@@ -37,92 +50,117 @@ export function createBackend() {
   }
 }
 
-function workerBackend(spawn) {
-  const lanes = new Map();  // name -> {worker, pending: Map(id -> {resolve, message})}
+function workerBackend(spawn, wasm) {
+  const lanes = new Map();  // name -> {worker, queue: [{message, transfer, resolve}], busy: {id, resolve} | null}
   let next = 1;
   let restarts = 0;
+  const pump = (l) => {
+    if (l.busy || l.queue.length === 0) return;
+    const { message, transfer, resolve } = l.queue.shift();
+    const id = next++;
+    l.busy = { id, resolve };
+    try {
+      l.worker.postMessage({ id, ...message }, transfer);
+    } catch (err) {  // a request the browser cannot copy to the worker (too deep, too large)
+      l.busy = null;
+      resolve(pageFailed('the request could not be sent to the core', err));
+      pump(l);
+    }
+  };
+  // The lane's worker, new: its first message is the compiled module (or null: it fetches its own).
   const start = (l) => {
-    l.worker = spawn();
-    l.worker.onmessage = (e) => {
+    const worker = spawn();
+    l.worker = worker;
+    wasm.then((module) => worker.postMessage({ init: module }));
+    worker.onmessage = (e) => {
       const { id, envelope, fatal } = e.data;
-      const p = l.pending.get(id);
-      if (p) {
-        l.pending.delete(id);
-        p.resolve(envelope);
-      }
+      if (!l.busy || id !== l.busy.id) return;
+      const { resolve } = l.busy;
+      l.busy = null;
+      resolve(envelope);
       if (fatal) restart(l);
+      pump(l);
     };
-    l.worker.onerror = (e) => {
+    worker.onerror = (e) => {
       if (e.preventDefault) e.preventDefault();
-      const message = `the core could not load (${e.message || 'the worker failed'})`;
-      for (const [, p] of l.pending) p.resolve({ ok: false, error: { code: 'core.failed', path: '', message } });
-      l.pending.clear();
+      const failed = { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${e.message || 'the worker failed'})` } };
+      if (l.busy) l.busy.resolve(failed);
+      for (const q of l.queue) q.resolve(failed);
+      l.busy = null;
+      l.queue = [];
     };
   };
-  // A fresh worker for the lane; the calls the old one had not answered go to the new one.
+  // A fresh worker for the lane after its core failed; the calls queued behind the failed one go to the new one.
   const restart = (l) => {
     l.worker.terminate();
     restarts += 1;
     start(l);
-    for (const [, p] of l.pending) l.worker.postMessage(p.message);
   };
   const lane = (name) => {
     let l = lanes.get(name);
     if (l) return l;
-    l = { worker: null, pending: new Map() };
+    l = { worker: null, queue: [], busy: null };
     start(l);
     lanes.set(name, l);
     return l;
   };
+  // Calls of a lane not started yet (those with the tag, if one is given) end as cancelled.
+  const drop = (name, tag) => {
+    const l = lanes.get(name);
+    if (!l) return;
+    const dropped = l.queue.filter((q) => tag === undefined || q.tag === tag);
+    l.queue = l.queue.filter((q) => !dropped.includes(q));
+    for (const q of dropped) q.resolve(CANCELLED);
+  };
+  // Every call of a lane ends as cancelled, the one in flight too (its worker is terminated; the next call makes
+  // a new one).
   const cancel = (name) => {
     const l = lanes.get(name);
-    if (!l || l.pending.size === 0) return;
+    if (!l || (!l.busy && l.queue.length === 0)) return;
+    drop(name);
     l.worker.terminate();
     lanes.delete(name);
-    for (const [, p] of l.pending) p.resolve(CANCELLED);
+    if (l.busy) l.busy.resolve(CANCELLED);
   };
-  const send = (message, options) => {
+  const send = (message, transfer, options) => {
     const name = options?.lane || 'main';
     if (options?.replace) cancel(name);
     const l = lane(name);
     return new Promise((resolve) => {
-      const id = next++;
-      const m = { ...message, id };
-      l.pending.set(id, { resolve, message: m });
-      try {
-        l.worker.postMessage(m);
-      } catch (err) {  // a request the browser cannot copy to the worker (too deep, too large)
-        l.pending.delete(id);
-        resolve(pageFailed('the request could not be sent to the core', err));
-      }
+      l.queue.push({ message, transfer, resolve, tag: options?.tag });
+      pump(l);
     });
   };
+  lane('main');  // started with the page: its worker loads and warms up while the page's script runs
   return {
     kind: 'worker',
     get restarts() { return restarts; },
-    envelope: (fn, request, options) => send({ fn, request }, options),
-    // File bytes (a Uint8Array) for the calls that read them (gguf, safetensors). Copied, not transferred, so a
-    // call can be sent again to a restarted worker.
-    envelopeBytes: (fn, bytes, options) => send({ fn, bytes }, options),
-    // Ends a lane's work in flight, if any (its callers get `cancelled`).
+    // options.columns: the result's number columns (a request's "layout": "columns") come as Float64Arrays.
+    envelope: (fn, request, options) => send({ fn, request, columns: !!options?.columns }, [], options),
+    // File bytes (a Uint8Array) for the calls that read them (gguf, safetensors).
+    envelopeBytes: (fn, bytes, options) => send({ fn, bytes }, [bytes.buffer], options),
+    drop,
     cancel,
+    // Starts a lane's worker ahead of its first call.
+    warm: (name) => { lane(name); },
   };
 }
 
 function inlineBackend(factory) {
-  let ready = factory();
+  const load = () => factory().then((module) => moduleTransport(module, (err) => { throw err; }));
+  let ready = load();
   let restarts = 0;
-  const run = async (invoke) => {
-    let module;
+  const run = async (f) => {
+    let t;
     try {
-      module = await ready;
+      t = await ready;
     } catch (err) {
       return { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${err && err.message ? err.message : err})` } };
     }
     try {
-      return JSON.parse(invoke(module));
+      return f(t);
     } catch (err) {
-      ready = factory();
+      ready = load();
       restarts += 1;
       return failureEnvelope(err, true);
     }
@@ -130,16 +168,17 @@ function inlineBackend(factory) {
   return {
     kind: 'inline',
     get restarts() { return restarts; },
-    envelope: (fn, request) => {
-      let text;
+    envelope: (fn, request, options) => {
       try {
-        text = JSON.stringify(request ?? {});
+        JSON.stringify(request ?? {});
       } catch (err) {
         return Promise.resolve(pageFailed('the request could not be written', err));
       }
-      return run((m) => m.call(fn, text));
+      return run((t) => (options?.columns ? t.envelopeColumns(fn, request) : t.envelope(fn, request)));
     },
-    envelopeBytes: (fn, bytes) => run((m) => m.callBytes(fn, bytes)),
+    envelopeBytes: (fn, bytes) => run((t) => t.envelopeBytes(fn, bytes)),
+    drop: () => {},
     cancel: () => {},
+    warm: () => {},
   };
 }

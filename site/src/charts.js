@@ -1,9 +1,9 @@
-// The uPlot charts drawn from a result: TPOT over the generation and the quantization sweep. Each takes the width
-// of its box (never wider: the page must not scroll sideways on a phone), starts its time axis at zero (a flat
-// TPOT looks flat) and names every point it plots.
+// The uPlot charts drawn from a result: TPOT over the generation and the quantization sweep, updated in place when
+// they show the same series. Each takes the width of its box (never wider: the page must not scroll sideways on a
+// phone), starts its time axis at zero (a flat TPOT looks flat) and names every point it plots.
 import uPlot from 'uplot';
 import { $ } from './ctx.js';
-import { replacePlot } from './plots.js';
+import { drawPlot, replacePlot } from './plots.js';
 
 export const chartWidth = (box) => Math.max(220, Math.min(box.clientWidth || 520, 1400));
 const zeroBased = (u, lo, hi) => [0, hi > 0 ? hi * 1.1 : 1];
@@ -40,15 +40,15 @@ export function pointLabels(list, text) {
 
 export function renderTimeline(r) {
   const box = $('timeline');
-  replacePlot(box, null);
   const tl = r.parallel ? r.parallel.timeline : r.decode.timeline;
   if (!tl || tl.length === 0) {
+    replacePlot(box, null);
     box.textContent = 'Pick a device to see TPOT over the generation.';
     return;
   }
   const xs = tl.map((p) => p.context);
   const ys = tl.map((p) => p.tpot_s * 1e3);
-  replacePlot(box, {
+  drawPlot(box, {
     width: chartWidth(box), height: 260,
     scales: { x: { time: false }, y: { range: zeroBased } },
     axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color }],
@@ -60,7 +60,6 @@ export const SWEEP_COLORS = ['#2563eb', '#d97706', '#059669', '#dc2626', '#7c3ae
 
 export function renderSweep(v) {
   const box = $('quant-sweep');
-  replacePlot(box, null);
   const kvs = [...new Set(v.rows.map((r) => r.kv))];
   const weights = [...new Set(v.rows.map((r) => r.weights))];
   const bits = new Map(v.rows.map((r) => [r.weights, r.weight_bits]));
@@ -88,7 +87,8 @@ export function renderSweep(v) {
     size: narrow ? 92 : 64, values: (u, ticks) => ticks.map((t) => names[t] ?? '') }];
   if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
   axes.push({ scale: 'gb', label: 'memory required (GB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
-  replacePlot(box, {
+  drawPlot(box, {
+    shapeKey: names.join('\n'),  // the x axis names these formats: a chart of other formats is drawn anew
     width: chartWidth(box), height: 320,
     scales: { x: { time: false, range: [-0.5, Math.max(0.5, xs.length - 0.5)] }, gb: { range: zeroBased }, tps: { range: zeroBased } },
     axes, series,

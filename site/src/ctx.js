@@ -43,6 +43,7 @@ export const ctx = {
   lastSweep: null,
   lastCalibration: null,
   validation: null,  // the core's validate call, made once when the Validation tab is first shown
+  validating: '',  // the class|device|runtime of the validation in flight (validation.js)
   runtimes: [],
   lastDse: null,
   lastTcTm: null,

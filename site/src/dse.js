@@ -109,7 +109,7 @@ export function drawDse(canvas, v) {
   const [ox, oy, oc] = v.objectives;
   const xs = v.sample.objectives[ox], ys = v.sample.objectives[oy];
   const fx = v.front.map((f) => f.objectives[ox]), fy = v.front.map((f) => f.objectives[oy]);
-  const all = (a, b) => a.concat(b).filter((x) => Number.isFinite(x));
+  const all = (a, b) => [...a, ...b].filter((x) => Number.isFinite(x));
   const axis = (vals) => {
     const lo = Math.min(...vals), hi = Math.max(...vals);
     const log = lo > 0 && hi / lo > 10;
@@ -132,12 +132,19 @@ export function drawDse(canvas, v) {
   ctx.fillText(`${oy}${ay.log ? ' (log)' : ''}: ${fmt(ay.lo)} to ${fmt(ay.hi)}`, 0, 0);
   ctx.restore();
   const cs = oc ? v.sample.objectives[oc] : null;
-  const cr = cs ? axis(cs.filter((x) => Number.isFinite(x))) : null;
+  const cr = cs ? axis([...cs].filter((x) => Number.isFinite(x))) : null;
   const colour = (t) => `hsl(${220 - 200 * Math.min(1, Math.max(0, t))}, 70%, 50%)`;
+  // Points in 64 colour steps, each step's points in one path: a canvas parses a colour string per change.
+  const STEPS = 64;
+  const paths = Array.from({ length: cr ? STEPS : 1 }, () => new Path2D());
   for (let i = 0; i < xs.length; i++) {
-    ctx.fillStyle = cr ? colour(cr.map(cs[i])) : 'rgba(100,116,139,0.5)';
-    ctx.fillRect(px(xs[i]) - 1, py(ys[i]) - 1, 2, 2);
+    const k = cr ? Math.min(STEPS - 1, Math.max(0, Math.floor(cr.map(cs[i]) * STEPS))) : 0;
+    paths[k].rect(px(xs[i]) - 1, py(ys[i]) - 1, 2, 2);
   }
+  paths.forEach((path, k) => {
+    ctx.fillStyle = cr ? colour((k + 0.5) / STEPS) : 'rgba(100,116,139,0.5)';
+    ctx.fill(path);
+  });
   ctx.strokeStyle = '#dc2626';
   ctx.fillStyle = '#dc2626';
   const pts = fx.map((x, i) => [px(x), py(fy[i])]);

@@ -1,19 +1,34 @@
-// The design-space panel: runs the sweep (on its own worker, cancelled by a newer one) and LIFE's t_c/t_m map,
+// The design-space panel: runs the sweep (split across workers, cancelled by a newer one) and LIFE's t_c/t_m map,
 // and turns a front point into a device.
 import { $, backend, ctx, state } from './ctx.js';
 import { deviceId, fillEditor, keepDevice } from './devices.js';
 import { drawDse, drawTcTm, dseRequest, renderFront } from './dse.js';
+import { mergeSweeps } from './dsemerge.js';
 import { bytes, si } from './format.js';
 import { fillHardware } from './lists.js';
 import { update } from './main.js';
 import { hardwareArg, request } from './request.js';
 
 const LONG = { lane: 'long', replace: true };
+// Workers a sweep is split across: the machine's cores, at most 8 (each part is timed on its own worker).
+const SWEEP_WORKERS = Math.max(1, Math.min(8, (typeof navigator !== 'undefined' && navigator.hardwareConcurrency) || 1));
+const sweepLane = (i) => `sweep-${i}`;
 
 // Ends a sweep in flight when the inputs it was made from change; says so where its answer would have gone.
 export function cancelStaleSweep() {
   if ($('dse-status').textContent.startsWith('Sweeping')) $('dse-status').textContent = 'Sweep stopped: the inputs changed. Run it again for the new inputs.';
   backend.cancel('long');
+  for (let i = 0; i < SWEEP_WORKERS; i++) backend.cancel(sweepLane(i));
+}
+
+// The sweep in `workers` parts, each on its own worker, the sample's columns as Float64Arrays, merged into the
+// whole's result (dsemerge.js). Resolves to an envelope; a newer sweep cancels this one.
+export async function sweepEnvelope(req, workers = SWEEP_WORKERS) {
+  const envs = await Promise.all(Array.from({ length: workers }, (_, i) => backend.envelope('sweep',
+    { ...req, layout: 'columns', part: { index: i, of: workers } }, { lane: sweepLane(i), replace: true, columns: true })));
+  const failed = envs.find((e) => !e.ok);
+  if (failed) return failed;
+  return { ok: true, value: mergeSweeps(envs.map((e) => e.value), req.keep_points ?? 20000) };
 }
 
 // Canvases are drawn at their laid-out size; when the layout changes, they are drawn again.
@@ -35,8 +50,8 @@ export async function runDse() {
   }
   $('dse-status').textContent = `Sweeping ${built.points.toLocaleString('en-US')} design points...`;
   const t0 = performance.now();
-  // On its own worker: analyses go on meanwhile, and a newer sweep (or a change of the inputs) ends this one.
-  const env = await backend.envelope('sweep', built.req, LONG);
+  // On workers of its own: analyses go on meanwhile, and a newer sweep (or a change of the inputs) ends this one.
+  const env = await sweepEnvelope(built.req);
   if (!env.ok && env.error.code === 'cancelled') return;
   if (!env.ok) {
     $('dse-status').textContent = '';
@@ -46,7 +61,7 @@ export async function runDse() {
   const v = env.value;
   ctx.lastDse = v;
   const ms = performance.now() - t0;
-  $('dse-status').textContent = `${v.points.toLocaleString('en-US')} points in ${ms.toFixed(0)} ms (${(v.points / ms / 1000).toFixed(2)} million per second), ${v.feasible.toLocaleString('en-US')} feasible, ${v.front.length} on the front.${v.warnings.length ? ` Note: ${v.warnings.map((w) => w.message).join(' ')}` : ''}`;
+  $('dse-status').textContent = `${v.points.toLocaleString('en-US')} points in ${ms.toFixed(0)} ms (${(v.points / ms / 1000).toFixed(2)} million per second on ${SWEEP_WORKERS} worker${SWEEP_WORKERS > 1 ? 's' : ''}), ${v.feasible.toLocaleString('en-US')} feasible, ${v.front.length} on the front.${v.warnings.length ? ` Note: ${v.warnings.map((w) => w.message).join(' ')}` : ''}`;
   renderFront(v, useDesignPoint);
   ctx.dseFront = drawDse($('dse-plot'), v);
 }

@@ -2,8 +2,10 @@
 // This file only orchestrates: the request (request.js), the cards (cards.js), the charts and tables, the inputs
 // (controls.js), files (files.js) and devices (devices.js) live in their own modules.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
+import BUILT from 'infercast:catalogs';
 import { gb, renderAnswer } from './answer.js';
-import { connect } from '../../npm/client.js';
+import { CATALOGS } from './catalog-names.js';
+import { connect, rows } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
@@ -27,17 +29,24 @@ import { loadStore, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
+// A promise that settles after the next frame is painted: what is rendered before it is on screen first.
+const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
 export async function update() {
   writeUrl();
   cancelStaleSweep();
   cancelStaleServing();
   const mine = ++ctx.generation;
+  // The calls of older inputs that have not started never will; the analysis goes first on its own worker.
+  for (const lane of ['main', 'aux', 'aux2']) backend.drop(lane, 'input');
   // The results are busy until the latest change's analysis and every chart after it are in.
   const results = document.querySelector('section.results');
   results.setAttribute('aria-busy', 'true');
   const done = () => { if (mine === ctx.generation) results.setAttribute('aria-busy', 'false'); };
   const t0 = performance.now();
-  const env = await backend.envelope('analyze', request());
+  // Operators and timeline as columns (Float64Arrays, no digits written or parsed); the workload's requests back
+  // for the explanations.
+  const env = await backend.envelope('analyze', { ...request(), layout: 'columns', echo_requests: true }, { columns: true, tag: 'input' });
   if (mine !== ctx.generation) return;  // a newer request superseded this one
   clearErrors();
   if (!env.ok) {
@@ -49,21 +58,30 @@ export async function update() {
     done();
     return;
   }
-  ctx.lastResult = env.value;
+  const r = env.value;
+  r.ops = rows(r.ops);
+  if (r.decode.timeline) r.decode.timeline = rows(r.decode.timeline);
+  if (r.parallel) r.parallel.timeline = rows(r.parallel.timeline);
+  ctx.lastResult = r;
   for (const o of ctx.lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
-  $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
-  render(env.value);
-  if (state.tab === 'validation') showValidation();  // the tab shown follows the device and runtime analyzed
-  // The charts and tables that need more calls wait until the input has been still for a moment, so the worker
-  // is free for the next analysis while someone types.
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  // The numbers first, painted in this frame; the charts and tables after it.
+  renderNumbers(r);
+  // The Validation tab shown follows the device and runtime analyzed (its own lane: nothing below ends it).
+  if (state.tab === 'validation') showValidation();
+  await painted();
   if (mine !== ctx.generation) return;
-  await updateSweep(mine);
-  await updateBatching(mine);
+  renderCharts(r);
+  $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
+  // The charts and tables that need more calls run on workers of their own right away, the two longest side by
+  // side; a newer input drops the ones not started yet.
+  await Promise.all([updateSweep(mine), updateBatching(mine)]);
   await updatePlacements(mine);
   await updateCompare(mine);
   done();
 }
+
+const AUX = { lane: 'aux', tag: 'input' };
+const AUX2 = { lane: 'aux2', tag: 'input' };
 
 // Every placement of weights and KV cache over the tiers of a device that has several.
 async function updatePlacements(mine) {
@@ -71,7 +89,7 @@ async function updatePlacements(mine) {
   const wanted = r.parallel ? [] : placementRequests(r);
   const results = [];
   for (const placement of wanted) {
-    const env = await backend.envelope('analyze', { ...request(), placement });
+    const env = await backend.envelope('analyze', { ...request(), placement }, AUX);
     if (mine !== ctx.generation) return;
     results.push({ placement, env });
   }
@@ -87,7 +105,7 @@ async function updateCompare(mine) {
   const base = request();
   const rows = [{ entry: null, env: { ok: true, value: ctx.lastResult } }];
   for (const entry of entries) {
-    const env = await backend.envelope('analyze', entryRequest(base, entry));
+    const env = await backend.envelope('analyze', entryRequest(base, entry), AUX);
     if (mine !== ctx.generation) return;
     rows.push({ entry, env });
   }
@@ -106,7 +124,7 @@ async function updateBatching(mine) {
     $('batching-note').textContent = 'Pick a device to see the batching curve.';
     return;
   }
-  const env = await backend.envelope('batching', request());
+  const env = await backend.envelope('batching', request(), AUX2);
   if (mine !== ctx.generation) return;
   if (!env.ok) {
     ctx.lastBatching = null;
@@ -120,7 +138,7 @@ async function updateBatching(mine) {
 
 // Throughput and memory for every weight format x KV format, the rest of the scenario unchanged.
 async function updateSweep(mine) {
-  const env = await backend.envelope('quant_sweep', request());
+  const env = await backend.envelope('quant_sweep', request(), AUX);
   if (mine !== ctx.generation) return;
   if (!env.ok) {
     // Never leave the previous scenario's chart beside this one's message.
@@ -134,6 +152,12 @@ async function updateSweep(mine) {
 }
 
 export function render(r) {
+  renderNumbers(r);
+  renderCharts(r);
+}
+
+// The cards and the lines about the model, the device and the plan.
+function renderNumbers(r) {
   const m = r.model;
   renderAnswer($('answer'), $('answer-notes'), r, state.weights);
   syncRuntime(r);
@@ -158,6 +182,10 @@ export function render(r) {
   $('hardware-source').textContent = !r.hardware ? '' : `${est}Source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
   $('hardware-source-box').hidden = !r.hardware;
   renderCards($('cards'), r);
+}
+
+// The charts and the operator table.
+function renderCharts(r) {
   $('roofline-phase').textContent = state.phase;
   $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
   drawRoofline($('roofline'), r, state.phase);
@@ -165,6 +193,16 @@ export function render(r) {
   drawMemory($('memory'), r);
   renderTimeline(r);
   renderOps(r);
+}
+
+// The presets and lists the controls are filled from: read by the core at build time and built into the page
+// (scripts/build-site.mjs), so the page fills its controls without waiting for the core; a build without them
+// asks the core through the npm package's typed client over the worker (a refusal throws InfercastError).
+async function catalogs() {
+  if (BUILT) return BUILT;
+  const core = await connect(backend);
+  const values = await Promise.all(CATALOGS.map((name) => core[name]()));
+  return Object.fromEntries(CATALOGS.map((name, i) => [name, values[i]]));
 }
 
 // Another tab saved or removed custom devices or models: this page shows what is stored now. A device this page
@@ -184,17 +222,14 @@ async function start() {
   ctx.store = loadStore(localStorage);
   window.addEventListener('storage', followOtherTabs);
   readUrl();
-  // The catalogs through the npm package's typed client over the worker (a refusal throws InfercastError).
   let lists;
   try {
-    const core = await connect(backend);
-    lists = await Promise.all([core.models(), core.hardware(), core.dtypes(), core.conventions(), core.version(),
-      core.scenarios(), core.regions(), core.systems(), core.options(), core.limits()]);
+    lists = await catalogs();
   } catch (err) {
     $('status').textContent = `The core could not start: ${err.message}`;
     return;
   }
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits] = lists.map((value) => ({ value }));
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits] = CATALOGS.map((name) => ({ value: lists[name] }));
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
   ctx.options = options.value;
   ctx.limits = limits.value;

@@ -16,6 +16,23 @@ export function replacePlot(box, opts, data) {
   return u;
 }
 
+// Draws a chart in `box`, updating the one already there in place (new data, and size) when it shows the same
+// series on the same axes (and the same `shapeKey`, for what the axes' functions name); otherwise replaces it.
+// A chart rebuilt on every input costs a layout and its DOM.
+export function drawPlot(box, opts, data) {
+  const shape = JSON.stringify([opts.height, opts.shapeKey || '', opts.series.map((x) => [x.label, x.scale, x.stroke, x.dash]),
+    (opts.axes || []).map((a) => [a.label, a.scale, a.side, a.rotate, a.size])]);
+  const old = plots.get(box.id);
+  if (old && old.infercastShape === shape && box.contains(old.root)) {
+    if (old.width !== opts.width) old.setSize({ width: opts.width, height: opts.height });
+    old.setData(data);
+    return old;
+  }
+  const u = replacePlot(box, opts, data);
+  u.infercastShape = shape;
+  return u;
+}
+
 export function plotOf(id) {
   return plots.get(id) || null;
 }

@@ -33,12 +33,17 @@ export async function showValidation() {
   }
   const key = `${sel.cls}|${sel.id}|${state.runtime}`;
   if (ctx.validation && ctx.validation.key === key) return;
+  // The same validation already in flight (the tab shown at start, then the first analysis) answers both: asking
+  // again would end it and start over.
+  if (ctx.validating === key) return;
+  ctx.validating = key;
   $('val-status').textContent = 'Forecasting every public measurement...';
   const req = { hardware_class: sel.cls };
   if (state.runtime) req.runtime_id = state.runtime;
   // Its own lane: a sweep or a new analysis never ends it; only a newer validation (another device) replaces it.
   const env = await backend.envelope('validate', req, { lane: 'validation', replace: true });
   if (env.error && env.error.code === 'cancelled') return;
+  ctx.validating = '';
   if (!env.ok) {
     $('val-status').textContent = `The validation could not run: ${env.error.message}`;
     return;

@@ -2,4 +2,4 @@
 // createInfercast) followed by this, so the core runs off the main thread from file:// too.
 import { serveCore } from './serve-core.js';
 
-serveCore(self, self.createInfercast());
+serveCore(self, () => self.createInfercast());

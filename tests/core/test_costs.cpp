@@ -204,6 +204,55 @@ TEST_CASE("the Pareto front equals a brute-force front and dominates every feasi
   }
 }
 
+TEST_CASE("the sweep engine gives dse_point's numbers at every point, and parts merge into the whole", "[dse]") {
+  const auto& hw = device("nvidia-h100-sxm");
+  const auto m = preset_model("llama-3.1-8b");
+  for (Timing timing : {Timing::PerOp, Timing::PhaseMax}) {
+    Workload w = workload(8, 1024, 128);
+    w.timing = timing;
+    DseSpec spec;
+    spec.objectives = {DseObjective::Tpot, DseObjective::UsdPerMTok, DseObjective::PowerW};
+    // Timing axes around the price and power axes, more cells than one block of 64, uneven sizes.
+    spec.axes = {{DseParam::PriceUSD, {5000, 20000, 40000}},
+                 {DseParam::ComputeTflops, {100, 250, 500, 1000, 2000}},
+                 {DseParam::PowerW, {300, 700}},
+                 {DseParam::BandwidthGBps, {500, 1000, 2000, 3350, 5000, 8000, 12000}},
+                 {DseParam::CapacityGB, {16, 24, 48, 80}}};
+    spec.keep_points = 1000000;
+    const DseWorkload wl = dse_prepare(m, w, hw, spec.costs);
+    const DseResult r = dse_run(wl, spec);
+    REQUIRE(r.points == 3 * 5 * 2 * 7 * 4);
+    REQUIRE(r.sample.size() == static_cast<std::size_t>(r.feasible));
+    std::vector<std::int64_t> radix = {5 * 2 * 7 * 4, 2 * 7 * 4, 7 * 4, 4, 1};
+    for (std::size_t i = 0; i < r.sample.size(); ++i) {
+      std::array<double, kDseParams> q = dse_base_params(hw);
+      std::int64_t rest = r.sample_ids[i];
+      for (std::size_t ax = 0; ax < spec.axes.size(); ++ax) {
+        q[static_cast<int>(spec.axes[ax].param)] = spec.axes[ax].values[static_cast<std::size_t>(rest / radix[ax])];
+        rest %= radix[ax];
+      }
+      const DsePoint p = dse_point(wl, spec, q);
+      CHECK(p.values == r.sample[i].values);  // the same operations in the same order: equal, not close
+      CHECK(p.params == r.sample[i].params);
+      if (i > 0) CHECK(r.sample_ids[i] > r.sample_ids[i - 1]);
+    }
+    for (std::int64_t parts : {2, 3, 7}) {
+      std::vector<DseResult> results;
+      for (std::int64_t p = 0; p < parts; ++p) {
+        DseSpec ps = spec;
+        ps.part_index = p;
+        ps.part_count = parts;
+        results.push_back(dse_run(wl, ps));
+      }
+      const DseResult merged = dse_merge(spec, results);
+      CHECK(merged.evaluated == r.points);
+      CHECK(merged.feasible == r.feasible);
+      CHECK(merged.front_ids == r.front_ids);
+      CHECK(merged.sample_ids == r.sample_ids);
+    }
+  }
+}
+
 TEST_CASE("sweep, dse_device, tc_tm_map and regions through the API", "[dse][api]") {
   const json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"batch", 8}, {"prompt", 1024}, {"gen", 128}}},
                     {"axes", {{{"param", "compute_TFLOPS"}, {"min", 100}, {"max", 2000}, {"steps", 20}},

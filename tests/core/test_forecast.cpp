@@ -52,6 +52,25 @@ TEST_CASE("closed-form decode time equals the step-by-step sum, across windows a
   }
 }
 
+TEST_CASE("ragged batches: the running sums over every request's boundaries equal the step-by-step sum", "[forecast]") {
+  // Distinct requests whose windows fill and chunks restart at different steps (one decodes from an empty cache,
+  // two share a position), with and without an attention tile that does not divide the chunk.
+  const auto hw = device(400, 1000, 4000);
+  for (i64 tile : {0, 48}) {
+    for (const char* id : {"gemma-2-9b", "llama-4-scout", "gpt-oss-20b"}) {
+      INFO(id << " tile " << tile);
+      const auto m = preset_model(id);
+      Workload w;
+      w.settings = settings();
+      w.settings.attention_tile = tile;
+      w.requests = {{4000, 60, 1}, {0, 4080, 2}, {8150, 10, 1}, {8100, 60, 3}, {0, 1, 1}, {90, 10, 2}, {8180, 1, 1}};
+      w.gen_tokens = 70;
+      const auto a = analyze(m, w, &hw);
+      CHECK(a.decode_time_s == Approx(brute_decode(m, w, hw)).epsilon(1e-9));
+    }
+  }
+}
+
 TEST_CASE("TPOT grows with position as the KV cache grows", "[forecast]") {
   const auto hw = device(989, 3350);
   Workload w;

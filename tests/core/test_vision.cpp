@@ -26,16 +26,6 @@ ll blocks(ll L, ll h, ll I, bool layer_norm_bias, bool attn_bias, bool gated, bo
   layer += gated ? 3 * h * I + (mlp_bias ? 2 * I + h : 0) : 2 * h * I + (mlp_bias ? I + h : 0);
   return L * layer;
 }
-
-Workload with_images(ModelSpec& m, i64 prompt, std::vector<ImageSize> images) {
-  Workload w;
-  w.settings = settings();
-  w.settings.images = std::move(images);
-  w.requests = {Request{0, prompt, 1}};
-  for (const auto& img : w.settings.images) w.requests[0].input += plan_image(m.vision, img).tokens;
-  w.gen_tokens = 1;
-  return w;
-}
 }  // namespace
 
 TEST_CASE("Gemma 3 4B: SigLIP at 896 x 896, 256 tokens per image, the projector to the text width", "[vision]") {
@@ -159,7 +149,8 @@ TEST_CASE("Mistral Small 3.1: Pixtral at up to 1540 pixels, row breaks, the patc
 }
 
 TEST_CASE("images join the prompt: tokens in the prefill and the cache, the encoder's time in TTFT", "[vision]") {
-  const json r = json::parse(call("analyze", R"({"model": "qwen3-vl-8b", "hardware": "nvidia-h100-sxm",
+  // echo_requests: the result repeats the requests the images joined (schema 2).
+  const json r = json::parse(call("analyze", R"({"model": "qwen3-vl-8b", "hardware": "nvidia-h100-sxm", "echo_requests": true,
       "workload": {"prompt": 100, "gen": 2, "images": [{"width": 1024, "height": 768, "count": 2}]}})"));
   REQUIRE(r["ok"] == true);
   const auto& v = r["value"];

@@ -35,7 +35,7 @@ test('the package imports in node -e and gives the CLI numbers exactly', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'));
   assert.equal(pkg.version, JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version);
   assert.equal(native.version, pkg.version);
-  assert.equal(native.schema_version, 1);
+  assert.equal(native.schema_version, 2);
 });
 
 test('refused requests throw InfercastError with code and path', () => {
@@ -47,7 +47,7 @@ test('refused requests throw InfercastError with code and path', () => {
   const env = core.envelope('analyze', { model: 7 });
   assert.equal(env.ok, false);
   assert.equal(env.error.path, '/model');
-  assert.equal(env.schema_version, 1);
+  assert.equal(env.schema_version, 2);
 });
 
 test('one method per function of the core, and the same over an asynchronous transport', async () => {

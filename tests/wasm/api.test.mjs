@@ -5,6 +5,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { placeColumns, rows } from '../../npm/client.js';
+import { mergeSweeps } from '../../site/src/dsemerge.js';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const dir = path.join(root, 'build/wasm-release/wasm');
@@ -91,4 +93,42 @@ test('validate and calibrate run in the module and agree with the native CLI', (
   assert.equal(bad.ok, false);
   assert.equal(bad.error.message, '/points holds an array of 0; expected a non-empty array of objects');
   assert.equal(call('version', {}).ok, true);  // still usable after the error
+});
+
+test('columns: callColumns gives the rows\' numbers as Float64Arrays, exactly', () => {
+  const req = { model: 'gemma-2-9b', hardware: 'nvidia-h100-sxm', workload: { batch: 4, prompt: 3000, gen: 2000 } };
+  const byRows = call('analyze', req).value;
+  const { text, columns } = mod.callColumns('analyze', JSON.stringify({ ...req, layout: 'columns' }));
+  assert.ok(columns instanceof Float64Array && columns.length > 1000);
+  const env = JSON.parse(text);
+  assert.equal(env.value.ops.flops, null);  // in the buffer, not in the text
+  const byColumns = placeColumns(env, columns).value;
+  assert.equal(env.columns, undefined);
+  assert.ok(byColumns.ops.flops instanceof Float64Array);
+  assert.deepEqual(rows(byColumns.ops), byRows.ops.map((o) => ({ ...o, count: o.count })));
+  assert.deepEqual(rows(byColumns.decode.timeline), byRows.decode.timeline);
+  assert.equal(byRows.workload.requests, undefined);
+  assert.deepEqual(call('analyze', { ...req, echo_requests: true }).value.workload.requests, [{ cached: 0, input: 3000, count: 4 }]);
+});
+
+test('a sweep split into parts merges (the page\'s dsemerge.js) into exactly the whole', () => {
+  const lean = (r) => {
+    const { text, columns } = mod.callColumns('sweep', JSON.stringify(r));
+    return placeColumns(JSON.parse(text), columns).value;
+  };
+  const req = { model: 'qwen3-30b-a3b', hardware: 'nvidia-h100-sxm', objectives: ['tpot_s', 'price_USD', 'power_W', 'tokens_per_s'],
+    layout: 'columns', keep_points: 3000,
+    axes: [{ param: 'compute_TFLOPS', min: 50, max: 5000, steps: 24 }, { param: 'price_USD', min: 2000, max: 60000, steps: 7 },
+      { param: 'bandwidth_GBps', min: 200, max: 16000, steps: 31 }, { param: 'capacity_GB', min: 16, max: 1024, steps: 9 }] };
+  const whole = lean(req);
+  assert.ok(whole.front.length > 20 && whole.sample.count > 1000);
+  for (const of of [2, 3, 5]) {
+    const parts = Array.from({ length: of }, (_, index) => lean({ ...req, part: { index, of } }));
+    assert.equal(parts.reduce((n, p) => n + p.evaluated, 0), whole.points);
+    const merged = mergeSweeps(parts, req.keep_points);
+    assert.deepEqual(merged.front, whole.front);
+    assert.equal(merged.feasible, whole.feasible);
+    assert.deepEqual([...merged.sample.id], [...whole.sample.id]);
+    for (const k of Object.keys(whole.sample.objectives)) assert.deepEqual([...merged.sample.objectives[k]], [...whole.sample.objectives[k]], k);
+  }
 });

@@ -1,0 +1,109 @@
+// A JSON writer that appends text straight to a string: results are written as they are computed, with no tree of
+// values in between (a tree costs an allocation per value and then a second pass to print it). Numbers print as
+// nlohmann::json prints them (integral doubles below 1e15 as "12.0", others shortest round-trip; NaN and infinities
+// as null), strings escape as it escapes them (invalid UTF-8 replaced), so a result reads back to the same values.
+//
+// Columns: with a side buffer, f64_column() puts a column's numbers in a buffer of doubles instead of the text (no
+// digits written or parsed); the wasm boundary hands that buffer to JavaScript as one Float64Array and the envelope
+// says which JSON pointer each column belongs at (docs/schema.md, "Layout").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "io/json_reader.hpp"
+
+namespace infercast {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out, std::vector<double>* side = nullptr) : out_(out), side_(side) {}
+
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  JsonWriter& key(std::string_view k);  // an object's key; the next call writes its value
+
+  JsonWriter& value(double v);
+  template <class T, std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>, int> = 0>
+  JsonWriter& value(T v) {
+    return integer(static_cast<std::int64_t>(v));
+  }
+  JsonWriter& value(bool v);
+  JsonWriter& value(std::string_view v);
+  JsonWriter& value(const char* v) { return value(std::string_view(v)); }
+  JsonWriter& value(const std::string& v) { return value(std::string_view(v)); }
+  JsonWriter& null();
+  JsonWriter& value(const json& v);  // a tree, printed in place (for the parts of a result still built as trees)
+  JsonWriter& raw(std::string_view text);  // text that already is one JSON value
+
+  // key + value in one call.
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+  // An array of numbers at `pointer` (the JSON pointer of this value in the document being written): as text, or,
+  // with a side buffer, null in the text and the numbers appended to the buffer (columns() says where).
+  JsonWriter& f64_column(const std::string& pointer, const std::vector<double>& v);
+  struct SideColumn {
+    std::string pointer;
+    std::size_t offset = 0, length = 0;
+  };
+  const std::vector<SideColumn>& columns() const { return columns_; }
+
+  // The first NaN or infinity given to the writer (written as null, put in a side column, or inside a tree): where
+  // it is, for the envelope's finiteness check (api/registry.cpp). `offset` is where in the text the value (the
+  // column, the tree) starts, `inner` the JSON pointer within it ("" for a number written on its own).
+  struct NonFinite {
+    bool found = false;
+    bool nan = false;
+    std::size_t offset = 0;
+    std::string inner;
+  };
+  const NonFinite& non_finite() const { return non_finite_; }
+
+ private:
+  JsonWriter& integer(std::int64_t v);
+  void separate();  // the comma before a value or key, unless it is the first in its container
+  void saw_non_finite(double v, std::size_t offset, std::string inner);
+  NonFinite non_finite_;
+  std::string& out_;
+  std::vector<double>* side_;
+  std::vector<SideColumn> columns_;
+  // Containers open: one bit each (1 = something written in it already); depth at most 64.
+  std::uint64_t written_ = 0;
+  int depth_ = 0;
+  bool after_key_ = false;
+};
+
+// Where in `v` the first NaN or infinity is, as a JSON pointer into `where` (false when every number is finite),
+// and whether it is NaN. Trees here are results (user JSON echoed in them is at most limit::kJsonDepth deep), so the
+// recursion is bounded.
+bool find_non_finite(const json& v, std::string& where, bool& nan);
+
+// The JSON pointer of the value that starts at byte `at` of `text` (one JSON value, as a JsonWriter wrote it).
+std::string pointer_at(std::string_view text, std::size_t at);
+
+// A tree written by `text`'s writer `w`, read back: the first non-finite number it was given (the text holds null
+// there) is put back, so a finiteness check of the tree still finds it.
+json tree_from(const std::string& text, const JsonWriter& w);
+
+// A tree built by a writer function (for the callers that still want one).
+template <class F>
+json tree_of(F&& write) {
+  std::string text;
+  JsonWriter w(text);
+  write(w);
+  return tree_from(text, w);
+}
+
+// Shortest text that reads back to v, as nlohmann::json prints a double ("12.0", "0.1", "1e+20"); non-finite: null.
+void append_number(std::string& out, double v);
+
+}  // namespace infercast

@@ -1,0 +1,107 @@
+// The JSON writer results are written with: the same text nlohmann::json prints for the same values (numbers,
+// escapes, invalid UTF-8), separators in nested containers, and number columns moved to a side buffer.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "io/json_writer.hpp"
+
+using namespace infercast;
+
+TEST_CASE("numbers and strings print as nlohmann::json prints them", "[json]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (double v : {0.0, -0.0, 1.0, -1.0, 12.0, 0.1, 1.0 / 3, 2.5e-7, 1e-300, 123456789012345.0, 999999999999999.0, 1e15,
+                   1e15 + 2, 9.007199254740993e15, 1e20, -1e21, 6.02214076e23, 5e-324, 1.7976931348623157e308, nan, inf, -inf}) {
+    std::string out;
+    JsonWriter(out).value(v);
+    INFO(v);
+    CHECK(out == json(v).dump());
+  }
+  for (std::int64_t v : {std::int64_t{0}, std::int64_t{-7}, std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min()}) {
+    std::string out;
+    JsonWriter(out).value(v);
+    CHECK(out == json(v).dump());
+  }
+  for (std::string s : {std::string(""), std::string("plain"), std::string("a \"quoted\" \\ back\\slash"), std::string("tab\tnew\nline\x01"),
+                        std::string("é ü 中文 😀"), std::string("bad \xff\xfe utf-8"), std::string(200, 'x')}) {
+    std::string out;
+    JsonWriter(out).value(s);
+    INFO(s);
+    CHECK(out == json(s).dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+}
+
+TEST_CASE("objects and arrays nest with their separators, and read back", "[json]") {
+  std::string out;
+  JsonWriter w(out);
+  w.begin_object().field("a", 1).key("b").begin_array().value(1.5).begin_object().end_object().begin_array().end_array().null().end_array();
+  w.field("c", "x").key("d").begin_object().field("e", true).field("f", false).end_object().key("g").value(json{{"h", {1, 2}}});
+  w.key("we\"ird").value(std::string("v")).end_object();
+  CHECK(out == R"({"a":1,"b":[1.5,{},[],null],"c":"x","d":{"e":true,"f":false},"g":{"h":[1,2]},"we\"ird":"v"})");
+  CHECK(json::parse(out)["g"]["h"][1] == 2);
+}
+
+TEST_CASE("number columns go to the side buffer with their pointers, or into the text", "[json]") {
+  const std::vector<double> a = {1, 2.5, -3}, b = {}, c = {7};
+  std::string text;
+  JsonWriter plain(text);
+  plain.begin_object().key("a").f64_column("/a", a).key("b").f64_column("/b", b).key("c").f64_column("/c", c).end_object();
+  CHECK(text == R"({"a":[1.0,2.5,-3.0],"b":[],"c":[7.0]})");
+  std::string lean;
+  std::vector<double> side = {42};
+  JsonWriter w(lean, &side);
+  w.begin_object().key("a").f64_column("/a", a).key("b").f64_column("/b", b).key("c").f64_column("/c", c).end_object();
+  CHECK(lean == R"({"a":null,"b":null,"c":null})");
+  CHECK(side == std::vector<double>{42, 1, 2.5, -3, 7});
+  REQUIRE(w.columns().size() == 3);
+  CHECK(w.columns()[0].pointer == "/a");
+  CHECK(w.columns()[0].offset == 1);
+  CHECK(w.columns()[0].length == 3);
+  CHECK(w.columns()[1].length == 0);
+  CHECK(w.columns()[2].offset == 4);
+}
+
+// The envelope's finiteness check (api/registry.cpp) reads where the writer was given its first NaN or infinity:
+// a number on its own, one in a column (text or side buffer) or one inside a tree, as a JSON pointer.
+TEST_CASE("the first non-finite number is found where it was written", "[json]") {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const auto where = [](const std::string& text, const JsonWriter& w) {
+    return pointer_at(text, w.non_finite().offset) + w.non_finite().inner;
+  };
+  {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object().field("a", 1.0).key("b/c").begin_array().value(2.0).begin_object().field("x", "s,{[\"").field("y~", inf);
+    w.field("z", nan).end_object().end_array().end_object();
+    REQUIRE(w.non_finite().found);
+    CHECK_FALSE(w.non_finite().nan);
+    CHECK(where(out, w) == "/b~1c/1/y~0");
+  }
+  for (bool side : {false, true}) {
+    std::string out;
+    std::vector<double> buffer;
+    JsonWriter w(out, side ? &buffer : nullptr);
+    w.begin_object().field("ok", true).key("t").begin_object().key("tpot_s").f64_column("/t/tpot_s", {1.0, 2.0, nan});
+    w.end_object().end_object();
+    REQUIRE(w.non_finite().found);
+    CHECK(w.non_finite().nan);
+    CHECK(where(out, w) == "/t/tpot_s/2");
+  }
+  {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_array().value(json{{"k", 1.0}}).value(json{{"k", json::array({1.0, -inf})}}).end_array();
+    REQUIRE(w.non_finite().found);
+    CHECK(where(out, w) == "/1/k/1");
+  }
+  {
+    std::string out;
+    JsonWriter w(out);
+    w.begin_object().field("a", 1.0).field("b", json(nullptr)).end_object();
+    CHECK_FALSE(w.non_finite().found);  // null written as null is no finding
+  }
+  // A tree made by a writer keeps the number, so a check of the tree finds it.
+  const json t = tree_of([&](JsonWriter& w) { w.begin_object().field("a", 1.0).field("b", nan).end_object(); });
+  CHECK(std::isnan(t.at("b").get<double>()));
+}
