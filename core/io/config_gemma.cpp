@@ -120,6 +120,8 @@ void parse_gemma3n(Reader& r, ModelSpec& m) {
   ignore_gemma_keys(r);
   m.ple_vocab = r.positive_int("vocab_size_per_layer_input");
   const i64 P = r.positive_int("hidden_size_per_layer_input");
+  m.ple_layers = L;
+  m.ple_dim = P;
   m.altup_inputs = r.positive_int("altup_num_inputs");
   const i64 laurel = r.positive_int("laurel_rank");
 
@@ -158,9 +160,15 @@ void parse_gemma4(Reader& r, ModelSpec& m) {
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
   m.activation = r.string("hidden_activation");
   ignore_gemma_keys(r);
-  const i64 P = r.nonneg_int_or("hidden_size_per_layer_input", 256);
-  if (P > 0) m.ple_vocab = r.positive_int("vocab_size_per_layer_input");
-  else r.raw("vocab_size_per_layer_input");
+  // Absent: 256 (the family's defaults fill it); null or 0: no per-layer inputs (`if hidden_size_per_layer_input:`).
+  const i64 P = r.nonneg_int_or("hidden_size_per_layer_input", 0);
+  if (P > 0) {
+    m.ple_vocab = r.positive_int("vocab_size_per_layer_input");
+    m.ple_layers = L;
+    m.ple_dim = P;
+  } else {
+    r.raw("vocab_size_per_layer_input");
+  }
 
   AttentionSpec local = config_attention(r, h, true);
   local.qkv_bias = local.o_bias = r.boolean_or("attention_bias", false);

@@ -102,11 +102,10 @@ ParamCounts count_params(const ModelSpec& m) {
   const Count table = Count(m.vocab) * h;
   // Per-layer embeddings (Gemma 3n, Gemma 4): a second table, gathered like the first, and the projection of the
   // embedding into every layer's input with its norm. AltUp's projections into and out of the extra streams.
-  const Count nl = static_cast<i64>(m.layers.size());
-  const i64 ple_dim = m.layers.empty() ? 0 : m.layers.front().per_layer_input;
-  const Count ple_table = m.ple_vocab > 0 && m.has_embedding ? Count(m.ple_vocab) * nl * ple_dim : Count(0);
-  const Count ple_proj = m.ple_vocab > 0 && m.has_embedding ? h * nl * ple_dim : Count(0);
-  const Count ple_norm = m.ple_vocab > 0 && m.has_embedding ? Count(ple_dim) : Count(0);
+  const bool ple = m.ple_vocab > 0 && m.has_embedding;
+  const Count ple_table = ple ? Count(m.ple_vocab) * m.ple_layers * m.ple_dim : Count(0);
+  const Count ple_proj = ple ? h * m.ple_layers * m.ple_dim : Count(0);
+  const Count ple_norm = ple ? Count(m.ple_dim) : Count(0);
   const Count altup_n = m.altup_inputs > 1 ? Count(m.altup_inputs - 1) : Count(0);
   const Count altup_proj = (m.has_embedding ? altup_n * h * h : Count(0)) + (m.has_head ? altup_n * h * h : Count(0));
   Count embedding = (m.has_embedding ? table : Count(0)) + ple_table;

@@ -133,9 +133,12 @@ struct ModelSpec {
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
   VisionSpec vision;   // the vision encoder and projector (kind None: a text-only model)
-  // Per-layer embeddings (Gemma 3n, Gemma 4): a second table of ple_vocab x (layers x per_layer_input), a projection
-  // h x (layers x per_layer_input) and a norm of per_layer_input (0: none).
+  // Per-layer embeddings (Gemma 3n, Gemma 4): a second table of ple_vocab x ple_layers * ple_dim, a projection
+  // h x ple_layers * ple_dim and a norm of ple_dim (ple_vocab 0: none). The whole model's layers, kept when a
+  // pipeline stage holds a slice of them (the first stage holds the table).
   i64 ple_vocab = 0;
+  i64 ple_layers = 0;
+  i64 ple_dim = 0;
   // AltUp (Gemma 3n): altup_inputs - 1 projections h x h into the extra streams and as many back out (0: none).
   i64 altup_inputs = 0;
   // A pipeline stage holds a slice of the layers: the first keeps the input embedding, the last the final norm and

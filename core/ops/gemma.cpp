@@ -8,12 +8,6 @@
 
 namespace infercast {
 
-namespace {
-
-i64 per_layer_width(const ModelSpec& m) { return m.layers.empty() ? 0 : m.layers.front().per_layer_input; }
-
-}  // namespace
-
 // AltUp (Gemma3nTextAltUp) with n streams. predict: the router (an RMS norm, h x n, tanh), the coefficients
 // (n x n^2) and the mix of the n streams (2n per element of each stream, plus the input added back).
 // correct: the router again on the layer's output, the coefficients (n x n), and innovation x coefficient +
@@ -72,7 +66,7 @@ void add_gemma_inputs(Builder& b, double T) {
   const ModelSpec& m = b.m;
   const double h = static_cast<double>(m.hidden);
   if (m.ple_vocab > 0) {
-    const double width = static_cast<double>(m.layers.size()) * static_cast<double>(per_layer_width(m));
+    const double width = static_cast<double>(m.ple_layers) * static_cast<double>(m.ple_dim);
     Op& op = b.add("per_layer_embedding", "", OpClass::Memory, 1);
     const double eb = b.s.precision.of(WeightClass::Embedding).bits_per_element / 8;
     op.weight_bytes = std::min(T, static_cast<double>(m.ple_vocab)) * width * eb;
@@ -80,7 +74,7 @@ void add_gemma_inputs(Builder& b, double T) {
     b.wclass = WeightClass::Ffn;
     b.gemm("per_layer_model_projection", "", 1, T, h, width, false);
     b.elementwise("per_layer_projection_norm", "", 1, T * width, b.norm_cost() + 2, 2,
-                  static_cast<double>(per_layer_width(m)));
+                  static_cast<double>(m.ple_dim));
   }
   if (m.altup_inputs > 1) {
     const i64 extra = m.altup_inputs - 1;

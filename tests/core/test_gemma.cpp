@@ -243,3 +243,27 @@ TEST_CASE("Gemma 3n's wrapper names the audio tower it does not count", "[gemma]
   for (const auto& w : m.warnings) audio = audio || w.code == "model.audio_not_modelled";
   CHECK(audio);
 }
+
+TEST_CASE("Gemma 3n and Gemma 4 take their own config class's defaults", "[gemma]") {
+  json c = gemma3n(json::object());
+  c.erase("vocab_size");
+  c.erase("laurel_rank");
+  const ModelSpec m = parse(c);
+  CHECK(m.vocab == 262400);               // Gemma3nTextConfig's, not Gemma 3's 262208 nor Llama's 32000
+  CHECK(m.layers[0].laurel_rank == 64);
+  bool named = false;
+  for (const auto& w : m.warnings)
+    named = named || (w.code == "model.defaults" &&
+                      w.message == "/model omits 6 field(s); Gemma3nTextConfig's defaults fill them: vocab_size 262400, "
+                                   "hidden_activation gelu_pytorch_tanh, max_position_embeddings 32768, "
+                                   "tie_word_embeddings true, attention_bias false, laurel_rank 64 (transformers "
+                                   "gemma3n/configuration_gemma3n.py, modeling_gemma3n.py)");
+  CHECK(named);
+  // Gemma 4: hidden_size_per_layer_input absent is 256 (Gemma4TextConfig); null (None: falsy in the model) is none.
+  json g = gemma4({{"vocab_size_per_layer_input", 100}});
+  g.erase("hidden_size_per_layer_input");
+  CHECK(parse(g).layers[0].per_layer_input == 256);
+  g["hidden_size_per_layer_input"] = nullptr;
+  CHECK(parse(g).layers[0].per_layer_input == 0);
+  CHECK(parse(g).ple_vocab == 0);
+}
