@@ -16,7 +16,9 @@ namespace infercast {
 enum class Layout {
   LlamaLike, Falcon, DeepSeek, Dbrx,
   // Hybrids of softmax attention and recurrent mixers (io/config_hybrid.hpp).
-  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid
+  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid,
+  // Gemma 3n and Gemma 4 (io/config_gemma.cpp).
+  Gemma3n, Gemma4
 };
 // Which layers use a sliding window when the config has no layer_types.
 enum class SlidingRule {

@@ -305,20 +305,44 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   internlm2.source = "the model repositories' configuration_internlm2.py and modeling_internlm2.py (internlm/internlm2_5-7b-chat)";
   add(internlm2);
 
-  // Recognized, refused: building blocks Infercast does not model, named rather than counted wrong.
+  // Gemma 3n (E2B, E4B): per-layer embeddings, AltUp's four streams, LAuReL, KV sharing across the last layers,
+  // activation sparsity on the first layers, a MatFormer width per layer (io/config_gemma.cpp).
   FamilyTraits gemma3n{"gemma3n", {"gemma3n_text"}, {"Gemma3nForConditionalGeneration", "Gemma3nForCausalLM"}};
-  gemma3n.source = "gemma3n/modeling_gemma3n.py";
-  gemma3n.unsupported =
-      "Gemma 3n's per-layer embeddings (vocab_size_per_layer_input x hidden_size_per_layer_input), AltUp "
-      "(altup_num_inputs predictions and corrections), LAuReL (laurel_rank), KV sharing across layers and "
-      "activation sparsity are not modelled";
+  gemma3n.layout = Layout::Gemma3n;
+  gemma3n.activation = "gelu_pytorch_tanh";
+  gemma3n.tied_default = true;
+  gemma3n.qk_norm = true;
+  gemma3n.norms = 4;
+  gemma3n.softcapping = true;
+  gemma3n.config_class = "Gemma3nTextConfig";
+  gemma3n.source = "gemma3n/configuration_gemma3n.py, modeling_gemma3n.py";
+  gemma3n.defaults = {{"vocab_size", 262400},      {"hidden_size", 2048},        {"intermediate_size", 16384},
+                      {"num_hidden_layers", 35},   {"num_attention_heads", 8},   {"num_key_value_heads", 2},
+                      {"head_dim", 256},           {"hidden_activation", "gelu_pytorch_tanh"},
+                      {"max_position_embeddings", 32768}, {"tie_word_embeddings", true}, {"attention_bias", false},
+                      {"sliding_window", 512},     {"vocab_size_per_layer_input", 262144},
+                      {"hidden_size_per_layer_input", 256}, {"altup_num_inputs", 4}, {"num_kv_shared_layers", 15},
+                      {"laurel_rank", 64}};
   add(gemma3n);
+
+  // Gemma 4 (E2B, E4B, 26B-A4B, 31B): global layers with their own head_dim and KV heads, keys reused as values,
+  // an MoE block beside the dense MLP, per-layer embeddings, KV sharing, layer_scalar (io/config_gemma.cpp).
   FamilyTraits gemma4{"gemma4", {"gemma4_text"}, {"Gemma4ForConditionalGeneration", "Gemma4ForCausalLM"}};
-  gemma4.source = "gemma4/modeling_gemma4.py";
-  gemma4.unsupported =
-      "Gemma 4's global layers with their own head_dim and key-value heads (global_head_dim, "
-      "num_global_key_value_heads), keys reused as values (attention_k_eq_v), the MoE block beside a dense MLP and "
-      "per-layer inputs are not modelled";
+  gemma4.layout = Layout::Gemma4;
+  gemma4.activation = "gelu_pytorch_tanh";
+  gemma4.tied_default = true;
+  gemma4.qk_norm = true;
+  gemma4.norms = 4;
+  gemma4.softcapping = true;
+  gemma4.config_class = "Gemma4TextConfig";
+  gemma4.source = "gemma4/configuration_gemma4.py, modular_gemma4.py";
+  gemma4.defaults = {{"vocab_size", 262144},      {"hidden_size", 2304},        {"intermediate_size", 9216},
+                     {"num_hidden_layers", 30},   {"num_attention_heads", 8},   {"num_key_value_heads", 4},
+                     {"head_dim", 256},           {"hidden_activation", "gelu_pytorch_tanh"},
+                     {"max_position_embeddings", 131072}, {"tie_word_embeddings", true}, {"attention_bias", false},
+                     {"sliding_window", 512},     {"vocab_size_per_layer_input", 262144},
+                     {"hidden_size_per_layer_input", 256}, {"attention_k_eq_v", false}, {"num_kv_shared_layers", 0},
+                     {"enable_moe_block", false}, {"use_double_wide_mlp", false}, {"global_head_dim", 512}};
   add(gemma4);
 }
 

@@ -3,6 +3,7 @@
 #include "io/config_family.hpp"
 #include "io/dbrx.hpp"
 #include "io/decoder_rules.hpp"
+#include "io/config_gemma.hpp"
 #include "io/config_hybrid.hpp"
 #include "io/config_vision.hpp"
 #include "io/families.hpp"
@@ -523,6 +524,13 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
     // The vision encoder and its projector (io/config_vision.cpp), or a warning that it is not modelled.
     if (top.has("vision_config")) read_vision_config(top, type, inner_spec);
+    if (top.has("audio_config")) {
+      top.raw("audio_config");
+      m.warnings.push_back(Warning{"model.audio_not_modelled", top.child_path("audio_config"),
+                                   "the audio encoder (audio_config) of model_type \"" + type +
+                                       "\" and its embedder into the text model are not counted or forecast: results "
+                                       "cover the language model only"});
+    }
     for (const auto& key : top.unread()) {
       if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
         m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
@@ -559,6 +567,8 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Jamba: parse_jamba(top, m, family); break;
     case Layout::FalconH1: parse_falcon_h1(top, config, m, family); break;
     case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
+    case Layout::Gemma3n: parse_gemma3n(top, m); break;
+    case Layout::Gemma4: parse_gemma4(top, m); break;
   }
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);

@@ -27,8 +27,12 @@ Count attention_count(const AttentionSpec& a, Count h) {
     p += Count(a.n_heads) * a.v_head_dim * h;                                            // o_proj
   } else {
     // A gated attention's q_proj also yields the output gate: n_h*d more outputs (and biases).
-    const Count q = Count(a.output_gate ? 2 : 1) * a.n_heads * a.head_dim, k = Count(a.n_kv_heads) * a.head_dim,
-                v = Count(a.n_kv_heads) * a.v_head_dim;
+    // A layer reading another layer's cache keeps no k/v projections unless the checkpoint stores them anyway
+    // (Gemma 3n); keys reused as values (Gemma 4's attention_k_eq_v) leave no v_proj.
+    const bool kv = !a.kv_shared || a.kv_weights_kept;
+    const Count q = Count(a.output_gate ? 2 : 1) * a.n_heads * a.head_dim,
+                k = kv ? Count(a.n_kv_heads) * a.head_dim : Count(0),
+                v = kv && !a.k_eq_v ? Count(a.n_kv_heads) * a.v_head_dim : Count(0);
     p += h * (q + k + v) + Count(a.n_heads) * a.v_head_dim * h;
     if (a.qkv_bias) p += q + k + v;
   }
@@ -39,8 +43,11 @@ Count attention_count(const AttentionSpec& a, Count h) {
     p += Count(a.q_lora_rank) * ih * id + h * id + Count(2) * id + h * ih;
   }
   if (a.o_bias) p += h;
-  if (a.qk_norm && a.qk_norm_weight)
-    p += a.qk_norm_full ? (Count(a.n_heads) + a.n_kv_heads) * a.head_dim : Count(2) * a.head_dim;
+  if (a.qk_norm && a.qk_norm_weight) {
+    const bool k_norm = !a.kv_shared || a.kv_weights_kept;  // Gemma 4's shared layers have no k_norm
+    p += a.qk_norm_full ? (Count(a.n_heads) + (k_norm ? a.n_kv_heads : 0)) * a.head_dim
+                        : Count(k_norm ? 2 : 1) * a.head_dim;
+  }
   if (a.sinks) p += a.n_heads;
   return p;
 }
@@ -93,15 +100,34 @@ ParamCounts count_params(const ModelSpec& m) {
   // One matrix serves as embedding and head only when the model is tied and holds both (a whole model).
   const bool shared_head = m.tied_embeddings && m.has_embedding && m.has_head;
   const Count table = Count(m.vocab) * h;
-  Count embedding = m.has_embedding ? table : Count(0);
+  // Per-layer embeddings (Gemma 3n, Gemma 4): a second table, gathered like the first, and the projection of the
+  // embedding into every layer's input with its norm. AltUp's projections into and out of the extra streams.
+  const bool ple = m.ple_vocab > 0 && m.has_embedding;
+  const Count ple_table = ple ? Count(m.ple_vocab) * m.ple_layers * m.ple_dim : Count(0);
+  const Count ple_proj = ple ? h * m.ple_layers * m.ple_dim : Count(0);
+  const Count ple_norm = ple ? Count(m.ple_dim) : Count(0);
+  const Count altup_n = m.altup_inputs > 1 ? Count(m.altup_inputs - 1) : Count(0);
+  const Count altup_proj = (m.has_embedding ? altup_n * h * h : Count(0)) + (m.has_head ? altup_n * h * h : Count(0));
+  Count embedding = (m.has_embedding ? table : Count(0)) + ple_table;
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
   if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
-  Count norms = m.has_head ? norm_w : Count(0);  // the final norm
-  Count attention, ffn_dense, router, experts_routed, experts_shared, active_ffn;
+  Count norms = (m.has_head ? norm_w : Count(0)) + ple_norm;  // the final norm
+  Count attention, ffn_dense = ple_proj + altup_proj, router, experts_routed, experts_shared,
+                   active_ffn = ple_proj + altup_proj;
   for (const auto& L : m.layers) {
     if (L.has_attention) attention += attention_count(L.attn, h);
     if (L.recurrent.kind != RecurrentKind::None) attention += recurrent_params(L.recurrent, h.v);
     norms += Count(L.norms) * norm_w;
+    // Gemma 3n / Gemma 4 blocks: always active, counted with the dense MLPs (their matrices), the router (AltUp's
+    // coefficients) and the norms (their vectors, layer_scalar's one value).
+    const Count extra_dense = Count(2) * h * L.per_layer_input + Count(2) * h * L.laurel_rank;
+    const Count n = L.altup;
+    const Count extra_router = L.altup > 0 ? h * n + n * n * n + n * n : Count(0);
+    norms += (L.per_layer_input > 0 ? h : Count(0)) + (L.laurel_rank > 0 ? h : Count(0)) +
+             (L.altup > 0 ? Count(2) * h : Count(0)) + (L.layer_scalar ? 1 : 0);
+    ffn_dense += extra_dense;
+    active_ffn += extra_dense + extra_router;
+    router += extra_router;
     const auto& f = L.ffn;
     if (!L.has_ffn) continue;
     if (!f.moe) {
@@ -110,7 +136,8 @@ ParamCounts count_params(const ModelSpec& m) {
       active_ffn += dense;
       continue;
     }
-    const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0);
+    const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0) +
+                    (f.router_scales ? h + f.n_experts : Count(0));
     const Count expert = ffn_count(h, f.expert_intermediate, f.gated, f.expert_bias);
     const Count shared =
         Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, f.shared_bias) + (f.shared_gate ? h : 0);
@@ -132,9 +159,9 @@ ParamCounts count_params(const ModelSpec& m) {
   c.vision = vision.v;
   c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared + vision).v;
   // The LM head is always active; when tied it is the embedding matrix, counted once as "embedding".
-  const Count active_no_embed = attention + norms + active_ffn + (shared_head ? embedding : lm_head);
+  const Count active_no_embed = attention + norms + active_ffn + (shared_head ? table : lm_head);
   c.active_no_embed = active_no_embed.v;
-  c.active = (active_no_embed + (shared_head ? Count(0) : embedding)).v;
+  c.active = (active_no_embed + (shared_head ? ple_table : embedding)).v;
   return c;
 }
 

@@ -44,6 +44,13 @@ struct AttentionSpec {
   i64 index_topk = 0;
   i64 index_heads = 0;
   i64 index_head_dim = 0;
+  // Gemma 3n / Gemma 4: the last num_kv_shared_layers layers read the cache of the last earlier layer of their kind
+  // and compute no keys or values of their own (no cache of their own either). Gemma 3n still stores their k/v
+  // projections and k-norm (kv_weights_kept); Gemma 4 drops them.
+  bool kv_shared = false;
+  bool kv_weights_kept = false;
+  bool k_eq_v = false;   // Gemma 4's attention_k_eq_v on full layers: no v_proj, values are the keys' projection
+  bool v_norm = false;   // a per-head RMS norm of the values without weights (Gemma 3n, Gemma 4)
 };
 
 // Token mixers whose cache is a constant state per sequence instead of keys growing with the context
@@ -86,6 +93,8 @@ struct FfnSpec {
   bool router_bias = false;     // gpt-oss router has a bias
   bool expert_bias = false;     // gpt-oss experts have biases
   bool score_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias (E values)
+  bool router_scales = false;   // Gemma 4's router: a scale over the hidden width and one per expert (h + E values)
+  bool gaussian_topk = false;   // Gemma 3n's activation sparsity: a statistical top-k cut of the gate (no weights)
 };
 
 struct LayerSpec {
@@ -96,6 +105,11 @@ struct LayerSpec {
   bool parallel = false;  // attention and FFN read the same input (Falcon, GPT-J): one residual add
   bool has_attention = true;  // false: no softmax attention (a recurrent layer, or Nemotron-H's MLP-only blocks)
   bool has_ffn = true;        // false: a mixer-only block (Nemotron-H)
+  // Gemma 3n / Gemma 4 blocks around attention and MLP (docs/formulas.md, "Gemma 3n and Gemma 4").
+  i64 per_layer_input = 0;    // per-layer input width P: gate h x P, projection P x h, a norm of h
+  i64 laurel_rank = 0;        // LAuReL: h x r and r x h projections and a norm of h (Gemma 3n)
+  i64 altup = 0;              // AltUp with n streams: router h x n, prediction n x n^2, correction n x n, 2 vectors of h
+  bool layer_scalar = false;  // Gemma 4's layer_scalar: one stored value per layer
 };
 
 // Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
@@ -119,6 +133,14 @@ struct ModelSpec {
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
   VisionSpec vision;   // the vision encoder and projector (kind None: a text-only model)
+  // Per-layer embeddings (Gemma 3n, Gemma 4): a second table of ple_vocab x ple_layers * ple_dim, a projection
+  // h x ple_layers * ple_dim and a norm of ple_dim (ple_vocab 0: none). The whole model's layers, kept when a
+  // pipeline stage holds a slice of them (the first stage holds the table).
+  i64 ple_vocab = 0;
+  i64 ple_layers = 0;
+  i64 ple_dim = 0;
+  // AltUp (Gemma 3n): altup_inputs - 1 projections h x h into the extra streams and as many back out (0: none).
+  i64 altup_inputs = 0;
   // A pipeline stage holds a slice of the layers: the first keeps the input embedding, the last the final norm and
   // the LM head (a tied head is then its own copy of the embedding). A whole model has both.
   bool has_embedding = true;

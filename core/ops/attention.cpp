@@ -18,23 +18,27 @@ void add_attention(Builder& b, const GroupStep& gs) {
   const double bmm_minus = conv.gemm_minus_mn ? 1 : 0;
   b.wclass = WeightClass::Attention;
 
+  // A layer sharing an earlier layer's cache computes queries only (Gemma 3n, Gemma 4): no k/v projections,
+  // k-norm, key RoPE or cache write; its attention reads the shared cache.
+  const double knew = a.kv_shared ? 0 : nkv;
   if (a.fused_qkv) {
     b.gemm("qkv_proj", G, n, T, h, nh * hd + nkv * (hd + vhd), a.qkv_bias);
   } else {
     b.gemm("q_proj", G, n, T, h, (a.output_gate ? 2 : 1) * nh * hd, a.qkv_bias);  // and the output gate
-    b.gemm("k_proj", G, n, T, h, nkv * hd, a.qkv_bias);
-    b.gemm("v_proj", G, n, T, h, nkv * vhd, a.qkv_bias);
+    if (!a.kv_shared) b.gemm("k_proj", G, n, T, h, nkv * hd, a.qkv_bias);
+    if (!a.kv_shared && !a.k_eq_v) b.gemm("v_proj", G, n, T, h, nkv * vhd, a.qkv_bias);
   }
   if (a.qk_norm)
-    b.elementwise("qk_norm", G, n, T * (nh + nkv) * hd, b.norm_cost(), 1,
-                  a.qk_norm_weight ? (a.qk_norm_full ? (nh + nkv) * hd : 2 * hd) : 0)
-        .dispatches = 2 * c;
+    b.elementwise("qk_norm", G, n, T * (nh + knew) * hd, b.norm_cost(), 1,
+                  a.qk_norm_weight ? (a.qk_norm_full ? (nh + knew) * hd : (a.kv_shared ? 1 : 2) * hd) : 0)
+        .dispatches = (a.kv_shared ? 1 : 2) * c;
+  if (a.v_norm && !a.kv_shared) b.elementwise("v_norm", G, n, T * nkv * vhd, b.norm_cost(), 1);
   if (a.rope_dim > 0)
-    b.elementwise("rope", G, n, T * (nh + nkv) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)
-        .dispatches = (conv.split_rope_and_cache_write ? 2 : 1) * c;  // queries and keys apart, or one kernel
+    b.elementwise("rope", G, n, T * (nh + knew) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1)
+        .dispatches = (conv.split_rope_and_cache_write && !a.kv_shared ? 2 : 1) * c;  // queries and keys apart, or one kernel
   if (b.s.online_hadamard)
-    b.elementwise("hadamard_qk", G, n, T * (nh + nkv) * hd, hadamard_flops_per_element(a.head_dim), 1);
-  {
+    b.elementwise("hadamard_qk", G, n, T * (nh + knew) * hd, hadamard_flops_per_element(a.head_dim), 1);
+  if (!a.kv_shared) {
     Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
     op.act_read_bytes = c * T * nkv * (hd + vhd) * b.ab;
     op.kv_write_bytes = c * T * nkv * (hd + vhd) * b.kb;

@@ -59,6 +59,13 @@ void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, d
 void add_moe(Builder& b, const GroupStep& gs);        // router, routed experts, shared experts
 void add_recurrent(Builder& b, const GroupStep& gs);  // gated DeltaNet, Mamba, Mamba2, lightning (ops/recurrent.cpp)
 void add_indexer(Builder& b, const GroupStep& gs);    // DeepSeek sparse attention's lightning indexer and top-k
+// Gemma 3n / Gemma 4 blocks (ops/gemma.cpp): AltUp's prediction or correction, LAuReL, the per-layer input block;
+// the per-layer embeddings and AltUp's stream projections before the first layer and after the last.
+void add_altup(Builder& b, const GroupStep& gs, const std::string& name);
+void add_laurel(Builder& b, const GroupStep& gs);
+void add_per_layer_input(Builder& b, const GroupStep& gs);
+void add_gemma_inputs(Builder& b, double T);
+void add_gemma_outputs(Builder& b, double T);
 // The vision encoder over the images of every new prompt in the step (`prompts`: requests with no cache that add
 // tokens; ops/vision.cpp).
 void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images);

@@ -29,6 +29,7 @@ double index_key_bytes(const AttentionSpec& a) {
 }
 
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kvb) {
+  if (a.kv_shared) return 0;  // reads the cache of an earlier layer (Gemma 3n, Gemma 4)
   if (a.kind == AttnKind::MLA) return static_cast<double>(a.kv_lora_rank + a.qk_rope_dim) * kvb + index_key_bytes(a);
   return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb + index_key_bytes(a);
 }

@@ -15,6 +15,9 @@ void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, d
   const std::string& G = gs.g.label;
   const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
   b.wclass = WeightClass::Ffn;
+  // Gemma 3n's activation sparsity: the gate's mean and standard deviation over the width, a cut at a quantile of
+  // the normal, and a ReLU of the difference (a statistical top-k; Spark Transformer): 5 operations per element.
+  if (f.gaussian_topk && f.gated) b.elementwise(prefix + "gate_topk", G, n, T * width, 5, 1);
   if (b.s.fused_mlp) {
     Op& op = b.gemm(prefix + (f.gated ? "gate_up_act (fused)" : "up_act (fused)"), G, n, T, h, (f.gated ? 2 : 1) * width, bias);
     const double act = T * width * (b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0));
@@ -46,6 +49,7 @@ void add_moe(Builder& b, const GroupStep& gs) {
   const double E = static_cast<double>(f.n_experts), k = static_cast<double>(f.top_k);
   const double Ie = static_cast<double>(f.expert_intermediate);
   b.wclass = WeightClass::Router;
+  if (f.router_scales) b.elementwise("router_norm", G, n, T * h, b.norm_cost() + 1, 1, h + E);  // Gemma 4
   b.gemm("router", G, n, T, h, E, f.router_bias);
   const double touched = experts_touched(conv.moe, E, k, T);
   const double routed = T * k;  // token-expert pairs

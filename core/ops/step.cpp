@@ -33,6 +33,8 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   b.elementwise(l.norms > 1 ? "norms x" + std::to_string(l.norms) : "norm", gs.g.label, n, T * h * l.norms, b.norm_cost(), 1,
                 h * l.norms * (b.m.norm_bias ? 2 : 1))
       .dispatches = static_cast<double>(n * l.norms);
+  if (l.altup > 0) add_altup(b, gs, "altup_predict");
+  if (l.laurel_rank > 0) add_laurel(b, gs);
   if (l.recurrent.kind != RecurrentKind::None) add_recurrent(b, gs);
   if (l.has_attention && l.attn.kind == AttnKind::Standard) add_attention(b, gs);
   else if (l.has_attention) add_mla(b, gs);
@@ -43,9 +45,13 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   else if (mixer && l.has_ffn) b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
   else b.elementwise("residual_add", gs.g.label, n, T * h, 1, 2);
   if (l.has_attention && l.recurrent.kind != RecurrentKind::None) b.elementwise("mixer_sum", gs.g.label, n, T * h, 1, 2);
-  if (!l.has_ffn) return;
-  if (l.ffn.moe) add_moe(b, gs);
-  else add_dense_mlp(b, gs, "", static_cast<double>(l.ffn.intermediate), l.ffn.bias, l.ffn.fused_gate_up);
+  if (l.has_ffn) {
+    if (l.ffn.moe) add_moe(b, gs);
+    else add_dense_mlp(b, gs, "", static_cast<double>(l.ffn.intermediate), l.ffn.bias, l.ffn.fused_gate_up);
+  }
+  if (l.altup > 0) add_altup(b, gs, "altup_correct");
+  if (l.per_layer_input > 0) add_per_layer_input(b, gs);
+  else if (l.layer_scalar) b.elementwise("layer_scalar", gs.g.label, n, T * h, 1, 1, 1);
 }
 
 }  // namespace
@@ -126,9 +132,11 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.act_write_bytes = T * h * b.ab;
   }
   if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
+  if (m.has_embedding) add_gemma_inputs(b, T);
   for (std::size_t i = 0; i < groups.size(); ++i)
     add_layer_group(b, group_step(groups[i], shape.groups[i], T, shape.decode_only));
   if (m.has_head) {
+    add_gemma_outputs(b, T);
     b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
     b.wclass = WeightClass::LmHead;
     b.gemm("lm_head", "", 1, logit_rows, h, V, m.lm_head_bias);

@@ -163,13 +163,6 @@ TEST_CASE("an unknown model_type is refused naming it, its architectures and the
   CHECK(std::string(e.what()) ==
         "/model/model_type holds \"bert\" (no architectures), which is not a supported model type; it resembles none "
         "of the supported families (the families call lists every supported model type)");
-  // Recognized families whose building blocks are not modelled are refused with what is missing.
-  e = error_of({{"model_type", "gemma3n"}, {"architectures", {"Gemma3nForConditionalGeneration"}}});
-  CHECK(std::string(e.what()) ==
-        "/model/model_type holds \"gemma3n\" (architectures Gemma3nForConditionalGeneration), which Infercast "
-        "recognizes but does not model: Gemma 3n's per-layer embeddings (vocab_size_per_layer_input x "
-        "hidden_size_per_layer_input), AltUp (altup_num_inputs predictions and corrections), LAuReL (laurel_rank), KV "
-        "sharing across layers and activation sparsity are not modelled");
   // A config of the family in another schema is refused, not read as the family's defaults.
   e = error_of(data_config("granite-3b-code-base-2k.json"));
   CHECK(e.code() == "model.unsupported");
@@ -197,7 +190,7 @@ TEST_CASE("the families call lists every family with transformers' defaults", "[
       CHECK(x["defaults"]["vocab_size"] == 262208);
       CHECK(x["config_class"] == "Gemma3TextConfig");
     }
-    if (x["model_type"] == "gemma3n") CHECK_FALSE(x["supported"].get<bool>());
+    if (x["model_type"] == "gemma3n") CHECK(x["supported"].get<bool>());  // modelled since issue 20
   }
   CHECK(gemma3);
   // Every model_type and alias names one family only.

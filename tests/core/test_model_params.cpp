@@ -100,6 +100,10 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"minimax-m1", 456089655296LL, 48403306496LL},
       {"deepseek-v3.2", 671877944064LL, 38403822336LL},
       {"qwen3-vl-8b", 8767123696LL, 8190735360LL},  // text 8,190,735,360 + vision 576,388,336 (test_vision.cpp)
+      // Gemma 3n and Gemma 4 (issue 20); hand computations in test_gemma.cpp. Text models only: the 25.2B / 3.8B
+      // stated for 26B-A4B; E4B's 6.87B is its 8B raw less the vision and audio encoders.
+      {"gemma-4-26b-a4b-text", 25233141790LL, 3822530590LL},
+      {"gemma-3n-e4b-text", 6866696688LL, 6866696688LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
