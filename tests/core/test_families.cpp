@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "configs.hpp"
 #include "helpers.hpp"
 #include "io/families.hpp"
 #include "ops/geometry.hpp"
@@ -15,33 +16,6 @@
 using namespace test;
 
 namespace {
-
-json data_config(const std::string& name) {
-  const auto path = std::filesystem::path(INFERCAST_SOURCE_DIR) / "tests" / "data" / "configs" / name;
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_json_text(ss.str(), name, "input");
-}
-
-ModelSpec parse(const json& cfg) { return parse_model_config(cfg, "/model"); }
-
-InputError error_of(const json& cfg) {
-  try {
-    parse(cfg);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("the config was accepted");
-  return InputError("", "", "");
-}
-
-// KV-cache bytes of one token over every layer, all layers holding it (a context within every window).
-double kv_per_token(const ModelSpec& m, double bytes = 2) {
-  double b = 0;
-  for (const auto& l : m.layers) b += kv_bytes_per_token_layer(l.attn, bytes);
-  return b;
-}
 
 const Warning* warning(const ModelSpec& m, const std::string& code) {
   for (const auto& w : m.warnings)

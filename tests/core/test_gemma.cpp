@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "configs.hpp"
 #include "helpers.hpp"
 #include "ops/geometry.hpp"
 #include "ops/layers.hpp"
@@ -14,32 +15,6 @@
 using namespace test;
 
 namespace {
-
-json data_config(const std::string& name) {
-  const auto path = std::filesystem::path(INFERCAST_SOURCE_DIR) / "tests" / "data" / "configs" / name;
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_json_text(ss.str(), name, "input");
-}
-
-ModelSpec parse(const json& cfg) { return parse_model_config(cfg, "/model"); }
-
-InputError error_of(const json& cfg) {
-  try {
-    parse(cfg);
-  } catch (const InputError& e) {
-    return e;
-  }
-  FAIL("the config was accepted");
-  return InputError("", "", "");
-}
-
-double kv_per_token(const ModelSpec& m) {
-  double b = 0;
-  for (const auto& l : m.layers) b += kv_bytes_per_token_layer(l.attn, 2);
-  return b;
-}
 
 double op_count(const std::vector<Op>& ops, const std::string& name) {
   double n = 0;
