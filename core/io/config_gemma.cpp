@@ -107,17 +107,24 @@ void ignore_gemma_keys(Reader& r) {
                     "initializer_range", "use_cache", "sliding_window_pattern", "hidden_act", "torch_dtype", "dtype"});
 }
 
-}  // namespace
-
-void parse_gemma3n(Reader& r, ModelSpec& m) {
-  const i64 h = r.positive_int("hidden_size");
+// What both families read first, in this order: the width, the layers, the vocabulary, the positions, tying and
+// the activation. Returns the layer count.
+i64 read_gemma_base(Reader& r, ModelSpec& m) {
+  m.hidden = r.positive_int("hidden_size");
   const i64 L = config_layer_count(r, "num_hidden_layers");
-  m.hidden = h;
   m.vocab = r.positive_int("vocab_size");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
   m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
   m.activation = r.string("hidden_activation");
   ignore_gemma_keys(r);
+  return L;
+}
+
+}  // namespace
+
+void parse_gemma3n(Reader& r, ModelSpec& m) {
+  const i64 L = read_gemma_base(r, m);
+  const i64 h = m.hidden;
   m.ple_vocab = r.positive_int("vocab_size_per_layer_input");
   const i64 P = r.positive_int("hidden_size_per_layer_input");
   m.ple_layers = L;
@@ -152,14 +159,8 @@ void parse_gemma3n(Reader& r, ModelSpec& m) {
 }
 
 void parse_gemma4(Reader& r, ModelSpec& m) {
-  const i64 h = r.positive_int("hidden_size");
-  const i64 L = config_layer_count(r, "num_hidden_layers");
-  m.hidden = h;
-  m.vocab = r.positive_int("vocab_size");
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", true);
-  m.activation = r.string("hidden_activation");
-  ignore_gemma_keys(r);
+  const i64 L = read_gemma_base(r, m);
+  const i64 h = m.hidden;
   // Absent: 256 (the family's defaults fill it); null or 0: no per-layer inputs (`if hidden_size_per_layer_input:`).
   const i64 P = r.nonneg_int_or("hidden_size_per_layer_input", 0);
   if (P > 0) {
