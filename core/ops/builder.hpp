@@ -30,24 +30,12 @@ struct Builder {
   double act_cost() const;
 };
 
-// One layer group within one step: the group, the step's new tokens and the attention work its requests imply.
-struct GroupStep {
+// One layer group within one step: the attention work its requests imply (GroupAttention, ops/ops.hpp), the group
+// and the step's new tokens.
+struct GroupStep : GroupAttention {
   const LayerGroup& g;
   double T = 0;             // new tokens in the step
-  double pairs = 0;         // (query, key) pairs over the batch
-  double keys = 0;          // cached keys read over the batch
-  double pairs_padded = 0;  // pairs with each request's keys padded to the attention tile
   bool decode_only = false; // every request adds one token to an existing cache
-  // DeepSeek sparse attention: the indexer scores every (query, key) pair and reads every cached indexer key.
-  double index_pairs = 0;
-  double index_keys = 0;
-  // Recurrent mixers: sequences that already hold a state, tokens that run the one-token recurrent kernel (decode)
-  // and those that run the chunked kernel (prefill), and the chunks of that kernel (each request's ceil(n / chunk)).
-  double seqs = 0;
-  double seqs_with_state = 0;
-  double recurrent_tokens = 0;
-  double chunked_tokens = 0;
-  double chunks = 0;
   // Attention work on tile padding, and KV dequantization, added to an attention operator.
   void finish_attention(Builder& b, Op& op, double per_pair_flops, double kv_elements) const;
 };

@@ -11,19 +11,7 @@ namespace infercast {
 namespace {
 
 GroupStep group_step(const LayerGroup& g, const GroupAttention& ga, double T, bool decode_only) {
-  GroupStep gs{g, T};
-  gs.decode_only = decode_only;
-  gs.pairs = ga.pairs;
-  gs.keys = ga.keys;
-  gs.pairs_padded = ga.pairs_padded;
-  gs.index_pairs = ga.index_pairs;
-  gs.index_keys = ga.index_keys;
-  gs.seqs = ga.seqs;
-  gs.seqs_with_state = ga.seqs_with_state;
-  gs.recurrent_tokens = ga.recurrent_tokens;
-  gs.chunked_tokens = ga.chunked_tokens;
-  gs.chunks = ga.chunks;
-  return gs;
+  return GroupStep{ga, g, T, decode_only};
 }
 
 void add_layer_group(Builder& b, const GroupStep& gs) {
