@@ -7,6 +7,8 @@
 
 #include "util/limits.hpp"
 #include "io/json_reader.hpp"
+#include "ops/layers.hpp"
+#include "ops/ops.hpp"
 
 namespace infercast {
 
@@ -23,7 +25,7 @@ std::string count(double v) { return number_text(json(v)); }
 
 }  // namespace
 
-WorkEstimate estimate_work(const ModelSpec& m, const Workload& w) {
+WorkEstimate estimate_work(const ModelSpec& m, const Workload& w, double analyses) {
   WorkEstimate e;
   e.entries = std::max<double>(1, static_cast<double>(w.requests.size()));
   if (w.prefill_chunk > 0) {
@@ -53,7 +55,17 @@ WorkEstimate estimate_work(const ModelSpec& m, const Workload& w) {
     }
     if (tile > 0) cuts += crossings(p0, tile, span);
   }
-  e.decode_intervals = 1 + cuts;
+  // Boundaries are whole steps in (0, span): requests that share one share its interval.
+  e.decode_events = cuts;
+  e.decode_intervals = 1 + std::min(cuts, std::max(span - 1, 0.0));
+  // Layer groups and a step's operators are counted only where they could matter (each costs about as much as a
+  // short analysis): below these counts no model within the config limits reaches the limits they weigh.
+  if (e.decode_events * analyses >= 256 || e.steps() * analyses >= 256) {
+    const std::vector<LayerGroup> groups = group_layers(m);
+    e.groups = std::max<double>(1, static_cast<double>(groups.size()));
+    if (!w.requests.empty() && e.steps() * analyses >= 256)
+      e.ops = std::max<double>(1, static_cast<double>(step_ops(m, groups, w.requests, w.settings).size()));
+  }
   return e;
 }
 
@@ -82,21 +94,30 @@ void check_work(const WorkEstimate& e, double analyses, const std::string& what)
     throw InputError("workload.too_much_work", path,
                      "/workload: one analysis would make the operators of " + count(e.steps()) + " steps, " + parts +
                          ", past the limit of " + count(limit::kAnalysisSteps) + advice);
+  if (e.steps() * e.ops > limit::kAnalysisOperatorSteps)
+    throw InputError("workload.too_much_work", path,
+                     "/workload: one analysis would make " + count(e.steps()) + " steps of " + count(e.ops) +
+                         " operators each, " + parts + ": " + count(e.operator_steps()) +
+                         " operator-steps, past the limit of " + count(limit::kAnalysisOperatorSteps) + advice);
   if (e.request_steps() > limit::kRequestSteps)
     throw InputError("workload.too_much_work", "/workload/requests",
-                     "/workload: one analysis would make the operators of " + count(e.steps()) + " steps, " + parts +
-                         ", over " + count(e.entries) + " request entries: " + count(e.request_steps()) +
+                     "/workload: one analysis would take " + count(e.entries) + " request entries through " +
+                         count(e.prefill_request_steps) + " prefill chunks and " + count(e.decode_events) +
+                         " decode boundaries of their own (where a request's keys cross a sliding window, an "
+                         "attention chunk or the attention tile), each updating " + count(e.groups) +
+                         (e.groups == 1 ? " layer group" : " layer groups") + ": " + count(e.request_steps()) +
                          " request-steps in all, past the limit of " + count(limit::kRequestSteps) + advice);
   if (analyses > 1 && analyses * e.request_steps() > 2 * limit::kRequestSteps)
     throw InputError("workload.too_much_work", "/workload/requests",
                      "/workload: " + what + " runs " + count(analyses) + " analyses of " + count(e.request_steps()) +
                          " request-steps each (" + count(e.entries) + " request entries), past the limit of " +
                          count(2 * limit::kRequestSteps) + " in all" + advice);
-  if (analyses > 1 && analyses * e.steps() > limit::kCallSteps)
+  if (analyses > 1 && analyses * e.operator_steps() > limit::kCallOperatorSteps)
     throw InputError("workload.too_much_work", "/workload",
                      "/workload: " + what + " runs " + count(analyses) + " analyses of " + count(e.steps()) +
-                         " steps each, " + parts + ": " + count(analyses * e.steps()) + " in all, past the limit of " +
-                         count(limit::kCallSteps) + advice);
+                         " steps each, " + parts + ", with " + count(e.ops) + " operators a step: " +
+                         count(analyses * e.operator_steps()) + " operator-steps in all, past the limit of " +
+                         count(limit::kCallOperatorSteps) + advice);
 }
 
 }  // namespace infercast

@@ -58,12 +58,16 @@ void api_analyze(const json& request, JsonWriter& out) {
   const bool echo = r.boolean_or("echo_requests", false);
   r.reject_unknown();
   // A plan analyzes each pipeline stage (and the draft) again.
-  if (mi.active) check_work(estimate_work(rm.spec, w), 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0), "the plan's stages");
+  if (mi.active) {
+    const double stages = 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0);
+    check_work(estimate_work(rm.spec, w, stages), stages, "the plan's stages");
+  }
   // Offloading analyzes the device's share for each -ngl its search tries (a bisection), the host's, and the host
   // layers on the device.
-  if (offload)
-    check_work(estimate_work(rm.spec, w), 4 + std::ceil(std::log2(static_cast<double>(rm.spec.layers.size()) + 2)),
-               "the offload split");
+  if (offload) {
+    const double tries = 4 + std::ceil(std::log2(static_cast<double>(rm.spec.layers.size()) + 2));
+    check_work(estimate_work(rm.spec, w, tries), tries, "the offload split");
+  }
   OffloadResult split;
   Analysis a = offload ? analyze_offloaded(rm.spec, w, *hw, off, split) : analyze(rm.spec, w, hw);
   for (auto& wr : context_warnings(rm.spec, w)) a.warnings.push_back(std::move(wr));
@@ -219,7 +223,8 @@ json api_batching(const json& request) {
   }
   r.reject_unknown();
   // The curve bisects for the batch that fits and then forecasts each point: about 64 plans, each over every stage.
-  check_work(estimate_work(in.rm.spec, w), 64.0 * (mi.plan.pp + (mi.spec.enabled() ? 2 : 0)), "the batching curve");
+  const double plans = 64.0 * (mi.plan.pp + (mi.spec.enabled() ? 2 : 0));
+  check_work(estimate_work(in.rm.spec, w, plans), plans, "the batching curve");
   const BatchingCurve c = batching_curve(in.rm.spec, w, mi.sys, mi.plan, mi.spec, max_batch);
   json pts = json::array();
   for (const auto& p : c.points)

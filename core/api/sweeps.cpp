@@ -108,7 +108,8 @@ json api_quant_sweep(const json& request) {
   const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
   sr.reject_unknown();
   r.reject_unknown();
-  check_work(estimate_work(rm.spec, base), static_cast<double>(weights.size() * kvs.size()), "the quantization sweep");
+  const double formats = static_cast<double>(weights.size() * kvs.size());
+  check_work(estimate_work(rm.spec, base, formats), formats, "the quantization sweep");
 
   json rows = json::array();
   for (const std::string& wt : weights) {

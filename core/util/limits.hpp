@@ -18,10 +18,12 @@ constexpr std::uint64_t kJsonValues = 2u << 20;        // array elements and obj
 constexpr std::uint64_t kMessageBytes = 2048;          // an error message (longer ones keep their head and tail)
 constexpr int kTextConfigDepth = 3;                    // text_config inside text_config
 // Workloads and sweeps
-constexpr std::uint64_t kRequestEntries = 10000;       // entries of /workload/requests (their counts add to 1e6)
+constexpr std::uint64_t kRequestEntries = 65536;       // entries of /workload/requests (their counts add to 1e6)
 constexpr double kAnalysisSteps = 65536;               // steps one analysis makes operators for: prefill chunks + decode intervals
-constexpr double kRequestSteps = 16777216;             // the same, each counted once per request entry in it (2^24)
-constexpr double kCallSteps = 524288;                  // steps over every analysis of one call (sweeps, curves, plan stages)
+constexpr double kAnalysisOperatorSteps = 2097152;     // those steps times the operators of a step (2^21: 65,536 steps of 32; a Llama step has 16)
+constexpr double kRequestSteps = 4194304;              // request entries + their prefill chunks + their decode boundaries x layer groups (2^22)
+constexpr double kCallOperatorSteps = 8388608;         // operator-steps over every analysis of one call (sweeps, curves, plan stages; 2^23: 524,288 Llama steps)
+constexpr double kCallSteps = 524288;                  // steps over every evaluation of a calibration (its search stops there)
 constexpr double kSweepPoints = 4e6;                   // design points of one sweep
 constexpr double kServingRequestSteps = 5e7;           // a serving simulation: requests x (output tokens + prompt chunks)
 constexpr double kServingSteps = 2e6;                  // a serving simulation's engine steps

@@ -286,7 +286,8 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     if (c.kind == MetricKind::OutputThroughput && v.unit.find("GPU") == std::string::npos) c.devices = 1;
     v.devices = devices;
     try {
-      check_work(estimate_work(it->second, w), devices > 1 ? 1 + pp : 1, "the plan");
+      const double stages = devices > 1 ? 1 + pp : 1;
+      check_work(estimate_work(it->second, w, stages), stages, "the plan");
     } catch (const InputError& e) {
       throw InputError("csv.too_much_work", "/csv", "CSV record " + std::to_string(index + 1) + ": " + e.what());
     }
