@@ -97,3 +97,52 @@ def test_refused_requests_fail_the_schema_and_the_core():
     for fn, req in REQUESTS["refused"]:
         assert errors(f"urn:infercast:schema:requests#/$defs/{fn}", req), (fn, req)
         assert not infercast.envelope(fn, req)["ok"], (fn, req)
+
+
+def schema_nodes(root, parts):
+    """The schema nodes a field table path names ("*": every member or item), following $ref."""
+    def deref(node):
+        while "$ref" in node:
+            base, _, frag = node["$ref"].partition("#")
+            node = STORE[base] if base else root
+            for p in filter(None, frag.split("/")):
+                node = node[p]
+        return node
+    nodes = [root]
+    for p in parts:
+        nxt = []
+        for n in map(deref, nodes):
+            if p == "*":
+                nxt += [n["items"]] if "items" in n else list(n.get("properties", {}).values())
+            else:
+                assert p in n.get("properties", {}), (parts, p)
+                nxt.append(n["properties"][p])
+        nodes = nxt
+    return [deref(n) for n in nodes]
+
+
+def test_hardware_and_system_schemas_hold_the_cores_ranges():
+    # The field table (core/io/fields.cpp, listed by the options call) is what the core enforces; the hand-written
+    # schemas must state the same bounds, so an editor's validation and the core agree on every device file.
+    fields = []
+
+    def walk(x):
+        if isinstance(x, dict):
+            if "path" in x and "min" in x:
+                fields.append(x)
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+    walk(infercast.envelope("options", {})["value"])
+    checked = 0
+    for f in fields:
+        kind, *parts = f["path"].strip("/").split("/")
+        if kind not in ("hardware", "system"):
+            continue
+        for n in schema_nodes(STORE["urn:infercast:schema:" + kind], parts):
+            assert "exclusiveMinimum" not in n, f["path"]
+            assert (n.get("minimum"), n.get("maximum")) == (f["min"], f["max"]), f["path"]
+            checked += 1
+    assert checked >= 25
