@@ -19,9 +19,28 @@ const std::vector<Arch>& archs() {
       {"stablelm", "stablelm"},   {"exaone", "exaone"},         {"exaone4", "exaone4"},
       {"glm4", "glm4"},           {"glm4moe", "glm4_moe"},      {"ernie4_5", "ernie4_5"},
       {"ernie4_5-moe", "ernie4_5_moe"}, {"hunyuan-moe", "hunyuan_v1_moe"}, {"hunyuan-dense", "hunyuan_v1_dense"},
-      {"smollm3", "smollm3"},     {"internlm2", "internlm2"},
+      {"smollm3", "smollm3"},     {"internlm2", "internlm2"},   {"gemma2", "gemma2"},
+      {"gemma3", "gemma3_text"},  {"gpt-oss", "gpt_oss"},       {"llama4", "llama4_text"},
+      {"deepseek2", "deepseek_v3"},
   };
   return table;
+}
+
+// Layer kinds as llama.cpp's loader takes them (llama-model.cpp, load_swa_pattern): a per-layer array
+// `<arch>.attention.sliding_window_pattern` (true: sliding), else the same key as a period, else the family's period;
+// with a period n, layer i slides unless i % n == n - 1 (the last of each period is global).
+json layer_types(const json& md, const std::string& arch, double layers, std::int64_t period, const char* local) {
+  const std::string key = arch + ".attention.sliding_window_pattern";
+  const json* v = md.contains(key) ? &md[key] : nullptr;
+  json out = json::array();
+  const auto n = static_cast<std::int64_t>(layers);
+  if (v && v->is_array() && static_cast<std::int64_t>(v->size()) == n) {
+    for (const auto& b : *v) out.push_back((b.is_boolean() ? b.get<bool>() : b.is_number() && b.get<double>() != 0) ? local : "full_attention");
+    return out;
+  }
+  if (v && v->is_number() && v->get<double>() >= 1 && v->get<double>() <= 1e6) period = static_cast<std::int64_t>(v->get<double>());
+  for (std::int64_t i = 0; i < n; ++i) out.push_back(i % period < period - 1 ? local : "full_attention");
+  return out;
 }
 
 }  // namespace
@@ -79,6 +98,46 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     if (!num("expert_used_count").is_null()) ffn["moe_top_k"] = num("expert_used_count");
     cfg["attn_config"] = attn;
     cfg["ffn_config"] = ffn;
+  } else if (a == "deepseek2") {  // MLA written as MQA: the head sizes are in the *_mla keys (docs/formulas.md, "GGUF")
+    put("hidden_size", "embedding_length", true);
+    put("num_hidden_layers", "block_count", true);
+    put("num_attention_heads", "attention.head_count", true);
+    put("max_position_embeddings", "context_length", false);
+    put("intermediate_size", "feed_forward_length", true);
+    put("kv_lora_rank", "attention.kv_lora_rank", true);
+    put("q_lora_rank", "attention.q_lora_rank", false);
+    put("qk_rope_head_dim", "rope.dimension_count", true);
+    cfg["num_key_value_heads"] = cfg["num_attention_heads"];
+    if (!num("attention.key_length_mla").is_null()) {
+      cfg["qk_nope_head_dim"] = num("attention.key_length_mla").get<double>() - cfg["qk_rope_head_dim"].get<double>();
+      put("v_head_dim", "attention.value_length_mla", true);
+    } else {  // files before the split of kv_b: key_length and value_length are the heads' own
+      put("v_head_dim", "attention.value_length", true);
+      const json k = num("attention.key_length");
+      if (k.is_null())
+        throw InputError("gguf.missing_field", "/gguf/deepseek2.attention.key_length_mla",
+                         "deepseek2.attention.key_length_mla and deepseek2.attention.key_length are missing from the GGUF "
+                         "metadata; expected one for a deepseek2 model");
+      cfg["qk_nope_head_dim"] = k.get<double>() - cfg["qk_rope_head_dim"].get<double>();
+    }
+    if (cfg.value("qk_nope_head_dim", json(0)).get<double>() < 0)
+      throw InputError("gguf.bad_value", "/gguf/deepseek2.rope.dimension_count",
+                       "deepseek2.rope.dimension_count is larger than the key length; expected the rotated part of a head");
+    if (!cfg.contains("q_lora_rank")) cfg["q_lora_rank"] = nullptr;  // V2-Lite: a plain q_proj
+    put("n_routed_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("moe_intermediate_size", "expert_feed_forward_length", true);
+    put("n_shared_experts", "expert_shared_count", false);
+    put("first_k_dense_replace", "leading_dense_block_count", false);
+    put("routed_scaling_factor", "expert_weights_scale", false);
+    // Layers past block_count (DeepSeek's MTP module) are dropped by the converter; a file that keeps them says so.
+    const json nextn = num("nextn_predict_layers");
+    cfg["num_nextn_predict_layers"] = nextn.is_null() ? json(0) : nextn;
+    if (!nextn.is_null()) cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
+    // The router's score-correction bias (exp_probs_b) marks DeepSeek-V3's sigmoid routing.
+    const std::uint32_t gating = num("expert_gating_func").is_null() ? 1u : num("expert_gating_func").get<std::uint32_t>();
+    cfg["scoring_func"] = gating == 2 ? "sigmoid" : "softmax";
+    cfg["topk_method"] = has_tensor("blk." + cfg.value("first_k_dense_replace", json(0)).dump() + ".exp_probs_b.bias") ? "noaux_tc" : "greedy";
   } else {
     put("hidden_size", "embedding_length", true);
     put(a == "exaone" ? "num_layers" : "num_hidden_layers", "block_count", true);
@@ -141,6 +200,36 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   } else if (a == "hunyuan-moe") {
     put("num_experts", "expert_count", true);
     put("moe_topk", "expert_used_count", true);
+  } else if (a == "gpt-oss") {
+    put("num_local_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("intermediate_size", "expert_feed_forward_length", true);
+    put("sliding_window", "attention.sliding_window", true);
+    cfg["attention_bias"] = bias;
+    cfg["layer_types"] = layer_types(md, a, cfg["num_hidden_layers"].get<double>(), 2, "sliding_attention");
+  } else if (a == "llama4") {
+    // The converter swaps the widths: feed_forward_length is the dense layers' (intermediate_size_mlp) and
+    // expert_feed_forward_length the experts' and the shared expert's (intermediate_size).
+    if (cfg.contains("intermediate_size")) cfg["intermediate_size_mlp"] = cfg["intermediate_size"];
+    put("intermediate_size", "expert_feed_forward_length", true);
+    put("num_local_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("interleave_moe_layer_step", "interleave_moe_layer_step", true);
+    // llama.cpp's loader: chunked attention of 8,192 tokens on three layers in four (the fourth global, without
+    // RoPE), unless the file says sliding_window 0 (every layer global); L2 q/k norms unless 128 experts.
+    const bool chunked = num("attention.sliding_window").is_null() || num("attention.sliding_window").get<double>() != 0;
+    cfg.erase("sliding_window");
+    cfg["attention_chunk_size"] = chunked ? 8192 : 0;
+    if (!chunked) cfg["no_rope_layers"] = json::array();
+    if (!chunked)
+      for (double i = 0; i < cfg["num_hidden_layers"].get<double>(); ++i) cfg["no_rope_layers"].push_back(1);
+    cfg["use_qk_norm"] = num("expert_count").get<double>() != 128;
+  }
+  if (a == "gemma3") {
+    // The loader slides only with a window, five layers in six (load_swa_pattern(ml, 6)).
+    const bool sliding = !num("attention.sliding_window").is_null() && num("attention.sliding_window").get<double>() > 0;
+    cfg["layer_types"] = sliding ? layer_types(md, a, cfg["num_hidden_layers"].get<double>(), 6, "sliding_attention")
+                                 : layer_types(md, a, cfg["num_hidden_layers"].get<double>(), 1, "sliding_attention");
   }
   const json vocab = num("vocab_size");
   cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);

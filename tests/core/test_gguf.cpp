@@ -7,39 +7,13 @@
 
 #include "api/api.hpp"
 #include "helpers.hpp"
+#include "gguf_writer.hpp"
 #include "io/gguf.hpp"
 
 using namespace infercast;
+using test::Writer;
 
 namespace {
-
-struct Writer {
-  std::string b;
-  template <typename T>
-  void put(T v) {
-    char buf[sizeof(T)];
-    std::memcpy(buf, &v, sizeof(T));
-    b.append(buf, sizeof(T));
-  }
-  void str(const std::string& s) {
-    put<std::uint64_t>(s.size());
-    b += s;
-  }
-  void kv_u32(const std::string& k, std::uint32_t v) { str(k), put<std::uint32_t>(4), put(v); }
-  void kv_f32(const std::string& k, float v) { str(k), put<std::uint32_t>(6), put(v); }
-  void kv_str(const std::string& k, const std::string& v) { str(k), put<std::uint32_t>(8), str(v); }
-  void kv_strings(const std::string& k, int n) {
-    str(k), put<std::uint32_t>(9), put<std::uint32_t>(8), put<std::uint64_t>(n);
-    for (int i = 0; i < n; ++i) str("tok" + std::to_string(i));
-  }
-  void tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type) {
-    str(name);
-    put<std::uint32_t>(static_cast<std::uint32_t>(dims.size()));
-    for (auto d : dims) put(d);
-    put(type);
-    put<std::uint64_t>(0);
-  }
-};
 
 constexpr std::uint32_t F32 = 0, Q4_K = 12, Q6_K = 14;
 
@@ -137,8 +111,9 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   arch.replace(at, 5, "bloom");
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"bloom\"; expected one of cohere2, command-r, dbrx, "
-        "ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, glm4, glm4moe, granite, granitehybrid, granitemoe, "
-        "hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, mistral, nemotron_h, nemotron_h_moe, olmo2, olmoe, phi3, "
+        "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, glm4, glm4moe, gpt-oss, "
+        "granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mistral, "
+        "nemotron_h, nemotron_h_moe, olmo2, olmoe, phi3, "
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder2 "
         "(drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");

@@ -1,0 +1,307 @@
+// GGUF headers of published models, written here as llama.cpp's converter writes them (tensor names, shapes in
+// ggml order, the metadata keys each architecture stores: docs/formulas.md, "GGUF"; shapes from the preset's own
+// config.json), read back to the config of the same model: parameters exact to the integer, the same KV bytes per
+// token, the same sliding, chunked and global layers. What llama.cpp leaves out of a text GGUF (vision towers,
+// DeepSeek's MTP module) or adds (Llama 4's rope_freqs) is accounted for by name.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "api/api.hpp"
+#include "configs.hpp"
+#include "gguf_writer.hpp"
+
+using namespace infercast;
+using test::GgufFile;
+using u64 = std::uint64_t;
+
+namespace {
+
+constexpr std::uint32_t BF16 = 30, MXFP4 = 39;
+
+json text_config(const std::string& id) {
+  const json& c = find_model_preset(id)->config;
+  return c.contains("text_config") ? c["text_config"] : c;
+}
+u64 get(const json& c, const char* k) { return static_cast<u64>(c.at(k).get<double>()); }
+
+json read_back(const GgufFile& f) {
+  const auto env = nlohmann::json::parse(call_bytes("gguf", f.bytes()));
+  INFO(env.dump().substr(0, 2000));
+  REQUIRE(env["ok"].get<bool>());
+  return env["value"];
+}
+
+// The same model: every layer's attention window, chunk, heads and KV bytes, and its feed-forward kind.
+void check_same_layers(const ModelSpec& a, const ModelSpec& b) {
+  REQUIRE(a.layers.size() == b.layers.size());
+  for (std::size_t i = 0; i < a.layers.size(); ++i) {
+    INFO("layer " << i);
+    CHECK(a.layers[i].attn.window == b.layers[i].attn.window);
+    CHECK(a.layers[i].attn.chunk == b.layers[i].attn.chunk);
+    CHECK(a.layers[i].attn.n_heads == b.layers[i].attn.n_heads);
+    CHECK(kv_bytes_per_token_layer(a.layers[i].attn, 2) == kv_bytes_per_token_layer(b.layers[i].attn, 2));
+    CHECK(a.layers[i].ffn.moe == b.layers[i].ffn.moe);
+  }
+}
+
+void common(GgufFile& f, const std::string& arch, const json& c) {
+  f.text("general.architecture", arch);
+  f.text("general.name", "published " + arch);
+  f.u32(arch + ".block_count", static_cast<std::uint32_t>(get(c, "num_hidden_layers")));
+  // Google's Gemma 3 configs leave the context and vocabulary to transformers' defaults (Gemma3TextConfig).
+  f.u32(arch + ".context_length", static_cast<std::uint32_t>(c.value("max_position_embeddings", 131072.0)));
+  f.u32(arch + ".embedding_length", static_cast<std::uint32_t>(get(c, "hidden_size")));
+  f.u32(arch + ".attention.head_count", static_cast<std::uint32_t>(get(c, "num_attention_heads")));
+}
+
+// Gemma 2 and Gemma 3 (gemma.py: Gemma2Model, Gemma3Model): tied embeddings, four norms a layer, q/k norms in 3.
+GgufFile gemma(const std::string& arch, const json& c, bool qk_norm, bool window = true) {
+  GgufFile f;
+  common(f, arch, c);
+  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
+            nkv = get(c, "num_key_value_heads"), hd = get(c, "head_dim"), ff = get(c, "intermediate_size"),
+            V = static_cast<u64>(c.value("vocab_size", 262208.0));
+  f.u32(arch + ".attention.head_count_kv", static_cast<std::uint32_t>(nkv));
+  f.u32(arch + ".feed_forward_length", static_cast<std::uint32_t>(ff));
+  f.u32(arch + ".attention.key_length", static_cast<std::uint32_t>(hd));
+  f.u32(arch + ".attention.value_length", static_cast<std::uint32_t>(hd));
+  if (window) f.u32(arch + ".attention.sliding_window", static_cast<std::uint32_t>(get(c, "sliding_window")));
+  f.tensor("token_embd.weight", {H, V}, BF16);
+  f.tensor("output_norm.weight", {H});
+  for (u64 i = 0; i < L; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    f.tensor(b + "attn_norm.weight", {H});
+    f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16);
+    f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16);
+    f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16);
+    f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16);
+    if (qk_norm) f.tensor(b + "attn_q_norm.weight", {hd}), f.tensor(b + "attn_k_norm.weight", {hd});
+    f.tensor(b + "post_attention_norm.weight", {H});
+    f.tensor(b + "ffn_norm.weight", {H});
+    f.tensor(b + "ffn_gate.weight", {H, ff}, BF16);
+    f.tensor(b + "ffn_up.weight", {H, ff}, BF16);
+    f.tensor(b + "ffn_down.weight", {ff, H}, BF16);
+    f.tensor(b + "post_ffw_norm.weight", {H});
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("GGUF of Gemma 2 and Gemma 3 reads back to the published models", "[gguf][published]") {
+  {
+    const json c = text_config("gemma-2-9b");
+    const json v = read_back(gemma("gemma2", c, false));
+    const ModelSpec g = parse_model_config(v["config"], "/config");
+    const ModelSpec p = test::preset_model("gemma-2-9b");
+    CHECK(v["config"]["model_type"] == "gemma2");
+    CHECK(count_params(g).total == count_params(p).total);
+    CHECK(v["params_total"].get<i64>() == count_params(p).total);
+    check_same_layers(g, p);
+  }
+  {
+    // Gemma 3 27B: the text GGUF holds no vision tower (it goes to the mmproj file).
+    const json c = text_config("gemma-3-27b-it");
+    const json v = read_back(gemma("gemma3", c, true));
+    const ModelSpec g = parse_model_config(v["config"], "/config");
+    const ModelSpec p = test::preset_model("gemma-3-27b-it");
+    CHECK(v["config"]["model_type"] == "gemma3_text");
+    CHECK(count_params(g).total == count_params(p).total - count_params(p).vision);
+    CHECK(v["params_total"].get<i64>() == count_params(g).total);
+    check_same_layers(g, p);
+    CHECK(g.layers[4].attn.window == 1024);
+    CHECK(g.layers[5].attn.window == 0);  // five sliding layers, then a global one
+  }
+  {
+    // A Gemma 3 file without a window: llama.cpp's loader slides nowhere.
+    const json v = read_back(gemma("gemma3", text_config("gemma-3-4b-text"), true, false));
+    const ModelSpec g = parse_model_config(v["config"], "/config");
+    for (const auto& l : g.layers) CHECK(l.attn.window == 0);
+  }
+}
+
+TEST_CASE("GGUF of gpt-oss reads back to the published model: sinks, biases, MXFP4 experts", "[gguf][published]") {
+  const json c = text_config("gpt-oss-20b");
+  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
+            nkv = get(c, "num_key_value_heads"), hd = get(c, "head_dim"), I = get(c, "intermediate_size"),
+            E = get(c, "num_local_experts"), V = get(c, "vocab_size");
+  GgufFile f;
+  common(f, "gpt-oss", c);
+  f.u32("gpt-oss.attention.head_count_kv", static_cast<std::uint32_t>(nkv));
+  f.u32("gpt-oss.feed_forward_length", static_cast<std::uint32_t>(I));
+  f.u32("gpt-oss.expert_feed_forward_length", static_cast<std::uint32_t>(I));
+  f.u32("gpt-oss.attention.key_length", static_cast<std::uint32_t>(hd));
+  f.u32("gpt-oss.attention.value_length", static_cast<std::uint32_t>(hd));
+  f.u32("gpt-oss.expert_count", static_cast<std::uint32_t>(E));
+  f.u32("gpt-oss.expert_used_count", static_cast<std::uint32_t>(get(c, "num_experts_per_tok")));
+  f.u32("gpt-oss.attention.sliding_window", static_cast<std::uint32_t>(get(c, "sliding_window")));
+  f.tensor("token_embd.weight", {H, V}, BF16);
+  f.tensor("output_norm.weight", {H});
+  f.tensor("output.weight", {H, V}, BF16);
+  for (u64 i = 0; i < L; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    f.tensor(b + "attn_norm.weight", {H});
+    f.tensor(b + "post_attention_norm.weight", {H});
+    f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16), f.tensor(b + "attn_q.bias", {nh * hd});
+    f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16), f.tensor(b + "attn_k.bias", {nkv * hd});
+    f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16), f.tensor(b + "attn_v.bias", {nkv * hd});
+    f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16), f.tensor(b + "attn_output.bias", {H});
+    f.tensor(b + "attn_sinks.weight", {nh});
+    f.tensor(b + "ffn_gate_inp.weight", {H, E}), f.tensor(b + "ffn_gate_inp.bias", {E});
+    f.tensor(b + "ffn_gate_exps.weight", {H, I, E}, MXFP4), f.tensor(b + "ffn_gate_exps.bias", {I, E});
+    f.tensor(b + "ffn_up_exps.weight", {H, I, E}, MXFP4), f.tensor(b + "ffn_up_exps.bias", {I, E});
+    f.tensor(b + "ffn_down_exps.weight", {I, H, E}, MXFP4), f.tensor(b + "ffn_down_exps.bias", {H, E});
+  }
+  const json v = read_back(f);
+  const ModelSpec g = parse_model_config(v["config"], "/config");
+  const ModelSpec p = test::preset_model("gpt-oss-20b");
+  CHECK(v["config"]["model_type"] == "gpt_oss");
+  CHECK(count_params(g).total == count_params(p).total);
+  CHECK(count_params(g).active == count_params(p).active);
+  CHECK(v["params_total"].get<i64>() == count_params(p).total);
+  CHECK(v["precision"]["by_class"]["experts"] == "mxfp4");
+  check_same_layers(g, p);
+}
+
+TEST_CASE("GGUF of Llama 4 Scout reads back to the published text model", "[gguf][published]") {
+  const json c = text_config("llama-4-scout");
+  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
+            nkv = get(c, "num_key_value_heads"), hd = get(c, "head_dim"), I = get(c, "intermediate_size"),
+            E = get(c, "num_local_experts"), V = get(c, "vocab_size");
+  GgufFile f;
+  common(f, "llama4", c);
+  f.u32("llama4.attention.head_count_kv", static_cast<std::uint32_t>(nkv));
+  f.u32("llama4.feed_forward_length", static_cast<std::uint32_t>(get(c, "intermediate_size_mlp")));
+  f.u32("llama4.expert_feed_forward_length", static_cast<std::uint32_t>(I));
+  f.u32("llama4.interleave_moe_layer_step", static_cast<std::uint32_t>(get(c, "interleave_moe_layer_step")));
+  f.u32("llama4.attention.key_length", static_cast<std::uint32_t>(hd));
+  f.u32("llama4.attention.value_length", static_cast<std::uint32_t>(hd));
+  f.u32("llama4.rope.dimension_count", static_cast<std::uint32_t>(hd));
+  f.u32("llama4.expert_count", static_cast<std::uint32_t>(E));
+  f.u32("llama4.expert_used_count", static_cast<std::uint32_t>(get(c, "num_experts_per_tok")));
+  f.u32("llama4.vocab_size", static_cast<std::uint32_t>(V));
+  f.tensor("token_embd.weight", {H, V}, BF16);
+  f.tensor("rope_freqs.weight", {hd / 2});  // Llama 3 RoPE scaling as a tensor: not a parameter of the model
+  f.tensor("output_norm.weight", {H});
+  f.tensor("output.weight", {H, V}, BF16);
+  for (u64 i = 0; i < L; ++i) {  // Scout: every layer MoE (interleave step 1)
+    const std::string b = "blk." + std::to_string(i) + ".";
+    f.tensor(b + "attn_norm.weight", {H});
+    f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16);
+    f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16);
+    f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16);
+    f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16);
+    f.tensor(b + "ffn_norm.weight", {H});
+    f.tensor(b + "ffn_gate_inp.weight", {H, E});
+    f.tensor(b + "ffn_gate_exps.weight", {H, I, E}, BF16);
+    f.tensor(b + "ffn_up_exps.weight", {H, I, E}, BF16);
+    f.tensor(b + "ffn_down_exps.weight", {I, H, E}, BF16);
+    f.tensor(b + "ffn_gate_shexp.weight", {H, I}, BF16);
+    f.tensor(b + "ffn_up_shexp.weight", {H, I}, BF16);
+    f.tensor(b + "ffn_down_shexp.weight", {I, H}, BF16);
+  }
+  const json v = read_back(f);
+  const ModelSpec g = parse_model_config(v["config"], "/config");
+  const ModelSpec p = test::preset_model("llama-4-scout");
+  CHECK(v["config"]["model_type"] == "llama4_text");
+  CHECK(count_params(g).total == count_params(p).total - count_params(p).vision);
+  CHECK(count_params(g).active == count_params(p).active);
+  CHECK(v["params_total"].get<i64>() == count_params(g).total + static_cast<i64>(hd / 2));
+  check_same_layers(g, p);
+  CHECK(g.layers[0].attn.chunk == 8192);
+  CHECK(g.layers[3].attn.chunk == 0);  // every fourth layer global, without RoPE
+}
+
+namespace {
+
+// DeepSeek-V3 as deepseek.py writes it: MLA as MQA (head_count_kv 1, the heads' sizes in the *_mla keys), kv_b split
+// into k_b and v_b per head, the MTP layer dropped. `legacy`: files before that split keep attn_kv_b and the heads'
+// own key and value lengths.
+GgufFile deepseek(const json& c, bool legacy) {
+  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
+            ql = get(c, "q_lora_rank"), kvl = get(c, "kv_lora_rank"), nope = get(c, "qk_nope_head_dim"),
+            rope = get(c, "qk_rope_head_dim"), vd = get(c, "v_head_dim"), ff = get(c, "intermediate_size"),
+            I = get(c, "moe_intermediate_size"), E = get(c, "n_routed_experts"), S = get(c, "n_shared_experts"),
+            dense = get(c, "first_k_dense_replace"), V = get(c, "vocab_size");
+  GgufFile f;
+  common(f, "deepseek2", c);
+  f.u32("deepseek2.feed_forward_length", static_cast<std::uint32_t>(ff));
+  f.u32("deepseek2.leading_dense_block_count", static_cast<std::uint32_t>(dense));
+  f.u32("deepseek2.vocab_size", static_cast<std::uint32_t>(V));
+  f.u32("deepseek2.attention.q_lora_rank", static_cast<std::uint32_t>(ql));
+  f.u32("deepseek2.attention.kv_lora_rank", static_cast<std::uint32_t>(kvl));
+  f.u32("deepseek2.rope.dimension_count", static_cast<std::uint32_t>(rope));
+  if (legacy) {
+    f.u32("deepseek2.attention.head_count_kv", static_cast<std::uint32_t>(nh));
+    f.u32("deepseek2.attention.key_length", static_cast<std::uint32_t>(nope + rope));
+    f.u32("deepseek2.attention.value_length", static_cast<std::uint32_t>(vd));
+  } else {
+    f.u32("deepseek2.attention.head_count_kv", 1);
+    f.u32("deepseek2.attention.key_length", static_cast<std::uint32_t>(kvl + rope));
+    f.u32("deepseek2.attention.value_length", static_cast<std::uint32_t>(kvl));
+    f.u32("deepseek2.attention.key_length_mla", static_cast<std::uint32_t>(nope + rope));
+    f.u32("deepseek2.attention.value_length_mla", static_cast<std::uint32_t>(vd));
+  }
+  f.u32("deepseek2.expert_feed_forward_length", static_cast<std::uint32_t>(I));
+  f.u32("deepseek2.expert_count", static_cast<std::uint32_t>(E));
+  f.u32("deepseek2.expert_shared_count", static_cast<std::uint32_t>(S));
+  f.u32("deepseek2.expert_used_count", static_cast<std::uint32_t>(get(c, "num_experts_per_tok")));
+  f.u32("deepseek2.expert_gating_func", 2);
+  f.f32("deepseek2.expert_weights_scale", 2.5f);
+  f.tensor("token_embd.weight", {H, V}, BF16);
+  f.tensor("output_norm.weight", {H});
+  f.tensor("output.weight", {H, V}, BF16);
+  for (u64 i = 0; i < L; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    f.tensor(b + "attn_norm.weight", {H});
+    f.tensor(b + "attn_q_a.weight", {H, ql}, BF16);
+    f.tensor(b + "attn_q_a_norm.weight", {ql});
+    f.tensor(b + "attn_q_b.weight", {ql, nh * (nope + rope)}, BF16);
+    f.tensor(b + "attn_kv_a_mqa.weight", {H, kvl + rope}, BF16);
+    f.tensor(b + "attn_kv_a_norm.weight", {kvl});
+    if (legacy) {
+      f.tensor(b + "attn_kv_b.weight", {kvl, nh * (nope + vd)}, BF16);
+    } else {
+      f.tensor(b + "attn_k_b.weight", {nope, kvl, nh}, BF16);
+      f.tensor(b + "attn_v_b.weight", {kvl, vd, nh}, BF16);
+    }
+    f.tensor(b + "attn_output.weight", {nh * vd, H}, BF16);
+    f.tensor(b + "ffn_norm.weight", {H});
+    if (i < dense) {
+      f.tensor(b + "ffn_gate.weight", {H, ff}, BF16);
+      f.tensor(b + "ffn_up.weight", {H, ff}, BF16);
+      f.tensor(b + "ffn_down.weight", {ff, H}, BF16);
+    } else {
+      f.tensor(b + "ffn_gate_inp.weight", {H, E});
+      f.tensor(b + "exp_probs_b.bias", {E});
+      f.tensor(b + "ffn_gate_exps.weight", {H, I, E}, BF16);
+      f.tensor(b + "ffn_up_exps.weight", {H, I, E}, BF16);
+      f.tensor(b + "ffn_down_exps.weight", {I, H, E}, BF16);
+      f.tensor(b + "ffn_gate_shexp.weight", {H, I * S}, BF16);
+      f.tensor(b + "ffn_up_shexp.weight", {H, I * S}, BF16);
+      f.tensor(b + "ffn_down_shexp.weight", {I * S, H}, BF16);
+    }
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("GGUF of DeepSeek-V3 reads back to the published model without its MTP layer", "[gguf][published]") {
+  const json c = text_config("deepseek-v3");
+  json no_mtp = c;
+  no_mtp["num_nextn_predict_layers"] = 0;  // llama.cpp's converter drops the MTP module
+  const ModelSpec p = parse_model_config(no_mtp, "/config");
+  for (const bool legacy : {false, true}) {
+    INFO((legacy ? "kv_b unsplit" : "kv_b split into k_b and v_b"));
+    const json v = read_back(deepseek(c, legacy));
+    const ModelSpec g = parse_model_config(v["config"], "/config");
+    CHECK(v["config"]["model_type"] == "deepseek_v3");
+    CHECK(v["config"]["qk_nope_head_dim"] == 128);
+    CHECK(v["config"]["num_key_value_heads"] == 128);
+    CHECK(count_params(g).total == count_params(p).total);
+    CHECK(count_params(g).active == count_params(p).active);
+    CHECK(v["params_total"].get<i64>() == count_params(g).total);
+    check_same_layers(g, p);
+  }
+}
