@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 
+#include "io/families.hpp"
 #include "io/gguf_decoders.hpp"
 #include "io/gguf_hybrid.hpp"
 #include "io/weight_formats.hpp"
@@ -252,7 +253,13 @@ json gguf_model(const GgufHeader& h) {
   if (!decoder.is_null()) {  // the families of io/gguf_decoders.cpp
     json c = decoder;
     c["_name_or_path"] = name;
-    if (c.contains("head_dim") && c["hidden_size"].get<double>() == c["head_dim"].get<double>() * c["num_attention_heads"].get<double>())
+    // head_dim equal to hidden / heads is left out, as Hugging Face configs leave it, unless the family's own
+    // default is another (Gemma's 256): then leaving it out would change the model.
+    const FamilyTraits* fam = find_family(c["model_type"].get<std::string>());
+    const bool own_default = fam && std::any_of(fam->defaults.begin(), fam->defaults.end(),
+                                                [](const FieldDefault& d) { return d.key == "head_dim"; });
+    if (!own_default && c.contains("head_dim") &&
+        c["hidden_size"].get<double>() == c["head_dim"].get<double>() * c["num_attention_heads"].get<double>())
       c.erase("head_dim");
     return result(c);
   }

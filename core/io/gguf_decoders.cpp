@@ -1,6 +1,7 @@
 #include "io/gguf_decoders.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace infercast {
 
@@ -21,7 +22,7 @@ const std::vector<Arch>& archs() {
       {"ernie4_5-moe", "ernie4_5_moe"}, {"hunyuan-moe", "hunyuan_v1_moe"}, {"hunyuan-dense", "hunyuan_v1_dense"},
       {"smollm3", "smollm3"},     {"internlm2", "internlm2"},   {"gemma2", "gemma2"},
       {"gemma3", "gemma3_text"},  {"gpt-oss", "gpt_oss"},       {"llama4", "llama4_text"},
-      {"deepseek2", "deepseek_v3"},
+      {"deepseek2", "deepseek_v3"}, {"gemma3n", "gemma3n_text"},
   };
   return table;
 }
@@ -41,6 +42,55 @@ json layer_types(const json& md, const std::string& arch, double layers, std::in
   if (v && v->is_number() && v->get<double>() >= 1 && v->get<double>() <= 1e6) period = static_cast<std::int64_t>(v->get<double>());
   for (std::int64_t i = 0; i < n; ++i) out.push_back(i % period < period - 1 ? local : "full_attention");
   return out;
+}
+
+// Gemma 3n (gemma.py, Gemma3NModel): what its converter writes beside the common keys, back in
+// Gemma3nTextConfig's fields. llama.cpp's loader reads few of them (it fixes 4 AltUp inputs, LAuReL rank 64 and KV
+// from the first 20 layers); the file still holds them, and the LAuReL rank is the laurel_l tensor's width.
+void gemma3n_fields(json& cfg, const GgufHeader& h, const json& md) {
+  const std::string a = "gemma3n";
+  const auto L = static_cast<std::size_t>(cfg["num_hidden_layers"].get<double>());
+  const auto per_layer = [&](const std::string& k) -> const json* {
+    const std::string key = a + "." + k;
+    return md.contains(key) && md[key].is_array() && md[key].size() == L ? &md[key] : nullptr;
+  };
+  const auto dims = [&](const std::string& name) -> const std::vector<std::uint64_t>* {
+    for (const auto& t : h.tensors)
+      if (t.name == name) return &t.dims;
+    return nullptr;
+  };
+  const auto scalar = [&](const std::string& k, double fallback) {
+    const std::string key = a + "." + k;
+    return md.contains(key) && md[key].is_number() ? md[key].get<double>() : fallback;
+  };
+  if (const json* ff = per_layer("feed_forward_length")) cfg["intermediate_size"] = *ff;
+  cfg["layer_types"] = layer_types(md, a, static_cast<double>(L), 5, "sliding_attention");
+  const auto* pl_norm = dims("per_layer_proj_norm.weight");
+  cfg["hidden_size_per_layer_input"] = scalar("embedding_length_per_layer_input", pl_norm && !pl_norm->empty() ? static_cast<double>((*pl_norm)[0]) : 256);
+  cfg["altup_num_inputs"] = scalar("altup.num_inputs", 4);
+  cfg["altup_active_idx"] = scalar("altup.active_idx", 0);
+  cfg["num_kv_shared_layers"] = scalar("attention.shared_kv_layers", std::max(0.0, static_cast<double>(L) - 20));
+  const auto* laurel = dims("blk.0.laurel_l.weight");
+  cfg["laurel_rank"] = laurel && laurel->size() == 2 ? static_cast<double>((*laurel)[1]) : 64.0;
+  // Activation sparsity is stored as the normal quantile of each layer's fraction (0.95 -> 1.6449, 0 -> -inf).
+  if (const json* q = per_layer("activation_sparsity_scale")) {
+    json p = json::array();
+    for (const auto& x : *q) {
+      const double v = x.is_number() ? x.get<double>() : 0;
+      p.push_back(std::isfinite(v) ? std::round(0.5 * std::erfc(-v / std::sqrt(2.0)) * 1e6) / 1e6 : (v > 0 ? 1.0 : 0.0));
+    }
+    cfg["activation_sparsity_pattern"] = p;
+  }
+  // The converter makes the two embedding tables one size: older files cut the token table to the per-layer one's
+  // 262,144 rows, newer ones pad the per-layer table to 262,400. Either way the model is Gemma3nTextConfig's
+  // 262,400 and 262,144 (every published Gemma 3n); other sizes are taken as they are.
+  const auto* tok = dims("token_embd.weight");
+  const auto* pl = dims("per_layer_token_embd.weight");
+  const double vt = tok && tok->size() == 2 ? static_cast<double>((*tok)[1]) : 0;
+  const double vp = pl && pl->size() == 2 ? static_cast<double>((*pl)[1]) : vt;
+  const bool published = vt == vp && (vt == 262144 || vt == 262400);
+  cfg["vocab_size"] = published ? 262400.0 : vt;
+  cfg["vocab_size_per_layer_input"] = published ? 262144.0 : vp;
 }
 
 }  // namespace
@@ -225,6 +275,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
       for (double i = 0; i < cfg["num_hidden_layers"].get<double>(); ++i) cfg["no_rope_layers"].push_back(1);
     cfg["use_qk_norm"] = num("expert_count").get<double>() != 128;
   }
+  if (a == "gemma3n") gemma3n_fields(cfg, h, md);
   if (a == "gemma3") {
     // The loader slides only with a window, five layers in six (load_swa_pattern(ml, 6)).
     const bool sliding = !num("attention.sliding_window").is_null() && num("attention.sliding_window").get<double>() > 0;
@@ -232,7 +283,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
                                  : layer_types(md, a, cfg["num_hidden_layers"].get<double>(), 1, "sliding_attention");
   }
   const json vocab = num("vocab_size");
-  cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);
+  if (!cfg.contains("vocab_size")) cfg["vocab_size"] = !vocab.is_null() ? vocab : json(vocab_rows);
   if (cfg["vocab_size"].get<double>() <= 0) {
     const std::string key = "tokenizer.ggml.tokens";
     if (md.contains(key) && md[key].is_object()) cfg["vocab_size"] = md[key]["length"];

@@ -31,6 +31,14 @@ struct Writer {
     str(k), put<std::uint32_t>(9), put<std::uint32_t>(7), put<std::uint64_t>(v.size());
     for (bool x : v) put<std::uint8_t>(x ? 1 : 0);
   }
+  void kv_f32s(const std::string& k, const std::vector<float>& v) {
+    str(k), put<std::uint32_t>(9), put<std::uint32_t>(6), put<std::uint64_t>(v.size());
+    for (float x : v) put(x);
+  }
+  void kv_i32s(const std::string& k, const std::vector<std::int32_t>& v) {
+    str(k), put<std::uint32_t>(9), put<std::uint32_t>(5), put<std::uint64_t>(v.size());
+    for (std::int32_t x : v) put(x);
+  }
   void tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type) {
     str(name);
     put<std::uint32_t>(static_cast<std::uint32_t>(dims.size()));
@@ -48,6 +56,8 @@ struct GgufFile {
   void f32(const std::string& k, float v) { kv.kv_f32(k, v), ++n_kv; }
   void text(const std::string& k, const std::string& v) { kv.kv_str(k, v), ++n_kv; }
   void bools(const std::string& k, const std::vector<bool>& v) { kv.kv_bools(k, v), ++n_kv; }
+  void f32s(const std::string& k, const std::vector<float>& v) { kv.kv_f32s(k, v), ++n_kv; }
+  void i32s(const std::string& k, const std::vector<std::int32_t>& v) { kv.kv_i32s(k, v), ++n_kv; }
   void tensor(const std::string& name, std::vector<std::uint64_t> dims, std::uint32_t type = 0) {
     tensors.tensor(name, std::move(dims), type), ++n_tensors;
   }

@@ -111,7 +111,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   arch.replace(at, 5, "bloom");
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"bloom\"; expected one of cohere2, command-r, dbrx, "
-        "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, glm4, glm4moe, gpt-oss, "
+        "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
         "granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mistral, "
         "nemotron_h, nemotron_h_moe, olmo2, olmoe, phi3, "
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder2 "

@@ -4,6 +4,7 @@
 // token, the same sliding, chunked and global layers. What llama.cpp leaves out of a text GGUF (vision towers,
 // DeepSeek's MTP module) or adds (Llama 4's rope_freqs) is accounted for by name.
 #include <catch2/catch.hpp>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "api/api.hpp"
@@ -304,4 +305,109 @@ TEST_CASE("GGUF of DeepSeek-V3 reads back to the published model without its MTP
     CHECK(v["params_total"].get<i64>() == count_params(g).total);
     check_same_layers(g, p);
   }
+}
+
+namespace {
+
+// Gemma 3n E4B as gemma.py's Gemma3NModel writes it: per-layer embeddings and AltUp projections, each layer's
+// LAuReL, AltUp and per-layer-input tensors (KV-shared layers keep their k and v like transformers), activation
+// sparsity as normal quantiles, the layer kinds as a boolean array. `padded`: newer converters pad the per-layer
+// table to the token table's 262,400 rows; older ones cut the token table to 262,144.
+GgufFile gemma3n(const json& c, bool padded) {
+  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
+            nkv = get(c, "num_key_value_heads"), hd = get(c, "head_dim"), P = get(c, "hidden_size_per_layer_input"),
+            R = get(c, "laurel_rank"), N = get(c, "altup_num_inputs");
+  const u64 V = padded ? 262400 : 262144;
+  GgufFile f;
+  common(f, "gemma3n", c);
+  f.u32("gemma3n.attention.head_count_kv", static_cast<std::uint32_t>(nkv));
+  f.u32("gemma3n.attention.key_length", static_cast<std::uint32_t>(hd));
+  f.u32("gemma3n.attention.value_length", static_cast<std::uint32_t>(hd));
+  f.u32("gemma3n.attention.sliding_window", static_cast<std::uint32_t>(get(c, "sliding_window")));
+  f.u32("gemma3n.altup.active_idx", 0);
+  f.u32("gemma3n.altup.num_inputs", static_cast<std::uint32_t>(N));
+  f.u32("gemma3n.embedding_length_per_layer_input", static_cast<std::uint32_t>(P));
+  f.u32("gemma3n.attention.shared_kv_layers", static_cast<std::uint32_t>(get(c, "num_kv_shared_layers")));
+  std::vector<bool> sliding;
+  std::vector<float> sparsity;
+  std::vector<std::int32_t> ff;
+  for (u64 i = 0; i < L; ++i) {
+    sliding.push_back(c["layer_types"][i] == "sliding_attention");
+    const double p = c["activation_sparsity_pattern"][i].get<double>();
+    sparsity.push_back(p > 0 ? 1.6448536f : -std::numeric_limits<float>::infinity());  // the normal quantile of 0.95
+    ff.push_back(static_cast<std::int32_t>(c["intermediate_size"][i].get<double>()));
+  }
+  f.bools("gemma3n.attention.sliding_window_pattern", sliding);
+  f.f32s("gemma3n.activation_sparsity_scale", sparsity);
+  f.i32s("gemma3n.feed_forward_length", ff);
+  f.tensor("token_embd.weight", {H, V}, BF16);
+  f.tensor("per_layer_token_embd.weight", {L * P, padded ? V : 262144}, BF16);
+  f.tensor("per_layer_model_proj.weight", {H, L * P}, BF16);
+  f.tensor("per_layer_proj_norm.weight", {P});
+  f.tensor("altup_proj.weight", {H, H, N - 1}, BF16);
+  f.tensor("altup_unembd_proj.weight", {H, H, N - 1}, BF16);
+  f.tensor("output_norm.weight", {H});
+  for (u64 i = 0; i < L; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    const u64 w = static_cast<u64>(ff[i]);
+    f.tensor(b + "attn_norm.weight", {H});
+    f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16);
+    f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16);
+    f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16);
+    f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16);
+    f.tensor(b + "attn_q_norm.weight", {hd});
+    f.tensor(b + "attn_k_norm.weight", {hd});
+    f.tensor(b + "post_attention_norm.weight", {H});
+    f.tensor(b + "ffn_norm.weight", {H});
+    f.tensor(b + "ffn_gate.weight", {H, w}, BF16);
+    f.tensor(b + "ffn_up.weight", {H, w}, BF16);
+    f.tensor(b + "ffn_down.weight", {w, H}, BF16);
+    f.tensor(b + "post_ffw_norm.weight", {H});
+    f.tensor(b + "inp_gate.weight", {H, P}, BF16);
+    f.tensor(b + "proj.weight", {P, H}, BF16);
+    f.tensor(b + "post_norm.weight", {H});
+    f.tensor(b + "altup_correct_coef.weight", {N, N});
+    f.tensor(b + "altup_correct_scale.weight", {H});
+    f.tensor(b + "altup_predict_coef.weight", {N, N * N});
+    f.tensor(b + "altup_router.weight", {H, N}, BF16);
+    f.tensor(b + "altup_router_norm.weight", {H});
+    f.tensor(b + "laurel_l.weight", {H, R}, BF16);
+    f.tensor(b + "laurel_r.weight", {R, H}, BF16);
+    f.tensor(b + "laurel_post_norm.weight", {H});
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("GGUF of Gemma 3n reads back to the published text model, padded or cut", "[gguf][published]") {
+  const json c = text_config("gemma-3n-e4b-text");
+  const ModelSpec p = test::preset_model("gemma-3n-e4b-text");
+  const i64 H = static_cast<i64>(get(c, "hidden_size")), L = static_cast<i64>(get(c, "num_hidden_layers"));
+  for (const bool padded : {true, false}) {
+    INFO((padded ? "per-layer table padded to 262,400 rows" : "token table cut to 262,144 rows"));
+    const json v = read_back(gemma3n(c, padded));
+    const ModelSpec g = parse_model_config(v["config"], "/config");
+    CHECK(v["config"]["model_type"] == "gemma3n_text");
+    CHECK(v["config"]["activation_sparsity_pattern"][0] == 0.95);
+    CHECK(v["config"]["activation_sparsity_pattern"][10] == 0.0);
+    CHECK(v["config"]["laurel_rank"] == 64);
+    CHECK(count_params(g).total == count_params(p).total);
+    CHECK(count_params(g).active == count_params(p).active);
+    // The file's own elements differ by the rows the converter added or cut.
+    CHECK(v["params_total"].get<i64>() == count_params(p).total + (padded ? 256 * L * 256 : -256 * H));
+    check_same_layers(g, p);
+  }
+}
+
+TEST_CASE("a Gemma GGUF whose heads divide the width exactly keeps its head size", "[gguf][published]") {
+  // Gemma's own default head_dim is 256: a file of 4 heads of 16 on a width of 64 must not fall back to it.
+  const json c = {{"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 4}, {"num_key_value_heads", 2},
+                  {"head_dim", 16}, {"intermediate_size", 128}, {"vocab_size", 100}, {"sliding_window", 32},
+                  {"max_position_embeddings", 4096}};
+  const json v = read_back(gemma("gemma2", c, false));
+  CHECK(v["config"]["head_dim"] == 16);
+  const ModelSpec g = parse_model_config(v["config"], "/config");
+  CHECK(g.layers[0].attn.head_dim == 16);
+  CHECK(count_params(g).total == v["params_total"].get<i64>());
 }
