@@ -38,7 +38,9 @@ json read_checkpoint(const std::string& path, const std::vector<std::string>& fi
 
 void report_checkpoint(const json& v, std::ostream& out) {
   out << "checkpoint: " << v["files"].size() << " safetensors file(s), " << v["tensors"] << " tensors, "
-      << v["params_total"] << " parameters; "
+      << v["params_total"] << " parameters"
+      << (v["encoder_params"].get<double>() > 0 ? " (and " + v["encoder_params"].dump() + " in encoders the forecast leaves out)" : std::string())
+      << "; "
       << (v["inferred"].get<bool>() ? "config inferred from the tensor names" : "config from " + clean(v["config_file"].get<std::string>()))
       << (v["matches"].get<bool>() ? "; it matches the shapes" : "; it does NOT match the shapes") << "\n";
   for (const auto& c : v["checks"])

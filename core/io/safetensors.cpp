@@ -47,12 +47,21 @@ bool ends_with(const std::string& s, const std::string& t) {
 }
 bool has(const std::string& s, const char* t) { return s.find(t) != std::string::npos; }
 
-// Quantization side tensors (scales, zero points, group indices): stored, but not model parameters.
+// Quantization side tensors (scales, zero points, group indices): stored, but not model parameters. Gemma 3n's
+// AltUp `correct_output_scale` is a parameter of the model, not a quantization scale.
 bool is_side_tensor(const std::string& n) {
-  return ends_with(n, "_scale") || ends_with(n, "_scale_inv") || ends_with(n, ".scales") || ends_with(n, ".qzeros") ||
+  return (ends_with(n, "_scale") && !ends_with(n, "correct_output_scale")) || ends_with(n, "_scale_inv") || ends_with(n, ".scales") || ends_with(n, ".qzeros") ||
          ends_with(n, ".g_idx") || ends_with(n, "_scale_2") || ends_with(n, ".absmax") || ends_with(n, ".quant_map") ||
          ends_with(n, ".quant_state.bitsandbytes__nf4") || ends_with(n, ".quant_state.bitsandbytes__fp4") ||
          ends_with(n, ".nested_absmax") || ends_with(n, ".nested_quant_map");
+}
+
+// Tensors of a multimodal checkpoint's encoders and their projectors (Gemma 3n's vision and audio towers, Qwen-VL's
+// `visual`, LLaVA's projector...), as transformers names them.
+bool is_encoder_tensor(const std::string& n) {
+  return has(n, "vision_tower") || has(n, "audio_tower") || has(n, "embed_vision") || has(n, "embed_audio") ||
+         has(n, "multi_modal_projector") || has(n, "vision_model") || n.rfind("visual.", 0) == 0 ||
+         has(n, ".visual.") || has(n, "mm_projector");
 }
 
 // The weight class of a Hugging Face tensor name ("" for norms, biases and anything else).
@@ -246,7 +255,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     add_checked(total_bytes, b, "/tensors", "bytes");
     auto& bt = by_type[t.dtype];
     bt[0] += 1, bt[1] += t.n, bt[2] += b;  // within the totals' checked bounds
-    layers = std::max(layers, t.layer);
+    if (!is_encoder_tensor(t.name)) layers = std::max(layers, t.layer);  // the text model's layers
     experts = std::max(experts, expert_of(t.name));
     if (is_side_tensor(t.name)) {
       add_checked(side, t.n, "/tensors", "elements");
@@ -349,6 +358,13 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     for (const auto& t : ts)
       if (t.layer >= model_layers && !is_side_tensor(t.name)) mtp_params += t.n;
   params -= mtp_params;
+  // Encoders the config's model leaves out (Gemma 3n's and Gemma 4's vision and audio towers: counted where a
+  // vision encoder is modelled, Gemma 3's and Llama 4's) are reported apart, as the model's count leaves them out.
+  std::uint64_t encoder_params = 0;
+  if (count_params(m).vision == 0)
+    for (const auto& t : ts)
+      if (is_encoder_tensor(t.name) && !is_side_tensor(t.name)) encoder_params += t.n;
+  params -= encoder_params;
   json checks = json::array();
   const auto check = [&](const char* field, std::uint64_t in_config, std::uint64_t in_header) {
     checks.push_back({{"field", field}, {"config", in_config}, {"header", in_header}, {"ok", in_config == in_header}});
@@ -378,6 +394,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
           {"params_total", params},
           {"side_params", side},
           {"mtp_params", mtp_params},
+          {"encoder_params", encoder_params},
           {"tensor_bytes", total_bytes},
           {"types", types},
           {"packed", packed},

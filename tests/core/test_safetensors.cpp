@@ -239,3 +239,58 @@ TEST_CASE("broken safetensors headers get exact errors", "[safetensors]") {
   CHECK(error(call("checkpoint", json{{"tensors", rows}, {"model", 3}}.dump())) ==
         "request.wrong_type | /model holds 3; expected a preset id or a config.json object");
 }
+
+TEST_CASE("a Gemma 3n checkpoint matches its text model, its vision and audio towers reported apart", "[safetensors]") {
+  // google/gemma-3n-E4B-it as transformers names its tensors (modeling_gemma3n.py): the text model under
+  // model.language_model, the MobileNet vision tower, the conformer audio tower and their embedders beside it.
+  const std::uint64_t H = 2048, L = 35, P = 256, F = 16384, hd = 256, R = 64, N = 4;
+  std::vector<Tensor> ts;
+  const std::string t = "model.language_model.";
+  ts.push_back({t + "embed_tokens.weight", "BF16", {262400, H}});
+  ts.push_back({t + "embed_tokens_per_layer.weight", "BF16", {262144, L * P}});
+  ts.push_back({t + "per_layer_model_projection.weight", "BF16", {L * P, H}});
+  ts.push_back({t + "per_layer_projection_norm.weight", "BF16", {P}});
+  for (int k = 0; k < 3; ++k) {
+    ts.push_back({t + "altup_projections." + std::to_string(k) + ".weight", "BF16", {H, H}});
+    ts.push_back({t + "altup_unembed_projections." + std::to_string(k) + ".weight", "BF16", {H, H}});
+  }
+  ts.push_back({t + "norm.weight", "BF16", {H}});
+  for (std::uint64_t i = 0; i < L; ++i) {
+    const std::string b = t + "layers." + std::to_string(i) + ".";
+    for (const auto& [n, s] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"self_attn.q_proj.weight", {8 * hd, H}}, {"self_attn.k_proj.weight", {2 * hd, H}},
+             {"self_attn.v_proj.weight", {2 * hd, H}}, {"self_attn.o_proj.weight", {H, 8 * hd}},
+             {"self_attn.q_norm.weight", {hd}}, {"self_attn.k_norm.weight", {hd}}, {"input_layernorm.weight", {H}},
+             {"post_attention_layernorm.weight", {H}}, {"pre_feedforward_layernorm.weight", {H}},
+             {"post_feedforward_layernorm.weight", {H}}, {"mlp.gate_proj.weight", {F, H}}, {"mlp.up_proj.weight", {F, H}},
+             {"mlp.down_proj.weight", {H, F}}, {"per_layer_input_gate.weight", {P, H}},
+             {"per_layer_projection.weight", {H, P}}, {"post_per_layer_input_norm.weight", {H}},
+             {"altup.correction_coefs.weight", {N, N}}, {"altup.correct_output_scale", {H}},
+             {"altup.prediction_coefs.weight", {N * N, N}}, {"altup.modality_router.weight", {N, H}},
+             {"altup.router_norm.weight", {H}}, {"laurel.linear_left.weight", {R, H}},
+             {"laurel.linear_right.weight", {H, R}}, {"laurel.post_laurel_norm.weight", {H}}})
+      ts.push_back({b + n, "BF16", s});
+  }
+  const std::vector<Tensor> encoders = {
+      {"model.vision_tower.timm_model.blocks.3.40.layer_scale.gamma", "BF16", {640}},  // a block index past 35
+      {"model.vision_tower.timm_model.conv_stem.conv.weight", "BF16", {64, 3, 3, 3}},
+      {"model.audio_tower.conformer.11.attention.attn.q_proj.weight", "BF16", {1536, 1536}},
+      {"model.embed_vision.embedding.weight", "BF16", {128, H}},
+      {"model.embed_audio.embedding_projection.weight", "BF16", {H, 1536}}};
+  std::uint64_t encoder = 0;
+  for (const auto& e : encoders) {
+    std::uint64_t n = 1;
+    for (auto d : e.shape) n *= d;
+    encoder += n;
+    ts.push_back(e);
+  }
+  const json v = ok(call("checkpoint", json{{"tensors", rows_of({ts})}, {"model", "gemma-3n-e4b-text"}}.dump()));
+  const i64 hf = count_params(test::preset_model("gemma-3n-e4b-text")).total;
+  CHECK(v["params_total"].get<i64>() == hf);
+  CHECK(v["encoder_params"].get<std::uint64_t>() == encoder);
+  for (const auto& c : v["checks"]) CHECK(c["ok"].get<bool>());
+  CHECK(v["matches"].get<bool>());
+  // A text-only checkpoint has no encoder tensors.
+  const json w = ok(call("checkpoint", json{{"tensors", rows_of({llama_1b()})}, {"model", "llama-3.2-1b"}}.dump()));
+  CHECK(w["encoder_params"] == 0);
+}
