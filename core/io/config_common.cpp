@@ -1,16 +1,14 @@
 #include "io/config_common.hpp"
 
-namespace infercast {
+#include "util/limits.hpp"
 
-namespace {
-constexpr i64 kMaxLayers = 100000;
-}
+namespace infercast {
 
 i64 config_layer_count(Reader& r, const std::string& key) {
   const i64 L = r.positive_int(key);
-  if (L > kMaxLayers)
+  if (L > limit::kModelLayers)
     r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(L) + "; expected at most " +
-                                    std::to_string(kMaxLayers) + " layers");
+                                    std::to_string(limit::kModelLayers) + " layers");
   return L;
 }
 

@@ -1,13 +1,13 @@
 #include "io/dbrx.hpp"
 
+#include "io/config_common.hpp"
+
 namespace infercast {
 
 void parse_dbrx(Reader& top, ModelSpec& m) {
   const i64 h = top.positive_int("d_model");
   const i64 nh = top.positive_int("n_heads");
-  const i64 L = top.positive_int("n_layers");
-  if (L > 100000)
-    top.fail("n_layers", "out_of_range", top.child_path("n_layers") + " holds " + std::to_string(L) + "; expected at most 100000 layers");
+  const i64 L = config_layer_count(top, "n_layers");
   m.hidden = h;
   m.vocab = top.positive_int("vocab_size");
   m.max_position = top.nonneg_int_or("max_seq_len", 0);

@@ -1,5 +1,7 @@
 #include "io/gguf_decoders.hpp"
 
+#include "util/limits.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -34,6 +36,8 @@ json layer_types(const json& md, const std::string& arch, double layers, std::in
   const std::string key = arch + ".attention.sliding_window_pattern";
   const json* v = md.contains(key) ? &md[key] : nullptr;
   json out = json::array();
+  // Past the layer limit the array is not built: the config's reader refuses block_count with its message.
+  if (!(layers >= 1 && layers <= static_cast<double>(limit::kModelLayers))) return out;
   const auto n = static_cast<std::int64_t>(layers);
   if (v && v->is_array() && static_cast<std::int64_t>(v->size()) == n) {
     for (const auto& b : *v) out.push_back((b.is_boolean() ? b.get<bool>() : b.is_number() && b.get<double>() != 0) ? local : "full_attention");
@@ -49,7 +53,9 @@ json layer_types(const json& md, const std::string& arch, double layers, std::in
 // from the first 20 layers); the file still holds them, and the LAuReL rank is the laurel_l tensor's width.
 void gemma3n_fields(json& cfg, const GgufHeader& h, const json& md) {
   const std::string a = "gemma3n";
-  const auto L = static_cast<std::size_t>(cfg["num_hidden_layers"].get<double>());
+  const double layers = cfg["num_hidden_layers"].get<double>();
+  if (!(layers >= 1 && layers <= static_cast<double>(limit::kModelLayers))) return;  // refused by the config's reader
+  const auto L = static_cast<std::size_t>(layers);
   const auto per_layer = [&](const std::string& k) -> const json* {
     const std::string key = a + "." + k;
     return md.contains(key) && md[key].is_array() && md[key].size() == L ? &md[key] : nullptr;
@@ -271,8 +277,9 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     cfg.erase("sliding_window");
     cfg["attention_chunk_size"] = chunked ? 8192 : 0;
     if (!chunked) cfg["no_rope_layers"] = json::array();
-    if (!chunked)
-      for (double i = 0; i < cfg["num_hidden_layers"].get<double>(); ++i) cfg["no_rope_layers"].push_back(1);
+    const double layers = cfg["num_hidden_layers"].get<double>();
+    if (!chunked && layers <= static_cast<double>(limit::kModelLayers))
+      for (double i = 0; i < layers; ++i) cfg["no_rope_layers"].push_back(1);
     cfg["use_qk_norm"] = num("expert_count").get<double>() != 128;
   }
   if (a == "gemma3n") gemma3n_fields(cfg, h, md);

@@ -1,5 +1,6 @@
 #include "io/model_config.hpp"
 
+#include "io/config_common.hpp"
 #include "io/config_family.hpp"
 #include "io/dbrx.hpp"
 #include "io/decoder_rules.hpp"
@@ -65,16 +66,9 @@ void check_kv_divides(Reader& r, i64 heads, i64 kv, const char* heads_key, const
 enum class LayerKind { Full, Sliding, Chunked };
 
 // layer_types when given (HF's newer configs), else the family's rule.
-// Layer counts are bounded so a typo cannot allocate a trillion layer records (the largest models have ~200).
-constexpr i64 kMaxLayers = 100000;
+// Layer counts are bounded (limit::kModelLayers) so a typo cannot allocate a trillion layer records.
 constexpr i64 kMaxParams = 1000000000000000;
-i64 layer_count(Reader& r, const std::string& key) {
-  const i64 L = r.positive_int(key);
-  if (L > kMaxLayers)
-    r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(L) + "; expected at most " +
-                                    std::to_string(kMaxLayers) + " layers");
-  return L;
-}
+i64 layer_count(Reader& r, const std::string& key) { return config_layer_count(r, key); }
 
 std::vector<LayerKind> read_layer_types(Reader& r, i64 n_layers, const std::vector<LayerKind>& fallback) {
   auto types = r.string_array_or("layer_types");

@@ -17,6 +17,8 @@ constexpr int kJsonDepth = 64;                         // arrays and objects ins
 constexpr std::uint64_t kJsonValues = 2u << 20;        // array elements and object members in one JSON text
 constexpr std::uint64_t kMessageBytes = 2048;          // an error message (longer ones keep their head and tail)
 constexpr int kTextConfigDepth = 3;                    // text_config inside text_config
+// Models
+constexpr std::int64_t kModelLayers = 100000;          // layers of a model (the largest published have about 200)
 // Workloads and sweeps
 constexpr std::uint64_t kRequestEntries = 65536;       // entries of /workload/requests (their counts add to 1e6)
 constexpr double kAnalysisSteps = 65536;               // steps one analysis makes operators for: prefill chunks + decode intervals

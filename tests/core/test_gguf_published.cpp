@@ -411,3 +411,21 @@ TEST_CASE("a Gemma GGUF whose heads divide the width exactly keeps its head size
   CHECK(g.layers[0].attn.head_dim == 16);
   CHECK(count_params(g).total == v["params_total"].get<i64>());
 }
+
+TEST_CASE("a GGUF claiming 1.5 billion layers is refused before any per-layer list is built", "[gguf][published]") {
+  // Fuzz finding (tests/fuzz/corpus/gguf/finding-layer-types-oom.gguf): gpt-oss's layer kinds were listed for
+  // block_count layers before the config's reader bounded it: 2.2 GB, then out of memory.
+  json c = text_config("gpt-oss-20b");
+  c["num_hidden_layers"] = 1526726658;
+  GgufFile f;
+  common(f, "gpt-oss", c);
+  f.u32("gpt-oss.expert_count", 4);
+  f.u32("gpt-oss.expert_used_count", 2);
+  f.u32("gpt-oss.expert_feed_forward_length", 32);
+  f.u32("gpt-oss.attention.sliding_window", 128);
+  f.tensor("token_embd.weight", {64, 100});
+  const auto env = nlohmann::json::parse(call_bytes("gguf", f.bytes()));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  CHECK(env["error"]["code"] == "model.out_of_range");
+  CHECK(env["error"]["message"] == "/gguf/config/num_hidden_layers holds 1526726658; expected at most 100000 layers");
+}
