@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,10 @@ struct GgufFile {
   Writer kv, tensors;
   std::uint64_t n_kv = 0, n_tensors = 0;
   void u32(const std::string& k, std::uint32_t v) { kv.kv_u32(k, v), ++n_kv; }
+  // Several `<arch>.<key>` u32 entries at once, as a table.
+  void u32s(const std::string& arch, std::initializer_list<std::pair<const char*, std::uint64_t>> entries) {
+    for (const auto& [k, v] : entries) u32(arch + "." + k, static_cast<std::uint32_t>(v));
+  }
   void f32(const std::string& k, float v) { kv.kv_f32(k, v), ++n_kv; }
   void text(const std::string& k, const std::string& v) { kv.kv_str(k, v), ++n_kv; }
   void bools(const std::string& k, const std::vector<bool>& v) { kv.kv_bools(k, v), ++n_kv; }

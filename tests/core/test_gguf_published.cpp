@@ -4,6 +4,7 @@
 // token, the same sliding, chunked and global layers. What llama.cpp leaves out of a text GGUF (vision towers,
 // DeepSeek's MTP module) or adds (Llama 4's rope_freqs) is accounted for by name.
 #include <catch2/catch.hpp>
+#include <array>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -24,6 +25,13 @@ json text_config(const std::string& id) {
   return c.contains("text_config") ? c["text_config"] : c;
 }
 u64 get(const json& c, const char* k) { return static_cast<u64>(c.at(k).get<double>()); }
+
+// The sizes of a mixture-of-experts config with plain attention (gpt-oss, Llama 4).
+std::array<u64, 8> moe_dims(const json& c) {
+  return {get(c, "hidden_size"),         get(c, "num_hidden_layers"), get(c, "num_attention_heads"),
+          get(c, "num_key_value_heads"), get(c, "head_dim"),          get(c, "intermediate_size"),
+          get(c, "num_local_experts"),   get(c, "vocab_size")};
+}
 
 json read_back(const GgufFile& f) {
   const auto env = nlohmann::json::parse(call_bytes("gguf", f.bytes()));
@@ -55,6 +63,22 @@ void common(GgufFile& f, const std::string& arch, const json& c) {
   f.u32(arch + ".attention.head_count", static_cast<std::uint32_t>(get(c, "num_attention_heads")));
 }
 
+// One Gemma layer's tensors: attention with its q/k norms (Gemma 3 on), four norms around attention and MLP.
+void gemma_layer(GgufFile& f, const std::string& b, u64 H, u64 nh, u64 nkv, u64 hd, u64 ff, bool qk_norm) {
+  f.tensor(b + "attn_norm.weight", {H});
+  f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16);
+  f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16);
+  f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16);
+  f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16);
+  if (qk_norm) f.tensor(b + "attn_q_norm.weight", {hd}), f.tensor(b + "attn_k_norm.weight", {hd});
+  f.tensor(b + "post_attention_norm.weight", {H});
+  f.tensor(b + "ffn_norm.weight", {H});
+  f.tensor(b + "ffn_gate.weight", {H, ff}, BF16);
+  f.tensor(b + "ffn_up.weight", {H, ff}, BF16);
+  f.tensor(b + "ffn_down.weight", {ff, H}, BF16);
+  f.tensor(b + "post_ffw_norm.weight", {H});
+}
+
 // Gemma 2 and Gemma 3 (gemma.py: Gemma2Model, Gemma3Model): tied embeddings, four norms a layer, q/k norms in 3.
 GgufFile gemma(const std::string& arch, const json& c, bool qk_norm, bool window = true) {
   GgufFile f;
@@ -69,21 +93,7 @@ GgufFile gemma(const std::string& arch, const json& c, bool qk_norm, bool window
   if (window) f.u32(arch + ".attention.sliding_window", static_cast<std::uint32_t>(get(c, "sliding_window")));
   f.tensor("token_embd.weight", {H, V}, BF16);
   f.tensor("output_norm.weight", {H});
-  for (u64 i = 0; i < L; ++i) {
-    const std::string b = "blk." + std::to_string(i) + ".";
-    f.tensor(b + "attn_norm.weight", {H});
-    f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16);
-    f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16);
-    f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16);
-    f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16);
-    if (qk_norm) f.tensor(b + "attn_q_norm.weight", {hd}), f.tensor(b + "attn_k_norm.weight", {hd});
-    f.tensor(b + "post_attention_norm.weight", {H});
-    f.tensor(b + "ffn_norm.weight", {H});
-    f.tensor(b + "ffn_gate.weight", {H, ff}, BF16);
-    f.tensor(b + "ffn_up.weight", {H, ff}, BF16);
-    f.tensor(b + "ffn_down.weight", {ff, H}, BF16);
-    f.tensor(b + "post_ffw_norm.weight", {H});
-  }
+  for (u64 i = 0; i < L; ++i) gemma_layer(f, "blk." + std::to_string(i) + ".", H, nh, nkv, hd, ff, qk_norm);
   return f;
 }
 
@@ -123,19 +133,18 @@ TEST_CASE("GGUF of Gemma 2 and Gemma 3 reads back to the published models", "[gg
 
 TEST_CASE("GGUF of gpt-oss reads back to the published model: sinks, biases, MXFP4 experts", "[gguf][published]") {
   const json c = text_config("gpt-oss-20b");
-  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
-            nkv = get(c, "num_key_value_heads"), hd = get(c, "head_dim"), I = get(c, "intermediate_size"),
-            E = get(c, "num_local_experts"), V = get(c, "vocab_size");
+  const auto [H, L, nh, nkv, hd, I, E, V] = moe_dims(c);
   GgufFile f;
   common(f, "gpt-oss", c);
-  f.u32("gpt-oss.attention.head_count_kv", static_cast<std::uint32_t>(nkv));
-  f.u32("gpt-oss.feed_forward_length", static_cast<std::uint32_t>(I));
-  f.u32("gpt-oss.expert_feed_forward_length", static_cast<std::uint32_t>(I));
-  f.u32("gpt-oss.attention.key_length", static_cast<std::uint32_t>(hd));
-  f.u32("gpt-oss.attention.value_length", static_cast<std::uint32_t>(hd));
-  f.u32("gpt-oss.expert_count", static_cast<std::uint32_t>(E));
-  f.u32("gpt-oss.expert_used_count", static_cast<std::uint32_t>(get(c, "num_experts_per_tok")));
-  f.u32("gpt-oss.attention.sliding_window", static_cast<std::uint32_t>(get(c, "sliding_window")));
+  f.u32s("gpt-oss", {
+      {"attention.head_count_kv", nkv},
+      {"feed_forward_length", I},
+      {"expert_feed_forward_length", I},
+      {"attention.key_length", hd},
+      {"attention.value_length", hd},
+      {"expert_count", E},
+      {"expert_used_count", get(c, "num_experts_per_tok")},
+      {"attention.sliding_window", get(c, "sliding_window")}});
   f.tensor("token_embd.weight", {H, V}, BF16);
   f.tensor("output_norm.weight", {H});
   f.tensor("output.weight", {H, V}, BF16);
@@ -166,21 +175,20 @@ TEST_CASE("GGUF of gpt-oss reads back to the published model: sinks, biases, MXF
 
 TEST_CASE("GGUF of Llama 4 Scout reads back to the published text model", "[gguf][published]") {
   const json c = text_config("llama-4-scout");
-  const u64 H = get(c, "hidden_size"), L = get(c, "num_hidden_layers"), nh = get(c, "num_attention_heads"),
-            nkv = get(c, "num_key_value_heads"), hd = get(c, "head_dim"), I = get(c, "intermediate_size"),
-            E = get(c, "num_local_experts"), V = get(c, "vocab_size");
+  const auto [H, L, nh, nkv, hd, I, E, V] = moe_dims(c);
   GgufFile f;
   common(f, "llama4", c);
-  f.u32("llama4.attention.head_count_kv", static_cast<std::uint32_t>(nkv));
-  f.u32("llama4.feed_forward_length", static_cast<std::uint32_t>(get(c, "intermediate_size_mlp")));
-  f.u32("llama4.expert_feed_forward_length", static_cast<std::uint32_t>(I));
-  f.u32("llama4.interleave_moe_layer_step", static_cast<std::uint32_t>(get(c, "interleave_moe_layer_step")));
-  f.u32("llama4.attention.key_length", static_cast<std::uint32_t>(hd));
-  f.u32("llama4.attention.value_length", static_cast<std::uint32_t>(hd));
-  f.u32("llama4.rope.dimension_count", static_cast<std::uint32_t>(hd));
-  f.u32("llama4.expert_count", static_cast<std::uint32_t>(E));
-  f.u32("llama4.expert_used_count", static_cast<std::uint32_t>(get(c, "num_experts_per_tok")));
-  f.u32("llama4.vocab_size", static_cast<std::uint32_t>(V));
+  f.u32s("llama4", {
+      {"attention.head_count_kv", nkv},
+      {"feed_forward_length", get(c, "intermediate_size_mlp")},
+      {"expert_feed_forward_length", I},
+      {"interleave_moe_layer_step", get(c, "interleave_moe_layer_step")},
+      {"attention.key_length", hd},
+      {"attention.value_length", hd},
+      {"rope.dimension_count", hd},
+      {"expert_count", E},
+      {"expert_used_count", get(c, "num_experts_per_tok")},
+      {"vocab_size", V}});
   f.tensor("token_embd.weight", {H, V}, BF16);
   f.tensor("rope_freqs.weight", {hd / 2});  // Llama 3 RoPE scaling as a tensor: not a parameter of the model
   f.tensor("output_norm.weight", {H});
@@ -226,28 +234,32 @@ GgufFile deepseek(const json& c, bool legacy) {
             dense = get(c, "first_k_dense_replace"), V = get(c, "vocab_size");
   GgufFile f;
   common(f, "deepseek2", c);
-  f.u32("deepseek2.feed_forward_length", static_cast<std::uint32_t>(ff));
-  f.u32("deepseek2.leading_dense_block_count", static_cast<std::uint32_t>(dense));
-  f.u32("deepseek2.vocab_size", static_cast<std::uint32_t>(V));
-  f.u32("deepseek2.attention.q_lora_rank", static_cast<std::uint32_t>(ql));
-  f.u32("deepseek2.attention.kv_lora_rank", static_cast<std::uint32_t>(kvl));
-  f.u32("deepseek2.rope.dimension_count", static_cast<std::uint32_t>(rope));
+  f.u32s("deepseek2", {
+      {"feed_forward_length", ff},
+      {"leading_dense_block_count", dense},
+      {"vocab_size", V},
+      {"attention.q_lora_rank", ql},
+      {"attention.kv_lora_rank", kvl},
+      {"rope.dimension_count", rope}});
   if (legacy) {
-    f.u32("deepseek2.attention.head_count_kv", static_cast<std::uint32_t>(nh));
-    f.u32("deepseek2.attention.key_length", static_cast<std::uint32_t>(nope + rope));
-    f.u32("deepseek2.attention.value_length", static_cast<std::uint32_t>(vd));
+    f.u32s("deepseek2", {
+        {"attention.head_count_kv", nh},
+        {"attention.key_length", nope + rope},
+        {"attention.value_length", vd}});
   } else {
-    f.u32("deepseek2.attention.head_count_kv", 1);
-    f.u32("deepseek2.attention.key_length", static_cast<std::uint32_t>(kvl + rope));
-    f.u32("deepseek2.attention.value_length", static_cast<std::uint32_t>(kvl));
-    f.u32("deepseek2.attention.key_length_mla", static_cast<std::uint32_t>(nope + rope));
-    f.u32("deepseek2.attention.value_length_mla", static_cast<std::uint32_t>(vd));
+    f.u32s("deepseek2", {
+        {"attention.head_count_kv", 1},
+        {"attention.key_length", kvl + rope},
+        {"attention.value_length", kvl},
+        {"attention.key_length_mla", nope + rope},
+        {"attention.value_length_mla", vd}});
   }
-  f.u32("deepseek2.expert_feed_forward_length", static_cast<std::uint32_t>(I));
-  f.u32("deepseek2.expert_count", static_cast<std::uint32_t>(E));
-  f.u32("deepseek2.expert_shared_count", static_cast<std::uint32_t>(S));
-  f.u32("deepseek2.expert_used_count", static_cast<std::uint32_t>(get(c, "num_experts_per_tok")));
-  f.u32("deepseek2.expert_gating_func", 2);
+  f.u32s("deepseek2", {
+      {"expert_feed_forward_length", I},
+      {"expert_count", E},
+      {"expert_shared_count", S},
+      {"expert_used_count", get(c, "num_experts_per_tok")},
+      {"expert_gating_func", 2}});
   f.f32("deepseek2.expert_weights_scale", 2.5f);
   f.tensor("token_embd.weight", {H, V}, BF16);
   f.tensor("output_norm.weight", {H});
@@ -320,14 +332,15 @@ GgufFile gemma3n(const json& c, bool padded) {
   const u64 V = padded ? 262400 : 262144;
   GgufFile f;
   common(f, "gemma3n", c);
-  f.u32("gemma3n.attention.head_count_kv", static_cast<std::uint32_t>(nkv));
-  f.u32("gemma3n.attention.key_length", static_cast<std::uint32_t>(hd));
-  f.u32("gemma3n.attention.value_length", static_cast<std::uint32_t>(hd));
-  f.u32("gemma3n.attention.sliding_window", static_cast<std::uint32_t>(get(c, "sliding_window")));
-  f.u32("gemma3n.altup.active_idx", 0);
-  f.u32("gemma3n.altup.num_inputs", static_cast<std::uint32_t>(N));
-  f.u32("gemma3n.embedding_length_per_layer_input", static_cast<std::uint32_t>(P));
-  f.u32("gemma3n.attention.shared_kv_layers", static_cast<std::uint32_t>(get(c, "num_kv_shared_layers")));
+  f.u32s("gemma3n", {
+      {"attention.head_count_kv", nkv},
+      {"attention.key_length", hd},
+      {"attention.value_length", hd},
+      {"attention.sliding_window", get(c, "sliding_window")},
+      {"altup.active_idx", 0},
+      {"altup.num_inputs", N},
+      {"embedding_length_per_layer_input", P},
+      {"attention.shared_kv_layers", get(c, "num_kv_shared_layers")}});
   std::vector<bool> sliding;
   std::vector<float> sparsity;
   std::vector<std::int32_t> ff;
@@ -349,20 +362,7 @@ GgufFile gemma3n(const json& c, bool padded) {
   f.tensor("output_norm.weight", {H});
   for (u64 i = 0; i < L; ++i) {
     const std::string b = "blk." + std::to_string(i) + ".";
-    const u64 w = static_cast<u64>(ff[i]);
-    f.tensor(b + "attn_norm.weight", {H});
-    f.tensor(b + "attn_q.weight", {H, nh * hd}, BF16);
-    f.tensor(b + "attn_k.weight", {H, nkv * hd}, BF16);
-    f.tensor(b + "attn_v.weight", {H, nkv * hd}, BF16);
-    f.tensor(b + "attn_output.weight", {nh * hd, H}, BF16);
-    f.tensor(b + "attn_q_norm.weight", {hd});
-    f.tensor(b + "attn_k_norm.weight", {hd});
-    f.tensor(b + "post_attention_norm.weight", {H});
-    f.tensor(b + "ffn_norm.weight", {H});
-    f.tensor(b + "ffn_gate.weight", {H, w}, BF16);
-    f.tensor(b + "ffn_up.weight", {H, w}, BF16);
-    f.tensor(b + "ffn_down.weight", {w, H}, BF16);
-    f.tensor(b + "post_ffw_norm.weight", {H});
+    gemma_layer(f, b, H, nh, nkv, hd, static_cast<u64>(ff[i]), true);
     f.tensor(b + "inp_gate.weight", {H, P}, BF16);
     f.tensor(b + "proj.weight", {P, H}, BF16);
     f.tensor(b + "post_norm.weight", {H});
@@ -419,10 +419,11 @@ TEST_CASE("a GGUF claiming 1.5 billion layers is refused before any per-layer li
   c["num_hidden_layers"] = 1526726658;
   GgufFile f;
   common(f, "gpt-oss", c);
-  f.u32("gpt-oss.expert_count", 4);
-  f.u32("gpt-oss.expert_used_count", 2);
-  f.u32("gpt-oss.expert_feed_forward_length", 32);
-  f.u32("gpt-oss.attention.sliding_window", 128);
+  f.u32s("gpt-oss", {
+      {"expert_count", 4},
+      {"expert_used_count", 2},
+      {"expert_feed_forward_length", 32},
+      {"attention.sliding_window", 128}});
   f.tensor("token_embd.weight", {64, 100});
   const auto env = nlohmann::json::parse(call_bytes("gguf", f.bytes()));
   REQUIRE_FALSE(env["ok"].get<bool>());
