@@ -2,26 +2,27 @@
 // "Fusion"). A fused operator keeps its FLOPs; it loses its launches and the activation traffic the fused kernel
 // never sends through memory. The operators keep their rows, so tables and tests still show where work goes.
 #include <string>
+#include <string_view>
 
 #include "ops/ops.hpp"
 
 namespace infercast {
 
 namespace {
-bool ends_with(const std::string& s, const char* tail) {
-  const std::string t(tail);
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
+// Names are compared as views: a length check first, no copies (a quantization sweep makes millions of these).
+using Name = std::string_view;
+bool ends_with(Name s, Name tail) { return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail; }
+bool starts_with(Name s, Name head) { return s.substr(0, head.size()) == head; }
 // Folds `op` into the kernel before it: no launch of its own, and its input arrives in registers (`keep_reads`
 // of its activation read passes remain, out of `reads`).
 void fold(Op& op, double keep_reads, double reads) {
   op.dispatches = 0;
   op.act_read_bytes *= reads > 0 ? keep_reads / reads : 0;
 }
-bool is_norm(const std::string& n) {
-  return n != "qk_norm" && (n.rfind("norm", 0) == 0 || ends_with(n, "_norm") || n.find("norms x") != std::string::npos);
+bool is_norm(Name n) {
+  return n != "qk_norm" && (starts_with(n, "norm") || ends_with(n, "_norm") || n.find("norms x") != Name::npos);
 }
-bool is_act(const std::string& n) { return n == "act" || ends_with(n, "act_mul"); }
+bool is_act(Name n) { return n == "act" || ends_with(n, "act_mul"); }
 }  // namespace
 
 void apply_fusion(std::vector<Op>& ops, const Fusion& f) {
@@ -29,30 +30,31 @@ void apply_fusion(std::vector<Op>& ops, const Fusion& f) {
   for (const auto& op : ops)
     if (op.cls == OpClass::Attention) cache_read += op.kv_read_bytes;
   for (auto& op : ops) {
-    if (is_norm(op.name) || op.name == "qk_norm") op.dispatches *= f.norm_kernels;
-    if (op.name == "rope") op.dispatches *= f.rope_kernels;
-    if (is_act(op.name)) op.dispatches *= f.act_kernels;
-    if (op.name == "kv_cache_write") op.dispatches *= f.kv_write_kernels;
+    const Name n = op.name;
+    if (is_norm(n) || n == "qk_norm") op.dispatches *= f.norm_kernels;
+    if (n == "rope") op.dispatches *= f.rope_kernels;
+    if (is_act(n)) op.dispatches *= f.act_kernels;
+    if (n == "kv_cache_write") op.dispatches *= f.kv_write_kernels;
     if (op.cls == OpClass::GEMM) op.dispatches *= f.gemm_kernels;
     if (f.dequant_copy_above > 0 && op.cls == OpClass::GEMM && op.dequant_flops > 0 && op.gemm_m > f.dequant_copy_above) {
       op.weight_bytes += op.weight_elements * 4;  // the 16-bit copy written, then read by the GEMM
       op.dispatches += static_cast<double>(op.count);
     }
-    if (f.kv_append_copy && op.name == "kv_cache_write") {
+    if (f.kv_append_copy && n == "kv_cache_write") {
       op.kv_read_bytes += cache_read;   // the old cache read into the new buffer
       op.kv_write_bytes += cache_read;  // and written there
     }
   }
   for (std::size_t i = 0; i < ops.size(); ++i) {
     Op& op = ops[i];
-    const std::string& n = op.name;
-    const std::string prev = i > 0 ? ops[i - 1].name : "";
+    const Name n = op.name;
+    const Name prev = i > 0 ? Name(ops[i - 1].name) : Name();
     if (f.qkv && (n == "k_proj" || n == "v_proj")) fold(op, 0, 1);  // one GEMM over [Wq Wk Wv]: x read once
     // One GEMM over [Wg Wu] (a gated MLP: the up projection right after its gate projection).
     if (f.gate_up && ends_with(n, "up_proj") && ends_with(prev, "gate_proj") &&
         n.substr(0, n.size() - 7) == prev.substr(0, prev.size() - 9))
       fold(op, 0, 1);
-    if (f.norm_residual && n.rfind("residual_add", 0) == 0) fold(op, 1, 2);     // add inside the norm: the sum not re-read
+    if (f.norm_residual && starts_with(n, "residual_add")) fold(op, 1, 2);     // add inside the norm: the sum not re-read
     if (f.rope && n == "rope") {                                                // RoPE inside attention: q, k stay on chip
       fold(op, 0, 1);
       op.act_write_bytes = 0;
