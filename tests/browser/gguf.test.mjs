@@ -81,3 +81,62 @@ test('a dropped GGUF header gives the exact model and formats, and the CLI agree
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base)), []);
   await context.close();
 });
+
+// gpt-oss as llama.cpp writes it (gpt-oss.* keys, sinks, biases, MXFP4 experts), two small layers: the page reads it
+// to the same config, parameters and times as the CLI.
+function gptOss() {
+  const parts = [];
+  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
+  const str = (s) => { u64(Buffer.byteLength(s)); parts.push(Buffer.from(s)); };
+  const H = 256, V = 1000, E = 8, I = 256, L = 2;
+  const keys = [['block_count', L], ['context_length', 131072], ['embedding_length', H], ['attention.head_count', 4],
+    ['attention.head_count_kv', 2], ['attention.key_length', 64], ['attention.value_length', 64],
+    ['expert_count', E], ['expert_used_count', 2], ['expert_feed_forward_length', I], ['attention.sliding_window', 128]];
+  const tensors = [];
+  const tensor = (name, dims, type = 0) => tensors.push([name, dims, type]);
+  tensor('token_embd.weight', [H, V], 30);
+  tensor('output_norm.weight', [H]);
+  tensor('output.weight', [H, V], 30);
+  for (let i = 0; i < L; i++) {
+    const p = `blk.${i}.`;
+    tensor(`${p}attn_norm.weight`, [H]);
+    tensor(`${p}post_attention_norm.weight`, [H]);
+    for (const [n, w] of [['attn_q', 256], ['attn_k', 128], ['attn_v', 128]]) { tensor(`${p}${n}.weight`, [H, w], 30); tensor(`${p}${n}.bias`, [w]); }
+    tensor(`${p}attn_output.weight`, [256, H], 30); tensor(`${p}attn_output.bias`, [H]);
+    tensor(`${p}attn_sinks.weight`, [4]);
+    tensor(`${p}ffn_gate_inp.weight`, [H, E]); tensor(`${p}ffn_gate_inp.bias`, [E]);
+    for (const n of ['gate', 'up']) { tensor(`${p}ffn_${n}_exps.weight`, [H, I, E], 39); tensor(`${p}ffn_${n}_exps.bias`, [I, E]); }
+    tensor(`${p}ffn_down_exps.weight`, [I, H, E], 39); tensor(`${p}ffn_down_exps.bias`, [H, E]);
+  }
+  parts.push(Buffer.from('GGUF'));
+  u32(3); u64(tensors.length); u64(2 + keys.length);
+  str('general.architecture'); u32(8); str('gpt-oss');
+  str('general.name'); u32(8); str('tiny gpt-oss');
+  for (const [k, v] of keys) { str(`gpt-oss.${k}`); u32(4); u32(v); }
+  for (const [name, dims, type] of tensors) { str(name); u32(dims.length); for (const d of dims) u64(d); u32(type); u64(0); }
+  const file = path.join(artifacts, 'tiny-gpt-oss-mxfp4.gguf');
+  fs.writeFileSync(file, Buffer.concat(parts));
+  return file;
+}
+
+test('a dropped gpt-oss GGUF (MXFP4 experts) reads as the CLI reads it', async () => {
+  const file = gptOss();
+  const { page, context, consoleErrors, requests } = await openPage(env.browser, `${env.base}#hardware=nvidia-h100-sxm&prompt=512&gen=64`);
+  await analyzed(page);
+  await page.setInputFiles('#config-file', file);
+  await page.waitForFunction(() => /Read from the GGUF header/.test(document.getElementById('gguf-info').textContent));
+  const v = JSON.parse(execFileSync(cli, ['analyze', '--model', file, '--hardware', 'nvidia-h100-sxm', '--prompt', '512', '--gen', '64',
+    '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(v.model.model_type, 'gpt_oss');
+  const info = await page.textContent('#gguf-info');
+  assert.match(info, new RegExp(`${v.model.params_total.toLocaleString('en-US')} parameters`));
+  await page.waitForFunction((t) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time per output token') return c.querySelector('.value').textContent === t;
+    return false;
+  }, seconds(v.decode.tpot_s), { timeout: 20000 });
+  assert.equal(await cardValue(page, 'Time to first token'), seconds(v.ttft_s));
+  assert.deepEqual(consoleErrors, []);
+  assert.deepEqual(requests.filter((u) => !u.startsWith(env.base)), []);
+  await context.close();
+});
