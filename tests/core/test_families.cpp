@@ -252,7 +252,7 @@ TEST_CASE("Command R7B (Cohere 2): three sliding layers with RoPE, one global No
   CHECK(resident == (8.0 * 32768 + 24.0 * 4096) * 8 * 256 * 2);
 }
 
-TEST_CASE("StarCoder2: biases everywhere and a plain GELU MLP; StableLM: RoPE on a quarter of each head", "[families][rules]") {
+TEST_CASE("StarCoder2: biases everywhere and a plain GELU MLP, StableLM: RoPE on a quarter of each head", "[families][rules]") {
   const ModelSpec s = preset_model("starcoder2-15b");
   const auto& f = s.layers[0].ffn;
   CHECK_FALSE(f.gated);

@@ -140,7 +140,7 @@ TEST_CASE("Gemma 4 MoE beside the dense MLP, by hand", "[gemma]") {
   CHECK(find_op(ops, "norms x7").count == 1);
 }
 
-TEST_CASE("Gemma 4 KV sharing drops the shared layers' k/v weights; double-wide MLP; per-layer inputs", "[gemma]") {
+TEST_CASE("Gemma 4 KV sharing drops the shared layers' k/v weights, double-wide MLP, per-layer inputs", "[gemma]") {
   const ModelSpec m = parse(gemma4({{"num_hidden_layers", 3},
                                     {"layer_types", {"sliding_attention", "full_attention", "full_attention"}},
                                     {"num_kv_shared_layers", 1},

@@ -138,7 +138,7 @@ TEST_CASE("MiniMax-M1 by hand: 70 lightning-attention layers and 10 softmax laye
   CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == 64.0 * 128 * 128 * 2);
 }
 
-TEST_CASE("DeepSeek-V3.2 by hand: DeepSeek-V3 plus a lightning indexer per layer; its keys cached in fp8", "[hybrid][params]") {
+TEST_CASE("DeepSeek-V3.2 by hand: DeepSeek-V3 plus a lightning indexer per layer, its keys cached in fp8", "[hybrid][params]") {
   const ll indexer = 1536LL * 64 * 128 + 7168LL * 128 + 2 * 128 + 7168LL * 64;  // wq_b, wk, k_norm, weights_proj
   CHECK(indexer == 13959424);
   const auto v3 = count_params(preset_model("deepseek-v3"));

@@ -171,7 +171,7 @@ TEST_CASE("each device holds its share of the parameters", "[parallel]") {
   }
 }
 
-TEST_CASE("DeepSeek-V3 fits on 8 H200 and not on one; Llama-3.1-405B needs the right node", "[parallel]") {
+TEST_CASE("DeepSeek-V3 fits on 8 H200 and not on one, Llama-3.1-405B needs the right node", "[parallel]") {
   const ModelSpec ds = preset_model("deepseek-v3");
   const Workload w = workload(1, 1024, 256, "fp8", "bf16");
   const Analysis one = analyze(ds, w, &sys("hgx-h200").device);

@@ -171,7 +171,7 @@ TEST_CASE("collectives: custom all-reduce for small messages, NCCL's base latenc
   CHECK(ref_s == Approx(161 * (nccl.seconds + dgx.device.eff.dispatch_s)));
 }
 
-TEST_CASE("every device has a default runtime that exists; a calibrated device's own efficiencies win", "[runtime]") {
+TEST_CASE("every device has a default runtime that exists, a calibrated device's own efficiencies win", "[runtime]") {
   for (const auto& h : hardware_presets()) {
     INFO(h.id);
     CHECK(find_runtime_preset(default_runtime_id(h)));

@@ -61,7 +61,7 @@ TEST_CASE("work: a step's operators and the layer groups are counted where they 
   CHECK(estimate_work(m, small, 100).ops == e.ops);
 }
 
-TEST_CASE("work: Gemma 3n's steps weigh by their operators; a Llama's stay within the steps limit") {
+TEST_CASE("work: Gemma 3n's steps weigh by their operators, a Llama's stay within the steps limit") {
   // 16,384 tile intervals: 2.1 million operator-steps of a Llama (within both limits), over 3 million of Gemma 3n.
   const Workload w = tiled({{0, 1, 1}}, 65536, 4);
   const WorkEstimate llama = estimate_work(preset_model("llama-3.1-8b"), w);
