@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardShows, cardValue, openPage, root, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -62,10 +62,7 @@ test('a dropped GGUF header gives the exact model and formats, and the CLI agree
   await page.waitForFunction(() => /wclasses=/.test(location.hash) && /model=custom/.test(location.hash));
   const v = JSON.parse(execFileSync(cli, ['analyze', '--model', file, '--hardware', 'nvidia-rtx-4090', '--prompt', '1024', '--gen', '256',
     '--format', 'json'], { encoding: 'utf8' }));
-  await page.waitForFunction((t) => {
-    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time per output token') return c.querySelector('.value').textContent === t;
-    return false;
-  }, seconds(v.decode.tpot_s), { timeout: 20000 });
+  await cardShows(page, 'Time per output token', seconds(v.decode.tpot_s));
   assert.equal(await cardValue(page, 'Time to first token'), seconds(v.ttft_s));
   assert.equal(await page.inputValue('#weights'), 'q4_k');
   assert.match(await page.textContent('#model-info'), /Llama 3\.2 1B Instruct: 1,235,814,400 parameters/);
@@ -131,10 +128,7 @@ test('a dropped gpt-oss GGUF (MXFP4 experts) reads as the CLI reads it', async (
   assert.equal(v.model.model_type, 'gpt_oss');
   const info = await page.textContent('#gguf-info');
   assert.match(info, new RegExp(`${v.model.params_total.toLocaleString('en-US')} parameters`));
-  await page.waitForFunction((t) => {
-    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time per output token') return c.querySelector('.value').textContent === t;
-    return false;
-  }, seconds(v.decode.tpot_s), { timeout: 20000 });
+  await cardShows(page, 'Time per output token', seconds(v.decode.tpot_s));
   assert.equal(await cardValue(page, 'Time to first token'), seconds(v.ttft_s));
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base)), []);

@@ -63,6 +63,14 @@ export async function cardValue(page, label) {
   }, label);
 }
 
+// Waits until the card with this label shows exactly `text` (a new analysis may still be painting).
+export async function cardShows(page, label, text, timeout = 20000) {
+  await page.waitForFunction(([l, t]) => {
+    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === l) return c.querySelector('.value').textContent === t;
+    return false;
+  }, [label, text], { timeout });
+}
+
 // Registers one browser and one server for a test file; read env.browser and env.base inside tests.
 export function withBrowser() {
   const env = {};

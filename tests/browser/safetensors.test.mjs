@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { seconds } from '../../site/src/format.js';
-import { analyzed, artifacts, cardValue, openPage, root, withBrowser } from './helpers.mjs';
+import { analyzed, artifacts, cardShows, cardValue, openPage, root, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -55,10 +55,7 @@ test('dropped safetensors shards with their config give exact parameters and for
   await page.waitForFunction(() => /wclasses=/.test(location.hash) && /model=custom/.test(location.hash));
   const v = JSON.parse(execFileSync(cli, ['analyze', '--model', tiny, '--hardware', 'nvidia-l4', '--prompt', '256', '--gen', '64', '--format', 'json'],
     { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
-  await page.waitForFunction((t) => {
-    for (const c of document.querySelectorAll('.card')) if (c.querySelector('.label').textContent === 'Time per output token') return c.querySelector('.value').textContent === t;
-    return false;
-  }, seconds(v.decode.tpot_s), { timeout: 20000 });
+  await cardShows(page, 'Time per output token', seconds(v.decode.tpot_s));
   assert.equal(await cardValue(page, 'Time to first token'), seconds(v.ttft_s));
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base)), []);
