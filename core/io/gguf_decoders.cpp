@@ -138,6 +138,20 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   const auto put = [&](const char* hf, const std::string& key, bool required) {
     put_gguf_field(cfg, num(key), arch, hf, key, required);
   };
+  // DeepSeek's mixture-of-experts keys, which GLM-4.5 shares; llama.cpp counts MTP layers among the blocks, so a
+  // file that names them has block_count - nextn_predict_layers model layers.
+  const auto deepseek_moe = [&] {
+    put("n_routed_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("moe_intermediate_size", "expert_feed_forward_length", true);
+    put("n_shared_experts", "expert_shared_count", false);
+    put("first_k_dense_replace", "leading_dense_block_count", false);
+    const json nextn = num("nextn_predict_layers");
+    if (!nextn.is_null()) {
+      cfg["num_nextn_predict_layers"] = nextn;
+      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
+    }
+  };
   const auto bias = has_tensor("blk.0.attn_q.bias");
   const auto q_norm = has_tensor("blk.0.attn_q_norm.weight");
   const std::string a = arch;
@@ -180,16 +194,10 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
       throw InputError("gguf.bad_value", "/gguf/deepseek2.rope.dimension_count",
                        "deepseek2.rope.dimension_count is larger than the key length; expected the rotated part of a head");
     if (!cfg.contains("q_lora_rank")) cfg["q_lora_rank"] = nullptr;  // V2-Lite: a plain q_proj
-    put("n_routed_experts", "expert_count", true);
-    put("num_experts_per_tok", "expert_used_count", true);
-    put("moe_intermediate_size", "expert_feed_forward_length", true);
-    put("n_shared_experts", "expert_shared_count", false);
-    put("first_k_dense_replace", "leading_dense_block_count", false);
+    deepseek_moe();
     put("routed_scaling_factor", "expert_weights_scale", false);
-    // Layers past block_count (DeepSeek's MTP module) are dropped by the converter; a file that keeps them says so.
-    const json nextn = num("nextn_predict_layers");
-    cfg["num_nextn_predict_layers"] = nextn.is_null() ? json(0) : nextn;
-    if (!nextn.is_null()) cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
+    // DeepSeek's MTP module is dropped by the converter unless the file names it.
+    if (!cfg.contains("num_nextn_predict_layers")) cfg["num_nextn_predict_layers"] = 0;
     // The router's score-correction bias (exp_probs_b) marks DeepSeek-V3's sigmoid routing.
     const std::uint32_t gating = num("expert_gating_func").is_null() ? 1u : num("expert_gating_func").get<std::uint32_t>();
     cfg["scoring_func"] = gating == 2 ? "sigmoid" : "softmax";
@@ -235,17 +243,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     put("num_experts_per_tok", "expert_used_count", true);
     put("intermediate_size", "expert_feed_forward_length", false);
   } else if (a == "glm4moe") {
-    put("n_routed_experts", "expert_count", true);
-    put("num_experts_per_tok", "expert_used_count", true);
-    put("moe_intermediate_size", "expert_feed_forward_length", true);
-    put("n_shared_experts", "expert_shared_count", false);
-    put("first_k_dense_replace", "leading_dense_block_count", false);
-    // llama.cpp counts the MTP layers among the blocks; the model has block_count - nextn_predict_layers.
-    const json nextn = num("nextn_predict_layers");
-    if (!nextn.is_null()) {
-      cfg["num_nextn_predict_layers"] = nextn;
-      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
-    }
+    deepseek_moe();
   } else if (a == "ernie4_5-moe") {
     put("moe_num_experts", "expert_count", true);
     put("moe_k", "expert_used_count", true);
