@@ -35,7 +35,7 @@ void footprint(Analysis& a, const Workload& w) {
                     static_cast<double>(P.ffn_dense + P.experts_shared) * bytes_of(WeightClass::Ffn) +
                     static_cast<double>(P.experts_routed) * bytes_of(WeightClass::Experts) +
                     static_cast<double>(P.router) * bytes_of(WeightClass::Router) +
-                    static_cast<double>(P.vision) * bytes_of(WeightClass::Vision) +
+                    static_cast<double>(P.vision + P.audio) * bytes_of(WeightClass::Vision) +
                     static_cast<double>(P.norms) * s.precision.activations.bits_per_element / 8;
   for (const auto& r : w.requests) {
     a.batch_requests += static_cast<double>(r.count);

@@ -64,7 +64,7 @@ void write_params(JsonWriter& w, const ParamCounts& p) {
   w.begin_object().field("total", p.total).field("active", p.active).field("active_excluding_embedding", p.active_no_embed);
   w.field("embedding", p.embedding).field("lm_head", p.lm_head).field("attention", p.attention);
   w.field("ffn_dense", p.ffn_dense).field("experts_routed", p.experts_routed).field("experts_shared", p.experts_shared);
-  w.field("router", p.router).field("norms", p.norms).field("vision", p.vision).end_object();
+  w.field("router", p.router).field("norms", p.norms).field("vision", p.vision).field("audio", p.audio).end_object();
 }
 
 // The operator fields that are numbers, in the order a row lists them.

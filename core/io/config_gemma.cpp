@@ -209,12 +209,21 @@ void parse_gemma4(Reader& r, ModelSpec& m) {
     moe.moe = true;
     moe.n_experts = r.positive_int("num_experts");
     moe.top_k = r.positive_int("top_k_experts");
-    moe.expert_intermediate = r.positive_int("moe_intermediate_size");
+    // The experts' width: moe_intermediate_size, or expert_intermediate_size (the name configs written by later
+    // transformers releases carry beside it, null in dense models).
+    const auto moe_width = r.optional_positive_int("moe_intermediate_size");
+    const auto expert_width = r.optional_positive_int("expert_intermediate_size");
+    if (moe_width && expert_width && *moe_width != *expert_width)
+      r.fail("expert_intermediate_size", "invalid",
+             r.child_path("expert_intermediate_size") + " holds " + std::to_string(*expert_width) + " and " +
+                 r.child_path("moe_intermediate_size") + " holds " + std::to_string(*moe_width) +
+                 "; expected one width for the experts");
+    moe.expert_intermediate = moe_width ? *moe_width : expert_width ? *expert_width : r.positive_int("moe_intermediate_size");
     moe.router_scales = true;
     moe.n_shared = 1;  // the dense MLP beside the experts, always active
     config_check_top_k(r, moe, "top_k_experts");
   } else {
-    config_ignore(r, {"num_experts", "top_k_experts", "moe_intermediate_size"});
+    config_ignore(r, {"num_experts", "top_k_experts", "moe_intermediate_size", "expert_intermediate_size"});
   }
   for (i64 i = 0; i < L; ++i) {
     const auto k = static_cast<std::size_t>(i);

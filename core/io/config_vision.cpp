@@ -13,6 +13,7 @@ constexpr i64 kWidth = 1 << 20, kCount = 100000, kSide = 1 << 20;
 
 VisionKind kind_of(const std::string& type) {
   if (type == "gemma3") return VisionKind::Siglip;
+  if (type == "gemma4") return VisionKind::Gemma4;
   if (type == "llama4") return VisionKind::Llama4;
   if (type == "qwen2_5_vl") return VisionKind::Qwen25;
   if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_5" || type == "qwen3_5_moe") return VisionKind::Qwen3;
@@ -77,6 +78,42 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.extra_params = 2 * s.hidden + s.hidden;  // post_layernorm (weight, bias), mm_soft_emb_norm
       if (v.boolean_or("vision_use_head", false))
         v.fail("vision_use_head", "unsupported", v.child_path("vision_use_head") + " is true: Gemma 3 uses SigLIP without its pooling head");
+      break;
+    }
+    case VisionKind::Gemma4: {
+      // Gemma4VisionModel: a linear patch embedding (no bias) with a factorized table of x and y positions, blocks
+      // with four RMSNorms, q and k norms over a head (v's has no weight), a gated GELU MLP and no biases; the
+      // pooler averages k x k patches (no parameters); std_bias and std_scale when standardize; embed_vision: an
+      // RMSNorm without weight and one projection to the text width. Clipped linears keep four bounds each.
+      blocks(v, s, 1152, 27, 16, 4304);
+      s.layer_norm = false;
+      s.norm_bias = false;
+      s.norms = 4;
+      s.gated_mlp = true;
+      s.attn_bias = s.mlp_bias = v.boolean_or("attention_bias", false);
+      if (s.attn_bias)
+        v.fail("attention_bias", "unsupported", v.child_path("attention_bias") + " is true: Gemma 4's vision encoder has no biases");
+      const i64 d = s.hidden / s.heads;
+      const i64 head_dim = size_or(v, "head_dim", kWidth, d);
+      const i64 kv = size_or(v, "num_key_value_heads", kCount, s.heads);
+      if (head_dim != d || kv != s.heads)
+        v.fail("head_dim", "unsupported", v.child_path("head_dim") + " holds " + std::to_string(head_dim) + " with " +
+                                              std::to_string(kv) + " key-value heads; expected hidden_size / num_attention_heads (" +
+                                              std::to_string(d) + ") and as many key-value heads as heads (" +
+                                              std::to_string(s.heads) + "), as every Gemma 4 release has");
+      const bool clipped = v.boolean_or("use_clipped_linears", false);
+      s.block_extra = 2 * head_dim + (clipped ? 7 * 4 : 0);  // q_norm, k_norm; 7 linears x 4 bounds
+      s.patch = size_or(v, "patch_size", 4096, 16);
+      s.channels = 3;
+      s.patch_bias = false;
+      s.positions = 2 * size_or(v, "position_embedding_size", kSide, 10240);
+      s.merge = size_or(v, "pooling_kernel_size", 64, 3);
+      s.soft_tokens = size_or(v, "default_output_length", 1 << 20, 280);
+      s.projector = {{s.hidden, text, false}};                        // embed_vision.embedding_projection
+      s.extra_params = v.boolean_or("standardize", false) ? 2 * s.hidden : 0;  // std_bias, std_scale
+      for (const char* key : {"global_head_dim", "rope_parameters", "max_position_embeddings", "rms_norm_eps", "hidden_activation"})
+        v.raw(key);
+      top.raw("vision_soft_tokens_per_image");
       break;
     }
     case VisionKind::Llama4: {

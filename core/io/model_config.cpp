@@ -6,6 +6,7 @@
 #include "io/decoder_rules.hpp"
 #include "io/config_gemma.hpp"
 #include "io/config_hybrid.hpp"
+#include "io/config_audio.hpp"
 #include "io/config_vision.hpp"
 #include "io/families.hpp"
 #include "quant/dtype.hpp"
@@ -517,14 +518,11 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     ModelSpec inner_spec = parse_config(inner_cfg, text.path());
     if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
     // The vision encoder and its projector (io/config_vision.cpp), or a warning that it is not modelled.
+    // A null encoder config (Gemma 4's 31B writes "audio_config": null) means the model has none.
     if (top.has("vision_config")) read_vision_config(top, type, inner_spec);
-    if (top.has("audio_config")) {
-      top.raw("audio_config");
-      m.warnings.push_back(Warning{"model.audio_not_modelled", top.child_path("audio_config"),
-                                   "the audio encoder (audio_config) of model_type \"" + type +
-                                       "\" and its embedder into the text model are not counted or forecast: results "
-                                       "cover the language model only"});
-    }
+    else top.raw("vision_config");
+    if (top.has("audio_config")) read_audio_config(top, type, inner_spec, m.warnings);
+    else top.raw("audio_config");
     for (const auto& key : top.unread()) {
       if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
         m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),

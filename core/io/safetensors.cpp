@@ -47,10 +47,15 @@ bool ends_with(const std::string& s, const std::string& t) {
 }
 bool has(const std::string& s, const char* t) { return s.find(t) != std::string::npos; }
 
-// Quantization side tensors (scales, zero points, group indices): stored, but not model parameters. Gemma 3n's
-// AltUp `correct_output_scale` is a parameter of the model, not a quantization scale.
+// Model parameters whose names end in "_scale": Gemma 3n's AltUp `correct_output_scale`, Gemma 4's vision
+// `std_scale`, and the audio attention's `per_dim_scale` (Gemma 3n and Gemma 4).
+bool is_model_scale(const std::string& n) {
+  return ends_with(n, "correct_output_scale") || ends_with(n, "vision_tower.std_scale") || ends_with(n, ".per_dim_scale");
+}
+
+// Quantization side tensors (scales, zero points, group indices): stored, but not model parameters.
 bool is_side_tensor(const std::string& n) {
-  return (ends_with(n, "_scale") && !ends_with(n, "correct_output_scale")) || ends_with(n, "_scale_inv") || ends_with(n, ".scales") || ends_with(n, ".qzeros") ||
+  return (ends_with(n, "_scale") && !is_model_scale(n)) || ends_with(n, "_scale_inv") || ends_with(n, ".scales") || ends_with(n, ".qzeros") ||
          ends_with(n, ".g_idx") || ends_with(n, "_scale_2") || ends_with(n, ".absmax") || ends_with(n, ".quant_map") ||
          ends_with(n, ".quant_state.bitsandbytes__nf4") || ends_with(n, ".quant_state.bitsandbytes__fp4") ||
          ends_with(n, ".nested_absmax") || ends_with(n, ".nested_quant_map");
@@ -58,6 +63,7 @@ bool is_side_tensor(const std::string& n) {
 
 // Tensors of a multimodal checkpoint's encoders and their projectors (Gemma 3n's vision and audio towers, Qwen-VL's
 // `visual`, LLaVA's projector...), as transformers names them.
+bool is_audio_tensor(const std::string& n) { return has(n, "audio_tower") || has(n, "embed_audio"); }
 bool is_encoder_tensor(const std::string& n) {
   return has(n, "vision_tower") || has(n, "audio_tower") || has(n, "embed_vision") || has(n, "embed_audio") ||
          has(n, "multi_modal_projector") || has(n, "vision_model") || n.rfind("visual.", 0) == 0 ||
@@ -358,13 +364,29 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     for (const auto& t : ts)
       if (t.layer >= model_layers && !is_side_tensor(t.name)) mtp_params += t.n;
   params -= mtp_params;
-  // Encoders the config's model leaves out (Gemma 3n's and Gemma 4's vision and audio towers: counted where a
-  // vision encoder is modelled, Gemma 3's and Llama 4's) are reported apart, as the model's count leaves them out.
+  // Encoders the config's model leaves out are reported apart, as the model's count leaves them out: every audio
+  // tower (Gemma 3n's, Gemma 4's small models'), and a vision tower where none is modelled (Gemma 3n's MobileNet;
+  // Gemma 3's, Gemma 4's, Llama 4's, Qwen-VL's and Pixtral's are counted).
   std::uint64_t encoder_params = 0;
-  if (count_params(m).vision == 0)
-    for (const auto& t : ts)
-      if (is_encoder_tensor(t.name) && !is_side_tensor(t.name)) encoder_params += t.n;
+  const ParamCounts counted = count_params(m);
+  for (const auto& t : ts) {
+    const bool audio = is_audio_tensor(t.name);
+    if (((audio && counted.audio == 0) || (!audio && counted.vision == 0 && is_encoder_tensor(t.name))) && !is_side_tensor(t.name))
+      encoder_params += t.n;
+  }
   params -= encoder_params;
+  // Gemma 4's KV-shared layers read an earlier layer's cache: E2B's and E4B's checkpoints still store their k and v
+  // projections and k-norm, which transformers never builds (ignored on load). Reported apart, as the model's count
+  // leaves them out.
+  std::uint64_t unloaded_params = 0;
+  for (const auto& t : ts) {
+    if (t.layer < 0 || t.layer >= model_layers || is_encoder_tensor(t.name) || is_side_tensor(t.name)) continue;
+    const AttentionSpec& a = m.layers[static_cast<std::size_t>(t.layer)].attn;
+    if (a.kv_shared && !a.kv_weights_kept &&
+        (has(t.name, "self_attn.k_proj.") || has(t.name, "self_attn.v_proj.") || has(t.name, "self_attn.k_norm.")))
+      unloaded_params += t.n;
+  }
+  params -= unloaded_params;
   json checks = json::array();
   const auto check = [&](const char* field, std::uint64_t in_config, std::uint64_t in_header) {
     checks.push_back({{"field", field}, {"config", in_config}, {"header", in_header}, {"ok", in_config == in_header}});
@@ -395,6 +417,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
           {"side_params", side},
           {"mtp_params", mtp_params},
           {"encoder_params", encoder_params},
+          {"unloaded_params", unloaded_params},
           {"tensor_bytes", total_bytes},
           {"types", types},
           {"packed", packed},

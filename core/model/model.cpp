@@ -90,7 +90,7 @@ const NameTable<WeightClass>& weight_class_names() {
                                          {WeightClass::Router, "router", "MoE routers and shared-expert gates"},
                                          {WeightClass::Embedding, "embedding", "the input embedding table"},
                                          {WeightClass::LmHead, "lm_head", "the output projection to the vocabulary"},
-                                         {WeightClass::Vision, "vision", "the vision encoder and its projector"}});
+                                         {WeightClass::Vision, "vision", "the vision encoder and its projector, and an audio encoder where one is counted"}});
   return t;
 }
 
@@ -157,7 +157,9 @@ ParamCounts count_params(const ModelSpec& m) {
   c.experts_shared = experts_shared.v;
   const Count vision = m.has_embedding ? Count(vision_params(m.vision)) : Count(0);  // with the first stage's embedding
   c.vision = vision.v;
-  c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared + vision).v;
+  const Count audio = m.has_embedding ? Count(audio_params(m.audio)) : Count(0);
+  c.audio = audio.v;
+  c.total = (embedding + lm_head + norms + attention + ffn_dense + router + experts_routed + experts_shared + vision + audio).v;
   // The LM head is always active; when tied it is the embedding matrix, counted once as "embedding".
   const Count active_no_embed = attention + norms + active_ffn + (shared_head ? table : lm_head);
   c.active_no_embed = active_no_embed.v;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "model/audio.hpp"
 #include "model/vision.hpp"
 #include "util/error.hpp"
 #include "util/names.hpp"
@@ -133,6 +134,7 @@ struct ModelSpec {
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
   VisionSpec vision;   // the vision encoder and projector (kind None: a text-only model)
+  AudioSpec audio;     // the audio encoder and its embedder (counted, not forecast)
   // Per-layer embeddings (Gemma 3n, Gemma 4): a second table of ple_vocab x ple_layers * ple_dim, a projection
   // h x ple_layers * ple_dim and a norm of ple_dim (ple_vocab 0: none). The whole model's layers, kept when a
   // pipeline stage holds a slice of them (the first stage holds the table).
@@ -169,6 +171,7 @@ struct ParamCounts {
   i64 router = 0;
   i64 norms = 0;
   i64 vision = 0;  // the vision encoder and its projector: in total, not in active (per text token)
+  i64 audio = 0;   // the audio encoder and its embedder: in total, not in active
 };
 
 ParamCounts count_params(const ModelSpec& m);

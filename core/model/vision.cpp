@@ -15,6 +15,7 @@ namespace infercast {
 const NameTable<VisionKind>& vision_kind_names() {
   static const NameTable<VisionKind> t({{VisionKind::None, "none", "no vision encoder"},
                                         {VisionKind::Siglip, "siglip", "SigLIP (Gemma 3): 896 x 896 images, 256 tokens each"},
+                                        {VisionKind::Gemma4, "gemma4", "Gemma 4: aspect ratio kept, at most 280 tokens of 3 x 3 pooled 16-pixel patches"},
                                         {VisionKind::Llama4, "llama4", "Llama 4: 336 x 336 tiles, pixel shuffle to 144 tokens each"},
                                         {VisionKind::Qwen25, "qwen2_5_vl", "Qwen2.5-VL: dynamic resolution, window attention"},
                                         {VisionKind::Qwen3, "qwen3_vl", "Qwen3-VL and Qwen3.5: dynamic resolution, deepstack"},
@@ -26,7 +27,7 @@ i64 vision_params(const VisionSpec& v) {
   if (v.kind == VisionKind::None) return 0;
   const Count h = v.hidden, I = v.intermediate;
   const Count norm = (v.layer_norm && v.norm_bias) ? Count(2) * h : h;
-  Count layer = Count(2) * norm + Count(4) * h * h + (v.attn_bias ? Count(4) * h : Count(0));
+  Count layer = Count(v.norms) * norm + Count(4) * h * h + (v.attn_bias ? Count(4) * h : Count(0)) + Count(v.block_extra);
   if (v.gated_mlp) layer += Count(3) * h * I + (v.mlp_bias ? Count(2) * I + h : Count(0));
   else layer += Count(2) * h * I + (v.mlp_bias ? I + h : Count(0));
   Count p = Count(v.layers) * layer;
@@ -72,9 +73,32 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
   switch (v.kind) {
     case VisionKind::None: break;
     case VisionKind::Siglip: {  // resized to image_size x image_size; pooled to fixed_tokens
+      // Gemma3Processor puts "\n\n", boi, the image tokens, eoi and "\n\n" where the prompt had the image's boi:
+      // four tokens besides the image's own ("\n\n" is one piece of Gemma's vocabulary).
       const i64 side = v.image_size / v.patch;
       p.sequences = {side * side};
-      p.merged = p.tokens = v.fixed_tokens;
+      p.merged = v.fixed_tokens;
+      p.tokens = v.fixed_tokens + 4;
+      break;
+    }
+    case VisionKind::Gemma4: {
+      // Gemma4ImageProcessor (get_aspect_ratio_preserving_size): scaled, up or down, to the budget of
+      // soft_tokens x merge^2 patches, each side rounded down to a whole pooled cell (patch x merge pixels); a side
+      // that rounds to nothing takes one cell and the other side the aspect ratio's cells, at most the budget.
+      // The patches are padded to the budget and the encoder runs on all of them; the prompt holds the image's
+      // pooled cells between its begin and end tokens (Gemma4Processor: boi, the image tokens, eoi).
+      const i64 unit = v.patch * v.merge;
+      const double W = static_cast<double>(img.width), H = static_cast<double>(img.height);
+      const double target = static_cast<double>(v.soft_tokens * m2 * v.patch * v.patch);
+      const double factor = std::sqrt(target / (W * H));
+      i64 rows = static_cast<i64>(std::floor(factor * H / static_cast<double>(unit)));
+      i64 cols = static_cast<i64>(std::floor(factor * W / static_cast<double>(unit)));
+      const i64 ratio = std::min(v.soft_tokens, static_cast<i64>(std::floor(std::max(W, H) / std::min(W, H))));
+      if (rows == 0) rows = 1, cols = ratio;
+      else if (cols == 0) cols = 1, rows = ratio;
+      p.sequences = {v.soft_tokens * m2};
+      p.merged = rows * cols;
+      p.tokens = p.merged + 2;
       break;
     }
     case VisionKind::Llama4: {

@@ -1,4 +1,4 @@
-// Vision encoders of multimodal models (Llama 4, Gemma 3, Qwen2.5-VL, Qwen3-VL and Qwen3.5, Mistral 3): a ViT of
+// Vision encoders of multimodal models (Llama 4, Gemma 3, Gemma 4, Qwen2.5-VL, Qwen3-VL and Qwen3.5, Mistral 3): a ViT of
 // `layers` identical blocks over image patches, then a merge of neighbouring patches and a projector to the text
 // model's width. The image tokens join the prompt; the encoder runs in the prefill (docs/formulas.md, "Vision
 // encoders"). Parameters and the tokens of an image, here once.
@@ -15,7 +15,7 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class VisionKind { None, Siglip, Llama4, Qwen25, Qwen3, Pixtral };
+enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral };
 const NameTable<VisionKind>& vision_kind_names();
 
 struct ProjectorGemm {
@@ -29,6 +29,8 @@ struct VisionSpec {
   bool gated_mlp = false, attn_bias = true, mlp_bias = true;
   bool layer_norm = true;    // LayerNorm (with a bias when norm_bias), else RMSNorm
   bool norm_bias = true;
+  i64 norms = 2;             // norms per block (Gemma 4: four, before and after attention and the MLP)
+  i64 block_extra = 0;       // parameters per block besides those (Gemma 4: the q and k norms over a head; clip bounds)
   i64 channels = 3, patch = 14, temporal_patch = 1;
   bool patch_bias = true;
   i64 positions = 0;         // learned absolute position embeddings (Llama 4: the patches and the class token)
@@ -41,6 +43,8 @@ struct VisionSpec {
   i64 image_size = 0;        // a fixed square (Gemma 3) or tile side (Llama 4)
   i64 max_tiles = 0;         // Llama 4: tiles per image at most (a global tile is added when there is more than one)
   i64 fixed_tokens = 0;      // Gemma 3: tokens per image whatever its size (mm_tokens_per_image)
+  i64 soft_tokens = 0;       // Gemma 4: tokens per image at most (default_output_length); the encoder runs on
+                             // soft_tokens x merge^2 positions, the image's patches and padding
   i64 min_pixels = 0, max_pixels = 0;  // Qwen: smart_resize bounds
   i64 longest_edge = 0;      // Pixtral: images larger than this are scaled down
   i64 window = 0;            // Qwen2.5-VL: window attention over window x window patches, except full_layers

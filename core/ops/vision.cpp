@@ -18,7 +18,9 @@ void add_blocks(Builder& b, const VisionSpec& v, const std::string& G, i64 n, do
   const double h = static_cast<double>(v.hidden), I = static_cast<double>(v.intermediate), c = static_cast<double>(n);
   const double nh = static_cast<double>(v.heads), d = h / nh;
   const double norm = v.layer_norm ? conv.layernorm_flops_per_element : conv.rmsnorm_flops_per_element;
-  b.elementwise("vision_norms x2", G, n, 2 * P * h, norm, 1, 2 * h * (v.layer_norm && v.norm_bias ? 2 : 1)).dispatches = 2 * c;
+  const double norms = static_cast<double>(v.norms);
+  b.elementwise("vision_norms x" + std::to_string(v.norms), G, n, norms * P * h, norm, 1, norms * h * (v.layer_norm && v.norm_bias ? 2 : 1))
+      .dispatches = norms * c;
   b.gemm("vision_qkv", G, n, P, h, 3 * h, v.attn_bias);
   Op& att = b.add("vision_attention", G, OpClass::Attention, n);
   att.flops = c * pairs * nh * (2 * d + 2 * d + conv.softmax_flops_per_score + conv.score_scale_flops);
@@ -69,7 +71,7 @@ void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images
   if (full > 0) add_blocks(b, v, "vision", full, P, w.pairs);
   // Merge and project: the GEMMs run on the merged tokens (the first takes merge^2 patches per token).
   const double M = w.merged;
-  if (v.kind == VisionKind::Siglip)
+  if (v.kind == VisionKind::Siglip || v.kind == VisionKind::Gemma4)
     b.elementwise("vision_avg_pool", "vision", 1, M * h, static_cast<double>(v.merge * v.merge), static_cast<double>(v.merge * v.merge));
   for (i64 rep = 0; rep <= v.deepstack; ++rep) {
     const std::string tag = rep == 0 ? "vision_merger" : "vision_deepstack_merger";

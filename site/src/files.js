@@ -87,10 +87,10 @@ export async function useSafetensors(shards, configFile, job = newJob()) {
   }
   applyPrecision(v.precision);
   const mix = v.types.filter((t) => t.params > 0).sort((a, b) => b.params - a.params)
-    .map((t) => `${t.dtype} ${((100 * t.params) / (v.params_total + v.side_params + v.mtp_params + v.encoder_params)).toFixed(1)}%`).join(', ');
+    .map((t) => `${t.dtype} ${((100 * t.params) / (v.params_total + v.side_params + v.mtp_params + v.encoder_params + v.unloaded_params)).toFixed(1)}%`).join(', ');
   const bad = v.checks.filter((c) => !c.ok).map((c) => `${c.field}: config ${count(c.config)}, header ${count(c.header)}`);
   $('gguf-info').textContent = `Read the safetensors headers of ${shards.length} file(s) (${count(headerBytes)} bytes, no weights): ${v.tensors} tensors, `
-    + `${count(v.params_total)} parameters${v.encoder_params ? ` (and ${count(v.encoder_params)} in encoders the forecast leaves out)` : ''}, ${bytes(v.tensor_bytes)} stored; types by elements: ${mix}. `
+    + `${count(v.params_total)} parameters${v.encoder_params ? ` (and ${count(v.encoder_params)} in encoders the forecast leaves out)` : ''}${v.unloaded_params ? ` (and ${count(v.unloaded_params)} stored but never loaded)` : ''}, ${bytes(v.tensor_bytes)} stored; types by elements: ${mix}. `
     + `Config from ${origin}: ${v.matches ? 'every shape matches' : `shapes differ (${bad.join('; ')})`}`
     + `${v.assumed.length ? `; assumed ${v.assumed.join(', ')} (not in the shapes: drop config.json with the files to be exact)` : ''}`
     + `${v.packed ? '; packed integer weights: their format comes from the config\'s quantization_config' : ''}. `

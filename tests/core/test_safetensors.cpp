@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "api/api.hpp"
+#include "configs.hpp"
 #include "helpers.hpp"
 #include "io/safetensors.hpp"
 
@@ -293,4 +294,155 @@ TEST_CASE("a Gemma 3n checkpoint matches its text model, its vision and audio to
   // A text-only checkpoint has no encoder tensors.
   const json w = ok(call("checkpoint", json{{"tensors", rows_of({llama_1b()})}, {"model", "llama-3.2-1b"}}.dump()));
   CHECK(w["encoder_params"] == 0);
+}
+
+TEST_CASE("a Gemma 4 31B checkpoint matches its config with the vision tower, and an audio tower is reported apart",
+          "[safetensors][gemma]") {
+  // google/gemma-4-31B-it's 1,188 tensors as a public listing of the checkpoint gives them (tests/data/configs/
+  // SOURCES.md): 31,273,088,876 parameters. Every sixth layer is a full layer: q and o of 32 x 512, k of 4 x 512
+  // (keys reused as values: no v_proj), norms of 512; the others have 16 KV heads of 256.
+  const std::uint64_t H = 5376, F = 21504, V = 1152, VI = 4304;
+  std::vector<Tensor> ts;
+  const std::string t = "model.language_model.";
+  ts.push_back({t + "embed_tokens.weight", "BF16", {262144, H}});
+  ts.push_back({t + "norm.weight", "BF16", {H}});
+  for (int i = 0; i < 60; ++i) {
+    const std::string b = t + "layers." + std::to_string(i) + ".";
+    const bool full = i % 6 == 5;
+    const std::uint64_t hd = full ? 512 : 256, q = 32 * hd, kv = (full ? 4 : 16) * hd;
+    for (const auto& [n, s] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"self_attn.q_proj.weight", {q, H}}, {"self_attn.k_proj.weight", {kv, H}}, {"self_attn.o_proj.weight", {H, q}},
+             {"self_attn.q_norm.weight", {hd}}, {"self_attn.k_norm.weight", {hd}}, {"input_layernorm.weight", {H}},
+             {"post_attention_layernorm.weight", {H}}, {"pre_feedforward_layernorm.weight", {H}},
+             {"post_feedforward_layernorm.weight", {H}}, {"mlp.gate_proj.weight", {F, H}}, {"mlp.up_proj.weight", {F, H}},
+             {"mlp.down_proj.weight", {H, F}}, {"layer_scalar", {1}}})
+      ts.push_back({b + n, "BF16", s});
+    if (!full) ts.push_back({b + "self_attn.v_proj.weight", "BF16", {kv, H}});
+  }
+  for (int i = 0; i < 27; ++i) {
+    const std::string b = "model.vision_tower.encoder.layers." + std::to_string(i) + ".";
+    for (const auto& [n, s] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"self_attn.q_proj.linear.weight", {V, V}}, {"self_attn.k_proj.linear.weight", {V, V}},
+             {"self_attn.v_proj.linear.weight", {V, V}}, {"self_attn.o_proj.linear.weight", {V, V}},
+             {"self_attn.q_norm.weight", {72}}, {"self_attn.k_norm.weight", {72}}, {"mlp.gate_proj.linear.weight", {VI, V}},
+             {"mlp.up_proj.linear.weight", {VI, V}}, {"mlp.down_proj.linear.weight", {V, VI}},
+             {"input_layernorm.weight", {V}}, {"post_attention_layernorm.weight", {V}},
+             {"pre_feedforward_layernorm.weight", {V}}, {"post_feedforward_layernorm.weight", {V}}})
+      ts.push_back({b + n, "BF16", s});
+  }
+  ts.push_back({"model.vision_tower.patch_embedder.input_proj.weight", "BF16", {V, 768}});
+  ts.push_back({"model.vision_tower.patch_embedder.position_embedding_table", "BF16", {2, 10240, V}});
+  ts.push_back({"model.vision_tower.std_bias", "BF16", {V}});
+  ts.push_back({"model.vision_tower.std_scale", "BF16", {V}});  // a parameter, not a quantization scale
+  ts.push_back({"model.embed_vision.embedding_projection.weight", "BF16", {H, V}});
+  CHECK(ts.size() == 1188);
+  const json config = test::data_config("gemma-4-31b-it.json");
+  const json v = ok(call("checkpoint", json{{"tensors", rows_of({ts})}, {"model", config}}.dump()));
+  CHECK(v["params_total"].get<std::uint64_t>() == 31273088876ULL);
+  CHECK(v["params_from_config"].get<std::uint64_t>() == 31273088876ULL);
+  CHECK(v["encoder_params"] == 0);
+  CHECK(v["side_params"] == 0);
+  CHECK(v["matches"].get<bool>());
+  // An audio tower (the small models carry one) is not modelled: its tensors are reported apart.
+  ts.push_back({"model.audio_tower.layers.0.feed_forward1.ffw_layer_1.linear.weight", "BF16", {4096, 1024}});
+  ts.push_back({"model.embed_audio.embedding_projection.weight", "BF16", {H, 1536}});
+  const json a = ok(call("checkpoint", json{{"tensors", rows_of({ts})}, {"model", config}}.dump()));
+  CHECK(a["encoder_params"].get<std::uint64_t>() == 4096ULL * 1024 + H * 1536);
+  CHECK(a["params_total"].get<std::uint64_t>() == 31273088876ULL);
+  CHECK(a["matches"].get<bool>());
+}
+
+TEST_CASE("a Gemma 4 E2B checkpoint matches its config with both encoders, its unloaded k and v apart",
+          "[safetensors][gemma]") {
+  // google/gemma-4-E2B-it's tensors as its safetensors header names them (a public dump of the file: 2,011
+  // tensors, 5,123,178,979 elements): 35 layers of 1536 (every fifth a full layer of head 512, the others 256; one
+  // KV head), per-layer inputs of 256, a double-wide MLP on the 20 KV-shared layers, whose k and v the file still
+  // holds; the small vision tower and the audio tower with their scalar clip bounds (shape []).
+  const std::uint64_t H = 1536, L = 35, P = 256, V = 768, A = 1024;
+  std::vector<Tensor> ts;
+  const auto add = [&](const std::string& n, std::vector<std::uint64_t> s) { ts.push_back({n, "BF16", std::move(s)}); };
+  const auto clipped = [&](const std::string& n, std::vector<std::uint64_t> s) {
+    add(n + ".linear.weight", std::move(s));
+    for (const char* b : {".input_min", ".input_max", ".output_min", ".output_max"}) add(n + b, {});
+  };
+  const std::string t = "model.language_model.";
+  add(t + "embed_tokens.weight", {262144, H});
+  add(t + "embed_tokens_per_layer.weight", {262144, L * P});
+  add(t + "per_layer_model_projection.weight", {L * P, H});
+  add(t + "per_layer_projection_norm.weight", {P});
+  add(t + "norm.weight", {H});
+  for (std::uint64_t i = 0; i < L; ++i) {
+    const std::string b = t + "layers." + std::to_string(i) + ".";
+    const std::uint64_t hd = i % 5 == 4 ? 512 : 256, F = i >= 15 ? 12288 : 6144;
+    for (const auto& [n, s] : std::vector<std::pair<std::string, std::vector<std::uint64_t>>>{
+             {"self_attn.q_proj.weight", {8 * hd, H}}, {"self_attn.k_proj.weight", {hd, H}}, {"self_attn.v_proj.weight", {hd, H}},
+             {"self_attn.o_proj.weight", {H, 8 * hd}}, {"self_attn.q_norm.weight", {hd}}, {"self_attn.k_norm.weight", {hd}},
+             {"input_layernorm.weight", {H}}, {"post_attention_layernorm.weight", {H}}, {"pre_feedforward_layernorm.weight", {H}},
+             {"post_feedforward_layernorm.weight", {H}}, {"mlp.gate_proj.weight", {F, H}}, {"mlp.up_proj.weight", {F, H}},
+             {"mlp.down_proj.weight", {H, F}}, {"layer_scalar", {1}}, {"per_layer_input_gate.weight", {P, H}},
+             {"per_layer_projection.weight", {H, P}}, {"post_per_layer_input_norm.weight", {H}}})
+      add(b + n, s);
+  }
+  add("model.vision_tower.patch_embedder.input_proj.weight", {V, 768});
+  add("model.vision_tower.patch_embedder.position_embedding_table", {2, 10240, V});
+  for (int i = 0; i < 16; ++i) {
+    const std::string b = "model.vision_tower.encoder.layers." + std::to_string(i) + ".";
+    for (const char* n : {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj"}) clipped(b + n, {V, V});
+    clipped(b + "mlp.gate_proj", {3072, V});
+    clipped(b + "mlp.up_proj", {3072, V});
+    clipped(b + "mlp.down_proj", {V, 3072});
+    for (const char* n : {"self_attn.q_norm.weight", "self_attn.k_norm.weight"}) add(b + n, {64});
+    for (const char* n : {"input_layernorm.weight", "post_attention_layernorm.weight", "pre_feedforward_layernorm.weight",
+                          "post_feedforward_layernorm.weight"})
+      add(b + n, {V});
+  }
+  add("model.embed_vision.embedding_projection.weight", {H, V});
+  const std::string a = "model.audio_tower.";
+  add(a + "subsample_conv_projection.layer0.conv.weight", {128, 1, 3, 3});
+  add(a + "subsample_conv_projection.layer0.norm.weight", {128});
+  add(a + "subsample_conv_projection.layer1.conv.weight", {32, 128, 3, 3});
+  add(a + "subsample_conv_projection.layer1.norm.weight", {32});
+  add(a + "subsample_conv_projection.input_proj_linear.weight", {A, A});
+  for (int i = 0; i < 12; ++i) {
+    const std::string b = a + "layers." + std::to_string(i) + ".";
+    for (const char* f : {"feed_forward1.", "feed_forward2."}) {
+      clipped(b + f + "ffw_layer_1", {4 * A, A});
+      clipped(b + f + "ffw_layer_2", {A, 4 * A});
+      add(b + f + "pre_layer_norm.weight", {A});
+      add(b + f + "post_layer_norm.weight", {A});
+    }
+    for (const char* n : {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.post"}) clipped(b + n, {A, A});
+    add(b + "self_attn.relative_k_proj.weight", {A, A});
+    add(b + "self_attn.per_dim_scale", {128});
+    clipped(b + "lconv1d.linear_start", {2 * A, A});
+    clipped(b + "lconv1d.linear_end", {A, A});
+    add(b + "lconv1d.depthwise_conv1d.weight", {A, 1, 5});
+    add(b + "lconv1d.pre_layer_norm.weight", {A});
+    add(b + "lconv1d.conv_norm.weight", {A});
+    for (const char* n : {"norm_pre_attn.weight", "norm_post_attn.weight", "norm_out.weight"}) add(b + n, {A});
+  }
+  add(a + "output_proj.weight", {1536, A});
+  add(a + "output_proj.bias", {1536});
+  add("model.embed_audio.embedding_projection.weight", {H, 1536});
+  CHECK(ts.size() == 2011);
+  std::uint64_t header = 0;
+  for (const auto& x : ts) {
+    std::uint64_t n = 1;
+    for (auto d : x.shape) n *= d;
+    header += n;
+  }
+  CHECK(header == 5123178979ULL);  // the file's 2,011 tensors
+  json config = test::data_config("gemma-4-e2b.text.json");
+  config["vision_config"] = {{"model_type", "gemma4_vision"}, {"hidden_size", 768}, {"intermediate_size", 3072},
+                             {"num_hidden_layers", 16}, {"num_attention_heads", 12}, {"num_key_value_heads", 12},
+                             {"head_dim", 64}, {"use_clipped_linears", true}, {"standardize", false}};
+  config["audio_config"] = {{"model_type", "gemma4_audio"}};
+  const json v = ok(call("checkpoint", json{{"tensors", rows_of({ts})}, {"model", config}}.dump()));
+  INFO(v["side_params"].dump() + " side, " + v["mtp_params"].dump() + " mtp");
+  CHECK(v["unloaded_params"].get<std::uint64_t>() == 18880512ULL);  // 20 shared layers' k_proj, v_proj and k_norm
+  CHECK(v["encoder_params"] == 0);
+  CHECK(v["params_total"].get<std::uint64_t>() == 5123178979ULL - 18880512ULL);
+  CHECK(v["params_from_config"] == v["params_total"]);
+  for (const auto& c : v["checks"]) CHECK(c["ok"].get<bool>());
+  CHECK(v["matches"].get<bool>());
 }

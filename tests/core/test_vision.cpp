@@ -3,6 +3,7 @@
 // to the prompt, and the encoder's operators in the prefill (docs/formulas.md, "Vision encoders").
 #include <catch2/catch.hpp>
 
+#include "configs.hpp"
 #include "helpers.hpp"
 
 using namespace test;
@@ -44,9 +45,11 @@ TEST_CASE("Gemma 3 4B: SigLIP at 896 x 896, 256 tokens per image, the projector 
   CHECK(c.vision == 419816304);
   CHECK(c.total == 4300079472LL);  // google/gemma-3-4b-it: 4,300,079,472 parameters
   CHECK(c.active == 3880263168LL);  // per text token: the text model only
-  // Any image: 64 x 64 patches through the encoder, pooled 4 x 4 to 256 tokens.
+  // Any image: 64 x 64 patches through the encoder, pooled 4 x 4 to 256 tokens; in the prompt with "\n\n", boi,
+  // eoi and "\n\n" (Gemma3Processor's full_image_sequence).
   const ImagePlan p = plan_image(m.vision, ImageSize{3000, 200});
-  CHECK(p.tokens == 256);
+  CHECK(p.merged == 256);
+  CHECK(p.tokens == 260);
   CHECK(p.sequences == std::vector<i64>{4096});
   const auto ops = step_ops(m, group_layers(m), {{0, 300 + 256, 1}}, [&] {
     StepSettings s = settings();
@@ -169,4 +172,97 @@ TEST_CASE("images join the prompt: tokens in the prefill and the cache, the enco
       "workload": {"requests": [{"cached": 100, "input": 1}], "images": [{"width": 64, "height": 64}]}})"));
   REQUIRE(cached["ok"] == false);
   CHECK(cached["error"]["code"] == "request.conflict");
+}
+
+TEST_CASE("Gemma 4 31B: its vision tower counted to the published total", "[vision][gemma]") {
+  // google/gemma-4-31B-it as transformers loads it (tests/data/configs/SOURCES.md): 27 blocks of 1152 with four
+  // RMSNorms, q and k norms over a 72-wide head (v's has no weight), a gated MLP of 4304 and no biases; a linear
+  // patch embedding of 3 x 16 x 16 pixels without bias, a factorized table of 2 x 10240 positions, std_bias and
+  // std_scale (standardize), and embed_vision: an RMSNorm without weight and a 1152 x 5376 projection.
+  const ModelSpec m = parse_model_config(data_config("gemma-4-31b-it.json"), "/model");
+  const ll h = 1152, I = 4304;
+  const ll block = 4 * h + 4 * h * h + 3 * h * I + 2 * 72;
+  const ll vision = 27 * block + 768 * h + 2 * 10240 * h + 2 * h + h * 5376;
+  const auto c = count_params(m);
+  CHECK(c.vision == vision);
+  CHECK(c.vision == 575743536);
+  CHECK(c.total == 31273088876LL);   // the checkpoint's 1,188 tensors: 31,273,088,876 parameters
+  CHECK(c.active == 30697345340LL);  // per text token: the language model only
+  CHECK(m.vision.kind == VisionKind::Gemma4);
+  // Gemma4ImageProcessor: scaled to the budget of 280 x 9 = 2,520 patches of 16 pixels, each side rounded down to
+  // a pooled cell of 48 pixels; the encoder runs on the whole budget (the image's patches and padding); the prompt
+  // holds the cells between boi and eoi. 896 x 896 -> 768 x 768: 16 x 16 cells.
+  const ImagePlan p = plan_image(m.vision, ImageSize{896, 896});
+  CHECK(p.merged == 256);
+  CHECK(p.tokens == 258);
+  CHECK(p.sequences == std::vector<i64>{2520});
+  // 1024 x 768 -> 912 x 672: 19 x 14 cells; a small image is scaled up (224 x 224 -> 768 x 768); a side that rounds
+  // to nothing keeps one cell and the other the aspect ratio, at most the budget (3 x 900: 1 x 280).
+  CHECK(plan_image(m.vision, ImageSize{1024, 768}).merged == 266);
+  CHECK(plan_image(m.vision, ImageSize{224, 224}).merged == 256);
+  CHECK(plan_image(m.vision, ImageSize{3, 900}).merged == 280);
+  CHECK(plan_image(m.vision, ImageSize{900, 30}).merged == 3 * 91);
+  const auto ops = step_ops(m, group_layers(m), {{0, 300 + 256, 1}}, [&] {
+    StepSettings s = settings();
+    s.images = {ImageSize{896, 896}};
+    return s;
+  }());
+  CHECK(find_op(ops, "vision_patch_embed").flops == 2.0 * 2520 * 768 * h);
+  CHECK(find_op(ops, "vision_attention").flops / 27 == 2520.0 * 2520 * 16 * (4 * 72 + 5));
+  CHECK(find_op(ops, "vision_norms x4").flops / 27 == 4.0 * 2520 * h * settings().convention.rmsnorm_flops_per_element);
+  CHECK(find_op(ops, "vision_merger_1").flops == 2.0 * 256 * h * 5376);
+}
+
+TEST_CASE("Gemma 4 E2B, E4B and 26B-A4B with their encoders: the checkpoints' totals", "[vision][gemma]") {
+  // The vision towers of Gemma 4's converter (convert_gemma4_weights.py): the small one (E2B, E4B) of 16 blocks of
+  // 768 with clipped linears (4 scalar bounds on each of 7 linears per block), the large one (26B-A4B, 31B) of 27
+  // blocks of 1152 with std_bias and std_scale; the audio tower (E2B, E4B) at Gemma4AudioConfig's defaults.
+  const json small{{"model_type", "gemma4_vision"}, {"hidden_size", 768},       {"intermediate_size", 3072},
+                   {"num_hidden_layers", 16},       {"num_attention_heads", 12}, {"num_key_value_heads", 12},
+                   {"head_dim", 64},                {"patch_size", 16},         {"pooling_kernel_size", 3},
+                   {"position_embedding_size", 10240}, {"default_output_length", 280}, {"use_clipped_linears", true},
+                   {"standardize", false}};
+  json large = small;
+  const json large_sizes{{"hidden_size", 1152}, {"intermediate_size", 4304}, {"num_hidden_layers", 27},
+                         {"num_attention_heads", 16}, {"num_key_value_heads", 16}, {"head_dim", 72},
+                         {"use_clipped_linears", false}, {"standardize", true}};
+  large.update(large_sizes);
+  const json audio{{"model_type", "gemma4_audio"}};
+  const auto with = [](json c, const json& vision, const json& audio_config) {
+    c["vision_config"] = vision;
+    if (!audio_config.is_null()) c["audio_config"] = audio_config;
+    return c;
+  };
+  // By hand: the small vision tower 16,318,464 (patch embedding, 2 x 10240 positions) + 16 x 9,440,412; the large
+  // one 24,477,696 + 27 x 20,187,792 + 2,304; the audio tower 1,086,752 (subsampler) + 12 x 25,180,328 (24 H^2 +
+  // 9 H + 5 H + H / 8 + 40 bounds) + 1,574,400 (output projection with bias) = 304,825,088.
+  const ll small_tower = 768 * 768 + 2 * 10240 * 768 + 16 * (4 * 768 + 4 * 768 * 768 + 3 * 768 * 3072 + 2 * 64 + 28);
+  const ll large_tower = 768 * 1152 + 2 * 10240 * 1152 + 27 * (4 * 1152 + 4 * 1152 * 1152 + 3 * 1152 * 4304 + 2 * 72) + 2 * 1152;
+  const ll H = 1024;
+  const ll audio_tower = (9 * 128 + 128 + 9 * 128 * 32 + 32 + 32 * 32 * H) + 12 * (24 * H * H + 9 * H + 5 * H + H / 8 + 40) + H * 1536 + 1536;
+  CHECK(small_tower == 167365056);
+  CHECK(large_tower == 569550384);
+  CHECK(audio_tower == 304825088);
+  struct Row {
+    const char* file;
+    json vision, audio;
+    ll text_hidden, published, unloaded;
+  };
+  // `published`: the sum of every tensor in the checkpoint's safetensors headers; `unloaded`: the k and v weights
+  // of the KV-shared layers, stored in E2B's and E4B's checkpoints but never built by transformers (Gemma4 ignores
+  // them on load), so not in the model's count.
+  for (const Row& r : {Row{"gemma-4-e2b.text.json", small, audio, 1536, 5123178979LL, 18880512},
+                       Row{"gemma-4-e4b.text.json", small, audio, 2560, 7996157418LL, 55055616},
+                       Row{"gemma-4-26b-a4b.text.json", large, nullptr, 2816, 25805936206LL, 0}}) {
+    CAPTURE(r.file);
+    const ModelSpec m = parse_model_config(with(data_config(r.file), r.vision, r.audio), "/model");
+    const auto c = count_params(m);
+    const ParamCounts text = count_params(parse_model_config(data_config(r.file), "/model"));
+    const bool is_small = r.text_hidden < 2816;
+    CHECK(c.vision == (is_small ? small_tower : large_tower) + (is_small ? 768 : 1152) * r.text_hidden);
+    CHECK(c.audio == (r.audio.is_null() ? 0 : audio_tower + 1536 * r.text_hidden));
+    CHECK(c.total == text.total + c.vision + c.audio);
+    CHECK(c.total == r.published - r.unloaded);
+    CHECK(c.active == text.active);
+  }
 }

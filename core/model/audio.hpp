@@ -1,0 +1,30 @@
+// Audio encoders of multimodal models: Gemma 4's (E2B, E4B), a Conformer in the style of USM. Counted to the
+// integer, as a checkpoint holds it, so that a model's total and its weights in memory include it; audio inputs are
+// not forecast (docs/formulas.md, "Audio encoders"). Parameters here once.
+#pragma once
+
+#include <cstdint>
+
+#include "util/names.hpp"
+
+namespace infercast {
+
+using i64 = std::int64_t;
+
+enum class AudioKind { None, Gemma4 };
+const NameTable<AudioKind>& audio_kind_names();
+
+struct AudioSpec {
+  AudioKind kind = AudioKind::None;
+  i64 hidden = 0, layers = 0, heads = 0;
+  i64 conv_kernel = 0;          // the depthwise convolution of each layer's light conv block
+  i64 sub_channels0 = 0, sub_channels1 = 0;  // the two stride-2 convolutions of the subsampler
+  i64 output = 0;               // output_proj_dims: the tower's width into the embedder
+  bool clipped = false;         // clipped linears: four bounds each, kept in the checkpoint
+  i64 text_hidden = 0;          // embed_audio projects output -> the text model's width
+};
+
+// The tower and its embedder into the text model.
+i64 audio_params(const AudioSpec& a);
+
+}  // namespace infercast
