@@ -104,6 +104,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // stated for 26B-A4B; E4B's 6.87B is its 8B raw less the vision and audio encoders.
       {"gemma-4-26b-a4b-text", 25233141790LL, 3822530590LL},
       {"gemma-3n-e4b-text", 6866696688LL, 6866696688LL},
+      // With the vision tower (test_vision.cpp): the checkpoints' 25,805,936,206 and 31,273,088,876 parameters.
+      {"gemma-4-26b-a4b", 25805936206LL, 3822530590LL},
+      {"gemma-4-31b", 31273088876LL, 30697345340LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
