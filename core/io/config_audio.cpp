@@ -1,11 +1,44 @@
-// Audio configs to AudioSpec (model/audio.hpp). Source: transformers' models/gemma4/configuration_gemma4.py
-// (Gemma4AudioConfig: its defaults are the E2B and E4B towers) and modeling_gemma4.py.
+// Audio configs to AudioSpec (model/audio.hpp). Sources: transformers' models/gemma4/configuration_gemma4.py
+// (Gemma4AudioConfig: its defaults are the E2B and E4B towers) and modeling_gemma4.py; models/gemma3n/
+// configuration_gemma3n.py (Gemma3nAudioConfig: its defaults are E2B's and E4B's tower) and modeling_gemma3n.py.
 #include "io/config_audio.hpp"
 
 namespace infercast {
 
+namespace {
+
+constexpr i64 kWidth = 1 << 20, kCount = 100000;
+
+// A pair of positive sizes (the subsampler's channels), or the default when absent.
+std::vector<i64> size_pair(Reader& a, const char* key, std::vector<i64> fallback) {
+  if (!a.has(key)) return fallback;
+  const std::vector<i64> v = a.int_array_or(key);
+  if (v.size() != 2 || v[0] < 1 || v[1] < 1 || v[0] > kWidth || v[1] > kWidth)
+    a.fail(key, "invalid", a.child_path(key) + " holds " + std::to_string(v.size()) +
+                               " values; expected the two positive channel counts of the subsampler's convolutions (at most 1048576)");
+  return v;
+}
+
+// Gemma 3n's subsampler: its kernels and strides must be the 3 x 3, stride 2 the count assumes.
+void check_sscp(Reader& a, const char* key, i64 want) {
+  const json* v = a.raw(key);
+  if (!v) return;
+  bool ok = v->is_array() && v->size() == 2;
+  for (std::size_t i = 0; ok && i < 2; ++i) {
+    const json& row = (*v)[i];
+    ok = row.is_array() && row.size() == 2;
+    for (std::size_t j = 0; ok && j < 2; ++j) ok = row[j].is_number_integer() && row[j].get<i64>() == want;
+  }
+  if (!ok)
+    a.fail(key, "unsupported", a.child_path(key) + " is not [[" + std::to_string(want) + ", " + std::to_string(want) + "], [" +
+                                   std::to_string(want) + ", " + std::to_string(want) + "]], the subsampler Gemma 3n ships and "
+                                   "Infercast counts");
+}
+
+}  // namespace
+
 void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::vector<Warning>& warnings) {
-  if (type != "gemma4") {
+  if (type != "gemma4" && type != "gemma3n") {
     top.raw("audio_config");
     warnings.push_back(Warning{"model.audio_not_modelled", top.child_path("audio_config"),
                                "the audio encoder (audio_config) of model_type \"" + type +
@@ -15,29 +48,32 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
   }
   Reader a = top.object("audio_config");
   AudioSpec s;
-  s.kind = AudioKind::Gemma4;
-  constexpr i64 kWidth = 1 << 20, kCount = 100000;
-  s.hidden = a.int_in_or("hidden_size", 1, kWidth, 1024);
-  s.layers = a.int_in_or("num_hidden_layers", 1, kCount, 12);
-  s.heads = a.int_in_or("num_attention_heads", 1, kCount, 8);
+  const bool g3n = type == "gemma3n";
+  s.kind = g3n ? AudioKind::Gemma3n : AudioKind::Gemma4;
+  // Gemma 3n names the Conformer's sizes conf_*; Gemma 4 uses the usual names.
+  s.hidden = a.int_in_or("hidden_size", 1, kWidth, g3n ? 1536 : 1024);
+  s.layers = a.int_in_or(g3n ? "conf_num_hidden_layers" : "num_hidden_layers", 1, kCount, 12);
+  s.heads = a.int_in_or(g3n ? "conf_num_attention_heads" : "num_attention_heads", 1, kCount, 8);
   if (s.hidden % s.heads != 0)
     a.fail("hidden_size", "invalid", a.child_path("hidden_size") + " holds " + std::to_string(s.hidden) +
                                          ", which is not a multiple of the " + std::to_string(s.heads) + " audio heads");
-  s.conv_kernel = a.int_in_or("conv_kernel_size", 1, 4096, 5);
-  std::vector<i64> ch = {128, 32};
-  if (a.has("subsampling_conv_channels")) {
-    ch = a.int_array_or("subsampling_conv_channels");
-    if (ch.size() != 2 || ch[0] < 1 || ch[1] < 1 || ch[0] > kWidth || ch[1] > kWidth)
-      a.fail("subsampling_conv_channels", "invalid",
-             a.child_path("subsampling_conv_channels") + " holds " + std::to_string(ch.size()) +
-                 " values; expected the two positive channel counts of the subsampler's convolutions (at most 1048576)");
-  }
+  s.conv_kernel = a.int_in_or(g3n ? "conf_conv_kernel_size" : "conv_kernel_size", 1, 4096, 5);
+  const std::vector<i64> ch = size_pair(a, g3n ? "sscp_conv_channel_size" : "subsampling_conv_channels", {128, 32});
   s.sub_channels0 = ch[0];
   s.sub_channels1 = ch[1];
-  s.output = a.int_in_or("output_proj_dims", 1, kWidth, 1536);
-  s.clipped = a.boolean_or("use_clipped_linears", true);
+  s.features = a.int_in_or("input_feat_size", 1, kWidth, 128);
+  if (g3n) {
+    check_sscp(a, "sscp_conv_kernel_size", 3);
+    check_sscp(a, "sscp_conv_stride_size", 2);
+    s.output = 0;  // no output projection: the embedder takes the tower's width
+    s.clipped = false;
+    s.embed_vocab = a.int_in_or("vocab_size", 1, kCount * 100, 128);
+  } else {
+    s.output = a.int_in_or("output_proj_dims", 1, kWidth, 1536);
+    s.clipped = a.boolean_or("use_clipped_linears", true);
+  }
   s.text_hidden = m.hidden;
-  // Numerics, the attention's chunking and caps, and the residual weight change no count.
+  // Numerics, the attention's chunking and caps, the vocabulary offset and the residual weight change no count.
   for (const auto& key : a.unread()) a.raw(key);
   warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
                              "the audio encoder (audio_config) is counted in the parameters and the weights in memory; "

@@ -3,6 +3,8 @@
 // configuration_pixtral.py and configuration_mistral3.py, and the modeling files named in model/vision.cpp.
 #include "io/config_vision.hpp"
 
+#include "model/mobilenet.hpp"
+
 namespace infercast {
 
 namespace {
@@ -14,6 +16,7 @@ constexpr i64 kWidth = 1 << 20, kCount = 100000, kSide = 1 << 20;
 VisionKind kind_of(const std::string& type) {
   if (type == "gemma3") return VisionKind::Siglip;
   if (type == "gemma4") return VisionKind::Gemma4;
+  if (type == "gemma3n") return VisionKind::MobileNetV5;
   if (type == "llama4") return VisionKind::Llama4;
   if (type == "qwen2_5_vl") return VisionKind::Qwen25;
   if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_5" || type == "qwen3_5_moe") return VisionKind::Qwen3;
@@ -198,6 +201,34 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       const bool bias = top.boolean_or("multimodal_projector_bias", false);
       s.projector = {{s.hidden * s.merge * s.merge, s.hidden, false}, {s.hidden, text, bias}, {text, text, bias}};
       s.extra_params = 2 * s.hidden;  // ln_pre and the projector's norm
+      break;
+    }
+    case VisionKind::MobileNetV5: {
+      // Gemma3nVisionConfig: timm's MobileNetV5 (TimmWrapperModel, `architecture`) of hidden_size channels out, and
+      // Gemma3nMultimodalEmbedder: its own table of vocab_size soft tokens, two RMSNorms with weights (hard and
+      // soft), the projection to the text width and a norm without weight. Counted, not forecast.
+      const std::string arch = v.string_or("architecture", "mobilenetv5_300m_enc");
+      s.tower_params = mobilenetv5_params(arch);
+      if (s.tower_params < 0)
+        v.fail("architecture", "unsupported", v.child_path("architecture") + " holds \"" + arch +
+                                                  "\"; expected a MobileNetV5 Infercast counts (" + mobilenetv5_architectures() + ")");
+      if (v.has("model_args"))
+        v.fail("model_args", "unsupported", v.child_path("model_args") + " is given: arguments to timm's model builder change "
+                                            "the tower Infercast counts from its table; expected null");
+      s.hidden = size_or(v, "hidden_size", kWidth, 2048);
+      if (s.hidden != 2048)
+        v.fail("hidden_size", "unsupported", v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) +
+                                                 "; expected 2048, the channels " + arch + " puts out");
+      const i64 vocab = size_or(v, "vocab_size", kCount * 100, 128);
+      s.projector = {{s.hidden, text, false}};
+      s.extra_params = vocab * s.hidden + 2 * s.hidden;  // the embedder's table, hard and soft norms
+      for (const char* key : {"vocab_offset", "do_pooling", "rms_norm_eps", "initializer_range", "num_labels", "label_names",
+                              "num_classes", "global_pool", "model_args", "pretrained_cfg", "id2label", "label2id"})
+        v.raw(key);
+      top.raw("vision_soft_tokens_per_image");
+      m.warnings.push_back(Warning{"model.vision_not_forecast", top.child_path("vision_config"),
+                                   "the vision encoder (MobileNetV5) is counted in the parameters and the weights in "
+                                   "memory; images are not forecast for model_type \"" + type + "\""});
       break;
     }
     case VisionKind::None: break;

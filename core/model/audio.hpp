@@ -11,7 +11,7 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class AudioKind { None, Gemma4 };
+enum class AudioKind { None, Gemma3n, Gemma4 };
 const NameTable<AudioKind>& audio_kind_names();
 
 struct AudioSpec {
@@ -19,8 +19,10 @@ struct AudioSpec {
   i64 hidden = 0, layers = 0, heads = 0;
   i64 conv_kernel = 0;          // the depthwise convolution of each layer's light conv block
   i64 sub_channels0 = 0, sub_channels1 = 0;  // the two stride-2 convolutions of the subsampler
-  i64 output = 0;               // output_proj_dims: the tower's width into the embedder
+  i64 features = 0;             // input_feat_size: mel bins into the subsampler (128), halved by each convolution
+  i64 output = 0;               // output_proj_dims: the tower's width into the embedder (0: no projection, Gemma 3n)
   bool clipped = false;         // clipped linears: four bounds each, kept in the checkpoint
+  i64 embed_vocab = 0;          // the embedder's own table of soft tokens (Gemma 3n: 128), with two weighted norms
   i64 text_hidden = 0;          // embed_audio projects output -> the text model's width
 };
 

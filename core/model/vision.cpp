@@ -19,12 +19,20 @@ const NameTable<VisionKind>& vision_kind_names() {
                                         {VisionKind::Llama4, "llama4", "Llama 4: 336 x 336 tiles, pixel shuffle to 144 tokens each"},
                                         {VisionKind::Qwen25, "qwen2_5_vl", "Qwen2.5-VL: dynamic resolution, window attention"},
                                         {VisionKind::Qwen3, "qwen3_vl", "Qwen3-VL and Qwen3.5: dynamic resolution, deepstack"},
+                                        {VisionKind::MobileNetV5, "mobilenetv5", "Gemma 3n: MobileNetV5-300M, counted, not forecast"},
                                         {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"}});
   return t;
 }
 
+bool vision_forecast(VisionKind k) { return k != VisionKind::None && k != VisionKind::MobileNetV5; }
+
 i64 vision_params(const VisionSpec& v) {
   if (v.kind == VisionKind::None) return 0;
+  if (v.kind == VisionKind::MobileNetV5) {  // the tower's table, the embedder's projection, its table and norms
+    Count p = v.tower_params;
+    for (const auto& g : v.projector) p += Count(g.in) * g.out + (g.bias ? Count(g.out) : Count(0));
+    return (p + v.extra_params).v;
+  }
   const Count h = v.hidden, I = v.intermediate;
   const Count norm = (v.layer_norm && v.norm_bias) ? Count(2) * h : h;
   Count layer = Count(v.norms) * norm + Count(4) * h * h + (v.attn_bias ? Count(4) * h : Count(0)) + Count(v.block_extra);
@@ -71,7 +79,8 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
   ImagePlan p;
   const i64 m2 = v.merge * v.merge;
   switch (v.kind) {
-    case VisionKind::None: break;
+    case VisionKind::None:
+    case VisionKind::MobileNetV5: break;  // counted, not forecast (images are refused before this)
     case VisionKind::Siglip: {  // resized to image_size x image_size; pooled to fixed_tokens
       // Gemma3Processor puts "\n\n", boi, the image tokens, eoi and "\n\n" where the prompt had the image's boi:
       // four tokens besides the image's own ("\n\n" is one piece of Gemma's vocabulary).

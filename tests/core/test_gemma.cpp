@@ -210,13 +210,22 @@ TEST_CASE("Gemma 3n and Gemma 4 refusals name the field", "[gemma][errors]") {
   CHECK(e.path() == "/model/top_k_experts");
 }
 
-TEST_CASE("Gemma 3n's wrapper names the audio tower it does not count", "[gemma]") {
+TEST_CASE("Gemma 3n's wrapper counts its audio tower and says audio is not forecast", "[gemma]") {
+  // Gemma3nAudioConfig's defaults (an empty audio_config): the tower of E2B and E4B (test_vision.cpp, by hand).
   json cfg = {{"model_type", "gemma3n"}, {"architectures", {"Gemma3nForConditionalGeneration"}},
-              {"text_config", gemma3n(json::object())}, {"audio_config", {{"hidden_size", 1536}}}};
+              {"text_config", gemma3n(json::object())}, {"audio_config", {{"model_type", "gemma3n_audio"}}}};
   const ModelSpec m = parse(cfg);
-  bool audio = false;
-  for (const auto& w : m.warnings) audio = audio || w.code == "model.audio_not_modelled";
-  CHECK(audio);
+  CHECK(m.audio.kind == AudioKind::Gemma3n);
+  CHECK(audio_params(m.audio) == 681348640LL + 128 * 1536 + 2 * 1536 + 1536LL * m.hidden);
+  bool said = false;
+  for (const auto& w : m.warnings) said = said || (w.code == "model.audio_not_forecast" && w.path == "/model/audio_config");
+  CHECK(said);
+  // A subsampler other than the 3 x 3, stride 2 convolutions the count assumes is refused by name.
+  cfg["audio_config"]["sscp_conv_stride_size"] = {{2, 2}, {1, 1}};
+  const InputError e = error_of(cfg);
+  CHECK(e.path() == "/model/audio_config/sscp_conv_stride_size");
+  CHECK(std::string(e.what()) == "/model/audio_config/sscp_conv_stride_size is not [[2, 2], [2, 2]], the subsampler "
+                                 "Gemma 3n ships and Infercast counts");
 }
 
 TEST_CASE("Gemma 3n and Gemma 4 take their own config class's defaults", "[gemma]") {

@@ -5,6 +5,7 @@
 
 #include "configs.hpp"
 #include "helpers.hpp"
+#include "model/mobilenet.hpp"
 
 using namespace test;
 
@@ -265,4 +266,80 @@ TEST_CASE("Gemma 4 E2B, E4B and 26B-A4B with their encoders: the checkpoints' to
     CHECK(c.total == r.published - r.unloaded);
     CHECK(c.active == text.active);
   }
+}
+
+TEST_CASE("Gemma 3n E2B and E4B with MobileNetV5 and the audio Conformer: the checkpoints' totals", "[vision][gemma]") {
+  // google/gemma-3n-E2B-it and -E4B-it hold 5,439,438,272 and 7,849,978,192 parameters (the Hub's safetensors
+  // totals). Their towers are identical: timm's mobilenetv5_300m_enc and Gemma3nAudioEncoder at Gemma3nAudioConfig's
+  // defaults, each with a Gemma3nMultimodalEmbedder (a table of 128 soft tokens, hard and soft norms with weights, a
+  // projection to the text width of 2048, a norm without weight).
+  const ll text = 2048;
+  // MobileNetV5 by hand, block by block (timm's strings; M = make_divisible(in x e, 8)):
+  const auto er = [](ll in, ll out, ll k, ll e) { const ll M = in * e; return k * k * in * M + M + M * out + out; };
+  const auto uir = [](ll in, ll out, ll a, ll k, ll e) {
+    const ll M = in * e;
+    return (a ? a * a * in + in : 0) + in * M + M + (k ? k * k * M + M : 0) + M * out + out + out;
+  };
+  const auto mqa = [](ll c, ll heads, ll d, ll kv_stride) {
+    const ll kv = c * d + (kv_stride > 1 ? 9 * c + c : 0);
+    return c + c * heads * d + 2 * kv + heads * d * c + c;
+  };
+  CHECK(uir(128, 256, 3, 5, 6) == 317440);   // blocks.1.0: uir_a3_k5_s2_e6_c256
+  CHECK(mqa(640, 12, 64, 2) == 1079040);     // blocks.2.9: mqa_k3_h12_v2_d64_c640
+  CHECK(mqa(1280, 16, 96, 1) == 4180480);    // blocks.3.1: mqa_k3_h16_d96_c1280
+  const ll stem = 27 * 64 + 64 + 64;
+  const ll s0 = er(64, 128, 3, 4) + 2 * er(128, 128, 3, 4);
+  const ll s1 = uir(128, 256, 3, 5, 6) + 2 * uir(256, 256, 5, 0, 4) + 2 * uir(256, 256, 3, 0, 4);
+  const ll s2 = uir(256, 640, 5, 5, 6) + 7 * uir(640, 640, 5, 0, 4) + uir(640, 640, 0, 0, 1) +
+                14 * (mqa(640, 12, 64, 2) + uir(640, 640, 0, 0, 2));
+  const ll s3 = uir(640, 1280, 5, 5, 6) + 19 * (mqa(1280, 16, 96, 1) + uir(1280, 1280, 0, 0, 2));
+  const ll msfa = 1920 * 3840 + 3840 + 3840 * 2048 + 2048 + 2048;  // 640 + 1280 channels -> 3840 -> 2048, a norm
+  const ll tower = stem + s0 + s1 + s2 + s3 + msfa;
+  CHECK(tower == 294126912);
+  CHECK(mobilenetv5_params("mobilenetv5_300m_enc") == tower);
+  const ll embed_vision = 128 * 2048 + 2 * 2048 + 2048 * text;
+  // The audio Conformer: the subsampler (two 3 x 3 convolutions, 1 -> 128 -> 32, their norms, 32 mel bins x 32
+  // channels -> 1536), 12 layers of 24 H^2 + 9 H + 5 H + H / 8, no output projection.
+  const ll H = 1536;
+  const ll audio_tower = 9 * 128 + 128 + 9 * 128 * 32 + 32 + 32 * 32 * H + 12 * (24 * H * H + 9 * H + 5 * H + H / 8);
+  CHECK(audio_tower == 681348640);
+  const ll embed_audio = 128 * H + 2 * H + H * text;
+  for (const auto& [file, text_total, published] : {std::tuple{"gemma-3n-e4b.text.json", 6866696688LL, 7849978192LL},
+                                                    std::tuple{"gemma-3n-e2b.text.json", 4456156768LL, 5439438272LL}}) {
+    json cfg = data_config(file);
+    cfg["vision_config"] = {{"model_type", "gemma3n_vision"}, {"architecture", "mobilenetv5_300m_enc"}, {"hidden_size", 2048},
+                            {"vocab_size", 128}, {"vocab_offset", 262144}, {"do_pooling", false}, {"model_args", nullptr}};
+    cfg["audio_config"] = {{"model_type", "gemma3n_audio"}, {"hidden_size", 1536}, {"conf_num_hidden_layers", 12},
+                           {"sscp_conv_kernel_size", {{3, 3}, {3, 3}}}, {"sscp_conv_stride_size", {{2, 2}, {2, 2}}}};
+    const ModelSpec m = parse_model_config(cfg, "/model");
+    const auto c = count_params(m);
+    INFO(file);
+    CHECK(c.vision == tower + embed_vision);
+    CHECK(c.audio == audio_tower + embed_audio);
+    CHECK(c.total == published);
+    CHECK(c.active == text_total);  // per text token: the language model only
+    CHECK(m.vision.kind == VisionKind::MobileNetV5);
+    // Counted, not forecast: an image for it is refused by name, and the model says so.
+    bool said = false;
+    for (const auto& w : m.warnings) said = said || (w.code == "model.vision_not_forecast" && w.path == "/model/vision_config");
+    CHECK(said);
+  }
+  json cfg = data_config("gemma-3n-e4b.text.json");
+  cfg["vision_config"] = {{"model_type", "gemma3n_vision"}};
+  const json refused = json::parse(call("analyze", json{{"model", cfg}, {"workload", {{"images", {{{"width", 768}, {"height", 768}}}}}}}.dump()));
+  REQUIRE(refused["ok"] == false);
+  CHECK(refused["error"]["path"] == "/workload/images");
+  CHECK(refused["error"]["message"] ==
+        "/workload/images is given, but custom gemma3n_text's vision encoder (mobilenetv5) is counted, not forecast; images need a "
+        "vision encoder Infercast models (vision_config of Llama 4, Gemma 3, Gemma 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5 or "
+        "Mistral 3)");
+  // Another timm architecture, or arguments to its builder, are refused naming the field.
+  cfg["vision_config"]["architecture"] = "mobilenetv5_base";
+  json err = json::parse(call("model", json{{"model", cfg}}.dump()));
+  CHECK(err["error"]["path"] == "/model/vision_config/architecture");
+  CHECK(err["error"]["message"] ==
+        "/model/vision_config/architecture holds \"mobilenetv5_base\"; expected a MobileNetV5 Infercast counts (mobilenetv5_300m_enc)");
+  cfg["vision_config"] = {{"model_type", "gemma3n_vision"}, {"model_args", {{"drop_rate", 0.1}}}};
+  err = json::parse(call("model", json{{"model", cfg}}.dump()));
+  CHECK(err["error"]["path"] == "/model/vision_config/model_args");
 }
