@@ -305,6 +305,17 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   internlm2.source = "the model repositories' configuration_internlm2.py and modeling_internlm2.py (internlm/internlm2_5-7b-chat)";
   add(internlm2);
 
+  // InternLM3 (remote code, modeling_internlm3.py): Llama's layout with separate q, k, v and o, `qkv_bias` on all
+  // four, `bias` on the MLP's gate, up and down. transformers ships no class, so no defaults are filled.
+  FamilyTraits internlm3{"internlm3", {}, {"InternLM3ForCausalLM"}};
+  internlm3.bias_key = "qkv_bias";
+  internlm3.mlp_bias_key = true;
+  internlm3.mlp_bias_name = "bias";
+  internlm3.config_class = "InternLM3Config";
+  internlm3.ignored_keys = {"attn_implementation"};
+  internlm3.source = "the model repositories' configuration_internlm3.py and modeling_internlm3.py (internlm/internlm3-8b-instruct)";
+  add(internlm3);
+
   // Gemma 3n (E2B, E4B): per-layer embeddings, AltUp's four streams, LAuReL, KV sharing across the last layers,
   // activation sparsity on the first layers, a MatFormer width per layer (io/config_gemma.cpp).
   FamilyTraits gemma3n{"gemma3n", {"gemma3n_text"}, {"Gemma3nForConditionalGeneration", "Gemma3nForCausalLM"}};

@@ -410,6 +410,20 @@ TEST_CASE("InternLM2: one fused wqkv with the config's bias, on wqkv and wo", "[
   CHECK(find_op(ops, "qkv_proj").dispatches == 2);  // one fused GEMM a layer
 }
 
+TEST_CASE("InternLM3: separate q, k, v, o with qkv_bias on all four, bias on the MLP", "[families][rules]") {
+  // internlm/internlm3-8b-instruct as published (tests/data/configs/SOURCES.md): 48 layers of 4096, 32 heads of
+  // 128 and 2 KV heads, MLP 10240, untied 128512 x 4096 tables: the model card's 8.8B.
+  const ModelSpec m = parse(data_config("internlm3-8b-instruct.json"));
+  const long long h = 4096, layer = 2 * h * h + 2 * h * 256 + 3 * h * 10240 + 2 * h;
+  CHECK(count_params(m).total == 48 * layer + 2 * 128512LL * h + h);
+  CHECK(count_params(m).total == 8804241408LL);
+  CHECK_FALSE(m.layers[0].attn.fused_qkv);
+  // The flags: qkv_bias gives q, k, v and o their biases (modeling_internlm3.py), bias the MLP's three projections.
+  const ModelSpec b = parse(small("internlm3", {{"qkv_bias", true}, {"bias", true}}));
+  const long long small_layer = 64 * 64 + 2 * 64 * 32 + 64 * 64 + (64 + 2 * 32 + 64) + 3 * 64 * 128 + (2 * 128 + 64) + 2 * 64;
+  CHECK(count_params(b).total == 2 * small_layer + 2 * 1000 * 64 + 64);
+}
+
 TEST_CASE("SmolLM3: every fourth layer NoPE", "[families][rules]") {
   const ModelSpec m = parse(small("smollm3", {{"num_hidden_layers", 8}}));
   for (int i = 0; i < 8; ++i) CHECK((m.layers[i].attn.rope_dim == 0) == ((i + 1) % 4 == 0));
