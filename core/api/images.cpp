@@ -41,11 +41,8 @@ void read_images(Reader& wr, const ModelSpec& m, Workload& w) {
   }
   if (!vision_forecast(m.vision.kind))
     wr.fail("images", "unsupported", wr.child_path("images") + " is given, but " + (m.name.empty() ? m.model_type : m.name) +
-                                         (m.vision.kind == VisionKind::None ? std::string(" has no vision encoder")
-                                                                                      : std::string("'s vision encoder (") + vision_kind_names().name(m.vision.kind) +
-                                                                                            ") is counted, not forecast; images need a vision encoder") +
-                                         " Infercast models (vision_config of Llama 4, Gemma 3, Gemma 4, "
-                                         "Qwen2.5-VL, Qwen3-VL, Qwen3.5 or Mistral 3)");
+                                         " has no vision encoder Infercast models (vision_config of Llama 4, Gemma 3, Gemma 3n, "
+                                         "Gemma 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5 or Mistral 3)");
   const i64 tokens = image_tokens(m, w.settings.images);
   bool fresh = false;
   for (auto& q : w.requests)

@@ -206,7 +206,8 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
     case VisionKind::MobileNetV5: {
       // Gemma3nVisionConfig: timm's MobileNetV5 (TimmWrapperModel, `architecture`) of hidden_size channels out, and
       // Gemma3nMultimodalEmbedder: its own table of vocab_size soft tokens, two RMSNorms with weights (hard and
-      // soft), the projection to the text width and a norm without weight. Counted, not forecast.
+      // soft), the projection to the text width and a norm without weight. Images are 768 x 768 (the processor's
+      // size, not in the config) and give the adapter's 16 x 16 cells.
       const std::string arch = v.string_or("architecture", "mobilenetv5_300m_enc");
       s.tower_params = mobilenetv5_params(arch);
       if (s.tower_params < 0)
@@ -225,10 +226,16 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       for (const char* key : {"vocab_offset", "do_pooling", "rms_norm_eps", "initializer_range", "num_labels", "label_names",
                               "num_classes", "global_pool", "model_args", "pretrained_cfg", "id2label", "label2id"})
         v.raw(key);
-      top.raw("vision_soft_tokens_per_image");
-      m.warnings.push_back(Warning{"model.vision_not_forecast", top.child_path("vision_config"),
-                                   "the vision encoder (MobileNetV5) is counted in the parameters and the weights in "
-                                   "memory; images are not forecast for model_type \"" + type + "\""});
+      s.tower = arch;
+      s.image_size = 768;
+      const MobileNetShape shape = mobilenetv5_shape(arch, s.image_size);
+      s.fixed_tokens = shape.out_side * shape.out_side;
+      const i64 soft = top.int_in_or("vision_soft_tokens_per_image", 1, kCount, s.fixed_tokens);
+      if (soft != s.fixed_tokens)
+        top.fail("vision_soft_tokens_per_image", "unsupported",
+                 top.child_path("vision_soft_tokens_per_image") + " holds " + std::to_string(soft) + "; expected " +
+                     std::to_string(s.fixed_tokens) + ", the " + std::to_string(shape.out_side) + " x " +
+                     std::to_string(shape.out_side) + " cells " + arch + " puts out for a 768 x 768 image");
       break;
     }
     case VisionKind::None: break;

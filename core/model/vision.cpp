@@ -19,12 +19,12 @@ const NameTable<VisionKind>& vision_kind_names() {
                                         {VisionKind::Llama4, "llama4", "Llama 4: 336 x 336 tiles, pixel shuffle to 144 tokens each"},
                                         {VisionKind::Qwen25, "qwen2_5_vl", "Qwen2.5-VL: dynamic resolution, window attention"},
                                         {VisionKind::Qwen3, "qwen3_vl", "Qwen3-VL and Qwen3.5: dynamic resolution, deepstack"},
-                                        {VisionKind::MobileNetV5, "mobilenetv5", "Gemma 3n: MobileNetV5-300M, counted, not forecast"},
+                                        {VisionKind::MobileNetV5, "mobilenetv5", "Gemma 3n: MobileNetV5-300M, 768 x 768 images, 256 tokens each"},
                                         {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"}});
   return t;
 }
 
-bool vision_forecast(VisionKind k) { return k != VisionKind::None && k != VisionKind::MobileNetV5; }
+bool vision_forecast(VisionKind k) { return k != VisionKind::None; }
 
 i64 vision_params(const VisionSpec& v) {
   if (v.kind == VisionKind::None) return 0;
@@ -79,8 +79,15 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
   ImagePlan p;
   const i64 m2 = v.merge * v.merge;
   switch (v.kind) {
-    case VisionKind::None:
-    case VisionKind::MobileNetV5: break;  // counted, not forecast (images are refused before this)
+    case VisionKind::None: break;
+    case VisionKind::MobileNetV5: {
+      // SiglipImageProcessor as Gemma 3n configures it: every image resized to image_size x image_size (no crop,
+      // tiles or aspect ratio); the tower's 16 x 16 output cells are the image's tokens, in the prompt with "\n\n",
+      // boi, eoi and "\n\n" around them (Gemma3nProcessor's full_image_sequence), as Gemma 3's.
+      p.merged = v.fixed_tokens;
+      p.tokens = v.fixed_tokens + 4;
+      break;
+    }
     case VisionKind::Siglip: {  // resized to image_size x image_size; pooled to fixed_tokens
       // Gemma3Processor puts "\n\n", boi, the image tokens, eoi and "\n\n" where the prompt had the image's boi:
       // four tokens besides the image's own ("\n\n" is one piece of Gemma's vocabulary).

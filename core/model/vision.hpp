@@ -16,7 +16,7 @@ namespace infercast {
 using i64 = std::int64_t;
 
 enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5 };
-// Whether images through this encoder are forecast (MobileNetV5, Gemma 3n's, is counted only).
+// Whether images through this encoder are forecast (every encoder Infercast reads).
 bool vision_forecast(VisionKind k);
 const NameTable<VisionKind>& vision_kind_names();
 
@@ -42,6 +42,7 @@ struct VisionSpec {
   i64 deepstack = 0;         // Qwen3-VL: mergers whose outputs join early text layers, each like the merger
   i64 extra_params = 0;      // norms outside the blocks (pre/post, the projector's)
   i64 tower_params = 0;      // a convolutional tower counted from its block table (MobileNetV5), not from the fields above
+  std::string tower;         // its architecture in that table (timm's name)
   // How an image becomes patches.
   i64 image_size = 0;        // a fixed square (Gemma 3) or tile side (Llama 4)
   i64 max_tiles = 0;         // Llama 4: tiles per image at most (a global tile is added when there is more than one)

@@ -57,5 +57,7 @@ void add_gemma_outputs(Builder& b, double T);
 // The vision encoder over the images of every new prompt in the step (`prompts`: requests with no cache that add
 // tokens; ops/vision.cpp).
 void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images);
+// Gemma 3n's MobileNetV5 over `images` images (ops/mobilenet.cpp); add_vision calls it.
+void add_mobilenet(Builder& b, double images);
 
 }  // namespace infercast

@@ -44,6 +44,23 @@ void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images
   const VisionSpec& v = b.m.vision;
   Work w;
   if (prompts <= 0) return;  // images belong to new prompts
+  if (v.kind == VisionKind::MobileNetV5) {
+    // A convolutional tower (ops/mobilenet.cpp), then Gemma3nMultimodalEmbedder's soft-token path: the cells scaled
+    // and normed, projected to the text width, normed again.
+    const double n = prompts * static_cast<double>(images.size());
+    const WeightClass saved = b.wclass;
+    b.wclass = WeightClass::Vision;
+    add_mobilenet(b, n);
+    const double M = n * static_cast<double>(v.fixed_tokens), h = static_cast<double>(v.hidden);
+    b.elementwise("vision_embed_norm", "vision", 1, M * h, 1 + b.s.convention.rmsnorm_flops_per_element, 1, h);
+    for (std::size_t i = 0; i < v.projector.size(); ++i) {
+      const auto& g = v.projector[i];
+      b.gemm("vision_merger_" + std::to_string(i + 1), "vision", 1, M, static_cast<double>(g.in), static_cast<double>(g.out), g.bias);
+    }
+    b.elementwise("vision_embed_post_norm", "vision", 1, M * static_cast<double>(b.m.hidden), b.s.convention.rmsnorm_flops_per_element, 1);
+    b.wclass = saved;
+    return;
+  }
   for (const auto& img : images) {
     const ImagePlan p = plan_image(v, img);
     for (i64 s : p.sequences) {
