@@ -49,11 +49,12 @@ void add_mobilenet(Builder& b, double images) {
     const double in = static_cast<double>(r.in), mid = static_cast<double>(r.mid), out = static_cast<double>(x.out);
     const bool residual = r.in == x.out && x.stride == 1;
     switch (x.kind) {
-      case ConvBlock::Edge: {  // conv_exp (k x k, strided) + norm + GELU, conv_pwl + norm
+      case ConvBlock::Edge: {  // conv_exp (k x k, strided) + norm + GELU, conv_pwl + norm, the skip when it keeps its shape
         conv(b, "vision_er_conv_exp", n, Po, Pi, r.in, x.k, r.mid);
         conv(b, "vision_er_conv_pwl", n, Po, Po, r.mid, 1, x.out);
         b.elementwise("vision_er_norms", "vision", n, Po * (mid + out), rms, 1, mid + out).dispatches = 2.0 * static_cast<double>(n);
         b.elementwise("vision_er_act", "vision", n, Po * mid, gelu, 1);
+        if (residual) b.elementwise("vision_er_residual", "vision", n, Po * out, 1, 2);
         break;
       }
       case ConvBlock::Uir: {  // [dw_start + norm], pw_exp + norm + GELU, [dw_mid + norm + GELU], pw_proj + norm, gamma

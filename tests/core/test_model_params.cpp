@@ -107,6 +107,8 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // With the vision tower (test_vision.cpp): the checkpoints' 25,805,936,206 and 31,273,088,876 parameters.
       {"gemma-4-26b-a4b", 25805936206LL, 3822530590LL},
       {"gemma-4-31b", 31273088876LL, 30697345340LL},
+      // Gemma 3n E4B with MobileNetV5 and the audio Conformer (test_vision.cpp): the checkpoint's 7,849,978,192.
+      {"gemma-3n-e4b", 7849978192LL, 6866696688LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
