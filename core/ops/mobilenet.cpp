@@ -58,27 +58,25 @@ void add_mobilenet(Builder& b, double images) {
         break;
       }
       case ConvBlock::Uir: {  // [dw_start + norm], pw_exp + norm + GELU, [dw_mid + norm + GELU], pw_proj + norm, gamma
-        double P = Pi;  // where pw_exp runs: before the stride when a middle depthwise takes it
-        double norms = mid + out, norm_calls = 2;
+        // The stride: in dw_mid when there is one (dw_start and pw_exp run at the input's side), else in dw_start.
+        const double Pexp = x.a > 0 && x.k == 0 ? Po : Pi;
+        double norm_elems = Pexp * mid + Po * out, norm_weights = mid + out, norm_calls = 2, acts = Pexp * mid;
         if (x.a > 0) {
-          const double Pa = x.k > 0 ? Pi : Po;
-          depthwise(b, "vision_uir_dw_start", n, Pa, Pi, r.in, x.a);
-          P = Pa;
-          norms += in;
+          depthwise(b, "vision_uir_dw_start", n, Pexp, Pi, r.in, x.a);
+          norm_elems += Pexp * in;
+          norm_weights += in;
           norm_calls += 1;
         }
-        conv(b, "vision_uir_pw_exp", n, P, P, r.in, 1, r.mid);
-        double acts = P * mid;
+        conv(b, "vision_uir_pw_exp", n, Pexp, Pexp, r.in, 1, r.mid);
         if (x.k > 0) {
-          depthwise(b, "vision_uir_dw_mid", n, Po, P, r.mid, x.k);
-          acts += Po * mid;
-          norms += mid;
+          depthwise(b, "vision_uir_dw_mid", n, Po, Pexp, r.mid, x.k);
+          norm_elems += Po * mid;
+          norm_weights += mid;
           norm_calls += 1;
-        } else {
-          P = Po;
+          acts += Po * mid;
         }
         conv(b, "vision_uir_pw_proj", n, Po, Po, r.mid, 1, x.out);
-        b.elementwise("vision_uir_norms", "vision", n, Po * norms, rms, 1, norms).dispatches = norm_calls * static_cast<double>(n);
+        b.elementwise("vision_uir_norms", "vision", n, norm_elems, rms, 1, norm_weights).dispatches = norm_calls * static_cast<double>(n);
         b.elementwise("vision_uir_act", "vision", n, acts, gelu, 1);
         b.elementwise(residual ? "vision_uir_scale_residual" : "vision_uir_scale", "vision", n, Po * out, residual ? 2 : 1,
                       residual ? 2 : 1, out);
