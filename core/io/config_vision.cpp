@@ -216,19 +216,19 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       if (v.has("model_args"))
         v.fail("model_args", "unsupported", v.child_path("model_args") + " is given: arguments to timm's model builder change "
                                             "the tower Infercast counts from its table; expected null");
-      s.hidden = size_or(v, "hidden_size", kWidth, 2048);
-      if (s.hidden != 2048)
-        v.fail("hidden_size", "unsupported", v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) +
-                                                 "; expected 2048, the channels " + arch + " puts out");
+      s.tower = arch;
+      s.image_size = 768;
+      const MobileNetShape shape = mobilenetv5_shape(arch, s.image_size);
+      s.hidden = size_or(v, "hidden_size", kWidth, shape.fused_out);
+      if (s.hidden != shape.fused_out)
+        v.fail("hidden_size", "unsupported", v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) + "; expected " +
+                                                 std::to_string(shape.fused_out) + ", the channels " + arch + " puts out");
       const i64 vocab = size_or(v, "vocab_size", kCount * 100, 128);
       s.projector = {{s.hidden, text, false}};
       s.extra_params = vocab * s.hidden + 2 * s.hidden;  // the embedder's table, hard and soft norms
       for (const char* key : {"vocab_offset", "do_pooling", "rms_norm_eps", "initializer_range", "num_labels", "label_names",
                               "num_classes", "global_pool", "model_args", "pretrained_cfg", "id2label", "label2id"})
         v.raw(key);
-      s.tower = arch;
-      s.image_size = 768;
-      const MobileNetShape shape = mobilenetv5_shape(arch, s.image_size);
       s.fixed_tokens = shape.out_side * shape.out_side;
       const i64 soft = top.int_in_or("vision_soft_tokens_per_image", 1, kCount, s.fixed_tokens);
       if (soft != s.fixed_tokens)

@@ -360,4 +360,14 @@ TEST_CASE("Gemma 3n E2B and E4B with MobileNetV5 and the audio Conformer: the ch
   cfg["vision_config"] = {{"model_type", "gemma3n_vision"}, {"model_args", {{"drop_rate", 0.1}}}};
   err = json::parse(call("model", json{{"model", cfg}}.dump()));
   CHECK(err["error"]["path"] == "/model/vision_config/model_args");
+  // The tower's width and tokens come from its table; a config that says otherwise is refused by name.
+  cfg["vision_config"] = {{"model_type", "gemma3n_vision"}, {"hidden_size", 1024}};
+  err = json::parse(call("model", json{{"model", cfg}}.dump()));
+  CHECK(err["error"]["message"] == "/model/vision_config/hidden_size holds 1024; expected 2048, the channels "
+                                   "mobilenetv5_300m_enc puts out");
+  cfg["vision_config"] = {{"model_type", "gemma3n_vision"}};
+  cfg["vision_soft_tokens_per_image"] = 280;
+  err = json::parse(call("model", json{{"model", cfg}}.dump()));
+  CHECK(err["error"]["message"] == "/model/vision_soft_tokens_per_image holds 280; expected 256, the 16 x 16 cells "
+                                   "mobilenetv5_300m_enc puts out for a 768 x 768 image");
 }
