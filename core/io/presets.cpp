@@ -1,6 +1,10 @@
 #include "io/presets.hpp"
 
 #include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
 #include <string>
 
 #include "io/defaults.hpp"
@@ -10,100 +14,169 @@
 namespace infercast {
 
 namespace {
-// Parses every embedded file of one kind; an error names the preset file it came from.
-template <typename T, typename Parse>
-std::vector<T> load_kind(const char* kind, const char* code_prefix, Parse parse) {
-  std::vector<T> out;
-  for (const auto& f : embedded_files()) {
-    if (std::string(f.kind) != kind) continue;
+
+// The embedded files of one kind, each read the first time it is asked for. Presets are named after their ids
+// (presets/<kind>/<id>.json, checked as each is read), so finding one by id reads that file alone: an analysis
+// of one model on one device reads two presets, not all 200 (in the browser's first call, before its code is
+// compiled optimized, reading every preset took 300 ms). Reading is memoized: each entry is filled once (under its
+// own once_flag) and never changes after, so the table is constant to every caller; entries live in one vector
+// made at full size up front, so a pointer to one stays valid and `all()` is that vector.
+template <typename T>
+class LazyPresets {
+ public:
+  using Parse = T (*)(const json&);
+  LazyPresets(const char* kind, const char* code_prefix, Parse parse) : kind_(kind), code_prefix_(code_prefix), parse_(parse) {
+    for (const auto& f : embedded_files())
+      if (std::strcmp(f.kind, kind) == 0) files_.push_back(&f);
+    items_.resize(files_.size());
+    once_ = std::make_unique<std::once_flag[]>(files_.size());
+  }
+
+  std::size_t size() const { return files_.size(); }
+
+  // Entry i, read on first use.
+  const T& at(std::size_t i) const {
+    std::call_once(once_[i], [&] { items_[i] = read(*files_[i]); });
+    return items_[i];
+  }
+
+  // Every entry, read.
+  const std::vector<T>& all() const {
+    for (std::size_t i = 0; i < files_.size(); ++i) at(i);
+    return items_;
+  }
+
+  // The entry whose file is <id>.json (nullptr when there is none), read.
+  const T* find(const std::string& id) const {
+    const auto i = index_of_file(id);
+    return i < files_.size() ? &at(i) : nullptr;
+  }
+
+  // Where `p` is in the table (size() when it is not one of its entries).
+  std::size_t index_of(const T* p) const {
+    if (items_.empty() || p < items_.data() || p >= items_.data() + items_.size()) return items_.size();
+    return static_cast<std::size_t>(p - items_.data());
+  }
+
+ private:
+  std::size_t index_of_file(const std::string& id) const {
+    for (std::size_t i = 0; i < files_.size(); ++i) {
+      const char* name = files_[i]->name;
+      const std::size_t n = std::strlen(name);
+      if (n == id.size() + 5 && std::strncmp(name, id.data(), id.size()) == 0 && std::strcmp(name + id.size(), ".json") == 0)
+        return i;
+    }
+    return files_.size();
+  }
+
+  T read(const EmbeddedFile& f) const {
     const std::string where = std::string("presets/") + f.kind + "/" + f.name;
+    T item;
     try {
-      out.push_back(parse(parse_json_text(f.text, where, code_prefix)));
+      item = parse_(parse_json_text(f.text, where, code_prefix_));
     } catch (const InputError& e) {
       throw InputError(e.code(), e.path(), where + ": " + e.what());
     }
+    const std::string stem = std::string(f.name).substr(0, std::strlen(f.name) - 5);
+    if (item.id != stem)
+      throw InputError(std::string(code_prefix_) + ".id_mismatch", "/id",
+                       where + ": id \"" + item.id + "\" differs from the file's name; expected the file named after its id (" +
+                           item.id + ".json), as presets are found by it");
+    return item;
   }
-  return out;
+
+  const char* kind_;
+  const char* code_prefix_;
+  Parse parse_;
+  std::vector<const EmbeddedFile*> files_;
+  mutable std::vector<T> items_;
+  std::unique_ptr<std::once_flag[]> once_;
+};
+
+ModelPreset read_model_preset(const json& d) { return parse_model_preset(d); }
+HardwareSpec read_hardware_preset(const json& d) { return parse_hardware(d); }
+System read_system_preset(const json& d) { return parse_system(d, "", true); }
+
+// A runtime preset with its class fit (presets/defaults/runtime_fits.json) laid over its priors.
+RuntimeSpec read_runtime_preset(const json& d) {
+  RuntimeSpec rt = parse_runtime(d, "");
+  for (const auto& f : runtime_fits()) {
+    if (f.runtime != rt.id) continue;
+    for (const auto& [name, value] : f.values) set_param(rt, *rt_param_names().find(name), value);
+    rt.fit_basis = f.basis;
+  }
+  return rt;
 }
+
+const LazyPresets<ModelPreset>& models() {
+  static const LazyPresets<ModelPreset> t("models", "preset", read_model_preset);
+  return t;
+}
+const LazyPresets<HardwareSpec>& hardware() {
+  static const LazyPresets<HardwareSpec> t("hardware", "hardware", read_hardware_preset);
+  return t;
+}
+const LazyPresets<System>& systems() {
+  static const LazyPresets<System> t("systems", "system", read_system_preset);
+  return t;
+}
+const LazyPresets<RuntimeSpec>& runtimes() {
+  static const LazyPresets<RuntimeSpec> t("runtimes", "runtime", read_runtime_preset);
+  return t;
+}
+
+// Values derived from each entry of a table (a model's spec, a device's text), made on first use of that entry.
+template <typename V>
+struct LazyDerived {
+  explicit LazyDerived(std::size_t n) : values(n), once(std::make_unique<std::once_flag[]>(n)) {}
+  template <typename Make>
+  const V& at(std::size_t i, Make make) const {
+    std::call_once(once[i], [&] { values[i] = make(); });
+    return values[i];
+  }
+  mutable std::vector<V> values;
+  std::unique_ptr<std::once_flag[]> once;
+};
+
 }  // namespace
 
-const std::vector<ModelPreset>& model_presets() {
-  static const auto list = load_kind<ModelPreset>("models", "preset", [](const json& d) { return parse_model_preset(d); });
-  return list;
-}
+const std::vector<ModelPreset>& model_presets() { return models().all(); }
 
 const ModelSpec& model_preset_spec(const ModelPreset& p) {
-  static const auto specs = [] {
-    std::vector<ModelSpec> v;
-    for (const auto& m : model_presets()) v.push_back(parse_model_config(m.config, "/config"));
-    return v;
-  }();
-  return specs.at(static_cast<std::size_t>(&p - model_presets().data()));
+  static const LazyDerived<ModelSpec> specs(models().size());
+  const std::size_t i = models().index_of(&p);
+  if (i >= models().size()) throw std::out_of_range("model_preset_spec: not a model preset");
+  return specs.at(i, [&] { return parse_model_config(p.config, "/config"); });
 }
 
-const std::vector<HardwareSpec>& hardware_presets() {
-  static const auto list = load_kind<HardwareSpec>("hardware", "hardware", [](const json& d) { return parse_hardware(d); });
-  return list;
-}
+const std::vector<HardwareSpec>& hardware_presets() { return hardware().all(); }
 
 const std::string* hardware_preset_text(const HardwareSpec* hw) {
-  const auto& all = hardware_presets();
-  if (all.empty() || hw < all.data() || hw >= all.data() + all.size()) return nullptr;
-  static const auto texts = [&] {
-    std::vector<std::string> v;
-    for (const auto& h : all) {
-      v.emplace_back();
-      JsonWriter w(v.back());
-      write_hardware(w, h);
-    }
-    return v;
-  }();
-  return &texts[static_cast<std::size_t>(hw - all.data())];
+  static const LazyDerived<std::string> texts(hardware().size());
+  const std::size_t i = hardware().index_of(hw);
+  if (i >= hardware().size()) return nullptr;
+  return &texts.at(i, [&] {
+    std::string s;
+    JsonWriter w(s);
+    write_hardware(w, *hw);
+    return s;
+  });
 }
 
-const std::vector<System>& system_presets() {
-  static const auto list = load_kind<System>("systems", "system", [](const json& d) { return parse_system(d, "", true); });
-  return list;
-}
+const std::vector<System>& system_presets() { return systems().all(); }
 
-// The runtime presets with the class fits of presets/defaults/runtime_fits.json laid over their priors.
+// Every runtime preset; a class fit naming a runtime that is not one is an error of the presets.
 const std::vector<RuntimeSpec>& runtime_presets() {
-  static const auto list = [] {
-    auto v = load_kind<RuntimeSpec>("runtimes", "runtime", [](const json& d) { return parse_runtime(d, ""); });
-    for (const auto& f : runtime_fits()) {
-      auto it = std::find_if(v.begin(), v.end(), [&](const RuntimeSpec& r) { return r.id == f.runtime; });
-      if (it == v.end())
-        throw InputError("preset.unknown_runtime", "", "presets/defaults/runtime_fits.json fits \"" + f.runtime + "\", which is not a runtime preset");
-      for (const auto& [name, value] : f.values) set_param(*it, *rt_param_names().find(name), value);
-      it->fit_basis = f.basis;
-    }
-    return v;
-  }();
-  return list;
+  const auto& v = runtimes().all();
+  for (const auto& f : runtime_fits())
+    if (std::none_of(v.begin(), v.end(), [&](const RuntimeSpec& r) { return r.id == f.runtime; }))
+      throw InputError("preset.unknown_runtime", "", "presets/defaults/runtime_fits.json fits \"" + f.runtime + "\", which is not a runtime preset");
+  return v;
 }
 
-const RuntimeSpec* find_runtime_preset(const std::string& id) {
-  for (const auto& r : runtime_presets())
-    if (r.id == id) return &r;
-  return nullptr;
-}
-
-const System* find_system_preset(const std::string& id) {
-  for (const auto& s : system_presets())
-    if (s.id == id) return &s;
-  return nullptr;
-}
-
-const ModelPreset* find_model_preset(const std::string& id) {
-  for (const auto& p : model_presets())
-    if (p.id == id) return &p;
-  return nullptr;
-}
-
-const HardwareSpec* find_hardware_preset(const std::string& id) {
-  for (const auto& h : hardware_presets())
-    if (h.id == id) return &h;
-  return nullptr;
-}
+const RuntimeSpec* find_runtime_preset(const std::string& id) { return runtimes().find(id); }
+const System* find_system_preset(const std::string& id) { return systems().find(id); }
+const ModelPreset* find_model_preset(const std::string& id) { return models().find(id); }
+const HardwareSpec* find_hardware_preset(const std::string& id) { return hardware().find(id); }
 
 }  // namespace infercast

@@ -14,7 +14,7 @@
 //
 // The served site compiles the wasm once, on the main thread, as soon as the page's script runs (index.html
 // preloads it), and hands the compiled module to every worker; each worker instantiates it and warms the core up
-// (presets read, code tiered up) before its first call.
+// (code compiled and tiered up) before its first call.
 //
 // When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the
 // core is replaced by a fresh instance: the lane's worker is terminated and started again (given the compiled

@@ -229,7 +229,7 @@ async function start() {
     $('status').textContent = `The core could not start: ${err.message}`;
     return;
   }
-  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits] = CATALOGS.map((name) => ({ value: lists[name] }));
+  const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits, runtimeList] = CATALOGS.map((name) => ({ value: lists[name] }));
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
   ctx.options = options.value;
   ctx.limits = limits.value;
@@ -277,7 +277,7 @@ async function start() {
     }
     if (id === 'weights') $(id).appendChild(group);
   }
-  await fillRuntimes();
+  fillRuntimes(runtimeList.value);
   for (const c of conventions.value) {
     const o = option(c.name, c.name);
     o.title = c.description;

@@ -1,14 +1,14 @@
-// The runtime beside the device: the core's `runtimes` call lists the stacks; the first choice sends no `runtime`,
-// so the core picks the device's usual one (the `hardware` listing's default_runtime), as the CLI without --runtime.
-import { $, backend, ctx, option, state } from './ctx.js';
+// The runtime beside the device: the core's `runtimes` listing (a catalog built into the page, catalog-names.js)
+// names the stacks; the first choice sends no `runtime`, so the core picks the device's usual one (the `hardware`
+// listing's default_runtime), as the CLI without --runtime.
+import { $, ctx, option, state } from './ctx.js';
 import { selectedDeviceDoc } from './request.js';
 
 const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
 
-export async function fillRuntimes() {
-  const env = await backend.envelope('runtimes', {});
-  if (!env.ok || !Array.isArray(env.value) || !env.value.length) return;  // the field stays hidden
-  ctx.runtimes = env.value;
+export function fillRuntimes(list) {
+  if (!Array.isArray(list) || !list.length) return;  // the field stays hidden
+  ctx.runtimes = list;
   const sel = $('runtime');
   sel.textContent = '';
   sel.appendChild(option('', "the device's usual runtime"));

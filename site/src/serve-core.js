@@ -3,9 +3,9 @@
 // (worker-offline.js). The envelope protocol is the npm package's (npm/client.js), the same code users import.
 //
 // The page first posts {init: module}: the wasm compiled once on the main thread (null: load it here). `make`
-// instantiates the core from it. Before the first call is answered the core is warmed up: a first analysis reads
-// every preset; a few more, run while the worker is idle, get the hot code optimized, so the user's first analyses
-// pay for neither.
+// instantiates the core from it. Before the first call is answered the core is warmed up: a first analysis compiles
+// the code it runs (the core reads each preset the first time it is asked for, core/io/presets.cpp); a few more,
+// run while the worker is idle, get the hot code optimized, so the user's first analyses pay for neither.
 //
 // When the core itself fails (a trap, memory running out), the reply says so in words and carries `fatal`: the
 // module's state cannot be trusted after that, so the backend replaces this worker (backend.js), and nothing more
@@ -29,7 +29,7 @@ export function serveCore(scope, make) {
   // A throw from inside the module is not turned into an envelope here: it is a failure of the core (below).
   const transport = given.then(make).then((module) => {
     const t = moduleTransport(module, (err) => { throw err; });
-    t.envelopeColumns('analyze', WARM);  // reads the presets
+    t.envelopeColumns('analyze', WARM);  // the first run of the code
     // A few more analyses while the worker is idle let the engine compile the hot code optimized; a call that
     // arrives goes first (each of these is a task of its own, a few milliseconds).
     let left = 10;

@@ -132,3 +132,35 @@ TEST_CASE("extremes: 10M-token contexts, batch 4096, a 2T-parameter model", "[in
   REQUIRE(r["ok"].get<bool>());
   CHECK(r["value"]["decode"]["tpot_s"].get<double>() > 0);
 }
+
+// Presets are read one at a time, found by their file's name (io/presets.cpp): every file is named after its id,
+// and a lookup gives the very entry the listing holds, so an analysis that read two presets and a catalog that read
+// them all see the same objects.
+TEST_CASE("presets: each file named after its id, found by it as the listing holds it", "[invariants][presets]") {
+  int files = 0;
+  for (const auto& f : embedded_files()) {
+    const std::string kind = f.kind, name = f.name;
+    if (kind != "models" && kind != "hardware" && kind != "systems" && kind != "runtimes") continue;
+    ++files;
+    INFO(kind << "/" << name);
+    CHECK(json::parse(f.text).at("id").get<std::string>() + ".json" == name);
+  }
+  CHECK(files == static_cast<int>(model_presets().size() + hardware_presets().size() + system_presets().size() +
+                                  runtime_presets().size()));
+  for (const auto& p : model_presets()) {
+    CHECK(find_model_preset(p.id) == &p);
+    CHECK(&model_preset_spec(*find_model_preset(p.id)) == &model_preset_spec(p));
+  }
+  for (const auto& h : hardware_presets()) {
+    CHECK(find_hardware_preset(h.id) == &h);
+    REQUIRE(hardware_preset_text(&h) != nullptr);
+    CHECK(json::parse(*hardware_preset_text(&h)).at("id") == h.id);
+  }
+  for (const auto& s : system_presets()) CHECK(find_system_preset(s.id) == &s);
+  for (const auto& r : runtime_presets()) CHECK(find_runtime_preset(r.id) == &r);
+  const HardwareSpec copy = hardware_presets().front();
+  CHECK(hardware_preset_text(&copy) == nullptr);
+  CHECK(find_model_preset("llama-3.1-8b.json") == nullptr);
+  CHECK(find_model_preset("no-such-model") == nullptr);
+  CHECK(find_hardware_preset("") == nullptr);
+}
