@@ -39,7 +39,7 @@ void read_images(Reader& wr, const ModelSpec& m, Workload& w) {
                                             " images per prompt; expected at most " + std::to_string(field::image_count.hi));
     for (i64 i = 0; i < count; ++i) w.settings.images.push_back(img);
   }
-  if (!vision_forecast(m.vision.kind))
+  if (m.vision.kind == VisionKind::None)
     wr.fail("images", "unsupported", wr.child_path("images") + " is given, but " + (m.name.empty() ? m.model_type : m.name) +
                                          " has no vision encoder Infercast models (vision_config of Llama 4, Gemma 3, Gemma 3n, "
                                          "Gemma 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5 or Mistral 3)");

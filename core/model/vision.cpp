@@ -24,15 +24,19 @@ const NameTable<VisionKind>& vision_kind_names() {
   return t;
 }
 
-bool vision_forecast(VisionKind k) { return k != VisionKind::None; }
+namespace {
+// The projector's GEMMs (weights and biases).
+Count projector_params(const VisionSpec& v) {
+  Count p = 0;
+  for (const auto& g : v.projector) p += Count(g.in) * g.out + (g.bias ? Count(g.out) : Count(0));
+  return p;
+}
+}  // namespace
 
 i64 vision_params(const VisionSpec& v) {
   if (v.kind == VisionKind::None) return 0;
-  if (v.kind == VisionKind::MobileNetV5) {  // the tower's table, the embedder's projection, its table and norms
-    Count p = v.tower_params;
-    for (const auto& g : v.projector) p += Count(g.in) * g.out + (g.bias ? Count(g.out) : Count(0));
-    return (p + v.extra_params).v;
-  }
+  // MobileNetV5: the tower's table, the embedder's projection, its table and norms.
+  if (v.kind == VisionKind::MobileNetV5) return (Count(v.tower_params) + projector_params(v) + v.extra_params).v;
   const Count h = v.hidden, I = v.intermediate;
   const Count norm = (v.layer_norm && v.norm_bias) ? Count(2) * h : h;
   Count layer = Count(v.norms) * norm + Count(4) * h * h + (v.attn_bias ? Count(4) * h : Count(0)) + Count(v.block_extra);
@@ -41,8 +45,7 @@ i64 vision_params(const VisionSpec& v) {
   Count p = Count(v.layers) * layer;
   p += Count(v.channels) * v.temporal_patch * v.patch * v.patch * h + (v.patch_bias ? h : Count(0));
   p += Count(v.positions) * h + (v.class_token ? h : Count(0));
-  Count proj = 0;
-  for (const auto& g : v.projector) proj += Count(g.in) * g.out + (g.bias ? Count(g.out) : Count(0));
+  const Count proj = projector_params(v);
   p += proj;
   if (v.deepstack > 0) {
     // Each deepstack merger: a LayerNorm over the merged width and the merger's two GEMMs.

@@ -16,8 +16,6 @@ namespace infercast {
 using i64 = std::int64_t;
 
 enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5 };
-// Whether images through this encoder are forecast (every encoder Infercast reads).
-bool vision_forecast(VisionKind k);
 const NameTable<VisionKind>& vision_kind_names();
 
 struct ProjectorGemm {

@@ -119,7 +119,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
   }
-  if (m.has_embedding && vision_forecast(m.vision.kind) && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
+  if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
   if (m.has_embedding) add_gemma_inputs(b, T);
   for (std::size_t i = 0; i < groups.size(); ++i)
     add_layer_group(b, group_step(groups[i], shape.groups[i], T, shape.decode_only));
