@@ -1,6 +1,7 @@
 // Builds the static site from the wasm build: dist/site/ (served; ES modules, a module Worker, split .wasm)
 // and dist/infercast-offline.html (one file that opens from file://: classic scripts, wasm inlined).
 // Usage: node scripts/build-site.mjs [wasm build dir, default build/wasm-release/wasm]
+// INFERCAST_NO_MINIFY=1 keeps the scripts' names (to read a profile of the page); the site is minified otherwise.
 import { build } from 'esbuild';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -39,7 +40,7 @@ const coreModule = { name: 'core-module', setup(b) {
   b.onLoad({ filter: /.*/, namespace: 'infercast' }, () => ({ contents: catalogModule, loader: 'js' }));
 } };
 const bundle = async (entry, format, define = {}) => (await build({ entryPoints: [path.join(root, 'site/src', entry)],
-  bundle: true, format, minify: true, write: false, logLevel: 'warning', legalComments: 'none', define,
+  bundle: true, format, minify: process.env.INFERCAST_NO_MINIFY !== '1', write: false, logLevel: 'warning', legalComments: 'none', define,
   plugins: [coreModule] })).outputFiles[0].text;
 // The presets and lists the page's controls show, read by the core itself now (its catalog calls, as the page
 // would make them at start), and built into the page's script: the page fills its controls without a call.

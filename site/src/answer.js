@@ -1,6 +1,7 @@
 // The answer on top, one sentence a newcomer reads first: "Llama-3.1-8B in Q4_K_M on an RTX 4090: fits in 6.2 of
 // 23 GB usable, first token after 1.266 s, then 107 tokens/s." Every number is the core's (the same ones the cards
 // show), only phrased; what is a bound says so, what does not fit says what to try.
+import { setText } from './dom.js';
 import { rate, seconds } from './format.js';
 
 // Decimal GB, as datasheets state memory: "6.2", "23", "140.5".
@@ -71,8 +72,8 @@ export function answerOf(r, chosen) {
 
 export function renderAnswer(box, notesBox, r, chosen) {
   const a = answerOf(r, chosen);
-  box.textContent = a.sentence;
+  setText(box, a.sentence);
   box.classList.toggle('no', !a.fits);
   const warn = (r.warnings || []).filter((w) => w.code === 'workload.beyond_context').map((w) => `Beyond the model's window: ${w.message}.`);
-  notesBox.textContent = [...warn, ...a.notes].join(' ');
+  setText(notesBox, [...warn, ...a.notes].join(' '));
 }

@@ -1,5 +1,6 @@
 // The headline cards, one entry each: when it shows, its value and line below, its hover text, whether it warns,
 // and its worked explanation (explain.js, by the same id). A new card is one entry here.
+import { setProp, setText } from './dom.js';
 import { CARD_EXPLAINERS } from './explain.js';
 import { bytes, count, rate, seconds, si } from './format.js';
 
@@ -124,30 +125,61 @@ const RATES = new Set(['throughput', 'plan_throughput']);
 const isBound = (r) => Boolean(r.parallel ? r.parallel.lower_bound : r.lower_bound || (r.peak && r.peak.memory_only));
 const lowerBound = (c, r) => (one(r) || plan(r)) && isBound(r) && (TIMES.has(c.id) || RATES.has(c.id));
 
-function cardElement(c, r) {
+// The result each card last showed: its hover text (the worked formula) is made when the pointer or the focus
+// comes to it, not for every card on every input (2-3 ms per input).
+const shown = new WeakMap();
+function fillTitle(event) {
+  const d = event.currentTarget;
+  const s = shown.get(d);
+  if (!s) return;
+  const x = CARD_EXPLAINERS[s.c.id] && CARD_EXPLAINERS[s.c.id](s.r);
+  setProp(d, 'title', `${x ? x.formula : s.c.hint ? s.c.hint(s.r) : ''} (click for the numbers)`);
+}
+
+// A card's element, made once and then updated in place: a new analysis sets only the text and attributes that
+// changed, so the browser re-lays out and re-shapes only those (rebuilding every card cost a 7-8 ms layout per
+// input on a 2-core machine), and a card that has the keyboard focus keeps it.
+function cardElement(c) {
   const d = document.createElement('div');
-  const bound = lowerBound(c, r);
-  d.className = (c.bad && c.bad(r)) || bound ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card';
   d.dataset.card = c.id;
-  const x = CARD_EXPLAINERS[c.id] && CARD_EXPLAINERS[c.id](r);
-  d.title = `${x ? x.formula : c.hint ? c.hint(r) : ''} (click for the numbers)`;
+  d.addEventListener('pointerenter', fillTitle);
+  d.addEventListener('focus', fillTitle);
   d.tabIndex = 0;
   d.setAttribute('role', 'button');
   d.setAttribute('aria-haspopup', 'dialog');
-  const value = bound ? `${TIMES.has(c.id) ? '≥' : '≤'} ${c.value(r)}` : c.value(r);
-  const sub = bound ? 'a bound, not a forecast: this device has no compute peak (memory and dispatch only)' : c.sub(r);
-  for (const [cls, text] of [['label', c.label], ['value', value], ['sub', sub]]) {
+  for (const cls of ['label', 'value', 'sub']) {
     const e = document.createElement('div');
     e.className = cls;
-    e.textContent = text;
     d.appendChild(e);
   }
   return d;
 }
 
+function fillCard(d, c, r) {
+  const bound = lowerBound(c, r);
+  shown.set(d, { c, r });
+  const value = bound ? `${TIMES.has(c.id) ? '≥' : '≤'} ${c.value(r)}` : c.value(r);
+  const sub = bound ? 'a bound, not a forecast: this device has no compute peak (memory and dispatch only)' : c.sub(r);
+  setProp(d, 'className', (c.bad && c.bad(r)) || bound ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card');
+  const [label, val, small] = d.children;
+  setText(label, c.label);
+  setText(val, value);
+  setText(small, sub);
+  if (d.title && (d === document.activeElement || d.matches(':hover'))) fillTitle({ currentTarget: d });
+}
+
 export function renderCards(box, r) {
-  box.textContent = '';
-  for (const c of CARDS) if (c.show(r)) box.appendChild(cardElement(c, r));
+  const have = new Map([...box.children].map((e) => [e.dataset.card, e]));
+  let at = box.firstElementChild;
+  for (const c of CARDS) {
+    if (!c.show(r)) continue;
+    const d = have.get(c.id) || cardElement(c);
+    have.delete(c.id);
+    fillCard(d, c, r);
+    if (d !== at) box.insertBefore(d, at);
+    else at = at.nextElementSibling;
+  }
+  for (const e of have.values()) e.remove();
 }
 
 // The weight formats the model is published in, as the "as published" choice shows them: "fp8_block128 (bf16:

@@ -1,5 +1,6 @@
 // Custom devices and models kept in this browser: the device editor, import and export, and the store.
 import { $, backend, ctx, DEFAULTS, state } from './ctx.js';
+import { setProp } from './dom.js';
 import { fillHardware, fillModels } from './lists.js';
 import { update } from './main.js';
 import { customDevice, EFFICIENCIES, effSet, selectedDeviceDoc } from './request.js';
@@ -205,7 +206,7 @@ export function syncEfficiencies() {
   const ran = ctx.lastResult && ctx.lastResult.execution ? ctx.lastResult.execution.efficiency : null;
   for (const [key, field, id] of EFFICIENCIES) {
     const v = (doc && doc.efficiency && doc.efficiency[field]) ?? (ran ? ran[field] : undefined);
-    $(id).placeholder = v !== undefined ? String(+v.toPrecision(4)) : '';
-    $(id).value = effSet(key) ? String(state[key]) : '';
+    setProp($(id), 'placeholder', v !== undefined ? String(+v.toPrecision(4)) : '');
+    setProp($(id), 'value', effSet(key) ? String(state[key]) : '');
   }
 }

@@ -14,6 +14,7 @@ import { $, backend, ctx, option, state } from './ctx.js';
 import { fillEditor, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { cancelStaleSweep, redraw, runTcTm } from './dsepanel.js';
+import { setProp, setText } from './dom.js';
 import { count } from './format.js';
 import { renderOps } from './opstable.js';
 import { replacePlot } from './plots.js';
@@ -33,7 +34,6 @@ import { drawDecomposition, drawMemory, placementRequests, renderPlacements } fr
 const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
 export async function update() {
-  writeUrl();
   cancelStaleSweep();
   cancelStaleServing();
   const mine = ++ctx.generation;
@@ -46,7 +46,10 @@ export async function update() {
   const t0 = performance.now();
   // Operators and timeline as columns (Float64Arrays, no digits written or parsed); the workload's requests back
   // for the explanations.
-  const env = await backend.envelope('analyze', { ...request(), layout: 'columns', echo_requests: true }, { columns: true, tag: 'input' });
+  const pending = backend.envelope('analyze', { ...request(), layout: 'columns', echo_requests: true }, { columns: true, tag: 'input' });
+  // The link follows the inputs while the core works (history.replaceState takes milliseconds).
+  writeUrl();
+  const env = await pending;
   if (mine !== ctx.generation) return;  // a newer request superseded this one
   clearErrors();
   if (!env.ok) {
@@ -161,38 +164,47 @@ function renderNumbers(r) {
   const m = r.model;
   renderAnswer($('answer'), $('answer-notes'), r, state.weights);
   syncRuntime(r);
-  $('weights').options[0].textContent = publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario);
+  setText($('weights').options[0], publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario));
   if (r.memory.reserve_bytes !== undefined) {
-    $('reserve').placeholder = `${gb(r.memory.reserve_bytes)} (device's)`;
+    setProp($('reserve'), 'placeholder', `${gb(r.memory.reserve_bytes)} (device's)`);
     // The basis's first clause on the page, the whole of it (with its sources) as the field's tooltip.
-    $('reserve-help').textContent = `${gb(r.memory.reserve_bytes)} of ${gb(r.memory.physical_capacity_bytes)} GB: ${r.memory.reserve_basis.split(/[:(]/)[0].trim()}`;
-    $('reserve-help').title = r.memory.reserve_basis;
-    $('reserve').title = r.memory.reserve_basis;
+    setText($('reserve-help'), `${gb(r.memory.reserve_bytes)} of ${gb(r.memory.physical_capacity_bytes)} GB: ${r.memory.reserve_basis.split(/[:(]/)[0].trim()}`);
+    setProp($('reserve-help'), 'title', r.memory.reserve_basis);
+    setProp($('reserve'), 'title', r.memory.reserve_basis);
   } else {
-    $('reserve-help').textContent = '';
+    setText($('reserve-help'), '');
   }
-  $('model-info').textContent = `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}${m.params_active !== m.params_total ? `, ${count(m.params_active)} active per token` : ''}; ${m.num_layers} layers${m.groups.length > 1 ? `: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}` : ''}.`;
-  $('model-info').title = `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`;
-  $('warnings').textContent = [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n');
+  setText($('model-info'), `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}${m.params_active !== m.params_total ? `, ${count(m.params_active)} active per token` : ''}; ${m.num_layers} layers${m.groups.length > 1 ? `: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}` : ''}.`);
+  setProp($('model-info'), 'title', `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`);
+  setText($('warnings'), [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n'));
   renderPlan(r, $('plan'));
   syncEfficiencies();  // the placeholders show what this analysis ran with
   // The device in a line; its sources (and how an estimated peak was derived) one click away.
   const est = r.hardware && r.hardware.peak_estimated ? `estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}. ` : '';
-  $('hardware-info').textContent = !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.hardware.peak_estimated ? '; peaks estimated' : ''}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`;
-  $('hardware-source').textContent = !r.hardware ? '' : `${est}Source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`;
-  $('hardware-source-box').hidden = !r.hardware;
+  setText($('hardware-info'), !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.hardware.peak_estimated ? '; peaks estimated' : ''}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`);
+  setText($('hardware-source'), !r.hardware ? '' : `${est}Source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`);
+  setProp($('hardware-source-box'), 'hidden', !r.hardware);
   renderCards($('cards'), r);
 }
 
-// The charts and the operator table.
+// The charts and the operator table, each drawn only while its tab is shown (a tab drawn on being shown,
+// whenShown below).
+function chartSteps(r) {
+  const steps = [];
+  if (!$('panel-charts').hidden) {
+    steps.push(() => {
+      setText($('roofline-phase'), state.phase);
+      setText($('phase-toggle'), state.phase === 'decode' ? 'Show prefill' : 'Show decode');
+      drawRoofline($('roofline'), r, state.phase);
+    });
+    steps.push(() => drawDecomposition($('decomposition'), r), () => drawMemory($('memory'), r), () => renderTimeline(r));
+  }
+  if (!$('panel-ops').hidden) steps.push(() => renderOps(r));
+  return steps;
+}
+
 function renderCharts(r) {
-  $('roofline-phase').textContent = state.phase;
-  $('phase-toggle').textContent = state.phase === 'decode' ? 'Show prefill' : 'Show decode';
-  drawRoofline($('roofline'), r, state.phase);
-  drawDecomposition($('decomposition'), r);
-  drawMemory($('memory'), r);
-  renderTimeline(r);
-  renderOps(r);
+  for (const draw of chartSteps(r)) draw();
 }
 
 // The presets and lists the controls are filled from: read by the core at build time and built into the page
@@ -284,6 +296,7 @@ async function start() {
     $('convention').appendChild(o);
   }
   whenShown('charts', () => ctx.lastResult && render(ctx.lastResult));
+  whenShown('ops', () => ctx.lastResult && renderOps(ctx.lastResult));
   whenShown('quant', () => ctx.lastSweep && renderSweep(ctx.lastSweep));
   whenShown('multi', () => ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note')));
   whenShown('validation', showValidation);

@@ -2,6 +2,7 @@
 // names the stacks; the first choice sends no `runtime`, so the core picks the device's usual one (the `hardware`
 // listing's default_runtime), as the CLI without --runtime.
 import { $, ctx, option, state } from './ctx.js';
+import { setProp, setText } from './dom.js';
 import { selectedDeviceDoc } from './request.js';
 
 const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
@@ -29,10 +30,10 @@ export function syncRuntime(result) {
   const sel = $('runtime');
   if (!ctx.runtimes.length) return;
   if (state.runtime && !ctx.runtimes.some((rt) => rt.id === state.runtime)) state.runtime = '';
-  sel.value = state.runtime;
+  setProp(sel, 'value', state.runtime);
   const doc = state.hardware ? selectedDeviceDoc() : null;
   let usual = doc && doc.default_runtime ? nameOf(doc.default_runtime) : '';
   const r = result || ctx.lastResult;
   if (!usual && doc && !state.runtime && r && r.execution && r.hardware && r.hardware.id === doc.id) usual = r.execution.runtime_name;
-  sel.options[0].textContent = usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime";
+  setText(sel.options[0], usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime");
 }

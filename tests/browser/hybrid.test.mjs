@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { bytes, count, seconds } from '../../site/src/format.js';
-import { artifacts, cardValue, openPage, root, settled, withBrowser } from './helpers.mjs';
+import { artifacts, cardValue, openPage, root, settled, showTab, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
 const cli = path.join(root, 'build/native-release/infercast');
@@ -36,6 +36,7 @@ test('images typed in the page equal the CLI\'s --images; the card explains each
   assert.equal(lines.at(-1), `${count(1836)} tokens added to each new prompt`);
   await page.keyboard.press('Escape');
   // The encoder's operators are in the table, in their own group.
+  await showTab(page, 'ops');
   await page.waitForFunction(() => [...document.querySelectorAll('#ops tbody tr')].some((r) => /vision_attention/.test(r.textContent)));
   // A bad list is named and the last good one stays.
   await page.fill('#images', '1024x768, big');

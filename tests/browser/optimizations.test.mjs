@@ -33,13 +33,15 @@ test('LoRA, chunked prefill and int4-g128 weights: the page equals the CLI and s
   assert.equal(await cardValue(page, 'Time per output token'), fmtSeconds(native.decode.tpot_s));
   assert.equal(await cardValue(page, 'LoRA merge (once)'), fmtSeconds(native.workload.lora.merge_s));
   assert.equal(native.workload.prefill_chunks, 4);
-  // The q_proj row shows its overhead (dequantization + adapters).
+  // The q_proj row shows its overhead (dequantization + adapters), in the Operators tab.
+  await showTab(page, 'ops');
   const overhead = await page.evaluate(() => {
     const head = [...document.querySelectorAll('#ops thead th')].map((th) => th.textContent);
     const row = [...document.querySelectorAll('#ops tbody tr')].find((tr) => tr.cells[0].textContent === 'q_proj');
     return row.cells[head.indexOf('Overhead')].textContent;
   });
   assert.notEqual(overhead, '-');
+  await showTab(page, 'settings');
   await page.screenshot({ path: path.join(artifacts, 'optimizations.png'), fullPage: true });
   // A bad value is named next to the inputs; the last valid results stay.
   await page.fill('#tile', '-3');
@@ -78,6 +80,7 @@ test('a LIFE scenario fills the controls, equals the CLI, and the quantization s
   }, fmtSeconds(native.ttft_s));
   assert.equal(await cardValue(page, 'Time per output token'), fmtSeconds(native.decode.tpot_s));
   // The rotations appear as operators.
+  await showTab(page, 'ops');
   const names = await page.evaluate(() => [...document.querySelectorAll('#ops tbody tr')].map((tr) => tr.cells[0].textContent));
   assert.ok(names.includes('hadamard_down_in'), names.join(', '));
 

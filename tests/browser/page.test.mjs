@@ -29,9 +29,12 @@ test('opens on a real analysis whose numbers equal the CLI, with no console erro
   assert.equal(await cardValue(page, 'Time to first token'), fmtSeconds(native.ttft_s));
   assert.equal(await cardValue(page, 'Time per output token'), fmtSeconds(native.decode.tpot_s));
   assert.match(await page.textContent('#model-info'), /8,030,261,248 parameters/);
+  assert.ok(await page.locator('#roofline svg circle').count() > 5);
+  // The operator table is drawn when its tab is shown.
+  await showTab(page, 'ops');
   const rows = await page.locator('#ops tbody tr').count();
   assert.equal(rows, native.ops.filter((o) => o.phase === 'prefill').length + 1);
-  assert.ok(await page.locator('#roofline svg circle').count() > 5);
+  await showTab(page, 'charts');
   await page.screenshot({ path: path.join(artifacts, 'main-view.png'), fullPage: true });
   assert.deepEqual(consoleErrors, []);
   const foreign = requests.filter((u) => !u.startsWith(env.base) && !u.startsWith('data:') && !u.startsWith('blob:'));
