@@ -187,24 +187,18 @@ function renderNumbers(r) {
   renderCards($('cards'), r);
 }
 
-// The charts and the operator table, each drawn only while its tab is shown (a tab drawn on being shown,
+// The charts and the operator table, each drawn only while its tab is shown (a tab is drawn when it is shown,
 // whenShown below).
-function chartSteps(r) {
-  const steps = [];
-  if (!$('panel-charts').hidden) {
-    steps.push(() => {
-      setText($('roofline-phase'), state.phase);
-      setText($('phase-toggle'), state.phase === 'decode' ? 'Show prefill' : 'Show decode');
-      drawRoofline($('roofline'), r, state.phase);
-    });
-    steps.push(() => drawDecomposition($('decomposition'), r), () => drawMemory($('memory'), r), () => renderTimeline(r));
-  }
-  if (!$('panel-ops').hidden) steps.push(() => renderOps(r));
-  return steps;
-}
-
 function renderCharts(r) {
-  for (const draw of chartSteps(r)) draw();
+  if (!$('panel-charts').hidden) {
+    setText($('roofline-phase'), state.phase);
+    setText($('phase-toggle'), state.phase === 'decode' ? 'Show prefill' : 'Show decode');
+    drawRoofline($('roofline'), r, state.phase);
+    drawDecomposition($('decomposition'), r);
+    drawMemory($('memory'), r);
+    renderTimeline(r);
+  }
+  if (!$('panel-ops').hidden) renderOps(r);
 }
 
 // The presets and lists the controls are filled from: read by the core at build time and built into the page
