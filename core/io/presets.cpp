@@ -25,9 +25,13 @@ template <typename T>
 class LazyPresets {
  public:
   using Parse = T (*)(const json&);
-  LazyPresets(const char* kind, const char* code_prefix, Parse parse) : kind_(kind), code_prefix_(code_prefix), parse_(parse) {
+  LazyPresets(const char* kind, const char* code_prefix, Parse parse) : code_prefix_(code_prefix), parse_(parse) {
     for (const auto& f : embedded_files())
-      if (std::strcmp(f.kind, kind) == 0) files_.push_back(&f);
+      if (std::strcmp(f.kind, kind) == 0) {
+        files_.push_back(&f);
+        const std::string name = f.name;
+        stems_.push_back(name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 ? name.substr(0, name.size() - 5) : name);
+      }
     items_.resize(files_.size());
     once_ = std::make_unique<std::once_flag[]>(files_.size());
   }
@@ -36,7 +40,7 @@ class LazyPresets {
 
   // Entry i, read on first use.
   const T& at(std::size_t i) const {
-    std::call_once(once_[i], [&] { items_[i] = read(*files_[i]); });
+    std::call_once(once_[i], [&] { items_[i] = read(i); });
     return items_[i];
   }
 
@@ -60,16 +64,11 @@ class LazyPresets {
 
  private:
   std::size_t index_of_file(const std::string& id) const {
-    for (std::size_t i = 0; i < files_.size(); ++i) {
-      const char* name = files_[i]->name;
-      const std::size_t n = std::strlen(name);
-      if (n == id.size() + 5 && std::strncmp(name, id.data(), id.size()) == 0 && std::strcmp(name + id.size(), ".json") == 0)
-        return i;
-    }
-    return files_.size();
+    return static_cast<std::size_t>(std::find(stems_.begin(), stems_.end(), id) - stems_.begin());
   }
 
-  T read(const EmbeddedFile& f) const {
+  T read(std::size_t i) const {
+    const EmbeddedFile& f = *files_[i];
     const std::string where = std::string("presets/") + f.kind + "/" + f.name;
     T item;
     try {
@@ -77,18 +76,17 @@ class LazyPresets {
     } catch (const InputError& e) {
       throw InputError(e.code(), e.path(), where + ": " + e.what());
     }
-    const std::string stem = std::string(f.name).substr(0, std::strlen(f.name) - 5);
-    if (item.id != stem)
+    if (item.id != stems_[i])
       throw InputError(std::string(code_prefix_) + ".id_mismatch", "/id",
                        where + ": id \"" + item.id + "\" differs from the file's name; expected the file named after its id (" +
                            item.id + ".json), as presets are found by it");
     return item;
   }
 
-  const char* kind_;
   const char* code_prefix_;
   Parse parse_;
   std::vector<const EmbeddedFile*> files_;
+  std::vector<std::string> stems_;  // each file's name without .json: the id it must hold
   mutable std::vector<T> items_;
   std::unique_ptr<std::once_flag[]> once_;
 };
