@@ -15,39 +15,50 @@ namespace infercast {
 
 namespace {
 
+// Values made one per entry on first use of that entry, each once (under its own once_flag) and constant after: the
+// presets themselves, a model's spec, a device's text. The vector is made at full size up front, so a pointer to an
+// entry stays valid.
+template <typename V>
+struct LazyDerived {
+  explicit LazyDerived(std::size_t n) : values(n), once(std::make_unique<std::once_flag[]>(n)) {}
+  template <typename Make>
+  const V& at(std::size_t i, Make make) const {
+    std::call_once(once[i], [&] { values[i] = make(); });
+    return values[i];
+  }
+  mutable std::vector<V> values;
+  std::unique_ptr<std::once_flag[]> once;
+};
+
 // The embedded files of one kind, each read the first time it is asked for. Presets are named after their ids
 // (presets/<kind>/<id>.json, checked as each is read), so finding one by id reads that file alone: an analysis
 // of one model on one device reads two presets, not all 200 (in the browser's first call, before its code is
 // compiled optimized, reading every preset took 300 ms). Reading is memoized: each entry is filled once (under its
-// own once_flag) and never changes after, so the table is constant to every caller; entries live in one vector
-// made at full size up front, so a pointer to one stays valid and `all()` is that vector.
+// own once_flag, LazyDerived) and never changes after, so the table is constant to every caller, and `all()` is
+// the memo's vector.
 template <typename T>
 class LazyPresets {
  public:
   using Parse = T (*)(const json&);
-  LazyPresets(const char* kind, const char* code_prefix, Parse parse) : code_prefix_(code_prefix), parse_(parse) {
-    for (const auto& f : embedded_files())
-      if (std::strcmp(f.kind, kind) == 0) {
-        files_.push_back(&f);
-        const std::string name = f.name;
-        stems_.push_back(name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 ? name.substr(0, name.size() - 5) : name);
-      }
-    items_.resize(files_.size());
-    once_ = std::make_unique<std::once_flag[]>(files_.size());
+  LazyPresets(const char* kind, const char* code_prefix, Parse parse)
+      : code_prefix_(code_prefix), parse_(parse), files_(files_of(kind)), items_(files_.size()) {
+    for (const EmbeddedFile* f : files_) {
+      const std::string name = f->name;
+      stems_.push_back(name.size() > 5 && name.compare(name.size() - 5, 5, ".json") == 0 ? name.substr(0, name.size() - 5) : name);
+    }
   }
 
   std::size_t size() const { return files_.size(); }
 
   // Entry i, read on first use.
   const T& at(std::size_t i) const {
-    std::call_once(once_[i], [&] { items_[i] = read(i); });
-    return items_[i];
+    return items_.at(i, [&] { return read(i); });
   }
 
   // Every entry, read.
   const std::vector<T>& all() const {
     for (std::size_t i = 0; i < files_.size(); ++i) at(i);
-    return items_;
+    return items_.values;
   }
 
   // The entry whose file is <id>.json (nullptr when there is none), read.
@@ -58,11 +69,19 @@ class LazyPresets {
 
   // Where `p` is in the table (size() when it is not one of its entries).
   std::size_t index_of(const T* p) const {
-    if (items_.empty() || p < items_.data() || p >= items_.data() + items_.size()) return items_.size();
-    return static_cast<std::size_t>(p - items_.data());
+    const std::vector<T>& v = items_.values;
+    if (v.empty() || p < v.data() || p >= v.data() + v.size()) return v.size();
+    return static_cast<std::size_t>(p - v.data());
   }
 
  private:
+  static std::vector<const EmbeddedFile*> files_of(const char* kind) {
+    std::vector<const EmbeddedFile*> out;
+    for (const auto& f : embedded_files())
+      if (std::strcmp(f.kind, kind) == 0) out.push_back(&f);
+    return out;
+  }
+
   std::size_t index_of_file(const std::string& id) const {
     return static_cast<std::size_t>(std::find(stems_.begin(), stems_.end(), id) - stems_.begin());
   }
@@ -86,9 +105,8 @@ class LazyPresets {
   const char* code_prefix_;
   Parse parse_;
   std::vector<const EmbeddedFile*> files_;
+  LazyDerived<T> items_;
   std::vector<std::string> stems_;  // each file's name without .json: the id it must hold
-  mutable std::vector<T> items_;
-  std::unique_ptr<std::once_flag[]> once_;
 };
 
 ModelPreset read_model_preset(const json& d) { return parse_model_preset(d); }
@@ -123,19 +141,6 @@ const LazyPresets<RuntimeSpec>& runtimes() {
   return t;
 }
 
-// Values derived from each entry of a table (a model's spec, a device's text), made on first use of that entry.
-template <typename V>
-struct LazyDerived {
-  explicit LazyDerived(std::size_t n) : values(n), once(std::make_unique<std::once_flag[]>(n)) {}
-  template <typename Make>
-  const V& at(std::size_t i, Make make) const {
-    std::call_once(once[i], [&] { values[i] = make(); });
-    return values[i];
-  }
-  mutable std::vector<V> values;
-  std::unique_ptr<std::once_flag[]> once;
-};
-
 }  // namespace
 
 const std::vector<ModelPreset>& model_presets() { return models().all(); }
@@ -164,12 +169,16 @@ const std::string* hardware_preset_text(const HardwareSpec* hw) {
 const std::vector<System>& system_presets() { return systems().all(); }
 
 // Every runtime preset; a class fit naming a runtime that is not one is an error of the presets.
+// Checked once: the listing's first call reads every runtime and every fit.
 const std::vector<RuntimeSpec>& runtime_presets() {
-  const auto& v = runtimes().all();
-  for (const auto& f : runtime_fits())
-    if (std::none_of(v.begin(), v.end(), [&](const RuntimeSpec& r) { return r.id == f.runtime; }))
-      throw InputError("preset.unknown_runtime", "", "presets/defaults/runtime_fits.json fits \"" + f.runtime + "\", which is not a runtime preset");
-  return v;
+  static const std::vector<RuntimeSpec>& checked = [] () -> const std::vector<RuntimeSpec>& {
+    const auto& v = runtimes().all();
+    for (const auto& f : runtime_fits())
+      if (std::none_of(v.begin(), v.end(), [&](const RuntimeSpec& r) { return r.id == f.runtime; }))
+        throw InputError("preset.unknown_runtime", "", "presets/defaults/runtime_fits.json fits \"" + f.runtime + "\", which is not a runtime preset");
+    return v;
+  }();
+  return checked;
 }
 
 const RuntimeSpec* find_runtime_preset(const std::string& id) { return runtimes().find(id); }
