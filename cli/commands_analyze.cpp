@@ -183,11 +183,15 @@ void print_plan(const json& r) {
     const auto& lines = p["communication"][phase];
     if (lines.empty()) continue;
     std::cout << "\nCommunication, " << (std::string(phase) == "prefill" ? "first step" : "one decode step") << "\n";
-    std::vector<std::vector<std::string>> c = {{"What", "Collective", "Algorithm", "Devices", "Link", "Calls", "Bytes", "Time"}};
-    for (const auto& l : lines)
+    std::vector<std::vector<std::string>> c = {{"What", "Collective", "Algorithm", "Devices", "Link", "Calls", "Bytes", "Waits", "Time"}};
+    double waits = 0;
+    for (const auto& l : lines) {
+      waits += l["wait_s"].get<double>();
       c.push_back({l["what"], l["collective"], l["algorithm"], std::to_string(l["participants"].get<int>()), l["link"],
-                   num3(l["calls"].get<double>()), bytes_str(l["bytes"].get<double>()), time_str(l["seconds"].get<double>())});
-    c.push_back({"Total", "", "", "", "", "", "", time_str(p["communication"][std::string(phase) + "_s"].get<double>())});
+                   num3(l["calls"].get<double>()), bytes_str(l["bytes"].get<double>()), time_str(l["wait_s"].get<double>()),
+                   time_str(l["seconds"].get<double>())});
+    }
+    c.push_back({"Total", "", "", "", "", "", "", time_str(waits), time_str(p["communication"][std::string(phase) + "_s"].get<double>())});
     print_table(c);
   }
   std::cout << "\nTTFT " << time_str(p["ttft_s"].get<double>()) << ", TPOT mean " << time_str(p["tpot_s"].get<double>())

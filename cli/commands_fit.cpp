@@ -31,11 +31,16 @@ int run_validate(const Args& a, const std::string& fmt) {
       for (std::size_t i = 0; i < f["sources"].size(); ++i) basis += (i ? ", " : "") + f["sources"][i].get<std::string>();
       fits.push_back({{"runtime", f["runtime"]}, {"basis", basis}, {"values", f["values"]}});
     }
+    const json& cw = v["collective_wait"];
+    std::string wait_basis = std::to_string(cw["rows"].get<int>()) + " rows from ";
+    for (std::size_t i = 0; i < cw["sources"].size(); ++i) wait_basis += (i ? ", " : "") + cw["sources"][i].get<std::string>();
+    const json wait = {{"wait_us", cw["wait_us"]}, {"basis", wait_basis}};
     const json doc = {{"schema_version", 1},
                       {"source", "Fitted over whole classes (one runtime, every memory family it was measured on) against "
                                  "presets/validation/measured_public.csv by `infercast validate --write-fits`, starting from each "
                                  "preset's physics priors, each source group weighted equally; regenerated and checked by the test "
                                  "'runtime fits are what validate gives' (docs/forecast.md, \"Fitted over classes\")."},
+                      {"collective_wait", wait},
                       {"fits", fits}};
     std::ofstream out(a.one("--write-fits"));
     if (!out) die("--write-fits: cannot write " + a.one("--write-fits"));

@@ -73,7 +73,7 @@ void write_comm(JsonWriter& w, const StepComm& c) {
   for (const auto& l : c.lines) {
     w.begin_object().field("what", l.what).field("collective", collective_name(l.kind)).field("algorithm", l.algorithm);
     w.field("participants", l.participants).field("link", l.inter_node ? "inter-node" : "intra-node");
-    w.field("calls", l.calls).field("bytes", l.bytes).field("seconds", finite(l.seconds)).end_object();
+    w.field("calls", l.calls).field("bytes", l.bytes).field("seconds", finite(l.seconds)).field("wait_s", finite(l.wait_s)).end_object();
   }
   w.end_array();
 }

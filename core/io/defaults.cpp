@@ -301,13 +301,27 @@ const std::vector<DefaultRuntimeRule>& default_runtime_rules() {
   return t;
 }
 
-const std::vector<RuntimeFit>& runtime_fits() {
-  static const std::vector<RuntimeFit> t = load("defaults", "runtime_fits.json", [](Reader& r) {
-    std::vector<RuntimeFit> out;
+namespace {
+
+struct RuntimeFitsFile {
+  std::vector<RuntimeFit> fits;
+  CollectiveWaitFit wait;
+};
+
+const RuntimeFitsFile& runtime_fits_file() {
+  static const RuntimeFitsFile t = load("defaults", "runtime_fits.json", [](Reader& r) {
+    RuntimeFitsFile file;
+    std::vector<RuntimeFit>& out = file.fits;
     r.string("source");
+    {
+      Reader w = r.object("collective_wait");
+      file.wait.wait_us = w.number_in_or("wait_us", 0, 1e4, 0);
+      file.wait.basis = w.string("basis");
+      w.reject_unknown();
+    }
     const json* all = r.raw("fits");
     if (!all || !all->is_array()) r.fail("fits", "wrong_type", "/fits: expected an array of fits (empty when none)");
-    if (all->empty()) return out;
+    if (all->empty()) return file;
     for (auto& e : r.object_array("fits")) {
       RuntimeFit f{e.string("runtime"), e.string("basis"), {}};
       const json* v = e.raw("values");
@@ -320,10 +334,15 @@ const std::vector<RuntimeFit>& runtime_fits() {
       e.reject_unknown();
       out.push_back(f);
     }
-    return out;
+    return file;
   });
   return t;
 }
+
+}  // namespace
+
+const std::vector<RuntimeFit>& runtime_fits() { return runtime_fits_file().fits; }
+const CollectiveWaitFit& collective_wait_fit() { return runtime_fits_file().wait; }
 
 std::string default_runtime_id(const HardwareSpec& hw) {
   if (!hw.default_runtime.empty()) return hw.default_runtime;

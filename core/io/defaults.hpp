@@ -63,4 +63,13 @@ struct RuntimeFit {
 };
 const std::vector<RuntimeFit>& runtime_fits();
 
+// What each collective inside a step waits for its group's slowest device, fitted over every tensor-parallel
+// measurement of every runtime at once (the same file, `collective_wait`): the value a runtime takes unless its file
+// states `collectives.wait_us`.
+struct CollectiveWaitFit {
+  double wait_us = 0;
+  std::string basis;
+};
+const CollectiveWaitFit& collective_wait_fit();
+
 }  // namespace infercast

@@ -1,5 +1,7 @@
 #include "io/runtime_json.hpp"
 
+#include "io/defaults.hpp"
+
 #include "runtime/params.hpp"
 
 namespace infercast {
@@ -154,9 +156,11 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     rt.custom_allreduce_max_bytes = c.number_in_or("custom_allreduce_max_bytes", 0, 1e12, 0);
     rt.one_shot_max_bytes = c.number_in_or("one_shot_max_bytes", 0, 1e12, 0);
     rt.nccl_base_latency_s = c.number_in_or("nccl_base_latency_us", 0, 1e6, 0) * 1e-6;
+    rt.collective_wait_s = c.number_in_or("wait_us", 0, 1e4, collective_wait_fit().wait_us) * 1e-6;
     c.reject_unknown();
   } else {
     r.raw("collectives");
+    rt.collective_wait_s = collective_wait_fit().wait_us * 1e-6;
   }
   rt.flash_attention = r.boolean_or("flash_attention", true);
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
@@ -234,7 +238,8 @@ json runtime_to_json(const RuntimeSpec& rt) {
           {"collectives",
            {{"custom_allreduce_max_bytes", rt.custom_allreduce_max_bytes},
             {"one_shot_max_bytes", rt.one_shot_max_bytes},
-            {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6}}},
+            {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6},
+            {"wait_us", rt.collective_wait_s * 1e6}}},
           {"flash_attention", rt.flash_attention},
           {"gemm_waves", rt.gemm_waves},
           {"compute",

@@ -147,6 +147,7 @@ struct CommContext {
   double cb = 2;                     // bytes per communicated element
   const RuntimeSpec* rt = nullptr;   // whose collectives run (custom all-reduce, NCCL's base latency)
   double gap_s = 0;                  // the launch gap each collective kernel pays, as any kernel of the runtime
+  double wait_s = 0;                 // what each collective waits for its group's slowest device (the runtime's)
 };
 
 void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Collective kind, const Group& g,
@@ -173,18 +174,22 @@ void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Coll
     cost.latency_s += rt->nccl_base_latency_s;
     cost.seconds += rt->nccl_base_latency_s;
   }
-  const double seconds = calls * (cost.seconds + ctx.gap_s);
+  const bool waits = kind != Collective::PointToPoint && g.size() > 1;
+  if (waits) c.waits += calls;
+  const double wait_s = waits ? calls * ctx.wait_s : 0;
+  const double seconds = calls * (cost.seconds + ctx.gap_s) + wait_s;
   for (auto& l : c.lines) {
     if (l.what == what && l.kind == kind && l.inter_node == inter_node) {
       l.bytes += bytes_per_call * calls;
       l.calls += calls;
       l.seconds += seconds;
+      l.wait_s += wait_s;
       c.seconds += seconds;
       return;
     }
   }
   c.lines.push_back(CommLine{what, kind, cost.algorithm, kind == Collective::PointToPoint ? 2 : g.size(), inter_node,
-                             bytes_per_call * calls, calls, seconds});
+                             bytes_per_call * calls, calls, seconds, wait_s});
   c.seconds += seconds;
 }
 
@@ -241,6 +246,7 @@ CommContext context_for(const System& sys, const ParallelPlan& p, const Workload
   CommContext ctx{sys, p, group_of(p.tp, sys, "/parallel/tp", "tensor-parallel"), Group{}, {}, comm_bytes_per_element(w)};
   ctx.rt = w.runtime;
   ctx.gap_s = resolve_execution(sys.device, w.runtime).eff.dispatch_s;
+  ctx.wait_s = w.runtime ? w.runtime->collective_wait_s : 0;
   ctx.ep_group = p.ep > 1 ? group_of(p.ep, sys, "/parallel/ep", "expert-parallel") : Group{};
   const int d = sys.devices_per_node;
   for (int s = 0; s + 1 < p.pp; ++s) ctx.boundary_inter.push_back((s * p.tp) / d != ((s + 1) * p.tp) / d);

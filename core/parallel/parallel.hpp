@@ -56,12 +56,14 @@ struct CommLine {
   bool inter_node = false;
   double bytes = 0;  // per call
   double calls = 0;  // per step, over all stages
-  double seconds = 0;  // per step, all calls (dispatch included)
+  double seconds = 0;  // per step, all calls (dispatch and waits included)
+  double wait_s = 0;   // of which waiting for the group's slowest device (the runtime's collective_wait_s per call)
 };
 
 struct StepComm {
   std::vector<CommLine> lines;
   double seconds = 0;
+  double waits = 0;  // calls that wait for their group (every collective but point-to-point), each the runtime's collective_wait_s
 };
 
 struct Stage {

@@ -71,6 +71,12 @@ struct RuntimeSpec {
   // latency per call (src/graph/tuning.cc baseLat) on top of its per-hop latencies. 0: not used / not charged.
   double custom_allreduce_max_bytes = 0, one_shot_max_bytes = 0;
   double nccl_base_latency_s = 0;
+  // What each collective inside a step (all-reduce, all-gather, reduce-scatter, all-to-all; not point-to-point) adds
+  // beyond its own transfer and latency: it is a barrier, and waits for the slowest device of its group to arrive.
+  // Kernel benchmarks run the devices in lockstep and do not show it; a step does (docs/forecast.md, "Collectives").
+  // A class fit over every tensor-parallel measurement (presets/defaults/runtime_fits.json, `collective_wait`), unless
+  // the runtime's file states `collectives.wait_us`.
+  double collective_wait_s = 0;
   SchedulerSpec scheduler;  // how a serving engine batches requests into steps (runtime/scheduler.hpp)
   // The values the preset file states for the fittable parameters (runtime/params.hpp), before any class fit is
   // laid over them: what leave-one-source-out refits start from. Indexed by RtParam.

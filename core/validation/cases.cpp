@@ -158,7 +158,8 @@ void keep_trace(Case& c, const Analysis& a) { c.stages.push_back(StageTrace{a.pr
 double case_value(const Case& c, const RuntimeSpec& rt) {
   if (c.serving) return serving_case_value(c, rt);
   const Execution x = resolve_execution(*c.hw, &rt);
-  double ttft = c.prefill_comm, decode = 0, tpot_first = c.decode_comm;
+  const double decode_comm = c.decode_comm + c.decode_waits * rt.collective_wait_s;
+  double ttft = c.prefill_comm + c.prefill_waits * rt.collective_wait_s, decode = 0, tpot_first = decode_comm;
   for (const auto& st : c.stages) {
     for (const auto& b : st.prefill) ttft += time_block(b, x, c.timing).total;
     double d = 0;
@@ -169,7 +170,7 @@ double case_value(const Case& c, const RuntimeSpec& rt) {
     }
     decode += c.decode_steps > 0 ? d : 0;
   }
-  decode += c.decode_steps * c.decode_comm;
+  decode += c.decode_steps * decode_comm;
   const double e2e = ttft + decode;
   // Seconds per generated token: tgN counts its N single-token steps from the context depth, the first included.
   const double per_token = c.from_empty ? e2e / std::max(1.0, c.gen) : tpot_first;
@@ -300,8 +301,10 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
       try {
         const PlanForecast f = forecast_plan(it->second, w, *find_system_preset(v.system_id), plan, Speculative{});
         for (const auto& st : f.stages) keep_trace(c, st.a);
-        c.prefill_comm = f.prefill_comm.seconds;
-        c.decode_comm = f.decode_comm.seconds;
+        c.prefill_waits = f.prefill_comm.waits;
+        c.decode_waits = f.decode_comm.waits;
+        c.prefill_comm = f.prefill_comm.seconds - c.prefill_waits * rt->collective_wait_s;
+        c.decode_comm = f.decode_comm.seconds - c.decode_waits * rt->collective_wait_s;
         c.decode_steps = f.stages.front().a.decode_steps;
       } catch (const InputError& e) {
         v.reason = std::string("the plan does not split: ") + e.what();

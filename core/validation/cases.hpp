@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <map>
 #include <memory>
 
 #include "analysis/analysis.hpp"
@@ -33,7 +34,10 @@ struct Case {
   double batch = 1, prompt = 0, gen = 1, devices = 1, measured = 0;
   Timing timing = Timing::PerOp;
   std::vector<StageTrace> stages;  // one per pipeline stage (one for a single device)
+  // Communication without the collectives' waits (each `prefill_waits` / `decode_waits` call waits the runtime's
+  // collective_wait_s, added when re-timed), and the decode steps.
   double prefill_comm = 0, decode_comm = 0, decode_steps = 0;
+  double prefill_waits = 0, decode_waits = 0;
   std::shared_ptr<ServingCase> serving;  // serving rows: the run (shared by the metrics measured on it)
   int serving_metric = 0, serving_stat = 0;  // serving rows: what is measured and which statistic
 };
@@ -65,5 +69,12 @@ double case_value(const Case& c, const RuntimeSpec& rt);
 // least squares on log(forecast / measured), each source group weighted equally, a faint pull towards each prior.
 RuntimeSpec fit_runtime(const RuntimeSpec& base, const std::vector<const Case*>& cases, const std::vector<ValidationRow>& rows,
                         std::vector<std::pair<RtParam, double>>* values = nullptr);
+
+// The collectives' wait (microseconds, runtime.hpp collective_wait_s) that fits the static cases whose steps wait on
+// collectives, each re-timed under its runtime's fit in `fitted` (the shipped runtime where none): least squares on
+// log(forecast / measured), each source group weighted equally, a golden-section search from 0 to 200 us. 0 when no
+// case waits.
+double fit_collective_wait(const std::vector<const Case*>& cases, const std::vector<ValidationRow>& rows,
+                           const std::map<const RuntimeSpec*, RuntimeSpec>& fitted);
 
 }  // namespace infercast

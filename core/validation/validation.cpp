@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "io/defaults.hpp"
 #include "io/presets.hpp"
 #include "util/error.hpp"
 #include "util/limits.hpp"
@@ -16,6 +17,9 @@
 namespace infercast {
 
 namespace {
+
+constexpr int kWaitRounds = 8;       // alternations of the wait's fit, each two fits and an extrapolation
+constexpr double kWaitTolUs = 0.05;  // the wait's fit stops when a round moves it less than this
 
 double percentile(std::vector<double> v, double q) {  // nearest rank
   if (v.empty()) return 0;
@@ -51,6 +55,7 @@ std::vector<const Case*> static_only(const std::vector<const Case*>& list) {
 
 // Two runtimes' class parameters equal to the 0.1% that native, sanitized and wasm builds' fits agree to.
 bool same_params(const RuntimeSpec& a, const RuntimeSpec& b) {
+  if (std::fabs(a.collective_wait_s - b.collective_wait_s) > 1e-3 * std::max(a.collective_wait_s, b.collective_wait_s)) return false;
   for (RtParam p : all_rt_params()) {
     const auto x = get_param(a, p), y = get_param(b, p);
     if (x.has_value() != y.has_value()) return false;
@@ -69,8 +74,18 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   // Cases by runtime, and the source groups each runtime was measured by.
   std::map<const RuntimeSpec*, std::vector<const Case*>> by_runtime;
   for (const auto& c : cases) by_runtime[c.rt].push_back(&c);
+  // Static cases whose steps wait on collectives (tensor parallelism), and the source groups that measured them.
+  const auto waits = [](const Case* c) { return !c->serving && c->prefill_waits + c->decode_waits > 0; };
+  std::set<std::string> waiting_groups;
+  std::set<const RuntimeSpec*> waiting_runtimes;
+  for (const auto& c : cases)
+    if (waits(&c)) {
+      waiting_groups.insert(rep.rows[c.row].source_group);
+      waiting_runtimes.insert(c.rt);
+    }
   // The fits' work, before any fit runs: each fit times every static case of its runtime (its step blocks) once per
-  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits").
+  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits"). A runtime measured with
+  // waiting collectives is fitted once more before the wait is fitted, on all rows and without each waiting group.
   double fit_work = 0;
   for (const auto& [rt, all] : by_runtime) {
     double blocks = 0;
@@ -80,7 +95,8 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
       if (c->serving) continue;
       for (const auto& st : c->stages) blocks += static_cast<double>(st.prefill.size() + st.decode.size());
     }
-    fit_work += blocks * (1 + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
+    const double refits = waiting_runtimes.count(rt) ? 1 + (opt.cross_validate ? static_cast<double>(waiting_groups.size()) : 0) : 0;
+    fit_work += blocks * (1 + refits + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
   }
   if (fit_work > limit::kFitBlocks)
     throw InputError("csv.too_much_work", "/csv",
@@ -88,17 +104,66 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
                          " step blocks per evaluation over every fit (each source left out refits), past the limit of " +
                          std::to_string(static_cast<long long>(limit::kFitBlocks)) +
                          "; expected fewer rows or fewer distinct source_id values, or cross_validate false");
-  std::map<const RuntimeSpec*, RuntimeSpec> fitted_all;  // each runtime fitted on all its static cases
-  for (const auto& [rt, all] : by_runtime) {
-    const std::vector<const Case*> list = static_only(all);
-    if (list.empty()) continue;
+
+  // Every runtime fitted on its static cases without `left_out` (a source group; "" for none), its collectives
+  // waiting `wait_us`; `only` limits the fits to the runtimes measured with waiting collectives.
+  const auto fit_all = [&](const std::string& left_out, double wait_us, bool only_waiting,
+                           std::map<const RuntimeSpec*, std::vector<std::pair<RtParam, double>>>* values) {
+    std::map<const RuntimeSpec*, RuntimeSpec> out;
+    for (const auto& [rt, all] : by_runtime) {
+      if (only_waiting && !waiting_runtimes.count(rt)) continue;
+      std::vector<const Case*> list;
+      for (const Case* c : static_only(all))
+        if (rep.rows[c->row].source_group != left_out) list.push_back(c);
+      RuntimeSpec base = *rt;
+      base.collective_wait_s = wait_us * 1e-6;
+      if (list.empty()) {
+        if (left_out.empty()) continue;
+        out.emplace(rt, fit_runtime(base, list, rep.rows));  // the priors
+        continue;
+      }
+      out.emplace(rt, fit_runtime(base, list, rep.rows, values ? &(*values)[rt] : nullptr));
+    }
+    return out;
+  };
+  // The wait fitted with the runtimes fitted at no wait (the prior: a collective costs what its kernels do), then the
+  // runtimes measured with waiting collectives fitted again at that wait; without `left_out`.
+  const auto fit_wait = [&](const std::string& left_out) {
+    std::vector<const Case*> list;
+    for (const auto& c : cases)
+      if (rep.rows[c.row].source_group != left_out) list.push_back(&c);
+    // The wait and the runtimes' parameters trade against each other (a longer wait, a faster memory): alternate
+    // (fit the runtimes at a wait, then the wait under those fits) to the joint optimum, from the shipped wait, each
+    // three iterates extrapolated (Aitken) as they converge geometrically; to 0.05 us.
+    const auto next = [&](double x) { return fit_collective_wait(list, rep.rows, fit_all(left_out, x, true, nullptr)); };
+    double x = collective_wait_fit().wait_us;
+    for (int round = 0; round < kWaitRounds; ++round) {
+      const double x1 = next(x);
+      if (std::fabs(x1 - x) < kWaitTolUs) return x1;
+      const double x2 = next(x1);
+      if (std::fabs(x2 - x1) < kWaitTolUs) return x2;
+      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;
+      x = r > 0 && r < 1 ? std::clamp(x2 + d2 * r / (1 - r), 0.0, 200.0) : x2;
+    }
+    return x;
+  };
+
+  const double wait_us = fit_wait("");
+  rep.collective_wait_us = wait_us;
+  rep.collective_wait_sources.assign(waiting_groups.begin(), waiting_groups.end());
+  for (const auto& c : cases) rep.collective_wait_rows += waits(&c);
+  std::map<const RuntimeSpec*, std::vector<std::pair<RtParam, double>>> values;
+  const std::map<const RuntimeSpec*, RuntimeSpec> fitted_all = fit_all("", wait_us, false, &values);
+  for (const auto& [rt, spec] : fitted_all) {
     RuntimeFitResult f;
     f.runtime = rt->id;
-    f.rows = static_cast<int>(list.size());
     std::set<std::string> groups;
-    for (const Case* c : list) groups.insert(rep.rows[c->row].source_group);
+    for (const Case* c : static_only(by_runtime[rt])) {
+      groups.insert(rep.rows[c->row].source_group);
+      ++f.rows;
+    }
     f.sources.assign(groups.begin(), groups.end());
-    fitted_all.emplace(rt, fit_runtime(*rt, list, rep.rows, &f.values));
+    f.values = values[rt];
     rep.fits.push_back(f);
   }
   std::sort(rep.fits.begin(), rep.fits.end(), [](const auto& a, const auto& b) { return a.runtime < b.runtime; });
@@ -107,6 +172,9 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     std::set<std::string> all_groups;
     for (const auto& c : cases) all_groups.insert(rep.rows[c.row].source_group);
     for (const auto& g : all_groups) {
+      // A group that measured waiting collectives refits the wait without itself; any other leaves it as fitted on
+      // all rows (its cases move the wait only through the runtimes' fits, a second-order effect not refitted).
+      const double wait_g = waiting_groups.count(g) ? fit_wait(g) : wait_us;
       for (const auto& [rt, list] : by_runtime) {
         std::vector<const Case*> train, test;
         for (const Case* c : list) (rep.rows[c->row].source_group == g ? test : train).push_back(c);
@@ -117,8 +185,10 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
         // on, so the forecast stands and a serving run is not simulated twice.
         const std::vector<const Case*> static_train = static_only(train);
         const auto all_fit = fitted_all.find(rt);
-        const bool unchanged = static_train.size() == static_only(list).size();
-        const RuntimeSpec fitted = unchanged && all_fit != fitted_all.end() ? all_fit->second : fit_runtime(*rt, static_train, rep.rows);
+        const bool unchanged = static_train.size() == static_only(list).size() && wait_g == wait_us;
+        RuntimeSpec base = *rt;
+        base.collective_wait_s = wait_g * 1e-6;
+        const RuntimeSpec fitted = unchanged && all_fit != fitted_all.end() ? all_fit->second : fit_runtime(base, static_train, rep.rows);
         const bool as_shipped = unchanged && same_params(fitted, *rt);
         for (const Case* c : test) {
           ValidationRow& v = rep.rows[c->row];

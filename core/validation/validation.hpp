@@ -59,6 +59,9 @@ struct ValidationReport {
   std::vector<ValidationGroup> loso_groups;  // the same rows, each forecast with its source group left out of the fits
   std::vector<SourceError> by_source;
   std::vector<RuntimeFitResult> fits;        // every runtime fitted on all its rows (what runtime_fits.json holds)
+  double collective_wait_us = 0;             // the collectives' wait fitted over every tensor-parallel static row (the same file)
+  int collective_wait_rows = 0;              // the static rows whose steps wait on collectives
+  std::vector<std::string> collective_wait_sources;  // their source groups
 };
 
 

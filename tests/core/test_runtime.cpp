@@ -154,7 +154,12 @@ TEST_CASE("collectives: custom all-reduce for small messages, NCCL's base latenc
       CHECK(l.algorithm == "one-shot");
       allreduce_s += l.seconds;
     }
-  CHECK(allreduce_s == Approx(161 * (one_shot.seconds + xv.eff.dispatch_s)));
+  // Each waits for the slowest device too: the class fit over every tensor-parallel measurement (runtime_fits.json).
+  const double wait = find_runtime_preset("vllm")->collective_wait_s;
+  CHECK(wait == Approx(collective_wait_fit().wait_us * 1e-6));
+  CHECK(wait > 5e-6);
+  CHECK(v.waits == 162);  // 161 all-reduces and the logits' all-gather
+  CHECK(allreduce_s == Approx(161 * (one_shot.seconds + xv.eff.dispatch_s + wait)));
   // LMDeploy reduces through NCCL: each call pays the 6.6 us base latency on top of the ring or tree.
   const StepComm l = comm("lmdeploy");
   const Execution xl = resolve_execution(dgx.device, find_runtime_preset("lmdeploy"));
@@ -162,8 +167,8 @@ TEST_CASE("collectives: custom all-reduce for small messages, NCCL's base latenc
   double nccl_s = 0;
   for (const auto& line : l.lines)
     if (line.kind == Collective::AllReduce) nccl_s += line.seconds;
-  CHECK(nccl_s == Approx(161 * (nccl.seconds + 6.6e-6 + xl.eff.dispatch_s)));
-  // The reference stack keeps NCCL's hop latencies alone.
+  CHECK(nccl_s == Approx(161 * (nccl.seconds + 6.6e-6 + xl.eff.dispatch_s + wait)));
+  // The reference stack keeps NCCL's hop latencies alone: an ideal machine in lockstep, no wait.
   const StepComm r = comm("reference");
   double ref_s = 0;
   for (const auto& line : r.lines)
@@ -205,6 +210,11 @@ TEST_CASE("runtime fits: presets/defaults/runtime_fits.json holds what validate 
       CHECK(*get_param(*r, p) == Approx(v).epsilon(1e-3));
     }
   }
+  // The collectives' wait, fitted jointly with those runtimes over every tensor-parallel static row, to 0.05 us.
+  CHECK(rep.collective_wait_rows > 100);
+  CHECK(collective_wait_fit().wait_us == Approx(rep.collective_wait_us).epsilon(5e-3));
+  CHECK(find_runtime_preset("sglang")->collective_wait_s == Approx(rep.collective_wait_us * 1e-6).epsilon(5e-3));
+  CHECK(find_runtime_preset("reference")->collective_wait_s == 0);
 }
 
 TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtime][validation]") {
