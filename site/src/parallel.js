@@ -96,8 +96,10 @@ export function renderPlan(r, box) {
     const c = document.createElement('h3');
     c.textContent = `${title}: ${seconds(p.communication[`${key}_s`])}`;
     box.appendChild(c);
-    box.appendChild(table(['What', 'Collective', 'Algorithm', 'Devices', 'Link', 'Calls', 'Bytes', 'Time'],
-      lines.map((l) => [l.what, l.collective, l.algorithm, String(l.participants), l.link, count(l.calls), bytes(l.bytes), seconds(l.seconds)]), title));
+    // Waits: what the calls wait for the group's slowest device (the runtime's collectives.wait_us per call).
+    box.appendChild(table(['What', 'Collective', 'Algorithm', 'Devices', 'Link', 'Calls', 'Bytes', 'Waits', 'Time'],
+      lines.map((l) => [l.what, l.collective, l.algorithm, String(l.participants), l.link, count(l.calls), bytes(l.bytes), seconds(l.wait_s),
+        seconds(l.seconds)]), title));
   }
   for (const w of p.warnings) {
     const n = document.createElement('p');

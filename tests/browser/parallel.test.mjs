@@ -36,6 +36,13 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   assert.match(await page.textContent('#cards'), /fits/);
   assert.match(await page.textContent('#plan'), /MoE output/);
   assert.match(await page.textContent('#plan'), /all-reduce/);
+  // The decode step's communication table: each line's wait for the slowest device (the runtime's) equals the CLI's.
+  const decodeTable = page.locator('#plan table').nth(1);
+  const heads = await decodeTable.locator('thead th').allTextContents();
+  assert.deepEqual(heads, ['What', 'Collective', 'Algorithm', 'Devices', 'Link', 'Calls', 'Bytes', 'Waits', 'Time']);
+  const cells = await decodeTable.locator('tbody tr').first().locator('td').allTextContents();
+  assert.equal(cells[7], seconds(cli8.communication.decode_step[0].wait_s));
+  assert.ok(cli8.communication.decode_step[0].wait_s > 0);
   await page.waitForFunction(() => /stops fitting after/.test(document.getElementById('batching-note').textContent));
   await page.locator('#plan').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'parallel-deepseek.png'), fullPage: false });
