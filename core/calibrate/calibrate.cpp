@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "util/error.hpp"
+#include "util/golden.hpp"
 
 namespace infercast {
 
@@ -128,7 +129,6 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
   // Coordinate descent: golden-section search of each parameter in log space, sweeps until nothing moves.
   Efficiencies cur = res.start;
   double best = objective(cur);
-  const double g = (std::sqrt(5.0) - 1) / 2;
   // A sweep takes at most 51 evaluations per parameter (two probes, 48 golden-section steps, the midpoint).
   const int per_sweep = 51 * static_cast<int>(params.size());
   for (int sweep = 0; sweep < 40; ++sweep) {
@@ -140,26 +140,13 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
     for (EffParam p : params) {
       double lo, hi;
       bounds(p, lo, hi);
-      double a = std::log(lo), b = std::log(hi);
       Efficiencies t = cur;
       const auto f = [&](double x) {
         slot(t, p) = std::exp(x);
         return objective(t);
       };
-      double c = b - g * (b - a), d = a + g * (b - a);
-      double fc = f(c), fd = f(d);
-      for (int it = 0; it < 48 && b - a > 1e-6; ++it) {
-        if (fc < fd) {
-          b = d, d = c, fd = fc;
-          c = b - g * (b - a);
-          fc = f(c);
-        } else {
-          a = c, c = d, fc = fd;
-          d = a + g * (b - a);
-          fd = f(d);
-        }
-      }
-      const double x = (a + b) / 2;
+      const GoldenResult r = golden_min(std::log(lo), std::log(hi), 48, f, 1e-6);
+      const double x = (r.a + r.b) / 2;
       const double fx = f(x);
       if (fx < best) {
         best = fx;

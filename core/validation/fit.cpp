@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "util/golden.hpp"
 #include "validation/cases.hpp"
 
 namespace infercast {
@@ -65,31 +66,16 @@ RuntimeSpec fit_runtime(const RuntimeSpec& base, const std::vector<const Case*>&
     }
     return sum;
   };
-  const double phi = (std::sqrt(5.0) - 1) / 2;
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
     for (const auto& entry : free) {
       const RtParam p = entry.first;  // a plain variable: lambdas cannot capture structured bindings in C++17
       double lo, hi;
       param_range(p, lo, hi);
-      double a = std::log(lo), b = std::log(hi);
       const auto at = [&](double x) {
         set_param(rt, p, std::exp(x));
         return objective();
       };
-      double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
-      double f1 = at(x1), f2 = at(x2);
-      for (int it = 0; it < kGoldenSteps; ++it) {
-        if (f1 < f2) {
-          b = x2, x2 = x1, f2 = f1;
-          x1 = b - phi * (b - a);
-          f1 = at(x1);
-        } else {
-          a = x1, x1 = x2, f1 = f2;
-          x2 = a + phi * (b - a);
-          f2 = at(x2);
-        }
-      }
-      set_param(rt, p, std::exp(f1 < f2 ? x1 : x2));
+      set_param(rt, p, std::exp(golden_min(std::log(lo), std::log(hi), kGoldenSteps, at).best_x));
     }
   }
   if (values) {
@@ -123,22 +109,7 @@ double fit_collective_wait(const std::vector<const Case*>& cases, const std::vec
     return sum;
   };
   // The wait is 0 or more and enters the times linearly: a golden-section search on a linear scale.
-  const double phi = (std::sqrt(5.0) - 1) / 2;
-  double a = 0, b = 200;
-  double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
-  double f1 = objective(x1), f2 = objective(x2);
-  for (int it = 0; it < 2 * kGoldenSteps; ++it) {
-    if (f1 < f2) {
-      b = x2, x2 = x1, f2 = f1;
-      x1 = b - phi * (b - a);
-      f1 = objective(x1);
-    } else {
-      a = x1, x1 = x2, f1 = f2;
-      x2 = a + phi * (b - a);
-      f2 = objective(x2);
-    }
-  }
-  return f1 < f2 ? x1 : x2;
+  return golden_min(0, 200, 2 * kGoldenSteps, objective).best_x;
 }
 
 }  // namespace infercast
