@@ -18,8 +18,8 @@ namespace infercast {
 
 namespace {
 
-constexpr int kWaitRounds = 8;       // alternations of the wait's fit, each two fits and an extrapolation
-constexpr double kWaitTolUs = 0.05;  // the wait's fit stops when a round moves it less than this
+constexpr int kWaitFits = 6;         // the most alternations (runtimes fitted, then the wait) one fit of the wait makes
+constexpr double kWaitTolUs = 0.05;  // the wait's fit stops when an alternation moves it less than this
 
 double percentile(std::vector<double> v, double q) {  // nearest rank
   if (v.empty()) return 0;
@@ -84,9 +84,15 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
       waiting_runtimes.insert(c.rt);
     }
   // The fits' work, before any fit runs: each fit times every static case of its runtime (its step blocks) once per
-  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits"). A runtime measured with
-  // waiting collectives is fitted once more before the wait is fitted, on all rows and without each waiting group.
-  double fit_work = 0;
+  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits"). The wait's fit (on all
+  // rows, and again without each group that measured waiting collectives) alternates at most kWaitFits times between
+  // fitting the runtimes measured with waiting collectives and fitting the wait over the waiting cases.
+  double fit_work = 0, waiting_blocks = 0;
+  for (const auto& c : cases)
+    if (waits(&c))
+      for (const auto& st : c.stages) waiting_blocks += static_cast<double>(st.prefill.size() + st.decode.size());
+  const double wait_fits = 1 + (opt.cross_validate ? static_cast<double>(waiting_groups.size()) : 0);
+  if (!waiting_groups.empty()) fit_work += wait_fits * kWaitFits * waiting_blocks;
   for (const auto& [rt, all] : by_runtime) {
     double blocks = 0;
     std::set<std::string> groups;
@@ -95,7 +101,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
       if (c->serving) continue;
       for (const auto& st : c->stages) blocks += static_cast<double>(st.prefill.size() + st.decode.size());
     }
-    const double refits = waiting_runtimes.count(rt) ? 1 + (opt.cross_validate ? static_cast<double>(waiting_groups.size()) : 0) : 0;
+    const double refits = waiting_runtimes.count(rt) ? wait_fits * kWaitFits : 0;
     fit_work += blocks * (1 + refits + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
   }
   if (fit_work > limit::kFitBlocks)
@@ -133,16 +139,21 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     for (const auto& c : cases)
       if (rep.rows[c.row].source_group != left_out) list.push_back(&c);
     // The wait and the runtimes' parameters trade against each other (a longer wait, a faster memory): alternate
-    // (fit the runtimes at a wait, then the wait under those fits) to the joint optimum, from the shipped wait, each
-    // three iterates extrapolated (Aitken) as they converge geometrically; to 0.05 us.
-    const auto next = [&](double x) { return fit_collective_wait(list, rep.rows, fit_all(left_out, x, true, nullptr)); };
+    // (fit the runtimes at a wait, then the wait under those fits) towards the joint optimum, from the shipped wait,
+    // each pair of steps extrapolated (Aitken) as they converge geometrically; until a step moves less than 0.05 us,
+    // at most kWaitFits steps.
+    int fits = 0;
+    const auto next = [&](double x) {
+      ++fits;
+      return fit_collective_wait(list, rep.rows, fit_all(left_out, x, true, nullptr));
+    };
     double x = collective_wait_fit().wait_us;
-    for (int round = 0; round < kWaitRounds; ++round) {
+    while (fits < kWaitFits) {
       const double x1 = next(x);
-      if (std::fabs(x1 - x) < kWaitTolUs) return x1;
+      if (std::fabs(x1 - x) < kWaitTolUs || fits >= kWaitFits) return x1;
       const double x2 = next(x1);
       if (std::fabs(x2 - x1) < kWaitTolUs) return x2;
-      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;
+      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;  // d1 is at least the tolerance here
       x = r > 0 && r < 1 ? std::clamp(x2 + d2 * r / (1 - r), 0.0, 200.0) : x2;
     }
     return x;
