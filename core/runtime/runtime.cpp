@@ -93,6 +93,7 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   x.graph_gap_s = hw.eff_given & kEffDispatch ? x.eff.dispatch_s : rt->graph_kernel_gap_s.value_or(x.eff.dispatch_s);
   x.launch_s = rt->kernel_launch_s.value_or(0);
   x.step_overhead_s = rt->step_overhead_s;
+  x.collective_wait_s = rt->collective_wait_s;
   return x;
 }
 

@@ -93,6 +93,7 @@ struct Execution {
   double graph_gap_s = 0;    // the per-kernel gap inside a replayed graph
   double launch_s = 0;       // host launch per kernel when launched one by one (0: overlapped or graphs)
   double step_overhead_s = 0;
+  double collective_wait_s = 0;  // what each collective of a step waits for its group's slowest device
   bool graphs = false;
   i64 graph_max_tokens = 0;
   const RuntimeSpec* runtime = nullptr;  // nullptr: the reference stack (class efficiencies, no fusion)

@@ -246,10 +246,20 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
   }
   // The plan's communication.
   if (plan_.tp > 1 || plan_.pp > 1) {
-    for (double T : mode.grid) mode.comm.push_back(step_communication(stages_, sys_, plan_, w_, T, decode ? T : 0).seconds);
+    const double wait = w_.runtime ? w_.runtime->collective_wait_s : 0;  // the wait the tables were built with
+    const auto plain = [&](const StepComm& c) { return c.seconds - c.waits * wait; };
+    for (double T : mode.grid) {
+      const StepComm c = step_communication(stages_, sys_, plan_, w_, T, decode ? T : 0);
+      mode.comm.push_back(plain(c));
+      mode.comm_waits.push_back(c.waits);
+    }
     if (!decode) {
-      const double base = step_communication(stages_, sys_, plan_, w_, 1, 0).seconds;
-      for (double R : mode.row_grid) mode.row_comm.push_back(step_communication(stages_, sys_, plan_, w_, 1, R).seconds - base);
+      const StepComm base = step_communication(stages_, sys_, plan_, w_, 1, 0);
+      for (double R : mode.row_grid) {
+        const StepComm c = step_communication(stages_, sys_, plan_, w_, 1, R);
+        mode.row_comm.push_back(plain(c) - plain(base));
+        mode.row_comm_waits.push_back(c.waits - base.waits);
+      }
     }
   }
 }
@@ -296,8 +306,9 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
     if (!graph) st = std::max(st, tab.kernels * x.launch_s);
     total += st + x.step_overhead_s;
   }
-  total += std::max(0.0, lerp(mode.comm, j, f));
-  if (l.prefill) total += std::max(0.0, lerp(mode.row_comm, jr, fr));
+  if (!mode.comm.empty()) total += std::max(0.0, lerp(mode.comm, j, f) + lerp(mode.comm_waits, j, f) * x.collective_wait_s);
+  if (l.prefill && !mode.row_comm.empty())
+    total += std::max(0.0, lerp(mode.row_comm, jr, fr) + lerp(mode.row_comm_waits, jr, fr) * x.collective_wait_s);
   return total;
 }
 
@@ -342,7 +353,10 @@ double StepModel::exact_seconds(const std::vector<Request>& step, const Executio
     const std::vector<Op> ops = step_ops(stages_[si].model, groups_[si], step, w_.settings);
     t += time_block(block_of(ops, timer, T), x, Timing::PerOp).first;
   }
-  if (plan_.tp > 1 || plan_.pp > 1) t += step_communication(stages_, sys_, plan_, w_, T, R).seconds;
+  if (plan_.tp > 1 || plan_.pp > 1) {
+    const StepComm c = step_communication(stages_, sys_, plan_, w_, T, R);
+    t += c.seconds + c.waits * (x.collective_wait_s - (w_.runtime ? w_.runtime->collective_wait_s : 0));
+  }
   return t;
 }
 

@@ -74,7 +74,9 @@ class StepModel {
   struct Mode {
     std::vector<double> grid, row_grid;
     std::vector<StageTables> stages;
-    std::vector<double> comm, row_comm;  // the plan's communication on each grid (rows: the LM head's gather)
+    // The plan's communication on each grid (rows: the LM head's gather) without the collectives' waits, and the calls
+    // that wait (each the Execution's collective_wait_s, so that a refitted wait re-times the step).
+    std::vector<double> comm, row_comm, comm_waits, row_comm_waits;
   };
   void build(Mode& mode, bool decode, double max_tokens);
   double time_of(const OpTerms& t, double c, double m, double k, const Execution& x, double gap) const;

@@ -237,6 +237,7 @@ double serving_case_value(const Case& c, const RuntimeSpec& rt) {
   ServingCase& sc = *c.serving;
   std::vector<std::optional<double>> params;
   for (RtParam p : all_rt_params()) params.push_back(get_param(rt, p));
+  params.push_back(rt.collective_wait_s);  // the step tables keep the collectives' waits apart: a refitted wait re-times
   if (!sc.has_last || params != sc.last_params) {
     const Execution x = resolve_execution(sc.sys.device, &rt);
     sc.last = sc.steady ? steady_state(sc.setup, *sc.steps, sc.load, x) : simulate_serving(sc.setup, *sc.steps, sc.load, x);

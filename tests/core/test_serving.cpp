@@ -72,6 +72,32 @@ TEST_CASE("the step surrogate matches exact steps within 1%", "[serving]") {
   }
 }
 
+TEST_CASE("the step surrogate re-times the collectives' wait of a refitted runtime", "[serving][parallel]") {
+  // Llama-3.1-70B at tp 4 on a DGX H100: the tables keep the communication without the waits and the calls that wait,
+  // so a runtime refitted to another wait (validation leaving a source out) re-times the step by calls x wait.
+  const ModelSpec m = test::preset_model("llama-3.1-70b");
+  const Workload w = runtime_workload("vllm");
+  const System& sys = *find_system_preset("dgx-h100");
+  ParallelPlan plan;
+  plan.tp = 4;
+  const StepModel sm(m, w, sys, plan, 16384, 512);
+  Execution x = sm.execution();
+  CHECK(x.collective_wait_s == Approx(w.runtime->collective_wait_s));
+  for (const std::vector<Request>& st : {std::vector<Request>{Request{1000, 1, 64}}, std::vector<Request>{Request{0, 2048, 1}}}) {
+    StepLoad l;
+    for (const auto& r : st) sm.add(l, static_cast<double>(r.cached), static_cast<double>(r.input), static_cast<double>(r.count));
+    const double shipped = sm.seconds(l, x);
+    Execution none = x, triple = x;
+    none.collective_wait_s = 0;
+    triple.collective_wait_s = 3 * x.collective_wait_s;
+    // 80 layers x 2 all-reduces, the embedding's all-reduce and the logits' all-gather: 162 calls per step.
+    CHECK(shipped - sm.seconds(l, none) == Approx(162 * x.collective_wait_s));
+    CHECK(sm.seconds(l, triple) - shipped == Approx(2 * 162 * x.collective_wait_s));
+    // The exact path agrees.
+    CHECK(sm.exact_seconds(st, triple) - sm.exact_seconds(st, none) == Approx(3 * 162 * x.collective_wait_s));
+  }
+}
+
 TEST_CASE("runtime schedulers resolve by device", "[serving]") {
   const SchedulerSpec& v = find_runtime_preset("vllm")->scheduler;
   REQUIRE(v.stated);
