@@ -99,8 +99,8 @@ json api_validate(const json& request) {
     fits.push_back({{"runtime", f.runtime}, {"rows", f.rows}, {"sources", f.sources}, {"values", values}});
   }
   out["fits"] = fits;
-  out["collective_wait"] = {{"wait_us", finite(rep.collective_wait_us)}, {"rows", rep.collective_wait_rows},
-                            {"sources", rep.collective_wait_sources}};
+  out["collective_wait"] = {{"wait_us", finite(rep.collective_wait_us)}, {"fitted", rep.collective_wait_fitted},
+                            {"rows", rep.collective_wait_rows}, {"sources", rep.collective_wait_sources}};
   if (opt.cross_validate) {
     json by_source = json::array();
     for (const auto& s : rep.by_source)

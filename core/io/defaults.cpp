@@ -315,7 +315,7 @@ const RuntimeFitsFile& runtime_fits_file() {
     r.string("source");
     {
       Reader w = r.object("collective_wait");
-      file.wait.wait_us = w.number_in_or("wait_us", 0, 1e4, 0);
+      file.wait.wait_us = w.number_in("wait_us", 0, 1e4);
       file.wait.basis = w.string("basis");
       w.reject_unknown();
     }

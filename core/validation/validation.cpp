@@ -132,35 +132,42 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     }
     return out;
   };
-  // The wait fitted with the runtimes fitted at no wait (the prior: a collective costs what its kernels do), then the
-  // runtimes measured with waiting collectives fitted again at that wait; without `left_out`.
+  // The collectives' wait over the cases without `left_out`, fitted with the runtimes measured with waiting
+  // collectives. Where no case waits, nothing measures it and the shipped wait stands.
   const auto fit_wait = [&](const std::string& left_out) {
     std::vector<const Case*> list;
+    bool any = false;
     for (const auto& c : cases)
-      if (rep.rows[c.row].source_group != left_out) list.push_back(&c);
-    // The wait and the runtimes' parameters trade against each other (a longer wait, a faster memory): alternate
-    // (fit the runtimes at a wait, then the wait under those fits) towards the joint optimum, from the shipped wait,
-    // each pair of steps extrapolated (Aitken) as they converge geometrically; until a step moves less than 0.05 us,
-    // at most kWaitFits steps.
-    int fits = 0;
-    const auto next = [&](double x) {
-      ++fits;
-      return fit_collective_wait(list, rep.rows, fit_all(left_out, x, true, nullptr));
-    };
+      if (rep.rows[c.row].source_group != left_out) {
+        list.push_back(&c);
+        any = any || waits(&c);
+      }
     double x = collective_wait_fit().wait_us;
+    if (!any) return x;
+    // The wait and the runtimes' parameters trade against each other (a longer wait, a faster memory): alternate
+    // (fit the runtimes at a wait, then the wait under those fits) towards the point where each is the best fit given
+    // the other, from the shipped wait, each pair of steps extrapolated (Aitken) as they converge geometrically;
+    // until a step moves less than 0.05 us, at most kWaitFits steps, ending on a wait the runtimes were fitted for.
+    int fits = 0;
+    const auto next = [&](double at) {
+      ++fits;
+      return fit_collective_wait(list, rep.rows, fit_all(left_out, at, true, nullptr));
+    };
+    double last = x;
     while (fits < kWaitFits) {
-      const double x1 = next(x);
-      if (std::fabs(x1 - x) < kWaitTolUs || fits >= kWaitFits) return x1;
-      const double x2 = next(x1);
-      if (std::fabs(x2 - x1) < kWaitTolUs) return x2;
-      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;  // d1 is at least the tolerance here
+      const double x1 = last = next(x);
+      if (std::fabs(x1 - x) < kWaitTolUs || fits >= kWaitFits) break;
+      const double x2 = last = next(x1);
+      if (std::fabs(x2 - x1) < kWaitTolUs) break;
+      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;  // |d1| is at least the tolerance here
       x = r > 0 && r < 1 ? std::clamp(x2 + d2 * r / (1 - r), 0.0, 200.0) : x2;
     }
-    return x;
+    return last;
   };
 
   const double wait_us = fit_wait("");
   rep.collective_wait_us = wait_us;
+  rep.collective_wait_fitted = !waiting_groups.empty();
   rep.collective_wait_sources.assign(waiting_groups.begin(), waiting_groups.end());
   for (const auto& c : cases) rep.collective_wait_rows += waits(&c);
   std::map<const RuntimeSpec*, std::vector<std::pair<RtParam, double>>> values;

@@ -60,6 +60,7 @@ struct ValidationReport {
   std::vector<SourceError> by_source;
   std::vector<RuntimeFitResult> fits;        // every runtime fitted on all its rows (what runtime_fits.json holds)
   double collective_wait_us = 0;             // the collectives' wait fitted over every tensor-parallel static row (the same file)
+  bool collective_wait_fitted = false;       // false: no static row waits, the shipped wait stands
   int collective_wait_rows = 0;              // the static rows whose steps wait on collectives
   std::vector<std::string> collective_wait_sources;  // their source groups
 };

@@ -117,6 +117,55 @@ TEST_CASE("compute paths: FP16 accumulate, int8 dot products, no FP8 kernels", "
   CHECK(op_compute_seconds(g, lc, f8) == Approx(1e12 / (330.3e12 * lc.eff.gemm)).epsilon(1e-3));
 }
 
+TEST_CASE("collectives' waits: every collective of a step but point-to-point, each the runtime's wait", "[runtime][parallel]") {
+  // Two plans: Llama-3.1-70B at tp 2 x pp 2 (all-reduces, and a send between the stages) and Mixtral-8x7B at tp 4,
+  // ep 4 (reduce-scatter, two all-to-alls and an all-gather per MoE layer) on a DGX H100, batch 8 after 512 tokens.
+  const System& dgx = *find_system_preset("dgx-h100");
+  struct Plan {
+    const char* model;
+    int tp, pp, ep;
+  };
+  for (const Plan& k : {Plan{"llama-3.1-70b", 2, 2, 1}, Plan{"mixtral-8x7b", 4, 1, 4}}) {
+    INFO(k.model);
+    const ModelSpec m = preset_model(k.model);
+    ParallelPlan p;
+    p.tp = k.tp, p.pp = k.pp, p.ep = k.ep;
+    RuntimeSpec with = *find_runtime_preset("vllm"), without = with;
+    with.collective_wait_s = 25e-6;
+    without.collective_wait_s = 0;
+    Workload w;
+    w.settings = test::settings();
+    w.requests = {Request{0, 512, 8}};
+    w.gen_tokens = 2;
+    w.runtime = &with;
+    const PlanForecast a = forecast_plan(m, w, dgx, p, Speculative{});
+    w.runtime = &without;
+    const PlanForecast b = forecast_plan(m, w, dgx, p, Speculative{});
+    for (const auto* c : {&a.prefill_comm, &a.decode_comm}) {
+      double waits = 0, wait_s = 0;
+      bool p2p = false, all_to_all = false;
+      for (const auto& l : c->lines) {
+        if (l.kind == Collective::PointToPoint) {
+          p2p = true;
+          CHECK(l.wait_s == 0);
+        } else {
+          CHECK(l.wait_s == Approx(l.calls * 25e-6));
+          waits += l.calls;
+        }
+        all_to_all = all_to_all || l.kind == Collective::AllToAll;
+        wait_s += l.wait_s;
+      }
+      CHECK(c->waits == waits);
+      CHECK(wait_s == Approx(c->waits * 25e-6));
+      CHECK(p2p == (k.pp > 1));
+      CHECK(all_to_all == (k.ep > 1));
+    }
+    CHECK(a.prefill_comm.seconds - b.prefill_comm.seconds == Approx(a.prefill_comm.waits * 25e-6));
+    CHECK(a.decode_comm.seconds - b.decode_comm.seconds == Approx(a.decode_comm.waits * 25e-6));
+    CHECK(a.tpot_mean_s - b.tpot_mean_s == Approx(a.decode_comm.waits * 25e-6));
+  }
+}
+
 TEST_CASE("GEMM waves by hand", "[runtime]") {
   // 4096 x 4096 output on 132 units: 128 x 128 tiles, 1024 tiles in 8 waves: all busy.
   CHECK(gemm_shape_efficiency(4096, 4096, 132) == Approx(1024.0 / (8 * 132)));
@@ -236,4 +285,20 @@ TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtim
     ++checked;
   }
   CHECK(checked >= 20);
+  // Rows over several devices (the plan's communication, the collectives' waits included) the same way.
+  int plans = 0;
+  for (const auto& v : rep.rows) {
+    if (!v.covered || v.devices <= 1 || plans >= 20 || v.metric != "TTFT") continue;
+    json req = {{"model", v.model_id}, {"system", v.system_id}, {"runtime", v.runtime},
+                {"parallel", {{"tp", static_cast<int>(v.devices)}}},
+                {"precision", {{"weights", v.weights}, {"activations", v.activations}, {"kv", v.kv}}},
+                {"workload", {{"batch", static_cast<long long>(v.batch)}, {"prompt", static_cast<long long>(std::max(1.0, v.prompt))}, {"gen", 1}}}};
+    const json env = json::parse(call("analyze", req.dump()));
+    REQUIRE(env["ok"].get<bool>());
+    const double ttft = env["value"]["parallel"]["ttft_s"].get<double>() * (v.unit == "ms" ? 1e3 : 1);
+    INFO(v.row_id);
+    CHECK(v.forecast == Approx(ttft).epsilon(1e-9));
+    ++plans;
+  }
+  CHECK(plans >= 10);
 }
