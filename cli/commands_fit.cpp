@@ -25,18 +25,18 @@ int run_validate(const Args& a, const std::string& fmt) {
   const json v = unwrap(call("validate", request_text(req)));
   // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
   if (a.has("--write-fits")) {
+    // "N rows from S1, S2": what a fit was made over.
+    const auto basis = [](const json& f) {
+      std::string b = std::to_string(f["rows"].get<int>()) + " rows from ";
+      for (std::size_t i = 0; i < f["sources"].size(); ++i) b += (i ? ", " : "") + f["sources"][i].get<std::string>();
+      return b;
+    };
     json fits = json::array();
-    for (const auto& f : v["fits"]) {
-      std::string basis = std::to_string(f["rows"].get<int>()) + " rows from ";
-      for (std::size_t i = 0; i < f["sources"].size(); ++i) basis += (i ? ", " : "") + f["sources"][i].get<std::string>();
-      fits.push_back({{"runtime", f["runtime"]}, {"basis", basis}, {"values", f["values"]}});
-    }
+    for (const auto& f : v["fits"]) fits.push_back({{"runtime", f["runtime"]}, {"basis", basis(f)}, {"values", f["values"]}});
     const json& cw = v["collective_wait"];
-    std::string wait_basis = std::to_string(cw["rows"].get<int>()) + " rows from ";
-    for (std::size_t i = 0; i < cw["sources"].size(); ++i) wait_basis += (i ? ", " : "") + cw["sources"][i].get<std::string>();
-    if (!cw["fitted"].get<bool>())
-      wait_basis = "not refitted: these measurements have no tensor-parallel static rows, so the shipped value stands";
-    const json wait = {{"wait_us", cw["wait_us"]}, {"basis", wait_basis}};
+    const json wait = {{"wait_us", cw["wait_us"]},
+                       {"basis", cw["fitted"].get<bool>() ? basis(cw)
+                                                          : "not refitted: these measurements have no tensor-parallel static rows, so the shipped value stands"}};
     const json doc = {{"schema_version", 1},
                       {"source", "Fitted over whole classes (one runtime, every memory family it was measured on) against "
                                  "presets/validation/measured_public.csv by `infercast validate --write-fits`, starting from each "

@@ -151,16 +151,16 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
   } else {
     r.raw("kernels_per_op");
   }
+  rt.collective_wait_s = collective_wait_fit().wait_us * 1e-6;  // the class fit, unless the file states its own
   if (r.has("collectives")) {
     Reader c = r.object("collectives");
     rt.custom_allreduce_max_bytes = c.number_in_or("custom_allreduce_max_bytes", 0, 1e12, 0);
     rt.one_shot_max_bytes = c.number_in_or("one_shot_max_bytes", 0, 1e12, 0);
     rt.nccl_base_latency_s = c.number_in_or("nccl_base_latency_us", 0, 1e6, 0) * 1e-6;
-    rt.collective_wait_s = c.number_in_or("wait_us", 0, 1e4, collective_wait_fit().wait_us) * 1e-6;
+    if (c.has("wait_us")) rt.collective_wait_s = c.number_in("wait_us", 0, 1e4) * 1e-6;
     c.reject_unknown();
   } else {
     r.raw("collectives");
-    rt.collective_wait_s = collective_wait_fit().wait_us * 1e-6;
   }
   rt.flash_attention = r.boolean_or("flash_attention", true);
   rt.gemm_waves = r.boolean_or("gemm_waves", true);

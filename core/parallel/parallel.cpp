@@ -185,12 +185,14 @@ void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Coll
       l.seconds += seconds;
       l.wait_s += wait_s;
       c.seconds += seconds;
+      c.wait_s += wait_s;
       return;
     }
   }
   c.lines.push_back(CommLine{what, kind, cost.algorithm, kind == Collective::PointToPoint ? 2 : g.size(), inter_node,
                              bytes_per_call * calls, calls, seconds, wait_s});
   c.seconds += seconds;
+  c.wait_s += wait_s;
 }
 
 // Communication of one step with T tokens and R logit rows, over all stages.

@@ -63,7 +63,10 @@ struct CommLine {
 struct StepComm {
   std::vector<CommLine> lines;
   double seconds = 0;
-  double waits = 0;  // calls that wait for their group (every collective but point-to-point), each the runtime's collective_wait_s
+  double waits = 0;   // calls that wait for their group (every collective but point-to-point), each the runtime's collective_wait_s
+  double wait_s = 0;  // of `seconds`, those calls' waits
+  // The step's communication without the waits, to re-time it under another wait: plain_s() + waits x wait.
+  double plain_s() const { return seconds - wait_s; }
 };
 
 struct Stage {

@@ -246,18 +246,16 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
   }
   // The plan's communication.
   if (plan_.tp > 1 || plan_.pp > 1) {
-    const double wait = w_.runtime ? w_.runtime->collective_wait_s : 0;  // the wait the tables were built with
-    const auto plain = [&](const StepComm& c) { return c.seconds - c.waits * wait; };
     for (double T : mode.grid) {
       const StepComm c = step_communication(stages_, sys_, plan_, w_, T, decode ? T : 0);
-      mode.comm.push_back(plain(c));
+      mode.comm.push_back(c.plain_s());
       mode.comm_waits.push_back(c.waits);
     }
     if (!decode) {
       const StepComm base = step_communication(stages_, sys_, plan_, w_, 1, 0);
       for (double R : mode.row_grid) {
         const StepComm c = step_communication(stages_, sys_, plan_, w_, 1, R);
-        mode.row_comm.push_back(plain(c) - plain(base));
+        mode.row_comm.push_back(c.plain_s() - base.plain_s());
         mode.row_comm_waits.push_back(c.waits - base.waits);
       }
     }
@@ -306,8 +304,8 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
     if (!graph) st = std::max(st, tab.kernels * x.launch_s);
     total += st + x.step_overhead_s;
   }
-  if (!mode.comm.empty()) total += std::max(0.0, lerp(mode.comm, j, f) + lerp(mode.comm_waits, j, f) * x.collective_wait_s);
-  if (l.prefill && !mode.row_comm.empty())
+  total += std::max(0.0, lerp(mode.comm, j, f) + lerp(mode.comm_waits, j, f) * x.collective_wait_s);
+  if (l.prefill)
     total += std::max(0.0, lerp(mode.row_comm, jr, fr) + lerp(mode.row_comm_waits, jr, fr) * x.collective_wait_s);
   return total;
 }
@@ -355,7 +353,7 @@ double StepModel::exact_seconds(const std::vector<Request>& step, const Executio
   }
   if (plan_.tp > 1 || plan_.pp > 1) {
     const StepComm c = step_communication(stages_, sys_, plan_, w_, T, R);
-    t += c.seconds + c.waits * (x.collective_wait_s - (w_.runtime ? w_.runtime->collective_wait_s : 0));
+    t += c.plain_s() + c.waits * x.collective_wait_s;
   }
   return t;
 }

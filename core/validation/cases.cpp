@@ -155,6 +155,12 @@ void keep_trace(Case& c, const Analysis& a) { c.stages.push_back(StageTrace{a.pr
 
 }  // namespace
 
+double case_blocks(const Case& c) {
+  double n = 0;
+  for (const auto& st : c.stages) n += static_cast<double>(st.prefill.size() + st.decode.size());
+  return n;
+}
+
 double case_value(const Case& c, const RuntimeSpec& rt) {
   if (c.serving) return serving_case_value(c, rt);
   const Execution x = resolve_execution(*c.hw, &rt);
@@ -303,8 +309,8 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
         for (const auto& st : f.stages) keep_trace(c, st.a);
         c.prefill_waits = f.prefill_comm.waits;
         c.decode_waits = f.decode_comm.waits;
-        c.prefill_comm = f.prefill_comm.seconds - c.prefill_waits * rt->collective_wait_s;
-        c.decode_comm = f.decode_comm.seconds - c.decode_waits * rt->collective_wait_s;
+        c.prefill_comm = f.prefill_comm.plain_s();
+        c.decode_comm = f.decode_comm.plain_s();
         c.decode_steps = f.stages.front().a.decode_steps;
       } catch (const InputError& e) {
         v.reason = std::string("the plan does not split: ") + e.what();

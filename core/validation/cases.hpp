@@ -42,6 +42,11 @@ struct Case {
   int serving_metric = 0, serving_stat = 0;  // serving rows: what is measured and which statistic
 };
 
+// A static case whose steps wait on collectives (tensor or expert parallelism): what the collectives' wait is fitted on.
+inline bool waits_on_collectives(const Case& c) { return !c.serving && c.prefill_waits + c.decode_waits > 0; }
+// The step blocks re-timing a case times (every stage's prefill and decode blocks): a fit's work per evaluation.
+double case_blocks(const Case& c);
+
 // Record helpers shared by the static and the serving rows (cases.cpp).
 // A numeric cell from 0 to `hi` (positive ones at least `tiny`); empty is 0 (cases.cpp).
 double csv_number(const CsvRecord& r, const std::string& k, std::size_t index, double hi = 1e12, double tiny = 0);

@@ -91,7 +91,7 @@ double fit_collective_wait(const std::vector<const Case*>& cases, const std::vec
   std::vector<RuntimeSpec> rts;  // each waiting case's runtime, its wait set per evaluation
   std::map<std::string, double> per_group;
   for (const Case* c : cases) {
-    if (c->serving || c->prefill_waits + c->decode_waits <= 0) continue;
+    if (!waits_on_collectives(*c)) continue;
     waiting.push_back(c);
     const auto it = fitted.find(c->rt);
     rts.push_back(it != fitted.end() ? it->second : *c->rt);

@@ -75,11 +75,10 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   std::map<const RuntimeSpec*, std::vector<const Case*>> by_runtime;
   for (const auto& c : cases) by_runtime[c.rt].push_back(&c);
   // Static cases whose steps wait on collectives (tensor parallelism), and the source groups that measured them.
-  const auto waits = [](const Case* c) { return !c->serving && c->prefill_waits + c->decode_waits > 0; };
   std::set<std::string> waiting_groups;
   std::set<const RuntimeSpec*> waiting_runtimes;
   for (const auto& c : cases)
-    if (waits(&c)) {
+    if (waits_on_collectives(c)) {
       waiting_groups.insert(rep.rows[c.row].source_group);
       waiting_runtimes.insert(c.rt);
     }
@@ -89,8 +88,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   // fitting the runtimes measured with waiting collectives and fitting the wait over the waiting cases.
   double fit_work = 0, waiting_blocks = 0;
   for (const auto& c : cases)
-    if (waits(&c))
-      for (const auto& st : c.stages) waiting_blocks += static_cast<double>(st.prefill.size() + st.decode.size());
+    if (waits_on_collectives(c)) waiting_blocks += case_blocks(c);
   const double wait_fits = 1 + (opt.cross_validate ? static_cast<double>(waiting_groups.size()) : 0);
   if (!waiting_groups.empty()) fit_work += wait_fits * kWaitFits * waiting_blocks;
   for (const auto& [rt, all] : by_runtime) {
@@ -98,8 +96,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     std::set<std::string> groups;
     for (const Case* c : all) {
       groups.insert(rep.rows[c->row].source_group);
-      if (c->serving) continue;
-      for (const auto& st : c->stages) blocks += static_cast<double>(st.prefill.size() + st.decode.size());
+      if (!c->serving) blocks += case_blocks(*c);
     }
     const double refits = waiting_runtimes.count(rt) ? wait_fits * kWaitFits : 0;
     fit_work += blocks * (1 + refits + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
@@ -140,7 +137,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     for (const auto& c : cases)
       if (rep.rows[c.row].source_group != left_out) {
         list.push_back(&c);
-        any = any || waits(&c);
+        any = any || waits_on_collectives(c);
       }
     double x = collective_wait_fit().wait_us;
     if (!any) return x;
@@ -169,7 +166,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   rep.collective_wait_us = wait_us;
   rep.collective_wait_fitted = !waiting_groups.empty();
   rep.collective_wait_sources.assign(waiting_groups.begin(), waiting_groups.end());
-  for (const auto& c : cases) rep.collective_wait_rows += waits(&c);
+  for (const auto& c : cases) rep.collective_wait_rows += waits_on_collectives(c);
   std::map<const RuntimeSpec*, std::vector<std::pair<RtParam, double>>> values;
   const std::map<const RuntimeSpec*, RuntimeSpec> fitted_all = fit_all("", wait_us, false, &values);
   for (const auto& [rt, spec] : fitted_all) {
