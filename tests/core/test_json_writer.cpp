@@ -32,6 +32,36 @@ TEST_CASE("numbers and strings print as nlohmann::json prints them", "[json]") {
   }
 }
 
+// The writer tests strings for bytes to escape eight at a time: every such byte (control characters, the quote, the
+// backslash, bytes from 0x80) at every position of strings of 1 to 80 bytes, as a value and as a key, and the bytes
+// next to those limits (0x1f/0x20, 0x7f/0x80, 0x21/0x23 around the quote, 0x5b/0x5d around the backslash) plain.
+TEST_CASE("strings are escaped whichever of their bytes needs it", "[json]") {
+  const auto as_nlohmann = [](const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); };
+  for (unsigned char bad : {0x00, 0x01, 0x1f, 0x22, 0x5c, 0x80, 0xc3, 0xff}) {
+    for (std::size_t len = 1; len <= 80; ++len) {
+      for (std::size_t at = 0; at < len; ++at) {
+        std::string s(len, 'a');
+        s[at] = static_cast<char>(bad);
+        std::string v, k;
+        JsonWriter(v).value(s);
+        JsonWriter kw(k);
+        kw.begin_object().key(s).value(1).end_object();
+        INFO("byte " << int(bad) << " at " << at << " of " << len);
+        CHECK(v == as_nlohmann(s));
+        CHECK(k == "{" + as_nlohmann(s) + ":1}");
+      }
+    }
+  }
+  for (unsigned char ok : {0x20, 0x21, 0x23, 0x5b, 0x5d, 0x7e, 0x7f}) {
+    for (std::size_t len = 1; len <= 24; ++len) {
+      const std::string s(len, static_cast<char>(ok));
+      std::string v;
+      JsonWriter(v).value(s);
+      CHECK(v == as_nlohmann(s));
+    }
+  }
+}
+
 TEST_CASE("objects and arrays nest with their separators, and read back", "[json]") {
   std::string out;
   JsonWriter w(out);
