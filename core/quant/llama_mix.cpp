@@ -274,6 +274,11 @@ MixPlan plan_llama_mix(const ModelSpec& m, const LlamaMix& mix) {
     all_e += p.class_elements[i];
     all_b += p.class_bytes[i];
   }
+  // A tied head has no tensor of its own: llama.cpp's output matmul reads token_embd, quantized as the output would
+  // be (Q6_K in the K mixes, `pick` above), so the LM head streams the embedding's format.
+  const bool shared_head = m.tied_embeddings && m.has_embedding && m.has_head;
+  if (shared_head && p.class_elements[static_cast<std::size_t>(WeightClass::Embedding)] > 0)
+    p.class_dtype[static_cast<std::size_t>(WeightClass::LmHead)] = p.class_dtype[static_cast<std::size_t>(WeightClass::Embedding)];
   p.overall = p.class_dtype[0];
   p.overall.bits_per_element = all_e > 0 ? 8 * all_b / all_e : p.overall.bits_per_element;
   return p;

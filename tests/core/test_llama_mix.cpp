@@ -38,6 +38,25 @@ TEST_CASE("Llama-3.2-3B Q4_K_M: every tensor as llama-quantize types it, to the 
   CHECK(2019377696.0 - p.tensor_bytes < 8.0 * 1024 * 1024);
 }
 
+// A tied head has no output.weight: llama.cpp's output matmul reads token_embd, which llama-quantize typed like the
+// output (Q6_K in Q4_K_M). The LM head class streams that format (6.5625 bits), not the mix's base Q4_K (4.5 bits),
+// as the GGUF and safetensors readers already give a tied head its embedding's format (io/weight_formats.cpp).
+TEST_CASE("a tied LM head under a llama.cpp mix reads the embedding's format", "[llama_mix]") {
+  const auto bits = [](const MixPlan& p, WeightClass c) { return p.class_dtype[static_cast<std::size_t>(c)].bits_per_element; };
+  for (const char* id : {"llama-3.2-1b", "llama-3.2-3b"}) {
+    const MixPlan p = plan(id, "q4_k_m");
+    INFO(id);
+    CHECK(bits(p, WeightClass::Embedding) == 6.5625);
+    CHECK(bits(p, WeightClass::LmHead) == 6.5625);
+  }
+  // Llama-3.1-8B has its own output.weight: Q6_K as well, by the output rule, and its embedding stays Q4_K.
+  const MixPlan untied = plan("llama-3.1-8b", "q4_k_m");
+  CHECK(bits(untied, WeightClass::LmHead) == 6.5625);
+  CHECK(bits(untied, WeightClass::Embedding) == 4.5);
+  // Q8_0: the output rule keeps q8_0, tied or not.
+  CHECK(bits(plan("llama-3.2-1b", "q8_0"), WeightClass::LmHead) == 8.5);
+}
+
 TEST_CASE("Llama-2-7B Q4_0 and Q8_0, Qwen2.5-7B Q8_0, Llama-3.1-8B Q4_K_M against llama-bench's size column", "[llama_mix]") {
   // llama.cpp discussion #4167's table heads (Llama-2-7B: Q4_0 3.56 GiB, Q8_0 6.67 GiB); ggml-org/llama.cpp#16894's
   // llama-bench output ("qwen2 7B Q8_0 | 7.54 GiB | 7.62 B"); Llama-3.1-8B Q4_K_M is 4.58 GiB in llama-bench tables.
