@@ -130,6 +130,14 @@ void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const W
     for (std::size_t g = 0; g < G; ++g)
       for (int q = 0; q < kGroupAttentionPartCount; ++q)
         shape.groups[g].*kGroupAttentionParts[q] = sums[g].a[q] + sums[g].b[q] * j;
+    // The first step of requests with an empty cache mixes their first tokens with the others' decode tokens: the
+    // decode part is every lane but the first (ops.hpp, StepShape::decode_groups).
+    shape.decode_tokens = shape.decode_only ? 0 : shape.tokens - from_empty;
+    shape.decode_groups.assign(shape.decode_tokens > 0 ? G : 0, GroupAttention{});
+    for (std::size_t g = 0; g < shape.decode_groups.size(); ++g)
+      for (int q = 0; q < kGroupAttentionPartCount; ++q)
+        shape.decode_groups[g].*kGroupAttentionParts[q] =
+            sums[g].a[q] - lanes.front().count * pieces[g].a[q];  // at j = 0: the b terms vanish
     return step_ops(model, a.groups, shape, s);
   };
   std::size_t next_event = 0;

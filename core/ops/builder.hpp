@@ -36,6 +36,10 @@ struct GroupStep : GroupAttention {
   const LayerGroup& g;
   double T = 0;             // new tokens in the step
   bool decode_only = false; // every request adds one token to an existing cache
+  // In a step that mixes them with other work: the decode tokens and their share of this group's attention
+  // (StepShape::decode_groups); decode_T 0 when there are none.
+  double decode_T = 0;
+  const GroupAttention* decode_part = nullptr;
   // Attention work on tile padding, and KV dequantization, added to an attention operator.
   void finish_attention(Builder& b, Op& op, double per_pair_flops, double kv_elements) const;
 };

@@ -149,6 +149,11 @@ struct StepShape {
   double new_prompts = 0;  // requests with no cache that add tokens: their images run through the vision encoder
   bool decode_only = true;
   std::vector<GroupAttention> groups;  // one per layer group, in order
+  // The requests that add one token to a cache they already hold (decode tokens), in a step that also holds other
+  // work: their tokens and their share of `groups` (one per layer group; empty when there are none). MLA's Auto form
+  // runs them absorbed and the rest expanded, as vLLM's and SGLang's MLA backends split a mixed batch.
+  double decode_tokens = 0;
+  std::vector<GroupAttention> decode_groups;
 };
 // One request's share of a layer group's work (times its count in a StepShape).
 GroupAttention request_attention(const LayerSpec& l, const Request& r, const StepSettings& s);

@@ -10,8 +10,9 @@ namespace infercast {
 
 namespace {
 
-GroupStep group_step(const LayerGroup& g, const GroupAttention& ga, double T, bool decode_only) {
-  return GroupStep{ga, g, T, decode_only};
+GroupStep group_step(const LayerGroup& g, const GroupAttention& ga, double T, bool decode_only, double decode_T,
+                     const GroupAttention* decode_part) {
+  return GroupStep{ga, g, T, decode_only, decode_part ? decode_T : 0, decode_part};
 }
 
 void add_layer_group(Builder& b, const GroupStep& gs) {
@@ -82,14 +83,19 @@ StepShape step_shape(const std::vector<LayerGroup>& groups, const std::vector<Re
     if (r.input > 0) sh.logit_rows += static_cast<double>(s.convention.lm_head_all_tokens ? r.input * r.count : r.count);
     if (r.input > 1 || (r.input == 1 && r.cached == 0)) sh.decode_only = false;
     if (r.cached == 0 && r.input > 0) sh.new_prompts += static_cast<double>(r.count);
+    if (r.input == 1 && r.cached > 0) sh.decode_tokens += static_cast<double>(r.count);
   }
+  if (sh.decode_only) sh.decode_tokens = 0;  // every request decodes: nothing to split
   sh.groups.resize(groups.size());
+  if (sh.decode_tokens > 0) sh.decode_groups.resize(groups.size());
   for (std::size_t i = 0; i < groups.size(); ++i) {
     GroupAttention& ga = sh.groups[i];
     for (const auto& r : step) {
       const double cnt = static_cast<double>(r.count);
       const GroupAttention one = request_attention(groups[i].spec, r, s);
       for (auto part : kGroupAttentionParts) ga.*part += cnt * one.*part;
+      if (sh.decode_tokens > 0 && r.input == 1 && r.cached > 0)
+        for (auto part : kGroupAttentionParts) sh.decode_groups[i].*part += cnt * one.*part;
     }
   }
   return sh;
@@ -122,7 +128,8 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
   if (m.has_embedding) add_gemma_inputs(b, T);
   for (std::size_t i = 0; i < groups.size(); ++i)
-    add_layer_group(b, group_step(groups[i], shape.groups[i], T, shape.decode_only));
+    add_layer_group(b, group_step(groups[i], shape.groups[i], T, shape.decode_only, shape.decode_tokens,
+                                  i < shape.decode_groups.size() && shape.decode_tokens > 0 ? &shape.decode_groups[i] : nullptr));
   if (m.has_head) {
     add_gemma_outputs(b, T);
     b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));

@@ -113,6 +113,20 @@ StepModel::StepModel(const ModelSpec& m, const Workload& w, const System& sys, c
   }
   build(decode_, true, std::max(1.0, max_decode));
   build(mixed_, false, std::max(1.0, max_tokens));
+  // Operators one table has and the other does not (MLA: absorbed in decode, expanded in prefill) are the two forms
+  // of one computation: in a step with prefill work the decode tokens run their table's own, the rest the other's.
+  for (std::size_t si = 0; si < decode_.stages.size() && si < mixed_.stages.size(); ++si) {
+    StageTables& d = decode_.stages[si];
+    StageTables& x = mixed_.stages[si];
+    std::set<std::string> in_decode(d.dense.ids.begin(), d.dense.ids.end()), in_mixed(x.dense.ids.begin(), x.dense.ids.end());
+    in_mixed.insert(x.head.ids.begin(), x.head.ids.end());
+    for (const auto& a : d.attn) in_decode.insert(a.id);
+    for (const auto& a : x.attn) in_mixed.insert(a.id);
+    d.dense.split.assign(d.dense.ops, 0);
+    for (std::size_t i = 0; i < d.dense.ops; ++i) split_ |= (d.dense.split[i] = in_mixed.count(d.dense.ids[i]) == 0) != 0;
+    for (auto& a : d.attn) split_ |= (a.split = in_mixed.count(a.id) == 0);
+    for (auto& a : x.attn) split_ |= (a.split = in_decode.count(a.id) == 0);
+  }
 }
 
 void StepModel::add(StepLoad& l, double cached, double input, double count) const {
@@ -120,14 +134,22 @@ void StepModel::add(StepLoad& l, double cached, double input, double count) cons
   l.tokens += input * count;
   l.rows += w_.settings.convention.lm_head_all_tokens ? input * count : count;
   if (input > 1 || cached <= 0) l.prefill = true;
+  const bool decode_token = split_ && input == 1 && cached > 0;
+  if (decode_token) l.decode_tokens += count;
   for (std::size_t g = 0; g < geo_.size(); ++g) {
+    double pairs = 0, keys = 0;
     if (input == 1 && geo_[g].first == 0 && geo_[g].second == 0) {  // a decode token over a full cache
-      l.pairs[g] += count * (cached + 1);
-      l.keys[g] += count * (cached + 1);
-      continue;
+      pairs = keys = count * (cached + 1);
+    } else {
+      pairs = count * attention_pairs(geo_spec_[g], cached, input, causal_);
+      keys = count * attention_keys_read(geo_spec_[g], cached, input);
     }
-    l.pairs[g] += count * attention_pairs(geo_spec_[g], cached, input, causal_);
-    l.keys[g] += count * attention_keys_read(geo_spec_[g], cached, input);
+    l.pairs[g] += pairs;
+    l.keys[g] += keys;
+    if (decode_token) {
+      l.decode_pairs[g] += pairs;
+      l.decode_keys[g] += keys;
+    }
   }
 }
 
@@ -180,6 +202,7 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       Attn at;
       at.geo = geo;
       at.unit = timer.terms(pops[0][i]);
+      at.id = pops[0][i].name + '\x1f' + pops[0][i].group;
       if (decode) {
         const double k1 = attention_keys_read(a, static_cast<double>(c / 2), 1), k2 = attention_keys_read(a, static_cast<double>(3 * c / 2), 1);
         const OpTerms t1 = timer.terms(pops[0][i]), t2 = timer.terms(pops[1][i]);
@@ -226,7 +249,12 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       d.m.push_back(M);
       d.matrices.push_back(matrices);
     };
-    for (std::size_t i = 0; i < nops; ++i) tab.dense.ops += kind[i] == 0;
+    for (std::size_t i = 0; i < nops; ++i) {
+      const std::string id = pops[0][i].name + '\x1f' + pops[0][i].group;
+      if (kind[i] == 0) tab.dense.ids.push_back(id);
+      if (kind[i] == 2) tab.head.ids.push_back(id);
+      tab.dense.ops += kind[i] == 0;
+    }
     for (double T : mode.grid) {
       const auto t = static_cast<i64>(T);
       const std::vector<Op> ops = step_ops(sm, groups, decode ? std::vector<Request>{Request{1, 1, t}} : std::vector<Request>{Request{0, t, 1}}, s);
@@ -265,16 +293,21 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
 double StepModel::seconds(const StepLoad& l, const Execution& x) const {
   if (l.tokens <= 0) return 0;
   const Mode& mode = l.prefill ? mixed_ : decode_;
-  std::size_t j = 0, jr = 0;
-  double f = 0, fr = 0;
+  std::size_t j = 0, jr = 0, jd = 0;
+  double f = 0, fr = 0, fd = 0;
   locate(mode.grid, l.tokens, j, f);
   if (l.prefill) locate(mode.row_grid, l.rows, jr, fr);
+  // A step with prefill work and decode tokens, on a model whose two kinds of step run different operators: the
+  // prefill table's own operators see the rest of the step, the decode table's own the decode tokens.
+  const bool split = split_ && l.prefill && l.decode_tokens > 0;
+  if (split) locate(decode_.grid, l.decode_tokens, jd, fd);
   const bool graph = replayed(x, l.tokens);
   const double gap = graph ? x.graph_gap_s : x.eff.dispatch_s;
   double total = 0;
-  for (const auto& tab : mode.stages) {
+  for (std::size_t si = 0; si < mode.stages.size(); ++si) {
+    const StageTables& tab = mode.stages[si];
     double st = 0;
-    const auto table = [&](const Dense& d, std::size_t at, double frac) {
+    const auto table = [&](const Dense& d, std::size_t at, double frac, bool only_split) {
       if (d.ops == 0) return;
       const std::size_t hi_at = at + 1 < d.at.size() / d.ops ? at + 1 : at;
       const OpTerms* lo = &d.at[at * d.ops];
@@ -284,6 +317,7 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
       const double* xlo = &d.matrices[at * d.ops];
       const double* xhi = &d.matrices[hi_at * d.ops];
       for (std::size_t i = 0; i < d.ops; ++i) {
+        if (only_split && !d.split[i]) continue;
         double c = std::max(0.0, lo[i].c0 + frac * (hi[i].c0 - lo[i].c0));
         if (mlo[i] > 0)
           c /= gemm_shape_efficiency(std::max(1.0, mlo[i] + frac * (mhi[i] - mlo[i])), d.n[i], units_,
@@ -293,13 +327,23 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
         st += time_of(lo[i], c, m, k, x, gap);
       }
     };
-    table(tab.dense, j, f);
-    if (l.prefill) table(tab.head, jr, fr);
-    for (const auto& a : tab.attn) {
-      const double P = l.pairs[static_cast<std::size_t>(a.geo)], K = l.keys[static_cast<std::size_t>(a.geo)];
-      const double c = a.cp * P + a.ck * K + a.ct * l.tokens, m = a.mp * P + a.mk * K + a.mt * l.tokens;
-      const double k = a.kp * P + a.kk * K + a.kt * l.tokens;
+    const auto attention = [&](const Attn& a, double P, double K, double T) {
+      const double c = a.cp * P + a.ck * K + a.ct * T, m = a.mp * P + a.mk * K + a.mt * T;
+      const double k = a.kp * P + a.kk * K + a.kt * T;
       st += time_of(a.unit, std::max(0.0, c), std::max(0.0, m), std::max(0.0, k), x, gap);
+    };
+    table(tab.dense, j, f, false);
+    if (l.prefill) table(tab.head, jr, fr, false);
+    for (const auto& a : tab.attn) {
+      const auto g = static_cast<std::size_t>(a.geo);
+      if (split && a.split) attention(a, l.pairs[g] - l.decode_pairs[g], l.keys[g] - l.decode_keys[g], l.tokens - l.decode_tokens);
+      else attention(a, l.pairs[g], l.keys[g], l.tokens);
+    }
+    if (split && si < decode_.stages.size()) {
+      const StageTables& dt = decode_.stages[si];
+      table(dt.dense, jd, fd, true);
+      for (const auto& a : dt.attn)
+        if (a.split) attention(a, l.decode_pairs[static_cast<std::size_t>(a.geo)], l.decode_keys[static_cast<std::size_t>(a.geo)], l.decode_tokens);
     }
     if (!graph) st = std::max(st, tab.kernels * x.launch_s);
     total += st + x.step_overhead_s;
@@ -319,22 +363,38 @@ void StepModel::work(const StepLoad& l, double& compute_s, double& memory_s) con
   locate(mode.grid, l.tokens, j, f);
   if (l.prefill) locate(mode.row_grid, l.rows, jr, fr);
   const double devices = static_cast<double>(std::max(1, plan_.tp));
-  for (const auto& tab : mode.stages) {
-    const auto table = [&](const Dense& d, std::size_t at, double frac) {
+  const bool split = split_ && l.prefill && l.decode_tokens > 0;  // as seconds()
+  std::size_t jd = 0;
+  double fd = 0;
+  if (split) locate(decode_.grid, l.decode_tokens, jd, fd);
+  for (std::size_t si = 0; si < mode.stages.size(); ++si) {
+    const StageTables& tab = mode.stages[si];
+    const auto table = [&](const Dense& d, std::size_t at, double frac, bool only_split) {
       if (d.ops == 0) return;
       const OpTerms* lo = &d.at[at * d.ops];
       const OpTerms* hi = at + 1 < d.at.size() / d.ops ? &d.at[(at + 1) * d.ops] : lo;
       for (std::size_t i = 0; i < d.ops; ++i) {
+        if (only_split && !d.split[i]) continue;
         compute_s += devices * std::max(0.0, lo[i].c0 + frac * (hi[i].c0 - lo[i].c0));
         memory_s += devices * std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0) + lo[i].k0 + frac * (hi[i].k0 - lo[i].k0));
       }
     };
-    table(tab.dense, j, f);
-    if (l.prefill) table(tab.head, jr, fr);
+    const auto attention = [&](const Attn& a, double P, double K, double T) {
+      compute_s += devices * std::max(0.0, a.cp * P + a.ck * K + a.ct * T);
+      memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * T + a.kp * P + a.kk * K + a.kt * T);
+    };
+    table(tab.dense, j, f, false);
+    if (l.prefill) table(tab.head, jr, fr, false);
     for (const auto& a : tab.attn) {
-      const double P = l.pairs[static_cast<std::size_t>(a.geo)], K = l.keys[static_cast<std::size_t>(a.geo)];
-      compute_s += devices * std::max(0.0, a.cp * P + a.ck * K + a.ct * l.tokens);
-      memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * l.tokens + a.kp * P + a.kk * K + a.kt * l.tokens);
+      const auto g = static_cast<std::size_t>(a.geo);
+      if (split && a.split) attention(a, l.pairs[g] - l.decode_pairs[g], l.keys[g] - l.decode_keys[g], l.tokens - l.decode_tokens);
+      else attention(a, l.pairs[g], l.keys[g], l.tokens);
+    }
+    if (split && si < decode_.stages.size()) {
+      const StageTables& dt = decode_.stages[si];
+      table(dt.dense, jd, fd, true);
+      for (const auto& a : dt.attn)
+        if (a.split) attention(a, l.decode_pairs[static_cast<std::size_t>(a.geo)], l.decode_keys[static_cast<std::size_t>(a.geo)], l.decode_tokens);
     }
   }
 }

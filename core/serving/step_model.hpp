@@ -8,9 +8,13 @@
 // max(compute / efficiency, memory / memory efficiency) plus its kernels' gaps, the host's launches as a floor when
 // the step is not replayed as a graph, the runtime's per-step cost, and the plan's communication. Two tables are
 // kept: decode-only steps (one new token per request after a cache: MLA runs absorbed) and steps with prefill work.
+// Operators the two tables do not share (MLA's absorbed and expanded forms) split a step with prefill work: its
+// decode tokens run the decode table's own operators and the rest the prefill table's, as the step's operators do
+// (ops/mla.cpp).
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "analysis/analysis.hpp"
@@ -27,6 +31,10 @@ struct StepLoad {
   double rows = 0;          // LM-head rows: requests with new tokens
   bool prefill = false;     // a request with more than one new token, or one starting from an empty cache
   std::array<double, kMaxGeometries> pairs{}, keys{};
+  // Its decode tokens (one new token after a cache) and their share of pairs and keys: counted only for a model whose
+  // decode and prefill steps run different operators (StepModel::splits()).
+  double decode_tokens = 0;
+  std::array<double, kMaxGeometries> decode_pairs{}, decode_keys{};
 };
 
 class StepModel {
@@ -48,6 +56,8 @@ class StepModel {
   // communication): what the surrogate is tested against.
   double exact_seconds(const std::vector<Request>& step, const Execution& x) const;
 
+  // Whether the decode tokens of a step with prefill run operators of their own (MLA's absorbed form).
+  bool splits() const { return split_; }
   const Execution& execution() const { return x_; }
   const std::vector<Stage>& stages() const { return stages_; }
   int geometries() const { return static_cast<int>(geo_.size()); }
@@ -57,6 +67,8 @@ class StepModel {
     std::vector<OpTerms> at;  // grid-major: at[j * ops + i]; a GEMM's c0 without its wave factor
     std::vector<double> m, matrices;  // a GEMM's rows M and weight matrices at each grid point (M 0: no wave factor)
     std::vector<double> n;            // per operator: a GEMM's N
+    std::vector<char> split;          // per operator: one the other table does not have (its form's own)
+    std::vector<std::string> ids;     // per operator: name and group, to find those
     std::size_t ops = 0;
   };
   struct Attn {  // an operator linear in (P, K, T) of one geometry
@@ -64,6 +76,8 @@ class StepModel {
     int geo = 0;
     double cp = 0, ck = 0, ct = 0, mp = 0, mk = 0, mt = 0;
     double kp = 0, kk = 0, kt = 0;  // KV-cache traffic (at the runtime's KV efficiency)
+    bool split = false;  // one the other table does not have: it sees only its own part of a mixed step
+    std::string id;      // name and group
   };
   struct StageTables {
     Dense dense;       // on the mode's token grid
@@ -92,6 +106,7 @@ class StepModel {
   std::vector<std::pair<i64, i64>> geo_;          // (window, chunk) of each geometry
   std::vector<AttentionSpec> geo_spec_;
   bool causal_ = true;
+  bool split_ = false;  // some operators belong to one table only (StepLoad::decode_tokens)
   Mode decode_, mixed_;
 };
 

@@ -117,6 +117,41 @@ TEST_CASE("DeepSeek-V3, one MoE layer: MLA expanded in prefill, absorbed in deco
   CHECK(find_op(w8a16, "q_absorb (W_UK)", G).dequant_flops / 58 == 2 * nh * nope * kvl);
 }
 
+// vLLM's and SGLang's MLA backends split a batch that mixes decode and prefill: the decode tokens run absorbed over
+// the latent, the prefill tokens expanded, with kv_b_proj over the prefill requests' keys only. A step of 3 decode
+// requests at context 4096 and one prompt of 100 tokens: each form sees its own requests, and the sum of their work
+// equals the two steps apart (projections aside, which see every token).
+TEST_CASE("DeepSeek-V3: a step mixing decode and prefill runs each part in its own MLA form", "[ops]") {
+  const auto m = preset_model("deepseek-v3");
+  auto s = settings("infercast", "fp8");
+  s.precision.activations = *find_dtype("fp8");
+  const auto groups = group_layers(m);
+  const std::string G = "MoE, MLA";
+  const double nh = 128, kvl = 512, nope = 128, rope = 64, vd = 128, P = 100;
+  const auto mixed = step_ops(m, groups, {{4096, 1, 3}, {0, 100, 1}}, s);
+  const auto dec = step_ops(m, groups, {{4096, 1, 3}}, s);
+  const auto pre = step_ops(m, groups, {{0, 100, 1}}, s);
+  // Expanded: the prompt's 100 keys, not the decode requests' 3 x 4097.
+  CHECK(find_op(mixed, "kv_b_proj", G).flops / 58 == 2 * P * kvl * nh * (nope + vd));
+  CHECK(find_op(mixed, "kv_b_proj", G).flops == find_op(pre, "kv_b_proj", G).flops);
+  CHECK(find_op(mixed, "attention", G).flops == find_op(pre, "attention", G).flops);
+  // Absorbed: the decode tokens alone.
+  CHECK(find_op(mixed, "q_absorb (W_UK)", G).flops / 58 == 3 * 2 * nh * nope * kvl);
+  CHECK(find_op(mixed, "attention (latent)", G).flops == find_op(dec, "attention (latent)", G).flops);
+  CHECK(find_op(mixed, "attention (latent)", G).kv_read_bytes / 58 == 3 * 4097 * (kvl + rope) * 2);
+  CHECK(find_op(mixed, "v_up (W_UV)", G).flops == find_op(dec, "v_up (W_UV)", G).flops);
+  // The projections before the split see all 103 tokens.
+  CHECK(find_op(mixed, "kv_a_proj", G).flops == find_op(dec, "kv_a_proj", G).flops / 3 * 103);
+  // Forced forms keep one form for the whole step.
+  s.mla = MlaForm::Expanded;
+  CHECK(find_op(step_ops(m, groups, {{4096, 1, 3}, {0, 100, 1}}, s), "kv_b_proj", G).flops / 58 ==
+        2 * (P + 3 * 4097) * kvl * nh * (nope + vd));
+  s.mla = MlaForm::Absorbed;
+  const auto all_absorbed = step_ops(m, groups, {{4096, 1, 3}, {0, 100, 1}}, s);
+  CHECK(find_op(all_absorbed, "q_absorb (W_UK)", G).flops / 58 == 103 * 2 * nh * nope * kvl);
+  for (const auto& op : all_absorbed) CHECK(op.name != "kv_b_proj");
+}
+
 TEST_CASE("KV cache of Llama-4-Scout at 1M tokens and gpt-oss-20b at 128k honours chunks and windows", "[memory]") {
   const StepSettings s = settings();
   Workload w;

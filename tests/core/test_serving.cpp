@@ -42,9 +42,10 @@ TEST_CASE("the step surrogate matches exact steps within 1%", "[serving]") {
     const char* system;  // "" for one H100
     int tp;
   };
-  // Dense, sliding windows (Gemma-2), MoE (Qwen3-30B-A3B), and a tensor-parallel plan with its collectives.
+  // Dense, sliding windows (Gemma-2), MoE (Qwen3-30B-A3B), MLA (DeepSeek-V2-Lite: a step with prefill work runs its
+  // decode tokens absorbed and the rest expanded, ops/mla.cpp), and a tensor-parallel plan with its collectives.
   for (const Case& k : {Case{"llama-3.1-8b", "", 1}, Case{"gemma-2-9b", "", 1}, Case{"qwen3-30b-a3b", "", 1},
-                        Case{"llama-3.1-70b", "dgx-h100", 4}}) {
+                        Case{"deepseek-v2-lite", "", 1}, Case{"llama-3.1-70b", "dgx-h100", 4}}) {
     INFO(k.model);
     const ModelSpec m = test::preset_model(k.model);
     const Workload w = runtime_workload("vllm");
@@ -52,6 +53,7 @@ TEST_CASE("the step surrogate matches exact steps within 1%", "[serving]") {
     ParallelPlan plan;
     plan.tp = k.tp;
     const StepModel sm(m, w, sys, plan, 16384, 512);
+    CHECK(sm.splits() == (std::string(k.model) == "deepseek-v2-lite"));
     const Execution& x = sm.execution();
     const std::vector<std::vector<Request>> steps = {
         {Request{1000, 1, 64}},                                        // decode
