@@ -111,10 +111,15 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   const SchedulerLimits& L = s.limits;
   const int dp = std::max(1, s.plan.dp);
   const bool closed = load.concurrency > 0;
-  // This replica's share of the load.
-  const double clients = closed ? std::max(1.0, std::round(load.concurrency / dp)) : 0;
+  // This replica's share of the load. A closed loop of C clients keeps at most C replicas busy, each with about
+  // C / replicas of them (rounded: the simulation runs whole clients); its throughput counts C / clients such
+  // replicas, so that the total obeys Little's law (C over the simulated end-to-end time). An open loop splits the
+  // rate over every replica.
+  const double replicas = closed ? std::min(static_cast<double>(dp), std::max(1.0, load.concurrency)) : dp;
+  const double clients = closed ? std::max(1.0, std::round(load.concurrency / replicas)) : 0;
+  const double copies = closed ? load.concurrency / clients : dp;
   const double rate = closed ? 0 : load.request_rate / dp;
-  double n_req = load.requests > 0 ? std::ceil(load.requests / dp)
+  double n_req = load.requests > 0 ? std::ceil(load.requests / replicas)
                                    : (closed ? std::clamp(8 * clients, 200.0, 4000.0) : 1000.0);
   if (closed) n_req = std::max(n_req, clients);
   const auto N = static_cast<std::size_t>(n_req);
@@ -461,9 +466,9 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   out.itl_s.p90 = itl.at(0.9);
   out.itl_s.p99 = itl.at(0.99);
   if (t > 0) {
-    out.requests_per_s = out.requests / t * dp;
-    out.output_tokens_per_s = out.output_tokens / t * dp;
-    out.input_tokens_per_s = out.input_tokens / t * dp;
+    out.requests_per_s = out.requests / t * copies;
+    out.output_tokens_per_s = out.output_tokens / t * copies;
+    out.input_tokens_per_s = out.input_tokens / t * copies;
     out.mean_in_system = area / t;
     out.littles_product = out.requests / t * out.e2e_s.mean;
     out.busy_fraction = busy / t;

@@ -105,6 +105,8 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   out.memory = s.memory;
   out.warnings = s.warnings;
   const int dp = std::max(1, s.plan.dp);
+  // The replicas the load keeps busy: a closed loop of C clients at most C of them (as simulate_serving).
+  const double replicas = load.concurrency > 0 ? std::min(static_cast<double>(dp), std::max(1.0, load.concurrency)) : dp;
   const double isl = load.isl.mean, osl = std::max(1.0, load.osl.mean), hit = load.prefix_hit_rate;
   out.mean_isl = isl;
   out.mean_osl = osl;
@@ -119,7 +121,7 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   Cycle c;
   double B = 0, wait = 0;
   if (load.concurrency > 0) {
-    const double clients = std::max(1.0, load.concurrency / dp);
+    const double clients = std::max(1.0, load.concurrency / replicas);
     B = std::min(clients, bmax);
     c = cycle_at(s, sm, x, B, isl, osl, hit);
     if (clients > B && c.rate > 0) wait = clients / c.rate - c.e2e;  // Little's law over the waiting clients
@@ -165,9 +167,9 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   fill(out, c.ttft + wait + delay + window, c.tpot, c.e2e + wait + delay + 2 * window);
   out.itl_s.mean = out.itl_s.p50 = out.itl_s.p90 = out.itl_s.p99 = steps * c.tpot;
   const double rate = load.concurrency > 0 ? c.rate : std::min(load.request_rate / dp, c.rate);
-  out.requests_per_s = rate * dp;
-  out.output_tokens_per_s = rate * osl * dp;
-  out.input_tokens_per_s = rate * isl * dp;
+  out.requests_per_s = rate * replicas;
+  out.output_tokens_per_s = rate * osl * replicas;
+  out.input_tokens_per_s = rate * isl * replicas;
   out.output_tokens_per_s_per_device = out.output_tokens_per_s / std::max(1, s.devices);
   out.output_tokens_per_s_per_user = c.tpot > 0 ? 1 / c.tpot : 0;
   out.mean_in_system = B;

@@ -181,6 +181,28 @@ TEST_CASE("steady state by hand: prefill-bound", "[serving]") {
   CHECK(f.simulated.decode_steps == 10);
 }
 
+// Data parallelism: a closed loop of C clients over dp replicas keeps at most C of them busy, so the system's
+// throughput is C over the end-to-end time, in the simulation and in the steady state (one client cannot drive
+// eight replicas: it was forecast 8x too fast). Llama-3.1-8B on a DGX H100 as 8 replicas.
+TEST_CASE("a closed loop over data-parallel replicas serves its clients, not one client per replica", "[serving]") {
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const System& sys = *find_system_preset("dgx-h100");
+  ParallelPlan plan;
+  plan.dp = 8;
+  for (double C : {1.0, 3.0, 20.0, 64.0}) {
+    INFO("C = " << C);
+    ServingLoad load = fixed(1024, 256);
+    load.concurrency = C;
+    load.requests = 100 * C;
+    const ServingForecast f = forecast_serving(m, runtime_workload("vllm"), sys, plan, load, 0, 0, true);
+    // The simulation's clients stop sending at the end, so a little less than C are in the system on average.
+    const double in_system = f.simulated.requests_per_s * f.simulated.e2e_s.mean;
+    CHECK(in_system <= C * 1.001);
+    CHECK(in_system >= C * 0.97);
+    CHECK(f.steady.requests_per_s * f.steady.e2e_s.mean == Approx(C).epsilon(0.03));
+  }
+}
+
 TEST_CASE("Little's law holds on the simulation", "[serving]") {
   const ModelSpec m = test::preset_model("llama-3.1-8b");
   const System sys = one_device("nvidia-h100-sxm");
