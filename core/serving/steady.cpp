@@ -3,11 +3,12 @@
 // and B (O - 1) decode tokens; the policy decides how they share steps:
 //  - decode first / mixed whole: a step holds the decodes of the requests past their prefill and, on average,
 //    q = B n_c / L prompt chunks (L = n_c + O - 1 steps per request); a step with a chunk and one without are timed
-//    apart and weighted (q < 1) or every step carries q chunks (q >= 1). TPOT is the mean step, TTFT n_c steps with
-//    a chunk.
+//    apart and weighted (q < 1) or every step carries q chunks (q >= 1): the engine's mean step. One request sees
+//    the others: TTFT is n_c steps of its chunk beside the others' decodes, TPOT its decode steps beside the others'
+//    decodes and their (B - 1) n_c chunks.
 //  - prefill first: decode steps of all B requests, and between them prefill steps of the prompts that arrived
-//    during a decode step (a of them: one step each when a < 1, batched when more). TPOT = ((O - 1) S_d + B S_p / k)
-//    / (O - 1), TTFT one prefill step.
+//    during a decode step (a of them: one step each when a < 1, batched when more). TPOT = ((O - 1) S_d +
+//    (B - 1) n_c S_p / k) / (O - 1) (the others' prefill steps), TTFT n_c prefill steps.
 // Closed loop: B = min(concurrency, the sequence cap, what the KV pool holds); clients beyond B wait, and Little's
 // law gives their wait. Open loop: B is the fixed point B = rate x E2E(B); a rate above the capacity at the largest B
 // is reported as overloaded. Exact for the means when the step time is linear in its load (docs/serving.md says
@@ -47,7 +48,8 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     sm.add(pre, cached + P / 2 * (nc - 1) / nc, P / nc, k);
     const double sp = sm.seconds(pre, x);  // one of the nc steps of k prompts
     c.ttft = nc * sp;
-    c.tpot = O > 1 ? sd + B * nc * sp / k / (O - 1) : 0;
+    // One request's decode steps wait for the other requests' prefill steps; its own are its TTFT.
+    c.tpot = O > 1 ? sd + std::max(0.0, B - 1) * nc * sp / k / (O - 1) : 0;
     c.step = sd;
     // One cycle: O - 1 decode steps and B nc / k prefill steps.
     double dc, dm, pc, pm;
@@ -60,9 +62,9 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     }
   } else {
     const bool whole = L.policy == StepPolicy::MixedWhole || !L.chunked_prefill;
-    double nc = 1, d = 0, q = 0;
+    double nc = 1, d = 0, q = 0, Ls = O;
     for (int it = 0; it < 8; ++it) {  // chunk steps depend on what the decodes leave of the budget
-      const double Ls = nc + O - 1;
+      Ls = nc + O - 1;
       d = B * (O - 1) / Ls;
       q = B * nc / Ls;
       nc = whole ? 1 : std::max(1.0, std::ceil(P / std::max(1.0, budget - d)));
@@ -74,9 +76,22 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     sm.add(without, ctx, 1, d);
     sm.add(with, c_cached, chunk, std::max(1.0, q));
     const double sw = sm.seconds(with, x), so = d > 0 ? sm.seconds(without, x) : 0;
-    const double mean = q >= 1 ? sw : q * sw + (1 - q) * so;
-    c.ttft = nc * sw;
-    c.tpot = O > 1 ? mean : 0;
+    const double mean = q >= 1 ? sw : q * sw + (1 - q) * so;  // the engine's mean step (work, energy)
+    // One request's view: its prefill steps hold its chunk beside the others' decodes (and chunks); its decode steps
+    // hold itself, the others' decodes, and the others' chunks, (B - 1) n_c of them over its O - 1 decode steps. Its
+    // own chunks are not in its TPOT, nor its own decodes in its TTFT (at B = 1 the steps are exactly its own).
+    const double others = std::max(0.0, B - 1);
+    const double d_pre = others * (O - 1) / Ls, d_dec = 1 + d_pre;
+    const double q_dec = O > 1 ? others * nc / (O - 1) : 0;
+    StepLoad pre, dec_with, dec_without;
+    sm.add(pre, ctx, 1, d_pre);
+    sm.add(pre, c_cached, chunk, std::max(1.0, q));
+    sm.add(dec_with, ctx, 1, d_dec);
+    sm.add(dec_without, ctx, 1, d_dec);
+    sm.add(dec_with, c_cached, chunk, std::max(1.0, q_dec));
+    const double s_dw = q_dec > 0 ? sm.seconds(dec_with, x) : 0, s_do = sm.seconds(dec_without, x);
+    c.ttft = nc * sm.seconds(pre, x);
+    c.tpot = O > 1 ? (q_dec >= 1 ? s_dw : q_dec * s_dw + (1 - q_dec) * s_do) : 0;
     c.step = mean;
     double wc1, wm1, wc0 = 0, wm0 = 0;
     sm.work(with, wc1, wm1);

@@ -181,6 +181,30 @@ TEST_CASE("steady state by hand: prefill-bound", "[serving]") {
   CHECK(f.simulated.decode_steps == 10);
 }
 
+// One client alone (TGI: no tokens handed out a step late): its steps are its own, a prefill of the prompt and then
+// one decode of one request each, by hand; the steady state once counted the client's own prompt in its TPOT (35 ms
+// a token at two output tokens against 7 ms).
+TEST_CASE("steady state by hand: one client alone", "[serving]") {
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const Workload w = runtime_workload("tgi");
+  const System sys = one_device("nvidia-h100-sxm");
+  for (double osl : {2.0, 16.0, 256.0}) {
+    INFO("osl " << osl);
+    ServingLoad load = fixed(1024, osl);
+    load.concurrency = 1;
+    load.requests = 8;
+    const ServingForecast f = forecast_serving(m, w, sys, ParallelPlan{}, load, 0, 0, true);
+    const StepModel& sm = f.steps.front();
+    const double prefill = sm.exact_seconds({Request{0, 1024, 1}}, sm.execution());
+    const double decode = sm.exact_seconds({Request{static_cast<long long>(1024 + osl / 2), 1, 1}}, sm.execution());
+    for (const ServingResult* r : {&f.simulated, &f.steady}) {
+      CHECK(r->ttft_s.mean == Approx(prefill).epsilon(0.01));
+      CHECK(r->tpot_s.mean == Approx(decode).epsilon(0.02));
+      CHECK(r->requests_per_s == Approx(1 / (prefill + (osl - 1) * decode)).epsilon(0.02));
+    }
+  }
+}
+
 // Data parallelism: a closed loop of C clients over dp replicas keeps at most C of them busy, so the system's
 // throughput is C over the end-to-end time, in the simulation and in the steady state (one client cannot drive
 // eight replicas: it was forecast 8x too fast). Llama-3.1-8B on a DGX H100 as 8 replicas.
