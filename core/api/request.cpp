@@ -331,6 +331,11 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     const auto declared = find_dtype(m.declared_weights);
     for (int c = 0; c < kWeightClasses; ++c)
       if (!m.declared_keeps[c]) pr.by_class[c] = declared;
+    // A W8A8 FP8 checkpoint (an activation_scheme beside FP8 weights) computes in FP8 where the device has FP8 matrix
+    // units and the runtime uses them (vLLM's and SGLang's Fp8LinearMethod quantize activations per token or per
+    // 128-wide group); elsewhere its weights are dequantized and multiplied in bf16 (FP8 Marlin on an A100).
+    const bool fp8_units = hw && hw->peak_flops[static_cast<std::size_t>(ComputeType::FP8)] > 0 && (!w.runtime || w.runtime->fp8);
+    if (!p.has("activations") && m.declared_activations == "fp8" && fp8_units) pr.activations = *find_dtype("fp8");
   }
   for (int c = 0; c < kWeightClasses; ++c) {
     const char* key = weight_class_name(static_cast<WeightClass>(c));

@@ -458,7 +458,8 @@ static void read_quantization(Reader q, ModelSpec& m) {
     const bool b128 = block && block->is_array() && block->size() == 2 && (*block)[0] == 128 && (*block)[1] == 128;
     m.declared_weights = b128 ? "fp8_block128" : "fp8";
     q.raw("fmt");
-    q.raw("activation_scheme");
+    const json* scheme = q.raw("activation_scheme");
+    if (scheme && scheme->is_string() && (*scheme == "dynamic" || *scheme == "static")) m.declared_activations = "fp8";
   } else if (method == "mxfp4") {
     m.declared_weights = "mxfp4";
   } else if (method == "awq" || method == "gptq") {

@@ -154,6 +154,9 @@ struct ModelSpec {
   // name, "" when none or not understood) and which weight classes it leaves in bf16 (modules_to_not_convert and
   // each method's habits). Indexed by WeightClass: router, embedding and LM head are kept unless said otherwise.
   std::string declared_weights;
+  // What the checkpoint's GEMMs compute in, when it says: "fp8" for FP8 weights with an activation_scheme (dynamic or
+  // static: W8A8, as vLLM and SGLang run them on devices with FP8 matrix units); empty otherwise.
+  std::string declared_activations;
   bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true, true};
   std::vector<Warning> warnings;
 };

@@ -42,6 +42,20 @@ TEST_CASE("a checkpoint's quantization_config sets the weight formats by default
   v = analyze_json(R"({"model": "deepseek-v3"})");
   CHECK(v["workload"]["precision"]["by_class"]["experts"]["dtype"] == "fp8_block128");
   CHECK(v["workload"]["precision"]["by_class"]["embedding"]["dtype"] == "bf16");
+  // Its activation_scheme "dynamic" makes it W8A8: FP8 GEMMs on a device with FP8 matrix units under a runtime
+  // that uses them (vLLM on an H200), bf16 on an A100 (no FP8 units) and under llama.cpp (no FP8 kernels); a
+  // request's activations, or its own weights, replace the declaration.
+  const auto act = [&](const std::string& extra) {
+    return analyze_json(R"({"model": "deepseek-v3")" + extra + "}")["workload"]["precision"]["activations"].get<std::string>();
+  };
+  CHECK(act("") == "bf16");  // no device: nothing to run FP8 on
+  CHECK(act(R"(, "hardware": "nvidia-h200-sxm")") == "fp8");
+  CHECK(act(R"(, "hardware": "nvidia-a100-sxm-80gb")") == "bf16");
+  CHECK(act(R"(, "hardware": "nvidia-h200-sxm", "runtime": "llama.cpp-cuda")") == "bf16");
+  CHECK(act(R"(, "hardware": "nvidia-h200-sxm", "precision": {"activations": "bf16"})") == "bf16");
+  CHECK(act(R"(, "hardware": "nvidia-h200-sxm", "precision": {"weights": "fp8"})") == "bf16");
+  // gpt-oss's MXFP4 declares no activations: bf16 on an H200.
+  CHECK(analyze_json(R"({"model": "gpt-oss-20b", "hardware": "nvidia-h200-sxm"})")["workload"]["precision"]["activations"] == "bf16");
   // An AWQ config: int4 in groups of 128 on the projections.
   v = analyze_json(R"({"model": {"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
       "intermediate_size": 512, "vocab_size": 1000, "quantization_config": {"quant_method": "awq", "bits": 4, "group_size": 128,
