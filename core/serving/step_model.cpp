@@ -290,48 +290,29 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
   }
 }
 
-double StepModel::seconds(const StepLoad& l, const Execution& x) const {
-  if (l.tokens <= 0) return 0;
+// Every term of a step, stage by stage: `begin(tab)`, then `dense(d, at, hi, frac, i)` for each tabulated operator
+// (table `d`, its grid rows `at` and `hi`, the fraction between them), `attention(a, P, K, T)` for each attention
+// operator with the pairs, keys and tokens it sees, then `end(tab)`. A step with prefill work on a model whose two
+// modes run different operators (split_) gives the prefill mode's own operators the rest of the step and adds the
+// decode mode's own operators at the decode tokens. seconds() and work() add the terms up differently.
+template <class Begin, class DenseTerm, class AttentionTerm, class End>
+void StepModel::walk(const StepLoad& l, Begin begin, DenseTerm dense, AttentionTerm attention, End end) const {
   const Mode& mode = l.prefill ? mixed_ : decode_;
   std::size_t j = 0, jr = 0, jd = 0;
   double f = 0, fr = 0, fd = 0;
   locate(mode.grid, l.tokens, j, f);
   if (l.prefill) locate(mode.row_grid, l.rows, jr, fr);
-  // A step with prefill work and decode tokens, on a model whose two kinds of step run different operators: the
-  // prefill table's own operators see the rest of the step, the decode table's own the decode tokens.
   const bool split = split_ && l.prefill && l.decode_tokens > 0;
   if (split) locate(decode_.grid, l.decode_tokens, jd, fd);
-  const bool graph = replayed(x, l.tokens);
-  const double gap = graph ? x.graph_gap_s : x.eff.dispatch_s;
-  double total = 0;
+  const auto table = [&](const Dense& d, std::size_t at, double frac, bool only_split) {
+    if (d.ops == 0) return;
+    const std::size_t hi = at + 1 < d.at.size() / d.ops ? at + 1 : at;
+    for (std::size_t i = 0; i < d.ops; ++i)
+      if (!only_split || d.split[i]) dense(d, at, hi, frac, i);
+  };
   for (std::size_t si = 0; si < mode.stages.size(); ++si) {
     const StageTables& tab = mode.stages[si];
-    double st = 0;
-    const auto table = [&](const Dense& d, std::size_t at, double frac, bool only_split) {
-      if (d.ops == 0) return;
-      const std::size_t hi_at = at + 1 < d.at.size() / d.ops ? at + 1 : at;
-      const OpTerms* lo = &d.at[at * d.ops];
-      const OpTerms* hi = &d.at[hi_at * d.ops];
-      const double* mlo = &d.m[at * d.ops];
-      const double* mhi = &d.m[hi_at * d.ops];
-      const double* xlo = &d.matrices[at * d.ops];
-      const double* xhi = &d.matrices[hi_at * d.ops];
-      for (std::size_t i = 0; i < d.ops; ++i) {
-        if (only_split && !d.split[i]) continue;
-        double c = std::max(0.0, lo[i].c0 + frac * (hi[i].c0 - lo[i].c0));
-        if (mlo[i] > 0)
-          c /= gemm_shape_efficiency(std::max(1.0, mlo[i] + frac * (mhi[i] - mlo[i])), d.n[i], units_,
-                                     std::max(1.0, xlo[i] + frac * (xhi[i] - xlo[i])));
-        const double m = std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0));
-        const double k = std::max(0.0, lo[i].k0 + frac * (hi[i].k0 - lo[i].k0));
-        st += time_of(lo[i], c, m, k, x, gap);
-      }
-    };
-    const auto attention = [&](const Attn& a, double P, double K, double T) {
-      const double c = a.cp * P + a.ck * K + a.ct * T, m = a.mp * P + a.mk * K + a.mt * T;
-      const double k = a.kp * P + a.kk * K + a.kt * T;
-      st += time_of(a.unit, std::max(0.0, c), std::max(0.0, m), std::max(0.0, k), x, gap);
-    };
+    begin(tab);
     table(tab.dense, j, f, false);
     if (l.prefill) table(tab.head, jr, fr, false);
     for (const auto& a : tab.attn) {
@@ -345,58 +326,68 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
       for (const auto& a : dt.attn)
         if (a.split) attention(a, l.decode_pairs[static_cast<std::size_t>(a.geo)], l.decode_keys[static_cast<std::size_t>(a.geo)], l.decode_tokens);
     }
-    if (!graph) st = std::max(st, tab.kernels * x.launch_s);
-    total += st + x.step_overhead_s;
+    end(tab);
   }
+}
+
+double StepModel::seconds(const StepLoad& l, const Execution& x) const {
+  if (l.tokens <= 0) return 0;
+  const bool graph = replayed(x, l.tokens);
+  const double gap = graph ? x.graph_gap_s : x.eff.dispatch_s;
+  double total = 0, st = 0;
+  walk(
+      l, [&](const StageTables&) { st = 0; },
+      [&](const Dense& d, std::size_t at, std::size_t hi, double frac, std::size_t i) {
+        const OpTerms& lo = d.at[at * d.ops + i];
+        const OpTerms& up = d.at[hi * d.ops + i];
+        double c = std::max(0.0, lo.c0 + frac * (up.c0 - lo.c0));
+        const double mlo = d.m[at * d.ops + i], mhi = d.m[hi * d.ops + i];
+        if (mlo > 0) {
+          const double xlo = d.matrices[at * d.ops + i], xhi = d.matrices[hi * d.ops + i];
+          c /= gemm_shape_efficiency(std::max(1.0, mlo + frac * (mhi - mlo)), d.n[i], units_, std::max(1.0, xlo + frac * (xhi - xlo)));
+        }
+        const double m = std::max(0.0, lo.m0 + frac * (up.m0 - lo.m0));
+        const double k = std::max(0.0, lo.k0 + frac * (up.k0 - lo.k0));
+        st += time_of(lo, c, m, k, x, gap);
+      },
+      [&](const Attn& a, double P, double K, double T) {
+        const double c = a.cp * P + a.ck * K + a.ct * T, m = a.mp * P + a.mk * K + a.mt * T;
+        const double k = a.kp * P + a.kk * K + a.kt * T;
+        st += time_of(a.unit, std::max(0.0, c), std::max(0.0, m), std::max(0.0, k), x, gap);
+      },
+      [&](const StageTables& tab) {
+        if (!graph) st = std::max(st, tab.kernels * x.launch_s);
+        total += st + x.step_overhead_s;
+      });
+  const Mode& mode = l.prefill ? mixed_ : decode_;
+  std::size_t j = 0, jr = 0;
+  double f = 0, fr = 0;
+  locate(mode.grid, l.tokens, j, f);
   total += std::max(0.0, lerp(mode.comm, j, f) + lerp(mode.comm_waits, j, f) * x.collective_wait_s);
-  if (l.prefill)
+  if (l.prefill) {
+    locate(mode.row_grid, l.rows, jr, fr);
     total += std::max(0.0, lerp(mode.row_comm, jr, fr) + lerp(mode.row_comm_waits, jr, fr) * x.collective_wait_s);
+  }
   return total;
 }
 
 void StepModel::work(const StepLoad& l, double& compute_s, double& memory_s) const {
   compute_s = memory_s = 0;
   if (l.tokens <= 0) return;
-  const Mode& mode = l.prefill ? mixed_ : decode_;
-  std::size_t j = 0, jr = 0;
-  double f = 0, fr = 0;
-  locate(mode.grid, l.tokens, j, f);
-  if (l.prefill) locate(mode.row_grid, l.rows, jr, fr);
   const double devices = static_cast<double>(std::max(1, plan_.tp));
-  const bool split = split_ && l.prefill && l.decode_tokens > 0;  // as seconds()
-  std::size_t jd = 0;
-  double fd = 0;
-  if (split) locate(decode_.grid, l.decode_tokens, jd, fd);
-  for (std::size_t si = 0; si < mode.stages.size(); ++si) {
-    const StageTables& tab = mode.stages[si];
-    const auto table = [&](const Dense& d, std::size_t at, double frac, bool only_split) {
-      if (d.ops == 0) return;
-      const OpTerms* lo = &d.at[at * d.ops];
-      const OpTerms* hi = at + 1 < d.at.size() / d.ops ? &d.at[(at + 1) * d.ops] : lo;
-      for (std::size_t i = 0; i < d.ops; ++i) {
-        if (only_split && !d.split[i]) continue;
-        compute_s += devices * std::max(0.0, lo[i].c0 + frac * (hi[i].c0 - lo[i].c0));
-        memory_s += devices * std::max(0.0, lo[i].m0 + frac * (hi[i].m0 - lo[i].m0) + lo[i].k0 + frac * (hi[i].k0 - lo[i].k0));
-      }
-    };
-    const auto attention = [&](const Attn& a, double P, double K, double T) {
-      compute_s += devices * std::max(0.0, a.cp * P + a.ck * K + a.ct * T);
-      memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * T + a.kp * P + a.kk * K + a.kt * T);
-    };
-    table(tab.dense, j, f, false);
-    if (l.prefill) table(tab.head, jr, fr, false);
-    for (const auto& a : tab.attn) {
-      const auto g = static_cast<std::size_t>(a.geo);
-      if (split && a.split) attention(a, l.pairs[g] - l.decode_pairs[g], l.keys[g] - l.decode_keys[g], l.tokens - l.decode_tokens);
-      else attention(a, l.pairs[g], l.keys[g], l.tokens);
-    }
-    if (split && si < decode_.stages.size()) {
-      const StageTables& dt = decode_.stages[si];
-      table(dt.dense, jd, fd, true);
-      for (const auto& a : dt.attn)
-        if (a.split) attention(a, l.decode_pairs[static_cast<std::size_t>(a.geo)], l.decode_keys[static_cast<std::size_t>(a.geo)], l.decode_tokens);
-    }
-  }
+  walk(
+      l, [](const StageTables&) {},
+      [&](const Dense& d, std::size_t at, std::size_t hi, double frac, std::size_t i) {
+        const OpTerms& lo = d.at[at * d.ops + i];
+        const OpTerms& up = d.at[hi * d.ops + i];
+        compute_s += devices * std::max(0.0, lo.c0 + frac * (up.c0 - lo.c0));
+        memory_s += devices * std::max(0.0, lo.m0 + frac * (up.m0 - lo.m0) + lo.k0 + frac * (up.k0 - lo.k0));
+      },
+      [&](const Attn& a, double P, double K, double T) {
+        compute_s += devices * std::max(0.0, a.cp * P + a.ck * K + a.ct * T);
+        memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * T + a.kp * P + a.kk * K + a.kt * T);
+      },
+      [](const StageTables&) {});
 }
 
 double StepModel::exact_seconds(const std::vector<Request>& step, const Execution& x) const {

@@ -93,6 +93,8 @@ class StepModel {
     std::vector<double> comm, row_comm, comm_waits, row_comm_waits;
   };
   void build(Mode& mode, bool decode, double max_tokens);
+  template <class Begin, class DenseTerm, class AttentionTerm, class End>
+  void walk(const StepLoad& l, Begin begin, DenseTerm dense, AttentionTerm attention, End end) const;
   double time_of(const OpTerms& t, double c, double m, double k, const Execution& x, double gap) const;
 
   std::vector<Stage> stages_;
