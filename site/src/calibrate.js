@@ -38,9 +38,10 @@ export function calibrationRequest() {
     model: state.model === 'custom' && state.config ? state.config : state.model,
     measurements: $('cal-text').value,
     concurrency: state.calConcurrency,
-    precision: { activations: state.activations, kv: state.kv },
+    precision: { kv: state.kv },
   };
   if (state.weights !== 'declared') req.precision.weights = state.weights;
+  if (state.activations !== 'declared') req.precision.activations = state.activations;
   // The runtime the measurements ran under (the device's usual one unless chosen), as `calibrate --runtime`.
   if (state.runtime) req.runtime = state.runtime;
   return req;

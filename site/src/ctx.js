@@ -16,7 +16,7 @@ export const backend = createBackend();
 
 export const DEFAULTS = {
   model: 'llama-3.1-8b', hardware: 'nvidia-h100-sxm', batch: 1, prompt: 512, gen: 128,
-  weights: 'declared', activations: 'bf16', kv: 'bf16', convention: 'infercast', attention: 'auto', moe: 'expected',
+  weights: 'declared', activations: 'declared', kv: 'bf16', convention: 'infercast', attention: 'auto', moe: 'expected',
   mlp: 'auto', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
   reqs: '', images: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,

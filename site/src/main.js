@@ -165,6 +165,7 @@ function renderNumbers(r) {
   renderAnswer($('answer'), $('answer-notes'), r, state.weights);
   syncRuntime(r);
   setText($('weights').options[0], publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario));
+  if (state.activations === 'declared' && !state.scenario) setText($('activations').options[0], `as published: ${r.workload.precision.activations}`);
   if (r.memory.reserve_bytes !== undefined) {
     setProp($('reserve'), 'placeholder', `${gb(r.memory.reserve_bytes)} (device's)`);
     // The basis's first clause on the page, the whole of it (with its sources) as the field's tooltip.
@@ -264,6 +265,7 @@ async function start() {
   }
   $('version').textContent = version.value.version;
   $('weights').appendChild(option('declared', 'as published'));
+  $('activations').appendChild(option('declared', 'as published'));
   // llama.cpp's file types (each tensor in the type llama-quantize gives it) first for weights, then every format.
   const mixes = document.createElement('optgroup');
   mixes.label = 'llama.cpp files (GGUF)';

@@ -93,13 +93,16 @@ export function request() {
   const req = {
     model: state.model === 'custom' && state.config ? state.config : state.model,
     workload: workloadArg(),
-    precision: { activations: state.activations, kv: state.kv },
+    precision: { kv: state.kv },
     convention: state.convention,
     moe_traffic: state.moe,
   };
   // Without a weight format the core applies the one the model is published in (its quantization_config), as
   // the CLI does when --weights is not given.
   if (state.weights !== 'declared') req.precision.weights = state.weights;
+  // Nor activations: a W8A8 checkpoint computes in fp8 where the device and runtime can (the CLI without
+  // --activations).
+  if (state.activations !== 'declared') req.precision.activations = state.activations;
   // Weight classes in their own formats (from a GGUF header): "embedding=q6_k,ffn=q4_k".
   for (const pair of state.wclasses ? state.wclasses.split(',') : []) {
     const [cls, dtype] = pair.split('=');

@@ -86,6 +86,10 @@ test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their 
   assert.equal(await cardValue(page, 'Time per output token'), seconds(ds.parallel.tpot_s));
   assert.match(await page.locator('#cards').textContent(), /of 130\.\d+ GiB: fits/);
   assert.match(await page.locator('#weights option[value=declared]').textContent(), /^as published: fp8_block128 \(bf16: [a-z_, ]+\)$/);
+  // Its activation_scheme makes it W8A8: fp8 GEMMs on the H200, in the CLI without --activations and on the page.
+  assert.equal(ds.workload.precision.activations, 'fp8');
+  assert.equal(await page.inputValue('#activations'), 'declared');
+  assert.equal(await page.locator('#activations option[value=declared]').textContent(), 'as published: fp8');
 
   // gpt-oss-120b: MXFP4 experts, everything else in bf16: about 61 GiB, not 218.
   const oss = native('analyze', '--model', 'gpt-oss-120b', '--hardware', 'nvidia-h100-sxm', '--batch', '1', '--prompt', '512', '--gen', '128');
@@ -93,6 +97,7 @@ test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their 
   assert.ok(oss.memory.required_bytes / 2 ** 30 < 70);
   await expectCards(page, 'model=gpt-oss-120b', single(oss));
   assert.match(await page.locator('#weights option[value=declared]').textContent(), /^as published: mxfp4 \(bf16: .*attention/);
+  assert.equal(await page.locator('#activations option[value=declared]').textContent(), 'as published: bf16');
 
   // Choosing a format replaces the published one, as --weights does in the CLI.
   const bf16 = native('analyze', '--model', 'gpt-oss-120b', '--hardware', 'nvidia-h100-sxm', '--weights', 'bf16', '--batch', '1', '--prompt', '512', '--gen', '128');
