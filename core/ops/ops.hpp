@@ -106,6 +106,7 @@ struct Op {
   double weight_elements = 0;  // GEMMs: weight matrix elements read (all instances)
   double gemm_m = 0, gemm_k = 0, gemm_n = 0;  // GEMMs: one call's shape (M tokens per weight matrix, K in, N out)
   bool lora_target = false;    // GEMMs: a projection LoRA adapts (attention and MLP)
+  bool state = false;          // a recurrent mixer's: it reads the state of every sequence that has one (ops/recurrent.cpp)
   double bytes() const { return weight_bytes + act_read_bytes + act_write_bytes + kv_read_bytes + kv_write_bytes; }
 };
 

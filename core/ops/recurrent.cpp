@@ -19,6 +19,7 @@ void add_conv(Builder& b, const GroupStep& gs, double channels) {
   const double window = channels * (K - 1) * b.ab;
   op.kv_read_bytes = c * gs.seqs_with_state * window;
   op.kv_write_bytes = c * gs.seqs * window;
+  op.state = true;
 }
 
 Op& add_scan(Builder& b, const GroupStep& gs, const std::string& name, double flops, double act_read, double act_write) {
@@ -32,6 +33,7 @@ Op& add_scan(Builder& b, const GroupStep& gs, const std::string& name, double fl
   const double state = static_cast<double>(recurrent_state_elements(r)) * state_bytes_per_element(b, r);
   op.kv_read_bytes = c * gs.seqs_with_state * state;
   op.kv_write_bytes = c * gs.seqs * state;
+  op.state = true;
   return op;
 }
 

@@ -122,8 +122,13 @@ StepModel::StepModel(const ModelSpec& m, const Workload& w, const System& sys, c
     in_mixed.insert(x.head.ids.begin(), x.head.ids.end());
     for (const auto& a : d.attn) in_decode.insert(a.id);
     for (const auto& a : x.attn) in_mixed.insert(a.id);
+    // A recurrent mixer's operators run the one-token kernel for the decode tokens and the chunked one for the rest:
+    // in a step with prefill work the decode table times them at the decode tokens, the state terms the rest.
+    std::set<std::string> state_ids;
+    for (const auto& st : x.state) state_ids.insert(st.id);
     d.dense.split.assign(d.dense.ops, 0);
-    for (std::size_t i = 0; i < d.dense.ops; ++i) split_ |= (d.dense.split[i] = in_mixed.count(d.dense.ids[i]) == 0) != 0;
+    for (std::size_t i = 0; i < d.dense.ops; ++i)
+      split_ |= (d.dense.split[i] = in_mixed.count(d.dense.ids[i]) == 0 || state_ids.count(d.dense.ids[i]) > 0) != 0;
     for (auto& a : d.attn) split_ |= (a.split = in_mixed.count(a.id) == 0);
     for (auto& a : x.attn) split_ |= (a.split = in_decode.count(a.id) == 0);
   }
@@ -134,6 +139,8 @@ void StepModel::add(StepLoad& l, double cached, double input, double count) cons
   l.tokens += input * count;
   l.rows += w_.settings.convention.lm_head_all_tokens ? input * count : count;
   if (input > 1 || cached <= 0) l.prefill = true;
+  l.seqs += count;
+  if (cached > 0) l.seqs_with_state += count;
   const bool decode_token = split_ && input == 1 && cached > 0;
   if (decode_token) l.decode_tokens += count;
   for (std::size_t g = 0; g < geo_.size(); ++g) {
@@ -183,12 +190,29 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
     for (const auto& p : pops)
       if (p.size() != nops) throw std::logic_error("serving: a step's operator list changed with its requests");
     // Operators that see the cache (differ between the first two probes, same T and R) are the attention ones.
-    std::vector<int> kind(nops, 0);  // 0 dense, 1 attention, 2 LM head (steps with prefill)
+    // A recurrent mixer's operators read the state of the sequences that have one: in steps with prefill work they
+    // are linear in (T, sequences, sequences with a state), not in (P, K, T) (kind 3); decode steps tabulate them.
+    std::vector<int> kind(nops, 0);  // 0 dense, 1 attention, 2 LM head (steps with prefill), 3 recurrent state
     StageTables tab;
     for (std::size_t i = 0; i < nops; ++i) {
       tab.kernels += pops[0][i].dispatches;
-      if (!same_costs(pops[0][i], pops[1][i])) kind[i] = 1;
+      if (!decode && pops[0][i].state) kind[i] = 3;
+      else if (!same_costs(pops[0][i], pops[1][i])) kind[i] = 1;
       else if (!decode && pops[0][i].name == "lm_head") kind[i] = 2;
+    }
+    // Recurrent state operators from the probes: one prompt of n and of 2n tokens (T), and one of n after a cache
+    // (its state read); each probe is one sequence, so the per-sequence term is what T leaves.
+    for (std::size_t i = 0; i < nops; ++i) {
+      if (kind[i] != 3) continue;
+      const OpTerms t0 = timer.terms(pops[0][i]), t1 = timer.terms(pops[1][i]), t2 = timer.terms(pops[2][i]);
+      const double N = static_cast<double>(n);
+      State st;
+      st.unit = t0;
+      st.id = pops[0][i].name + '\x1f' + pops[0][i].group;
+      st.ct = (t2.c0 - t0.c0) / N, st.cs = t0.c0 - st.ct * N, st.cw = t1.c0 - t0.c0;
+      st.mt = (t2.m0 - t0.m0) / N, st.ms = t0.m0 - st.mt * N, st.mw = t1.m0 - t0.m0;
+      st.kt = (t2.k0 - t0.k0) / N, st.ks = t0.k0 - st.kt * N, st.kw = t1.k0 - t0.k0;
+      tab.state.push_back(st);
     }
     // Attention operators: coefficients from the probes.
     for (std::size_t i = 0; i < nops; ++i) {
@@ -291,12 +315,14 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
 }
 
 // Every term of a step, stage by stage: `begin(tab)`, then `dense(d, at, hi, frac, i)` for each tabulated operator
-// (table `d`, its grid rows `at` and `hi`, the fraction between them), `attention(a, P, K, T)` for each attention
-// operator with the pairs, keys and tokens it sees, then `end(tab)`. A step with prefill work on a model whose two
-// modes run different operators (split_) gives the prefill mode's own operators the rest of the step and adds the
-// decode mode's own operators at the decode tokens. seconds() and work() add the terms up differently.
-template <class Begin, class DenseTerm, class AttentionTerm, class End>
-void StepModel::walk(const StepLoad& l, Begin begin, DenseTerm dense, AttentionTerm attention, End end) const {
+// (table `d`, its grid rows `at` and `hi`, the fraction between them), `linear(unit, c, m, k)` for each operator
+// linear in the step's load (attention in its pairs, keys and tokens; a recurrent mixer in its tokens, sequences and
+// sequences with a state) with its compute, memory and KV seconds, then `end(tab)`. A step with prefill work and
+// decode tokens, on a model whose decode tokens run operators of their own (split_: MLA's absorbed form, the
+// recurrent one-token kernel), gives the prefill mode's operators the rest of the step and times the decode mode's at
+// the decode tokens. seconds() and work() add the terms up differently.
+template <class Begin, class DenseTerm, class LinearTerm, class End>
+void StepModel::walk(const StepLoad& l, Begin begin, DenseTerm dense, LinearTerm linear, End end) const {
   const Mode& mode = l.prefill ? mixed_ : decode_;
   std::size_t j = 0, jr = 0, jd = 0;
   double f = 0, fr = 0, fd = 0;
@@ -310,6 +336,12 @@ void StepModel::walk(const StepLoad& l, Begin begin, DenseTerm dense, AttentionT
     for (std::size_t i = 0; i < d.ops; ++i)
       if (!only_split || d.split[i]) dense(d, at, hi, frac, i);
   };
+  const auto attention = [&](const Attn& a, double P, double K, double T) {
+    linear(a.unit, a.cp * P + a.ck * K + a.ct * T, a.mp * P + a.mk * K + a.mt * T, a.kp * P + a.kk * K + a.kt * T);
+  };
+  // The part of the step the prefill mode's own operators see: all of it, or all but the decode tokens (each a
+  // sequence with a state).
+  const double dt = split ? l.decode_tokens : 0;
   for (std::size_t si = 0; si < mode.stages.size(); ++si) {
     const StageTables& tab = mode.stages[si];
     begin(tab);
@@ -320,10 +352,13 @@ void StepModel::walk(const StepLoad& l, Begin begin, DenseTerm dense, AttentionT
       if (split && a.split) attention(a, l.pairs[g] - l.decode_pairs[g], l.keys[g] - l.decode_keys[g], l.tokens - l.decode_tokens);
       else attention(a, l.pairs[g], l.keys[g], l.tokens);
     }
+    const double T = l.tokens - dt, S = l.seqs - dt, W = std::max(0.0, l.seqs_with_state - dt);
+    for (const auto& st : tab.state)
+      linear(st.unit, st.ct * T + st.cs * S + st.cw * W, st.mt * T + st.ms * S + st.mw * W, st.kt * T + st.ks * S + st.kw * W);
     if (split && si < decode_.stages.size()) {
-      const StageTables& dt = decode_.stages[si];
-      table(dt.dense, jd, fd, true);
-      for (const auto& a : dt.attn)
+      const StageTables& dtab = decode_.stages[si];
+      table(dtab.dense, jd, fd, true);
+      for (const auto& a : dtab.attn)
         if (a.split) attention(a, l.decode_pairs[static_cast<std::size_t>(a.geo)], l.decode_keys[static_cast<std::size_t>(a.geo)], l.decode_tokens);
     }
     end(tab);
@@ -350,10 +385,8 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
         const double k = std::max(0.0, lo.k0 + frac * (up.k0 - lo.k0));
         st += time_of(lo, c, m, k, x, gap);
       },
-      [&](const Attn& a, double P, double K, double T) {
-        const double c = a.cp * P + a.ck * K + a.ct * T, m = a.mp * P + a.mk * K + a.mt * T;
-        const double k = a.kp * P + a.kk * K + a.kt * T;
-        st += time_of(a.unit, std::max(0.0, c), std::max(0.0, m), std::max(0.0, k), x, gap);
+      [&](const OpTerms& unit, double c, double m, double k) {
+        st += time_of(unit, std::max(0.0, c), std::max(0.0, m), std::max(0.0, k), x, gap);
       },
       [&](const StageTables& tab) {
         if (!graph) st = std::max(st, tab.kernels * x.launch_s);
@@ -383,9 +416,9 @@ void StepModel::work(const StepLoad& l, double& compute_s, double& memory_s) con
         compute_s += devices * std::max(0.0, lo.c0 + frac * (up.c0 - lo.c0));
         memory_s += devices * std::max(0.0, lo.m0 + frac * (up.m0 - lo.m0) + lo.k0 + frac * (up.k0 - lo.k0));
       },
-      [&](const Attn& a, double P, double K, double T) {
-        compute_s += devices * std::max(0.0, a.cp * P + a.ck * K + a.ct * T);
-        memory_s += devices * std::max(0.0, a.mp * P + a.mk * K + a.mt * T + a.kp * P + a.kk * K + a.kt * T);
+      [&](const OpTerms&, double c, double m, double k) {
+        compute_s += devices * std::max(0.0, c);
+        memory_s += devices * std::max(0.0, m + k);
       },
       [](const StageTables&) {});
 }

@@ -35,6 +35,7 @@ struct StepLoad {
   // decode and prefill steps run different operators (StepModel::splits()).
   double decode_tokens = 0;
   std::array<double, kMaxGeometries> decode_pairs{}, decode_keys{};
+  double seqs = 0, seqs_with_state = 0;  // requests with new tokens, and those of them with a cache (recurrent state)
 };
 
 class StepModel {
@@ -79,10 +80,16 @@ class StepModel {
     bool split = false;  // one the other table does not have: it sees only its own part of a mixed step
     std::string id;      // name and group
   };
+  struct State {  // a recurrent mixer's operator in steps with prefill work: linear in (T, sequences, with a state)
+    OpTerms unit;
+    double ct = 0, cs = 0, cw = 0, mt = 0, ms = 0, mw = 0, kt = 0, ks = 0, kw = 0;
+    std::string id;
+  };
   struct StageTables {
     Dense dense;       // on the mode's token grid
     Dense head;        // steps with prefill: the LM head on the row grid
     std::vector<Attn> attn;
+    std::vector<State> state;  // steps with prefill: recurrent mixers (decode steps tabulate them with the dense ones)
     double kernels = 0;  // every operator's launches per step
   };
   struct Mode {
@@ -93,8 +100,8 @@ class StepModel {
     std::vector<double> comm, row_comm, comm_waits, row_comm_waits;
   };
   void build(Mode& mode, bool decode, double max_tokens);
-  template <class Begin, class DenseTerm, class AttentionTerm, class End>
-  void walk(const StepLoad& l, Begin begin, DenseTerm dense, AttentionTerm attention, End end) const;
+  template <class Begin, class DenseTerm, class LinearTerm, class End>
+  void walk(const StepLoad& l, Begin begin, DenseTerm dense, LinearTerm linear, End end) const;
   double time_of(const OpTerms& t, double c, double m, double k, const Execution& x, double gap) const;
 
   std::vector<Stage> stages_;
