@@ -193,6 +193,8 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
     // A recurrent mixer's operators read the state of the sequences that have one: in steps with prefill work they
     // are linear in (T, sequences, sequences with a state), not in (P, K, T) (kind 3); decode steps tabulate them.
     std::vector<int> kind(nops, 0);  // 0 dense, 1 attention, 2 LM head (steps with prefill), 3 recurrent state
+    std::vector<std::string> ids(nops);  // each operator's name and group: how the two modes' tables are matched
+    for (std::size_t i = 0; i < nops; ++i) ids[i] = pops[0][i].name + '\x1f' + pops[0][i].group;
     StageTables tab;
     for (std::size_t i = 0; i < nops; ++i) {
       tab.kernels += pops[0][i].dispatches;
@@ -208,7 +210,7 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       const double N = static_cast<double>(n);
       State st;
       st.unit = t0;
-      st.id = pops[0][i].name + '\x1f' + pops[0][i].group;
+      st.id = ids[i];
       st.ct = (t2.c0 - t0.c0) / N, st.cs = t0.c0 - st.ct * N, st.cw = t1.c0 - t0.c0;
       st.mt = (t2.m0 - t0.m0) / N, st.ms = t0.m0 - st.mt * N, st.mw = t1.m0 - t0.m0;
       st.kt = (t2.k0 - t0.k0) / N, st.ks = t0.k0 - st.kt * N, st.kw = t1.k0 - t0.k0;
@@ -226,7 +228,7 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       Attn at;
       at.geo = geo;
       at.unit = timer.terms(pops[0][i]);
-      at.id = pops[0][i].name + '\x1f' + pops[0][i].group;
+      at.id = ids[i];
       if (decode) {
         const double k1 = attention_keys_read(a, static_cast<double>(c / 2), 1), k2 = attention_keys_read(a, static_cast<double>(3 * c / 2), 1);
         const OpTerms t1 = timer.terms(pops[0][i]), t2 = timer.terms(pops[1][i]);
@@ -274,9 +276,8 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       d.matrices.push_back(matrices);
     };
     for (std::size_t i = 0; i < nops; ++i) {
-      const std::string id = pops[0][i].name + '\x1f' + pops[0][i].group;
-      if (kind[i] == 0) tab.dense.ids.push_back(id);
-      if (kind[i] == 2) tab.head.ids.push_back(id);
+      if (kind[i] == 0) tab.dense.ids.push_back(ids[i]);
+      if (kind[i] == 2) tab.head.ids.push_back(ids[i]);
       tab.dense.ops += kind[i] == 0;
     }
     for (double T : mode.grid) {
