@@ -52,7 +52,9 @@ int list(const std::string& fn, const std::string& fmt) {
         for (const auto& e : h["peak_estimated"]["dtypes"])
           if (e == type) peak += " (estimated)";
       rows.push_back({h["id"], h["name"], h["class"], peak,
-                      t["name"].get<std::string>() + " " + t["capacity_GB"].dump() + " GB", t["bandwidth_GBps"].dump() + " GB/s",
+                      t["name"].get<std::string>() + " " +
+                          (t.contains("capacity_GiB") ? t["capacity_GiB"].dump() + " GiB" : t["capacity_GB"].dump() + " GB"),
+                      t["bandwidth_GBps"].dump() + " GB/s",
                       h["default_runtime"]});
     }
   }

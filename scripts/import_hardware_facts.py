@@ -52,6 +52,15 @@ LINK = {"nvidia-v100-sxm2-32gb": 150, "nvidia-a100-sxm-80gb": 300, "nvidia-h100-
 SKIP_TIER = re.compile(r"Infinity Cache|On-die SRAM \(L2/L3\)|^On-die SRAM$")
 UFS = {"name": "UFS 4.0 flash", "capacity_GB": 256, "bandwidth_GBps": 4.2}  # the flash row of the CSV
 
+FLASH = re.compile(r"UFS|NAND|NVMe|flash", re.I)
+
+def binary_units(d):
+    """DRAM, HBM and SRAM are sold in binary units (a "80 GB" H100 holds 80 GiB: nvidia-smi shows 81,559 MiB), flash in
+    decimal ones: the vendor's figure is written as capacity_GiB for every tier but flash."""
+    d["memory_tiers"] = [{("capacity_GiB" if k == "capacity_GB" and not FLASH.search(t["name"]) else k): v for k, v in t.items()}
+                         for t in d.get("memory_tiers", [])]
+    return d
+
 def num(s):
     s = (s or "").strip()
     return float(s) if s else None
@@ -215,6 +224,7 @@ def main(path):
         out[base]["name"] = f"{out[base]['name']} ({full}-core GPU)" if "core GPU" not in out[base]["name"] else out[base]["name"]
     written = kept = 0
     for id_, d in sorted(out.items()):
+        d = binary_units(d)
         target = os.path.join(OUT, id_ + ".json")
         if os.path.exists(target):
             d = merge(json.load(open(target)), d)
@@ -233,8 +243,12 @@ def merge(old, new):
         if k == "peak_dense_TFLOPS" and isinstance(old.get(k), dict):
             out[k] = dict(old[k], **v)
         elif k == "memory_tiers" and isinstance(old.get(k), list):
-            out[k] = [dict(o, **t) if i < len(old[k]) and (o := old[k][i]).get("name") == t.get("name") else t
+            merged = [dict({a: b for a, b in o.items() if a not in ("capacity_GB", "capacity_GiB")}, **t)
+                      if i < len(old[k]) and (o := old[k][i]).get("name") == t.get("name") else t
                       for i, t in enumerate(v)]
+            order = ["name", "capacity_GiB", "capacity_GB", "bandwidth_GBps"]
+            out[k] = [dict(sorted(t.items(), key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+                      for t in merged]
         elif k == "notes" and isinstance(old.get(k), str) and old[k].startswith(v):
             out[k] = old[k]
         else:

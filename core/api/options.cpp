@@ -85,7 +85,7 @@ json options_json() {
     o["default"] = nullptr;  // the device class's own
     a.push_back(o);
   }
-  for (const NumberField* f : {&hw_peak_tflops, &hw_tier_capacity_gb, &hw_tier_bandwidth_gbps, &hw_tier_energy_pj, &hw_interconnect_gbps,
+  for (const NumberField* f : {&hw_peak_tflops, &hw_tier_capacity_gb, &hw_tier_capacity_gib, &hw_tier_bandwidth_gbps, &hw_tier_energy_pj, &hw_interconnect_gbps,
                                &hw_tdp_w, &hw_idle_w, &hw_price_usd, &hw_embodied_kgco2e, &link_bandwidth_gbps}) {
     json o = number_option(*f);
     o["default"] = nullptr;  // required, or the device's own when absent

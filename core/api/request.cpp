@@ -411,8 +411,8 @@ void apply_reserve(Reader& r, HardwareSpec& hw) {
   const double first = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
   if (v > first)
     r.fail("memory_reserve_GB", "out_of_range",
-           "/memory_reserve_GB holds " + number_text(json(v / 1e9)) + "; expected at most " + hw.name +
-               "'s first memory tier (" + number_text(json(first / 1e9)) + " GB)");
+           "/memory_reserve_GB holds " + number_text(json(v / 1e9)) + " (GB); expected at most " + hw.name + "'s first memory tier, " +
+               (hw.tiers.empty() ? std::string("0 GB") : tier_capacity_text(hw.tiers.front())));
   hw.reserve_bytes = v;
   hw.reserve_basis = "set in the request";
 }

@@ -64,6 +64,7 @@ json serving_memory_json(const ServingMemory& m) {
           {"weights_bytes", m.weights_bytes},
           {"activation_bytes", m.activation_bytes},
           {"reserve_bytes", m.reserve_bytes},
+          {"device_reserve_bytes", m.device_reserve_bytes},
           {"kv_bytes", m.kv_bytes},
           {"kv_bytes_per_token", m.kv_bytes_per_token},
           {"kv_tokens", m.kv_tokens}};

@@ -15,12 +15,17 @@ namespace infercast {
 enum class MemoryTech { Unknown, HBM2, HBM2e, HBM3, HBM3e, GDDR6, GDDR6X, GDDR7, LPDDR4X, LPDDR5, LPDDR5X, DDR4, DDR5, SRAM, UFS, NVMe, Other };
 const NameTable<MemoryTech>& memory_tech_names();  // Unknown is not a name: a tier without `technology`
 
+constexpr double kBytesPerGiB = 1073741824.0;  // 2^30
+
 struct MemoryTier {
   std::string name;
   double capacity_bytes = 0;
   double bandwidth_bytes_per_s = 0;
   double energy_j_per_byte = 0;
   MemoryTech technology = MemoryTech::Unknown;
+  // The document gave the capacity in GiB (2^30 bytes), as DRAM and SRAM are sold: a "80 GB" H100 holds 80 GiB
+  // (nvidia-smi: 81,559 MiB). Written back in the unit it came in.
+  bool capacity_in_gib = false;
 };
 
 // The compute engine: a generation of presets/defaults/architectures.json, how many of its units the device has

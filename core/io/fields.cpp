@@ -92,7 +92,8 @@ const NumberField max_power_w{"/constraints/max_power_W", 0, 1e9, 0, "largest po
 const NumberField compute_efficiency{"/compute_efficiency", 0.001, 1, 1, "fraction of the peak reached, for the t_c/t_m map"};
 const NumberField memory_efficiency{"/memory_efficiency", 0.001, 1, 1, "fraction of the bandwidth reached, for the t_c/t_m map"};
 const NumberField hw_peak_tflops{"/hardware/peak_dense_TFLOPS/*", 1e-6, 1e7, 0, "dense peak of a data type, TFLOPS (absent: no published peak)"};
-const NumberField hw_tier_capacity_gb{"/hardware/memory_tiers/*/capacity_GB", 1e-6, 1e9, 0, "capacity of a memory tier, GB (1e9 bytes)"};
+const NumberField hw_tier_capacity_gb{"/hardware/memory_tiers/*/capacity_GB", 1e-6, 1e9, 0, "capacity of a memory tier, GB (1e9 bytes; flash and disks are sold so)"};
+const NumberField hw_tier_capacity_gib{"/hardware/memory_tiers/*/capacity_GiB", 1e-6, 1e9, 0, "capacity of a memory tier, GiB (2^30 bytes; DRAM, HBM and SRAM are sold so: a \"80 GB\" H100 holds 80 GiB)"};
 const NumberField hw_tier_bandwidth_gbps{"/hardware/memory_tiers/*/bandwidth_GBps", 1e-6, 1e9, 0, "bandwidth of a memory tier, GB/s"};
 const NumberField hw_tier_energy_pj{"/hardware/memory_tiers/*/energy_pJ_per_byte", 0, 1e6, 0, "energy to move a byte from this tier, pJ (0: the class's)"};
 const NumberField hw_interconnect_gbps{"/hardware/interconnect_GBps", 0, 1e9, 0, "device-to-device link, GB/s per direction (0: none)"};

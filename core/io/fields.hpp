@@ -58,7 +58,7 @@ extern const NumberField acceptance, compute_power_fraction, static_fraction, po
 // A device's and a link's own numbers: ranges wide enough for any device built or planned (the largest peak,
 // Cerebras WSE-3's 125 PFLOPS, is 1.25e5 TFLOPS; its on-chip SRAM runs at 2.1e7 GB/s) and narrow enough that every
 // result stays finite (docs/schema.md, "Limits").
-extern const NumberField hw_peak_tflops, hw_tier_capacity_gb, hw_tier_bandwidth_gbps, hw_tier_energy_pj, hw_interconnect_gbps,
+extern const NumberField hw_peak_tflops, hw_tier_capacity_gb, hw_tier_capacity_gib, hw_tier_bandwidth_gbps, hw_tier_energy_pj, hw_interconnect_gbps,
     hw_tdp_w, hw_idle_w, hw_price_usd, hw_embodied_kgco2e, link_bandwidth_gbps;
 }  // namespace field
 

@@ -45,6 +45,11 @@ void read_estimate(Reader e, const HardwareSpec& hw, PeakEstimate& out) {
 }
 }  // namespace
 
+std::string tier_capacity_text(const MemoryTier& t) {
+  const std::string gb = number_text(json(t.capacity_bytes / 1e9)) + " GB";
+  return t.capacity_in_gib ? number_text(json(t.capacity_bytes / kBytesPerGiB)) + " GiB (" + gb + ")" : gb;
+}
+
 HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   Reader r(doc, path, "hardware");
   HardwareSpec hw;
@@ -100,7 +105,17 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   for (auto& t : r.object_array("memory_tiers")) {
     MemoryTier tier;
     tier.name = t.string("name");
-    tier.capacity_bytes = read_required(t, field::hw_tier_capacity_gb) * 1e9;
+    // GiB (DRAM, HBM, SRAM: how they are sold) or GB (flash): exactly one of the two.
+    const char* gib_key = field::hw_tier_capacity_gib.key();
+    const char* gb_key = field::hw_tier_capacity_gb.key();
+    tier.capacity_in_gib = t.has(gib_key);
+    if (tier.capacity_in_gib && t.has(gb_key))
+      t.fail(gib_key, "conflict", t.child_path(gib_key) + " and " + t.child_path(gb_key) +
+                                      " are both given; expected one: capacity_GiB for DRAM, HBM and SRAM, capacity_GB for flash");
+    if (!tier.capacity_in_gib && !t.has(gb_key))
+      t.fail(gb_key, "missing_field", t.child_path(gib_key) + " is missing; expected a number from 1e-06 to 1000000000 (GiB), or capacity_GB");
+    tier.capacity_bytes = tier.capacity_in_gib ? read_required(t, field::hw_tier_capacity_gib) * kBytesPerGiB
+                                               : read_required(t, field::hw_tier_capacity_gb) * 1e9;
     tier.bandwidth_bytes_per_s = read_required(t, field::hw_tier_bandwidth_gbps) * 1e9;
     tier.energy_j_per_byte = read_field(t, field::hw_tier_energy_pj) * 1e-12;
     if (t.has("technology"))
@@ -125,7 +140,7 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     if (hw.reserve_bytes > first)
       r.fail(field::device_memory_reserve_gb.key(), "out_of_range",
              r.child_path(field::device_memory_reserve_gb.key()) + " holds " + number_text(json(hw.reserve_bytes / 1e9)) +
-                 "; expected at most the first memory tier's capacity_GB (" + number_text(json(first / 1e9)) + ")");
+                 "; expected at most the first memory tier's " + tier_capacity_text(hw.tiers.front()));
     hw.reserve_basis = "set for this device";
   } else {
     r.raw(field::device_memory_reserve_gb.key());
@@ -165,7 +180,9 @@ void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
   peaks(hw.peak_flops);
   w.key("memory_tiers").begin_array();
   for (const auto& t : hw.tiers) {
-    w.begin_object().field("name", t.name).field("capacity_GB", t.capacity_bytes / 1e9);
+    w.begin_object().field("name", t.name);
+    if (t.capacity_in_gib) w.field("capacity_GiB", t.capacity_bytes / kBytesPerGiB);
+    else w.field("capacity_GB", t.capacity_bytes / 1e9);
     w.field("bandwidth_GBps", t.bandwidth_bytes_per_s / 1e9).field("energy_pJ_per_byte", t.energy_j_per_byte * 1e12);
     if (t.technology != MemoryTech::Unknown) w.field("technology", memory_tech_names().name(t.technology));
     w.end_object();

@@ -45,6 +45,7 @@ struct ServingMemory {
   double weights_bytes = 0;
   double activation_bytes = 0;  // the largest step's activations
   double reserve_bytes = 0;     // kept out by the runtime (SGLang's reserve)
+  double device_reserve_bytes = 0;  // kept by the driver and OS (HardwareSpec::reserve_bytes)
   double kv_bytes = 0;          // the KV cache's pool
   double kv_bytes_per_token = 0;
   double kv_tokens = 0;         // tokens the pool holds (full-attention layers; windows hold fewer)

@@ -21,7 +21,7 @@ const NameTable<LengthKind>& length_kind_names() {
 namespace {
 std::string gb(double bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f GB", bytes / 1e9);
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
   return buf;
 }
 }  // namespace
@@ -73,18 +73,23 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     mem.weights_bytes = a.weights_bytes;
     mem.activation_bytes = a.activation_peak_bytes;
     mem.kv_bytes_per_token = a.kv_bytes_per_token;
+    // What the driver and OS keep (the CUDA context, a display, macOS's share of unified memory) is outside the
+    // runtime's reach: vLLM's fraction of the total leaves it in the headroom (never more than the rest), the free
+    // memory TensorRT-LLM and SGLang measure after loading has already lost it.
+    mem.device_reserve_bytes = hw.reserve_bytes;
+    const double outside = capacity - hw.reserve_bytes;
     switch (L.memory_basis) {
       case MemoryBasis::Total:
-        mem.usable_bytes = L.memory_fraction * capacity;
+        mem.usable_bytes = std::min(L.memory_fraction * capacity, outside);
         mem.kv_bytes = mem.usable_bytes - mem.weights_bytes - mem.activation_bytes;
         break;
       case MemoryBasis::Free:
-        mem.usable_bytes = capacity;
-        mem.kv_bytes = L.memory_fraction * (capacity - mem.weights_bytes - mem.activation_bytes);
+        mem.usable_bytes = outside;
+        mem.kv_bytes = L.memory_fraction * (outside - mem.weights_bytes - mem.activation_bytes);
         break;
       case MemoryBasis::Reserve:
         mem.reserve_bytes = L.reserve_bytes;
-        mem.usable_bytes = capacity - L.reserve_bytes;
+        mem.usable_bytes = outside - L.reserve_bytes;
         mem.kv_bytes = mem.usable_bytes - mem.weights_bytes;
         break;
     }

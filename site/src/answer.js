@@ -1,12 +1,13 @@
 // The answer on top, one sentence a newcomer reads first: "Llama-3.1-8B in Q4_K_M on an RTX 4090: fits in 6.2 of
-// 23 GB usable, first token after 1.266 s, then 107 tokens/s." Every number is the core's (the same ones the cards
+// 23 GiB usable, first token after 1.266 s, then 107 tokens/s." Every number is the core's (the same ones the cards
 // show), only phrased; what is a bound says so, what does not fit says what to try.
 import { setText } from './dom.js';
 import { rate, seconds } from './format.js';
 
-// Decimal GB, as datasheets state memory: "6.2", "23", "140.5".
+// GiB, as the rest of the page, nvidia-smi and vLLM's logs state memory, and as DRAM is sold (a "141 GB" H200 holds
+// 141 GiB): "6.2", "23", "140.5".
 export function gb(bytes) {
-  const x = bytes / 1e9;
+  const x = bytes / 2 ** 30;
   if (x >= 1000) return x.toFixed(0);
   return x >= 10 ? String(Math.round(x * 10) / 10) : x.toFixed(1);
 }
@@ -32,7 +33,7 @@ export function answerOf(r, chosen) {
   const fmt = formatName(r, chosen);
   const notes = [];
   if (!r.hardware) {
-    return { fits: true, notes, sentence: `${model} in ${fmt}: ${(r.model.params_total / 1e9).toFixed(2)} B parameters, ${gb(r.memory.weights_bytes)} GB of weights. Pick a device to forecast its speed and whether it fits.` };
+    return { fits: true, notes, sentence: `${model} in ${fmt}: ${(r.model.params_total / 1e9).toFixed(2)} B parameters, ${gb(r.memory.weights_bytes)} GiB of weights. Pick a device to forecast its speed and whether it fits.` };
   }
   const dev = r.hardware.name;
   if (r.parallel) {
@@ -43,31 +44,31 @@ export function answerOf(r, chosen) {
     const bound = Boolean(p.lower_bound);
     if (bound) notes.push('No compute peak is known for this device: times are lower bounds and throughputs upper bounds.');
     if (!p.fits) {
-      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${where}: each device needs ${gb(p.device_required_bytes)} GB of ${gb(p.device_capacity_bytes)} GB usable. Try a smaller format (the Quantization tab) or more devices.` };
+      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${where}: each device needs ${gb(p.device_required_bytes)} GiB of ${gb(p.device_capacity_bytes)} GiB usable. Try a smaller format (the Quantization tab) or more devices.` };
     }
-    return { fits: true, notes, sentence: `${model} in ${fmt} on ${where}: fits in ${gb(p.device_required_bytes)} of ${gb(p.device_capacity_bytes)} GB per device, first token after ${bound ? 'at least ' : ''}${seconds(p.ttft_s)}, then ${speed(r, p.tpot_s, p.tokens_per_s, p.total_tokens_per_s, bound)}.` };
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${where}: fits in ${gb(p.device_required_bytes)} of ${gb(p.device_capacity_bytes)} GiB per device, first token after ${bound ? 'at least ' : ''}${seconds(p.ttft_s)}, then ${speed(r, p.tpot_s, p.tokens_per_s, p.total_tokens_per_s, bound)}.` };
   }
   const m = r.memory;
   const bound = Boolean(r.lower_bound);
   if (bound) notes.push(`No compute peak is published for ${dev}: its times count memory traffic and dispatch only, so they are lower bounds (and tokens/s an upper bound).`);
-  if (m.reserve_bytes > 0) notes.push(`${gb(m.reserve_bytes)} GB of its ${gb(m.physical_capacity_bytes)} GB are kept by the driver and OS (${m.reserve_basis.split(':')[0]}); change it under Device.`);
+  if (m.reserve_bytes > 0) notes.push(`${gb(m.reserve_bytes)} GiB of its ${gb(m.physical_capacity_bytes)} GiB are kept by the driver and OS (${m.reserve_basis.split(':')[0]}); change it under Device.`);
   const then = `first token after ${bound ? 'at least ' : ''}${seconds(r.ttft_s)}, then ${speed(r, r.decode.tpot_s, r.decode.tokens_per_s, r.decode.batch_tokens_per_s, bound)}`;
   if (r.offload) {
     const o = r.offload;
     const layers = `${o.gpu_layers} of ${o.layers + 1} layers on the device and the rest in system RAM`;
     if (!m.fits) {
-      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev} with ${layers}: the device needs ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GB, system RAM ${gb(o.host_part.required_bytes)} of ${gb(o.host_part.capacity_bytes)} GB.` };
+      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev} with ${layers}: the device needs ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GiB, system RAM ${gb(o.host_part.required_bytes)} of ${gb(o.host_part.capacity_bytes)} GiB.` };
     }
-    return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} with ${layers} (llama.cpp -ngl ${o.gpu_layers}): ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GB on the device and ${gb(o.host_part.required_bytes)} GB in system RAM, ${then}.` };
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} with ${layers} (llama.cpp -ngl ${o.gpu_layers}): ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GiB on the device and ${gb(o.host_part.required_bytes)} GiB in system RAM, ${then}.` };
   }
   if (!m.fits) {
-    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GB, ${gb(m.capacity_bytes)} GB are usable. Try a smaller format (the Quantization tab), offloading layers to system RAM, or several devices.` };
+    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GiB, ${gb(m.capacity_bytes)} GiB are usable. Try a smaller format (the Quantization tab), offloading layers to system RAM, or several devices.` };
   }
   if (!m.fits_first_tier) {
     const first = r.hardware.memory_tiers[0].name;
-    return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} fits only by spilling past ${first} (${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GB in all tiers): ${then}.` };
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} fits only by spilling past ${first} (${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GiB in all tiers): ${then}.` };
   }
-  return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev}: fits in ${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GB usable, ${then}.` };
+  return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev}: fits in ${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GiB usable, ${then}.` };
 }
 
 export function renderAnswer(box, notesBox, r, chosen) {

@@ -95,15 +95,15 @@ export function renderSweep(v) {
       data.push(weights.map((w) => (row(w, k).fits ? row(w, k).tokens_per_s : null)));
       series.push({ label: `tok/s, KV ${k}`, stroke: color, width: 2, scale: 'tps', points: { show: true } });
     }
-    data.push(weights.map((w) => row(w, k).required_bytes / 1e9));
-    series.push({ label: `GB, KV ${k}`, stroke: color, width: 1, dash: [6, 4], scale: 'gb', points: { show: true } });
+    data.push(weights.map((w) => row(w, k).required_bytes / 2 ** 30));
+    series.push({ label: `GiB, KV ${k}`, stroke: color, width: 1, dash: [6, 4], scale: 'gb', points: { show: true } });
   });
   // Names at an angle that fits the width: steeper (and the axis deeper) when the columns are narrow.
   const narrow = chartWidth(box) / Math.max(1, xs.length) < 70;
   const axes = [{ label: 'weight format (bits per weight, scales included)', stroke: fg, splits: () => xs, rotate: narrow ? -70 : -30,
     size: narrow ? 92 : 64, values: (u, ticks) => ticks.map((t) => names[t] ?? '') }];
   if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
-  axes.push({ scale: 'gb', label: 'memory required (GB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
+  axes.push({ scale: 'gb', label: 'memory required (GiB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
   drawPlot(box, {
     shapeKey: names.join('\n'),  // the x axis names these formats: a chart of other formats is drawn anew
     width: chartWidth(box), height: 320,

@@ -213,7 +213,7 @@ export function bind() {
   bindTabs();
   bindCalibration();
   $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); syncRuntime(); });
-  $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GB: '', bandwidth_GBps: '' })));
+  $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GiB: '', bandwidth_GBps: '' })));
   $('dev-save').addEventListener('click', saveDevice);
   $('dev-delete').addEventListener('click', deleteDevice);
   $('dev-export').addEventListener('click', () => download('infercast-custom.json', 'application/json', JSON.stringify(exportBundle(ctx.store.doc), null, 2)));

@@ -19,7 +19,19 @@ export function tierRow(t) {
     tr.appendChild(td);
   };
   cell('text', t.name, 'Tier name');
-  cell('number', t.capacity_GB, 'Capacity in GB');
+  // Capacity and its unit in one cell: GiB for DRAM, HBM and SRAM (how they are sold), GB for flash.
+  const binary = t.capacity_GB == null;
+  cell('number', binary ? t.capacity_GiB : t.capacity_GB, 'Capacity');
+  const unit = document.createElement('select');
+  unit.setAttribute('aria-label', 'Capacity unit');
+  for (const [v, label] of [['GiB', 'GiB (DRAM, HBM, SRAM)'], ['GB', 'GB (flash)']]) {
+    const o = document.createElement('option');
+    o.value = v;
+    o.textContent = label;
+    o.selected = (v === 'GiB') === binary;
+    unit.appendChild(o);
+  }
+  tr.lastChild.appendChild(unit);
   cell('number', t.bandwidth_GBps, 'Bandwidth in GB/s');
   const td = document.createElement('td');
   const rm = document.createElement('button');
@@ -85,8 +97,9 @@ export function editorDoc() {
   }
   doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
     const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
-    const old = base.memory_tiers[i] || {};
-    return { ...old, name: n.trim() || `tier ${i}`, capacity_GB: num(c) ?? c, bandwidth_GBps: num(b) ?? b };
+    const { capacity_GB: _gb, capacity_GiB: _gib, ...old } = base.memory_tiers[i] || {};
+    const key = tr.querySelector('select').value === 'GB' ? 'capacity_GB' : 'capacity_GiB';
+    return { ...old, name: n.trim() || `tier ${i}`, [key]: num(c) ?? c, bandwidth_GBps: num(b) ?? b };
   });
   return doc;
 }

@@ -1,7 +1,7 @@
 // "Where does this number come from": for a card or an operator cell, the formula, the same formula with this
 // scenario's values put in, and the convention used. Every result shown is the core's (no formula is redone
 // here); the browser tests redo the arithmetic from the inputs shown and check it lands on those results.
-import { bytes, count, seconds, si } from './format.js';
+import { bytes, count, seconds, si, tierCapacity } from './format.js';
 
 const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
 const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
@@ -121,7 +121,7 @@ export const CARD_EXPLAINERS = {
     const m = r.memory;
     return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; usable = sum of the memory tiers - what the driver and OS keep',
       lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
-        `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${t.capacity_GB} GB`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
+        `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${tierCapacity(t)}`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
         `kept by the driver and OS: ${m.reserve_basis || 'none'}`,
         m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
   },

@@ -26,6 +26,16 @@ export function bytes(value) {
   return `${p === 0 ? x.toFixed(0) : x.toFixed(2)} ${units[p]}`;
 }
 
+// A memory tier's capacity in bytes, and as its document states it: capacity_GiB (DRAM, HBM and SRAM are sold in
+// binary units: a "80 GB" H100 holds 80 GiB) or capacity_GB (flash, decimal).
+export function tierBytes(t) {
+  return t.capacity_GiB != null ? t.capacity_GiB * 2 ** 30 : t.capacity_GB * 1e9;
+}
+
+export function tierCapacity(t) {
+  return t.capacity_GiB != null ? `${t.capacity_GiB} GiB` : `${t.capacity_GB} GB`;
+}
+
 export function seconds(s) {
   if (!Number.isFinite(s)) return '-';
   if (s >= 1) return `${s.toFixed(3)} s`;

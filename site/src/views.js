@@ -1,7 +1,7 @@
 // Two SVG charts over one analysis (so they export as SVG and PNG as drawn): where the FLOPs, the bytes and the
 // time of each phase go, and where the bytes live across the device's memory tiers. Nothing is computed here
 // beyond sums of the core's per-operator numbers. Every label is text content, never HTML.
-import { bytes, seconds, si } from './format.js';
+import { bytes, seconds, si, tierBytes } from './format.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const PALETTE = ['#2563eb', '#c2410c', '#059669', '#9333ea', '#b45309', '#0891b2', '#db2777', '#4d7c0f', '#6b7280'];
@@ -107,7 +107,7 @@ export function drawMemory(container, r) {
   const reserve = r.memory.reserve_bytes || 0;
   tiers.forEach((t, i) => {
     const y = 6 + ROW * i;
-    const cap = t.capacity_GB * 1e9;
+    const cap = tierBytes(t);
     const name = t.name.length > 52 ? `${t.name.slice(0, 50)}...` : t.name;
     const head = el('text', { x: L, y: y + 11 }, `${name}: ${bytes(cap)}, ${t.bandwidth_GBps.toLocaleString('en-US')} GB/s`);
     head.appendChild(el('title', {}, t.name));

@@ -47,7 +47,7 @@ test('how fast is Llama-3.1-8B on my RTX 4090 in Q4_K_M with an 8k prompt? Five 
   assert.ok(act.count <= 5);
   const r = native('analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-rtx-4090', '--weights', 'q4_k_m', '--prompt', '8192');
   const a = answerOf(r, 'q4_k_m');
-  assert.match(a.sentence, /^Llama-3\.1-8B in Q4_K_M on NVIDIA GeForce RTX 4090: fits in \d+\.\d of 23 GB usable, first token after [\d.]+ s, then \d+ tokens\/s\.$/);
+  assert.match(a.sentence, /^Llama-3\.1-8B in Q4_K_M on NVIDIA GeForce RTX 4090: fits in \d+\.\d of 23\.1 GiB usable, first token after [\d.]+ s, then \d+ tokens\/s\.$/);
   await answerIs(page, a.sentence);
   assert.equal(await cardValue(page, 'Time to first token'), seconds(r.ttft_s));
   assert.equal(await cardValue(page, 'Time per output token'), seconds(r.decode.tpot_s));
@@ -68,7 +68,7 @@ test('does DeepSeek-V3 fit on 8x H200, and at what TPOT? Three actions', async (
   const r = native('analyze', '--model', 'deepseek-v3', '--system', 'hgx-h200', '--tp', '8');
   assert.ok(r.parallel.fits);
   const a = answerOf(r, 'declared');
-  assert.match(a.sentence, /^DeepSeek-V3 in fp8_block128 on 8x NVIDIA H200[^:]* \(tp 8\): fits in \d+(\.\d)? of 140\.5 GB per device, first token after/);
+  assert.match(a.sentence, /^DeepSeek-V3 in fp8_block128 on 8x NVIDIA H200[^:]* \(tp 8\): fits in \d+(\.\d)? of 140\.5 GiB per device, first token after/);
   await answerIs(page, a.sentence);
   assert.equal(await cardValue(page, 'Time per output token'), seconds(r.parallel.tpot_s));
   // The quantization sweep runs on the plan (it used to fail with an internal message and keep the old chart).

@@ -43,6 +43,9 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   const doc = JSON.parse(await stored(page)).devices[0].doc;
   assert.equal(doc.memory_tiers[0].bandwidth_GBps, 1000);
   assert.equal(doc.peak_dense_TFLOPS.bf16, 500);
+  // HBM keeps the preset's binary unit: an H100's 80 GiB, not 80e9 bytes.
+  assert.equal(doc.memory_tiers[0].capacity_GiB, 80);
+  assert.equal(doc.memory_tiers[0].capacity_GB, undefined);
   const file = path.join(artifacts, 'slow-h100.json');
   fs.writeFileSync(file, JSON.stringify(doc));
   const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', file, '--format', 'json'], { encoding: 'utf8' }));
@@ -66,6 +69,8 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   await showTab(page, 'settings');
   await page.click('#device-editor summary');
   await page.fill('#dev-tiers tbody tr:first-child td:nth-child(2) input', '-3');
+  // The unit chosen beside the capacity names the key the core reads.
+  await page.selectOption('#dev-tiers tbody tr:first-child td:nth-child(2) select', 'GB');
   await page.click('#dev-save');
   await page.waitForFunction(() => /capacity_GB/.test(document.getElementById('store-error').textContent));
   assert.equal(await page.textContent('#store-error'), 'The device: /memory_tiers/0/capacity_GB holds -3; expected a number from 1e-06 to 1000000000');

@@ -130,11 +130,21 @@ TEST_CASE("runtime schedulers resolve by device", "[serving]") {
 TEST_CASE("the KV pool follows the runtime's memory fraction", "[serving]") {
   const ModelSpec m = test::preset_model("llama-3.1-8b");
   const ServingSetup s = serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
-  // vLLM: 0.9 of the device's 80 GB, less the weights and the largest step's activations.
-  CHECK(s.memory.kv_bytes == Approx(0.9 * 80e9 - s.memory.weights_bytes - s.memory.activation_bytes));
+  // vLLM: 0.9 of the device's 80 GiB, less the weights and the largest step's activations; the CUDA context (0.5
+  // GB) sits in the other tenth.
+  const double gib80 = 80 * 1073741824.0;
+  CHECK(s.memory.kv_bytes == Approx(0.9 * gib80 - s.memory.weights_bytes - s.memory.activation_bytes));
+  CHECK(s.memory.device_reserve_bytes == 0.5e9);
   CHECK(s.memory.kv_bytes_per_token == Approx(32 * 8 * 128 * 2 * 2.0));  // layers x KV heads x head dim x (K, V) x bf16
   const ServingSetup t = serving_setup(m, runtime_workload("tensorrt-llm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
-  CHECK(t.memory.kv_bytes == Approx(0.9 * (80e9 - t.memory.weights_bytes - t.memory.activation_bytes)));
+  // TensorRT-LLM: 0.9 of what is free after the context, the weights and the activations.
+  CHECK(t.memory.kv_bytes == Approx(0.9 * (gib80 - 0.5e9 - t.memory.weights_bytes - t.memory.activation_bytes)));
+  // SGLang: the total less the context, the weights and its own reserve.
+  const ServingSetup g = serving_setup(m, runtime_workload("sglang"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(g.memory.kv_bytes == Approx(gib80 - 0.5e9 - g.memory.reserve_bytes - g.memory.weights_bytes));
+  // On a Mac the OS keeps a third of 16 GiB: vLLM-like 0.9 of the total never reaches past it.
+  const ServingSetup mac = serving_setup(test::preset_model("llama-3.2-1b"), runtime_workload("vllm"), one_device("apple-m1"), ParallelPlan{});
+  CHECK(mac.memory.usable_bytes == Approx(16 * 1073741824.0 * 2 / 3));
   // A 70B model in bf16 does not fit one H100.
   CHECK_THROWS_WITH(serving_setup(test::preset_model("llama-3.1-70b"), runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{}),
                     Catch::Contains("leave no room for a KV cache"));

@@ -20,20 +20,23 @@ std::string error_of(const json& req) {
 }  // namespace
 
 TEST_CASE("usable memory: the class's driver and OS reserve comes off the first tier", "[memory]") {
-  // Datacenter GPUs keep 0.5 GB (a CUDA context), consumer GPUs 1 GB (context and desktop).
+  // Datacenter GPUs keep 0.5 GB (a CUDA context), consumer GPUs 1 GB (context and desktop). An "80 GB" H100 holds
+  // 80 GiB (nvidia-smi: 81,559 MiB of it visible).
+  const double GiB = 1073741824.0;
   json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}});
-  CHECK(v["memory"]["physical_capacity_bytes"].get<double>() == 80e9);
+  CHECK(v["memory"]["physical_capacity_bytes"].get<double>() == 80 * GiB);
   CHECK(v["memory"]["reserve_bytes"].get<double>() == 0.5e9);
-  CHECK(v["memory"]["capacity_bytes"].get<double>() == 79.5e9);
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 80 * GiB - 0.5e9);
   CHECK(v["memory"]["reserve_basis"].get<std::string>().find("CUDA context") != std::string::npos);
   CHECK(v["hardware"]["memory_reserve_GB"].get<double>() == 0.5);
   v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}});
-  CHECK(v["memory"]["capacity_bytes"].get<double>() == 23e9);
-  // macOS lets the GPU wire 2/3 of the memory up to 36 GB, 3/4 above.
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 24 * GiB - 1e9);
+  // macOS lets the GPU wire 2/3 of the memory up to 36 GB, 3/4 above (Metal: 10.67 GiB of 16 GiB).
+  CHECK(v["hardware"]["memory_tiers"][0]["capacity_GiB"].get<double>() == 24);
   v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "apple-m1"}});
-  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(16e9 * 2 / 3).epsilon(1e-9));
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(16 * GiB * 2 / 3).epsilon(1e-9));
   v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "apple-m2-ultra"}});
-  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(192e9 * 3 / 4));
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(192 * GiB * 3 / 4));
   // Classes with no published reserve keep the whole tier, and say so.
   v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "google-tpu-v5e"}});
   CHECK(v["memory"]["reserve_bytes"].get<double>() == 0);
@@ -41,30 +44,32 @@ TEST_CASE("usable memory: the class's driver and OS reserve comes off the first 
 }
 
 TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
-  // Llama-3.1-8B in bf16 (16.06 GB of weights, 16.2 GB with its cache and activations) on an RTX 4090: fits in 23 GB
-  // usable; with an 8 GB reserve (a desktop session and a browser) it no longer does.
+  // Llama-3.1-8B in bf16 (16.06 GB of weights, 16.2 GB with its cache and activations) on an RTX 4090: fits in 24.8
+  // GB usable (24 GiB less 1 GB); with a 10 GB reserve (a desktop session and a browser) it no longer does.
+  const double GiB = 1073741824.0;
   json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}});
   CHECK(v["memory"]["fits"].get<bool>());
-  const double room = 23e9 - v["memory"]["weights_bytes"].get<double>();
+  const double room = 24 * GiB - 1e9 - v["memory"]["weights_bytes"].get<double>();
   const double per_request = (v["memory"]["kv_cache_bytes"].get<double>() + v["memory"]["activation_peak_bytes"].get<double>());
   CHECK(v["memory"]["max_batch"].get<double>() == std::floor(room / per_request));
-  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"memory_reserve_GB", 8}});
-  CHECK(v["memory"]["capacity_bytes"].get<double>() == 16e9);
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"memory_reserve_GB", 10}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 24 * GiB - 10e9);
   CHECK_FALSE(v["memory"]["fits"].get<bool>());
   CHECK(v["memory"]["reserve_basis"] == "set in the request");
   // A device document carries its own; the request's wins.
   json dev = api_value("device", {{"hardware", "nvidia-rtx-4090"}});
   dev["memory_reserve_GB"] = 2;
   v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", dev}});
-  CHECK(v["memory"]["capacity_bytes"].get<double>() == 22e9);
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == 24 * GiB - 2e9);
   CHECK(error_of({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"memory_reserve_GB", 30}}) ==
-        "/memory_reserve_GB | /memory_reserve_GB holds 30; expected at most NVIDIA GeForce RTX 4090's first memory tier (24 GB)");
-  dev["memory_reserve_GB"] = 25;
+        "/memory_reserve_GB | /memory_reserve_GB holds 30 (GB); expected at most NVIDIA GeForce RTX 4090's first memory tier, 24 GiB (25.769803776 GB)");
+  dev["memory_reserve_GB"] = 26;
   CHECK(error_of({{"model", "llama-3.1-8b"}, {"hardware", dev}}) ==
-        "/hardware/memory_reserve_GB | /hardware/memory_reserve_GB holds 25; expected at most the first memory tier's capacity_GB (24)");
-  // A plan's devices keep the reserve too: DeepSeek-V3 in fp8 on 8x H200 holds 79.4 GiB per device of 140.5 GB usable.
+        "/hardware/memory_reserve_GB | /hardware/memory_reserve_GB holds 26; expected at most the first memory tier's 24 GiB (25.769803776 GB)");
+  // A plan's devices keep the reserve too: DeepSeek-V3 in fp8 on 8x H200 holds 79.4 GiB per device of 141 GiB less
+  // 0.5 GB.
   v = analyze_json({{"model", "deepseek-v3"}, {"system", "hgx-h200"}, {"parallel", {{"tp", 8}, {"ep", 8}}}});
-  CHECK(v["parallel"]["device_capacity_bytes"].get<double>() == 140.5e9);
+  CHECK(v["parallel"]["device_capacity_bytes"].get<double>() == 141 * GiB - 0.5e9);
   CHECK(v["parallel"]["fits"].get<bool>());
 }
 
