@@ -38,9 +38,15 @@ CollectiveCost make(double lat, double xfer, const char* algo) {
 CollectiveCost collective_cost(Collective c, double S, const Group& g, const Link& intra, const Link& inter,
                                CollectiveAlgo algo) {
   const int n = g.size(), m = g.per_node, k = g.nodes;
-  const Link& slow = k > 1 ? inter : intra;  // the link every ring or tree step waits on
-  const double B = slow.achievable();
-  if (c == Collective::PointToPoint) return make(slow.latency_s, S / B, "p2p");
+  // Across nodes NCCL runs a ring (a channel) per network adapter: each of a node's m devices crosses on its own,
+  // so the crossings together carry m x one device's inter-node bandwidth, and every ring or tree step waits on the
+  // slower of that and the links inside the node (NCCL src/graph/tuning.cc: bus bandwidth = channels x per-channel
+  // bandwidth). One send between two devices has one adapter.
+  if (c == Collective::PointToPoint) {
+    const Link& path = k > 1 ? inter : intra;
+    return make(path.latency_s, S / path.achievable(), "p2p");
+  }
+  const double B = k > 1 ? std::min(intra.achievable(), m * inter.achievable()) : intra.achievable();
   if (n <= 1) return make(0, 0, "none");
   const double a_in = intra.latency_s, a_out = inter.latency_s;
   switch (c) {

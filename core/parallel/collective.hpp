@@ -15,6 +15,7 @@ struct Link {
   double bandwidth_bytes_per_s = 0;  // per device, per direction (NVLink 4: 450 GB/s; PCIe 4.0 x16: 32 GB/s)
   double latency_s = 0;              // per algorithm step (one hop of a ring, one level of a tree)
   double efficiency = 0.8;           // fraction of the bandwidth collectives reach (NCCL bus bandwidth / link peak)
+  bool peer_to_peer = true;          // devices read each other's memory (GeForce over PCIe: no; custom all-reduces need it)
   double achievable() const { return bandwidth_bytes_per_s * efficiency; }
 };
 
@@ -45,7 +46,8 @@ struct CollectiveCost {
 // algorithm crosses (the inter-node link once the group spans nodes). `bytes` is what the collective is named
 // after: the buffer each device holds for all-reduce, the gathered output for all-gather, the input for
 // reduce-scatter, what each device sends in total (its own share included) for all-to-all, the message for
-// point-to-point. With n = m devices per node x k nodes, a = hop latency, B = achievable bandwidth:
+// point-to-point. With n = m devices per node x k nodes, a = hop latency, B = achievable bandwidth (inside a node the
+// intra link's; across nodes min(intra, m x inter): a ring per device's network adapter):
 //   ring all-reduce      2(n-k) a_intra + 2(k-1) a_inter + 2 (n-1)/n S/B
 //   tree all-reduce      2((m-1) a_intra + ceil(log2 k) a_inter) + 2 S/B   (a chain inside the node, a tree across)
 //   all-gather, reduce-scatter (ring)   (n-k) a_intra + (k-1) a_inter + (n-1)/n S/B

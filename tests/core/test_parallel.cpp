@@ -59,10 +59,10 @@ TEST_CASE("collective costs match hand calculations", "[parallel]") {
     const double small = 64 * 1024;
     const auto ring = collective_cost(Collective::AllReduce, small, two, nvlink(), ib(), CollectiveAlgo::Ring);
     CHECK(ring.latency_s == Approx(2 * 14 * 0.5e-6 + 2 * 1 * 2.7e-6));  // 19.4 us
-    CHECK(ring.transfer_s == Approx(2.0 * 15 / 16 * small / 40e9));
+    CHECK(ring.transfer_s == Approx(2.0 * 15 / 16 * small / 320e9));
     const auto tree = collective_cost(Collective::AllReduce, small, two, nvlink(), ib(), CollectiveAlgo::Tree);
     CHECK(tree.latency_s == Approx(2 * (7 * 0.5e-6 + 1 * 2.7e-6)));  // 12.4 us
-    CHECK(tree.transfer_s == Approx(2 * small / 40e9));
+    CHECK(tree.transfer_s == Approx(2 * small / 320e9));
     CHECK(collective_cost(Collective::AllReduce, small, two, nvlink(), ib(), CollectiveAlgo::Auto).algorithm == "tree");
     CHECK(collective_cost(Collective::AllReduce, 256e6, two, nvlink(), ib(), CollectiveAlgo::Auto).algorithm == "ring");
   }
@@ -70,7 +70,10 @@ TEST_CASE("collective costs match hand calculations", "[parallel]") {
     const auto ag = collective_cost(Collective::AllGather, S, Group{4, 1}, nvlink(), ib(), CollectiveAlgo::Auto);
     CHECK(ag.seconds == Approx(3 * 0.5e-6 + 0.75 * S / 360e9));
     const auto rs = collective_cost(Collective::ReduceScatter, S, Group{8, 2}, nvlink(), ib(), CollectiveAlgo::Auto);
-    CHECK(rs.seconds == Approx(14 * 0.5e-6 + 1 * 2.7e-6 + 15.0 / 16 * S / 40e9));
+    CHECK(rs.seconds == Approx(14 * 0.5e-6 + 1 * 2.7e-6 + 15.0 / 16 * S / 320e9));
+    // Four devices per node across nodes: 4 adapters, 160 GB/s.
+    const auto rs4 = collective_cost(Collective::ReduceScatter, S, Group{4, 2}, nvlink(), ib(), CollectiveAlgo::Auto);
+    CHECK(rs4.transfer_s == Approx(7.0 / 8 * S / 160e9));
     const auto a2a = collective_cost(Collective::AllToAll, S, node8, nvlink(), ib(), CollectiveAlgo::Auto);
     CHECK(a2a.seconds == Approx(0.5e-6 + 7.0 / 8 * S / 360e9));
     // Spanning nodes: 7/16 of the data over NVLink and 8/16 over InfiniBand at once; the slower one counts.
