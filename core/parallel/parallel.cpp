@@ -142,7 +142,7 @@ double comm_bytes_per_element(const Workload& w) {
 struct CommContext {
   const System& sys;
   const ParallelPlan& plan;
-  Group tp_group, ep_group;
+  Group tp_group;
   std::vector<bool> boundary_inter;  // stage s -> s + 1 crosses nodes
   double cb = 2;                     // bytes per communicated element
   const RuntimeSpec* rt = nullptr;   // whose collectives run (custom all-reduce, NCCL's base latency)
@@ -204,14 +204,13 @@ void step_comm(StepComm& c, const CommContext& ctx, const std::vector<Stage>& st
     const double h = static_cast<double>(m.hidden);
     if (p.tp > 1) {
       if (m.has_embedding) add_line(c, ctx, "embedding (vocabulary split)", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
+      // Experts divided among the tp devices (ep) communicate as experts split in width: attention split by heads
+      // leaves every device with every token, so each runs its experts on the tokens routed to them and the
+      // outputs are all-reduced. No all-to-all: vLLM dispatches with one only under data-parallel attention
+      // (FusedMoEParallelConfig.use_all2all_kernels = dp > 1 and ep), SGLang only with a DeepEP backend, TensorRT-LLM
+      // only with attention data parallelism; plans here do not model attention data parallelism.
       for (const auto& L : m.layers) {
-        if (L.ffn.moe && p.ep > 1) {
-          const double k = static_cast<double>(L.ffn.top_k);
-          add_line(c, ctx, "attention output", Collective::ReduceScatter, ctx.tp_group, T * h * cb, 1);
-          add_line(c, ctx, "expert dispatch", Collective::AllToAll, ctx.ep_group, T / p.tp * k * h * cb, 1);
-          add_line(c, ctx, "expert combine", Collective::AllToAll, ctx.ep_group, T / p.tp * k * h * cb, 1);
-          add_line(c, ctx, "tokens for the next layer", Collective::AllGather, ctx.tp_group, T * h * cb, 1);
-        } else if (L.parallel) {
+        if (L.parallel) {
           add_line(c, ctx, "attention + MLP output", Collective::AllReduce, ctx.tp_group, T * h * cb, 1);
         } else if (!L.has_ffn || (!L.has_attention && L.recurrent.kind == RecurrentKind::None)) {
           // A single-block layer (Nemotron-H): one reduction of its only block's output.
@@ -245,11 +244,10 @@ double tokens_of(const std::vector<Request>& step) {
 }
 
 CommContext context_for(const System& sys, const ParallelPlan& p, const Workload& w) {
-  CommContext ctx{sys, p, group_of(p.tp, sys, "/parallel/tp", "tensor-parallel"), Group{}, {}, comm_bytes_per_element(w)};
+  CommContext ctx{sys, p, group_of(p.tp, sys, "/parallel/tp", "tensor-parallel"), {}, comm_bytes_per_element(w)};
   ctx.rt = w.runtime;
   ctx.gap_s = resolve_execution(sys.device, w.runtime).eff.dispatch_s;
   ctx.wait_s = w.runtime ? w.runtime->collective_wait_s : 0;
-  ctx.ep_group = p.ep > 1 ? group_of(p.ep, sys, "/parallel/ep", "expert-parallel") : Group{};
   const int d = sys.devices_per_node;
   for (int s = 0; s + 1 < p.pp; ++s) ctx.boundary_inter.push_back((s * p.tp) / d != ((s + 1) * p.tp) / d);
   return ctx;
