@@ -156,6 +156,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     Reader c = r.object("collectives");
     rt.custom_allreduce_max_bytes = c.number_in_or("custom_allreduce_max_bytes", 0, 1e12, 0);
     rt.one_shot_max_bytes = c.number_in_or("one_shot_max_bytes", 0, 1e12, 0);
+    rt.one_shot_max_bytes_4 = c.number_in_or("one_shot_max_bytes_4", 0, 1e12, rt.one_shot_max_bytes);
     rt.nccl_base_latency_s = c.number_in_or("nccl_base_latency_us", 0, 1e6, 0) * 1e-6;
     if (c.has("wait_us")) rt.collective_wait_s = c.number_in("wait_us", 0, 1e4) * 1e-6;
     c.reject_unknown();
@@ -238,6 +239,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
           {"collectives",
            {{"custom_allreduce_max_bytes", rt.custom_allreduce_max_bytes},
             {"one_shot_max_bytes", rt.one_shot_max_bytes},
+            {"one_shot_max_bytes_4", rt.one_shot_max_bytes_4},
             {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6},
             {"wait_us", rt.collective_wait_s * 1e6}}},
           {"flash_attention", rt.flash_attention},

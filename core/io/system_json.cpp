@@ -15,6 +15,7 @@ Link parse_link(Reader r) {
   l.bandwidth_bytes_per_s = read_required(r, field::link_bandwidth_gbps) * 1e9;
   l.latency_s = read_field(r, field::link_latency_us) * 1e-6;
   l.efficiency = read_field(r, field::link_efficiency);
+  l.peer_to_peer = r.boolean_or("peer_to_peer", true);
   r.reject_unknown();
   return l;
 }
@@ -75,7 +76,7 @@ System parse_system(const json& doc, const std::string& path, bool preset, const
 
 void write_link(JsonWriter& w, const Link& l) {
   w.begin_object().field("name", l.name).field("bandwidth_GBps", l.bandwidth_bytes_per_s / 1e9);
-  w.field("latency_us", l.latency_s * 1e6).field("efficiency", l.efficiency).end_object();
+  w.field("latency_us", l.latency_s * 1e6).field("efficiency", l.efficiency).field("peer_to_peer", l.peer_to_peer).end_object();
 }
 
 json link_to_json(const Link& l) {

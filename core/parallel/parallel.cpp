@@ -164,12 +164,15 @@ void add_line(StepComm& c, const CommContext& ctx, const std::string& what, Coll
     cost = collective_cost(kind, bytes_per_call, g, intra, inter, ctx.plan.algorithm);
   }
   // The runtime's own all-reduce for small messages inside a node: over NVLink-class links, or between two GPUs
-  // over PCIe peer-to-peer (vLLM refuses more than two PCIe-only GPUs); NCCL's base latency otherwise.
+  // over PCIe peer-to-peer (vLLM refuses more than two PCIe-only GPUs, and turns it off where the devices cannot
+  // read each other's memory: CustomAllreduce's _can_p2p); NCCL's base latency otherwise. One-shot for two
+  // devices, and below the runtime's limits for up to 4 and up to 8 (vLLM custom_all_reduce.cuh).
   const RuntimeSpec* rt = ctx.rt;
   const bool nvlink = intra.bandwidth_bytes_per_s > 64e9;
-  if (rt && kind == Collective::AllReduce && g.nodes == 1 && (nvlink || g.size() == 2) &&
+  if (rt && kind == Collective::AllReduce && g.nodes == 1 && (nvlink || g.size() == 2) && intra.peer_to_peer &&
       bytes_per_call <= rt->custom_allreduce_max_bytes && ctx.plan.algorithm == CollectiveAlgo::Auto) {
-    cost = custom_allreduce_cost(bytes_per_call, g.size(), intra, g.size() == 2 || bytes_per_call <= rt->one_shot_max_bytes);
+    const double one_shot_limit = g.size() <= 4 ? rt->one_shot_max_bytes_4 : rt->one_shot_max_bytes;
+    cost = custom_allreduce_cost(bytes_per_call, g.size(), intra, g.size() == 2 || bytes_per_call < one_shot_limit);
   } else if (rt && kind != Collective::PointToPoint) {
     cost.latency_s += rt->nccl_base_latency_s;
     cost.seconds += rt->nccl_base_latency_s;

@@ -69,7 +69,9 @@ struct RuntimeSpec {
   // inside one node over NVLink (or between 2 GPUs over PCIe peer-to-peer): one step (one-shot) up to
   // `one_shot_max_bytes`, a reduce-scatter and an all-gather (two-shot) above; NCCL beyond, which pays its base
   // latency per call (src/graph/tuning.cc baseLat) on top of its per-hop latencies. 0: not used / not charged.
-  double custom_allreduce_max_bytes = 0, one_shot_max_bytes = 0;
+  // `one_shot_max_bytes_4` for groups of 3 or 4 (vLLM: below 512 KiB there, 256 KiB up to 8); two devices always
+  // one-shot. The limits are strict (a message of exactly the limit runs two-shot).
+  double custom_allreduce_max_bytes = 0, one_shot_max_bytes = 0, one_shot_max_bytes_4 = 0;
   double nccl_base_latency_s = 0;
   // What each collective inside a step (all-reduce, all-gather, reduce-scatter, all-to-all; not point-to-point) adds
   // beyond its own transfer and latency: it is a barrier, and waits for the slowest device of its group to arrive.

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <set>
 
 #include "analysis/gemm_shape.hpp"
 #include "analysis/steps.hpp"
@@ -223,6 +224,39 @@ TEST_CASE("collectives: custom all-reduce for small messages, NCCL's base latenc
   for (const auto& line : r.lines)
     if (line.kind == Collective::AllReduce) ref_s += line.seconds;
   CHECK(ref_s == Approx(161 * (nccl.seconds + dgx.device.eff.dispatch_s)));
+}
+
+TEST_CASE("custom all-reduce: vLLM's one-shot limits by group size, and none without peer-to-peer", "[runtime][parallel]") {
+  // vLLM custom_all_reduce.cuh: one-shot below 512 KiB for up to 4 GPUs, below 256 KiB for up to 8, always for 2.
+  const ModelSpec m = preset_model("llama-3.1-70b");
+  Workload w;
+  w.settings = test::settings();
+  w.gen_tokens = 2;
+  w.runtime = find_runtime_preset("vllm");
+  const auto algorithms = [&](const System& sys, int tp, i64 batch) {
+    ParallelPlan p;
+    p.tp = tp;
+    w.requests = {Request{0, 1, batch}};
+    std::set<std::string> out;
+    for (const auto& l : forecast_plan(m, w, sys, p, Speculative{}).decode_comm.lines)
+      if (l.kind == Collective::AllReduce) out.insert(l.algorithm);
+    return out;
+  };
+  const System& dgx = *find_system_preset("dgx-h100");
+  // Batch 16 x 8192 x 2 bytes = 262,144 bytes: exactly the 8-GPU limit, so two-shot; one row less, one-shot.
+  CHECK(algorithms(dgx, 8, 16) == std::set<std::string>{"two-shot"});
+  CHECK(algorithms(dgx, 8, 15) == std::set<std::string>{"one-shot"});
+  // Four GPUs: one-shot up to 512 KiB (batch 31: 507,904 bytes), two-shot from it (batch 32: 524,288).
+  CHECK(algorithms(dgx, 4, 16) == std::set<std::string>{"one-shot"});
+  CHECK(algorithms(dgx, 4, 31) == std::set<std::string>{"one-shot"});
+  CHECK(algorithms(dgx, 4, 32) == std::set<std::string>{"two-shot"});
+  // GeForce cards over PCIe cannot read each other's memory: NCCL's ring for every all-reduce.
+  const System& geforce = *find_system_preset("2x-rtx-4090-pcie");
+  CHECK_FALSE(geforce.intra.peer_to_peer);
+  CHECK(algorithms(geforce, 2, 1) == std::set<std::string>{"ring"});
+  const System& pro = *find_system_preset("2x-rtx-pro-6000-pcie");
+  CHECK(pro.intra.peer_to_peer);
+  CHECK(algorithms(pro, 2, 1) == std::set<std::string>{"one-shot"});
 }
 
 TEST_CASE("every device has a default runtime that exists, a calibrated device's own efficiencies win", "[runtime]") {
