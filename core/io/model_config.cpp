@@ -448,12 +448,105 @@ void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
 }  // namespace
 
 
+namespace {
+
+// A compressed-tensors scheme's `weights` (num_bits, type int|float, strategy, group_size, block_structure) as a
+// storage format; empty when it names none Infercast has.
+std::string compressed_tensors_format(const json& w) {
+  if (!w.is_object()) return "";
+  const auto integer = [&](const char* k) {
+    const auto it = w.find(k);
+    return it != w.end() && it->is_number_integer() ? it->get<i64>() : i64{0};
+  };
+  const auto text = [&](const char* k) {
+    const auto it = w.find(k);
+    return it != w.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  const i64 bits = integer("num_bits"), group = integer("group_size");
+  const std::string type = text("type"), strategy = text("strategy");
+  if (type == "float" && bits == 8) {
+    const auto b = w.find("block_structure");
+    const bool b128 = strategy == "block" && b != w.end() && b->is_array() && b->size() == 2 && (*b)[0] == 128 && (*b)[1] == 128;
+    return b128 ? "fp8_block128" : "fp8";
+  }
+  if (type == "float" && bits == 4) return group == 16 ? "nvfp4" : group == 32 ? "mxfp4" : "";
+  if (type == "int" && bits >= 2 && bits <= 8) {
+    const std::string name = "int" + std::to_string(bits) + (strategy == "group" && group > 0 ? "-g" + std::to_string(group) : "");
+    return find_dtype(name) ? name : "";
+  }
+  return "";
+}
+
+// Module names or patterns a checkpoint leaves unquantized (modules_to_not_convert, compressed-tensors' `ignore`,
+// ModelOpt's `exclude_modules`) -> the weight classes kept in bf16.
+void keep_unconverted(const std::vector<std::string>& patterns, ModelSpec& m) {
+  const auto keep = [&](WeightClass c) { m.declared_keeps[static_cast<int>(c)] = true; };
+  for (const auto& pattern : patterns) {
+    const auto has = [&](const char* x) { return pattern.find(x) != std::string::npos; };
+    if (has("attn")) keep(WeightClass::Attention);
+    if (has("router") || has(".gate") || has("gate$")) keep(WeightClass::Router);
+    if (has("embed")) keep(WeightClass::Embedding);
+    if (has("lm_head")) keep(WeightClass::LmHead);
+    if (has("visual") || has("vision")) keep(WeightClass::Vision);
+    // Shared experts and dense MLPs (Kimi-K2's int4 checkpoints quantize only the routed experts).
+    if (has("shared_expert") || (has("mlp") && has("_proj") && !has("experts"))) keep(WeightClass::Ffn);
+  }
+}
+
+}  // namespace
+
 // quantization_config -> the storage format of the quantized weight classes (docs/formulas.md, "Declared
 // quantization"). Anything not understood is reported and left in bf16.
 static void read_quantization(Reader q, ModelSpec& m) {
   m.declared_quant = q.string_or("quant_method", "");
+  // ModelOpt (NVIDIA TensorRT Model Optimizer) may write only its quant_algo.
+  if (m.declared_quant.empty() && q.has("quant_algo")) m.declared_quant = "modelopt";
   const std::string& method = m.declared_quant;
-  if (method == "fp8") {
+  if (method == "compressed-tensors") {
+    // config_groups: {name: {targets, weights, input_activations}}; the group that targets Linear layers (or the
+    // first) sets the format.
+    const json* groups = q.raw("config_groups");
+    const json* chosen = nullptr;
+    if (groups && groups->is_object()) {
+      for (const auto& [name, g] : groups->items()) {
+        if (!g.is_object()) continue;
+        const auto t = g.find("targets");
+        const bool linear = t != g.end() && t->is_array() && std::any_of(t->begin(), t->end(), [](const json& x) { return x == "Linear"; });
+        if (!chosen || linear) chosen = &g;
+        if (linear) break;
+      }
+    }
+    if (chosen && chosen->contains("weights")) m.declared_weights = compressed_tensors_format(chosen->at("weights"));
+    if (chosen && chosen->contains("input_activations")) {
+      const json& a = chosen->at("input_activations");
+      if (a.is_object() && a.value("type", json("")) == "float" && a.value("num_bits", json(0)) == 8) m.declared_activations = "fp8";
+    }
+    keep_unconverted(q.string_array_or("ignore"), m);
+  } else if (method == "modelopt") {
+    // quant_algo: FP8 (per-tensor weights and activations), NVFP4, W4A16_AWQ / W4A8_AWQ (int4, groups of 128).
+    const std::string algo = q.string_or("quant_algo", "");
+    if (algo == "FP8") {
+      m.declared_weights = "fp8";
+      m.declared_activations = "fp8";
+    } else if (algo == "FP8_PB_WO" || algo == "FP8_BLOCK") {
+      m.declared_weights = "fp8_block128";
+    } else if (algo == "NVFP4") {
+      m.declared_weights = "nvfp4";
+    } else if (algo == "W4A16_AWQ" || algo == "W4A8_AWQ") {
+      const json* group = q.raw("group_size");
+      const i64 g = group && group->is_number_integer() && group->get<i64>() > 0 ? group->get<i64>() : 128;
+      m.declared_weights = "int4-g" + std::to_string(g);
+      if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
+      if (algo == "W4A8_AWQ") m.declared_activations = "fp8";
+    }
+    keep_unconverted(q.string_array_or("exclude_modules"), m);
+  } else if (method == "bitsandbytes") {
+    // load_in_4bit: NF4 or FP4 codes with one absmax per 64 weights (4.13 bits with double quantization, 4.5
+    // without): int4-g64's 4.31 bits is within 5% of either. load_in_8bit: LLM.int8(), int8 with row scales.
+    if (q.boolean_or("load_in_4bit", false)) m.declared_weights = "int4-g64";
+    else if (q.boolean_or("load_in_8bit", false)) m.declared_weights = "int8";
+    keep_unconverted(q.string_array_or("llm_int8_skip_modules"), m);
+  } else if (method == "fp8") {
     const json* block = q.raw("weight_block_size");
     const bool b128 = block && block->is_array() && block->size() == 2 && (*block)[0] == 128 && (*block)[1] == 128;
     m.declared_weights = b128 ? "fp8_block128" : "fp8";
@@ -475,14 +568,7 @@ static void read_quantization(Reader q, ModelSpec& m) {
                                  q.path() + " declares quant_method \"" + method +
                                      "\", which Infercast does not read; weights default to bf16 (set precision.weights)"});
   }
-  for (const auto& pattern : q.string_array_or("modules_to_not_convert")) {
-    const auto keep = [&](WeightClass c) { m.declared_keeps[static_cast<int>(c)] = true; };
-    if (pattern.find("attn") != std::string::npos) keep(WeightClass::Attention);
-    if (pattern.find("router") != std::string::npos || pattern.find(".gate") != std::string::npos) keep(WeightClass::Router);
-    if (pattern.find("embed") != std::string::npos) keep(WeightClass::Embedding);
-    if (pattern.find("lm_head") != std::string::npos) keep(WeightClass::LmHead);
-    if (pattern.find("visual") != std::string::npos || pattern.find("vision") != std::string::npos) keep(WeightClass::Vision);
-  }
+  keep_unconverted(q.string_array_or("modules_to_not_convert"), m);
   for (const auto& key : q.unread()) q.raw(key);  // other keys (version, zero_point, ...) do not change storage
 }
 
@@ -516,6 +602,11 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     // tie_word_embeddings does (Qwen3-VL writes it at the top level only).
     if (!inner_cfg.contains("tie_word_embeddings") && config.contains("tie_word_embeddings"))
       inner_cfg["tie_word_embeddings"] = config.at("tie_word_embeddings");
+    // So does the checkpoint's quantization_config (Kimi-K2.5 writes it beside text_config).
+    if (!inner_cfg.contains("quantization_config") && config.contains("quantization_config")) {
+      inner_cfg["quantization_config"] = config.at("quantization_config");
+      top.raw("quantization_config");
+    }
     ModelSpec inner_spec = parse_config(inner_cfg, text.path());
     if (inner_spec.model_type.empty()) inner_spec.model_type = inner;
     // The vision encoder and its projector (io/config_vision.cpp), or a warning that it is not modelled.

@@ -67,9 +67,46 @@ TEST_CASE("a checkpoint's quantization_config sets the weight formats by default
   CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "fp8");
   CHECK(v["workload"]["precision"]["by_class"]["experts"]["dtype"] == "q4_k");
   // A method we do not read is said, and weights stay bf16.
-  v = analyze_json(R"({"model": {"model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
-      "intermediate_size": 512, "vocab_size": 1000, "quantization_config": {"quant_method": "bitsandbytes", "load_in_4bit": true}}})");
-  CHECK(v["model"]["warnings"][0]["code"] == "model.quantization_not_applied");
+  const std::string tiny = R"("model_type": "llama", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "intermediate_size": 512, "vocab_size": 1000)";
+  const auto with_quant = [&](const std::string& q, const std::string& extra = "") {
+    return analyze_json(R"({"model": {)" + tiny + R"(, "quantization_config": )" + q + R"(}, "hardware": "nvidia-h200-sxm")" + extra + "}");
+  };
+  v = with_quant(R"({"quant_method": "hqq", "nbits": 4})");
+  bool warned = false;
+  for (const auto& w : v["model"]["warnings"]) warned = warned || w["code"] == "model.quantization_not_applied";
+  CHECK(warned);
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "bf16");
+  // bitsandbytes: NF4 with one absmax per 64 (int4-g64's 4.31 bits), LLM.int8().
+  CHECK(with_quant(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "int4-g64");
+  CHECK(with_quant(R"({"quant_method": "bitsandbytes", "load_in_8bit": true})")["workload"]["precision"]["by_class"]["attention"]["dtype"] == "int8");
+  // compressed-tensors FP8-dynamic (llm-compressor, RedHatAI): fp8 weights per channel, fp8 activations per token.
+  v = with_quant(R"({"quant_method": "compressed-tensors", "format": "float-quantized", "config_groups": {"group_0": {"targets": ["Linear"],
+      "weights": {"num_bits": 8, "type": "float", "strategy": "channel", "symmetric": true, "dynamic": false},
+      "input_activations": {"num_bits": 8, "type": "float", "strategy": "token", "dynamic": true}}}, "ignore": ["lm_head"]})");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "fp8");
+  CHECK(v["workload"]["precision"]["activations"] == "fp8");
+  // W4A16 in groups of 128; attention left out by a regular expression stays bf16.
+  v = with_quant(R"({"quant_method": "compressed-tensors", "format": "pack-quantized", "config_groups": {"group_0": {"targets": ["Linear"],
+      "weights": {"num_bits": 4, "type": "int", "strategy": "group", "group_size": 128, "symmetric": true}}},
+      "ignore": ["lm_head", "re:.*self_attn.*"]})");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "int4-g128");
+  CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "bf16");
+  CHECK(v["workload"]["precision"]["activations"] == "bf16");
+  // ModelOpt writes quant_algo without a quant_method: FP8 weights and activations per tensor.
+  v = with_quant(R"({"quant_algo": "FP8", "kv_cache_quant_algo": null, "exclude_modules": ["lm_head"]})");
+  CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "fp8");
+  CHECK(v["workload"]["precision"]["activations"] == "fp8");
+  CHECK(with_quant(R"({"quant_method": "modelopt", "quant_algo": "NVFP4"})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "nvfp4");
+  // Kimi-K2's int4 checkpoints: routed experts in int4 groups of 32, everything else in bf16; the
+  // quantization_config of a multimodal wrapper sits beside its text_config.
+  const std::string moe = R"("model_type": "mixtral", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,
+      "num_key_value_heads": 4, "intermediate_size": 512, "vocab_size": 1000, "num_local_experts": 8, "num_experts_per_tok": 2)";
+  v = analyze_json(R"({"model": {"model_type": "llava", "text_config": {)" + moe + R"(}, "quantization_config": {"quant_method": "compressed-tensors",
+      "config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int", "strategy": "group", "group_size": 32}}},
+      "ignore": ["lm_head", "re:.*self_attn.*", "re:.*shared_experts.*", "re:.*mlp\\.(gate|up|gate_up|down)_proj.*"]}}})");
+  CHECK(v["workload"]["precision"]["by_class"]["experts"]["dtype"] == "int4-g32");
+  CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "bf16");
   CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "bf16");
 }
 
