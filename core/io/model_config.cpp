@@ -33,7 +33,18 @@ const std::set<std::string>& harmless_keys() {
       "beta_slow", "rope_type", "is_decoder", "model_type", "boi_token_index", "eoi_token_index", "image_token_index",
       "apply_residual_connection_post_layernorm", "tokenizer_class", "attn_temperature_tuning", "floor_scale",
       "attn_scale", "fixed_scale", "bos_token", "eos_token", "max_window_layers", "use_sliding_window", "tie_word_embeddings",
-      "partial_rotary_factor", "rope_interleave", "use_bidirectional_attention"};
+      "partial_rotary_factor", "rope_interleave", "use_bidirectional_attention",
+      // Every PretrainedConfig's own attributes, which older transformers wrote into every config (and nested
+      // text_config) it saved: generation defaults, output switches, labels, encoder-decoder flags.
+      "return_dict", "output_hidden_states", "output_attentions", "torchscript", "use_bfloat16", "tf_legacy_loss",
+      "pruned_heads", "chunk_size_feed_forward", "is_encoder_decoder", "cross_attention_hidden_size",
+      "add_cross_attention", "tie_encoder_decoder", "max_length", "min_length", "do_sample", "early_stopping",
+      "num_beams", "num_beam_groups", "diversity_penalty", "temperature", "top_k", "top_p", "typical_p",
+      "repetition_penalty", "length_penalty", "no_repeat_ngram_size", "encoder_no_repeat_ngram_size", "bad_words_ids",
+      "num_return_sequences", "output_scores", "return_dict_in_generate", "remove_invalid_values",
+      "exponential_decay_length_penalty", "suppress_tokens", "begin_suppress_tokens", "finetuning_task", "id2label",
+      "label2id", "num_labels", "prefix", "problem_type", "task_specific_params", "_commit_hash",
+      "_attn_implementation_autoset", "ignore_index"};
   return keys;
 }
 

@@ -198,6 +198,11 @@ TEST_CASE("new names for layouts already counted", "[families]") {
   CHECK(vl.vision.kind != VisionKind::None);  // its encoder is modelled, read beside the text model's keys
   CHECK_FALSE(warning(vl, "model.vision_not_modelled"));
   CHECK_FALSE(warning(vl, "model.unused_field"));
+  // PretrainedConfig's own attributes (generation defaults, labels), which older transformers saved into every
+  // config and nested text_config (Kimi-K2.5 carries 40 of them), say nothing of the architecture.
+  const ModelSpec noisy = parse(small("mistral", {{"temperature", 1.0}, {"top_k", 50}, {"id2label", {{"0", "LABEL_0"}}},
+                                                  {"output_attentions", false}, {"bad_words_ids", nullptr}, {"num_beams", 1}}));
+  CHECK_FALSE(warning(noisy, "model.unused_field"));
 }
 
 TEST_CASE("OLMo 2: q/k norms over the whole projection width, post-norms", "[families][rules]") {
