@@ -1,5 +1,6 @@
 #include "io/decoder_rules.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace infercast {
@@ -44,6 +45,8 @@ i64 rotary_dims(Reader& r, i64 head_dim) {
       if (factor < 0) factor = f;
     }
   }
+  // rotary_dim (MiniMax-M2, GPT-J): the rotated width itself; transformers turns it into partial_rotary_factor.
+  if (factor < 0 && r.has("rotary_dim")) return std::min(head_dim, r.positive_int("rotary_dim"));
   if (factor < 0) return head_dim;
   return static_cast<i64>(std::floor(static_cast<double>(head_dim) * factor));
 }

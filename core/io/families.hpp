@@ -84,6 +84,7 @@ struct FamilyTraits {
   bool norm_bias = false;                  // LayerNorm with a bias (StarCoder2, StableLM, Phi-MoE)
   const char* bias_key = "attention_bias";  // the key BiasRule::Key reads
   bool bias_on_o = true;                   // BiasRule::Key: the key also gives o_proj a bias (GLM: q, k, v only)
+  const char* o_bias_key = "";             // BiasRule::Key: o_proj's bias from its own key instead (Seed-OSS attention_out_bias)
   const char* mlp_bias_name = "mlp_bias";  // the key mlp_bias_key reads (StarCoder2, ERNIE: use_bias)
   bool gated_mlp = true;                   // false: up, activation, down (StarCoder2's c_fc / c_proj)
   const char* qk_norm_key = "";            // a key that turns the q/k norm on (Cohere use_qk_norm, StableLM qk_layernorm)
@@ -93,6 +94,8 @@ struct FamilyTraits {
   bool nope_layers = false;                // no_rope_layers / no_rope_layer_interval mark NoPE layers (SmolLM3)
   bool rope_sliding_only = false;          // full-attention layers have no RoPE (Cohere 2)
   const char* experts_key = "num_local_experts";  // MoeRule::Mixtral's expert count (OLMoE: num_experts)
+  bool routing_bias = false;               // MoeRule::Mixtral: a score-correction bias per expert (MiniMax-M2)
+  const char* shared_expert_key = "";      // MoeRule::Mixtral: a shared expert of this width when positive (MiniMax-M2)
   const char* lm_head_bias_key = "";       // a key giving the LM head a bias (Phi-MoE lm_head_bias, ERNIE use_bias)
   // Keys this family's configs carry that change nothing counted (Granite's multipliers, Cohere's logit_scale):
   // read without the unused-field note.

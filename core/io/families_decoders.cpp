@@ -355,6 +355,44 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                      {"hidden_size_per_layer_input", 256}, {"attention_k_eq_v", false}, {"num_kv_shared_layers", 0},
                      {"enable_moe_block", false}, {"use_double_wide_mlp", false}, {"global_head_dim", 512}};
   add(gemma4);
+
+  // Seed-OSS: Llama's layout; attention_bias gives q, k and v biases, attention_out_bias o's.
+  FamilyTraits seed{"seed_oss", {}, {"SeedOssForCausalLM"}};
+  seed.mlp_bias_key = true;
+  seed.bias_default = true;
+  seed.bias_on_o = false;
+  seed.o_bias_key = "attention_out_bias";
+  seed.config_class = "SeedOssConfig";
+  seed.source = "seed_oss/configuration_seed_oss.py, modeling_seed_oss.py (q, k, v biases from attention_bias, o from attention_out_bias)";
+  seed.defaults = {{"vocab_size", 155136},      {"hidden_size", 4096},        {"intermediate_size", 27648},
+                   {"num_hidden_layers", 64},   {"num_attention_heads", 80},  {"num_key_value_heads", 8},
+                   {"head_dim", 128},           {"hidden_act", "silu"},       {"max_position_embeddings", 524288},
+                   {"tie_word_embeddings", false}, {"attention_bias", true}, {"attention_out_bias", false},
+                   {"mlp_bias", false}};
+  seed.ignored_keys = {"residual_dropout"};
+  add(seed);
+
+  // MiniMax-M2: Mixtral's experts (num_local_experts of intermediate_size), a sigmoid router with a score-correction
+  // bias per expert, RMS q/k norms over the whole projection width, RoPE on rotary_dim of each head.
+  FamilyTraits minimax_m2{"minimax_m2", {}, {"MiniMaxM2ForCausalLM"}};
+  minimax_m2.bias = BiasRule::None;
+  minimax_m2.qk_norm = true;
+  minimax_m2.qk_norm_full = true;
+  minimax_m2.moe = MoeRule::Mixtral;
+  minimax_m2.routing_bias = true;
+  minimax_m2.shared_expert_key = "shared_intermediate_size";
+  minimax_m2.config_class = "MiniMaxM2Config";
+  minimax_m2.source = "minimax_m2/modular_minimax_m2.py (MiniMaxM2Attention: q_norm over n_heads*head_dim, k_norm over "
+                      "n_kv*head_dim; MiniMaxM2SparseMoeBlock: e_score_correction_bias; rotary_dim as partial_rotary_factor)";
+  minimax_m2.defaults = {{"vocab_size", 200064},     {"hidden_size", 3072},       {"intermediate_size", 1536},
+                         {"num_hidden_layers", 62},  {"num_attention_heads", 48}, {"num_key_value_heads", 8},
+                         {"head_dim", 128},          {"hidden_act", "silu"},      {"max_position_embeddings", 196608},
+                         {"tie_word_embeddings", false}, {"num_experts_per_tok", 8}, {"num_local_experts", 256}};
+  // Switches transformers' class does not read (it always norms and always biases the router) and the MTP modules,
+  // which decoding without speculation never runs.
+  minimax_m2.ignored_keys = {"use_qk_norm", "qk_norm_type", "use_routing_bias", "use_mtp", "mtp_transformer_layers",
+                             "num_mtp_modules", "attn_type_list"};
+  add(minimax_m2);
 }
 
 }  // namespace infercast

@@ -73,10 +73,16 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   alias("qwen3", {"qwen3_vl", "qwen3_vl_text"}, {"Qwen3VLForConditionalGeneration"});
   alias("qwen3_moe", {"qwen3_vl_moe", "qwen3_vl_moe_text"}, {"Qwen3VLMoeForConditionalGeneration"});
   alias("mistral", {"mistral3"}, {"Mistral3ForConditionalGeneration"});
+  // Xiaomi's MiMo: Qwen2's layers (q, k, v biases) and MTP layers beside them (reported, not counted).
+  alias("qwen2", {"mimo"}, {"MiMoForCausalLM"});
 
-  FamilyTraits ds32{"deepseek_v32", {}, {"DeepseekV32ForCausalLM"}};
+  // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
+  FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;
-  ds32.source = "deepseek_v32/configuration_deepseek_v32.py; DeepSeek's inference/model.py (Indexer)";
+  ds32.source = "deepseek_v32/configuration_deepseek_v32.py; DeepSeek's inference/model.py (Indexer); glm_moe_dsa";
+  // GLM-5 restates sizes the MLA keys give (qk_head_dim = nope + rope, head_dim = the rope part) and the indexer's
+  // RoPE layout, which changes no count.
+  ds32.ignored_keys = {"qk_head_dim", "head_dim", "indexer_rope_interleave"};
   v.push_back(ds32);
 }
 

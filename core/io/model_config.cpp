@@ -44,7 +44,7 @@ const std::set<std::string>& harmless_keys() {
       "num_return_sequences", "output_scores", "return_dict_in_generate", "remove_invalid_values",
       "exponential_decay_length_penalty", "suppress_tokens", "begin_suppress_tokens", "finetuning_task", "id2label",
       "label2id", "num_labels", "prefix", "problem_type", "task_specific_params", "_commit_hash",
-      "_attn_implementation_autoset", "ignore_index"};
+      "_attn_implementation_autoset", "ignore_index", "use_mrope", "rope_parameters"};
   return keys;
 }
 
@@ -151,7 +151,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   } else if (t.bias == BiasRule::Key) {
     const bool b = r.boolean_or(t.bias_key, t.bias_default);
     a.qkv_bias = b;
-    a.o_bias = b && t.bias_on_o;
+    a.o_bias = t.o_bias_key[0] ? r.boolean_or(t.o_bias_key, false) : b && t.bias_on_o;
   }
   a.qk_norm = t.qk_norm || (t.qk_norm_key[0] && r.boolean_or(t.qk_norm_key, false));
   a.qk_norm_full = t.qk_norm_full;
@@ -231,6 +231,12 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     moe.n_experts = r.positive_int(t.experts_key);
     moe.top_k = r.positive_int("num_experts_per_tok");
     moe.expert_intermediate = dense.intermediate;
+    moe.score_correction_bias = t.routing_bias;
+    if (t.shared_expert_key[0]) {
+      const i64 shared = r.nonneg_int_or(t.shared_expert_key, 0);
+      moe.n_shared = shared > 0 ? 1 : 0;
+      moe.shared_intermediate = shared;
+    }
     std::fill(is_moe.begin(), is_moe.end(), true);
   } else if (t.moe == MoeRule::Qwen || t.moe == MoeRule::QwenShared) {
     moe.n_experts = r.positive_int("num_experts");

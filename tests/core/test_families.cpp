@@ -436,3 +436,49 @@ TEST_CASE("SmolLM3: every fourth layer NoPE", "[families][rules]") {
   CHECK(listed.layers[0].attn.rope_dim == 0);
   CHECK(listed.layers[1].attn.rope_dim == 16);
 }
+
+TEST_CASE("2025-26 families: MiniMax-M2, Seed-OSS, GLM-5 and MiMo counted by hand", "[families][rules]") {
+  // MiniMax-M2.5's config.json (MiniMaxAI/MiniMax-M2.5): Mixtral's experts with a sigmoid router and its
+  // score-correction bias, q/k RMS norms over the whole projections, RoPE on 64 of 128 dims.
+  const ModelSpec mm = parse({{"model_type", "minimax_m2"}, {"num_hidden_layers", 62}, {"hidden_size", 3072},
+                              {"num_attention_heads", 48}, {"num_key_value_heads", 8}, {"head_dim", 128},
+                              {"intermediate_size", 1536}, {"vocab_size", 200064}, {"num_experts_per_tok", 8},
+                              {"num_local_experts", 256}, {"rotary_dim", 64}, {"use_qk_norm", true},
+                              {"qk_norm_type", "per_layer"}, {"use_routing_bias", true}, {"use_mtp", true},
+                              {"num_mtp_modules", 3}, {"mtp_transformer_layers", 1}, {"shared_intermediate_size", 0},
+                              {"scoring_func", "sigmoid"}, {"tie_word_embeddings", false}});
+  CHECK(mm.layers[0].attn.rope_dim == 64);
+  CHECK(mm.layers[0].attn.qk_norm_full);
+  CHECK(mm.layers[0].ffn.score_correction_bias);
+  CHECK(mm.layers[0].ffn.n_shared == 0);
+  // 62 x (attention 3072x6144 + 2 x 3072x1024 + 6144x3072 + q/k norms 6144 + 1024, router 3072x256 + 256,
+  // 256 experts of 3 x 3072 x 1536, 2 norms) + embedding and head 2 x 200064 x 3072 + the final norm.
+  CHECK(count_params(mm).total == 228689764864LL);
+  CHECK(count_params(mm).active == 11030553088LL);
+  CHECK_FALSE(warning(mm, "model.unused_field"));
+  // Seed-OSS-36B: biases on q, k and v (attention_bias), none on o (attention_out_bias false).
+  const ModelSpec seed = parse({{"model_type", "seed_oss"}, {"attention_bias", true}, {"attention_out_bias", false},
+                                {"head_dim", 128}, {"hidden_size", 5120}, {"intermediate_size", 27648},
+                                {"num_attention_heads", 80}, {"num_hidden_layers", 64}, {"num_key_value_heads", 8},
+                                {"vocab_size", 155136}, {"tie_word_embeddings", false}, {"residual_dropout", 0.1}});
+  CHECK(seed.layers[0].attn.qkv_bias);
+  CHECK_FALSE(seed.layers[0].attn.o_bias);
+  CHECK(count_params(seed).total == 36151104512LL);
+  CHECK(parse(small("seed_oss", {{"attention_out_bias", true}})).layers[0].attn.o_bias);
+  // GLM-5 is DeepSeek-V3.2's layout under GLM's name; MiMo is Qwen2's with an MTP layer beside.
+  CHECK(count_params(parse(small("mimo", {{"num_nextn_predict_layers", 1}}))).total ==
+        count_params(parse(small("qwen2"))).total);
+  CHECK(parse(small("mimo", {{"num_nextn_predict_layers", 1}})).mtp_layers == 1);
+  json glm5 = {{"model_type", "glm_moe_dsa"}, {"hidden_size", 256}, {"num_hidden_layers", 3}, {"num_attention_heads", 4},
+               {"num_key_value_heads", 4}, {"intermediate_size", 512}, {"moe_intermediate_size", 64}, {"vocab_size", 1000},
+               {"n_routed_experts", 8}, {"n_shared_experts", 1}, {"num_experts_per_tok", 2}, {"first_k_dense_replace", 1},
+               {"q_lora_rank", 64}, {"kv_lora_rank", 32}, {"qk_nope_head_dim", 32}, {"qk_rope_head_dim", 16},
+               {"v_head_dim", 32}, {"index_topk", 64}, {"index_n_heads", 4}, {"index_head_dim", 32},
+               {"qk_head_dim", 48}, {"head_dim", 16}, {"indexer_rope_interleave", true}};
+  const ModelSpec g5 = parse(glm5);
+  json ds = glm5;
+  ds["model_type"] = "deepseek_v32";
+  CHECK(count_params(g5).total == count_params(parse(ds)).total);
+  CHECK(g5.layers[0].attn.index_topk == 64);
+  CHECK_FALSE(warning(g5, "model.unused_field"));
+}
