@@ -516,10 +516,23 @@ void keep_unconverted(const std::vector<std::string>& patterns, ModelSpec& m) {
 // quantization"). Anything not understood is reported and left in bf16.
 static void read_quantization(Reader q, ModelSpec& m) {
   m.declared_quant = q.string_or("quant_method", "");
-  // ModelOpt (NVIDIA TensorRT Model Optimizer) may write only its quant_algo.
+  // ModelOpt (NVIDIA TensorRT Model Optimizer) may write only its quant_algo; mlx-lm only its bits and groups.
   if (m.declared_quant.empty() && q.has("quant_algo")) m.declared_quant = "modelopt";
+  if (m.declared_quant.empty() && q.has("bits") && q.has("group_size")) m.declared_quant = "mlx";
   const std::string& method = m.declared_quant;
-  if (method == "compressed-tensors") {
+  if (method == "mlx") {
+    // mlx-lm (mlx-community): `mode` affine (N-bit integers, an fp16 scale and bias per group of G: mlxN-gG), or
+    // the MX / NV formats.
+    const std::string mode = q.string_or("mode", "affine");
+    const i64 bits = q.positive_int_or("bits", 4), group = q.positive_int_or("group_size", 64);
+    if (mode == "mxfp4" || mode == "nvfp4" || mode == "mxfp8") m.declared_weights = mode;
+    else if (mode == "affine") m.declared_weights = "mlx" + std::to_string(bits) + "-g" + std::to_string(group);
+    if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
+    // mlx_lm.convert quantizes every Linear and Embedding whose width divides into groups: the token embedding
+    // and the LM head too (per-layer overrides, such as 8-bit MoE gates, are not read).
+    m.declared_keeps[static_cast<int>(WeightClass::Embedding)] = false;
+    m.declared_keeps[static_cast<int>(WeightClass::LmHead)] = false;
+  } else if (method == "compressed-tensors") {
     // config_groups: {name: {targets, weights, input_activations}}; the group that targets Linear layers (or the
     // first) sets the format.
     const json* groups = q.raw("config_groups");
@@ -674,7 +687,13 @@ ModelSpec parse_config(const json& config, const std::string& path) {
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);
   // Quantization declared by the checkpoint.
-  if (top.has("quantization_config")) read_quantization(top.object("quantization_config"), m);
+  // mlx-lm writes its scheme as `quantization` (and often again as `quantization_config`).
+  if (top.has("quantization_config")) {
+    read_quantization(top.object("quantization_config"), m);
+    top.raw("quantization");
+  } else if (top.has("quantization")) {
+    read_quantization(top.object("quantization"), m);
+  }
   // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding
   // byte counts to the unit, and no such model exists. count_params throws model.too_large past 2^63.
   const i64 total = count_params(m).total;

@@ -78,6 +78,21 @@ std::optional<DType> grouped_dtype(const std::string& n) {
   return d;
 }
 
+// "mlx4-g64": mlx-lm's affine quantization, b-bit integers with an fp16 scale and an fp16 bias per group of G
+// (mlx.core.quantize; mlx-community checkpoints). Bits per element = b + 32 / G: 4.5 at 4 bits in groups of 64.
+std::optional<DType> affine_dtype(const std::string& n) {
+  int bits = 0;
+  long group = 0;
+  char tail = 0;
+  if (std::sscanf(n.c_str(), "mlx%d-g%ld%c", &bits, &group, &tail) != 2) return std::nullopt;
+  if (bits < 2 || bits > 8 || bits == 7 || group < 8 || group > 65536) return std::nullopt;
+  if (n != "mlx" + std::to_string(bits) + "-g" + std::to_string(group)) return std::nullopt;
+  DType d{n, bits + 32.0 / static_cast<double>(group), bits == 8 ? ComputeType::INT8 : ComputeType::INT4, true,
+          std::to_string(bits) + "-bit integers with an fp16 scale and an fp16 bias per group of " + std::to_string(group) +
+              " (mlx-lm's affine quantization)"};
+  return d;
+}
+
 }  // namespace
 
 std::optional<DType> find_dtype(const std::string& raw) {
@@ -90,7 +105,8 @@ std::optional<DType> find_dtype(const std::string& raw) {
   if (n == "e5m2" || n == "float8_e5m2") n = "fp8_e5m2";
   for (const auto& d : all_dtypes())
     if (d.name == n) return d;
-  return grouped_dtype(n);
+  if (auto g = grouped_dtype(n)) return g;
+  return affine_dtype(n);
 }
 
 bool needs_dequant(const DType& w, const DType& act) {

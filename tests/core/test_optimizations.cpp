@@ -108,6 +108,17 @@ TEST_CASE("a checkpoint's quantization_config sets the weight formats by default
   CHECK(v["workload"]["precision"]["by_class"]["experts"]["dtype"] == "int4-g32");
   CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "bf16");
   CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "bf16");
+  // mlx-community checkpoints: `quantization` {bits, group_size}, an fp16 scale and bias per group (4.5 bits at 4
+  // in 64), the embedding and the head quantized too.
+  v = analyze_json(R"({"model": {)" + tiny + R"(, "quantization": {"group_size": 64, "bits": 4}}})");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "mlx4-g64");
+  CHECK(v["workload"]["precision"]["by_class"]["embedding"]["dtype"] == "mlx4-g64");
+  CHECK(v["workload"]["precision"]["by_class"]["lm_head"]["dtype"] == "mlx4-g64");
+  CHECK(v["workload"]["precision"]["by_class"]["router"]["dtype"] == "bf16");
+  CHECK(find_dtype("mlx4-g64")->bits_per_element == 4.5);
+  CHECK(find_dtype("mlx3-g32")->bits_per_element == 4);
+  CHECK_FALSE(find_dtype("mlx7-g64"));
+  CHECK(with_quant(R"({"group_size": 32, "bits": 4, "mode": "mxfp4"})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "mxfp4");
 }
 
 TEST_CASE("KV compression: fewer bytes, and the dequantization it costs", "[quant]") {
