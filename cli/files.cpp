@@ -80,4 +80,14 @@ std::string config_beside(const std::string& path) {
   return fs::is_regular_file(c, ec) ? c.string() : "";
 }
 
+std::string config_in_folder(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return "";
+  for (const char* name : {"config.json", "params.json"}) {
+    const fs::path c = fs::path(path) / name;
+    if (fs::is_regular_file(c, ec)) return c.string();
+  }
+  return "";
+}
+
 }  // namespace infercast

@@ -22,5 +22,8 @@ std::string read_file_prefix(const std::string& path, std::size_t limit);
 std::vector<std::string> safetensors_files(const std::string& path);
 // The config.json beside a checkpoint (in the folder, or the file's folder); "" when there is none.
 std::string config_beside(const std::string& path);
+// A model folder's config.json, else its params.json (Mistral's own format); "" when `path` is not a folder or
+// holds neither.
+std::string config_in_folder(const std::string& path);
 
 }  // namespace infercast

@@ -17,8 +17,9 @@ using K = FlagKind;
 const std::vector<Flag>& flags() {
   static const std::vector<Flag> table = {
       {"--model", "model", K::Custom, "/model", "ID|PATH",
-       "a model preset id, a config.json, a preset file, a .gguf (its header only) or a safetensors checkpoint (a "
-       "folder or one of its files: the headers give the exact shapes and formats)"},
+       "a model preset id, a config.json (or Mistral's params.json), a preset file, a .gguf (its header only), a "
+       "safetensors checkpoint (a folder or one of its files: the headers give the exact shapes and formats) or a "
+       "folder holding a config.json or params.json"},
       {"--hardware", "hardware", K::Document, "/hardware", "ID|PATH", "a hardware preset id or a hardware JSON file"},
       {"--reserve", "hardware", K::Number, "/memory_reserve_GB", "GB", ""},
       {"--runtime", "runtime", K::Document, "/runtime", "ID|PATH",

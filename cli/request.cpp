@@ -53,6 +53,8 @@ void add_model(const Args& a, json& req, json& header_precision) {
     const json g = unwrap(call_bytes("gguf", bytes), model);
     req["model"] = g["config"];
     header_precision = known_formats(g["precision"]);
+  } else if (const std::string cfg = config_in_folder(model); !cfg.empty()) {
+    req["model"] = document(cfg);
   } else {
     req["model"] = document(model);
   }

@@ -13,6 +13,7 @@
 #include "util/limits.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace infercast {
@@ -611,12 +612,43 @@ int text_config_depth(const std::string& path) {
   return n;
 }
 
+// Mistral's own params.json (mistral-inference; Devstral, Magistral and Mistral Small publish it beside or instead
+// of config.json) as the Hugging Face config it converts to (transformers' convert_mistral_weights_to_hf.py): a
+// Mistral, or with `moe` a Mixtral. Keys that change nothing counted are dropped; the rest stay and are reported.
+json mistral_params_as_hf(const json& c) {
+  static const std::map<std::string, std::string> names = {
+      {"dim", "hidden_size"},          {"n_layers", "num_hidden_layers"}, {"head_dim", "head_dim"},
+      {"hidden_dim", "intermediate_size"}, {"n_heads", "num_attention_heads"}, {"n_kv_heads", "num_key_value_heads"},
+      {"vocab_size", "vocab_size"},    {"norm_eps", "rms_norm_eps"},      {"rope_theta", "rope_theta"},
+      {"sliding_window", "sliding_window"}, {"tied_embeddings", "tie_word_embeddings"},
+      {"max_seq_len", "max_position_embeddings"}, {"max_position_embeddings", "max_position_embeddings"}};
+  json out = {{"model_type", "mistral"}, {"tie_word_embeddings", false}, {"sliding_window", nullptr}};
+  for (const auto& [key, value] : c.items()) {
+    const auto it = names.find(key);
+    if (it != names.end()) {
+      out[it->second] = value;
+    } else if (key == "moe" && value.is_object()) {
+      out["model_type"] = "mixtral";
+      if (value.contains("num_experts")) out["num_local_experts"] = value["num_experts"];
+      if (value.contains("num_experts_per_tok")) out["num_experts_per_tok"] = value["num_experts_per_tok"];
+    } else if (key != "_name_or_path" && key != "lora" && key != "quantization") {
+      out[key] = value;  // reported as unused (vision_encoder and anything new)
+    }
+  }
+  return out;
+}
+
 ModelSpec parse_config(const json& config, const std::string& path) {
   Reader probe(config, path, "model");
   ModelSpec m;
   // Multimodal wrappers keep the language model in text_config.
   std::string type;
   if (probe.has("model_type")) type = probe.string("model_type");
+  // Mistral's params.json names its sizes as DeepSeek's inference schema does (dim, n_layers), with hidden_dim
+  // where DeepSeek writes inter_dim.
+  if (type.empty() && probe.has("dim") && probe.has("n_layers") && probe.has("hidden_dim") && !probe.has("inter_dim") &&
+      !probe.has("kv_lora_rank"))
+    return parse_config(mistral_params_as_hf(config), path);
   const bool native_deepseek = type.empty() && probe.has("dim") && probe.has("n_layers");
   if (probe.has("text_config")) {
     Reader& top = probe;

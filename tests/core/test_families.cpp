@@ -482,3 +482,25 @@ TEST_CASE("2025-26 families: MiniMax-M2, Seed-OSS, GLM-5 and MiMo counted by han
   CHECK(g5.layers[0].attn.index_topk == 64);
   CHECK_FALSE(warning(g5, "model.unused_field"));
 }
+
+TEST_CASE("Mistral's own params.json reads as the Hugging Face config it converts to, not DeepSeek's schema", "[families]") {
+  // mistralai/Devstral-Small-2507's params.json: 23,572,403,200 parameters (its index's total_parameters).
+  const json params = {{"dim", 5120},       {"n_layers", 40},          {"head_dim", 128}, {"hidden_dim", 32768},
+                       {"n_heads", 32},     {"n_kv_heads", 8},         {"rope_theta", 1e9}, {"norm_eps", 1e-5},
+                       {"vocab_size", 131072}};
+  const ModelSpec m = parse(params);
+  CHECK(m.model_type == "mistral");
+  CHECK(count_params(m).total == 23572403200LL);
+  CHECK_FALSE(warning(m, "model.unused_field"));
+  // Mixtral 8x22B's params.json: `moe` makes it Mixtral.
+  json moe = params;
+  moe["moe"] = {{"num_experts", 8}, {"num_experts_per_tok", 2}};
+  const ModelSpec x = parse(moe);
+  CHECK(x.model_type == "mixtral");
+  CHECK(x.layers[0].ffn.n_experts == 8);
+  CHECK(x.layers[0].ffn.top_k == 2);
+  // A vision encoder is named, not dropped silently.
+  json vision = params;
+  vision["vision_encoder"] = {{"hidden_size", 1024}};
+  CHECK(warning(parse(vision), "model.unused_field"));
+}
