@@ -431,8 +431,19 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
       ds.model = shard(frame_of(d), d, dp_plan.tp, 0, ds.layers);
       dstages.push_back(std::move(ds));
     }
-    const CommContext dctx = context_for(sys, dp_plan, w);
-    r.draft_step_s = step_seconds(dstages, dctx, draft_step, w, conv);
+    // The drafter runs inside the engine step that verifies its tokens (vLLM's GPUModelRunner.execute_model calls
+    // propose_draft_token_ids; SGLang's and TensorRT-LLM's speculative workers likewise): scheduling, input
+    // preparation and output processing, the runtime's step overhead, are paid once per verification step, and
+    // a draft step pays only its own kernels' launches.
+    Workload wd = w;
+    RuntimeSpec draft_rt;
+    if (w.runtime) {
+      draft_rt = *w.runtime;
+      draft_rt.step_overhead_s = 0;
+      wd.runtime = &draft_rt;
+    }
+    const CommContext dctx = context_for(sys, dp_plan, wd);
+    r.draft_step_s = step_seconds(dstages, dctx, draft_step, wd, conv);
     const double plain = f.tpot_mean_s;
     r.tpot_s = (spec.draft_tokens * r.draft_step_s + r.verify_step_s) / r.tokens_per_step;
     r.speedup = r.tpot_s > 0 ? plain / r.tpot_s : 1;

@@ -297,6 +297,19 @@ TEST_CASE("speculative decoding: expected tokens and TPOT", "[parallel]") {
   CHECK(f.e2e_s == Approx(f.ttft_s + 255 * f.spec.tpot_s));
   CHECK(f.spec.plain_e2e_s == Approx(plain.e2e_s));
   CHECK(f.tpot_first_s == Approx(plain.tpot_first_s / f.spec.speedup));
+  // The drafter runs inside the verification's engine step: vLLM's step overhead is paid once per step, by the
+  // verification, never by a draft step.
+  Workload wv = w;
+  wv.runtime = find_runtime_preset("vllm");
+  REQUIRE(wv.runtime->step_overhead_s > 100e-6);
+  RuntimeSpec lean = *wv.runtime;
+  lean.step_overhead_s = 0;
+  Workload wl = w;
+  wl.runtime = &lean;
+  const PlanForecast fv = forecast_plan(target, wv, sys("dgx-h100"), p, s);
+  const PlanForecast fl = forecast_plan(target, wl, sys("dgx-h100"), p, s);
+  CHECK(fv.spec.draft_step_s == Approx(fl.spec.draft_step_s));
+  CHECK(fv.spec.verify_step_s - fl.spec.verify_step_s == Approx(wv.runtime->step_overhead_s));
   // Acceptance 0: every step yields one token after paying for the draft; slower than plain decoding.
   s.acceptance = 0;
   CHECK(forecast_plan(target, w, sys("dgx-h100"), p, s).spec.speedup < 1);
