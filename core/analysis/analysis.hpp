@@ -121,6 +121,7 @@ struct Analysis {
   // Optimizations' own costs
   double prefill_chunks = 1;       // steps the first step was split into
   double lora_merge_flops = 0;     // merging the adapters into the weights once (LIFE Table 12)
+  double lora_adapter_bytes = 0;   // the adapters held beside the weights (unmerged; in weights_bytes)
   double lora_merge_s = 0;         // that merge on the device (GEMM-class compute), with hardware
 };
 

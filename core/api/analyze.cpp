@@ -105,7 +105,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   out.field("images", images_json(rm.spec, w.settings.images)).field("image_tokens", image_tokens(rm.spec, w.settings.images));
   out.field("prefill_chunks", a.prefill_chunks);
   out.key("lora").begin_object().field("rank", w.settings.lora.rank).field("mode", lora_mode_name(w.settings.lora.mode));
-  out.field("merge_flops", a.lora_merge_flops);
+  out.field("merge_flops", a.lora_merge_flops).field("adapter_bytes", a.lora_adapter_bytes);
   if (a.has_hardware) out.field("merge_s", finite(a.lora_merge_s));
   out.end_object();
   out.field("convention", w.settings.convention.name).field("timing", w.timing == Timing::PerOp ? "per-op" : "phase-max");

@@ -38,6 +38,9 @@ Op& Builder::gemm(const std::string& name, const std::string& group, i64 count, 
       op.lora_flops = c * (2 * M * K * R + 2 * M * R * N + M * N);  // x A, (x A) B, add to y
       op.act_write_bytes += c * M * R * ab;                         // x A
       op.act_read_bytes += c * M * R * ab;
+      // Two kernels beside the base GEMM: the shrink (x A) and the expand ((x A) B added to y), as vLLM's punica
+      // wrapper launches lora_shrink and lora_expand for each adapted layer.
+      op.dispatches += 2 * c;
     } else if (s.lora.mode == LoraMode::MergePerCall) {
       op.lora_flops = c * (2 * K * R * N + K * N);  // B A, added to W (LIFE's appendix)
     }

@@ -140,6 +140,16 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   return out;
 }
 
+double lora_adapter_elements(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
+  if (rank <= 0) return 0;
+  StepSettings s;
+  s.mla = MlaForm::Expanded;
+  double total = 0;
+  for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s))
+    if (op.lora_target) total += static_cast<double>(op.count) * (op.gemm_k + op.gemm_n) * static_cast<double>(rank);
+  return total;
+}
+
 double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
   if (rank <= 0) return 0;
   // The projections step_ops adapts, read from one single-token step (MLA in its expanded form, so kv_b_proj

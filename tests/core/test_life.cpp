@@ -182,6 +182,9 @@ TEST_CASE("LoRA per step: unmerged adapters cost work and bytes on every call, a
   CHECK(q1.flops == q0.flops + q1.lora_flops);
   CHECK(q1.weight_bytes == q0.weight_bytes + 32 * (k * r + r * n) * 2);
   CHECK(find_op(un, "lm_head").lora_flops == 0);
+  // Two kernels per adapted call beside the GEMM: vLLM's lora_shrink and lora_expand.
+  CHECK(q1.dispatches == q0.dispatches + 2 * 32);
+  CHECK(find_op(un, "lm_head").dispatches == find_op(base, "lm_head").dispatches);
   s.lora.mode = LoraMode::MergePerCall;  // LIFE's inline merge: 2krn + kn per call, whatever the token count
   CHECK(find_op(step_ops(m, groups, {{0, 256, 1}}, s), "q_proj").lora_flops == 32 * (2 * k * r * n + k * n));
   s.lora.mode = LoraMode::Merged;
@@ -253,4 +256,19 @@ TEST_CASE("LIFE Fig. 8: attention padded to a tile wastes work in a sawtooth as 
     sum += analyze(m, one, &h100).ttft_s;
   }
   CHECK(a.decode_time_s == Approx(sum).epsilon(1e-9));
+}
+
+TEST_CASE("LoRA adapters are memory unless merged", "[life][memory]") {
+  // Llama-3.1-8B at rank 16: per layer (K + N) x 16 over q (4096, 4096), k and v (4096, 1024), o (4096, 4096),
+  // gate and up (4096, 14336), down (14336, 4096): 1,310,720 elements; 32 layers in bf16: 83,886,080 bytes.
+  const json base = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}};
+  json with = base;
+  with["lora"] = {{"rank", 16}};
+  const json plain = api_value("analyze", base), unmerged = api_value("analyze", with);
+  CHECK(unmerged["workload"]["lora"]["adapter_bytes"].get<double>() == 83886080.0);
+  CHECK(unmerged["memory"]["weights_bytes"].get<double>() == plain["memory"]["weights_bytes"].get<double>() + 83886080.0);
+  with["lora"]["mode"] = "merged";
+  const json merged = api_value("analyze", with);
+  CHECK(merged["workload"]["lora"]["adapter_bytes"].get<double>() == 0);
+  CHECK(merged["memory"]["weights_bytes"] == plain["memory"]["weights_bytes"]);
 }
