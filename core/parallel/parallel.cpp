@@ -304,10 +304,16 @@ std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const 
   group_of(p.tp, sys, "/parallel/tp", "tensor-parallel");
   std::vector<Stage> stages;
   const ModelSpec frame = frame_of(m);
+  // vLLM's get_pp_indices (SGLang uses it too): L / pp layers per stage, and the remainder one each to the stages
+  // just before the last, which keeps the LM head lighter.
+  const int base = L / p.pp, rem = L % p.pp;
+  int next = 0;
   for (int s = 0; s < p.pp; ++s) {
     Stage st;
-    st.first_layer = static_cast<int>(static_cast<i64>(s) * L / p.pp);
-    const int last = static_cast<int>(static_cast<i64>(s + 1) * L / p.pp);
+    st.first_layer = next;
+    const bool extra = s < p.pp - 1 && s >= p.pp - 1 - rem;
+    const int last = next + base + (extra ? 1 : 0);
+    next = last;
     st.layers = last - st.first_layer;
     st.model = shard(frame, m, p.tp, st.first_layer, last);
     stages.push_back(std::move(st));

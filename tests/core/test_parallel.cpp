@@ -154,9 +154,21 @@ TEST_CASE("each device holds its share of the parameters", "[parallel]") {
     const auto stages = plan_stages(m, p, sys("dgx-h100"));
     REQUIRE(stages.size() == 3);
     CHECK(stages[0].layers + stages[1].layers + stages[2].layers == 32);
-    CHECK(stages[0].layers == 10);
-    CHECK(stages[1].first_layer == 10);
-    CHECK(stages[2].first_layer == 21);
+    // vLLM's get_pp_indices: 10 each, the 2 left over to the stages before the last: [11, 11, 10].
+    CHECK(stages[0].layers == 11);
+    CHECK(stages[1].first_layer == 11);
+    CHECK(stages[2].first_layer == 22);
+    CHECK(stages[2].layers == 10);
+    // DeepSeek-V3's 61 layers over 2 stages: [31, 30]; 126 over 4: [31, 32, 32, 31].
+    ParallelPlan p2;
+    p2.pp = 2;
+    const auto ds = plan_stages(preset_model("deepseek-v3"), p2, sys("dgx-h100"));
+    CHECK(ds[0].layers == 31);
+    CHECK(ds[1].layers == 30);
+    ParallelPlan p4;
+    p4.pp = 4;
+    const auto big = plan_stages(preset_model("llama-3.1-405b"), p4, sys("dgx-h100"));
+    CHECK((std::vector<int>{big[0].layers, big[1].layers, big[2].layers, big[3].layers}) == std::vector<int>{31, 32, 32, 31});
     i64 sum = 0;
     for (const auto& st : stages) sum += count_params(st.model).total;
     CHECK(sum == count_params(m).total);
