@@ -14,7 +14,8 @@ start=$(date +%s)
 scripts/setup.sh test
 jobs=$(nproc 2>/dev/null || echo 2)
 fails=0
-step() { echo; echo "==> $*"; }
+# Each stage says when it starts, in seconds from the start, so a slow stage shows in any log.
+step() { echo; echo "==> [$(( $(date +%s) - start )) s] $*"; }
 
 step "Native debug build (ASan + UBSan)"
 cmake --preset native-debug >/dev/null
