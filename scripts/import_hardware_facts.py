@@ -102,13 +102,15 @@ def from_row(r):
         if bw is None:
             notes.append(f"Tier '{name}': bandwidth not published; omitted.")
             continue
+        if id_ in CAP_FIX:
+            cap = CAP_FIX[id_][0]
         if cap is None:
             cap = ASSUMED_CAP.get(id_)
             notes.append(f"Capacity of '{name}' not stated by the vendor for the chip; {cap:g} GB is the configuration assumed here (edit to your machine).")
         tiers.append({"name": name, "capacity_GB": cap, "bandwidth_GBps": bw})
     return clean({
         "schema_version": 1, "id": id_, "name": r["device"].replace(" (AWS G5)", " (AWS G5)"), "vendor": r["vendor"],
-        "class": r["class"], "source": r["sources"] + " (via shared/hardware/hardware_facts.csv)",
+        "class": r["class"], "source": r["sources"] + " (via shared/hardware/hardware_facts.csv)" + (CAP_FIX[id_][1] if id_ in CAP_FIX else ""),
         "peak_dense_TFLOPS": peaks, "memory_tiers": tiers, "interconnect_GBps": LINK.get(id_),
         "tdp_W": num(r["tdp_w"]), "price_USD": num(r["launch_price_usd"]),
         "launch_year": int(r["launch_year"]) if r["launch_year"].strip() else None, "notes": " ".join(n for n in notes if n)})
@@ -117,7 +119,13 @@ def from_row(r):
 CLASS = {"nvidia-jetson-agx-orin-64gb": "embedded-gpu", "nvidia-jetson-orin-nano-super": "embedded-gpu",
          "nvidia-dgx-spark": "embedded-gpu"}
 # Peaks of the CSV replaced, each with its reason; DROP: CSV peaks not used (the preset derives them instead).
+# CSV rows whose capacity was converted to decimal GB: the vendor's binary figure (every DRAM tier is written as
+# capacity_GiB with the vendor's number).
+CAP_FIX = {"google-tpu-v4": (32, "; HBM2 32 GiB (docs.cloud.google.com/tpu/docs/v4: \"32 GiB, 1200 GBps\"; the CSV's 34.4 is that in GB)")}
 PEAK_FIX = {
+    # HGX B200: FP32 600 TFLOPS over 8 GPUs (NVIDIA's HGX B200 table, as tabulated at fibermall.com/blog/?p=17161;
+    # verda.com/blog/gb300-nvl72-architecture: 0.075 PFLOPS); the CSV's 80 is GB200's.
+    "nvidia-b200": ({"fp32": 75.0}, "; FP32 75 TFLOPS per GPU: HGX B200's 600 over 8 (fibermall.com/blog/?p=17161; verda.com/blog/gb300-nvl72-architecture)"),
     # GeForce presets carry the FP32-accumulate rates; the CSV's 5090 row has the FP16-accumulate ones.
     "nvidia-rtx-5090": ({"fp16": 209.6, "bf16": 209.6, "fp8": 419.2},
                         "; NVIDIA RTX Blackwell whitepaper Appendix A as tabulated in lamonoai/gpumap@8d5e174f nvidia/GPU.md (FP16 tensor 419 with FP16 accumulate, 210 with FP32 accumulate; FP8 419 with FP32 accumulate, 838 with FP16 accumulate)"),
