@@ -28,9 +28,15 @@ double index_key_bytes(const AttentionSpec& a) {
   return static_cast<double>(a.index_head_dim) + 4.0 * std::ceil(static_cast<double>(a.index_head_dim) / 128);
 }
 
+double mla_latent_bytes(const AttentionSpec& a, double kvb) {
+  const double kvl = static_cast<double>(a.kv_lora_rank), rope = static_cast<double>(a.qk_rope_dim);
+  if (a.index_topk > 0 && kvb == 1) return kvl + 4.0 * std::ceil(kvl / 128) + 2.0 * rope;
+  return (kvl + rope) * kvb;
+}
+
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kvb) {
   if (a.kv_shared) return 0;  // reads the cache of an earlier layer (Gemma 3n, Gemma 4)
-  if (a.kind == AttnKind::MLA) return static_cast<double>(a.kv_lora_rank + a.qk_rope_dim) * kvb + index_key_bytes(a);
+  if (a.kind == AttnKind::MLA) return mla_latent_bytes(a, kvb) + index_key_bytes(a);
   return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb + index_key_bytes(a);
 }
 

@@ -12,6 +12,10 @@ namespace infercast {
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kv_bytes_per_element);
 // Bytes of one indexer key (DeepSeek sparse attention): index_head_dim fp8 values and one fp32 scale per 128.
 double index_key_bytes(const AttentionSpec& a);
+// Bytes of one token's MLA latent (kv_lora_rank + the shared rotary key) at the KV precision. DeepSeek-V3.2's 8-bit
+// cache is FlashMLA's sparse format: the latent in fp8 with an fp32 scale per 128 values and the rotary key kept in
+// bf16 (656 bytes, vLLM's flashmla_sparse.py); a dense MLA cache in fp8 is 576.
+double mla_latent_bytes(const AttentionSpec& a, double kv_bytes_per_element);
 // The most keys one query attends: the sliding window, or DSA's top-k (0: unbounded). Decode costs bend where the
 // context reaches it.
 i64 keys_per_query_bound(const AttentionSpec& a);

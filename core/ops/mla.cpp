@@ -35,7 +35,7 @@ void add_mla(Builder& b, const GroupStep& gs) {
   {
     Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
     op.act_read_bytes = c * T * (kvl + rope) * b.ab;
-    op.kv_write_bytes = c * T * (kvl + rope) * b.kb;
+    op.kv_write_bytes = c * T * mla_latent_bytes(a, b.kb);
   }
   if (a.index_topk > 0) add_indexer(b, gs);
   // Serving engines (vLLM, SGLang) expand for prefill and absorb for decode; Auto follows them, and in a step that
@@ -49,7 +49,7 @@ void add_mla(Builder& b, const GroupStep& gs) {
     Op& op = b.add("attention (latent)", G, OpClass::Attention, n);
     op.flops = c * (x.pairs * nh * (2 * (kvl + rope) - bmm_minus) + x.pairs * nh * 2 * kvl + x.pairs * nh * sm);
     op.act_read_bytes = c * x.T * nh * (kvl + rope) * b.ab;
-    op.kv_read_bytes = c * x.keys * (kvl + rope) * b.kb;
+    op.kv_read_bytes = c * x.keys * mla_latent_bytes(a, b.kb);
     op.act_write_bytes = c * x.T * nh * kvl * b.ab;
     x.finish_attention(b, op, nh * (2 * (kvl + rope) + 2 * kvl + sm), c * x.keys * (kvl + rope));
     b.gemm("v_up (W_UV)", G, n, x.T * nh, kvl, vhd, false, nh);
@@ -58,7 +58,7 @@ void add_mla(Builder& b, const GroupStep& gs) {
     // kv_b_proj rebuilds per-head keys and values for every key the step attends to.
     Op& kvb = b.gemm("kv_b_proj", G, n, x.keys, kvl, nh * (nope + vhd), false);
     kvb.act_read_bytes = 0;
-    kvb.kv_read_bytes = c * x.keys * (kvl + rope) * b.kb;
+    kvb.kv_read_bytes = c * x.keys * mla_latent_bytes(a, b.kb);
     Op& op = b.add("attention", G, OpClass::Attention, n);
     op.flops = c * (x.pairs * nh * (2 * (nope + rope) - bmm_minus) + x.pairs * nh * 2 * vhd + x.pairs * nh * sm);
     op.act_read_bytes = c * (x.T * nh * (nope + rope) + x.keys * nh * (nope + vhd)) * b.ab;

@@ -150,7 +150,10 @@ TEST_CASE("DeepSeek-V3.2 by hand: DeepSeek-V3 plus a lightning indexer per layer
   CHECK(m.layers[0].attn.index_topk == 2048);
   // Per token and layer: the 576-wide latent in the KV type, and 128 fp8 indexer values + one fp32 scale.
   CHECK(kv_bytes_per_token_layer(m.layers[0].attn, 2) == 576 * 2 + 132);
-  CHECK(kv_bytes_per_token_layer(m.layers[0].attn, 1) == 576 + 132);  // the indexer keys stay fp8 either way
+  // In 8 bits, FlashMLA's sparse format (vLLM's flashmla_sparse.py): 512 fp8 latent values, an fp32 scale per 128 and
+  // the 64-wide rotary key left in bf16 = 656, with the indexer key 788; DeepSeek-V3's dense fp8 cache is 576.
+  CHECK(kv_bytes_per_token_layer(m.layers[0].attn, 1) == 512 + 4 * 4 + 64 * 2 + 132);
+  CHECK(kv_bytes_per_token_layer(preset_model("deepseek-v3").layers[0].attn, 1) == 576);
 }
 
 TEST_CASE("Jamba by hand: Mamba layers with dt/B/C norms, attention every 8th layer, MoE every 2nd", "[hybrid][params]") {
