@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/steps.hpp"
 #include "ops/geometry.hpp"
 #include "serving/serving.hpp"
 #include "util/limits.hpp"
@@ -34,7 +35,9 @@ double request_kv_bytes(const ServingSetup& s, double context) {
   for (const auto& g : s.kv_groups)
     bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, s.kv_bytes_per_element) *
              kv_tokens_resident(g.spec.attn, ctx);
-  return bytes;
+  // A recurrent layer's state (gated DeltaNet, Mamba) is held for every running request whatever its length, in the
+  // same pool (vLLM's hybrid KV cache manager allocates one per request), as the analysis counts it.
+  return bytes + state_bytes_per_request(s.kv_groups, s.workload.settings.precision.activations.bits_per_element / 8);
 }
 
 ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,

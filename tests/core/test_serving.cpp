@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "analysis/steps.hpp"
 #include "helpers.hpp"
 #include "runtime/scheduler.hpp"
 #include "serving/deploy.hpp"
@@ -148,6 +149,19 @@ TEST_CASE("the KV pool follows the runtime's memory fraction", "[serving]") {
   // A 70B model in bf16 does not fit one H100.
   CHECK_THROWS_WITH(serving_setup(test::preset_model("llama-3.1-70b"), runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{}),
                     Catch::Contains("leave no room for a KV cache"));
+}
+
+TEST_CASE("a hybrid model's recurrent state is held per request in the KV pool", "[serving]") {
+  // Qwen3-Next in fp8 on an H200: every running request holds its gated-DeltaNet state (39,518,208 bytes, as the
+  // analysis counts it) beside its attention cache, whatever its length.
+  const ModelSpec m = test::preset_model("qwen3-next-80b-a3b");
+  const ServingSetup s = serving_setup(m, runtime_workload("vllm", "fp8"), one_device("nvidia-h200-sxm"), ParallelPlan{});
+  const double state = state_bytes_per_request(group_layers(m), 2.0);
+  CHECK(state == 39518208.0);
+  const double block = static_cast<double>(s.limits.kv_block_tokens);
+  CHECK(request_kv_bytes(s, block) == Approx(block * s.memory.kv_bytes_per_token + state));
+  CHECK(request_kv_bytes(s, 4 * block) - request_kv_bytes(s, block) == Approx(3 * block * s.memory.kv_bytes_per_token));
+  CHECK(request_kv_bytes(s, 0) == 0);
 }
 
 TEST_CASE("steady state by hand: decode-bound", "[serving]") {
