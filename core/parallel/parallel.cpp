@@ -400,6 +400,10 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     all_rows.lm_head_all_tokens = true;  // every drafted position needs its logits
     Workload wv = w;
     wv.settings.convention = all_rows;
+    // A verification step is a short query over a long cache: MLA backends run it as a decode, absorbed (vLLM's
+    // metadata builders raise their decode threshold to 1 + the speculative tokens; SGLang's target_verify mode),
+    // not through kv_b_proj over every cached key.
+    if (wv.settings.mla == MlaForm::Auto) wv.settings.mla = MlaForm::Absorbed;
     r.verify_step_s = step_seconds(f.stages, ctx, verify, wv, all_rows);
 
     ModelSpec d;

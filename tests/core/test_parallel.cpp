@@ -335,6 +335,15 @@ TEST_CASE("speculative decoding: expected tokens and TPOT", "[parallel]") {
   const PlanForecast d = forecast_plan(preset_model("deepseek-v3"), workload(1, 1024, 256, "fp8"), sys("hgx-h200"), p8, mtp);
   CHECK(d.spec.tokens_per_step == Approx(1.85));
   CHECK(d.spec.speedup > 1.3);
+  // Verification runs MLA absorbed, as a decode (vLLM raises its MLA decode threshold to 1 + the speculative
+  // tokens): the same step as with the absorbed form forced, and far cheaper than kv_b_proj over the whole cache.
+  Workload absorbed = workload(1, 8192, 256, "fp8");
+  absorbed.settings.mla = MlaForm::Absorbed;
+  Workload expanded = absorbed;
+  expanded.settings.mla = MlaForm::Expanded;
+  const PlanForecast a8 = forecast_plan(preset_model("deepseek-v3"), workload(1, 8192, 256, "fp8"), sys("hgx-h200"), p8, mtp);
+  CHECK(a8.spec.verify_step_s == Approx(forecast_plan(preset_model("deepseek-v3"), absorbed, sys("hgx-h200"), p8, mtp).spec.verify_step_s));
+  CHECK(a8.spec.verify_step_s < 0.9 * forecast_plan(preset_model("deepseek-v3"), expanded, sys("hgx-h200"), p8, mtp).spec.verify_step_s);
   try {
     forecast_plan(target, w, sys("dgx-h100"), p, mtp);
     FAIL("expected an error");
