@@ -46,13 +46,17 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   await page.waitForFunction(() => /stops fitting after/.test(document.getElementById('batching-note').textContent));
   await page.locator('#plan').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'parallel-deepseek.png'), fullPage: false });
-  // Expert parallelism adds the all-to-all exchanges.
+  // Expert parallelism inside tp communicates as tp alone: every device holds every token, so the MoE output is
+  // all-reduced (vLLM dispatches with an all-to-all only under data-parallel attention). Same collectives, same TPOT.
+  const tpotTp = await cardValue(page, 'Time per output token');
   await page.fill('#ep', '8');
-  await page.waitForFunction(() => /all-to-all/.test(document.getElementById('plan').textContent));
+  await page.waitForFunction(() => /ep 8/.test(document.getElementById('cards').textContent));
+  assert.doesNotMatch(await page.textContent('#plan'), /all-to-all/);
+  assert.equal(await cardValue(page, 'Time per output token'), tpotTp);
   // tp 3 does not divide 128 heads: the message names the field and the valid values; the cards keep the last plan.
   const before = await cardValue(page, 'Memory per device');
   await page.fill('#ep', '1');
-  await page.waitForFunction(() => !/all-to-all/.test(document.getElementById('plan').textContent));
+  await page.waitForFunction(() => !/ep 8/.test(document.getElementById('cards').textContent));
   await page.fill('#tp', '3');
   await page.waitForFunction(() => /tp holds 3/.test(document.getElementById('parallel-error').textContent));
   assert.equal(await page.textContent('#parallel-error'),
