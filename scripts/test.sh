@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test (the README's second command; .ci/run calls it):
-#   native debug with ASan+UBSan: Catch2 unit/golden/invariant tests and CLI tests through ctest
+#   clang with ASan+UBSan (the fuzz preset): Catch2 unit/golden/invariant tests and CLI tests through ctest, and
+#   the libFuzzer targets from the same build (one sanitizer build of the core, not two)
 #   native release: the CLI the wasm tests compare against, and the benchmarks (built, not timed here)
 #   the JSON Schemas (dist/schemas) and the Python wheel (dist/python), installed in a fresh virtual environment
 #   and tested with pytest
@@ -17,15 +18,18 @@ fails=0
 # Each stage says when it starts, in seconds from the start, so a slow stage shows in any log.
 step() { echo; echo "==> [$(( $(date +%s) - start )) s] $*"; }
 
-step "Native debug build (ASan + UBSan)"
-cmake --preset native-debug >/dev/null
-cmake --build --preset native-debug -j "$jobs"
-step "Native tests (ctest --preset native-debug)"
-if ctest --preset native-debug -j "$jobs" 2>&1 | tee build/native-debug/ctest.log; then :; else fails=$((fails+1)); fi
+fuzz_targets="fuzz_analyze fuzz_model fuzz_hardware fuzz_system fuzz_validate fuzz_calls fuzz_gguf fuzz_safetensors fuzz_cli"
+step "Sanitizer build (clang, ASan + UBSan: the tests, the CLI and the fuzz targets)"
+cmake --preset fuzz >/dev/null
+# shellcheck disable=SC2086
+cmake --build --preset fuzz -j "$jobs" --target infercast_tests infercast $fuzz_targets
+step "Native tests under ASan + UBSan (ctest --preset fuzz)"
+if ctest --preset fuzz -j "$jobs" 2>&1 | tee build/fuzz/ctest.log; then :; else fails=$((fails+1)); fi
 
 step "Native release build (CLI and benchmarks)"
 cmake --preset native-release >/dev/null
-cmake --build --preset native-release -j "$jobs"
+# The release tree's Catch2 binary is not needed here: the tests ran above, under the sanitizers.
+cmake --build --preset native-release -j "$jobs" --target infercast infercast_bench infercast_bench_sweep infercast_bench_parallel infercast_bench_serving
 
 step "JSON Schemas and the Python wheel"
 python3=/usr/bin/python3  # Debian's, with pytest, jsonschema and pandas (a pyenv shim may come first on PATH)
