@@ -24,14 +24,20 @@ export function tierRow(t) {
   cell('number', binary ? t.capacity_GiB : t.capacity_GB, 'Capacity');
   const unit = document.createElement('select');
   unit.setAttribute('aria-label', 'Capacity unit');
-  for (const [v, label] of [['GiB', 'GiB (DRAM, HBM, SRAM)'], ['GB', 'GB (flash)']]) {
+  unit.title = 'GiB for DRAM, HBM and SRAM (how they are sold: an "80 GB" H100 holds 80 GiB); GB for flash';
+  for (const v of ['GiB', 'GB']) {
     const o = document.createElement('option');
     o.value = v;
-    o.textContent = label;
+    o.textContent = v;
     o.selected = (v === 'GiB') === binary;
     unit.appendChild(o);
   }
-  tr.lastChild.appendChild(unit);
+  // The number and its unit side by side in one cell.
+  const capacity = tr.lastChild;
+  const wrap = document.createElement('div');
+  wrap.className = 'capacity';
+  wrap.append(capacity.firstChild, unit);
+  capacity.appendChild(wrap);
   cell('number', t.bandwidth_GBps, 'Bandwidth in GB/s');
   const td = document.createElement('td');
   const rm = document.createElement('button');

@@ -68,6 +68,16 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   const before = await stored(page);
   await showTab(page, 'settings');
   await page.click('#device-editor summary');
+  // The unit sits beside the capacity on its line, and the unit and the row's remove button stay inside the editor
+  // (both once ran out of view past its edge).
+  const row = '#dev-tiers tbody tr:first-child';
+  const inp = await page.locator(`${row} td:nth-child(2) input`).boundingBox();
+  const sel = await page.locator(`${row} td:nth-child(2) select`).boundingBox();
+  const rm = await page.locator(`${row} button`).boundingBox();
+  const box = await page.locator('#device-editor').boundingBox();
+  assert.ok(sel.x >= inp.x + inp.width - 1 && Math.abs(sel.y + sel.height / 2 - (inp.y + inp.height / 2)) < inp.height / 2, 'unit beside the capacity');
+  assert.ok(sel.x + sel.width <= box.x + box.width + 1, 'unit inside the editor');
+  assert.ok(rm.x + rm.width <= box.x + box.width + 1, 'remove button inside the editor');
   await page.fill('#dev-tiers tbody tr:first-child td:nth-child(2) input', '-3');
   // The unit chosen beside the capacity names the key the core reads.
   await page.selectOption('#dev-tiers tbody tr:first-child td:nth-child(2) select', 'GB');
