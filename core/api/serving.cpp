@@ -34,7 +34,7 @@ json api_serving(const json& request) {
   steady["mean_batch"] = finite(f.steady.mean_batch);
   steady["mean_step_s"] = finite(f.steady.mean_step_s);
   out["steady_state"] = steady;
-  const ServingLoad& l = sr.load;
+  const ServingLoad& l = f.load;  // as served: a hit rate the runtime cannot use reads 0
   out["load"] = {{"concurrency", l.concurrency},
                  {"request_rate", l.request_rate},
                  {"requests", main.requests * mi.plan.dp},

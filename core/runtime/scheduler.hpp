@@ -69,7 +69,7 @@ struct SchedulerSpec {
   EngineReserve reserve;
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;
-  bool prefix_caching = false;
+  bool prefix_caching = true;  // as vLLM V1 (the assumed defaults)
   // Steps a token waits before the client sees it: 1 where the host prepares step n + 1 while the device runs step
   // n and reads step n's tokens after launching it (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's
   // overlap scheduler); 0 where each step's tokens go out when it ends.

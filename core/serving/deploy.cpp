@@ -74,7 +74,12 @@ double pool_requests(const ServingSetup& s, double isl, double osl) {
 DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& sys, int devices, const DeploySpec& spec) {
   DeployResult out;
   const double isl = spec.load.isl.mean, osl = std::max(1.0, spec.load.osl.mean);
-  const double P = std::max(1.0, isl * (1 - spec.load.prefix_hit_rate));
+  // The hit rate as the runtime serves it (every deployment runs the same scheduler; its warning comes with the
+  // first setup's below).
+  ServingLoad served = spec.load;
+  if (!(w.runtime ? w.runtime->scheduler : SchedulerSpec{}).prefix_caching)
+    served.prefix_hit_rate = 0;
+  const double P = std::max(1.0, isl * (1 - served.prefix_hit_rate));
   const bool moe = std::any_of(m.layers.begin(), m.layers.end(), [](const LayerSpec& L) { return L.ffn.moe; });
   // Every layout that splits the model and fits the devices: its setups and its step model.
   std::vector<Layout> layouts;
@@ -113,6 +118,7 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
                      m.name + " fits no tensor/pipeline split of " + std::to_string(devices) + " " + sys.device.name +
                          " devices; expected more devices, smaller weights (a lower-bit format) or a larger device");
   for (const auto& wr : layouts.front().setups.front().warnings) out.warnings.push_back(wr);
+  served_load(layouts.front().setups.front(), spec.load, out.warnings);
   // The work, counted before any configuration is timed (docs/schema.md, "Limits"): the aggregated configurations,
   // then the disaggregated ones over every prefill and decode pool size; past kDeployEvaluations the pool sizes are
   // searched on a coarser geometric grid, and past it even on the coarsest the request is refused.
@@ -178,7 +184,7 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
         for (double B : kBatches) {
           if (B > bmax) break;
           s.limits.max_num_seqs = static_cast<long long>(B);
-          ServingLoad load = spec.load;
+          ServingLoad load = served;
           load.concurrency = B * dp;
           const ServingResult r = steady_state(s, *L.steps, load, L.steps->execution());
           DeployConfig c;

@@ -134,11 +134,28 @@ double max_decode_batch(const ServingSetup& s, const ServingLoad& load) {
   return std::max(1.0, std::min(b, 65536.0));
 }
 
+ServingLoad served_load(const ServingSetup& s, const ServingLoad& load, std::vector<Warning>& warnings) {
+  ServingLoad out = load;
+  if (load.prefix_hit_rate > 0 && !s.limits.prefix_caching) {
+    const RuntimeSpec* rt = s.workload.runtime;
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%g%%", load.prefix_hit_rate * 100);
+    warnings.push_back({"serving.prefix_caching_off", "/serving/prefix_hit_rate",
+                        std::string(rt ? rt->name : "the reference stack") + " runs without prefix caching (its scheduler's "
+                        "prefix_caching is false), so the " + pct + " prefix hit rate is not applied: every prompt is "
+                        "prefilled in full; give a runtime with prefix_caching true to apply it"});
+    out.prefix_hit_rate = 0;
+  }
+  return out;
+}
+
 ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
-                                 const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate,
+                                 const ServingLoad& asked, long long max_num_seqs, long long token_budget, bool simulate,
                                  int scheduler_steps) {
   ServingForecast f;
   f.setup = serving_setup(m, w, sys, plan, max_num_seqs, token_budget);
+  const ServingLoad load = served_load(f.setup, asked, f.setup.warnings);
+  f.load = load;
   if (scheduler_steps > 0) f.setup.limits.scheduler_steps = scheduler_steps;
   f.setup.model = &m;
   f.steps.emplace_back(m, w, sys, plan, max_step_tokens(f.setup, load), max_decode_batch(f.setup, load));

@@ -308,6 +308,40 @@ TEST_CASE("the KV cache limit evicts and recomputes", "[serving]") {
   CHECK(t.simulated.mean_batch <= t.simulated.memory.max_concurrency + 1);
 }
 
+TEST_CASE("a prefix hit rate applies only where the runtime caches prefixes", "[serving]") {
+  // docs/serving.md, "Schedulers": vLLM V1 caches prefixes by default, LMDeploy (enable_prefix_caching False) and
+  // vLLM 0.6's V0 engine do not. Half of each 4k prompt found in the cache skips half its prefill.
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const System sys = one_device("nvidia-h100-sxm");
+  ServingLoad load = fixed(4000, 200);
+  load.concurrency = 8;
+  ServingLoad hit = load;
+  hit.prefix_hit_rate = 0.5;
+  const auto has_warning = [](const ServingForecast& f) {
+    for (const auto& w : f.setup.warnings)
+      if (w.code == "serving.prefix_caching_off") return true;
+    return false;
+  };
+  const ServingForecast v0 = forecast_serving(m, runtime_workload("vllm"), sys, ParallelPlan{}, load, 0, 0, false);
+  const ServingForecast v1 = forecast_serving(m, runtime_workload("vllm"), sys, ParallelPlan{}, hit, 0, 0, false);
+  CHECK(v1.steady.ttft_s.mean < 0.8 * v0.steady.ttft_s.mean);
+  CHECK(v1.load.prefix_hit_rate == 0.5);
+  CHECK_FALSE(has_warning(v1));
+  for (const char* rt : {"lmdeploy", "vllm-rocm-2024"}) {
+    INFO(rt);
+    const ServingForecast a = forecast_serving(m, runtime_workload(rt), sys, ParallelPlan{}, load, 0, 0, false);
+    const ServingForecast b = forecast_serving(m, runtime_workload(rt), sys, ParallelPlan{}, hit, 0, 0, false);
+    CHECK(b.steady.ttft_s.mean == a.steady.ttft_s.mean);
+    CHECK(b.load.prefix_hit_rate == 0);
+    CHECK(has_warning(b));
+    CHECK_FALSE(has_warning(a));
+  }
+  // A runtime without a scheduler block is served with vLLM V1's defaults, prefix caching included.
+  const ServingForecast r = forecast_serving(m, runtime_workload("llama.cpp-cuda"), sys, ParallelPlan{}, hit, 0, 0, false);
+  CHECK(r.load.prefix_hit_rate == 0.5);
+  CHECK_FALSE(has_warning(r));
+}
+
 TEST_CASE("every configuration on the deployment front meets the SLA", "[serving]") {
   const ModelSpec m = test::preset_model("llama-3.1-70b");
   const Workload w = runtime_workload("vllm");
