@@ -27,7 +27,7 @@ namespace {
 // A header's weight formats as precision fields ({"weights", class: format}), keeping the formats this build knows.
 json known_formats(const json& precision) {
   json out = precision["by_class"];
-  out["weights"] = precision["weights"];
+  if (precision.contains("weights")) out["weights"] = precision["weights"];
   for (auto it = out.begin(); it != out.end();)
     it = find_dtype(it.value().get<std::string>()) ? std::next(it) : out.erase(it);
   return out;

@@ -9,6 +9,7 @@
 #include "io/gguf_decoders.hpp"
 #include "io/gguf_hybrid.hpp"
 #include "io/weight_formats.hpp"
+#include "quant/llama_mix.hpp"
 #include "util/limits.hpp"
 
 namespace infercast {
@@ -89,11 +90,11 @@ const GgmlType* ggml_type(std::uint32_t t) {
       {3, {"Q4_1", 32, 20, "q4_1"}},        {6, {"Q5_0", 32, 22, "q5_0"}},      {7, {"Q5_1", 32, 24, "q5_1"}},
       {8, {"Q8_0", 32, 34, "q8_0"}},    {10, {"Q2_K", 256, 84, "q2_k"}},    {11, {"Q3_K", 256, 110, "q3_k"}},
       {12, {"Q4_K", 256, 144, "q4_k"}}, {13, {"Q5_K", 256, 176, "q5_k"}},   {14, {"Q6_K", 256, 210, "q6_k"}},
-      {16, {"IQ2_XXS", 256, 66, ""}},   {17, {"IQ2_XS", 256, 74, ""}},      {18, {"IQ3_XXS", 256, 98, ""}},
-      {19, {"IQ1_S", 256, 50, ""}},     {20, {"IQ4_NL", 32, 18, "iq4_nl"}},       {21, {"IQ3_S", 256, 110, ""}},
-      {22, {"IQ2_S", 256, 82, ""}},     {23, {"IQ4_XS", 256, 136, "iq4_xs"}},     {24, {"I8", 1, 1, ""}},
+      {16, {"IQ2_XXS", 256, 66, "iq2_xxs"}},   {17, {"IQ2_XS", 256, 74, "iq2_xs"}},      {18, {"IQ3_XXS", 256, 98, "iq3_xxs"}},
+      {19, {"IQ1_S", 256, 50, "iq1_s"}},     {20, {"IQ4_NL", 32, 18, "iq4_nl"}},       {21, {"IQ3_S", 256, 110, "iq3_s"}},
+      {22, {"IQ2_S", 256, 82, "iq2_s"}},     {23, {"IQ4_XS", 256, 136, "iq4_xs"}},     {24, {"I8", 1, 1, ""}},
       {25, {"I16", 1, 2, ""}},          {26, {"I32", 1, 4, ""}},            {28, {"F64", 1, 8, ""}},
-      {29, {"IQ1_M", 256, 56, ""}},     {30, {"BF16", 1, 2, "bf16"}},       {39, {"MXFP4", 32, 17, "mxfp4"}},
+      {29, {"IQ1_M", 256, 56, "iq1_m"}},     {30, {"BF16", 1, 2, "bf16"}},       {39, {"MXFP4", 32, 17, "mxfp4"}},
   };
   const auto it = types.find(t);
   return it == types.end() ? nullptr : &it->second;
@@ -210,7 +211,28 @@ json gguf_model(const GgufHeader& h) {
       class_types[cls][g->dtype[0] ? g->dtype : g->name] += n;
     }
   }
-  const json precision = precision_of_classes(class_types, !has_output);
+  json precision = precision_of_classes(class_types, !has_output);
+  // A file llama-quantize wrote names its mix in general.file_type (llama.h's llama_ftype). The mix's rules give each
+  // tensor its own type (attn_v and ffn_down in Q6_K in some layers of a Q4_K_M file), which one format per class
+  // cannot hold, so the mix is the precision when its base type is the largest class's own (a file whose tensors
+  // were retyped by hand keeps the per-class formats).
+  static const std::map<std::uint32_t, const char*> file_types = {
+      {2, "q4_0"},    {3, "q4_1"},    {7, "q8_0"},    {8, "q5_0"},    {9, "q5_1"},    {10, "q2_k"},
+      {11, "q3_k_s"}, {12, "q3_k_m"}, {13, "q3_k_l"}, {14, "q4_k_s"}, {15, "q4_k_m"}, {16, "q5_k_s"},
+      {17, "q5_k_m"}, {18, "q6_k"},   {25, "iq4_nl"}, {30, "iq4_xs"}};
+  if (md.contains("general.file_type") && md["general.file_type"].is_number_unsigned()) {
+    const auto ft = file_types.find(md["general.file_type"].get<std::uint32_t>());
+    const LlamaMix* mix = ft == file_types.end() ? nullptr : find_llama_mix(ft->second);
+    std::string largest;
+    std::uint64_t most = 0;
+    for (const auto& [cls, formats] : class_types) {
+      std::uint64_t n = 0;
+      for (const auto& [f, k] : formats) n += k;
+      if (n > most) most = n, largest = cls;
+    }
+    if (mix && !largest.empty() && precision["by_class"].value(largest, "") == mix->base)
+      precision = {{"weights", mix->name}, {"by_class", json::object()}, {"file_type", mix->name}};
+  }
   json types = json::array();
   for (const auto& [t, v] : by_type)
     types.push_back({{"type", ggml_type(t)->name}, {"tensors", v[0]}, {"params", v[1]}, {"bytes", v[2]}, {"dtype", ggml_type(t)->dtype}});

@@ -489,7 +489,11 @@ std::string compressed_tensors_format(const json& w) {
   }
   if (type == "float" && bits == 4) return group == 16 ? "nvfp4" : group == 32 ? "mxfp4" : "";
   if (type == "int" && bits >= 2 && bits <= 8) {
-    const std::string name = "int" + std::to_string(bits) + (strategy == "group" && group > 0 ? "-g" + std::to_string(group) : "");
+    // A symmetric group scheme stores no zero point (weight_zero_point only when symmetric is false).
+    const auto sym = w.find("symmetric");
+    const bool symmetric = sym != w.end() && sym->is_boolean() && sym->get<bool>();
+    const std::string name = "int" + std::to_string(bits) +
+                             (strategy == "group" && group > 0 ? "-g" + std::to_string(group) + (symmetric ? "-sym" : "") : "");
     return find_dtype(name) ? name : "";
   }
   return "";
@@ -570,11 +574,15 @@ static void read_quantization(Reader q, ModelSpec& m) {
       if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
       if (algo == "W4A8_AWQ") m.declared_activations = "fp8";
     }
+    // hf_quant_config.json names the kept modules exclude_modules; the config.json a checkpoint publishes, ignore
+    // (vLLM's modelopt.py reads both).
     keep_unconverted(q.string_array_or("exclude_modules"), m);
+    keep_unconverted(q.string_array_or("ignore"), m);
   } else if (method == "bitsandbytes") {
-    // load_in_4bit: NF4 or FP4 codes with one absmax per 64 weights (4.13 bits with double quantization, 4.5
-    // without): int4-g64's 4.31 bits is within 5% of either. load_in_8bit: LLM.int8(), int8 with row scales.
-    if (q.boolean_or("load_in_4bit", false)) m.declared_weights = "int4-g64";
+    // load_in_4bit: NF4 or FP4 codes with one fp32 absmax per 64 weights (nf4, 4.5 bits), or with double
+    // quantization an 8-bit absmax per 64 and an fp32 scale per 256 absmaxes (nf4-dq, 4.127 bits).
+    // load_in_8bit: LLM.int8(), int8 with row scales.
+    if (q.boolean_or("load_in_4bit", false)) m.declared_weights = q.boolean_or("bnb_4bit_use_double_quant", false) ? "nf4-dq" : "nf4";
     else if (q.boolean_or("load_in_8bit", false)) m.declared_weights = "int8";
     keep_unconverted(q.string_array_or("llm_int8_skip_modules"), m);
   } else if (method == "fp8") {
@@ -586,6 +594,11 @@ static void read_quantization(Reader q, ModelSpec& m) {
     if (scheme && scheme->is_string() && (*scheme == "dynamic" || *scheme == "static")) m.declared_activations = "fp8";
   } else if (method == "mxfp4") {
     m.declared_weights = "mxfp4";
+  } else if (method == "fbgemm_fp8") {
+    // Meta's FP8 releases (Llama-3.1-405B-Instruct-FP8): fp8 weights with a scale per output channel, activations
+    // quantized per token on the fly (transformers' FbgemmFp8Config; vLLM's fbgemm_fp8.py).
+    m.declared_weights = "fp8";
+    m.declared_activations = "fp8";
   } else if (method == "awq" || method == "gptq") {
     const json* bits = q.raw(method == "awq" && q.has("w_bit") ? "w_bit" : "bits");
     const json* group = q.raw(method == "awq" && q.has("q_group_size") ? "q_group_size" : "group_size");

@@ -58,7 +58,35 @@ bool is_side_tensor(const std::string& n) {
   return (ends_with(n, "_scale") && !is_model_scale(n)) || ends_with(n, "_scale_inv") || ends_with(n, ".scales") || ends_with(n, ".qzeros") ||
          ends_with(n, ".g_idx") || ends_with(n, "_scale_2") || ends_with(n, ".absmax") || ends_with(n, ".quant_map") ||
          ends_with(n, ".quant_state.bitsandbytes__nf4") || ends_with(n, ".quant_state.bitsandbytes__fp4") ||
-         ends_with(n, ".nested_absmax") || ends_with(n, ".nested_quant_map");
+         ends_with(n, ".nested_absmax") || ends_with(n, ".nested_quant_map") || ends_with(n, "_scales") ||
+         ends_with(n, ".weight_shape") || ends_with(n, "_zero_point");
+}
+
+// The bits of a packed checkpoint's integer weights: its config's quantization_config ("bits" for AWQ and GPTQ,
+// config_groups' weights.num_bits for compressed-tensors); 4 when it says nothing.
+int packed_weight_bits(const json* config) {
+  if (!config || !config->is_object()) return 4;
+  const json* q = nullptr;
+  if (config->contains("quantization_config")) q = &(*config)["quantization_config"];
+  else if (config->contains("text_config") && (*config)["text_config"].is_object() && (*config)["text_config"].contains("quantization_config"))
+    q = &(*config)["text_config"]["quantization_config"];
+  if (!q || !q->is_object()) return 4;
+  const auto ok = [](const json& v) { return v.is_number_integer() && (v.get<long long>() == 2 || v.get<long long>() == 3 || v.get<long long>() == 4 || v.get<long long>() == 8); };
+  if (q->contains("bits") && ok((*q)["bits"])) return (*q)["bits"].get<int>();
+  if (q->contains("config_groups") && (*q)["config_groups"].is_object())
+    for (const auto& [k, g] : (*q)["config_groups"].items())
+      if (g.is_object() && g.contains("weights") && g["weights"].is_object() && g["weights"].contains("num_bits") && ok(g["weights"]["num_bits"]))
+        return g["weights"]["num_bits"].get<int>();
+  return 4;
+}
+
+// Weights one stored element holds: AWQ's and GPTQ's qweight and compressed-tensors' weight_packed hold 32 / bits
+// per I32 word; gpt-oss's MXFP4 blocks (*_blocks), ModelOpt's NVFP4 and bitsandbytes' 4-bit weights two fp4 or nf4
+// values per U8 byte; everything else one.
+std::uint64_t weights_per_element(const std::string& n, const std::string& dtype, int bits) {
+  if (dtype == "I32" && (ends_with(n, ".qweight") || ends_with(n, ".weight_packed"))) return static_cast<std::uint64_t>(32 / bits);
+  if (dtype == "U8" && (ends_with(n, "_blocks") || ends_with(n, ".weight") || ends_with(n, ".weight_packed"))) return 2;
+  return 1;
 }
 
 // Tensors of a multimodal checkpoint's encoders and their projectors (Gemma 3n's vision and audio towers, Qwen-VL's
@@ -223,8 +251,10 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     std::string name, dtype;
     std::vector<std::uint64_t> shape;
     std::uint64_t n;
-    long layer;  // layer_of(name)
+    long layer;           // layer_of(name)
+    std::uint64_t params = 0;  // the weights it holds: n, or n x the weights per packed word
   };
+  const int packed_bits = packed_weight_bits(config);
   std::vector<T> ts;
   ts.reserve(rows.size());
   std::set<std::string> seen;
@@ -243,6 +273,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     }
     t.n = elements(t.shape, path + "/2", path);
     t.layer = layer_of(t.name);
+    t.params = t.n * weights_per_element(t.name, t.dtype, packed_bits);
     ts.push_back(std::move(t));
   }
   for (const auto& t : ts)
@@ -267,11 +298,11 @@ json safetensors_checkpoint(const json& rows, const json* config) {
       add_checked(side, t.n, "/tensors", "elements");
       continue;
     }
-    add_checked(params, t.n, "/tensors", "elements");
+    add_checked(params, t.params, "/tensors", "elements");
     const std::string cls = class_of(t.name, t.shape.size());
     if (cls.empty()) continue;
     if (!d->ours[0]) packed = packed || t.dtype == "I32" || t.dtype == "U8";
-    class_types[cls][d->ours[0] ? d->ours : t.dtype] += t.n;
+    class_types[cls][d->ours[0] ? d->ours : t.dtype] += t.params;
   }
   const bool tied = !class_types.count("lm_head");
   const json precision = precision_of_classes(class_types, tied);
@@ -362,7 +393,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   std::uint64_t mtp_params = 0;
   if (m.mtp_layers > 0)
     for (const auto& t : ts)
-      if (t.layer >= model_layers && !is_side_tensor(t.name)) mtp_params += t.n;
+      if (t.layer >= model_layers && !is_side_tensor(t.name)) mtp_params += t.params;
   params -= mtp_params;
   // Encoders the config's model leaves out are reported apart, as the model's count leaves them out: every audio
   // tower (Gemma 3n's, Gemma 4's small models'), and a vision tower where none is modelled (Gemma 3n's MobileNet;
@@ -372,7 +403,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   for (const auto& t : ts) {
     const bool audio = is_audio_tensor(t.name);
     if (((audio && counted.audio == 0) || (!audio && counted.vision == 0 && is_encoder_tensor(t.name))) && !is_side_tensor(t.name))
-      encoder_params += t.n;
+      encoder_params += t.params;
   }
   params -= encoder_params;
   // Gemma 4's KV-shared layers read an earlier layer's cache: E2B's and E4B's checkpoints still store their k and v
@@ -384,7 +415,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     const AttentionSpec& a = m.layers[static_cast<std::size_t>(t.layer)].attn;
     if (a.kv_shared && !a.kv_weights_kept &&
         (has(t.name, "self_attn.k_proj.") || has(t.name, "self_attn.v_proj.") || has(t.name, "self_attn.k_norm.")))
-      unloaded_params += t.n;
+      unloaded_params += t.params;
   }
   params -= unloaded_params;
   json checks = json::array();

@@ -55,6 +55,16 @@ const std::vector<DType>& all_dtypes() {
       {"iq4_xs", 4.25, ComputeType::INT8, true, "GGUF IQ4_XS: 136 bytes per 256 weights"},
       {"q3_k", 3.4375, ComputeType::INT8, true, "GGUF Q3_K: 110 bytes per 256 weights"},
       {"q2_k", 2.625, ComputeType::INT8, true, "GGUF Q2_K: 84 bytes per 256 weights"},
+      {"nf4", 4.5, ComputeType::INT4, true, "bitsandbytes 4-bit (NF4 or FP4 codes) with an fp32 absmax per 64"},
+      {"nf4-dq", 4 + 8.0 / 64 + 32.0 / (64 * 256), ComputeType::INT4, true,
+       "bitsandbytes 4-bit with double quantization: an 8-bit absmax per 64, an fp32 scale per 256 of those"},
+      {"iq3_s", 3.4375, ComputeType::INT8, true, "GGUF IQ3_S: 110 bytes per 256 weights (lattice codebook)"},
+      {"iq3_xxs", 3.0625, ComputeType::INT8, true, "GGUF IQ3_XXS: 98 bytes per 256 weights (lattice codebook)"},
+      {"iq2_s", 2.5625, ComputeType::INT8, true, "GGUF IQ2_S: 82 bytes per 256 weights (lattice codebook)"},
+      {"iq2_xs", 2.3125, ComputeType::INT8, true, "GGUF IQ2_XS: 74 bytes per 256 weights (lattice codebook)"},
+      {"iq2_xxs", 2.0625, ComputeType::INT8, true, "GGUF IQ2_XXS: 66 bytes per 256 weights (lattice codebook)"},
+      {"iq1_m", 1.75, ComputeType::INT8, true, "GGUF IQ1_M: 56 bytes per 256 weights (ternary codebook)"},
+      {"iq1_s", 1.5625, ComputeType::INT8, true, "GGUF IQ1_S: 50 bytes per 256 weights (ternary codebook)"},
   };
   return table;
 }
@@ -62,19 +72,25 @@ const std::vector<DType>& all_dtypes() {
 namespace {
 
 // "int4-g128": b-bit integers with one fp16 scale and one b-bit zero point per group of G weights along the
-// input dimension (AWQ and GPTQ store exactly this: fp16 scales, zeros packed like the weights).
-// Bits per element = b + (16 + b) / G.
+// input dimension (AWQ and GPTQ store exactly this: fp16 scales, zeros packed like the weights; GPTQ writes its
+// qzeros even when symmetric). Bits per element = b + (16 + b) / G.
+// "int4-g32-sym": the symmetric scheme that stores no zero point (compressed-tensors' `symmetric: true`):
+// b + 16 / G.
 std::optional<DType> grouped_dtype(const std::string& n) {
   int bits = 0;
   long group = 0;
-  char tail = 0;
-  if (std::sscanf(n.c_str(), "int%d-g%ld%c", &bits, &group, &tail) != 2) return std::nullopt;
+  char tail[8] = {0};
+  const int got = std::sscanf(n.c_str(), "int%d-g%ld%7s", &bits, &group, tail);
+  const bool sym = got == 3 && std::string(tail) == "-sym";
+  if (got != 2 && !sym) return std::nullopt;
   if ((bits != 2 && bits != 3 && bits != 4 && bits != 8) || group < 8 || group > 65536) return std::nullopt;
-  if (n != "int" + std::to_string(bits) + "-g" + std::to_string(group)) return std::nullopt;  // no "int4-g0128"
-  const double bpe = bits + (16.0 + bits) / static_cast<double>(group);
+  if (n != "int" + std::to_string(bits) + "-g" + std::to_string(group) + (sym ? "-sym" : "")) return std::nullopt;  // no "int4-g0128"
+  const double bpe = bits + ((sym ? 0.0 : bits) + 16.0) / static_cast<double>(group);
   DType d{n, bpe, bits == 8 ? ComputeType::INT8 : ComputeType::INT4, true,
-          "int" + std::to_string(bits) + " with an fp16 scale and an int" + std::to_string(bits) +
-              " zero point per group of " + std::to_string(group) + " (AWQ/GPTQ layout)"};
+          sym ? "int" + std::to_string(bits) + " with an fp16 scale per group of " + std::to_string(group) +
+                    " and no zero point (symmetric: compressed-tensors)"
+              : "int" + std::to_string(bits) + " with an fp16 scale and an int" + std::to_string(bits) +
+                    " zero point per group of " + std::to_string(group) + " (AWQ/GPTQ layout)"};
   return d;
 }
 

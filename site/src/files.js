@@ -31,7 +31,8 @@ export async function useFiles(list) {
 // A checkpoint's weight formats, as the precision selects and the per-class list in the URL hold them.
 export function applyPrecision(p) {
   const known = new Set([...$('weights').options].map((o) => o.value));
-  if (known.has(p.weights)) state.weights = p.weights;
+  // Without "weights" (a class stored in packed words) the checkpoint's quantization_config fills the rest.
+  state.weights = known.has(p.weights) ? p.weights : 'declared';
   state.wclasses = Object.entries(p.by_class).filter(([, d]) => known.has(d)).map(([c, d]) => `${c}=${d}`).join(',');
 }
 

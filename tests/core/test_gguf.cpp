@@ -9,23 +9,26 @@
 #include "helpers.hpp"
 #include "gguf_writer.hpp"
 #include "io/gguf.hpp"
+#include "quant/dtype.hpp"
 
 using namespace infercast;
 using test::Writer;
 
 namespace {
 
-constexpr std::uint32_t F32 = 0, Q4_K = 12, Q6_K = 14;
+constexpr std::uint32_t F32 = 0, Q4_K = 12, Q6_K = 14, IQ2_XXS = 16;
 
 // Llama-3.2-1B as llama.cpp writes it (tied embeddings: no output.weight; rope_freqs.weight for Llama 3 RoPE scaling).
-std::string llama_1b_header() {
+// `file_type` > 0 adds general.file_type (llama.h's llama_ftype: 15 for Q4_K_M); `base` is the bulk tensors' type.
+std::string llama_1b_header(std::uint32_t file_type = 0, std::uint32_t base = Q4_K) {
   const int L = 16;
   Writer w;
   w.b = "GGUF";
   w.put<std::uint32_t>(3);
-  w.put<std::uint64_t>(2 + 9 * L + 2);  // tensors
-  w.put<std::uint64_t>(11);             // metadata entries
+  w.put<std::uint64_t>(2 + 9 * L + 2);        // tensors
+  w.put<std::uint64_t>(file_type ? 12 : 11);  // metadata entries
   w.kv_str("general.architecture", "llama");
+  if (file_type) w.kv_u32("general.file_type", file_type);
   w.kv_str("general.name", "Llama 3.2 1B Instruct");
   w.kv_u32("llama.block_count", L);
   w.kv_u32("llama.context_length", 131072);
@@ -41,13 +44,13 @@ std::string llama_1b_header() {
   for (int i = 0; i < L; ++i) {
     const std::string p = "blk." + std::to_string(i) + ".";
     w.tensor(p + "attn_norm.weight", {2048}, F32);
-    w.tensor(p + "attn_q.weight", {2048, 2048}, Q4_K);
-    w.tensor(p + "attn_k.weight", {2048, 512}, Q4_K);
+    w.tensor(p + "attn_q.weight", {2048, 2048}, base);
+    w.tensor(p + "attn_k.weight", {2048, 512}, base);
     w.tensor(p + "attn_v.weight", {2048, 512}, Q6_K);
-    w.tensor(p + "attn_output.weight", {2048, 2048}, Q4_K);
+    w.tensor(p + "attn_output.weight", {2048, 2048}, base);
     w.tensor(p + "ffn_norm.weight", {2048}, F32);
-    w.tensor(p + "ffn_gate.weight", {2048, 8192}, Q4_K);
-    w.tensor(p + "ffn_up.weight", {2048, 8192}, Q4_K);
+    w.tensor(p + "ffn_gate.weight", {2048, 8192}, base);
+    w.tensor(p + "ffn_up.weight", {2048, 8192}, base);
     w.tensor(p + "ffn_down.weight", {8192, 2048}, Q6_K);
   }
   w.tensor("output_norm.weight", {2048}, F32);
@@ -94,6 +97,30 @@ TEST_CASE("a GGUF header reads back to the model's exact shapes and parameters",
   const double q6 = 2048.0 * 128256 + 16.0 * (2048 * 512 + 8192 * 2048);
   const double f32 = 32 + 16 * 2 * 2048 + 2048 + 1;
   CHECK(v["tensor_bytes"].get<double>() == q4 / 256 * 144 + q6 / 256 * 210 + f32 * 4);
+}
+
+TEST_CASE("a GGUF's file type names its llama.cpp mix, and IQ types have their exact bits", "[gguf]") {
+  // general.file_type 15 (LLAMA_FTYPE_MOSTLY_Q4_K_M): the mix's rules give each tensor its type (docs/formulas.md,
+  // "llama.cpp quantization mixes"); one format per class would count Q4_K_M's Q6_K ffn_down layers as Q4_K.
+  const auto read = [](const std::string& bytes) {
+    const auto env = nlohmann::json::parse(call_bytes("gguf", bytes));
+    REQUIRE(env["ok"].get<bool>());
+    return env["value"];
+  };
+  const auto mixed = read(llama_1b_header(15));
+  CHECK(mixed["precision"]["weights"] == "q4_k_m");
+  CHECK(mixed["precision"]["file_type"] == "q4_k_m");
+  CHECK(mixed["precision"]["by_class"].empty());
+  // A file type whose base is not the bulk tensors' type (retyped by hand) keeps the per-class formats.
+  const auto retyped = read(llama_1b_header(17));  // Q5_K_M, but the tensors are Q4_K
+  CHECK(retyped["precision"]["weights"] == "q4_k");
+  CHECK_FALSE(retyped["precision"].contains("file_type"));
+  // IQ2_XXS: 66 bytes per 256 weights (ggml-common.h block_iq2_xxs), 2.0625 bits, never bf16.
+  const auto iq = read(llama_1b_header(0, IQ2_XXS));
+  CHECK(iq["precision"]["weights"] == "iq2_xxs");
+  CHECK(find_dtype("iq2_xxs")->bits_per_element == 66.0 * 8 / 256);
+  CHECK(find_dtype("iq1_s")->bits_per_element == 50.0 * 8 / 256);
+  CHECK(find_dtype("iq3_s")->bits_per_element == 110.0 * 8 / 256);
 }
 
 TEST_CASE("broken GGUF files get exact errors", "[gguf]") {

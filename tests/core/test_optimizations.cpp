@@ -77,8 +77,13 @@ TEST_CASE("a checkpoint's quantization_config sets the weight formats by default
   for (const auto& w : v["model"]["warnings"]) warned = warned || w["code"] == "model.quantization_not_applied";
   CHECK(warned);
   CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "bf16");
-  // bitsandbytes: NF4 with one absmax per 64 (int4-g64's 4.31 bits), LLM.int8().
-  CHECK(with_quant(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "int4-g64");
+  // bitsandbytes: NF4 with an fp32 absmax per 64 (4.5 bits), or double-quantized (an 8-bit absmax per 64 and an
+  // fp32 scale per 256 absmaxes: 4.127 bits; bitsandbytes/functional.py quantize_4bit, compress_statistics);
+  // LLM.int8().
+  CHECK(with_quant(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_quant_type": "nf4"})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "nf4");
+  CHECK(with_quant(R"({"quant_method": "bitsandbytes", "load_in_4bit": true, "bnb_4bit_use_double_quant": true})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "nf4-dq");
+  CHECK(find_dtype("nf4")->bits_per_element == 4.5);
+  CHECK(find_dtype("nf4-dq")->bits_per_element == 4.126953125);
   CHECK(with_quant(R"({"quant_method": "bitsandbytes", "load_in_8bit": true})")["workload"]["precision"]["by_class"]["attention"]["dtype"] == "int8");
   // compressed-tensors FP8-dynamic (llm-compressor, RedHatAI): fp8 weights per channel, fp8 activations per token.
   v = with_quant(R"({"quant_method": "compressed-tensors", "format": "float-quantized", "config_groups": {"group_0": {"targets": ["Linear"],
@@ -90,7 +95,11 @@ TEST_CASE("a checkpoint's quantization_config sets the weight formats by default
   v = with_quant(R"({"quant_method": "compressed-tensors", "format": "pack-quantized", "config_groups": {"group_0": {"targets": ["Linear"],
       "weights": {"num_bits": 4, "type": "int", "strategy": "group", "group_size": 128, "symmetric": true}}},
       "ignore": ["lm_head", "re:.*self_attn.*"]})");
-  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "int4-g128");
+  // Symmetric: a scale per group and no zero point (4 + 16 / 128 bits).
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "int4-g128-sym");
+  CHECK(find_dtype("int4-g128-sym")->bits_per_element == 4.125);
+  CHECK(find_dtype("int4-g32-sym")->bits_per_element == 4.5);
+  CHECK_FALSE(find_dtype("int4-g32-symx"));
   CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "bf16");
   CHECK(v["workload"]["precision"]["activations"] == "bf16");
   // ModelOpt writes quant_algo without a quant_method: FP8 weights and activations per tensor.
@@ -98,6 +107,14 @@ TEST_CASE("a checkpoint's quantization_config sets the weight formats by default
   CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "fp8");
   CHECK(v["workload"]["precision"]["activations"] == "fp8");
   CHECK(with_quant(R"({"quant_method": "modelopt", "quant_algo": "NVFP4"})")["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "nvfp4");
+  // The config.json of a ModelOpt checkpoint names the kept modules `ignore` (hf_quant_config.json: exclude_modules).
+  v = with_quant(R"({"quant_method": "modelopt", "quant_algo": "NVFP4", "ignore": ["lm_head", "model.layers.*.self_attn*"]})");
+  CHECK(v["workload"]["precision"]["by_class"]["attention"]["dtype"] == "bf16");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "nvfp4");
+  // Meta's fbgemm_fp8 (Llama-3.1-405B-Instruct-FP8): fp8 weights per channel, activations per token.
+  v = with_quant(R"({"quant_method": "fbgemm_fp8", "activation_scale_ub": 1200.0, "modules_to_not_convert": ["lm_head"]})");
+  CHECK(v["workload"]["precision"]["by_class"]["ffn"]["dtype"] == "fp8");
+  CHECK(v["workload"]["precision"]["by_class"]["lm_head"]["dtype"] == "bf16");
   // Kimi-K2's int4 checkpoints: routed experts in int4 groups of 32, everything else in bf16; the
   // quantization_config of a multimodal wrapper sits beside its text_config.
   const std::string moe = R"("model_type": "mixtral", "hidden_size": 256, "num_hidden_layers": 2, "num_attention_heads": 4,

@@ -192,6 +192,21 @@ TEST_CASE("quantized checkpoints: scales apart, packed formats flagged", "[safet
   CHECK(p["packed"].get<bool>());
   CHECK(p["precision"]["by_class"]["attention"] == "I32");
   CHECK_FALSE(p["matches"].get<bool>());
+  // Each I32 word holds eight 4-bit weights: the parameters are the unpacked count (q_proj: 512 x 8 rows = 4096).
+  CHECK(p["params_total"].get<i64>() == 32000LL * 4096 + 8LL * (512 * 4096 * 2 + 512 * 11008));
+  // A packed class has no format the header names, so "weights" is left to the config's quantization_config.
+  CHECK_FALSE(p["precision"].contains("weights"));
+  // gpt-oss's MXFP4 experts: *_blocks hold two fp4 values per byte, *_scales one e8m0 scale per 32 (side bytes).
+  std::vector<Tensor> x = {{"model.embed_tokens.weight", "BF16", {1000, 64}},
+                           {"model.layers.0.self_attn.q_proj.weight", "BF16", {64, 64}},
+                           {"model.layers.0.mlp.experts.gate_up_proj_blocks", "U8", {4, 256, 2, 16}},
+                           {"model.layers.0.mlp.experts.gate_up_proj_scales", "U8", {4, 256, 2}},
+                           {"model.layers.0.mlp.experts.gate_up_proj_bias", "BF16", {4, 256}}};
+  const json o = ok(call("checkpoint", json{{"tensors", rows_of({x})}, {"model", "llama-2-7b"}}.dump()));
+  CHECK(o["params_total"].get<i64>() == 1000 * 64 + 64 * 64 + 4 * 256 * 64 + 4 * 256);
+  CHECK(o["side_params"].get<i64>() == 4 * 256 * 2);
+  CHECK(o["precision"]["by_class"]["attention"] == "bf16");
+  CHECK_FALSE(o["precision"].contains("weights"));
 }
 
 TEST_CASE("broken safetensors headers get exact errors", "[safetensors]") {
