@@ -70,9 +70,11 @@ struct SchedulerSpec {
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;
   bool prefix_caching = true;  // as vLLM V1 (the assumed defaults)
-  // Steps a token waits before the client sees it: 1 where the host prepares step n + 1 while the device runs step
-  // n and reads step n's tokens after launching it (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's
-  // overlap scheduler); 0 where each step's tokens go out when it ends.
+  // Steps a request loses to a scheduler that runs ahead: 1 where the host schedules step n + 1 while the device runs
+  // step n (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's overlap scheduler), so a request that
+  // arrives during step n is first admitted by step n + 2: one step more before its first token and its last (the
+  // simulation holds each step's tokens a step, which the client sees the same way); 0 where each step is scheduled
+  // after the last one ends.
   int output_delay_steps = 0;
   // Multi-step scheduling (vLLM 0.5.5-0.6's --num-scheduler-steps N): a batch of decodes is scheduled once and runs N
   // steps back to back, no prompt admitted inside the window, its tokens reaching the client together at the window's

@@ -47,9 +47,12 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     StepLoad pre;
     sm.add(pre, cached + P / 2 * (nc - 1) / nc, P / nc, k);
     const double sp = sm.seconds(pre, x);  // one of the nc steps of k prompts
-    c.ttft = nc * sp;
-    // One request's decode steps wait for the other requests' prefill steps; its own are its TTFT.
-    c.tpot = O > 1 ? sd + std::max(0.0, B - 1) * nc * sp / k / (O - 1) : 0;
+    // A cycle holds B nc / k prefill steps; a request's own nc of them (shared with k - 1 others) are its TTFT, and
+    // the other requests' (B - k) nc / k come between its decode steps, or, with one output token and so no decode
+    // steps, before its own prefill as it waits to be admitted.
+    const double others = std::max(0.0, B - k) * nc * sp / k;
+    c.ttft = nc * sp + (O > 1 ? 0 : others);
+    c.tpot = O > 1 ? sd + others / (O - 1) : 0;
     c.step = sd;
     // One cycle: O - 1 decode steps and B nc / k prefill steps.
     double dc, dm, pc, pm;
@@ -62,9 +65,15 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     }
   } else {
     const bool whole = L.policy == StepPolicy::MixedWhole || !L.chunked_prefill;
-    double nc = 1, d = 0, q = 0, Ls = O;
-    for (int it = 0; it < 8; ++it) {  // chunk steps depend on what the decodes leave of the budget
-      Ls = nc + O - 1;
+    // A cycle of Ls steps runs every request's nc chunk steps and O - 1 decode steps, d decodes and q chunks a step.
+    // The budget caps the chunks a step holds (whole prompts: as many as fit, one at the least); when the B nc
+    // chunks need more steps than nc + O - 1, every step is full and each request waits `idle` steps to be admitted.
+    double nc = 1, d = 0, q = 0, Ls = O, idle = 0;
+    for (int it = 0; it < 16; ++it) {  // chunk steps depend on what the decodes leave of the budget
+      const double room = std::max(1.0, budget - d);
+      const double q_cap = whole ? std::max(1.0, std::floor(room / P)) : std::max(1.0, room / (P / nc));
+      Ls = std::max(nc + O - 1, B * nc / q_cap);
+      idle = Ls - (nc + O - 1);
       d = B * (O - 1) / Ls;
       q = B * nc / Ls;
       nc = whole ? 1 : std::max(1.0, std::ceil(P / std::max(1.0, budget - d)));
@@ -82,7 +91,7 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     // own chunks are not in its TPOT, nor its own decodes in its TTFT (at B = 1 the steps are exactly its own).
     const double others = std::max(0.0, B - 1);
     const double d_pre = others * (O - 1) / Ls, d_dec = 1 + d_pre;
-    const double q_dec = O > 1 ? others * nc / (O - 1) : 0;
+    const double q_dec = O > 1 ? (idle > 0 ? q : others * nc / (O - 1)) : 0;
     StepLoad pre, dec_with, dec_without;
     sm.add(pre, ctx, 1, d_pre);
     sm.add(pre, c_cached, chunk, std::max(1.0, q));
@@ -90,7 +99,7 @@ Cycle cycle_at(const ServingSetup& s, const StepModel& sm, const Execution& x, d
     sm.add(dec_without, ctx, 1, d_dec);
     sm.add(dec_with, c_cached, chunk, std::max(1.0, q_dec));
     const double s_dw = q_dec > 0 ? sm.seconds(dec_with, x) : 0, s_do = sm.seconds(dec_without, x);
-    c.ttft = nc * sm.seconds(pre, x);
+    c.ttft = idle * mean + nc * sm.seconds(pre, x);
     c.tpot = O > 1 ? (q_dec >= 1 ? s_dw : q_dec * s_dw + (1 - q_dec) * s_do) : 0;
     c.step = mean;
     double wc1, wm1, wc0 = 0, wm0 = 0;
@@ -133,13 +142,27 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   if (s.limits.max_num_seqs > 0) bmax = std::min(bmax, static_cast<double>(s.limits.max_num_seqs));
   bmax = std::max(1.0, bmax);
   out.memory.max_concurrency = bmax;
+  // What the client sees beyond the engine's cycle. Overlapped scheduling (vLLM's async scheduling, SGLang's and
+  // TensorRT-LLM's overlap schedulers) schedules step n + 1 while step n runs, so a request that arrives during step
+  // n waits for step n + 2: one step more before its first token and its last. Multi-step scheduling (N steps per
+  // schedule): a prompt waits on average (N - 1) / 2 steps for the window to end, and a request's last tokens reach
+  // the client at the end of their window, (N - 1) / 2 steps late on average (one token: its first is its last).
+  const double steps = std::max(1, s.limits.scheduler_steps);
   Cycle c;
   double B = 0, wait = 0;
+  const auto extra_ttft = [&](const Cycle& k) { return s.limits.output_delay_steps * k.step + (steps - 1) / 2 * k.step; };
+  const auto extra_e2e = [&](const Cycle& k) { return extra_ttft(k) + (osl > 1 ? (steps - 1) / 2 * k.step : 0); };
+  double rate = 0;
   if (load.concurrency > 0) {
     const double clients = std::max(1.0, load.concurrency / replicas);
     B = std::min(clients, bmax);
     c = cycle_at(s, sm, x, B, isl, osl, hit);
-    if (clients > B && c.rate > 0) wait = clients / c.rate - c.e2e;  // Little's law over the waiting clients
+    // Each client waits for its answer, then sends the next: C = rate x (its whole latency). Clients beyond the
+    // cap queue, and the engine then serves B / e2e (Little's law over the running requests).
+    const double own = c.e2e + extra_e2e(c);
+    const double cycle = clients > B ? std::max(own, clients * c.e2e / B) : own;
+    wait = cycle - own;
+    rate = cycle > 0 ? clients / cycle : 0;
     if (clients > B)
       out.warnings.push_back({"serving.queued", "/serving/concurrency",
                               "only " + std::to_string(static_cast<long long>(B)) + " of " +
@@ -148,13 +171,26 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   } else {
     const double lam = load.request_rate / dp;
     const Cycle top = cycle_at(s, sm, x, bmax, isl, osl, hit);
+    // Continuous batching admits an arrival at the next step while fewer than bmax run: a queue forms only as the
+    // running requests near the cap, as for bmax servers each holding a request for its e2e (M/G/c), with
+    // Sakasegawa's approximation of the mean wait: rho^(sqrt(2(c + 1)) - 1) / (c (1 - rho)) x (1 + cs^2) / 2 x
+    // the service time, cs^2 the squared coefficient of variation of the output lengths (which set the service time).
+    const LengthDist& o = load.osl;
+    const double cs2 = o.kind == LengthKind::Uniform ? o.spread * o.spread / 3 : o.kind == LengthKind::LogNormal ? std::expm1(o.spread * o.spread) : 0;
+    const auto queue_wait = [&](double rho, double service) {
+      rho = std::min(rho, 0.99);
+      return std::pow(rho, std::sqrt(2 * (bmax + 1)) - 1) / (bmax * (1 - rho)) * (1 + cs2) / 2 * service;
+    };
     if (lam >= top.rate) {
       B = bmax;
       c = top;
       out.warnings.push_back({"serving.overloaded", "/serving/request_rate",
                               "the rate exceeds what a replica serves at its largest batch (" +
                                   std::to_string(top.rate * dp) + " requests/s): the queue grows without bound"});
-      wait = 0;
+      // No steady state: over a run of N requests arriving at lam and served at mu, the queue grows by lam - mu
+      // a second, and the mean request waits N / 2 x (1 / mu - 1 / lam) on top of the wait at capacity.
+      const double n = load.requests > 0 ? std::ceil(load.requests / dp) : 1000.0;
+      wait = c.step / 2 + queue_wait(1, top.e2e) + n / 2 * (1 / top.rate - 1 / lam);
     } else {
       // B = lam x E2E(B): bisection on the increasing function lam E2E(B) - B.
       double lo = 0, hi = bmax;
@@ -166,34 +202,28 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
       B = std::max(hi, 1e-3);
       c = cycle_at(s, sm, x, B, isl, osl, hit);
       // Random arrivals meet a step in progress (half a step) and queue for admission as the engine fills.
-      const double rho = std::min(0.99, lam / std::max(1e-12, top.rate));
-      wait = c.step / 2 + rho / (2 * (1 - rho)) * c.ttft;
+      wait = c.step / 2 + queue_wait(B / bmax, c.e2e);
     }
+    rate = std::min(lam, c.rate);
   }
   out.mean_batch = B;
   out.mean_step_s = c.step;
-  // Overlapped scheduling hands each token out one step later: first token and finish move by a step.
-  // Multi-step scheduling (N steps per schedule): a prompt waits on average (N - 1) / 2 steps for the window to end,
-  // and a request's last tokens reach the client at the end of their window, (N - 1) / 2 steps late on average; the
-  // client sees one gap of N steps per chunk of N tokens.
-  const double steps = std::max(1, s.limits.scheduler_steps);
-  const double window = (steps - 1) / 2 * c.step;
-  const double delay = s.limits.output_delay_steps * c.step;
-  fill(out, c.ttft + wait + delay + window, c.tpot, c.e2e + wait + delay + 2 * window);
+  // The client sees one gap of N steps per chunk of N tokens under multi-step scheduling.
+  fill(out, c.ttft + wait + extra_ttft(c), c.tpot, c.e2e + wait + extra_e2e(c));
   out.itl_s.mean = out.itl_s.p50 = out.itl_s.p90 = out.itl_s.p99 = steps * c.tpot;
-  const double rate = load.concurrency > 0 ? c.rate : std::min(load.request_rate / dp, c.rate);
   out.requests_per_s = rate * replicas;
   out.output_tokens_per_s = rate * osl * replicas;
   out.input_tokens_per_s = rate * isl * replicas;
   out.output_tokens_per_s_per_device = out.output_tokens_per_s / std::max(1, s.devices);
   out.output_tokens_per_s_per_user = c.tpot > 0 ? 1 / c.tpot : 0;
-  out.mean_in_system = B;
+  // Little's law from the client's side: the running requests, and those waiting or held by the scheduler.
+  out.mean_in_system = load.concurrency > 0 ? std::max(1.0, load.concurrency / replicas) : B + rate * (wait + extra_e2e(c));
   out.duration_s = 1;  // the work below is per second of steady serving
   const double load_share = c.rate > 0 ? std::min(1.0, rate / c.rate) : 0;
   out.work_compute_s = c.wc * load_share;
   out.work_memory_s = c.wm * load_share;
   out.busy_fraction = load_share;
-  out.littles_product = rate * c.e2e;
+  out.littles_product = rate * out.e2e_s.mean;
   out.memory.kv_mean_fraction = s.memory.kv_bytes > 0 ? B * request_kv_bytes(s, isl + osl / 2) / s.memory.kv_bytes : 0;
   out.memory.kv_peak_fraction = out.memory.kv_mean_fraction;
   return out;
