@@ -88,7 +88,7 @@ int run_checkpoint(const Args& a, const std::string& fmt) {
   const json v = read_checkpoint(path, safetensors_files(path));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
-    return 0;
+    return v["matches"].get<bool>() ? 0 : 1;  // as the table: exit 1 when the config disagrees with the shapes
   }
   report_checkpoint(v, std::cout);
   std::cout << "stored: " << bytes_str(v["tensor_bytes"].get<double>()) << " of tensors";

@@ -81,7 +81,22 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
     served.prefix_hit_rate = 0;
   const double P = std::max(1.0, isl * (1 - served.prefix_hit_rate));
   const bool moe = std::any_of(m.layers.begin(), m.layers.end(), [](const LayerSpec& L) { return L.ffn.moe; });
-  // Every layout that splits the model and fits the devices: its setups and its step model.
+  // Every layout that splits the model and fits the devices: its setups and its step model. Setting one up analyzes
+  // every layer once per budget, and timing its configurations walks every stage, so the layouts times the layers
+  // bound the search's time and memory; counted before any is set up (docs/schema.md, "Limits").
+  {
+    const double layers = static_cast<double>(m.layers.size());
+    double candidates = 0;
+    for (int tp = 1; tp <= std::min(devices, spec.max_tp); tp *= 2)
+      for (int pp = 1; tp * pp <= devices && pp <= static_cast<int>(m.layers.size()); pp *= 2) candidates += moe && tp > 1 ? 2 : 1;
+    if (candidates * layers > limit::kDeployLayerLayouts)
+      throw InputError("deploy.too_much_work", "/deploy/devices",
+                       "/deploy: " + std::to_string(devices) + " devices give " + std::to_string(static_cast<long long>(candidates)) +
+                           " tensor/pipeline layouts of " + m.name + "'s " + std::to_string(m.layers.size()) + " layers (" +
+                           std::to_string(static_cast<long long>(candidates * layers)) + " layer-layouts to set up), past the limit of " +
+                           std::to_string(static_cast<long long>(limit::kDeployLayerLayouts)) +
+                           "; expected fewer /deploy/devices, a smaller /deploy/max_tp, or a model with fewer layers");
+  }
   std::vector<Layout> layouts;
   for (int tp = 1; tp <= std::min(devices, spec.max_tp); tp *= 2) {
     for (int pp = 1; tp * pp <= devices; pp *= 2) {
@@ -122,9 +137,12 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
   // The work, counted before any configuration is timed (docs/schema.md, "Limits"): the aggregated configurations,
   // then the disaggregated ones over every prefill and decode pool size; past kDeployEvaluations the pool sizes are
   // searched on a coarser geometric grid, and past it even on the coarsest the request is refused.
+  // A configuration's timing walks its step model's operators: one of more than 24 (Gemma 3n's 191) counts as that
+  // many over 24 configurations, so the limit bounds the time.
+  const auto weight = [](const Layout& L) { return std::max(1.0, L.steps->operators() / 24); };
   double aggregated = 0;
   if (spec.disaggregated != DisaggMode::On)
-    for (const auto& L : layouts) aggregated += static_cast<double>(L.setups.size()) * batches_within(L.bmax);
+    for (const auto& L : layouts) aggregated += static_cast<double>(L.setups.size()) * batches_within(L.bmax) * weight(L);
   const auto disaggregated = [&](const std::vector<int>& sizes) {
     double n = 0;
     if (spec.disaggregated == DisaggMode::Off || osl <= 1) return n;
@@ -133,7 +151,7 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
       for (const auto& Ld : layouts)
         if (Ld.plan.pp == 1)
           n += static_cast<double>(Lp.setups.size()) * batches_within(pool_requests(Ld.setups.back(), isl, osl)) *
-               pool_pairs(sizes, Lp.plan.tp, Ld.plan.tp, devices);
+               pool_pairs(sizes, Lp.plan.tp, Ld.plan.tp, devices) * std::max(weight(Lp), weight(Ld));
     }
     return n;
   };

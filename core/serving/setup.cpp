@@ -181,6 +181,14 @@ ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const Sy
                            std::to_string(static_cast<long long>(std::max(1.0, f.steady.mean_batch))) +
                            " requests per step); expected at most " + std::to_string(static_cast<long long>(limit::kServingSteps)) +
                            ": give fewer /serving/requests, a higher concurrency, or use the steady state (/serving/simulate false)");
+    const double stages = std::max(1, plan.pp);
+    if (stages > 1 && steps * stages > limit::kServingStageSteps)
+      throw InputError("serving.too_much_work", "/parallel/pp",
+                       "/serving: the simulation would run about " + std::to_string(static_cast<long long>(steps)) +
+                           " engine steps, each timing " + std::to_string(plan.pp) + " pipeline stages: " +
+                           std::to_string(static_cast<long long>(steps * stages)) + " stage-steps, past the limit of " +
+                           std::to_string(static_cast<long long>(limit::kServingStageSteps)) +
+                           "; expected fewer stages, fewer /serving/requests, or the steady state (/serving/simulate false)");
     f.simulated = simulate_serving(f.setup, sm, load, sm.execution());
     f.has_simulation = true;
   }

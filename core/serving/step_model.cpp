@@ -134,6 +134,12 @@ StepModel::StepModel(const ModelSpec& m, const Workload& w, const System& sys, c
   }
 }
 
+double StepModel::operators() const {
+  double n = 0;
+  for (const auto& st : decode_.stages) n += static_cast<double>(st.dense.ops + st.head.ops + st.attn.size() + st.state.size());
+  return n;
+}
+
 void StepModel::add(StepLoad& l, double cached, double input, double count) const {
   if (input <= 0 || count <= 0) return;
   l.tokens += input * count;

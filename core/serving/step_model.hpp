@@ -62,6 +62,8 @@ class StepModel {
   const Execution& execution() const { return x_; }
   const std::vector<Stage>& stages() const { return stages_; }
   int geometries() const { return static_cast<int>(geo_.size()); }
+  // Operators a decode step walks over every stage (what timing one step costs grows with).
+  double operators() const;
 
  private:
   struct Dense {  // operators that see only T (or R): their raw terms at every grid point

@@ -30,6 +30,8 @@ constexpr double kSweepPoints = 4e6;                   // design points of one s
 constexpr double kServingRequestSteps = 5e7;           // a serving simulation: requests x (output tokens + prompt chunks)
 constexpr double kServingSteps = 2e6;                  // a serving simulation's engine steps
 constexpr double kDeployEvaluations = 500000;          // configurations one deployment search times
+constexpr double kDeployLayerLayouts = 100000;         // a deployment search's parallel layouts x the model's layers
+constexpr double kServingStageSteps = 4e6;             // a serving simulation's engine steps x pipeline stages
 // validate's fits (csv.too_much_work): step blocks timed per evaluation over every fit, the refits that leave each
 // source out and the collectives' wait's alternations (at most 6 per fit of the wait) included. A fit evaluates about
 // 1,000 times at about 150 ns a block: 15,000 blocks take about 2.5 s. The public measurements need 39,166 at most
