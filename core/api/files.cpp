@@ -56,7 +56,18 @@ json api_gguf(const std::string& bytes) {
   json v = gguf_model(read_gguf_header(bytes));
   // The config as the model parser reads it, and its parameter count against the tensors'.
   const ModelSpec m = parse_model_config(v["config"], "/gguf/config");
-  v["params_from_config"] = count_params(m).total;
+  const auto counted = count_params(m).total;
+  const double from_config = static_cast<double>(counted), in_tensors = v["params_total"].get<double>();
+  // The metadata's hyperparameters against the tensor table: extras (rope_freqs, per-layer tables a family keeps)
+  // differ by little; a metadata value the tensors do not bear out (a key_length of 2^31 on 64-wide heads, a
+  // block_count of 80 over 2 layers of tensors) makes a model twice or half as large, never analyzed as if real.
+  if (in_tensors > 0 && (from_config > 1.5 * in_tensors || from_config < 0.5 * in_tensors))
+    throw InputError("gguf.inconsistent", "/gguf/config",
+                     "the GGUF metadata describes a model of " + std::to_string(static_cast<long long>(from_config)) +
+                         " parameters and the file's tensor table holds " + std::to_string(static_cast<long long>(in_tensors)) +
+                         "; expected metadata (block_count, embedding_length, head counts, key_length, feed_forward_length) "
+                         "that matches the tensors");
+  v["params_from_config"] = counted;
   return v;
 }
 

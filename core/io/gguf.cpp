@@ -118,6 +118,7 @@ GgufHeader read_gguf_header(const std::string& bytes) {
                           " metadata entries; expected at most " + std::to_string(limit::kGgufEntries) + " of each");
   for (std::uint64_t i = 0; i < n_kv; ++i) {
     const std::string key = c.str();
+    if (h.metadata.contains(key)) fail("bad_value", "metadata key " + utf8_prefix(key, 256) + " appears twice; expected each key once");
     const auto t = c.get<std::uint32_t>();
     if (t != 9) {
       h.metadata[key] = scalar(c, t);

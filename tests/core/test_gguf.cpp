@@ -144,6 +144,26 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder2 "
         "(drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
+  // Metadata the tensor table does not bear out: 160 blocks over 16 layers of tensors is refused, never analyzed as
+  // a 10B model (160 layers of 60,821,504 parameters each) from a 1B file.
+  std::string deep = bytes;
+  const auto bc = deep.find("llama.block_count") + std::strlen("llama.block_count") + 4;  // past the key and its type
+  const std::uint32_t blocks = 160;
+  std::memcpy(&deep[bc], &blocks, 4);
+  CHECK(gguf_error(deep) ==
+        "gguf.inconsistent | the GGUF metadata describes a model of 9994110976 parameters and the file's tensor table "
+        "holds 1235814433; expected metadata (block_count, embedding_length, head counts, key_length, "
+        "feed_forward_length) that matches the tensors");
+  // A key written twice is refused (which one a reader keeps is not defined).
+  Writer twice;
+  twice.b = "GGUF";
+  twice.put<std::uint32_t>(3);
+  twice.put<std::uint64_t>(0);
+  twice.put<std::uint64_t>(3);
+  twice.kv_str("general.architecture", "llama");
+  twice.kv_u32("llama.block_count", 2);
+  twice.kv_u32("llama.block_count", 80);
+  CHECK(gguf_error(twice.b) == "gguf.bad_value | metadata key llama.block_count appears twice; expected each key once");
 }
 
 namespace {
