@@ -6,12 +6,15 @@
 #include "cli/checkpoint.hpp"
 #include "cli/command.hpp"
 #include "cli/files.hpp"
+#include "io/python_json.hpp"
 #include "quant/dtype.hpp"
 #include "util/limits.hpp"
 
 namespace infercast::cli {
 
-std::string request_text(const json& request) { return request.dump(-1, ' ', false, json::error_handler_t::replace); }
+// Non-finite numbers a config.json holds stay what they are (NaN, Infinity), so the core names them where it refuses
+// them rather than reading a null as a missing field.
+std::string request_text(const json& request) { return dump_python_json(request); }
 
 json unwrap(const std::string& envelope_text, const std::string& what) {
   json env = json::parse(envelope_text);

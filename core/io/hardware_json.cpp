@@ -129,6 +129,11 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   hw.interconnect_bytes_per_s = read_field(r, field::hw_interconnect_gbps) * 1e9;
   hw.tdp_w = read_field(r, field::hw_tdp_w);
   hw.idle_w = read_field(r, field::hw_idle_w);
+  // Idle power above the board's: every joule would be static and the work's energy negative, clipped to 0.
+  if (hw.tdp_w > 0 && hw.idle_w > hw.tdp_w)
+    r.fail("idle_W", "inconsistent",
+           r.child_path("idle_W") + " holds " + number_text(json(hw.idle_w)) + ", above tdp_W (" + number_text(json(hw.tdp_w)) +
+               "); expected the idle power at most the board's power");
   hw.price_usd = read_field(r, field::hw_price_usd);
   hw.embodied_kgco2e = read_field(r, field::hw_embodied_kgco2e);
   hw.eff = default_efficiencies(hw.device_class);

@@ -602,8 +602,18 @@ static void read_quantization(Reader q, ModelSpec& m) {
   } else if (method == "awq" || method == "gptq") {
     const json* bits = q.raw(method == "awq" && q.has("w_bit") ? "w_bit" : "bits");
     const json* group = q.raw(method == "awq" && q.has("q_group_size") ? "q_group_size" : "group_size");
-    const i64 b = bits && bits->is_number_integer() ? bits->get<i64>() : 4;
-    const i64 g = group && group->is_number_integer() ? group->get<i64>() : 128;
+    const char* bits_key = method == "awq" && q.has("w_bit") ? "w_bit" : "bits";
+    const char* group_key = method == "awq" && q.has("q_group_size") ? "q_group_size" : "group_size";
+    const bool bits_ok = !bits || (bits->is_number_integer() && (bits->get<i64>() == 2 || bits->get<i64>() == 3 ||
+                                                                 bits->get<i64>() == 4 || bits->get<i64>() == 8));
+    if (!bits_ok)
+      q.fail(bits_key, "out_of_range", q.child_path(bits_key) + " holds " + describe(*bits) + "; expected 2, 3, 4 or 8 (bits per weight)");
+    const bool group_ok = !group || (group->is_number_integer() && (group->get<i64>() == -1 || (group->get<i64>() >= 8 && group->get<i64>() <= 65536)));
+    if (!group_ok)
+      q.fail(group_key, "out_of_range", q.child_path(group_key) + " holds " + describe(*group) +
+                                            "; expected -1 (one scale per output channel) or a group of 8 to 65536 weights");
+    const i64 b = bits ? bits->get<i64>() : 4;
+    const i64 g = group ? group->get<i64>() : 128;
     m.declared_weights = g > 0 ? "int" + std::to_string(b) + "-g" + std::to_string(g) : "int" + std::to_string(b);
     if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
   }

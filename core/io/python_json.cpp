@@ -1,5 +1,6 @@
 #include "io/python_json.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -78,6 +79,36 @@ void restore_python_numbers(nlohmann::json& doc) {
   }
   if (doc.is_object() || doc.is_array())
     for (auto& v : doc) restore_python_numbers(v);
+}
+
+namespace {
+void to_placeholders(nlohmann::json& doc) {
+  if (doc.is_number_float()) {
+    const double d = doc.get<double>();
+    if (std::isnan(d)) doc = kNaN;
+    else if (std::isinf(d)) doc = d > 0 ? kInf : kNegInf;
+    return;
+  }
+  if (doc.is_object() || doc.is_array())
+    for (auto& v : doc) to_placeholders(v);
+}
+
+void replace_all(std::string& s, const std::string& from, const char* to) {
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at)) {
+    s.replace(at, from.size(), to);
+    at += std::strlen(to);
+  }
+}
+}  // namespace
+
+std::string dump_python_json(const nlohmann::json& doc) {
+  nlohmann::json copy = doc;
+  to_placeholders(copy);
+  std::string out = copy.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  replace_all(out, kNaNText, "NaN");
+  replace_all(out, kNegInfText, "-Infinity");
+  replace_all(out, kInfText, "Infinity");
+  return out;
 }
 
 }  // namespace infercast

@@ -16,5 +16,8 @@ namespace infercast {
 std::string python_literals_to_placeholders(const std::string& text, bool& replaced);
 // Every placeholder string in `doc` (as left by python_literals_to_placeholders) becomes its number.
 void restore_python_numbers(nlohmann::json& doc);
+// `doc` as JSON text with its non-finite numbers written as Python writes them (NaN, Infinity, -Infinity), which
+// parse_json_text reads back: strict JSON would write them as null and lose what they were.
+std::string dump_python_json(const nlohmann::json& doc);
 
 }  // namespace infercast
