@@ -669,9 +669,15 @@ ModelSpec parse_config(const json& config, const std::string& path) {
   if (probe.has("model_type")) type = probe.string("model_type");
   // Mistral's params.json names its sizes as DeepSeek's inference schema does (dim, n_layers), with hidden_dim
   // where DeepSeek writes inter_dim.
-  if (type.empty() && probe.has("dim") && probe.has("n_layers") && probe.has("hidden_dim") && !probe.has("inter_dim") &&
-      !probe.has("kv_lora_rank"))
+  if (type.empty() && probe.has("n_heads") && !probe.has("inter_dim") && !probe.has("kv_lora_rank") &&
+      (probe.has("dim") || probe.has("n_layers") || probe.has("hidden_dim"))) {
+    // A params.json without one of its sizes: named as it is spelled there.
+    for (const char* key : {"dim", "n_layers", "hidden_dim"})
+      if (!probe.has(key))
+        probe.fail(key, "missing_field", probe.child_path(key) + " is missing; expected a positive integer (Mistral's params.json: " +
+                                             std::string(key == std::string("dim") ? "the hidden size" : key == std::string("n_layers") ? "the number of layers" : "the MLP's width") + ")");
     return parse_config(mistral_params_as_hf(config), path);
+  }
   const bool native_deepseek = type.empty() && probe.has("dim") && probe.has("n_layers");
   if (probe.has("text_config")) {
     Reader& top = probe;
