@@ -7,6 +7,7 @@
 #include "cli/command.hpp"
 #include "cli/files.hpp"
 #include "cli/output.hpp"
+#include "util/limits.hpp"
 
 namespace infercast::cli {
 
@@ -103,13 +104,18 @@ int run_call(const Args& a, const std::string&) {
   if (a.positional.size() > 1) die("unexpected argument \"" + a.positional[1] + "\"; call takes one function name");
   const std::string& fn = a.positional.front();
   const std::string src = a.one_or("--request", "-");
+  // The functions that take a file's bytes (gguf, safetensors, config_text...): the file's head, as the page slices it
+  // (a GGUF or safetensors header is at most 100 MB; the weights after it are never read).
+  bool bytes = false;
+  for (const auto& f : unwrap(call("functions", "")))
+    bytes = bytes || (f["name"] == fn && f.value("input", "") == "bytes");
   std::string text;
   try {
-    text = src == "-" ? read_stdin() : read_text_file(src);
+    text = src == "-" ? read_stdin() : bytes ? read_file_prefix(src, limit::kSafetensorsHeaderBytes + 8) : read_text_file(src);
   } catch (const InputError& e) {
     die(std::string(e.what()) + " [" + e.code() + "]");
   }
-  const std::string envelope = call(fn, text);
+  const std::string envelope = bytes ? call_bytes(fn, text) : call(fn, text);
   if (a.has("--envelope")) {
     // For tools: the envelope as the core wrote it, one line; the exit status still tells ok (0) from an error (2).
     std::cout << envelope << "\n";

@@ -131,7 +131,7 @@ const std::vector<Flag>& flags() {
       {"--concurrency", "calibrate", K::Int, "/concurrency", "N", "requests at a time in a vllm run whose output does not state it (default 1)"},
       {"--fit", "calibrate", K::List, "/fit", "P,P,...", ""},
       {"--save", "calibrate", K::Custom, "", "FILE", "write the calibrated device to FILE"},
-      {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input)"},
+      {"--request", "call", K::Custom, "", "FILE|-", "the JSON request (default -: standard input); for a function of file bytes (gguf, safetensors, safetensors_size, config_text) the file, of which its first 100 MB at most are read"},
       {"--envelope", "call", K::Switch, "", "", "print the whole envelope {ok, schema_version, version, value | error} on stdout (exit 2 still when not ok)"},
       {"--format", "format", K::Custom, "", "FORMAT", "output format"},
   };
