@@ -483,6 +483,19 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     f.stages.front().required_bytes += r.draft_weights_bytes + r.draft_kv_bytes;
   }
 
+  // With a draft, the first stage's devices hold its weights and cache too: the room the analysis leaves for the
+  // target's cache at its largest batch, less the draft's weights, shared per request by both caches (a draft
+  // larger than that room: 0).
+  if (f.spec.enabled && !f.stages.empty()) {
+    Stage& st = f.stages.front();
+    double requests = 0;
+    for (const auto& q : w.requests) requests += static_cast<double>(q.count);
+    requests = std::max(1.0, requests);
+    const double per_main = st.a.kv_cache_bytes / requests, per_draft = f.spec.draft_kv_bytes / requests;
+    const double room = (per_main > 0 ? st.a.max_batch * per_main : st.capacity_bytes) - f.spec.draft_weights_bytes;
+    const double fit = per_main + per_draft > 0 ? std::floor(std::max(0.0, room) / (per_main + per_draft)) : (room > 0 ? st.a.max_batch : 0);
+    st.a.max_batch = std::min(st.a.max_batch, fit);
+  }
   f.max_batch = 1e300;
   for (auto& st : f.stages) {
     st.fits = st.required_bytes <= st.capacity_bytes;

@@ -309,6 +309,16 @@ TEST_CASE("speculative decoding: expected tokens and TPOT", "[parallel]") {
   CHECK(f.e2e_s == Approx(f.ttft_s + 255 * f.spec.tpot_s));
   CHECK(f.spec.plain_e2e_s == Approx(plain.e2e_s));
   CHECK(f.tpot_first_s == Approx(plain.tpot_first_s / f.spec.speedup));
+  // The draft's weights and cache share the first stage's devices: the largest batch is smaller by what they take,
+  // and a draft larger than the room left fits no batch (a 405B draft of an 8B target once showed 542 and "fits").
+  CHECK(f.max_batch < plain.max_batch);
+  CHECK(f.max_batch > 0.5 * plain.max_batch);
+  const ModelSpec small = preset_model("llama-3.1-8b"), huge = preset_model("llama-3.1-405b");
+  Speculative big = s;
+  big.draft = &huge;
+  const PlanForecast g = forecast_plan(small, w, sys("dgx-h100"), ParallelPlan{}, big);
+  CHECK_FALSE(g.fits);
+  CHECK(g.max_batch == 0);
   // The drafter runs inside the verification's engine step: vLLM's step overhead is paid once per step, by the
   // verification, never by a draft step.
   Workload wv = w;
