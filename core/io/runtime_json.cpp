@@ -68,6 +68,19 @@ SchedulerSpec parse_scheduler(Reader s) {
   d.kv_block_tokens = s.int_in_or("kv_block_tokens", 1, 1000000, d.kv_block_tokens);
   d.preemption = preemption_names().parse(s.string_or("preemption", preemption_names().name(d.preemption)), s.child_path("preemption"), "runtime.out_of_range");
   d.prefix_caching = s.boolean_or("prefix_caching", d.prefix_caching);
+  if (s.has("max_num_seqs_from_pool")) {
+    Reader q = s.object("max_num_seqs_from_pool");
+    d.pool_seqs.per_context = q.number_in_or("per_context", 0, 1e6, 0);
+    d.pool_seqs.min = q.number_in_or("min", 0, 1e7, 0);
+    d.pool_seqs.max = q.number_in_or("max", 1, 1e7, 1e7);
+    d.pool_seqs.tokens_per_seq = q.number_in_or("tokens_per_seq", 1, 1e6, 1);
+    if (d.pool_seqs.min > d.pool_seqs.max)
+      q.fail("min", "out_of_range", q.child_path("min") + " holds " + number_text(json(d.pool_seqs.min)) + ", above max (" +
+                                         number_text(json(d.pool_seqs.max)) + "); expected min at most max");
+    q.reject_unknown();
+  } else {
+    s.raw("max_num_seqs_from_pool");
+  }
   d.output_delay_steps = static_cast<int>(s.int_in_or("output_delay_steps", 0, 4, 0));
   d.scheduler_steps = static_cast<int>(s.int_in_or("scheduler_steps", 1, 64, 1));
   s.reject_unknown();
@@ -94,6 +107,8 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"kv_block_tokens", d.kv_block_tokens},
               {"preemption", preemption_names().name(d.preemption)},
               {"prefix_caching", d.prefix_caching},
+              {"max_num_seqs_from_pool", {{"per_context", d.pool_seqs.per_context}, {"min", d.pool_seqs.min}, {"max", d.pool_seqs.max},
+                                          {"tokens_per_seq", d.pool_seqs.tokens_per_seq}}},
               {"output_delay_steps", d.output_delay_steps},
               {"scheduler_steps", d.scheduler_steps}};
   if (d.memory_basis == MemoryBasis::Reserve)

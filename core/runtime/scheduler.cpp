@@ -73,6 +73,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.kv_block_tokens = std::max<long long>(1, s.kv_block_tokens);
   l.preemption = s.preemption;
   l.prefix_caching = s.prefix_caching;
+  l.pool_seqs = s.pool_seqs;
   l.output_delay_steps = s.output_delay_steps;
   l.scheduler_steps = s.scheduler_steps;
   return l;

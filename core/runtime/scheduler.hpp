@@ -70,6 +70,12 @@ struct SchedulerSpec {
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;
   bool prefix_caching = true;  // as vLLM V1 (the assumed defaults)
+  // Running requests derived from the KV pool where max_num_seqs is 0 (SGLang's max_running_requests): the pool's
+  // tokens over the model's context length times `per_context`, within [min, max], and at most the pool's tokens
+  // over `tokens_per_seq`. per_context 0: none (the pool alone limits).
+  struct PoolSeqs {
+    double per_context = 0, min = 0, max = 0, tokens_per_seq = 1;
+  } pool_seqs;
   // Steps a request loses to a scheduler that runs ahead: 1 where the host schedules step n + 1 while the device runs
   // step n (vLLM's async scheduling, SGLang's overlap scheduler, TensorRT-LLM's overlap scheduler), so a request that
   // arrives during step n is first admitted by step n + 2: one step more before its first token and its last (the
@@ -99,6 +105,7 @@ struct SchedulerLimits {
   int output_delay_steps = 0;
   int scheduler_steps = 1;
   bool stated = false;
+  SchedulerSpec::PoolSeqs pool_seqs;  // applied by serving_setup once the pool is known (max_num_seqs 0 only)
 };
 
 // The scheduler's limits on `hw` for a deployment over `devices` devices replaying graphs of up to

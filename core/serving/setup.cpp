@@ -105,6 +105,14 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
   }
   ServingMemory& mem = s.memory;
   mem.kv_tokens = mem.kv_bytes_per_token > 0 ? std::max(0.0, mem.kv_bytes) / mem.kv_bytes_per_token : 0;
+  // A sequence cap the runtime derives from its pool (SGLang: pool tokens / context length x 512 within [2048, 4096],
+  // at most half the pool's tokens), where neither the runtime nor the request sets one.
+  const SchedulerSpec::PoolSeqs& ps = s.limits.pool_seqs;
+  if (s.limits.max_num_seqs == 0 && ps.per_context > 0 && mem.kv_tokens > 0) {
+    const double ctx = static_cast<double>(m.max_position > 0 ? m.max_position : 0);
+    const double derived = ctx > 0 ? std::clamp(std::floor(mem.kv_tokens / ctx * ps.per_context), ps.min, ps.max) : ps.min;
+    s.limits.max_num_seqs = std::max<long long>(1, static_cast<long long>(std::min(derived, std::floor(mem.kv_tokens / ps.tokens_per_seq))));
+  }
   mem.fits = mem.kv_bytes > request_kv_bytes(s, static_cast<double>(L.kv_block_tokens));
   if (!mem.fits)
     throw InputError("serving.does_not_fit", "/serving",

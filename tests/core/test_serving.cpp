@@ -151,6 +151,20 @@ TEST_CASE("the KV pool follows the runtime's memory fraction", "[serving]") {
                     Catch::Contains("leave no room for a KV cache"));
 }
 
+TEST_CASE("SGLang derives its running-request cap from the pool", "[serving]") {
+  // model_runner.py resolve_max_num_reqs: pool tokens / context length x 512 within [2048, 4096], at most half the
+  // pool's tokens. Llama-3.1-8B (131,072 positions) on an H200 holds about 921k tokens: 3,598 requests.
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const ServingSetup s = serving_setup(m, runtime_workload("sglang"), one_device("nvidia-h200-sxm"), ParallelPlan{});
+  const double derived = std::floor(s.memory.kv_tokens / 131072 * 512);
+  CHECK(derived > 2048);
+  CHECK(derived < 4096);
+  CHECK(s.limits.max_num_seqs == static_cast<long long>(derived));
+  // A request's own cap wins; vLLM states its own.
+  CHECK(serving_setup(m, runtime_workload("sglang"), one_device("nvidia-h200-sxm"), ParallelPlan{}, 500).limits.max_num_seqs == 500);
+  CHECK(serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h200-sxm"), ParallelPlan{}).limits.max_num_seqs == 1024);
+}
+
 TEST_CASE("a hybrid model's recurrent state is held per request in the KV pool", "[serving]") {
   // Qwen3-Next in fp8 on an H200: every running request holds its gated-DeltaNet state (39,518,208 bytes, as the
   // analysis counts it) beside its attention cache, whatever its length.
