@@ -70,17 +70,6 @@ std::string unknown_dtype_message(const std::string& path, const std::string& na
          (mixes ? ", or a llama.cpp file type (" + mix_list + ")" : "");
 }
 
-void apply_weight_format(Precision& p, const ModelSpec& m, const std::string& name) {
-  if (const LlamaMix* mix = find_llama_mix(name)) {
-    const MixPlan plan = plan_llama_mix(m, *mix);
-    p.weights = plan.overall;
-    for (int c = 0; c < kWeightClasses; ++c) p.by_class[c] = plan.class_dtype[static_cast<std::size_t>(c)];
-    return;
-  }
-  p.weights = *find_dtype(name);
-  for (auto& c : p.by_class) c.reset();
-}
-
 std::vector<std::string> weight_format_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback) {
   std::vector<std::string> names = r.has(key) ? r.string_array_or(key) : fallback;
   if (!r.has(key)) r.raw(key);
@@ -324,7 +313,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
   const std::string wname = p.string_or("weights", pr.weights.name);
   if (!find_llama_mix(wname) && !find_dtype(wname))
     p.fail("weights", "unknown_dtype", unknown_dtype_message(p.child_path("weights"), wname, true));
-  apply_weight_format(pr, m, wname);
+  apply_weight_format(pr, m, wname, sc != nullptr);
   pr.activations = dtype_field(p, "activations", pr.activations.name);
   pr.kv = dtype_field(p, "kv", pr.kv.name);
   if (!given && !m.declared_weights.empty()) {

@@ -11,6 +11,7 @@
 #include "hardware/hardware.hpp"
 #include "io/json_reader.hpp"
 #include "parallel/parallel.hpp"
+#include "quant/weight_format.hpp"
 #include "runtime/runtime.hpp"
 #include "scenario/scenario.hpp"
 #include "serving/serving.hpp"
@@ -33,9 +34,7 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage);
 // A format field (`fallback` when absent) and a list of formats (a sweep axis).
 DType dtype_field(Reader& r, const std::string& key, const std::string& fallback);
 std::vector<DType> dtype_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback);
-// Weight formats: a dtype, or a llama.cpp file type (q4_k_m, ...) that gives each weight class the exact bits
-// llama-quantize gives its tensors in this model. A list of them (a sweep axis) is checked name by name.
-void apply_weight_format(Precision& p, const ModelSpec& m, const std::string& name);
+// Weight formats (quant/weight_format.hpp applies one): a list of them (a sweep axis) is checked name by name.
 std::vector<std::string> weight_format_list(Reader& r, const std::string& key, const std::vector<std::string>& fallback);
 
 CostAssumptions read_costs(Reader& r);

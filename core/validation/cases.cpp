@@ -15,6 +15,7 @@
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
 #include "parallel/parallel.hpp"
+#include "quant/weight_format.hpp"
 #include "util/error.hpp"
 
 namespace infercast {
@@ -266,7 +267,7 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     c.measured = v.measured;
     Workload w;
     w.runtime = rt;
-    w.settings.precision.weights = *find_dtype(v.weights);
+    apply_weight_format(w.settings.precision, it->second, v.weights);
     w.settings.precision.activations = *find_dtype(v.activations);
     w.settings.precision.kv = *find_dtype(v.kv);
     if (w.settings.precision.activations.weight_only) w.settings.precision.activations = *find_dtype("fp16");

@@ -11,6 +11,7 @@
 #include "io/fields.hpp"
 #include "io/model_config.hpp"
 #include "io/presets.hpp"
+#include "quant/weight_format.hpp"
 #include "serving/serving.hpp"
 #include "validation/cases.hpp"
 #include "util/limits.hpp"
@@ -183,7 +184,7 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     sc->model = parse_model_config(find_model_preset(v.model_id)->config, "/config");
     Workload& w = sc->w;
     w.runtime = rt;
-    w.settings.precision.weights = *find_dtype(v.weights);
+    apply_weight_format(w.settings.precision, sc->model, v.weights);
     w.settings.precision.activations = *find_dtype(v.activations);
     // A 4-bit activation recipe keeps an 8-bit cache (ModelOpt's NVFP4 checkpoints quantize the KV cache to FP8).
     w.settings.precision.kv = *find_dtype(v.kv == "fp4" ? "fp8" : v.kv);

@@ -153,3 +153,25 @@ TEST_CASE("KV compression: fewer bytes, and the dequantization it costs", "[quan
     CHECK(att.dequant_flops == (std::string(kv) == "bf16" ? 0 : 2 * elements));
   }
 }
+
+TEST_CASE("a weight format names the linear layers' format, as its checkpoints store it", "[quant]") {
+  // Llama-3.1-8B in int4-g128: the published AWQ checkpoint (hugging-quants) keeps the embedding and the LM head in
+  // fp16: 5,727,854,592 bytes, what its own config.json gives. GGUF and mlx-lm formats quantize those too.
+  const auto analyze_json = [](const std::string& req) { return json::parse(call("analyze", req))["value"]; };
+  const auto classes = [](const json& v) { return v["workload"]["precision"]["by_class"]; };
+  const json awq = analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "int4-g128"}})");
+  CHECK(awq["memory"]["weights_bytes"].get<double>() == 5727854592.0);
+  CHECK(classes(awq)["embedding"]["dtype"] == "bf16");
+  CHECK(classes(awq)["lm_head"]["dtype"] == "bf16");
+  CHECK(classes(awq)["router"]["dtype"] == "bf16");
+  CHECK(classes(awq)["attention"]["dtype"] == "int4-g128");
+  for (const char* f : {"fp8", "nvfp4", "mxfp4", "int8", "nf4-dq"}) {
+    INFO(f);
+    CHECK(classes(analyze_json(std::string(R"({"model": "llama-3.1-8b", "precision": {"weights": ")") + f + "\"}}"))["lm_head"]["dtype"] == "bf16");
+  }
+  CHECK(classes(analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "q4_0"}})"))["embedding"]["dtype"] == "q4_0");
+  CHECK(classes(analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "mlx4-g64"}})"))["lm_head"]["dtype"] == "mlx4-g64");
+  CHECK(classes(analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "int4-g128", "lm_head": "int4-g128"}})"))["lm_head"]["dtype"] == "int4-g128");
+  // LIFE's scenarios quantize every weight, as its tables assume.
+  CHECK(classes(analyze_json(R"({"model": "llama-2-7b", "scenario": "life/bf16-int4"})"))["lm_head"]["dtype"] == "int4-g128");
+}

@@ -99,7 +99,9 @@ TEST_CASE("a scenario sets defaults that the request's own fields override", "[s
   json with = base;
   with["scenario"] = "life/bf16-int4-kv4";
   json explicit_ = base;
-  explicit_["precision"] = {{"weights", "int4-g128"}, {"kv", "int4"}};
+  // LIFE's convention quantizes every weight; a request's own int4-g128 leaves the embedding, the LM head and the
+  // router in bf16 (as AWQ and GPTQ checkpoints do), so the same tensors name their format here.
+  explicit_["precision"] = {{"weights", "int4-g128"}, {"kv", "int4"}, {"embedding", "int4-g128"}, {"lm_head", "int4-g128"}, {"router", "int4-g128"}};
   explicit_["attention"] = "fused";
   explicit_["mlp"] = "fused";
   explicit_["runtime"] = "reference";  // a scenario runs under the reference stack, as LIFE's tables assume
