@@ -72,12 +72,15 @@ std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& mode
   time_phase(a.prefill, nullptr, w.timing);
   time_phase(a.decode, nullptr, w.timing);
   for (const auto& o : a.prefill.ops) add_work(a.prefill_work, o);
-  if (s.lora.rank > 0) a.lora_merge_flops = lora_merge_flops(model, a.groups, s.lora.rank);
-  // Adapters kept apart from the weights (unmerged, or merged at every call) are memory too, in the activations'
-  // type; merged once, they are the weights.
-  if (s.lora.rank > 0 && s.lora.mode != LoraMode::Merged) {
-    a.lora_adapter_bytes = lora_adapter_elements(model, a.groups, s.lora.rank) * s.precision.activations.bits_per_element / 8;
-    a.weights_bytes += a.lora_adapter_bytes;
+  if (s.lora.rank > 0) {
+    const LoraCost lora = lora_cost(model, a.groups, s.lora.rank);
+    a.lora_merge_flops = lora.merge_flops;
+    // Adapters kept apart from the weights (unmerged, or merged at every call) are memory too, in the activations'
+    // type; merged once, they are the weights.
+    if (s.lora.mode != LoraMode::Merged) {
+      a.lora_adapter_bytes = lora.adapter_elements * s.precision.activations.bits_per_element / 8;
+      a.weights_bytes += a.lora_adapter_bytes;
+    }
   }
   a.decode_flops_per_token = a.batch_requests > 0 ? a.decode.totals.flops / a.batch_requests : 0;
   a.memory_required_bytes = a.weights_bytes + a.kv_cache_bytes + a.activation_peak_bytes;

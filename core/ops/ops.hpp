@@ -111,11 +111,14 @@ struct Op {
 };
 
 
-// FLOPs of merging rank-r adapters into every adapted weight once: W' = W + (alpha/r) B A costs 2 k r n for the
-// product and 2 k n to scale and add (LIFE Table 12's totals count both).
-double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank);
-// The adapters' elements: A (K x r) and B (r x N) for every projection LoRA adapts.
-double lora_adapter_elements(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank);
+// Rank-r adapters on every projection LoRA adapts, from one walk of a step's operators: their elements, A (K x r)
+// and B (r x N) each, and the FLOPs of merging them into the weights once: W' = W + (alpha/r) B A costs 2 k r n
+// for the product and 2 k n to scale and add (LIFE Table 12's totals count both).
+struct LoraCost {
+  double adapter_elements = 0;
+  double merge_flops = 0;
+};
+LoraCost lora_cost(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank);
 
 // Applies a runtime's fusions to one step's operators: fused operators keep their FLOPs and lose their launches and
 // the activation traffic that stays on chip.

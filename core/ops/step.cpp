@@ -140,26 +140,21 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   return out;
 }
 
-double lora_adapter_elements(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
-  if (rank <= 0) return 0;
-  StepSettings s;
-  s.mla = MlaForm::Expanded;
-  double total = 0;
-  for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s))
-    if (op.lora_target) total += static_cast<double>(op.count) * (op.gemm_k + op.gemm_n) * static_cast<double>(rank);
-  return total;
-}
-
-double lora_merge_flops(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
-  if (rank <= 0) return 0;
+LoraCost lora_cost(const ModelSpec& m, const std::vector<LayerGroup>& groups, i64 rank) {
+  LoraCost c;
+  if (rank <= 0) return c;
   // The projections step_ops adapts, read from one single-token step (MLA in its expanded form, so kv_b_proj
-  // appears as the matrix it is).
+  // appears as the matrix it is): A (K x r) and B (r x N) each, and merging costs 2 k r n for the product and 2 k n
+  // to scale and add.
   StepSettings s;  // bf16 throughout, the infercast convention
   s.mla = MlaForm::Expanded;
-  double total = 0;
-  for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s))
-    if (op.lora_target) total += (2 * static_cast<double>(rank) + 2) * op.weight_elements;
-  return total;
+  const double r = static_cast<double>(rank);
+  for (const auto& op : step_ops(m, groups, {Request{0, 1, 1}}, s)) {
+    if (!op.lora_target) continue;
+    c.adapter_elements += static_cast<double>(op.count) * (op.gemm_k + op.gemm_n) * r;
+    c.merge_flops += (2 * r + 2) * op.weight_elements;
+  }
+  return c;
 }
 
 }  // namespace infercast
