@@ -22,6 +22,7 @@ int run_validate(const Args& a, const std::string& fmt) {
     }
   }
   apply_simple_flags(a, req);
+  if (a.has("--no-cross-validate")) req["cross_validate"] = false;
   const json v = unwrap(call("validate", request_text(req)));
   // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
   if (a.has("--write-fits")) {

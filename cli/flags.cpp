@@ -122,6 +122,7 @@ const std::vector<Flag>& flags() {
       {"--class", "validate", K::String, "/hardware_class", "CLASS", "summarize the rows measured on this device class apart"},
       {"--device", "validate", K::String, "/hardware_id", "ID", "summarize the rows measured on this hardware preset apart"},
       {"--measured-runtime", "validate", K::String, "/runtime_id", "ID", "summarize the rows measured with this runtime apart"},
+      {"--no-cross-validate", "validate", K::Switch, "", "", "in-sample figures only: no refits leaving each source out (about 3x faster; the request's cross_validate false)"},
       {"--write-fits", "validate", K::Custom, "", "FILE",
        "write every runtime's class fit over these measurements (the format of presets/defaults/runtime_fits.json)"},
       {"--point", "calibrate", K::Repeated, "", "K=V,...",
