@@ -129,18 +129,7 @@ void print_analysis_table(const json& r) {
                 << num3(c["decode"]["j_per_token"].get<double>()) << " J/token (" << num3(c["decode"]["tokens_per_j"].get<double>())
                 << " tokens/J), " << num3(c["busy_power_W"].get<double>()) << " W while busy\n";
     }
-    // Unknown values are null with a reason: printed as such, never as 0.
-    if (c["usd_per_million_tokens"].is_null())
-      std::cout << "Cost: unknown (" << c["usd_unknown_reason"].get<std::string>() << ")";
-    else
-      std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens"
-                << (c["usd_basis"] == "hardware and electricity" ? "" : " (" + c["usd_basis"].get<std::string>() + ")");
-    if (c["gCO2e_per_million_tokens"].is_null())
-      std::cout << "; CO2 unknown (" << c["co2_unknown_reason"].get<std::string>() << ")\n";
-    else
-      std::cout << "; CO2 " << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens (grid "
-                << c["assumptions"]["region"].get<std::string>() << ", " << num3(c["assumptions"]["grid_gCO2e_per_kWh"].get<double>())
-                << " g/kWh" << (c["has_embodied"].get<bool>() ? ", embodied included" : ", operation only") << ")\n";
+    print_cost_line(c);
     for (const auto& w : c["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
   }
 }

@@ -79,8 +79,7 @@ int run_serving(const Args& a, const std::string& fmt) {
   if (c["energy_available"].get<bool>())
     std::cout << "Energy: " << num3(c["j_per_output_token"].get<double>()) << " J per output token, "
               << num3(c["avg_power_W"].get<double>()) << " W on all devices\n";
-  std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens; CO2 "
-            << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens\n";
+  print_cost_line(c);
   for (const auto& w : v["warnings"]) std::cout << "warning: " << w["message"].get<std::string>() << "\n";
   return 0;
 }

@@ -151,4 +151,20 @@ TerminalFilter::~TerminalFilter() {
   stream_.rdbuf(original_);
 }
 
+void print_cost_line(const json& c) {
+  if (c["usd_per_million_tokens"].is_null())
+    std::cout << "Cost: unknown (" << c.value("usd_unknown_reason", std::string("no price")) << ")";
+  else
+    std::cout << "Cost: $" << num3(c["usd_per_million_tokens"].get<double>()) << " per million output tokens"
+              << (c.value("usd_basis", std::string()) == "hardware and electricity" || !c.contains("usd_basis")
+                      ? ""
+                      : " (" + c["usd_basis"].get<std::string>() + ")");
+  if (c["gCO2e_per_million_tokens"].is_null())
+    std::cout << "; CO2 unknown (" << c.value("co2_unknown_reason", std::string("no power or embodied carbon")) << ")\n";
+  else
+    std::cout << "; CO2 " << num3(c["gCO2e_per_million_tokens"].get<double>()) << " g per million tokens (grid "
+              << c["assumptions"]["region"].get<std::string>() << ", " << num3(c["assumptions"]["grid_gCO2e_per_kWh"].get<double>())
+              << " g/kWh" << (c.value("has_embodied", false) ? ", embodied included" : ", operation only") << ")\n";
+}
+
 }  // namespace infercast::cli

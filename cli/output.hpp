@@ -6,7 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace infercast::cli {
+
+using json = nlohmann::json;
 
 void print_table(const std::vector<std::vector<std::string>>& rows);
 std::string si(double v, const char* unit);  // 1.23 GFLOP
@@ -14,6 +18,9 @@ std::string bytes_str(double v);             // 1.50 GiB
 std::string time_str(double s);              // 12.345 ms
 std::string num3(double v);                  // 4 significant digits
 std::string pct(double v);                   // +12.3%
+// "Cost: $X per million output tokens; CO2 Y g per million tokens (...)" from a result's cost object; an unknown
+// value (null, with its reason) printed as unknown, never as 0.
+void print_cost_line(const json& cost);
 // Text that came from a file (a model's name, a GGUF's general.name): control characters (ESC and the rest of
 // C0, DEL, C1) become '?', so a file cannot move the cursor or recolour the terminal.
 std::string clean(const std::string& text);
