@@ -126,6 +126,20 @@ TEST_CASE("runtime schedulers resolve by device", "[serving]") {
   CHECK(find_runtime_preset("tensorrt-llm")->scheduler.preemption == Preemption::None);
   // A deployment's own caps win.
   CHECK(resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 512, 64, 4096).max_num_seqs == 64);
+  // llama-server of the presets' builds runs one slot (--parallel 1) and n_batch 2048 tokens a step; mlx-lm's server
+  // decodes 32 requests and prefills 8 prompts of 2048 tokens apart.
+  for (const char* id : {"llama.cpp-cuda", "llama.cpp-metal", "llama.cpp-cpu", "llama.cpp-vulkan", "llama.cpp-rocm", "llama.cpp-sycl"}) {
+    INFO(id);
+    const SchedulerSpec& l = find_runtime_preset(id)->scheduler;
+    CHECK(l.stated);
+    CHECK(l.max_num_seqs == 1);
+    CHECK(l.max_num_batched_tokens == 2048);
+    CHECK(l.preemption == Preemption::None);
+  }
+  CHECK(find_runtime_preset("llama.cpp-cuda-2023")->scheduler.max_num_batched_tokens == 512);
+  const SchedulerSpec& mlx = find_runtime_preset("mlx")->scheduler;
+  CHECK(mlx.max_num_seqs == 32);
+  CHECK(mlx.policy == StepPolicy::PrefillFirst);
 }
 
 TEST_CASE("the KV pool follows the runtime's memory fraction", "[serving]") {
