@@ -74,58 +74,55 @@ double pool_requests(const ServingSetup& s, double isl, double osl) {
 DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& sys, int devices, const DeploySpec& spec) {
   DeployResult out;
   const double isl = spec.load.isl.mean, osl = std::max(1.0, spec.load.osl.mean);
-  // The hit rate as the runtime serves it (every deployment runs the same scheduler; its warning comes with the
-  // first setup's below).
-  ServingLoad served = spec.load;
-  if (!(w.runtime ? w.runtime->scheduler : SchedulerSpec{}).prefix_caching)
-    served.prefix_hit_rate = 0;
+  // The hit rate as the runtime serves it (every deployment runs the same scheduler; its warning follows the first
+  // setup's below).
+  std::vector<Warning> served_warnings;
+  const ServingLoad served = served_load(w.runtime, spec.load, served_warnings);
   const double P = std::max(1.0, isl * (1 - served.prefix_hit_rate));
   const bool moe = std::any_of(m.layers.begin(), m.layers.end(), [](const LayerSpec& L) { return L.ffn.moe; });
-  // Every layout that splits the model and fits the devices: its setups and its step model. Setting one up analyzes
-  // every layer once per budget, and timing its configurations walks every stage, so the layouts times the layers
-  // bound the search's time and memory; counted before any is set up (docs/schema.md, "Limits").
-  {
-    const double layers = static_cast<double>(m.layers.size());
-    double candidates = 0;
-    for (int tp = 1; tp <= std::min(devices, spec.max_tp); tp *= 2)
-      for (int pp = 1; tp * pp <= devices && pp <= static_cast<int>(m.layers.size()); pp *= 2) candidates += moe && tp > 1 ? 2 : 1;
-    if (candidates * layers > limit::kDeployLayerLayouts)
-      throw InputError("deploy.too_much_work", "/deploy/devices",
-                       "/deploy: " + std::to_string(devices) + " devices give " + std::to_string(static_cast<long long>(candidates)) +
-                           " tensor/pipeline layouts of " + m.name + "'s " + std::to_string(m.layers.size()) + " layers (" +
-                           std::to_string(static_cast<long long>(candidates * layers)) + " layer-layouts to set up), past the limit of " +
-                           std::to_string(static_cast<long long>(limit::kDeployLayerLayouts)) +
-                           "; expected fewer /deploy/devices, a smaller /deploy/max_tp, or a model with fewer layers");
-  }
+  // Every layout that could split the model over the devices (experts split in width, or divided among the devices).
+  std::vector<ParallelPlan> candidates;
+  for (int tp = 1; tp <= std::min(devices, spec.max_tp); tp *= 2)
+    for (int pp = 1; tp * pp <= devices && pp <= static_cast<int>(m.layers.size()); pp *= 2)
+      for (int ep : moe && tp > 1 ? std::vector<int>{1, tp} : std::vector<int>{1}) {
+        ParallelPlan plan;
+        plan.tp = tp;
+        plan.pp = pp;
+        plan.ep = ep;
+        candidates.push_back(plan);
+      }
+  // Setting one up analyzes every layer once per budget, and timing its configurations walks every stage, so the
+  // layouts times the layers bound the search's time and memory; counted before any is set up (docs/schema.md,
+  // "Limits").
+  const double layer_layouts = static_cast<double>(candidates.size()) * static_cast<double>(m.layers.size());
+  if (layer_layouts > limit::kDeployLayerLayouts)
+    throw InputError("deploy.too_much_work", "/deploy/devices",
+                     "/deploy: " + std::to_string(devices) + " devices give " + std::to_string(candidates.size()) +
+                         " tensor/pipeline layouts of " + m.name + "'s " + std::to_string(m.layers.size()) + " layers (" +
+                         std::to_string(static_cast<long long>(layer_layouts)) + " layer-layouts to set up), past the limit of " +
+                         std::to_string(static_cast<long long>(limit::kDeployLayerLayouts)) +
+                         "; expected fewer /deploy/devices, a smaller /deploy/max_tp, or a model with fewer layers");
   std::vector<Layout> layouts;
-  for (int tp = 1; tp <= std::min(devices, spec.max_tp); tp *= 2) {
-    for (int pp = 1; tp * pp <= devices; pp *= 2) {
-      std::vector<int> eps = {1};
-      if (moe && tp > 1) eps.push_back(tp);  // experts split in width, or divided among the devices
-      for (int ep : eps) {
-        Layout L;
-        L.plan.tp = tp;
-        L.plan.pp = pp;
-        L.plan.ep = ep;
-        try {
-          plan_stages(m, L.plan, sys);
-        } catch (const InputError&) {
-          continue;
-        }
-        for (long long b : kBudgets) {
-          try {
-            L.setups.push_back(serving_setup(m, w, sys, L.plan, 0, b));
-          } catch (const InputError&) {
-          }
-        }
-        if (L.setups.empty()) continue;
-        for (const auto& s : L.setups) L.bmax = std::max(L.bmax, pool_requests(s, isl, osl));
-        if (L.bmax < 1) continue;
-        const double top = std::min(L.bmax, kBatches[std::size(kBatches) - 1]);
-        L.steps = std::make_unique<StepModel>(m, w, sys, L.plan, std::max(16384.0, P + 1), std::max(1.0, top));
-        layouts.push_back(std::move(L));
+  for (const ParallelPlan& plan : candidates) {
+    Layout L;
+    L.plan = plan;
+    try {
+      plan_stages(m, L.plan, sys);
+    } catch (const InputError&) {
+      continue;
+    }
+    for (long long b : kBudgets) {
+      try {
+        L.setups.push_back(serving_setup(m, w, sys, L.plan, 0, b));
+      } catch (const InputError&) {
       }
     }
+    if (L.setups.empty()) continue;
+    for (const auto& s : L.setups) L.bmax = std::max(L.bmax, pool_requests(s, isl, osl));
+    if (L.bmax < 1) continue;
+    const double top = std::min(L.bmax, kBatches[std::size(kBatches) - 1]);
+    L.steps = std::make_unique<StepModel>(m, w, sys, L.plan, std::max(16384.0, P + 1), std::max(1.0, top));
+    layouts.push_back(std::move(L));
   }
   out.layouts = static_cast<int>(layouts.size());
   if (layouts.empty())
@@ -133,7 +130,7 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
                      m.name + " fits no tensor/pipeline split of " + std::to_string(devices) + " " + sys.device.name +
                          " devices; expected more devices, smaller weights (a lower-bit format) or a larger device");
   for (const auto& wr : layouts.front().setups.front().warnings) out.warnings.push_back(wr);
-  served_load(layouts.front().setups.front(), spec.load, out.warnings);
+  out.warnings.insert(out.warnings.end(), served_warnings.begin(), served_warnings.end());
   // The work, counted before any configuration is timed (docs/schema.md, "Limits"): the aggregated configurations,
   // then the disaggregated ones over every prefill and decode pool size; past kDeployEvaluations the pool sizes are
   // searched on a coarser geometric grid, and past it even on the coarsest the request is refused.

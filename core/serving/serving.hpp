@@ -131,9 +131,9 @@ ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const Sy
                                  const ServingLoad& load, long long max_num_seqs, long long token_budget, bool simulate,
                                  int scheduler_steps = 0);
 
-// The load as the setup's runtime serves it: a prefix hit rate applies only where its scheduler caches prefixes
-// (else 0, with the warning serving.prefix_caching_off).
-ServingLoad served_load(const ServingSetup& s, const ServingLoad& load, std::vector<Warning>& warnings);
+// The load as runtime `rt` (nullptr: the reference stack) serves it: a prefix hit rate applies only where its
+// scheduler caches prefixes (else 0, with the warning serving.prefix_caching_off).
+ServingLoad served_load(const RuntimeSpec* rt, const ServingLoad& load, std::vector<Warning>& warnings);
 
 // The largest step (new tokens) and decode batch the step model must cover for this setup and load.
 double max_step_tokens(const ServingSetup& s, const ServingLoad& load);

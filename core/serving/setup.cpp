@@ -142,10 +142,9 @@ double max_decode_batch(const ServingSetup& s, const ServingLoad& load) {
   return std::max(1.0, std::min(b, 65536.0));
 }
 
-ServingLoad served_load(const ServingSetup& s, const ServingLoad& load, std::vector<Warning>& warnings) {
+ServingLoad served_load(const RuntimeSpec* rt, const ServingLoad& load, std::vector<Warning>& warnings) {
   ServingLoad out = load;
-  if (load.prefix_hit_rate > 0 && !s.limits.prefix_caching) {
-    const RuntimeSpec* rt = s.workload.runtime;
+  if (load.prefix_hit_rate > 0 && !(rt ? rt->scheduler : SchedulerSpec{}).prefix_caching) {
     char pct[32];
     std::snprintf(pct, sizeof pct, "%g%%", load.prefix_hit_rate * 100);
     warnings.push_back({"serving.prefix_caching_off", "/serving/prefix_hit_rate",
@@ -162,7 +161,7 @@ ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const Sy
                                  int scheduler_steps) {
   ServingForecast f;
   f.setup = serving_setup(m, w, sys, plan, max_num_seqs, token_budget);
-  const ServingLoad load = served_load(f.setup, asked, f.setup.warnings);
+  const ServingLoad load = served_load(w.runtime, asked, f.setup.warnings);
   f.load = load;
   if (scheduler_steps > 0) f.setup.limits.scheduler_steps = scheduler_steps;
   f.setup.model = &m;
