@@ -488,9 +488,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
   // larger than that room: 0).
   if (f.spec.enabled && !f.stages.empty()) {
     Stage& st = f.stages.front();
-    double requests = 0;
-    for (const auto& q : w.requests) requests += static_cast<double>(q.count);
-    requests = std::max(1.0, requests);
+    const double requests = std::max(1.0, st.a.batch_requests);  // the analysis's own count of the workload's requests
     const double per_main = st.a.kv_cache_bytes / requests, per_draft = f.spec.draft_kv_bytes / requests;
     const double room = (per_main > 0 ? st.a.max_batch * per_main : st.capacity_bytes) - f.spec.draft_weights_bytes;
     const double fit = per_main + per_draft > 0 ? std::floor(std::max(0.0, room) / (per_main + per_draft)) : (room > 0 ? st.a.max_batch : 0);
