@@ -55,7 +55,8 @@ json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
           {"preemption", preemption_names().name(l.preemption)},
           {"prefix_caching", l.prefix_caching},
           {"output_delay_steps", l.output_delay_steps},
-          {"scheduler_steps", l.scheduler_steps}};
+          {"scheduler_steps", l.scheduler_steps},
+          {"pp_micro_batches", l.pp_micro_batches}};
 }
 
 json serving_memory_json(const ServingMemory& m) {

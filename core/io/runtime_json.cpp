@@ -83,6 +83,7 @@ SchedulerSpec parse_scheduler(Reader s) {
   }
   d.output_delay_steps = static_cast<int>(s.int_in_or("output_delay_steps", 0, 4, 0));
   d.scheduler_steps = static_cast<int>(s.int_in_or("scheduler_steps", 1, 64, 1));
+  d.pp_micro_batches = s.boolean_or("pp_micro_batches", d.pp_micro_batches);
   s.reject_unknown();
   return d;
 }
@@ -110,7 +111,8 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"max_num_seqs_from_pool", {{"per_context", d.pool_seqs.per_context}, {"min", d.pool_seqs.min}, {"max", d.pool_seqs.max},
                                           {"tokens_per_seq", d.pool_seqs.tokens_per_seq}}},
               {"output_delay_steps", d.output_delay_steps},
-              {"scheduler_steps", d.scheduler_steps}};
+              {"scheduler_steps", d.scheduler_steps},
+              {"pp_micro_batches", d.pp_micro_batches}};
   if (d.memory_basis == MemoryBasis::Reserve)
     out["reserve_MB"] = {{"base", d.reserve.base_mb}, {"per_chunk_token", d.reserve.per_chunk_token_mb},
                          {"per_graph_batch", d.reserve.per_graph_batch_mb}, {"per_device", d.reserve.per_device_mb},

@@ -98,6 +98,9 @@ struct Execution {
   double collective_wait_s = 0;  // what each collective of a step waits for its group's slowest device
   bool graphs = false;
   i64 graph_max_tokens = 0;
+  // Serving with pipeline parallelism: micro-batches of the same load in the stages at once (1: a step's batch
+  // passes the stages alone). A step then comes round every max(its stages in turn, in_flight x the slowest stage).
+  double pipeline_in_flight = 1;
   const RuntimeSpec* runtime = nullptr;  // nullptr: the reference stack (class efficiencies, no fusion)
 };
 

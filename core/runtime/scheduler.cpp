@@ -76,6 +76,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.pool_seqs = s.pool_seqs;
   l.output_delay_steps = s.output_delay_steps;
   l.scheduler_steps = s.scheduler_steps;
+  l.pp_micro_batches = s.pp_micro_batches;
   return l;
 }
 

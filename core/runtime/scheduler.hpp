@@ -86,6 +86,10 @@ struct SchedulerSpec {
   // steps back to back, no prompt admitted inside the window, its tokens reaching the client together at the window's
   // end (one streamed chunk of N tokens per request). 1: every step is scheduled (and streamed) on its own.
   int scheduler_steps = 1;
+  // Pipeline parallelism: the engine keeps one micro-batch per stage in flight (vLLM V1's batch queue of
+  // max_concurrent_batches = pp, V0's virtual engines, SGLang's and TensorRT-LLM's PP micro-batches), so the stages
+  // work on different requests at once; false where a step's batch passes the stages one after another.
+  bool pp_micro_batches = true;
   std::string source;
 };
 
@@ -104,6 +108,7 @@ struct SchedulerLimits {
   bool prefix_caching = false;
   int output_delay_steps = 0;
   int scheduler_steps = 1;
+  bool pp_micro_batches = true;
   bool stated = false;
   SchedulerSpec::PoolSeqs pool_seqs;  // applied by serving_setup once the pool is known (max_num_seqs 0 only)
 };

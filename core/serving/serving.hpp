@@ -110,6 +110,19 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
 // KV bytes one request holds at `context` tokens, rounded up to whole blocks.
 double request_kv_bytes(const ServingSetup& s, double context);
 
+// Pipeline parallelism with micro-batches (SchedulerLimits::pp_micro_batches, docs/serving.md, "Pipeline
+// parallelism"): a replica of pp stages serves as pp streams, each with its share of the sequence cap and the KV pool,
+// whose steps come round at the pipeline's cycle (Execution::pipeline_in_flight: the streams the load keeps busy).
+// steady_state and simulate_serving run one stream and turn its result back into the replica's (merge_streams).
+struct PipelineStreams {
+  ServingSetup setup;  // one stream: dp x pp replicas, 1 / pp of the cap and of the pool
+  Execution x;
+  double streams = 1, busy = 1;
+};
+bool has_pipeline_streams(const ServingSetup& s);
+PipelineStreams pipeline_streams(const ServingSetup& s, const ServingLoad& load, const Execution& x);
+void merge_streams(ServingResult& r, const ServingSetup& s, const PipelineStreams& p);
+
 // The request-level simulation of one replica under `x` (the step model's own execution, or a refitted one).
 ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, const ServingLoad& load, const Execution& x);
 

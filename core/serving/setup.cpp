@@ -156,6 +156,34 @@ ServingLoad served_load(const RuntimeSpec* rt, const ServingLoad& load, std::vec
   return out;
 }
 
+bool has_pipeline_streams(const ServingSetup& s) { return s.limits.pp_micro_batches && s.plan.pp > 1; }
+
+PipelineStreams pipeline_streams(const ServingSetup& s, const ServingLoad& load, const Execution& x) {
+  PipelineStreams p;
+  p.setup = s;
+  p.x = x;
+  p.streams = s.plan.pp;
+  const double dp = std::max(1, s.plan.dp);
+  // A closed loop of C clients keeps at most C / dp streams of a replica busy; an open loop is taken to fill them.
+  p.busy = load.concurrency > 0 ? std::clamp(load.concurrency / dp, 1.0, p.streams) : p.streams;
+  p.setup.plan.dp = static_cast<int>(dp * p.streams);
+  p.setup.limits.pp_micro_batches = false;
+  if (s.limits.max_num_seqs > 0)
+    p.setup.limits.max_num_seqs = std::max<long long>(1, static_cast<long long>(std::ceil(static_cast<double>(s.limits.max_num_seqs) / p.streams)));
+  p.setup.memory.kv_bytes = s.memory.kv_bytes / p.streams;
+  p.x.pipeline_in_flight = p.busy;
+  return p;
+}
+
+void merge_streams(ServingResult& r, const ServingSetup& s, const PipelineStreams& p) {
+  r.limits = s.limits;
+  r.memory.kv_bytes = s.memory.kv_bytes;
+  r.memory.max_concurrency *= p.streams;
+  // Work per second of one replica: its busy streams'.
+  r.work_compute_s *= p.busy;
+  r.work_memory_s *= p.busy;
+}
+
 ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
                                  const ServingLoad& asked, long long max_num_seqs, long long token_budget, bool simulate,
                                  int scheduler_steps) {
@@ -179,13 +207,15 @@ ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const Sy
                        "the simulation would run " + std::to_string(static_cast<long long>(work)) +
                            " request-steps (requests x output tokens); expected at most 50000000: give fewer /serving/requests "
                            "or use the steady state (/serving/simulate false)");
-    // Engine steps: the request-steps over the batch the steady state runs (one request at a time at the least).
-    const double steps = work / std::max(1.0, f.steady.mean_batch);
+    // Engine steps: the request-steps over the batch the steady state runs (one request at a time at the least;
+    // with pipeline micro-batches, the batch of every stream together: each stream runs its share of the work).
+    const double batch = f.steady.mean_batch * (has_pipeline_streams(f.setup) ? pipeline_streams(f.setup, load, sm.execution()).busy : 1);
+    const double steps = work / std::max(1.0, batch);
     if (steps > limit::kServingSteps)
       throw InputError("serving.too_much_work", load.requests > 0 ? "/serving/requests" : "/serving/concurrency",
                        "/serving: the simulation would run about " + std::to_string(static_cast<long long>(steps)) +
                            " engine steps (" + std::to_string(static_cast<long long>(work)) + " request-steps, about " +
-                           std::to_string(static_cast<long long>(std::max(1.0, f.steady.mean_batch))) +
+                           std::to_string(static_cast<long long>(std::max(1.0, batch))) +
                            " requests per step); expected at most " + std::to_string(static_cast<long long>(limit::kServingSteps)) +
                            ": give fewer /serving/requests, a higher concurrency, or use the steady state (/serving/simulate false)");
     const double stages = std::max(1, plan.pp);

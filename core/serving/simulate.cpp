@@ -103,6 +103,12 @@ struct GapHistogram {
 }  // namespace
 
 ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, const ServingLoad& load, const Execution& x) {
+  if (has_pipeline_streams(s)) {
+    const PipelineStreams p = pipeline_streams(s, load, x);
+    ServingResult r = simulate_serving(p.setup, steps, load, p.x);
+    merge_streams(r, s, p);
+    return r;
+  }
   ServingResult out;
   out.simulated = true;
   out.limits = s.limits;

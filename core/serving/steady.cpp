@@ -124,6 +124,12 @@ void fill(ServingResult& r, double v_ttft, double v_tpot, double v_e2e) {
 }  // namespace
 
 ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const ServingLoad& load, const Execution& x) {
+  if (has_pipeline_streams(s)) {
+    const PipelineStreams p = pipeline_streams(s, load, x);
+    ServingResult r = steady_state(p.setup, sm, load, p.x);
+    merge_streams(r, s, p);
+    return r;
+  }
   ServingResult out;
   out.limits = s.limits;
   out.memory = s.memory;

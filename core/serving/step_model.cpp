@@ -376,7 +376,7 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
   if (l.tokens <= 0) return 0;
   const bool graph = replayed(x, l.tokens);
   const double gap = graph ? x.graph_gap_s : x.eff.dispatch_s;
-  double total = 0, st = 0;
+  double total = 0, st = 0, slowest = 0;
   walk(
       l, [&](const StageTables&) { st = 0; },
       [&](const Dense& d, std::size_t at, std::size_t hi, double frac, std::size_t i) {
@@ -398,17 +398,23 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
       [&](const StageTables& tab) {
         if (!graph) st = std::max(st, tab.kernels * x.launch_s);
         total += st + x.step_overhead_s;
+        slowest = std::max(slowest, st + x.step_overhead_s);
       });
   const Mode& mode = l.prefill ? mixed_ : decode_;
   std::size_t j = 0, jr = 0;
   double f = 0, fr = 0;
   locate(mode.grid, l.tokens, j, f);
-  total += std::max(0.0, lerp(mode.comm, j, f) + lerp(mode.comm_waits, j, f) * x.collective_wait_s);
+  double comm = std::max(0.0, lerp(mode.comm, j, f) + lerp(mode.comm_waits, j, f) * x.collective_wait_s);
   if (l.prefill) {
     locate(mode.row_grid, l.rows, jr, fr);
-    total += std::max(0.0, lerp(mode.row_comm, jr, fr) + lerp(mode.row_comm_waits, jr, fr) * x.collective_wait_s);
+    comm += std::max(0.0, lerp(mode.row_comm, jr, fr) + lerp(mode.row_comm_waits, jr, fr) * x.collective_wait_s);
   }
-  return total;
+  // Micro-batches in flight through the stages: each stage works on them in turn, so one comes round every
+  // in_flight slowest stages (its communication spread over the stages), or its own pass when that is longer.
+  const double stages = static_cast<double>(mode.stages.size());
+  if (x.pipeline_in_flight > 1 && stages > 1)
+    return std::max(total + comm, std::min(x.pipeline_in_flight, stages) * (slowest + comm / stages));
+  return total + comm;
 }
 
 void StepModel::work(const StepLoad& l, double& compute_s, double& memory_s) const {
