@@ -57,18 +57,24 @@ std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& mode
   const StepSettings& s = w.settings;
   std::vector<std::vector<Request>> chunks = prefill_steps(w.requests, w.prefill_chunk);
   a.prefill_chunks = static_cast<double>(chunks.size());
+  // The activations' peak: the largest operator of any one step (a chunk's own, not the chunks' sum).
+  const auto peak = [&](const std::vector<Op>& ops) {
+    for (const auto& op : ops)
+      if (op.count > 0)
+        a.activation_peak_bytes = std::max(a.activation_peak_bytes, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
+  };
   a.prefill.ops = step_ops(model, a.groups, chunks.front(), s);
-  for (std::size_t i = 1; i < chunks.size(); ++i) add_ops(a.prefill.ops, step_ops(model, a.groups, chunks[i], s));
+  peak(a.prefill.ops);
+  for (std::size_t i = 1; i < chunks.size(); ++i) {
+    const std::vector<Op> more = step_ops(model, a.groups, chunks[i], s);
+    peak(more);
+    add_ops(a.prefill.ops, more);
+  }
   for (const auto& r : w.requests) a.prefill.tokens += static_cast<double>(r.input * r.count);
   a.decode_steps = static_cast<double>(std::max<i64>(w.gen_tokens - 1, 0));  // decode steps after the first token
   a.decode.ops = step_ops(model, a.groups, decode_step(w.requests, 0), s);
   a.decode.tokens = a.batch_requests;
-  for (const auto& ops : {&a.prefill.ops, &a.decode.ops}) {
-    for (const auto& op : *ops) {
-      if (op.count <= 0) continue;
-      a.activation_peak_bytes = std::max(a.activation_peak_bytes, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
-    }
-  }
+  peak(a.decode.ops);
   time_phase(a.prefill, nullptr, w.timing);
   time_phase(a.decode, nullptr, w.timing);
   for (const auto& o : a.prefill.ops) add_work(a.prefill_work, o);

@@ -264,6 +264,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     w.settings.attention = w.runtime->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
   }
   if (sc) apply_scenario(*sc, w.settings);  // its settings are the defaults of the fields below
+  bool prefill_chunk_given = false;
   if (req.has("workload")) {
     Reader wr = req.object("workload");
     if (wr.has("requests")) {
@@ -281,6 +282,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
       w.requests.push_back(q);
     }
     w.gen_tokens = read_field(wr, field::gen);
+    prefill_chunk_given = wr.has("prefill_chunk");
     w.prefill_chunk = read_field(wr, field::prefill_chunk);
     read_images(wr, m, w);  // their tokens join every new prompt (api/images.cpp)
     wr.reject_unknown();
@@ -301,6 +303,9 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     throw InputError("workload.out_of_range", "/workload/requests",
                      "/workload/requests adds up to " + std::to_string(static_cast<long long>(total_requests)) +
                          " requests; expected at most " + std::to_string(kMaxBatch));
+  // A runtime that runs prompts in micro-batches (llama.cpp's n_ubatch) prefills in chunks unless the request
+  // says how.
+  if (!prefill_chunk_given) w.prefill_chunk = prompt_chunk(w.runtime, total_requests);
 
   // Weights: the request's format for every class; without one, the checkpoint's quantization_config for the
   // classes it quantizes and bf16 for the rest. Per-class keys override either.

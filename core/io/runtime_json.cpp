@@ -181,6 +181,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     r.raw("collectives");
   }
   rt.flash_attention = r.boolean_or("flash_attention", true);
+  rt.prompt_micro_batch = r.int_in_or("prompt_micro_batch", 0, 1000000, 0);
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
     Reader c = r.object("compute");
@@ -260,6 +261,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6},
             {"wait_us", rt.collective_wait_s * 1e6}}},
           {"flash_attention", rt.flash_attention},
+          {"prompt_micro_batch", rt.prompt_micro_batch},
           {"gemm_waves", rt.gemm_waves},
           {"compute",
            {{"fp8", rt.fp8},

@@ -97,4 +97,9 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   return x;
 }
 
+i64 prompt_chunk(const RuntimeSpec* rt, double requests) {
+  if (!rt || rt->prompt_micro_batch <= 0) return 0;
+  return std::max<i64>(1, static_cast<i64>(static_cast<double>(rt->prompt_micro_batch) / std::max(1.0, requests)));
+}
+
 }  // namespace infercast

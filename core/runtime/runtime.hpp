@@ -58,6 +58,9 @@ struct RuntimeSpec {
   Fusion fusion;
   bool act_in_gemm = false;  // the MLP activation in the gate/up GEMM's epilogue (the `mlp: fused` form)
   bool flash_attention = true;
+  // Tokens one forward of a prompt takes at most (llama.cpp's n_ubatch): a longer prompt, or a batch of prompts, runs
+  // as forwards of this many tokens, each attending to what the earlier ones cached. 0: the whole step at once.
+  i64 prompt_micro_batch = 0;
   bool gemm_waves = true;  // GEMM tiles run in waves over the compute units (analysis/gemm_shape.hpp)
   bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
   bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)
@@ -109,5 +112,9 @@ MemoryFamily memory_family(const HardwareSpec& hw);
 
 // Resolves what an analysis on `hw` under `rt` (nullptr: the reference stack) runs with.
 Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt);
+
+// New tokens per request per forward that a runtime's prompt micro-batches give a step of `requests` prompts
+// (RuntimeSpec::prompt_micro_batch shared among them, one at the least); 0 when the runtime runs a step whole.
+i64 prompt_chunk(const RuntimeSpec* rt, double requests);
 
 }  // namespace infercast

@@ -287,6 +287,7 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     else if (whole) w.gen_tokens = static_cast<i64>(v.gen);
     else if (c.from_empty) w.gen_tokens = static_cast<i64>(std::max(1.0, v.gen));
     else w.gen_tokens = 2;  // a decode step after a prompt of prompt_len tokens
+    w.prefill_chunk = prompt_chunk(rt, static_cast<double>(B));
     c.batch = v.batch, c.prompt = v.prompt, c.gen = std::max(1.0, v.gen), c.devices = devices;
     const bool time_metric = c.kind == MetricKind::Ttft || c.kind == MetricKind::Tpot || c.kind == MetricKind::E2e;
     c.to_unit = time_metric && v.unit == "ms" ? 1e3 : 1;

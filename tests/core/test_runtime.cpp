@@ -9,6 +9,7 @@
 #include "analysis/gemm_shape.hpp"
 #include "analysis/steps.hpp"
 #include "api/api.hpp"
+#include "api/envelope.hpp"
 #include "helpers.hpp"
 #include "io/defaults.hpp"
 #include "parallel/collective.hpp"
@@ -335,4 +336,33 @@ TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtim
     ++plans;
   }
   CHECK(plans >= 10);
+}
+
+// llama.cpp runs a prompt as forwards of n_ubatch = 512 tokens (common/common.h), each attending to the cache the
+// earlier ones wrote, and sizes its compute buffer for one. Without flash attention a forward holds its scores in
+// fp32: heads x 512 x context x 4 bytes. The whole 16k prompt was once taken as one forward: 32 x 16384^2 x 4 bytes
+// = 32 GiB of scores, and Llama-3.1-8B in Q4_K_M "did not fit" a 24 GB RTX 4090 that runs it.
+TEST_CASE("llama.cpp prefills in micro-batches of 512 tokens, and holds one micro-batch's activations", "[runtime]") {
+  const auto run = [](const std::string& workload) {
+    return call_json("analyze", R"({"model":"llama-3.1-8b","hardware":"nvidia-rtx-4090","runtime":"llama.cpp-cuda",)"
+                                R"("precision":{"weights":"q4_k_m"},"workload":)" + workload + "}");
+  };
+  const json one = run(R"({"prompt":16384,"gen":2})");
+  REQUIRE(one["ok"].get<bool>());
+  const json& v = one["value"];
+  CHECK(v["workload"]["prefill_chunk"] == 512);
+  CHECK(v["workload"]["prefill_chunks"] == 32);
+  CHECK(v["memory"]["activation_peak_bytes"].get<double>() == 32.0 * 512 * 16384 * 4);
+  CHECK(v["memory"]["fits"].get<bool>());
+  // Four prompts share a micro-batch: 128 tokens of each per forward.
+  const json four = run(R"({"batch":4,"prompt":4096,"gen":2})");
+  CHECK(four["value"]["workload"]["prefill_chunk"] == 128);
+  CHECK(four["value"]["memory"]["activation_peak_bytes"].get<double>() == 4 * 32.0 * 128 * 4096 * 4);
+  // A chunk the request states wins, 0 included (the whole prompt in one forward).
+  const json whole = run(R"({"prompt":4096,"gen":2,"prefill_chunk":0})");
+  CHECK(whole["value"]["workload"]["prefill_chunk"] == 0);
+  CHECK(whole["value"]["workload"]["prefill_chunks"] == 1);
+  // vLLM takes a step whole.
+  const json vllm = call_json("analyze", R"({"model":"llama-3.1-8b","hardware":"nvidia-rtx-4090","runtime":"vllm","workload":{"prompt":16384,"gen":2}})");
+  CHECK(vllm["value"]["workload"]["prefill_chunk"] == 0);
 }
