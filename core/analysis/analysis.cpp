@@ -183,6 +183,12 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   if (!hw) return a;
   a.has_hardware = true;
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
+  // The longest context memory holds, within the window the model was trained for (max_position_embeddings).
+  a.max_context_memory = a.max_context;
+  if (model.max_position > 0 && a.max_context > static_cast<double>(model.max_position)) {
+    a.max_context = static_cast<double>(model.max_position);
+    a.max_context_window = true;
+  }
   a.execution = resolve_execution(*hw, w.runtime);
   const Timer timer(*hw, a.execution, inv, &a.warnings);
   time_prefill(a, model, w, chunks, timer);

@@ -43,6 +43,7 @@ export const CARDS = [
     sub: (r) => {
       const m = r.memory;
       if (m.max_batch < 1) return m.weights_bytes > m.capacity_bytes ? 'the weights alone exceed the memory' : 'weights plus one request exceed the memory';
+      if (m.max_context_limit === 'window') return `or its whole ${count(m.max_context)}-token window each at this batch (memory holds ${m.max_context_memory >= 1e9 ? 'any context' : count(m.max_context_memory)})`;
       return m.max_context >= 1e9 ? 'any context (windowed layers only)' : `or ${count(m.max_context)} tokens of context each at this batch`;
     },
     hint: () => 'Largest batch of requests like these, and the longest context per request at this batch, that fit in the memory tiers' },

@@ -73,6 +73,23 @@ TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
   CHECK(v["parallel"]["fits"].get<bool>());
 }
 
+// The longest context that fits stops at the window the model was trained for: the page said "528,677 tokens of
+// context" for Llama-3.1-8B (a 131,072-token window) on an H100 (page review). What memory alone holds stays in the
+// result, and which of the two binds. By hand: bf16 KV of 131,072 bytes per token.
+TEST_CASE("the longest context that fits stops at the model's window", "[memory]") {
+  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}});
+  const json& m = v["memory"];
+  CHECK(m["max_context"].get<double>() == 131072);
+  CHECK(m["max_context_limit"] == "window");
+  const double room = m["capacity_bytes"].get<double>() - m["weights_bytes"].get<double>() - m["activation_peak_bytes"].get<double>();
+  CHECK(m["max_context_memory"].get<double>() == std::floor(room / 131072));
+  // On a 24 GB RTX 4090 with a batch of 8, memory binds first.
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"workload", {{"batch", 8}}}});
+  CHECK(v["memory"]["max_context_limit"] == "memory");
+  CHECK(v["memory"]["max_context"] == v["memory"]["max_context_memory"]);
+  CHECK(v["memory"]["max_context"].get<double>() < 131072);
+}
+
 TEST_CASE("offload: llama.cpp's -ngl split, the most layers that fit, times that add", "[offload]") {
   // Llama-3.1-70B in Q4_K_M (about 42.5 GB) on an RTX 4090 with a DDR5 desktop host (89.6 GB/s).
   const json base = {{"model", "llama-3.1-70b"}, {"hardware", "nvidia-rtx-4090"}, {"precision", {{"weights", "q4_k_m"}}},
