@@ -283,6 +283,25 @@ test('validation from a link: shown while the page starts, and followed when the
   await context.close();
 });
 
+// The serving groups (serving-ttft, -tpot, -e2e, -throughput) are named in the summary as `infercast validate`
+// names them: the table once looked them up under a key the core never sends, and left their Group cell empty.
+test('validation summary: every group is named, the serving groups as the CLI names them', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-h100-sxm&tab=validation`);
+  await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
+  const rows = await page.$$eval('#val-summary tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  for (const r of rows) assert.ok(r[1].trim() !== '', `a summary row without a group: ${r.join(' | ')}`);
+  const v = native('validate', '--class', 'datacenter-gpu', '--no-cross-validate');
+  const serving = v.groups.filter((g) => g.rows > 0 && g.group.startsWith('serving-'));
+  assert.ok(serving.length >= 4, 'the public measurements hold serving rows');
+  for (const g of serving) {
+    const row = rows.find((r) => r[0] === 'every device' && r[1].split(' ')[0] === g.group);
+    assert.ok(row, `no summary row names ${g.group}`);
+    assert.equal(row[2], String(g.rows));
+  }
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('validation in the page: the error for the device class, equal to the CLI', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=apple-m1`);
   await analyzed(page);
