@@ -3,10 +3,45 @@
 // either; a change of the page's inputs stops both, as their answers would be for inputs no longer shown), with the percentiles, the Pareto chart, the chosen
 // deployment explained and its launch commands. Every number comes from the core (core/serving); nothing is computed
 // here. It takes the model, device, precisions and costs the rest of the page has chosen (request.js).
-import { $, backend, state } from './ctx.js';
+import { $, backend, DEFAULTS, state } from './ctx.js';
 import { count, seconds } from './format.js';
 import { addMulti } from './parallel.js';
 import { request } from './request.js';
+import { writeUrl } from './url.js';
+
+// The panel's inputs and their state keys: kept in the link as the main inputs are, so a reload or a shared link
+// brings them back (the runs themselves are not repeated: each waits for its button, as the design-space sweep).
+const FIELDS = [['srv-isl', 'isl'], ['srv-osl', 'osl'], ['srv-dist', 'lengths'], ['srv-load', 'load'], ['srv-value', 'level'],
+  ['srv-steps', 'steps'], ['srv-runtime', 'srvRuntime'], ['dep-devices', 'devices'], ['dep-ttft', 'maxTtft'], ['dep-tpot', 'maxTpot'],
+  ['dep-disagg', 'disagg']];
+
+// The inputs from the state. A link's choice that a select does not offer, or a number its input refuses, gives
+// the default rather than a blank control.
+export function syncServing() {
+  if (!$('serving-panel')) return;
+  for (const [id, key] of FIELDS) {
+    const el = $(id);
+    el.value = String(state[key]);
+    if (el.value !== String(state[key])) {
+      state[key] = DEFAULTS[key];
+      el.value = String(state[key]);
+    }
+  }
+}
+
+// An input's value into the state and the link. A number being typed (empty, or not yet a number) leaves the
+// state as it was; the core names what is out of range when the run asks for it.
+function keep(id, key) {
+  const v = $(id).value;
+  if (typeof DEFAULTS[key] === 'number') {
+    const x = Number(v);
+    if (v.trim() === '' || !Number.isFinite(x)) return;
+    state[key] = x;
+  } else {
+    state[key] = v;
+  }
+  writeUrl();
+}
 
 const SERVING = { lane: 'serving', replace: true };
 const DEPLOY = { lane: 'deploy', replace: true };
@@ -212,6 +247,7 @@ export async function runDeploy() {
 
 export function initServingPanel() {
   if (!$('serving-panel')) return;
+  for (const [id, key] of FIELDS) $(id).addEventListener($(id).tagName === 'SELECT' ? 'change' : 'input', () => keep(id, key));
   $('srv-run').addEventListener('click', runServing);
   $('dep-run').addEventListener('click', runDeploy);
 }

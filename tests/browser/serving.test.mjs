@@ -116,3 +116,48 @@ test('a serving run and a deployment search at once both answer; a change of inp
   assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
   await context.close();
 });
+
+// The panel's inputs travel in the link as the main inputs do: a reload or a shared link brings them back (the
+// runs wait for their buttons, as the design-space sweep does). A choice a select does not offer gives its default.
+test('the serving and deployment inputs are kept in the link and restored from it', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await analyzed(page);
+  await showTab(page, 'serving');
+  await page.fill('#srv-isl', '4096');
+  await page.fill('#srv-osl', '512');
+  await page.selectOption('#srv-dist', 'lognormal');
+  await page.selectOption('#srv-load', 'rate');
+  await page.fill('#srv-value', '2.5');
+  await page.fill('#srv-steps', '4');
+  await page.selectOption('#srv-runtime', 'tensorrt-llm');
+  await page.fill('#dep-devices', '4');
+  await page.fill('#dep-ttft', '800');
+  await page.fill('#dep-tpot', '20');
+  await page.selectOption('#dep-disagg', 'off');
+  await page.waitForFunction(() => location.hash.includes('disagg=off'));
+  const want = { 'srv-isl': '4096', 'srv-osl': '512', 'srv-dist': 'lognormal', 'srv-load': 'rate', 'srv-value': '2.5', 'srv-steps': '4',
+    'srv-runtime': 'tensorrt-llm', 'dep-devices': '4', 'dep-ttft': '800', 'dep-tpot': '20', 'dep-disagg': 'off' };
+  const values = (p) => p.evaluate((ids) => Object.fromEntries(ids.map((id) => [id, document.getElementById(id).value])), Object.keys(want));
+  const url = page.url();
+  assert.match(url, /tab=serving/);
+  await page.reload();
+  await analyzed(page);
+  assert.deepEqual(await values(page), want);
+  const second = await openPage(env.browser, url);
+  await analyzed(second.page);
+  assert.equal(await second.page.isVisible('#serving-panel'), true);
+  assert.deepEqual(await values(second.page), want);
+  // The restored inputs make a request the core runs.
+  await second.page.click('#srv-run');
+  await second.page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  await second.context.close();
+  const third = await openPage(env.browser, `${env.base}#tab=serving&lengths=bogus&load=1&isl=abc&osl=64`);
+  await analyzed(third.page);
+  assert.equal(await third.page.inputValue('#srv-dist'), 'fixed');
+  assert.equal(await third.page.inputValue('#srv-load'), 'concurrency');
+  assert.equal(await third.page.inputValue('#srv-isl'), '1024');
+  assert.equal(await third.page.inputValue('#srv-osl'), '64');
+  await third.context.close();
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
