@@ -7,6 +7,7 @@ import { $, backend, DEFAULTS, state } from './ctx.js';
 import { count, seconds } from './format.js';
 import { addMulti } from './parallel.js';
 import { request } from './request.js';
+import { nameOf } from './runtimes.js';
 import { writeUrl } from './url.js';
 
 // The panel's inputs and their state keys: kept in the link as the main inputs are, so a reload or a shared link
@@ -225,7 +226,7 @@ export async function runServing() {
     $('srv-error').textContent = env.error.message;
     return;
   }
-  $('srv-status').textContent = `Simulated in ${(performance.now() - t0).toFixed(0)} ms.`;
+  $('srv-status').textContent = `Simulated in ${(performance.now() - t0).toFixed(0)} ms under ${env.value.execution.runtime_name}.`;
   renderServing(env.value, $('srv-result'));
 }
 
@@ -241,7 +242,7 @@ export async function runDeploy() {
     return;
   }
   const v = env.value;
-  $('dep-status').textContent = `${v.evaluated.toLocaleString('en-US')} configurations over ${v.layouts} parallel layouts in ${(performance.now() - t0).toFixed(0)} ms; ${v.feasible.toLocaleString('en-US')} meet the SLA, ${v.front.length} on the front.`;
+  $('dep-status').textContent = `${v.evaluated.toLocaleString('en-US')} configurations over ${v.layouts} parallel layouts in ${(performance.now() - t0).toFixed(0)} ms under ${nameOf(v.runtime)}; ${v.feasible.toLocaleString('en-US')} meet the SLA, ${v.front.length} on the front.`;
   renderDeploy(v);
 }
 

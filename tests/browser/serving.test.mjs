@@ -161,3 +161,32 @@ test('the serving and deployment inputs are kept in the link and restored from i
   assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
   await context.close();
 });
+
+// The panel's first runtime choice sends no runtime of its own, so the Device panel's choice runs (or the device's
+// usual one): the choice is named after the runtime that will run, and each status line says which ran.
+test('the serving runtime choice names the runtime that runs, and the status lines say it', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&runtime=sglang&tab=serving`);
+  await analyzed(page);
+  const first = () => page.$eval('#srv-runtime', (s) => s.options[0].textContent);
+  await page.waitForFunction(() => document.getElementById('srv-runtime').options[0].textContent === 'as the Device panel: SGLang');
+  await page.fill('#srv-value', '8');
+  await page.fill('#dep-devices', '2');
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  assert.match(await page.textContent('#srv-status'), /under SGLang\.$/);
+  await page.click('#dep-run');
+  await page.waitForFunction(() => /configurations over/.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+  assert.match(await page.textContent('#dep-status'), / ms under SGLang; /);
+  // The panel's own choice wins over the Device panel's.
+  await page.selectOption('#srv-runtime', 'tensorrt-llm');
+  await page.click('#dep-run');
+  await page.waitForFunction(() => / ms under TensorRT-LLM; /.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+  // No runtime under Device: the device's usual one, by name.
+  await page.selectOption('#runtime', '');
+  await analyzed(page);
+  const usual = await page.$eval('#runtime', (s) => s.options[0].textContent.replace("the device's usual runtime: ", ''));
+  await page.waitForFunction((u) => document.getElementById('srv-runtime').options[0].textContent === `the device's usual: ${u}`, usual);
+  assert.ok(!/Device panel/.test(await first()));
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
