@@ -74,6 +74,8 @@ export async function update() {
   await painted();
   if (mine !== ctx.generation) return;
   renderCharts(r);
+  // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).
+  if (state.tab === 'dse') runTcTm();
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   // The charts and tables that need more calls run on workers of their own right away, the two longest side by
   // side; a newer input drops the ones not started yet.
@@ -296,6 +298,8 @@ async function start() {
   whenShown('quant', () => ctx.lastSweep && renderSweep(ctx.lastSweep));
   whenShown('multi', () => ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note')));
   whenShown('validation', showValidation);
+  // The t_c/t_m map is drawn around the analyzed device: shown again, it follows the device analyzed since.
+  whenShown('dse', () => { if (!ctx.lastTcTm || ctx.lastTcTm.generation !== ctx.generation) runTcTm(); });
   buildDseControls();
   redraw.observe($('dse-plot'));
   redraw.observe($('tctm'));
