@@ -13,8 +13,10 @@ import { writeUrl } from './url.js';
 // The panel's inputs and their state keys: kept in the link as the main inputs are, so a reload or a shared link
 // brings them back (the runs themselves are not repeated: each waits for its button, as the design-space sweep).
 const FIELDS = [['srv-isl', 'isl'], ['srv-osl', 'osl'], ['srv-dist', 'lengths'], ['srv-load', 'load'], ['srv-value', 'level'],
-  ['srv-steps', 'steps'], ['srv-runtime', 'srvRuntime'], ['dep-devices', 'devices'], ['dep-ttft', 'maxTtft'], ['dep-tpot', 'maxTpot'],
-  ['dep-disagg', 'disagg']];
+  ['srv-steps', 'steps'], ['srv-seqs', 'seqs'], ['srv-batched', 'batched'], ['srv-runtime', 'srvRuntime'], ['dep-devices', 'devices'],
+  ['dep-ttft', 'maxTtft'], ['dep-tpot', 'maxTpot'], ['dep-disagg', 'disagg']];
+// Inputs left empty for the runtime's own value (the state holds 0, as the request does).
+const EMPTY_IS_RUNTIMES = new Set(['seqs', 'batched']);
 
 // The inputs from the state. A link's choice that a select does not offer, or a number its input refuses, gives
 // the default rather than a blank control.
@@ -22,6 +24,11 @@ export function syncServing() {
   if (!$('serving-panel')) return;
   for (const [id, key] of FIELDS) {
     const el = $(id);
+    if (EMPTY_IS_RUNTIMES.has(key) && !(state[key] > 0)) {
+      state[key] = 0;
+      el.value = '';
+      continue;
+    }
     el.value = String(state[key]);
     if (el.value !== String(state[key])) {
       state[key] = DEFAULTS[key];
@@ -36,8 +43,9 @@ function keep(id, key) {
   const v = $(id).value;
   if (typeof DEFAULTS[key] === 'number') {
     const x = Number(v);
-    if (v.trim() === '' || !Number.isFinite(x)) return;
-    state[key] = x;
+    if (v.trim() === '' && EMPTY_IS_RUNTIMES.has(key)) state[key] = 0;
+    else if (v.trim() === '' || !Number.isFinite(x)) return;
+    else state[key] = x;
   } else {
     state[key] = v;
   }
@@ -79,6 +87,12 @@ export function servingRequest() {
   else req.serving.concurrency = Math.round(v);
   const steps = Number($('srv-steps').value);
   if (steps > 0) req.serving.scheduler_steps = steps;  // multi-step scheduling; 0 keeps the runtime's
+  // The engine's limits, as its flags set them (llama-server --parallel N: N sequences); empty keeps the runtime's.
+  // A value the core refuses (not a whole number) is sent as typed, so its message names the field.
+  for (const [id, field] of [['srv-seqs', 'max_num_seqs'], ['srv-batched', 'max_num_batched_tokens']]) {
+    const v = $(id).value.trim();
+    if (v !== '') req.serving[field] = Number(v);
+  }
   return req;
 }
 

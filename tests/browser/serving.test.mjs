@@ -190,3 +190,37 @@ test('the serving runtime choice names the runtime that runs, and the status lin
   assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
   await context.close();
 });
+
+// An edge user's llama-server: --parallel 4 slots and a 512-token batch are the panel's sequence cap and tokens per
+// step (the request's serving.max_num_seqs and max_num_batched_tokens), equal to the CLI's flags; empty fields keep
+// the runtime's, and both travel in the link.
+test('the sequence cap and tokens per step model llama-server --parallel and equal the CLI', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser,
+    `${env.base}#model=llama-3.1-8b&hardware=nvidia-rtx-4090&weights=q4_k_m&runtime=llama.cpp-cuda&tab=serving`);
+  await analyzed(page);
+  assert.equal(await page.inputValue('#srv-seqs'), '');
+  assert.equal(await page.inputValue('#srv-batched'), '');
+  await page.fill('#srv-value', '8');
+  await page.fill('#srv-seqs', '4');
+  await page.fill('#srv-batched', '512');
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  const cliServing = native(['serving', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-rtx-4090', '--weights', 'q4_k_m', '--runtime', 'llama.cpp-cuda',
+    '--concurrency', '8', '--isl', '1024', '--osl', '256', '--max-num-seqs', '4', '--max-batched-tokens', '512']);
+  assert.equal(cliServing.scheduler.max_num_seqs, 4);
+  const text = await page.textContent('#srv-result');
+  assert.match(text, /512 tokens per step, up to 4 sequences/);
+  assert.ok(text.includes(seconds(cliServing.ttft_s.p50)), `TTFT p50 ${seconds(cliServing.ttft_s.p50)} in ${text}`);
+  assert.match(page.url(), /seqs=4/);
+  assert.match(page.url(), /batched=512/);
+  await page.reload();
+  await analyzed(page);
+  assert.equal(await page.inputValue('#srv-seqs'), '4');
+  assert.equal(await page.inputValue('#srv-batched'), '512');
+  // Emptied, each is the runtime's again.
+  await page.fill('#srv-seqs', '');
+  await page.fill('#srv-batched', '');
+  await page.waitForFunction(() => !/seqs=|batched=/.test(location.hash));
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
