@@ -24,7 +24,12 @@ export function buildDseControls() {
   for (const [key, label, lo, hi, steps, scale, on] of PARAMS) {
     const tr = body.insertRow();
     tr.dataset.param = key;
-    const cell = (el) => tr.insertCell().appendChild(el);
+    // Each cell names its column (data-label): on a phone the rows stack and show it above the input (style.css).
+    const cell = (el, name) => {
+      const td = tr.insertCell();
+      if (name) td.dataset.label = name;
+      td.appendChild(el);
+    };
     const use = document.createElement('input');
     use.type = 'checkbox';
     use.checked = on;
@@ -38,7 +43,7 @@ export function buildDseControls() {
       i.step = 'any';
       i.value = String(v);
       i.setAttribute('aria-label', `${label} ${what}`);
-      cell(i);
+      cell(i, what[0].toUpperCase() + what.slice(1));
     }
     const sel = document.createElement('select');
     for (const s of ['log', 'linear']) {
@@ -49,7 +54,7 @@ export function buildDseControls() {
     }
     sel.value = scale;
     sel.setAttribute('aria-label', `${label} scale`);
-    cell(sel);
+    cell(sel, 'Scale');
   }
   const box = $('dse-objectives');
   for (const [key, label, on] of OBJECTIVES) {
