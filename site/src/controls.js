@@ -13,6 +13,7 @@ import { csv, renderOps } from './opstable.js';
 import { applySystem, batchingCsv, MULTI_DEFAULTS } from './parallel.js';
 import { EFFICIENCIES, effSet, parseImages, parseRequests, request } from './request.js';
 import { syncRuntime } from './runtimes.js';
+import { syncServing } from './serving.js';
 import { exportBundle } from './store.js';
 import { bindCalibration } from './calibrate.js';
 import { bindTabs, showTab } from './tabs.js';
@@ -316,6 +317,7 @@ export function syncInputs() {
   syncRuntime();
   syncOffload();
   showTab(state.tab, false);
+  syncServing();
   $('price').value = state.price > 0 ? String(state.price) : '';
   $('power').value = state.power > 0 ? String(state.power) : '';
   $('embodied').value = state.embodied >= 0 ? String(state.embodied) : '';

@@ -24,6 +24,11 @@ export const DEFAULTS = {
   // the most that fit; host bandwidth and capacity 0: the core's defaults); the runtime (when the core has them).
   tab: 'charts', reserve: -1, offload: 'off', ngl: -1, hostbw: 0, hostgb: 0, runtime: '',
   ...MULTI_DEFAULTS,
+  // The Serving tab's inputs (serving.js): lengths, load (clients or requests/s in `level`), scheduler steps, the
+  // sequence cap, the tokens per step and the runtime (0 and '': the runtime's); the deployment search's devices,
+  // SLA and disaggregation.
+  isl: 1024, osl: 256, lengths: 'fixed', load: 'concurrency', level: 32, steps: 0, seqs: 0, batched: 0, srvRuntime: '',
+  devices: 8, maxTtft: 2000, maxTpot: 50, disagg: 'auto',
 };
 
 export const state = { ...DEFAULTS, config: null, phase: 'decode', opsPhase: 'prefill', sort: null, calConcurrency: 1 };

@@ -24,7 +24,12 @@ export function buildDseControls() {
   for (const [key, label, lo, hi, steps, scale, on] of PARAMS) {
     const tr = body.insertRow();
     tr.dataset.param = key;
-    const cell = (el) => tr.insertCell().appendChild(el);
+    // Each cell names its column (data-label): on a phone the rows stack and show it above the input (style.css).
+    const cell = (el, name) => {
+      const td = tr.insertCell();
+      if (name) td.dataset.label = name;
+      td.appendChild(el);
+    };
     const use = document.createElement('input');
     use.type = 'checkbox';
     use.checked = on;
@@ -38,7 +43,7 @@ export function buildDseControls() {
       i.step = 'any';
       i.value = String(v);
       i.setAttribute('aria-label', `${label} ${what}`);
-      cell(i);
+      cell(i, what[0].toUpperCase() + what.slice(1));
     }
     const sel = document.createElement('select');
     for (const s of ['log', 'linear']) {
@@ -49,7 +54,7 @@ export function buildDseControls() {
     }
     sel.value = scale;
     sel.setAttribute('aria-label', `${label} scale`);
-    cell(sel);
+    cell(sel, 'Scale');
   }
   const box = $('dse-objectives');
   for (const [key, label, on] of OBJECTIVES) {
@@ -218,8 +223,29 @@ export function drawTcTm(canvas, m, phase) {
     }
   }
   ctx.fillStyle = fg;
-  m.compute_TOPS.forEach((c, i) => { if (i % Math.ceil(nx / 10) === 0) ctx.fillText(fmt(c), L + i * cw + 2, H - B + 12); });
-  m.bandwidth_GBps.forEach((b, j) => { if (j % Math.ceil(ny / 10) === 0) ctx.fillText(fmt(b), 4, H - B - j * ch - ch / 2 + 3); });
+  // Three digits, never an exponent: the axes follow the device, from a tenth of a TOPS to thousands of GB/s.
+  const tick = (v) => String(+v.toPrecision(3));
+  m.compute_TOPS.forEach((c, i) => { if (i % Math.ceil(nx / 10) === 0) ctx.fillText(tick(c), L + i * cw + 2, H - B + 12); });
+  m.bandwidth_GBps.forEach((b, j) => { if (j % Math.ceil(ny / 10) === 0) ctx.fillText(tick(b), 4, H - B - j * ch - ch / 2 + 3); });
   ctx.fillText('compute (TOPS) →', L, H - 6);
   ctx.fillText('GB/s ↑', 4, T + 10);
+  // The device the map is drawn around, ringed at its peak and bandwidth (each axis's cells centred on its values).
+  const d = m.device;
+  if (d && nx > 1 && ny > 1) {
+    const at = (vals, v) => (v - vals[0]) / (vals[1] - vals[0]) + 0.5;
+    const x = L + at(m.compute_TOPS, d.tops) * cw, y = H - B - at(m.bandwidth_GBps, d.bw) * ch;
+    ctx.lineWidth = 2;
+    for (const [colour, r] of [['#fff', 8], ['#111', 6]]) {
+      ctx.strokeStyle = colour;
+      ctx.beginPath();
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+      ctx.stroke();
+    }
+    ctx.lineWidth = 1;
+    ctx.font = '11px sans-serif';
+    ctx.fillStyle = '#111';
+    const label = d.name;
+    const w = ctx.measureText(label).width;
+    ctx.fillText(label, x + 10 + w < W - R ? x + 10 : x - 10 - w, y - 8);
+  }
 }

@@ -85,14 +85,30 @@ export async function useDesignPoint(f) {
   update();
 }
 
+// The device the map is drawn around: the latest analysis's peak (in the format it computed in) and its first
+// memory tier; null without a device or a compute peak.
+function mapDevice() {
+  const r = ctx.lastResult;
+  if (!r || !r.hardware || !r.peak || !(r.peak.TFLOPS > 0)) return null;
+  return { name: r.hardware.name, dtype: r.peak.dtype, tops: r.peak.TFLOPS, bw: r.hardware.memory_tiers[0].bandwidth_GBps };
+}
+
+// The map's axes: 0.1 to 2 times the device's peak and bandwidth in twenty steps of a tenth (the core's grid is
+// linear), so the device is a cell of it, in the middle; without a device, LIFE's own 10 to 100.
+function mapAxis(v) {
+  return v ? { min: v / 10, max: 2 * v, steps: 20 } : { min: 10, max: 100, steps: 10 };
+}
+
 export async function runTcTm() {
   const req = request();
   delete req.hardware;
   delete req.costs;
   delete req.offload;
   delete req.memory_reserve_GB;
+  const device = mapDevice();
+  const generation = ctx.generation;
   Object.assign(req, {
-    compute_TOPS: { min: 10, max: 100, steps: 10 }, bandwidth_GBps: { min: 10, max: 100, steps: 10 },
+    compute_TOPS: mapAxis(device && device.tops), bandwidth_GBps: mapAxis(device && device.bw),
     compute_efficiency: Number($('tctm-ce').value), memory_efficiency: Number($('tctm-me').value),
   });
   const env = await backend.envelope('tc_tm_map', req, LONG);
@@ -102,7 +118,12 @@ export async function runTcTm() {
     return;
   }
   const phase = $('tctm-phase').value;
-  ctx.lastTcTm = env.value;
-  drawTcTm($('tctm'), env.value, phase);
-  $('tctm-note').textContent = `${phase}: ${si(env.value[phase].flops, 'FLOP')} and ${bytes(env.value[phase].bytes)}; t_c / t_m = (FLOPs / (TOPS x ${env.value.compute_efficiency})) / (bytes / (GB/s x ${env.value.memory_efficiency})).`;
+  ctx.lastTcTm = { ...env.value, device, generation };
+  drawTcTm($('tctm'), ctx.lastTcTm, phase);
+  const m = env.value;
+  const range = (a, unit) => `${+a[0].toPrecision(3)} to ${+a[a.length - 1].toPrecision(3)} ${unit}`;
+  $('tctm-note').textContent = `${phase}: ${si(m[phase].flops, 'FLOP')} and ${bytes(m[phase].bytes)}; t_c / t_m = (FLOPs / (TOPS x ${m.compute_efficiency})) / (bytes / (GB/s x ${m.memory_efficiency})). `
+    + (device
+      ? `Around ${device.name} (ringed: ${+device.tops.toPrecision(4)} ${device.dtype} TOPS, ${+device.bw.toPrecision(4)} GB/s): ${range(m.compute_TOPS, 'TOPS')}, ${range(m.bandwidth_GBps, 'GB/s')}.`
+      : `${range(m.compute_TOPS, 'TOPS')}, ${range(m.bandwidth_GBps, 'GB/s')}: pick a device with a compute peak to draw the map around it.`);
 }

@@ -74,6 +74,8 @@ export async function update() {
   await painted();
   if (mine !== ctx.generation) return;
   renderCharts(r);
+  // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).
+  if (state.tab === 'dse') runTcTm();
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   // The charts and tables that need more calls run on workers of their own right away, the two longest side by
   // side; a newer input drops the ones not started yet.
@@ -167,9 +169,12 @@ function renderNumbers(r) {
   setText($('weights').options[0], publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario));
   if (state.activations === 'declared' && !state.scenario) setText($('activations').options[0], `as published: ${r.workload.precision.activations}`);
   if (r.memory.reserve_bytes !== undefined) {
-    setProp($('reserve'), 'placeholder', `${gb(r.memory.reserve_bytes)} (device's)`);
+    // In the field's unit, decimal GB (the request's memory_reserve_GB): the placeholder is the value to type for
+    // the device's own reserve. The capacity beside it in GiB too, as the rest of the page states memory.
+    const GB = (b, digits) => String(+(b / 1e9).toFixed(digits));
+    setProp($('reserve'), 'placeholder', `${GB(r.memory.reserve_bytes, 2)} (device's)`);
     // The basis's first clause on the page, the whole of it (with its sources) as the field's tooltip.
-    setText($('reserve-help'), `${gb(r.memory.reserve_bytes)} of ${gb(r.memory.physical_capacity_bytes)} GB: ${r.memory.reserve_basis.split(/[:(]/)[0].trim()}`);
+    setText($('reserve-help'), `${GB(r.memory.reserve_bytes, 2)} of ${GB(r.memory.physical_capacity_bytes, 1)} GB (${gb(r.memory.physical_capacity_bytes)} GiB): ${r.memory.reserve_basis.split(/[:(]/)[0].trim()}`);
     setProp($('reserve-help'), 'title', r.memory.reserve_basis);
     setProp($('reserve'), 'title', r.memory.reserve_basis);
   } else {
@@ -296,6 +301,8 @@ async function start() {
   whenShown('quant', () => ctx.lastSweep && renderSweep(ctx.lastSweep));
   whenShown('multi', () => ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note')));
   whenShown('validation', showValidation);
+  // The t_c/t_m map is drawn around the analyzed device: shown again, it follows the device analyzed since.
+  whenShown('dse', () => { if (!ctx.lastTcTm || ctx.lastTcTm.generation !== ctx.generation) runTcTm(); });
   buildDseControls();
   redraw.observe($('dse-plot'));
   redraw.observe($('tctm'));

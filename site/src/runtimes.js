@@ -5,7 +5,7 @@ import { $, ctx, option, state } from './ctx.js';
 import { setProp, setText } from './dom.js';
 import { selectedDeviceDoc } from './request.js';
 
-const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
+export const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
 
 export function fillRuntimes(list) {
   if (!Array.isArray(list) || !list.length) return;  // the field stays hidden
@@ -36,4 +36,11 @@ export function syncRuntime(result) {
   const r = result || ctx.lastResult;
   if (!usual && doc && !state.runtime && r && r.execution && r.hardware && r.hardware.id === doc.id) usual = r.execution.runtime_name;
   setText(sel.options[0], usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime");
+  // The Serving tab's first choice sends no runtime of its own: the request then carries the Device panel's choice
+  // (request.js), or none and the core takes the device's usual one. It is named after the runtime that will run.
+  const srv = $('srv-runtime');
+  if (srv) {
+    setText(srv.options[0], state.runtime ? `as the Device panel: ${nameOf(state.runtime)}` : usual ? `the device's usual: ${usual}` : "the device's usual one");
+    setProp(srv.options[0], 'title', state.runtime ? 'the runtime chosen under Device' : "the device's usual runtime (none is chosen under Device)");
+  }
 }

@@ -3,10 +3,54 @@
 // either; a change of the page's inputs stops both, as their answers would be for inputs no longer shown), with the percentiles, the Pareto chart, the chosen
 // deployment explained and its launch commands. Every number comes from the core (core/serving); nothing is computed
 // here. It takes the model, device, precisions and costs the rest of the page has chosen (request.js).
-import { $, backend, state } from './ctx.js';
+import { $, backend, DEFAULTS, state } from './ctx.js';
 import { count, seconds } from './format.js';
 import { addMulti } from './parallel.js';
 import { request } from './request.js';
+import { nameOf } from './runtimes.js';
+import { writeUrl } from './url.js';
+
+// The panel's inputs and their state keys: kept in the link as the main inputs are, so a reload or a shared link
+// brings them back (the runs themselves are not repeated: each waits for its button, as the design-space sweep).
+const FIELDS = [['srv-isl', 'isl'], ['srv-osl', 'osl'], ['srv-dist', 'lengths'], ['srv-load', 'load'], ['srv-value', 'level'],
+  ['srv-steps', 'steps'], ['srv-seqs', 'seqs'], ['srv-batched', 'batched'], ['srv-runtime', 'srvRuntime'], ['dep-devices', 'devices'],
+  ['dep-ttft', 'maxTtft'], ['dep-tpot', 'maxTpot'], ['dep-disagg', 'disagg']];
+// Inputs left empty for the runtime's own value (the state holds 0, as the request does).
+const EMPTY_IS_RUNTIMES = new Set(['seqs', 'batched']);
+
+// The inputs from the state. A link's choice that a select does not offer, or a number its input refuses, gives
+// the default rather than a blank control.
+export function syncServing() {
+  if (!$('serving-panel')) return;
+  for (const [id, key] of FIELDS) {
+    const el = $(id);
+    if (EMPTY_IS_RUNTIMES.has(key) && !(state[key] > 0)) {
+      state[key] = 0;
+      el.value = '';
+      continue;
+    }
+    el.value = String(state[key]);
+    if (el.value !== String(state[key])) {
+      state[key] = DEFAULTS[key];
+      el.value = String(state[key]);
+    }
+  }
+}
+
+// An input's value into the state and the link. A number being typed (empty, or not yet a number) leaves the
+// state as it was; the core names what is out of range when the run asks for it.
+function keep(id, key) {
+  const v = $(id).value;
+  if (typeof DEFAULTS[key] === 'number') {
+    const x = Number(v);
+    if (v.trim() === '' && EMPTY_IS_RUNTIMES.has(key)) state[key] = 0;
+    else if (v.trim() === '' || !Number.isFinite(x)) return;
+    else state[key] = x;
+  } else {
+    state[key] = v;
+  }
+  writeUrl();
+}
 
 const SERVING = { lane: 'serving', replace: true };
 const DEPLOY = { lane: 'deploy', replace: true };
@@ -43,6 +87,12 @@ export function servingRequest() {
   else req.serving.concurrency = Math.round(v);
   const steps = Number($('srv-steps').value);
   if (steps > 0) req.serving.scheduler_steps = steps;  // multi-step scheduling; 0 keeps the runtime's
+  // The engine's limits, as its flags set them (llama-server --parallel N: N sequences); empty keeps the runtime's.
+  // A value the core refuses (not a whole number) is sent as typed, so its message names the field.
+  for (const [id, field] of [['srv-seqs', 'max_num_seqs'], ['srv-batched', 'max_num_batched_tokens']]) {
+    const v = $(id).value.trim();
+    if (v !== '') req.serving[field] = Number(v);
+  }
   return req;
 }
 
@@ -190,7 +240,7 @@ export async function runServing() {
     $('srv-error').textContent = env.error.message;
     return;
   }
-  $('srv-status').textContent = `Simulated in ${(performance.now() - t0).toFixed(0)} ms.`;
+  $('srv-status').textContent = `Simulated in ${(performance.now() - t0).toFixed(0)} ms under ${env.value.execution.runtime_name}.`;
   renderServing(env.value, $('srv-result'));
 }
 
@@ -206,12 +256,13 @@ export async function runDeploy() {
     return;
   }
   const v = env.value;
-  $('dep-status').textContent = `${v.evaluated.toLocaleString('en-US')} configurations over ${v.layouts} parallel layouts in ${(performance.now() - t0).toFixed(0)} ms; ${v.feasible.toLocaleString('en-US')} meet the SLA, ${v.front.length} on the front.`;
+  $('dep-status').textContent = `${v.evaluated.toLocaleString('en-US')} configurations over ${v.layouts} parallel layouts in ${(performance.now() - t0).toFixed(0)} ms under ${nameOf(v.runtime)}; ${v.feasible.toLocaleString('en-US')} meet the SLA, ${v.front.length} on the front.`;
   renderDeploy(v);
 }
 
 export function initServingPanel() {
   if (!$('serving-panel')) return;
+  for (const [id, key] of FIELDS) $(id).addEventListener($(id).tagName === 'SELECT' ? 'change' : 'input', () => keep(id, key));
   $('srv-run').addEventListener('click', runServing);
   $('dep-run').addEventListener('click', runDeploy);
 }

@@ -6,7 +6,15 @@ import { $, backend, ctx, state } from './ctx.js';
 import { selectedDeviceDoc } from './request.js';
 
 const pct = (x, signed) => `${signed && x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
-const GROUP = { prefill: 'prefill (TTFT, pp512)', decode: 'decode (TPOT, tg128)', e2e: 'end to end (static-batch throughput)', serving: 'serving' };
+// The core's group names (core/validation/validation.cpp, as `infercast validate` prints them), each with what it
+// measures; a group this table does not know yet shows the core's own name, never an empty cell.
+const GROUP = {
+  prefill: 'prefill (TTFT, pp512)', decode: 'decode (TPOT, tg128)', e2e: 'end to end (static-batch throughput)',
+  'serving-ttft': 'serving-ttft (TTFT under load)', 'serving-tpot': 'serving-tpot (TPOT and ITL under load)',
+  'serving-e2e': 'serving-e2e (request latency under load)', 'serving-throughput': 'serving-throughput (output tokens/s)',
+  'serving-itl-p99': 'serving-itl-p99 (99th percentile ITL)',
+};
+const groupName = (g) => GROUP[g] || g;
 
 function cellRow(tr, values, tag = 'td') {
   for (const v of values) {
@@ -70,11 +78,11 @@ export function renderValidation(v, sel) {
   const body = t.createTBody();
   for (const g of groups) {
     const l = loso.find((x) => x.group === g.group) || g;
-    cellRow(body.insertRow(), [`${sel.cls} devices`, GROUP[g.group], String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
+    cellRow(body.insertRow(), [`${sel.cls} devices`, groupName(g.group), String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
   }
   for (const g of all) {
     const l = allLoso[g.group] || g;
-    cellRow(body.insertRow(), ['every device', GROUP[g.group], String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
+    cellRow(body.insertRow(), ['every device', groupName(g.group), String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
   }
   const rows = $('val-rows');
   rows.textContent = '';

@@ -99,3 +99,28 @@ test('a long sweep never holds an analysis back, and a change of the inputs stop
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// The t_c/t_m map is drawn around the analyzed device (a tenth to twice its peak and bandwidth), with the device
+// ringed on it, and follows a new device while it shows: a fixed 10 to 100 TOPS x 10 to 100 GB/s held no device.
+test('the t_c/t_m map spans the analyzed device, rings it, and follows a new device', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-rtx-4090&tab=dse`);
+  await analyzed(page);
+  const spans = async (name) => {
+    await page.waitForFunction((n) => document.getElementById('tctm-note').textContent.includes(`Around ${n} `), name, { timeout: 30000 });
+    const note = await page.textContent('#tctm-note');
+    const m = /ringed: ([\d.]+) \w+ TOPS, ([\d.]+) GB\/s\): ([\d.]+) to ([\d.]+) TOPS, ([\d.]+) to ([\d.]+) GB\/s\.$/.exec(note);
+    assert.ok(m, note);
+    const [tops, bw, c0, c1, b0, b1] = m.slice(1).map(Number);
+    assert.ok(c0 < tops && tops < c1 && b0 < bw && bw < b1, note);
+    return { tops, bw };
+  };
+  const rtx = await spans('NVIDIA GeForce RTX 4090');
+  assert.ok(rtx.tops > 100 && rtx.bw > 900, JSON.stringify(rtx));  // far outside the old 10-100 x 10-100 map
+  await page.locator('#tctm').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'tctm-rtx4090.png') });
+  await page.selectOption('#hardware', 'apple-m1');
+  const m1 = await spans('Apple M1');
+  assert.ok(m1.bw < 100, JSON.stringify(m1));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});

@@ -130,6 +130,34 @@ test('from 360 px to 1280 px: no sideways scroll, the answer in the first screen
   }
 });
 
+// On a phone every control of the sweep axes and the serving panel reads whole: the axes' six columns once cut the
+// "To" numbers ("2(" for 2000) and put the scale off-screen; the serving selects read "the device'" and "concurrenc".
+test('at 390 px the sweep axes and the serving selects read whole', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  await page.goto(`${env.base}#model=llama-3.1-70b&tab=dse`);
+  await analyzed(page);
+  const cut = await page.$$eval('#dse-axes input, #dse-axes select', (els) => els.filter((e) => e.type !== 'checkbox').map((e) => {
+    const r = e.getBoundingClientRect();
+    return { name: e.getAttribute('aria-label'), right: r.right, cut: e.tagName === 'INPUT' && e.scrollWidth > e.clientWidth };
+  }).filter((e) => e.right > window.innerWidth || e.cut).map((e) => e.name));
+  assert.deepEqual(cut, []);
+  await page.locator('#dse-axes').screenshot({ path: path.join(artifacts, 'phone-dse-axes.png') });
+  await page.click('#tab-serving');
+  // A select's chosen text within the select, its arrow beside it.
+  const short = await page.$$eval('#serving-panel select', (sels) => sels.map((s) => {
+    const g = document.createElement('canvas').getContext('2d');
+    const st = getComputedStyle(s);
+    g.font = `${st.fontSize} ${st.fontFamily}`;
+    const text = s.options[s.selectedIndex].textContent;
+    return { id: s.id, text, need: g.measureText(text).width + 28, has: s.clientWidth };
+  }).filter((x) => x.need > x.has));
+  assert.deepEqual(short, []);
+  await page.locator('#serving-panel').screenshot({ path: path.join(artifacts, 'phone-serving.png') });
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  await context.close();
+});
+
 test('keyboard: a skip link to the answer, tabs in the link, dark mode legible', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme: 'dark' });
   const page = await context.newPage();
@@ -279,6 +307,25 @@ test('validation from a link: shown while the page starts, and followed when the
   await page.selectOption('#hardware', 'nvidia-h100-sxm');
   await page.waitForFunction(() => /of them on NVIDIA H100/.test(document.getElementById('val-status').textContent), null, { timeout: 120000 });
   assert.ok(await page.locator('#val-rows tbody tr').count() > 0);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+// The serving groups (serving-ttft, -tpot, -e2e, -throughput) are named in the summary as `infercast validate`
+// names them: the table once looked them up under a key the core never sends, and left their Group cell empty.
+test('validation summary: every group is named, the serving groups as the CLI names them', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-h100-sxm&tab=validation`);
+  await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
+  const rows = await page.$$eval('#val-summary tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  for (const r of rows) assert.ok(r[1].trim() !== '', `a summary row without a group: ${r.join(' | ')}`);
+  const v = native('validate', '--class', 'datacenter-gpu', '--no-cross-validate');
+  const serving = v.groups.filter((g) => g.rows > 0 && g.group.startsWith('serving-'));
+  assert.ok(serving.length >= 4, 'the public measurements hold serving rows');
+  for (const g of serving) {
+    const row = rows.find((r) => r[0] === 'every device' && r[1].split(' ')[0] === g.group);
+    assert.ok(row, `no summary row names ${g.group}`);
+    assert.equal(row[2], String(g.rows));
+  }
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });

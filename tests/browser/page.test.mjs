@@ -170,3 +170,21 @@ test('the offline single file computes from file:// with no server', async () =>
   assert.deepEqual(requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:') && !u.startsWith('blob:')), []);
   await context.close();
 });
+
+// The driver/OS reserve is typed in GB (the request's memory_reserve_GB, decimal): its placeholder and note state
+// the device's own reserve in that unit, so typing the placeholder's number changes nothing. An RTX 4090 keeps
+// 1.0 GB, which the field once showed as "0.9" (GiB, rounded) under its GB label.
+test('the memory reserve field, its placeholder and its note are in one unit, GB', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-rtx-4090&weights=q4_k_m`);
+  await analyzed(page);
+  assert.match(await page.textContent('label[for="reserve"]'), /\(GB\)$/);
+  assert.equal(await page.getAttribute('#reserve', 'placeholder'), "1 (device's)");
+  assert.match(await page.textContent('#reserve-help'), /^1 of 25\.8 GB \(24 GiB\): /);
+  const usable = await page.textContent('#answer');
+  await page.fill('#reserve', '1');
+  await page.waitForFunction(() => location.hash.includes('reserve=1'));
+  await analyzed(page);
+  assert.equal(await page.textContent('#answer'), usable);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});

@@ -116,3 +116,111 @@ test('a serving run and a deployment search at once both answer; a change of inp
   assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
   await context.close();
 });
+
+// The panel's inputs travel in the link as the main inputs do: a reload or a shared link brings them back (the
+// runs wait for their buttons, as the design-space sweep does). A choice a select does not offer gives its default.
+test('the serving and deployment inputs are kept in the link and restored from it', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await analyzed(page);
+  await showTab(page, 'serving');
+  await page.fill('#srv-isl', '4096');
+  await page.fill('#srv-osl', '512');
+  await page.selectOption('#srv-dist', 'lognormal');
+  await page.selectOption('#srv-load', 'rate');
+  await page.fill('#srv-value', '2.5');
+  await page.fill('#srv-steps', '4');
+  await page.selectOption('#srv-runtime', 'tensorrt-llm');
+  await page.fill('#dep-devices', '4');
+  await page.fill('#dep-ttft', '800');
+  await page.fill('#dep-tpot', '20');
+  await page.selectOption('#dep-disagg', 'off');
+  await page.waitForFunction(() => location.hash.includes('disagg=off'));
+  const want = { 'srv-isl': '4096', 'srv-osl': '512', 'srv-dist': 'lognormal', 'srv-load': 'rate', 'srv-value': '2.5', 'srv-steps': '4',
+    'srv-runtime': 'tensorrt-llm', 'dep-devices': '4', 'dep-ttft': '800', 'dep-tpot': '20', 'dep-disagg': 'off' };
+  const values = (p) => p.evaluate((ids) => Object.fromEntries(ids.map((id) => [id, document.getElementById(id).value])), Object.keys(want));
+  const url = page.url();
+  assert.match(url, /tab=serving/);
+  await page.reload();
+  await analyzed(page);
+  assert.deepEqual(await values(page), want);
+  const second = await openPage(env.browser, url);
+  await analyzed(second.page);
+  assert.equal(await second.page.isVisible('#serving-panel'), true);
+  assert.deepEqual(await values(second.page), want);
+  // The restored inputs make a request the core runs.
+  await second.page.click('#srv-run');
+  await second.page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  await second.context.close();
+  const third = await openPage(env.browser, `${env.base}#tab=serving&lengths=bogus&load=1&isl=abc&osl=64`);
+  await analyzed(third.page);
+  assert.equal(await third.page.inputValue('#srv-dist'), 'fixed');
+  assert.equal(await third.page.inputValue('#srv-load'), 'concurrency');
+  assert.equal(await third.page.inputValue('#srv-isl'), '1024');
+  assert.equal(await third.page.inputValue('#srv-osl'), '64');
+  await third.context.close();
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
+
+// The panel's first runtime choice sends no runtime of its own, so the Device panel's choice runs (or the device's
+// usual one): the choice is named after the runtime that will run, and each status line says which ran.
+test('the serving runtime choice names the runtime that runs, and the status lines say it', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&runtime=sglang&tab=serving`);
+  await analyzed(page);
+  const first = () => page.$eval('#srv-runtime', (s) => s.options[0].textContent);
+  await page.waitForFunction(() => document.getElementById('srv-runtime').options[0].textContent === 'as the Device panel: SGLang');
+  await page.fill('#srv-value', '8');
+  await page.fill('#dep-devices', '2');
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  assert.match(await page.textContent('#srv-status'), /under SGLang\.$/);
+  await page.click('#dep-run');
+  await page.waitForFunction(() => /configurations over/.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+  assert.match(await page.textContent('#dep-status'), / ms under SGLang; /);
+  // The panel's own choice wins over the Device panel's.
+  await page.selectOption('#srv-runtime', 'tensorrt-llm');
+  await page.click('#dep-run');
+  await page.waitForFunction(() => / ms under TensorRT-LLM; /.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+  // No runtime under Device: the device's usual one, by name.
+  await page.selectOption('#runtime', '');
+  await analyzed(page);
+  const usual = await page.$eval('#runtime', (s) => s.options[0].textContent.replace("the device's usual runtime: ", ''));
+  await page.waitForFunction((u) => document.getElementById('srv-runtime').options[0].textContent === `the device's usual: ${u}`, usual);
+  assert.ok(!/Device panel/.test(await first()));
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
+
+// An edge user's llama-server: --parallel 4 slots and a 512-token batch are the panel's sequence cap and tokens per
+// step (the request's serving.max_num_seqs and max_num_batched_tokens), equal to the CLI's flags; empty fields keep
+// the runtime's, and both travel in the link.
+test('the sequence cap and tokens per step model llama-server --parallel and equal the CLI', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser,
+    `${env.base}#model=llama-3.1-8b&hardware=nvidia-rtx-4090&weights=q4_k_m&runtime=llama.cpp-cuda&tab=serving`);
+  await analyzed(page);
+  assert.equal(await page.inputValue('#srv-seqs'), '');
+  assert.equal(await page.inputValue('#srv-batched'), '');
+  await page.fill('#srv-value', '8');
+  await page.fill('#srv-seqs', '4');
+  await page.fill('#srv-batched', '512');
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 60000 });
+  const cliServing = native(['serving', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-rtx-4090', '--weights', 'q4_k_m', '--runtime', 'llama.cpp-cuda',
+    '--concurrency', '8', '--isl', '1024', '--osl', '256', '--max-num-seqs', '4', '--max-batched-tokens', '512']);
+  assert.equal(cliServing.scheduler.max_num_seqs, 4);
+  const text = await page.textContent('#srv-result');
+  assert.match(text, /512 tokens per step, up to 4 sequences/);
+  assert.ok(text.includes(seconds(cliServing.ttft_s.p50)), `TTFT p50 ${seconds(cliServing.ttft_s.p50)} in ${text}`);
+  assert.match(page.url(), /seqs=4/);
+  assert.match(page.url(), /batched=512/);
+  await page.reload();
+  await analyzed(page);
+  assert.equal(await page.inputValue('#srv-seqs'), '4');
+  assert.equal(await page.inputValue('#srv-batched'), '512');
+  // Emptied, each is the runtime's again.
+  await page.fill('#srv-seqs', '');
+  await page.fill('#srv-batched', '');
+  await page.waitForFunction(() => !/seqs=|batched=/.test(location.hash));
+  assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
+  await context.close();
+});
