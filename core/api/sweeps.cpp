@@ -72,7 +72,7 @@ std::pair<double, double> param_range(DseParam p) {
     case DseParam::BandwidthGBps: return {field::hw_tier_bandwidth_gbps.lo, field::hw_tier_bandwidth_gbps.hi};
     case DseParam::CapacityGB: return {0, field::hw_tier_capacity_gb.hi};
     case DseParam::SramMB: return {0, field::hw_tier_capacity_gb.hi};
-    case DseParam::PowerW: return {0, field::hw_tdp_w.hi};
+    case DseParam::PowerW: return {0.01, field::hw_tdp_w.hi};  // 0 W would make every point's energy and cost 0
     case DseParam::PriceUSD: return {0, field::hw_price_usd.hi};
   }
   return {0, 0};

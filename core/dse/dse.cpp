@@ -84,6 +84,7 @@ DseWorkload dse_base(const HardwareSpec& base, const CostAssumptions& costs) {
     wl.base_static_w = em.static_w;
     wl.base_dynamic_w = em.tdp_w - em.static_w;
   }
+  if (!base.tiers.empty() && base.tiers[0].energy_j_per_byte > 0) wl.base_j_per_byte = base.tiers[0].energy_j_per_byte;
   return wl;
 }
 
@@ -107,8 +108,10 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   wl.decode_steps = a.decode_steps;
   // The decode step in the middle of the generation: costs are affine in the step between window and tile cuts,
   // so its time is the mean step time unless an operator changes bound on the way (docs/formulas.md).
-  if (a.decode_steps > 0) {
-    const double mid = (a.decode_steps - 1) / 2;
+  // With one output token there is no decode step after the first; TPOT is then the first decode step's time, as
+  // the analysis reports it (the sweep once reported TTFT as TPOT and checked a TPOT limit against it).
+  {
+    const double mid = a.decode_steps > 0 ? (a.decode_steps - 1) / 2 : 0;
     const auto lo = step_ops(m, a.groups, decode_step(w.requests, std::floor(mid)), w.settings);
     const auto hi = step_ops(m, a.groups, decode_step(w.requests, std::ceil(mid)), w.settings);
     double disp = 0;
@@ -151,15 +154,17 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   // The main memory less what the driver and OS keep (the base device's reserve), as the analysis places it.
   cap[n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
   bw[n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
+  const int main_tiers = n;  // the SRAM and the main memory; the base's slower tiers follow
   for (std::size_t i = 1; i < wl.base.tiers.size() && n < 6; ++i) {
     cap[n] = wl.base.tiers[i].capacity_bytes;
     bw[n++] = wl.base.tiers[i].bandwidth_bytes_per_s;
   }
   // Placement, fastest tier first: weights, then the KV cache, then activations (as the analysis places them).
-  double free[6], total_cap = 0;
+  double free[6], total_cap = 0, main_cap = 0;
   for (int i = 0; i < n; ++i) {
     free[i] = cap[i];
     total_cap += cap[i];
+    if (i < main_tiers) main_cap += cap[i];
   }
   const auto place = [&](double bytes) {
     double inv = 0, left = bytes;
@@ -176,7 +181,9 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   k.iw = place(wl.weights_bytes) / eff_m;
   k.ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency;
   k.ia = place(wl.act_bytes) / eff_m;
-  k.fits = wl.weights_bytes + wl.kv_bytes + wl.act_bytes <= total_cap;
+  const double need = wl.weights_bytes + wl.kv_bytes + wl.act_bytes;
+  k.fits = need <= total_cap;
+  k.fits_main = need <= main_cap;
   k.f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   k.inv_f = 1 / k.f;
   return k;
@@ -221,6 +228,9 @@ void finish_point(const DseWorkload& wl, const DseSpec& spec, double grid, const
     compute_j = alpha * (power - stat) * k.inv_f * (wl.prefill_peak_s + wl.decode_peak_s);
     memory_j = (1 - alpha) * (power - stat) / bw * (wl.prefill_bytes + wl.decode_bytes);
   }
+  // A memory technology that states its energy per byte (the base's energy_pJ_per_byte) keeps it, whatever the
+  // power, as cost_report charges it.
+  if (wl.base_j_per_byte > 0) memory_j = wl.base_j_per_byte * (wl.prefill_bytes + wl.decode_bytes);
   const double joules = stat * e2e + compute_j + memory_j;
   pt.params[static_cast<int>(DseParam::PowerW)] = power;
   const double busy_w = e2e > 0 ? joules / e2e : 0;
@@ -236,7 +246,7 @@ void finish_point(const DseWorkload& wl, const DseSpec& spec, double grid, const
   v[static_cast<int>(DseObjective::PowerW)] = power;
   v[static_cast<int>(DseObjective::PriceUSD)] = p[static_cast<int>(DseParam::PriceUSD)];
   const DseConstraints& kc = spec.constraints;
-  pt.feasible = (!kc.must_fit || k.fits) && (kc.max_tpot_s <= 0 || tpot <= kc.max_tpot_s) &&
+  pt.feasible = k.fits && (!kc.must_fit || k.fits_main) && (kc.max_tpot_s <= 0 || tpot <= kc.max_tpot_s) &&
                 (kc.max_ttft_s <= 0 || ttft <= kc.max_ttft_s) && (kc.max_power_w <= 0 || power <= kc.max_power_w);
 }
 
@@ -245,7 +255,7 @@ DsePoint dse_point(const DseWorkload& wl, const DseSpec& spec, const std::array<
   pt.params = p;
   const PointCoeffs k = point_coeffs(wl, spec, p);
   const double ttft = phase_seconds(wl, wl.prefill, wl.prefill_dispatch_s, wl.prefill_launch_s, k);
-  const double tpot = wl.decode_steps > 0 ? phase_seconds(wl, wl.decode, wl.decode_dispatch_s, wl.decode_launch_s, k) : ttft;
+  const double tpot = phase_seconds(wl, wl.decode, wl.decode_dispatch_s, wl.decode_launch_s, k);
   finish_point(wl, spec, grid_intensity(spec.costs), k, ttft, tpot, pt);
   return pt;
 }

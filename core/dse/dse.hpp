@@ -35,6 +35,8 @@ struct DseAxis {
 };
 
 struct DseConstraints {
+  // true: nothing spills past the main memory into the base's slower tiers; a point whose model does not fit in
+  // all its tiers is never feasible (there is nowhere for the rest to live).
   bool must_fit = true;
   double max_tpot_s = 0;   // 0: none
   double max_ttft_s = 0;
@@ -94,6 +96,7 @@ struct DseWorkload {
   HardwareSpec base;
   Timing timing = Timing::PerOp;
   double base_static_w = 0, base_dynamic_w = 0;  // the base device's energy model (0 when it has no power)
+  double base_j_per_byte = 0;  // the first tier's own energy per byte where the base device states one (else 0)
 };
 
 // The base device and its energy model only (enough for dse_device); dse_prepare starts from it.

@@ -15,7 +15,8 @@ double base_tflops(const HardwareSpec& hw);
 struct PointCoeffs {
   double iw = 0, ikv = 0, ia = 0;
   double f = 1, inv_f = 1;
-  bool fits = true;
+  bool fits = true;       // everything fits in the point's tiers, the base's slower ones (host memory, flash) included
+  bool fits_main = true;  // everything fits in the on-chip SRAM and the main memory, nothing spilled to slower tiers
 };
 PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::array<double, kDseParams>& p);
 

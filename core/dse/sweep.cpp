@@ -178,8 +178,7 @@ DseResult dse_run(const DseWorkload& wl, const DseSpec& spec) {
       ia[j] = coeffs[j].ia;
     }
     sum_block(wl.prefill, wl.prefill_dispatch_s, wl.prefill_launch_s, nb, ttft);
-    if (wl.decode_steps > 0) sum_block(wl.decode, wl.decode_dispatch_s, wl.decode_launch_s, nb, tpot);
-    else std::copy(ttft, ttft + nb, tpot);
+    sum_block(wl.decode, wl.decode_dispatch_s, wl.decode_launch_s, nb, tpot);
     for (int j = 0; j < nb; ++j) {
       // The cell's points in this part, the last point axis fastest.
       const std::int64_t cell = c0 + j;

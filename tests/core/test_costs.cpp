@@ -151,6 +151,22 @@ TEST_CASE("a design point at the base device's parameters matches the full analy
     CHECK(pq.values[static_cast<int>(DseObjective::Tpot)] == Approx(ad.tpot_mean_s).epsilon(2e-3));
     // Power follows compute and bandwidth at the base's energy per FLOP and per byte.
     CHECK(d.tdp_w == Approx(22.5 + 427.5 * (0.55 * 0.5 + 0.45 * 2)));
+    // A device that states its memory's energy per byte is charged it at every point, as the analysis charges it
+    // (the sweep once derived 89 pJ/B from the power for an H100 stating 30: J/token 0.253 against 0.130).
+    HardwareSpec stated = hw;
+    stated.tiers[0].energy_j_per_byte = 30e-12;
+    const DseWorkload ws = dse_prepare(m, w, stated, spec.costs);
+    const CostReport cs = cost_report(analyze(m, w, &stated), stated, spec.costs);
+    const DsePoint ps = dse_point(ws, spec, dse_base_params(stated));
+    CHECK(ps.values[static_cast<int>(DseObjective::JoulesPerToken)] == Approx(cs.joules_per_request_batch / cs.output_tokens).epsilon(2e-3));
+    CHECK(ps.values[static_cast<int>(DseObjective::JoulesPerToken)] < p.values[static_cast<int>(DseObjective::JoulesPerToken)]);
+    // One output token: no decode step follows the first, and TPOT is the first decode step's, as the analysis has it
+    // (the sweep gave TTFT).
+    const Workload w1 = workload(4, 1024, 1, "int4");
+    const auto a1 = analyze(m, w1, &hw);
+    const DsePoint p1 = dse_point(dse_prepare(m, w1, hw, spec.costs), spec, dse_base_params(hw));
+    CHECK(p1.values[static_cast<int>(DseObjective::Tpot)] == Approx(a1.tpot_mean_s).epsilon(2e-3));
+    CHECK(p1.values[static_cast<int>(DseObjective::Ttft)] == Approx(a1.ttft_s).epsilon(1e-5));
   }
 }
 
@@ -284,4 +300,20 @@ TEST_CASE("sweep, dse_device, tc_tm_map and regions through the API", "[dse][api
   const json regions = api_value("regions", json::object());
   CHECK(regions["regions"][0]["id"] == "world");
   CHECK(regions["regions"][0]["gCO2e_per_kWh"] == 480);
+}
+
+// Spilling: `must_fit` false lets a point spill past its main memory into the base's slower tiers; a point whose
+// model fits nowhere is never feasible. On a one-tier H100 a 1 GB point once counted as feasible (timed as if its
+// 17 GB of weights were in HBM) and led the front with --allow-spill yes.
+TEST_CASE("a design point that cannot hold the model is never feasible, spilling or not", "[dse]") {
+  for (bool must_fit : {true, false}) {
+    INFO("must_fit " << must_fit);
+    const json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                      {"workload", {{"batch", 8}, {"prompt", 1024}, {"gen", 256}}},
+                      {"axes", {{{"param", "capacity_GB"}, {"values", {1, 10, 85.9}}}}},
+                      {"objectives", {"tpot_s", "power_W"}}, {"constraints", {{"must_fit", must_fit}}}};
+    const json v = api_value("sweep", req);
+    CHECK(v["feasible"] == 1);
+    for (const auto& f : v["front"]) CHECK(f["params"]["capacity_GB"].get<double>() == Approx(85.9));
+  }
 }
