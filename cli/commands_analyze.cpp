@@ -199,6 +199,15 @@ void print_plan(const json& r) {
               << time_str(s["draft_step_s"].get<double>()) << " per token, verification " << time_str(s["verify_step_s"].get<double>())
               << ", TPOT " << time_str(s["tpot_s"].get<double>()) << " (" << num3(s["speedup"].get<double>()) << "x)\n";
   }
+  // The plan's energy and cost, over every stage's devices and replicas (the JSON's `cost`).
+  if (r.contains("cost")) {
+    const auto& c = r["cost"];
+    if (c["energy_available"].get<bool>())
+      std::cout << "Energy: prefill " << num3(c["prefill"]["j_per_token"].get<double>()) << " J/token, decode "
+                << num3(c["decode"]["j_per_token"].get<double>()) << " J/token, " << num3(c["busy_power_W"].get<double>())
+                << " W while busy (all devices)\n";
+    print_cost_line(c);
+  }
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   if (mi.active) f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
   // Energy and cost: one device's, or a plan's over every stage's devices and replicas (cost/cost.hpp,
   // plan_cost_report); a split with the host is not costed.
-  const bool plan_costed = mi.active && f.devices > 1;
+  const bool plan_costed = mi.active && (f.devices > 1 || f.spec.enabled);
   const bool costed = plan_costed || (a.has_hardware && !offload);
   CostReport cost;
   if (plan_costed) cost = plan_cost_report(f, mi.sys.device, costs);

@@ -156,6 +156,20 @@ CostReport plan_cost_report(const PlanForecast& f, const HardwareSpec& hw, const
         r.decode.tokens = sr.decode.tokens * dp;
       }
     }
+    // Speculative decoding: the decode is D / E verification steps, each with gamma draft steps, not D plain steps.
+    if (f.spec.enabled && f.spec.verify_work.size() == f.stages.size() && f.spec.tokens_per_step > 0) {
+      const double steps = D / f.spec.tokens_per_step;
+      r.decode.compute_j = r.decode.memory_j = 0;
+      for (std::size_t i = 0; i < f.stages.size(); ++i) {
+        const PhaseEnergy v = phase_energy(r.model, f.stages[i].a, f.spec.verify_work[i], 0, 0);
+        r.decode.compute_j += tp * dp * steps * v.compute_j;
+        r.decode.memory_j += tp * dp * steps * v.memory_j;
+      }
+      const PhaseEnergy d = phase_energy(r.model, f.stages.front().a, f.spec.draft_work, 0, 0);
+      const double drafts = steps * f.spec.draft_tokens * f.spec.draft_tp * dp;
+      r.decode.compute_j += drafts * d.compute_j;
+      r.decode.memory_j += drafts * d.memory_j;
+    }
     r.prefill.static_j = r.model.static_w * per_replica * dp * f.ttft_s;
     r.decode.static_j = r.model.static_w * per_replica * dp * decode_s;
     finish_phase(r.prefill, f.ttft_s);

@@ -258,13 +258,19 @@ CommContext context_for(const System& sys, const ParallelPlan& p, const Workload
 
 // One step of `reqs` (each request's new tokens) on every stage: the stages' times plus communication.
 double step_seconds(const std::vector<Stage>& stages, const CommContext& ctx, const std::vector<Request>& reqs,
-                    const Workload& base, const Convention& conv, StepComm* comm_out = nullptr) {
+                    const Workload& base, const Convention& conv, StepComm* comm_out = nullptr,
+                    std::vector<WorkSums>* work_out = nullptr) {
   Workload w = base;
   w.requests = reqs;
   w.gen_tokens = 1;
   w.prefill_chunk = 0;
   double t = 0;
-  for (const auto& st : stages) t += analyze(st.model, w, &ctx.sys.device).ttft_s;
+  if (work_out) work_out->clear();
+  for (const auto& st : stages) {
+    const Analysis a = analyze(st.model, w, &ctx.sys.device);
+    t += a.ttft_s;
+    if (work_out) work_out->push_back(a.prefill_work);  // one device's work for the step (energy)
+  }
   StepComm c;
   step_comm(c, ctx, stages, tokens_of(reqs), logit_rows(reqs, conv));
   if (comm_out) *comm_out = c;
@@ -404,7 +410,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     // metadata builders raise their decode threshold to 1 + the speculative tokens; SGLang's target_verify mode),
     // not through kv_b_proj over every cached key.
     if (wv.settings.mla == MlaForm::Auto) wv.settings.mla = MlaForm::Absorbed;
-    r.verify_step_s = step_seconds(f.stages, ctx, verify, wv, all_rows);
+    r.verify_step_s = step_seconds(f.stages, ctx, verify, wv, all_rows, nullptr, &r.verify_work);
 
     ModelSpec d;
     if (spec.mtp) {
@@ -453,7 +459,9 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
       wd.runtime = &draft_rt;
     }
     const CommContext dctx = context_for(sys, dp_plan, wd);
-    r.draft_step_s = step_seconds(dstages, dctx, draft_step, wd, conv);
+    std::vector<WorkSums> draft_work;
+    r.draft_step_s = step_seconds(dstages, dctx, draft_step, wd, conv, nullptr, &draft_work);
+    if (!draft_work.empty()) r.draft_work = draft_work.front();
     const double plain = f.tpot_mean_s;
     r.tpot_s = (spec.draft_tokens * r.draft_step_s + r.verify_step_s) / r.tokens_per_step;
     r.speedup = r.tpot_s > 0 ? plain / r.tpot_s : 1;

@@ -92,6 +92,10 @@ struct SpeculativeResult {
   double draft_weights_bytes = 0, draft_kv_bytes = 0;  // per device
   std::string draft;         // "mtp" or the draft model's id
   int draft_tp = 1;
+  // The work of one verification step on one device of each stage, and of one draft step on one of the draft's
+  // devices: what the decode's energy is counted from (cost/cost.cpp, plan_cost_report).
+  std::vector<WorkSums> verify_work;
+  WorkSums draft_work;
 };
 
 struct PlanForecast {

@@ -386,3 +386,31 @@ TEST_CASE("batching curve: throughput grows, latency grows, the cache stops fitt
   CHECK(saw_fit);
   CHECK(saw_no_fit);
 }
+
+// The decode's energy under speculative decoding is D / E verification steps, each with gamma draft steps, not D
+// plain steps: at acceptance 0 every token costs a verification and three draft steps (more than a plain step), at
+// acceptance 1 four tokens share them. The cost once kept the plain decode's energy whatever the speculation did
+// (518 J for Llama-3.1-8B batch 8 on an H100 at acceptances 0, 0.8 and 1), and on one device ignored the plan.
+TEST_CASE("speculative decoding: energy and cost follow the verification and draft steps", "[parallel][cost]") {
+  const auto run = [](const json& spec) {
+    json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"batch", 8}, {"prompt", 1024}, {"gen", 256}}}};
+    if (!spec.is_null()) req["speculative"] = spec;
+    return api_value("analyze", req);
+  };
+  const json plain = run(nullptr);
+  const json none = run({{"model", "llama-3.2-1b"}, {"draft_tokens", 3}, {"acceptance", 0.0}});
+  const json all = run({{"model", "llama-3.2-1b"}, {"draft_tokens", 3}, {"acceptance", 1.0}});
+  const auto mem = [](const json& v) { return v["cost"]["decode"]["memory_j"].get<double>(); };
+  const auto e2e = [](const json& v) { return v.contains("parallel") ? v["parallel"]["e2e_s"].get<double>() : v["e2e_s"].get<double>(); };
+  INFO("decode memory J: plain " << mem(plain) << ", acceptance 0 " << mem(none) << ", acceptance 1 " << mem(all));
+  CHECK(mem(none) > mem(plain));
+  CHECK(mem(all) < mem(plain) / 2);
+  CHECK(mem(all) > mem(plain) / 4);  // four tokens a step, each step's weights read once, and the draft's on top
+  // Cost per token follows the time the speculation takes (electricity only: the H100 has no public price).
+  const auto usd = [](const json& v) { return v["cost"]["usd_per_million_tokens"].get<double>(); };
+  CHECK(usd(none) > usd(plain));
+  CHECK(usd(all) < usd(plain));
+  CHECK(none["cost"]["decode"]["static_j"].get<double>() ==
+        Approx(plain["cost"]["decode"]["static_j"].get<double>() * (e2e(none) - none["parallel"]["ttft_s"].get<double>()) /
+               (e2e(plain) - plain["ttft_s"].get<double>())));
+}
