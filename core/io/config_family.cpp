@@ -72,6 +72,8 @@ json with_family_defaults(const json& config, const FamilyTraits& family, std::v
     for (const auto& [field, config_key] : family.key_aliases)
       if (field == d.key) key = config_key;
     if (out.contains(key)) continue;
+    // layer_types names every layer's kind: a pattern is then neither read nor missing.
+    if (key == "sliding_window_pattern" && out.contains("layer_types")) continue;
     out[key] = d.value;
     filled.push_back(key);
   }

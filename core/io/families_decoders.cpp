@@ -62,6 +62,21 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                     {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false}};
   add(olmo2);
 
+  // OLMo 3: OLMo 2's layers (post-norms, whole-width q/k norms) with a 4,096-token window on three layers of every
+  // four (layer_types; without them transformers makes every 4th layer full, as sliding_window_pattern 4 does).
+  FamilyTraits olmo3 = olmo2;
+  olmo3.model_type = "olmo3";
+  olmo3.architectures = {"Olmo3ForCausalLM"};
+  olmo3.sliding = SlidingRule::Pattern;
+  olmo3.config_class = "Olmo3Config";
+  olmo3.source = "olmo3/configuration_olmo3.py (layer_types: sliding_attention unless (i + 1) % 4 == 0, sliding_window 4096), "
+                 "modular_olmo3.py (Olmo2 layers)";
+  olmo3.defaults = {{"vocab_size", 50304},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                    {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                    {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                    {"sliding_window", 4096},   {"sliding_window_pattern", 4}};
+  add(olmo3);
+
   // OLMoE: num_experts experts of intermediate_size on every layer, whole-width q/k norms, pre-norms.
   FamilyTraits olmoe{"olmoe", {}, {"OlmoeForCausalLM"}};
   olmoe.qk_norm = true;

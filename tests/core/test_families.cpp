@@ -222,6 +222,34 @@ TEST_CASE("OLMo 2: q/k norms over the whole projection width, post-norms", "[fam
   CHECK(kv_per_token(m) == 64 * 8 * 256 * 2);
 }
 
+// OLMo 3 (model_type olmo3, refused before): OLMo 2's layers with a 4,096-token window on three layers of four. By
+// hand for OLMo-3-7B's architecture (allenai/Olmo-3-7B config.json): embedding and LM head 100278 x 4096 each; per
+// layer q, k, v, o 4096 x 4096, q/k norms 4096 each, MLP 3 x 4096 x 11008, two post-norms; a final norm.
+TEST_CASE("OLMo 3: OLMo 2's layers, three sliding-window layers of every four", "[families][rules]") {
+  std::vector<std::string> types;
+  for (int i = 0; i < 32; ++i) types.push_back((i + 1) % 4 ? "sliding_attention" : "full_attention");
+  json c = {{"model_type", "olmo3"}, {"architectures", {"Olmo3ForCausalLM"}}, {"hidden_size", 4096}, {"intermediate_size", 11008},
+            {"num_hidden_layers", 32}, {"num_attention_heads", 32}, {"num_key_value_heads", 32}, {"vocab_size", 100278},
+            {"max_position_embeddings", 65536}, {"sliding_window", 4096}, {"tie_word_embeddings", false}, {"layer_types", types}};
+  const ModelSpec m = parse(c);
+  const long long h = 4096;
+  CHECK(count_params(m).total == 2 * 100278LL * h + 32 * (4 * h * h + 2 * h + 3 * h * 11008 + 2 * h) + h);
+  CHECK(count_params(m).total == 7298011136LL);
+  const auto groups = group_layers(m);
+  REQUIRE(groups.size() == 2);
+  CHECK(groups[0].spec.attn.window == 4096);
+  CHECK(groups[0].count == 24);
+  CHECK(groups[1].spec.attn.window == 0);
+  CHECK(groups[1].count == 8);
+  for (const auto& w : m.warnings) CHECK(w.message.find("sliding_window_pattern") == std::string::npos);  // layer_types names every layer
+  // Without layer_types, transformers' default: every 4th layer full.
+  c.erase("layer_types");
+  const ModelSpec d = parse(c);
+  CHECK(group_layers(d).size() == 2);
+  CHECK(d.layers[3].attn.window == 0);
+  CHECK(d.layers[2].attn.window == 4096);
+}
+
 TEST_CASE("Cohere: one LayerNorm without bias before attention and MLP in parallel, per-head q/k LayerNorms", "[families][rules]") {
   const ModelSpec m = parse(small("cohere", {{"use_qk_norm", true}}));
   const auto& l = m.layers[0];
