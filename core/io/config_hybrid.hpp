@@ -11,6 +11,7 @@ namespace infercast {
 
 void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& t);
+void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_falcon_h1(Reader& r, const json& cfg, ModelSpec& m, const FamilyTraits& t);

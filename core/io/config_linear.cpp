@@ -206,3 +206,89 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 }
 
 }  // namespace infercast
+
+namespace infercast {
+
+// LFM2 (Liquid AI; transformers' configuration_lfm2.py and modeling_lfm2.py): gated short-convolution layers and
+// GQA attention layers with per-head q/k RMSNorms (layer_types `conv` / `full_attention`, or full_attn_idxs), a
+// SwiGLU MLP on every layer whose width block_auto_adjust_ff_dim shrinks to 2/3 (times block_ffn_dim_multiplier,
+// rounded up to block_multiple_of), embeddings tied by default (tie_embedding, the older key).
+void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
+  const i64 h = r.positive_int_or("hidden_size", 2560);
+  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 32;
+  m.hidden = h;
+  m.vocab = r.positive_int_or("vocab_size", 65536);
+  m.max_position = r.nonneg_int_or("max_position_embeddings", 128000);
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", r.boolean_or("tie_embedding", true));
+  r.raw("tie_embedding");
+  m.activation = "silu";
+  // Initialisation, numerics and the older spellings of sizes read here (block_dim, conv_dim: the hidden width).
+  config_ignore(r, {"block_dim", "conv_dim", "conv_dim_out", "block_use_swiglu", "block_mlp_init_scale", "block_out_init_scale",
+                    "block_use_xavier_init", "conv_use_xavier_init", "block_norm_eps", "norm_eps", "num_heads", "use_pos_enc",
+                    "theta", "rope_theta", "rope_parameters"});
+
+  AttentionSpec a;
+  a.n_heads = r.positive_int_or("num_attention_heads", 32);
+  a.n_kv_heads = r.positive_int_or("num_key_value_heads", 8);
+  config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
+  a.head_dim = config_head_dim(r, h, a.n_heads, "num_attention_heads");
+  a.v_head_dim = a.head_dim;
+  a.rope_dim = a.head_dim;
+  a.qk_norm = true;
+
+  RecurrentSpec g;
+  g.kind = RecurrentKind::ShortConv;
+  g.heads = h;  // the convolution runs over every hidden channel
+  g.head_dim = 1;
+  g.conv_kernel = r.positive_int_or("conv_L_cache", 3);
+  g.in_bias = g.out_bias = g.conv_bias = r.boolean_or("conv_bias", false);
+  g.norm = false;
+
+  // Which layers attend: layer_types, else full_attn_idxs (every layer when neither is given).
+  std::vector<bool> conv(static_cast<std::size_t>(L), false);
+  if (r.has("full_attn_idxs") && !r.has("layer_types")) {
+    std::fill(conv.begin(), conv.end(), true);
+    for (i64 i : r.int_array_or("full_attn_idxs")) {
+      if (i < 0 || i >= L)
+        throw InputError("model.invalid", r.child_path("full_attn_idxs"),
+                         r.child_path("full_attn_idxs") + " holds " + std::to_string(i) + "; expected layer indices from 0 to " +
+                             std::to_string(L - 1));
+      conv[static_cast<std::size_t>(i)] = false;
+    }
+  } else {
+    r.raw("full_attn_idxs");
+    conv = linear_layers(r, L, conv, "conv", "full_attention");
+  }
+
+  FfnSpec f;
+  i64 ff = r.has("intermediate_size") ? r.positive_int("intermediate_size") : r.positive_int_or("block_ff_dim", 12288);
+  r.raw("block_ff_dim");
+  if (r.boolean_or("block_auto_adjust_ff_dim", true)) {
+    ff = 2 * ff / 3;
+    const double mult = r.number_in_or("block_ffn_dim_multiplier", 0, 100, 1.0);
+    ff = static_cast<i64>(mult * static_cast<double>(ff));
+    const i64 multiple = r.positive_int_or("block_multiple_of", 256);
+    ff = multiple * ((ff + multiple - 1) / multiple);
+  } else {
+    r.raw("block_ffn_dim_multiplier");
+    r.raw("block_multiple_of");
+  }
+  if (ff <= 0)
+    throw InputError("model.invalid", r.child_path("block_ffn_dim_multiplier"),
+                     r.child_path("block_ffn_dim_multiplier") + " leaves an MLP of no width; expected a positive multiplier");
+  f.intermediate = ff;
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    if (conv[static_cast<std::size_t>(i)]) {
+      layer.recurrent = g;
+      layer.has_attention = false;
+      layer.attn = AttentionSpec{};
+    } else {
+      layer.attn = a;
+    }
+    layer.ffn = f;
+    m.layers.push_back(layer);
+  }
+}
+
+}  // namespace infercast

@@ -16,7 +16,7 @@ namespace infercast {
 enum class Layout {
   LlamaLike, Falcon, DeepSeek, Dbrx,
   // Hybrids of softmax attention and recurrent mixers (io/config_hybrid.hpp).
-  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid,
+  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid, Lfm2,
   // Gemma 3n and Gemma 4 (io/config_gemma.cpp).
   Gemma3n, Gemma4
 };

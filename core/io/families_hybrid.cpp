@@ -37,6 +37,14 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   minimax.source = "minimax/modular_minimax.py (MiniMaxLightningAttention); MiniMax-AI/MiniMax-M1 modeling_minimax_m1.py";
   v.push_back(minimax);
 
+  FamilyTraits lfm2{"lfm2", {}, {"Lfm2ForCausalLM"}};
+  lfm2.layout = Layout::Lfm2;
+  lfm2.qk_norm = true;
+  lfm2.tied_default = true;
+  lfm2.config_class = "Lfm2Config";
+  lfm2.source = "lfm2/configuration_lfm2.py, modeling_lfm2.py (Lfm2ShortConv, Lfm2Attention with q/k layernorms, Lfm2MLP)";
+  v.push_back(lfm2);
+
   FamilyTraits nemotron{"nemotron_h", {}, {"NemotronHForCausalLM"}};
   nemotron.layout = Layout::NemotronH;
   nemotron.activation = "relu2";

@@ -57,12 +57,13 @@ struct AttentionSpec {
 // Token mixers whose cache is a constant state per sequence instead of keys growing with the context
 // (docs/formulas.md, "Linear attention and state-space layers"). The recurrent state of every kind is
 // heads x head_dim x state_dim values; the short causal convolution keeps its last conv_kernel - 1 inputs.
-enum class RecurrentKind { None, GatedDeltaNet, Mamba, Mamba2, Lightning };
+enum class RecurrentKind { None, GatedDeltaNet, Mamba, Mamba2, Lightning, ShortConv };
 const NameTable<RecurrentKind>& recurrent_kind_names();
 
 struct RecurrentSpec {
   RecurrentKind kind = RecurrentKind::None;
-  i64 heads = 0;        // value heads (gated DeltaNet), SSM heads (Mamba2), heads (lightning), channels d_inner (Mamba)
+  i64 heads = 0;        // value heads (gated DeltaNet), SSM heads (Mamba2), heads (lightning), channels d_inner (Mamba),
+                        // conv channels (short conv: LFM2's conv_dim)
   i64 groups = 0;       // key heads (gated DeltaNet), B/C groups (Mamba2; 1 for Mamba), 0 for lightning
   i64 head_dim = 0;     // value width per head: d_v (gated DeltaNet), P (Mamba2), d (lightning), 1 (Mamba)
   i64 state_dim = 0;    // key width per head: d_k (gated DeltaNet), d_state N (Mamba, Mamba2), d (lightning)

@@ -13,7 +13,8 @@ const NameTable<RecurrentKind>& recurrent_kind_names() {
        {RecurrentKind::GatedDeltaNet, "gated-deltanet", "gated DeltaNet linear attention (Qwen3-Next, Qwen3.5)"},
        {RecurrentKind::Mamba, "mamba", "Mamba selective state-space mixer (Jamba)"},
        {RecurrentKind::Mamba2, "mamba2", "Mamba2 state-space duality mixer (Nemotron-H, Falcon-H1, Granite 4.0)"},
-       {RecurrentKind::Lightning, "lightning", "lightning attention: linear attention with decay (MiniMax-01, M1)"}});
+       {RecurrentKind::Lightning, "lightning", "lightning attention: linear attention with decay (MiniMax-01, M1)"},
+       {RecurrentKind::ShortConv, "short-conv", "gated short convolution: B x, a depthwise causal conv, C times it (LFM2)"}});
   return t;
 }
 
@@ -25,12 +26,13 @@ i64 recurrent_conv_channels(const RecurrentSpec& r) {
     case RecurrentKind::Mamba2:         // x, then B and C of every group
       return (inner + Count(2) * r.groups * r.state_dim).v;
     case RecurrentKind::Mamba: return inner.v;  // x only; B, C and the time step come from x_proj after the conv
+    case RecurrentKind::ShortConv: return inner.v;  // B x, every channel
     default: return 0;
   }
 }
 
 i64 recurrent_state_elements(const RecurrentSpec& r) {
-  if (r.kind == RecurrentKind::None) return 0;
+  if (r.kind == RecurrentKind::None || r.kind == RecurrentKind::ShortConv) return 0;  // a short conv keeps its window only
   return (Count(r.heads) * r.head_dim * r.state_dim).v;
 }
 
@@ -68,6 +70,12 @@ i64 recurrent_params(const RecurrentSpec& r, i64 hidden) {
       p += Count(r.dt_rank) * inner + inner;
       p += inner * r.state_dim + inner;
       if (r.dt_norms) p += Count(r.dt_rank) + Count(2) * r.state_dim;
+      p += inner * h + (r.out_bias ? h : Count(0));
+      break;
+    case RecurrentKind::ShortConv:
+      // Lfm2ShortConv: in_proj to [B, C, x] (3 conv_dim), the depthwise conv (counted above), out_proj; conv_bias
+      // gives all three their biases.
+      p += h * (Count(3) * inner) + (r.in_bias ? Count(3) * inner : Count(0));
       p += inner * h + (r.out_bias ? h : Count(0));
       break;
     case RecurrentKind::Lightning:

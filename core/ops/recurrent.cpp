@@ -8,12 +8,12 @@ double state_bytes_per_element(const Builder& b, const RecurrentSpec& r) {
   return r.state_bits > 0 ? r.state_bits / 8.0 : b.ab;
 }
 
-void add_conv(Builder& b, const GroupStep& gs, double channels) {
+void add_conv(Builder& b, const GroupStep& gs, double channels, bool silu) {
   const RecurrentSpec& r = gs.g.spec.recurrent;
   if (r.conv_kernel <= 0 || channels <= 0) return;
   const i64 n = gs.g.count;
   const double c = static_cast<double>(n), T = gs.T, K = static_cast<double>(r.conv_kernel);
-  Op& op = b.elementwise("conv1d", gs.g.label, n, T * channels, 2 * K + (r.conv_bias ? 1 : 0) + b.s.convention.silu_flops_per_element,
+  Op& op = b.elementwise("conv1d", gs.g.label, n, T * channels, 2 * K + (r.conv_bias ? 1 : 0) + (silu ? b.s.convention.silu_flops_per_element : 0),
                          1, channels * K + (r.conv_bias ? channels : 0));
   // The window of the last kernel - 1 inputs is part of the state: read for sequences that have one, written for all.
   const double window = channels * (K - 1) * b.ab;
@@ -44,6 +44,7 @@ void add_recurrent(Builder& b, const GroupStep& gs) {
     case RecurrentKind::Mamba2: add_mamba2(b, gs); break;
     case RecurrentKind::Mamba: add_mamba(b, gs); break;
     case RecurrentKind::Lightning: add_lightning(b, gs); break;
+    case RecurrentKind::ShortConv: add_short_conv(b, gs); break;
     case RecurrentKind::None: break;
   }
 }

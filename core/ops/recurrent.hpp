@@ -9,10 +9,10 @@
 
 namespace infercast {
 
-// The depthwise causal convolution over `channels` with its activation (SiLU): 2 x kernel FLOPs per channel and
-// token (+1 with a bias) and the activation; its window of kernel - 1 inputs per sequence is read (when the sequence
-// has a state) and written back as part of the state.
-void add_conv(Builder& b, const GroupStep& gs, double channels);
+// The depthwise causal convolution over `channels` with its activation (SiLU, unless `silu` is false): 2 x kernel
+// FLOPs per channel and token (+1 with a bias) and the activation; its window of kernel - 1 inputs per sequence is
+// read (when the sequence has a state) and written back as part of the state.
+void add_conv(Builder& b, const GroupStep& gs, double channels, bool silu = true);
 
 // The scan: `flops` over the step, `act_read` and `act_write` activation elements (inputs, outputs and the
 // kernels' intermediates through memory), and the recurrent state of every sequence read (when it has one) and
@@ -26,5 +26,6 @@ void add_deltanet(Builder& b, const GroupStep& gs);
 void add_mamba2(Builder& b, const GroupStep& gs);
 void add_mamba(Builder& b, const GroupStep& gs);
 void add_lightning(Builder& b, const GroupStep& gs);
+void add_short_conv(Builder& b, const GroupStep& gs);
 
 }  // namespace infercast

@@ -222,6 +222,50 @@ TEST_CASE("Granite 4.0 hybrid by hand: Mamba2 or NoPE attention, then MoE beside
   CHECK(m.layers[0].ffn.n_shared == 1);
 }
 
+// LFM2-350M (LiquidAI/LFM2-350M config.json, refused before): 10 gated short-convolution layers and 6 GQA layers.
+// By hand: the short conv's in_proj 1024 -> 3 x 1024, its depthwise conv of 3 taps, out_proj; attention 16 heads
+// and 8 KV heads of 64 with q/k layernorms of 64; block_ff_dim 6656 auto-adjusted to 2/3 (4437), rounded up to a
+// multiple of 256: 4608; two norms a layer, the final one, and the tied embedding.
+TEST_CASE("LFM2-350M by hand: gated short convolutions and attention, an auto-adjusted MLP", "[hybrid][params]") {
+  const std::string cfg = R"({"architectures": ["Lfm2ForCausalLM"], "block_auto_adjust_ff_dim": true, "block_dim": 1024,
+    "block_ff_dim": 6656, "block_ffn_dim_multiplier": 1.0, "block_multiple_of": 256, "conv_L_cache": 3, "conv_bias": false,
+    "conv_dim": 1024, "hidden_size": 1024, "intermediate_size": 6656, "max_position_embeddings": 128000, "model_type": "lfm2",
+    "num_attention_heads": 16, "num_heads": 16, "num_hidden_layers": 16, "num_key_value_heads": 8, "vocab_size": 65536,
+    "layer_types": ["conv","conv","full_attention","conv","conv","full_attention","conv","conv","full_attention","conv",
+                    "full_attention","conv","full_attention","conv","full_attention","conv"]})";
+  const ModelSpec m = from_json(cfg);
+  const ll h = 1024, V = 65536, ff = 4608;
+  const ll conv = h * 3 * h + h * 3 + h * h;
+  const ll attn = h * 16 * 64 + 2 * h * 8 * 64 + 16 * 64 * h + 2 * 64;
+  const ll total = 10 * conv + 6 * attn + 16 * (3 * h * ff + 2 * h) + h + V * h;
+  CHECK(m.layers[0].ffn.intermediate == ff);
+  CHECK(count_params(m).total == total);
+  CHECK(count_params(m).total == 354483968LL);
+  // The cache: keys and values of the 6 attention layers only; each conv layer keeps its last 2 inputs a sequence.
+  Workload w;
+  w.settings = settings();
+  w.requests = {Request{0, 1024, 4}};
+  w.gen_tokens = 2;
+  const Analysis a = analyze(m, w, nullptr);
+  CHECK(a.kv_bytes_per_token == 6 * 8 * 64 * 2 * 2);
+  CHECK(a.state_bytes == 4 * 10 * h * 2 * 2.0);
+  // A conv layer's decode step of one token: in_proj and out_proj GEMMs, the two gates and the 3-tap convolution.
+  const auto ops = step_ops(m, group_layers(m), {Request{100, 1, 1}}, settings());
+  CHECK(find_op(ops, "in_proj").flops == 10 * 2.0 * h * 3 * h);
+  CHECK(find_op(ops, "out_proj").flops == 10 * 2.0 * h * h);
+  CHECK(find_op(ops, "conv1d").flops == 10 * 6.0 * h);
+  // tie_embedding, the older key, unties them when false; without layer_types every layer attends unless
+  // full_attn_idxs says which do.
+  json c = json::parse(cfg);
+  c["tie_embedding"] = false;
+  CHECK(count_params(parse_model_config(c, "/model")).total == total + V * h);
+  c.erase("layer_types");
+  c["full_attn_idxs"] = {2, 5, 8, 10, 12, 14};
+  CHECK(count_params(parse_model_config(c, "/model")).total == total + V * h);
+  c.erase("full_attn_idxs");
+  CHECK(count_params(parse_model_config(c, "/model")).total == 16 * attn + 16 * (3 * h * ff + 2 * h) + h + 2 * V * h);
+}
+
 TEST_CASE("configs with a block Infercast does not model are refused naming the field", "[hybrid][errors]") {
   CHECK(error_of(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "M*E", "moe_latent_size": 1024})") ==
         "model.unsupported /model/moe_latent_size: /model/moe_latent_size is set: a latent MoE (experts in a projected "
