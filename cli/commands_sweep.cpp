@@ -1,5 +1,6 @@
 // sweep and pareto: a hardware design space, its sampled points and its Pareto front.
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "api/api.hpp"
@@ -71,12 +72,18 @@ int sweep(const Args& a, const std::string& fmt, bool front_only) {
     row.push_back(on_front ? "yes" : "no");
     rows.push_back(row);
   };
-  for (const auto& f : v["front"]) row_of(f["params"], f["objectives"], true);
+  std::set<double> on_front;
+  for (const auto& f : v["front"]) {
+    row_of(f["params"], f["objectives"], true);
+    on_front.insert(f["id"].get<double>());
+  }
   if (!front_only) {
     const auto& sp = v["sample"]["params"];
     const auto& so = v["sample"]["objectives"];
+    const auto& ids = v["sample"]["id"];
     const std::size_t n = v["sample"]["count"].get<std::size_t>();
     for (std::size_t i = 0; i < n; ++i) {
+      if (on_front.count(ids[i].get<double>())) continue;  // a front point is listed once, with the front
       json pp = json::object(), oo = json::object();
       for (const auto& k : params) pp[k] = sp[k][i];
       for (const auto& k : objs) oo[k] = so[k][i];

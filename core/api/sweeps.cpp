@@ -254,9 +254,11 @@ void api_sweep(const json& request, JsonWriter& out) {
   spec.derive_power = !seen.count(static_cast<int>(DseParam::PowerW));
   if (spec.derive_power && energy_model(*hw, spec.costs).available == false)
     r.fail("axes", "missing_field", "/axes: " + hw->name + " has no published power to scale; sweep power_W or give costs.power_W");
-  if (spec.costs.price_usd > 0) {  // the assumed price is the base device's price_USD parameter
+  // An assumed price or power is the base device's price_USD or power_W parameter (the base point shows it).
+  if (spec.costs.price_usd > 0 || spec.costs.power_w > 0) {
     HardwareSpec priced = *hw;
-    priced.price_usd = spec.costs.price_usd;
+    if (spec.costs.price_usd > 0) priced.price_usd = spec.costs.price_usd;
+    if (spec.costs.power_w > 0) priced.tdp_w = spec.costs.power_w;
     hw_storage = priced;
     hw = &hw_storage;
   }
