@@ -77,6 +77,19 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                     {"sliding_window", 4096},   {"sliding_window_pattern", 4}};
   add(olmo3);
 
+  // Apertus (Swiss AI): Llama's attention with per-head q/k RMSNorms, and an MLP without a gate: up, xIELU, down.
+  FamilyTraits apertus{"apertus", {}, {"ApertusForCausalLM"}};
+  apertus.qk_norm = true;
+  apertus.gated_mlp = false;
+  apertus.activation = "xielu";
+  apertus.config_class = "ApertusConfig";
+  apertus.source = "apertus/configuration_apertus.py, modeling_apertus.py (ApertusMLP: up_proj, XIELU, down_proj; q_norm, k_norm)";
+  apertus.defaults = {{"vocab_size", 131072},     {"hidden_size", 4096},       {"intermediate_size", 14336},
+                      {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "xielu"},
+                      {"max_position_embeddings", 65536}, {"tie_word_embeddings", false}, {"attention_bias", false}};
+  apertus.ignored_keys = {"qk_norm"};  // its q/k norms are always there (read above)
+  add(apertus);
+
   // OLMoE: num_experts experts of intermediate_size on every layer, whole-width q/k norms, pre-norms.
   FamilyTraits olmoe{"olmoe", {}, {"OlmoeForCausalLM"}};
   olmoe.qk_norm = true;

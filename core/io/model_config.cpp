@@ -224,6 +224,8 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   dense.bias = t.mlp_bias_key ? r.boolean_or(t.mlp_bias_name, false) : false;
   dense.fused_gate_up = t.fused_gate_up;
   dense.intermediate = r.positive_int("intermediate_size");
+  // xIELU (Apertus; transformers' activations.py XIELUActivation) learns alpha_p and alpha_n in every MLP.
+  if (m.activation == "xielu") dense.act_params = 2;
 
   FfnSpec moe = dense;
   moe.moe = true;

@@ -131,7 +131,7 @@ ParamCounts count_params(const ModelSpec& m) {
     const auto& f = L.ffn;
     if (!L.has_ffn) continue;
     if (!f.moe) {
-      const Count dense = ffn_count(h, f.intermediate, f.gated, f.bias);
+      const Count dense = ffn_count(h, f.intermediate, f.gated, f.bias) + f.act_params;
       ffn_dense += dense;
       active_ffn += dense;
       continue;

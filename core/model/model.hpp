@@ -97,6 +97,7 @@ struct FfnSpec {
   bool score_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias (E values)
   bool router_scales = false;   // Gemma 4's router: a scale over the hidden width and one per expert (h + E values)
   bool gaussian_topk = false;   // Gemma 3n's activation sparsity: a statistical top-k cut of the gate (no weights)
+  i64 act_params = 0;           // learnable scalars of a dense MLP's activation (xIELU's alpha_p and alpha_n: 2)
 };
 
 struct LayerSpec {

@@ -69,6 +69,9 @@ double Builder::act_cost() const {
   if (a.find("gelu") != std::string::npos) return s.convention.gelu_flops_per_element;
   if (a == "relu") return 1;
   if (a == "relu2") return 2;  // ReLU squared (Nemotron-H): max and a multiply
+  // xIELU (Apertus): alpha_p x^2 + beta x where x > 0, alpha_n (expm1(min(x, eps)) - x) + beta x elsewhere: a
+  // compare, a select and about four operations on the branch taken, the exponential counted as one.
+  if (a == "xielu") return 6;
   return s.convention.silu_flops_per_element;
 }
 

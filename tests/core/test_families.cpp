@@ -250,6 +250,26 @@ TEST_CASE("OLMo 3: OLMo 2's layers, three sliding-window layers of every four", 
   CHECK(d.layers[2].attn.window == 4096);
 }
 
+// Apertus (Swiss AI; refused before): Llama's attention with per-head q/k RMSNorms and an ungated MLP, up_proj,
+// xIELU (with its two learned scalars, alpha_p and alpha_n), down_proj. By hand for Apertus-8B's sizes: the model
+// card's 8.05B.
+TEST_CASE("Apertus: an ungated MLP with xIELU and its two learned scalars, per-head q/k norms", "[families][rules]") {
+  const json c = {{"model_type", "apertus"}, {"architectures", {"ApertusForCausalLM"}}, {"hidden_size", 4096},
+                  {"intermediate_size", 21504}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
+                  {"num_key_value_heads", 8}, {"hidden_act", "xielu"}, {"vocab_size", 131072}, {"tie_word_embeddings", false}};
+  const ModelSpec m = parse(c);
+  const long long h = 4096;
+  const long long attn = 2 * h * h + 2 * h * 8 * 128 + 2 * 128;
+  const long long mlp = 2 * h * 21504 + 2;
+  CHECK(count_params(m).total == 32 * (attn + mlp + 2 * h) + 2 * 131072LL * h + h);
+  CHECK(count_params(m).total == 8053338176LL);
+  CHECK_FALSE(m.layers[0].ffn.gated);
+  // The MLP of one token: up and down, no gate; the activation over the intermediate width.
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 1, 1}}, settings());
+  CHECK(find_op(ops, "up_proj").flops == 32 * 2.0 * h * 21504);
+  CHECK_THROWS(find_op(ops, "gate_proj"));
+}
+
 TEST_CASE("Cohere: one LayerNorm without bias before attention and MLP in parallel, per-head q/k LayerNorms", "[families][rules]") {
   const ModelSpec m = parse(small("cohere", {{"use_qk_norm", true}}));
   const auto& l = m.layers[0];
