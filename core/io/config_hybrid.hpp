@@ -1,6 +1,6 @@
 // Config readers of the families whose layers mix softmax attention with recurrent mixers (constant state per
-// sequence): gated DeltaNet hybrids (Qwen3-Next, Qwen3.5), lightning-attention hybrids (MiniMax-01, M1) in
-// config_linear.cpp; Mamba and Mamba2 hybrids (Nemotron-H, Jamba, Falcon-H1, Granite 4.0) in config_ssm.cpp.
+// sequence): gated DeltaNet hybrids (Qwen3-Next, Qwen3.5), lightning-attention hybrids (MiniMax-01, M1) and LFM2's
+// gated short convolutions in config_linear.cpp; Mamba and Mamba2 hybrids (Nemotron-H, Jamba, Falcon-H1, Granite 4.0) in config_ssm.cpp.
 // transformers' defaults of each family fill what a config omits; a block Infercast does not model is refused
 // naming the field.
 #pragma once
@@ -8,6 +8,14 @@
 #include "io/config_common.hpp"
 
 namespace infercast {
+
+// What every hybrid reads first, with its family's defaults: the hidden width, the vocabulary, the trained window
+// and whether the embeddings are tied go into `m`; the layer count is returned.
+struct HybridFrame {
+  i64 hidden, layers, vocab, window;
+  bool tied;
+};
+i64 read_hybrid_frame(Reader& r, ModelSpec& m, const HybridFrame& d);
 
 void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& t);

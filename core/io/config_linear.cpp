@@ -8,6 +8,15 @@
 
 namespace infercast {
 
+i64 read_hybrid_frame(Reader& r, ModelSpec& m, const HybridFrame& d) {
+  m.hidden = r.positive_int_or("hidden_size", d.hidden);
+  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : d.layers;
+  m.vocab = r.positive_int_or("vocab_size", d.vocab);
+  m.max_position = r.nonneg_int_or("max_position_embeddings", d.window);
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", d.tied);
+  return L;
+}
+
 namespace {
 
 // transformers' class defaults of the fields that differ between the three gated DeltaNet families.
@@ -54,12 +63,7 @@ std::vector<bool> linear_layers(Reader& r, i64 L, const std::vector<bool>& fallb
 
 void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t) {
   const DeltaNetDefaults d = deltanet_defaults(t.model_type);
-  const i64 h = r.positive_int_or("hidden_size", d.hidden);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : d.layers;
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", d.vocab);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  const i64 L = read_hybrid_frame(r, m, {d.hidden, d.layers, d.vocab, 0, false});
   m.activation = r.string_or("hidden_act", "silu");
   m.mtp_layers = r.nonneg_int_or("mtp_num_hidden_layers", 0);  // Qwen3.5's MTP module: reported, not counted
   config_ignore(r, {"mtp_use_dedicated_embeddings", "full_attention_interval", "mamba_ssm_dtype", "router_aux_loss_coef",
@@ -214,12 +218,8 @@ namespace infercast {
 // SwiGLU MLP on every layer whose width block_auto_adjust_ff_dim shrinks to 2/3 (times block_ffn_dim_multiplier,
 // rounded up to block_multiple_of), embeddings tied by default (tie_embedding, the older key).
 void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
-  const i64 h = r.positive_int_or("hidden_size", 2560);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 32;
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 65536);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 128000);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", r.boolean_or("tie_embedding", true));
+  const i64 L = read_hybrid_frame(r, m, {2560, 32, 65536, 128000, r.boolean_or("tie_embedding", true)});
+  const i64 h = m.hidden;
   r.raw("tie_embedding");
   m.activation = "silu";
   // Initialisation, numerics and the older spellings of sizes read here (block_dim, conv_dim: the hidden width).

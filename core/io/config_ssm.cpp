@@ -142,12 +142,8 @@ void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 }
 
 void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
-  const i64 h = r.positive_int_or("hidden_size", 4096);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 32;
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 65536);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 262144);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  const i64 L = read_hybrid_frame(r, m, {4096, 32, 65536, 262144, false});
+  const i64 h = m.hidden;
   m.activation = r.string_or("hidden_act", "silu");
   config_ignore(r, {"use_mamba_kernels", "num_logits_to_keep", "router_aux_loss_coef", "output_router_logits",
                     "calc_logits_for_entire_prompt", "n_ctx", "mamba_inner_layernorms"});
@@ -209,12 +205,8 @@ void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 }
 
 void parse_falcon_h1(Reader& r, const json& cfg, ModelSpec& m, const FamilyTraits& /*t*/) {
-  const i64 h = r.positive_int_or("hidden_size", 4096);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 32;
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 128000);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 8192);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  const i64 L = read_hybrid_frame(r, m, {4096, 32, 128000, 8192, false});
+  const i64 h = m.hidden;
   m.activation = r.string_or("hidden_act", "silu");
   // muP multipliers scale activations and logits: no parameters, no counted FLOPs.
   config_ignore(r, {"lm_head_multiplier", "embedding_multiplier", "mlp_multipliers", "key_multiplier",
@@ -268,12 +260,8 @@ void parse_falcon_h1(Reader& r, const json& cfg, ModelSpec& m, const FamilyTrait
 }
 
 void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
-  const i64 h = r.positive_int_or("hidden_size", 4096);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 32;
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 32000);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 2048);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
+  const i64 L = read_hybrid_frame(r, m, {4096, 32, 32000, 2048, false});
+  const i64 h = m.hidden;
   m.activation = r.string_or("hidden_act", "silu");
   // Granite's embedding, residual, attention and logit scalings change no count.
   config_ignore(r, {"embedding_multiplier", "logits_scaling", "residual_multiplier", "attention_multiplier",
