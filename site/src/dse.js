@@ -130,11 +130,13 @@ export function drawDse(canvas, v) {
   ctx.fillStyle = fg;
   ctx.font = '11px sans-serif';
   ctx.strokeRect(L, T, W - L - R, H - T - B);
-  ctx.fillText(`${ox}${ax.log ? ' (log)' : ''}: ${fmt(ax.lo)} to ${fmt(ax.hi)}`, L, H - 12);
+  // The objectives by the names the controls give them, with their units, and the range each axis spans.
+  const named = (k) => (OBJECTIVES.find((o) => o[0] === k) || [k, k])[1];
+  ctx.fillText(`${named(ox)}${ax.log ? ', log scale' : ''}: ${fmt(ax.lo)} to ${fmt(ax.hi)}`, L, H - 12);
   ctx.save();
   ctx.translate(14, H - B);
   ctx.rotate(-Math.PI / 2);
-  ctx.fillText(`${oy}${ay.log ? ' (log)' : ''}: ${fmt(ay.lo)} to ${fmt(ay.hi)}`, 0, 0);
+  ctx.fillText(`${named(oy)}${ay.log ? ', log scale' : ''}: ${fmt(ay.lo)} to ${fmt(ay.hi)}`, 0, 0);
   ctx.restore();
   const cs = oc ? v.sample.objectives[oc] : null;
   const cr = cs ? axis([...cs].filter((x) => Number.isFinite(x))) : null;

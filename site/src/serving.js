@@ -171,26 +171,53 @@ export function drawFront(canvas, v) {
   const xs = pts.map((p) => p.tokens_per_s_per_user), ys = pts.map((p) => p.tokens_per_s_per_device);
   const lx0 = Math.log10(Math.min(...xs) * 0.8), lx1 = Math.log10(Math.max(...xs) * 1.25);
   const ly0 = Math.log10(Math.min(...ys) * 0.8), ly1 = Math.log10(Math.max(...ys) * 1.25);
-  const m = { l: 56, r: 12, t: 10, b: 36 };
+  const m = { l: 64, r: 12, t: 26, b: 38 };  // the legend above the plot, clear of the front
   const X = (x) => m.l + (Math.log10(x) - lx0) / (lx1 - lx0 || 1) * (w - m.l - m.r);
   const Y = (y) => h - m.b - (Math.log10(y) - ly0) / (ly1 - ly0 || 1) * (h - m.t - m.b);
   g.strokeStyle = '#888';
   g.strokeRect(m.l, m.t, w - m.l - m.r, h - m.t - m.b);
   g.fillStyle = '#444';
   g.font = '12px sans-serif';
-  g.fillText('tokens/s per user', w / 2 - 40, h - 8);
+  g.textAlign = 'center';
+  g.fillText('tokens/s per user', m.l + (w - m.l - m.r) / 2, h - 4);
   g.save();
-  g.translate(14, h / 2 + 50);
+  g.translate(11, m.t + (h - m.t - m.b) / 2);
   g.rotate(-Math.PI / 2);
   g.fillText('tokens/s per device', 0, 0);
   g.restore();
-  for (const [lo, hi, at, horiz] of [[lx0, lx1, (t) => X(t), true], [ly0, ly1, (t) => Y(t), false]]) {
-    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++) {
-      const t = 10 ** e;
-      if (Math.log10(t) < lo || Math.log10(t) > hi) continue;
-      if (horiz) g.fillText(String(t), at(t) - 8, h - m.b + 14);
-      else g.fillText(String(t), 4, at(t) + 4);
-    }
+  // Ticks at 1, 2 and 5 of every decade the axis spans, so a range inside one decade is labelled too.
+  const ticks = (lo, hi) => {
+    const out = [];
+    for (let e = Math.floor(lo); e <= Math.ceil(hi); e++)
+      for (const k of [1, 2, 5]) if (Math.log10(k * 10 ** e) >= lo && Math.log10(k * 10 ** e) <= hi) out.push(k * 10 ** e);
+    return out;
+  };
+  const label = (t) => (t >= 1 ? t.toLocaleString('en-US') : String(+t.toPrecision(2)));
+  g.font = '11px sans-serif';
+  for (const t of ticks(lx0, lx1)) g.fillText(label(t), X(t), h - m.b + 14);
+  g.textAlign = 'right';
+  for (const t of ticks(ly0, ly1)) g.fillText(label(t), m.l - 4, Y(t) + 4);
+  g.textAlign = 'left';
+  // The legend: what the colours and the ring mean.
+  const items = [['#c0392b', 'aggregated'], ['#2e86c1', 'disaggregated']];
+  let lx = m.l + 8;
+  for (const [c, text] of items) {
+    g.fillStyle = c;
+    g.beginPath();
+    g.arc(lx + 4, m.t - 12, 3.5, 0, 2 * Math.PI);
+    g.fill();
+    g.fillStyle = '#444';
+    g.fillText(text, lx + 11, m.t - 8);
+    lx += 16 + g.measureText(text).width + 10;
+  }
+  if (v.best) {
+    g.strokeStyle = '#111';
+    g.lineWidth = 1.5;
+    g.beginPath();
+    g.arc(lx + 5, m.t - 12, 6, 0, 2 * Math.PI);
+    g.stroke();
+    g.lineWidth = 1;
+    g.fillText('best under the SLA', lx + 15, m.t - 8);
   }
   g.strokeStyle = '#c0392b';
   g.beginPath();

@@ -35,6 +35,16 @@ test('serving in the page equals the CLI; the deployment front, the best and its
   await page.waitForFunction((v) => document.getElementById('srv-result').textContent.includes(v), seconds(cliSteps.itl_s.p50), { timeout: 30000 });
   await page.fill('#srv-steps', '0');
 
+  // What the Pareto plot writes: its legend and its tick labels (a front inside one decade once had none, and red
+  // and blue points no legend).
+  await page.evaluate(() => {
+    window.__plotTexts = [];
+    const fill = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      if (this.canvas.id === 'dep-plot') window.__plotTexts.push(String(text));
+      return fill.call(this, text, ...rest);
+    };
+  });
   await page.fill('#dep-devices', '4');
   await page.fill('#dep-ttft', '1000');
   await page.fill('#dep-tpot', '30');
@@ -48,6 +58,9 @@ test('serving in the page equals the CLI; the deployment front, the best and its
   assert.match(await page.textContent('#dep-launch'), /sglang.launch_server/);
   assert.match(await page.textContent('#dep-launch'), /trtllm-serve/);
   assert.equal(await page.locator('#dep-front tbody tr').count(), cliDeploy.front.length);
+  const plotTexts = await page.evaluate(() => window.__plotTexts);
+  for (const t of ['tokens/s per user', 'tokens/s per device', 'aggregated', 'disaggregated', 'best under the SLA']) assert.ok(plotTexts.includes(t), `${t} in ${plotTexts}`);
+  assert.ok(plotTexts.filter((t) => /^[\d,.]+$/.test(t)).length >= 4, `tick labels in ${plotTexts}`);
   await page.locator('#serving-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'serving-panel.png'), fullPage: false });
   // explain.js reads hardware.efficiency, which hardware documents no longer always carry (the runtimes merge): that
