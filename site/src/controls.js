@@ -7,7 +7,7 @@ import { runDse, runTcTm } from './dsepanel.js';
 import { explainTarget, hideExplain } from './explainpanel.js';
 import { download, exportPng, exportSvg, sweepCsv } from './exports.js';
 import { useConfigText, useFiles } from './files.js';
-import { fillHardware, fillModels } from './lists.js';
+import { fillHardware, fillModels, modelMatches } from './lists.js';
 import { render, update } from './main.js';
 import { csv, renderOps } from './opstable.js';
 import { applySystem, batchingCsv, MULTI_DEFAULTS } from './parallel.js';
@@ -205,6 +205,16 @@ export function bind() {
     });
   }
   $('model-search').addEventListener('input', fillModels);
+  // Enter takes the first preset the search matches, as a search box would.
+  $('model-search').addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    const q = $('model-search').value.trim();
+    const first = q && ctx.presets.models.find((m) => modelMatches(m, q));
+    if (!first || (first.id === state.model && !state.config)) return;
+    $('model').value = first.id;
+    $('model').dispatchEvent(new Event('change'));
+  });
   $('offload').addEventListener('change', () => {
     state.offload = $('offload').checked ? 'on' : 'off';
     syncOffload();

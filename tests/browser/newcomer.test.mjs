@@ -233,7 +233,13 @@ test('search keeps the current model when nothing matches; offload answers for a
   await page.fill('#model-search', 'zzz no such model');
   assert.match(await page.textContent('#model-search-note'), /^No preset matches "zzz no such model"; the current model stays selected/);
   assert.equal(await page.inputValue('#model'), 'llama-3.1-70b');
+  // Enter takes the first match, as a search box does (it did nothing: the user had to open the list).
+  await page.fill('#model-search', 'llama 3.1 8b');
+  await page.press('#model-search', 'Enter');
+  await page.waitForFunction(() => document.getElementById('model').value === 'llama-3.1-8b');
   await page.fill('#model-search', 'meta-llama/Llama-3.1-70B');
+  await page.press('#model-search', 'Enter');
+  await page.waitForFunction(() => document.getElementById('model').value === 'llama-3.1-70b');
   assert.equal(await page.locator('#model option[value="llama-3.1-70b"]').count(), 1);
   const plain = native('analyze', '--model', 'llama-3.1-70b', '--hardware', 'nvidia-rtx-4090', '--weights', 'q4_k_m');
   await answerIs(page, answerOf(plain, 'q4_k_m').sentence);
