@@ -185,10 +185,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
   // The longest context memory holds, within the window the model was trained for (max_position_embeddings).
   a.max_context_memory = a.max_context;
-  if (model.max_position > 0 && a.max_context > static_cast<double>(model.max_position)) {
-    a.max_context = static_cast<double>(model.max_position);
-    a.max_context_window = true;
-  }
+  if (model.max_position > 0) a.max_context = std::min(a.max_context, static_cast<double>(model.max_position));
   a.execution = resolve_execution(*hw, w.runtime);
   const Timer timer(*hw, a.execution, inv, &a.warnings);
   time_prefill(a, model, w, chunks, timer);

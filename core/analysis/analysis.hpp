@@ -113,8 +113,7 @@ struct Analysis {
   bool fits_first_tier = true;  // everything fits in the fastest tier
   double max_batch = 0;         // largest count of requests shaped like the first that fits (capped at 1e6)
   double max_context = 0;       // longest context per request at this batch: what fits, within the model's window
-  double max_context_memory = 0;  // what fits in memory alone (capped at 1e9)
-  bool max_context_window = false;  // max_context is the model's trained window (memory holds more)
+  double max_context_memory = 0;  // what fits in memory alone (capped at 1e9); above max_context: the window binds
   std::vector<Placement> placement;
   std::vector<Warning> warnings;  // choices made for the user (compute fallbacks, memory-only timing)
   std::vector<TimelinePoint> timeline;

@@ -165,7 +165,6 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   c.max_batch = std::min(d.max_batch, h.max_batch);
   c.max_context = std::min(d.max_context, h.max_context);
   c.max_context_memory = std::min(d.max_context_memory, h.max_context_memory);
-  c.max_context_window = c.max_context < c.max_context_memory;
   c.placement = d.placement;
   c.timeline = d.timeline;
   for (std::size_t i = 0; i < c.timeline.size() && i < h.timeline.size(); ++i) c.timeline[i].tpot_s += h.timeline[i].tpot_s;

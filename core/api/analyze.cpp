@@ -125,7 +125,7 @@ void api_analyze(const json& request, JsonWriter& out) {
     out.field("reserve_bytes", hw->reserve_bytes).field("reserve_basis", hw->reserve_basis);
     out.field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
     out.field("max_batch", a.max_batch).field("max_context", a.max_context).field("max_context_memory", a.max_context_memory);
-    out.field("max_context_limit", a.max_context_window ? "window" : "memory").key("placement").begin_array();
+    out.field("max_context_limit", a.max_context < a.max_context_memory ? "window" : "memory").key("placement").begin_array();
     for (const auto& p : a.placement) {
       out.begin_object().field("what", p.what).key("bytes_per_tier").begin_array();
       for (double b : p.bytes_per_tier) out.value(b);

@@ -215,22 +215,23 @@ void finish_point(const DseWorkload& wl, const DseSpec& spec, double grid, const
   const double bw = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   const double base_bw = wl.base.tiers[0].bandwidth_bytes_per_s;
   const double alpha = c.compute_power_fraction;
-  double power, stat, compute_j, memory_j;
+  double power, stat, compute_j, j_per_byte;
   if (spec.derive_power) {
     // The base device's technology: its joules per FLOP and per byte stay, so power follows the peaks.
     stat = wl.base_static_w;
     power = stat + wl.base_dynamic_w * (alpha * k.f + (1 - alpha) * bw / base_bw);
     compute_j = alpha * wl.base_dynamic_w * (wl.prefill_peak_s + wl.decode_peak_s);
-    memory_j = (1 - alpha) * wl.base_dynamic_w / base_bw * (wl.prefill_bytes + wl.decode_bytes);
+    j_per_byte = (1 - alpha) * wl.base_dynamic_w / base_bw;
   } else {
     power = p[static_cast<int>(DseParam::PowerW)];
     stat = c.static_fraction * power;
     compute_j = alpha * (power - stat) * k.inv_f * (wl.prefill_peak_s + wl.decode_peak_s);
-    memory_j = (1 - alpha) * (power - stat) / bw * (wl.prefill_bytes + wl.decode_bytes);
+    j_per_byte = (1 - alpha) * (power - stat) / bw;
   }
   // A memory technology that states its energy per byte (the base's energy_pJ_per_byte) keeps it, whatever the
   // power, as cost_report charges it.
-  if (wl.base_j_per_byte > 0) memory_j = wl.base_j_per_byte * (wl.prefill_bytes + wl.decode_bytes);
+  if (wl.base_j_per_byte > 0) j_per_byte = wl.base_j_per_byte;
+  const double memory_j = j_per_byte * (wl.prefill_bytes + wl.decode_bytes);
   const double joules = stat * e2e + compute_j + memory_j;
   pt.params[static_cast<int>(DseParam::PowerW)] = power;
   const double busy_w = e2e > 0 ? joules / e2e : 0;

@@ -59,6 +59,19 @@ std::vector<bool> linear_layers(Reader& r, i64 L, const std::vector<bool>& fallb
   return out;
 }
 
+// One layer of a hybrid: the recurrent mixer `g` where `recurrent`, else the attention `a`; then its MLP.
+LayerSpec hybrid_layer(bool recurrent, const RecurrentSpec& g, const AttentionSpec& a, const FfnSpec& ffn) {
+  LayerSpec layer;
+  if (recurrent) {
+    layer.recurrent = g;
+    layer.has_attention = false;
+  } else {
+    layer.attn = a;
+  }
+  layer.ffn = ffn;
+  return layer;
+}
+
 }  // namespace
 
 void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t) {
@@ -118,18 +131,8 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
     if (dense.intermediate == 0 && std::find(is_moe.begin(), is_moe.end(), false) != is_moe.end())
       dense.intermediate = r.positive_int("intermediate_size");  // dense layers need their width
   }
-  for (i64 i = 0; i < L; ++i) {
-    LayerSpec layer;
-    if (linear[static_cast<std::size_t>(i)]) {
-      layer.recurrent = g;
-      layer.has_attention = false;
-      layer.attn = AttentionSpec{};
-    } else {
-      layer.attn = a;
-    }
-    layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
-    m.layers.push_back(layer);
-  }
+  for (i64 i = 0; i < L; ++i)
+    m.layers.push_back(hybrid_layer(linear[static_cast<std::size_t>(i)], g, a, is_moe[static_cast<std::size_t>(i)] ? moe : dense));
 }
 
 void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
@@ -196,22 +199,8 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     moe.shared_gate = shared_mode == "sigmoid";
   }
   config_check_top_k(r, moe, "num_experts_per_tok");
-  for (i64 i = 0; i < L; ++i) {
-    LayerSpec layer;
-    if (linear[static_cast<std::size_t>(i)]) {
-      layer.recurrent = g;
-      layer.has_attention = false;
-    } else {
-      layer.attn = a;
-    }
-    layer.ffn = moe;
-    m.layers.push_back(layer);
-  }
+  for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(linear[static_cast<std::size_t>(i)], g, a, moe));
 }
-
-}  // namespace infercast
-
-namespace infercast {
 
 // LFM2 (Liquid AI; transformers' configuration_lfm2.py and modeling_lfm2.py): gated short-convolution layers and
 // GQA attention layers with per-head q/k RMSNorms (layer_types `conv` / `full_attention`, or full_attn_idxs), a
@@ -277,18 +266,7 @@ void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     throw InputError("model.invalid", r.child_path("block_ffn_dim_multiplier"),
                      r.child_path("block_ffn_dim_multiplier") + " leaves an MLP of no width; expected a positive multiplier");
   f.intermediate = ff;
-  for (i64 i = 0; i < L; ++i) {
-    LayerSpec layer;
-    if (conv[static_cast<std::size_t>(i)]) {
-      layer.recurrent = g;
-      layer.has_attention = false;
-      layer.attn = AttentionSpec{};
-    } else {
-      layer.attn = a;
-    }
-    layer.ffn = f;
-    m.layers.push_back(layer);
-  }
+  for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(conv[static_cast<std::size_t>(i)], g, a, f));
 }
 
 }  // namespace infercast
