@@ -158,6 +158,9 @@ export function renderServing(v, box) {
 }
 
 // The front on a canvas: tokens/s per user across, tokens/s per device up (log-log), the best ringed.
+// The colour of a front point by its mode, the points' and the legend's.
+const MODE_COLOUR = { aggregated: '#c0392b', disaggregated: '#2e86c1' };
+
 export function drawFront(canvas, v) {
   const dpr = window.devicePixelRatio || 1;
   const w = canvas.clientWidth || 600, h = canvas.clientHeight || 320;
@@ -199,9 +202,8 @@ export function drawFront(canvas, v) {
   for (const t of ticks(ly0, ly1)) g.fillText(label(t), m.l - 4, Y(t) + 4);
   g.textAlign = 'left';
   // The legend: what the colours and the ring mean.
-  const items = [['#c0392b', 'aggregated'], ['#2e86c1', 'disaggregated']];
   let lx = m.l + 8;
-  for (const [c, text] of items) {
+  for (const [text, c] of Object.entries(MODE_COLOUR)) {
     g.fillStyle = c;
     g.beginPath();
     g.arc(lx + 4, m.t - 12, 3.5, 0, 2 * Math.PI);
@@ -219,12 +221,12 @@ export function drawFront(canvas, v) {
     g.lineWidth = 1;
     g.fillText('best under the SLA', lx + 15, m.t - 8);
   }
-  g.strokeStyle = '#c0392b';
+  g.strokeStyle = MODE_COLOUR.aggregated;
   g.beginPath();
   pts.forEach((p, i) => (i ? g.lineTo : g.moveTo).call(g, X(p.tokens_per_s_per_user), Y(p.tokens_per_s_per_device)));
   g.stroke();
   for (const p of pts) {
-    g.fillStyle = p.mode === 'disaggregated' ? '#2e86c1' : '#c0392b';
+    g.fillStyle = MODE_COLOUR[p.mode] || MODE_COLOUR.aggregated;
     g.beginPath();
     g.arc(X(p.tokens_per_s_per_user), Y(p.tokens_per_s_per_device), 3.5, 0, 2 * Math.PI);
     g.fill();
