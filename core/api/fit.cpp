@@ -219,8 +219,8 @@ json api_calibrate(const json& request) {
   device.source = hw->source + "; efficiencies calibrated by infercast from " + std::to_string(points.size()) + " measured points";
   json out = {{"fitted_parameters", fitted_names},
           {"runtime", points.front().workload.runtime ? points.front().workload.runtime->id : "reference"},
-          {"start", efficiency_to_json(res.start)},
-          {"fitted", efficiency_to_json(res.fitted)},
+          {"start", run_efficiency_json(resolve_execution(*hw, points.front().workload.runtime))},
+          {"fitted", run_efficiency_json(resolve_execution(device, points.front().workload.runtime))},
           {"points", pts},
           {"rms_log_error_before", res.rms_log_error_before},
           {"rms_log_error_after", res.rms_log_error_after},

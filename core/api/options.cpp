@@ -80,7 +80,7 @@ json options_json() {
   a.push_back(int_option(nodes));
   a.push_back(number_option(link_latency_us));
   a.push_back(number_option(link_efficiency));
-  for (const NumberField* f : {&eff_gemm, &eff_attention, &eff_elementwise, &eff_memory, &eff_dispatch_us}) {
+  for (const NumberField* f : {&eff_gemm, &eff_gemm_low, &eff_attention, &eff_elementwise, &eff_memory, &eff_dispatch_us}) {
     json o = number_option(*f);
     o["default"] = nullptr;  // the device class's own
     a.push_back(o);

@@ -34,13 +34,23 @@ bool lower_bound(const std::vector<Warning>& ws) {
   return false;
 }
 
+void write_run_efficiency(JsonWriter& w, const Execution& x) {
+  w.begin_object().field("gemm", x.eff.gemm).field("gemm_low", x.gemm_low).field("attention", x.eff.attention);
+  w.field("elementwise", x.eff.elementwise).field("memory", x.eff.memory).field("kv_memory", x.kv_memory);
+  w.field("dispatch_us", x.eff.dispatch_s * 1e6).field("graph_dispatch_us", x.graph_gap_s * 1e6).end_object();
+}
+
+json run_efficiency_json(const Execution& x) {
+  return tree_of([&](JsonWriter& w) { write_run_efficiency(w, x); });
+}
+
 void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw) {
   const RuntimeSpec* rt = x.runtime;
   w.begin_object().field("runtime", rt ? rt->id : "reference").field("runtime_name", rt ? rt->name : "reference");
   w.field("launch", x.graphs ? "graph" : "per-kernel").field("graph_max_tokens", x.graph_max_tokens);
   w.field("memory_family", memory_family_names().name(memory_family(hw)));
   w.key("efficiency");
-  write_efficiency(w, x.eff);
+  write_run_efficiency(w, x);
   w.field("kernel_gap_us", x.eff.dispatch_s * 1e6).field("kernel_launch_us", x.launch_s * 1e6);
   w.field("step_overhead_us", x.step_overhead_s * 1e6);
   w.key("compute_paths").begin_object().field("fp8", rt ? rt->fp8 : true).field("fp16_accumulate", rt && rt->fp16_accumulate);

@@ -28,6 +28,10 @@ const NameTable<TableLayout>& table_layout_names();
 
 void write_warnings(JsonWriter& w, const std::vector<Warning>& ws);
 json warnings_json(const std::vector<Warning>& ws);
+// The efficiencies an analysis runs with, each term its kernels reach: GEMMs (and those in 8 bits or fewer),
+// attention, elementwise, weight and KV-cache streaming, the gap per kernel launched alone and inside a graph.
+void write_run_efficiency(JsonWriter& w, const Execution& x);
+json run_efficiency_json(const Execution& x);
 // The runtime an analysis ran under and what it resolved to on the device (efficiencies, launches, fusion).
 void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw);
 json execution_json(const Execution& x, const HardwareSpec& hw);

@@ -12,6 +12,7 @@ namespace {
 double& slot(Efficiencies& e, EffParam p) {
   switch (p) {
     case EffParam::Gemm: return e.gemm;
+    case EffParam::GemmLow: return e.gemm_low;
     case EffParam::Attention: return e.attention;
     case EffParam::Elementwise: return e.elementwise;
     case EffParam::Memory: return e.memory;
@@ -43,6 +44,7 @@ const NameTable<Metric>& metric_names() {
 
 const NameTable<EffParam>& eff_param_names() {
   static const NameTable<EffParam> t({{EffParam::Gemm, "gemm", "fraction of the peak GEMMs reach"},
+                                      {EffParam::GemmLow, "gemm_low", "fraction of the 8-bit (or narrower) peak GEMMs in 8 bits or fewer reach"},
                                       {EffParam::Attention, "attention", "fraction of the peak attention reaches"},
                                       {EffParam::Elementwise, "elementwise", "fraction of the peak elementwise ops reach"},
                                       {EffParam::Memory, "memory", "fraction of the memory bandwidth reached"},
@@ -68,6 +70,7 @@ double metric_value(const Analysis& a, const Workload& w, Metric m) {
 unsigned eff_bit(EffParam p) {
   switch (p) {
     case EffParam::Gemm: return kEffGemm;
+    case EffParam::GemmLow: return kEffGemmLow;
     case EffParam::Attention: return kEffAttention;
     case EffParam::Elementwise: return kEffElementwise;
     case EffParam::Memory: return kEffMemory;
@@ -84,7 +87,9 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
   // The efficiencies the points run with now: the device's own where it states them, else its runtime's (the
   // points' workloads name it), else its class's. The fitted ones are stated on the device, so they win over any
   // runtime; the rest keep following the runtime.
-  res.start = resolve_execution(hw0, points.front().workload.runtime).eff;
+  const Execution x0 = resolve_execution(hw0, points.front().workload.runtime);
+  res.start = x0.eff;
+  res.start.gemm_low = x0.gemm_low;
   for (EffParam p : params) res.fitted_bits |= eff_bit(p);
   HardwareSpec hw = hw0;
   std::vector<double> forecast(points.size());

@@ -23,11 +23,13 @@ struct CalibrationPoint {
   double measured = 0;
 };
 
-enum class EffParam { Gemm, Attention, Elementwise, Memory, Dispatch };
+enum class EffParam { Gemm, GemmLow, Attention, Elementwise, Memory, Dispatch };
 const NameTable<EffParam>& eff_param_names();
 inline const char* eff_param_name(EffParam p) { return eff_param_names().name(p); }
 
 struct CalibrationResult {
+  // The efficiencies the search starts from (what the points ran with before: the device's stated ones, else its
+  // runtime's, else its class's) and the fitted ones, which the device then states (`fitted_bits`).
   Efficiencies start, fitted;
   unsigned fitted_bits = 0;  // kEff* bits of the fitted efficiencies: a saved device states these
   std::vector<EffParam> params;

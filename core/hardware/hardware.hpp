@@ -53,6 +53,9 @@ struct Efficiencies {
   double elementwise = 0.5;
   double memory = 0.8;
   double dispatch_s = 5e-6;  // fixed cost per kernel launch / operator dispatch
+  // GEMMs computing in 8 bits or fewer (FP8, INT8, FP4): a fraction of that doubled peak. Read only where a device
+  // states it (kEffGemmLow); otherwise the runtime's, scaled as a stated `gemm` scales (runtime/runtime.hpp).
+  double gemm_low = 0;
 };
 
 // What the driver and the operating system keep of the first memory tier (a CUDA context, the display, macOS's GPU
@@ -68,7 +71,7 @@ struct MemoryReserve {
 double reserve_bytes(const MemoryReserve& r, double tier_capacity_bytes);
 // Bits of HardwareSpec::eff_given: the efficiencies a device document states itself (a calibrated device), which win
 // over a runtime's (runtime/runtime.hpp).
-constexpr unsigned kEffGemm = 1, kEffAttention = 2, kEffElementwise = 4, kEffMemory = 8, kEffDispatch = 16;
+constexpr unsigned kEffGemm = 1, kEffAttention = 2, kEffElementwise = 4, kEffMemory = 8, kEffDispatch = 16, kEffGemmLow = 32;
 
 struct HardwareSpec {
   std::string id;

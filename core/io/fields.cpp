@@ -70,6 +70,7 @@ const NumberField arch_l2_mb{"/hardware/architecture/l2_MB", 0, 1e6, 0, "last-le
 const NumberField link_latency_us{"/system/intra/latency_us", 0, 1e6, 0, "latency per hop, microseconds (inter-node links too)"};
 const NumberField link_efficiency{"/system/intra/efficiency", 0.01, 1, 0.8, "fraction of the link's bandwidth collectives reach (inter-node links too)"};
 const NumberField eff_gemm{"/hardware/efficiency/gemm", 0.001, 1, 0, "fraction of the peak GEMMs reach (default: the device class's)"};
+const NumberField eff_gemm_low{"/hardware/efficiency/gemm_low", 0.001, 1, 0, "fraction of the 8-bit (or narrower) peak GEMMs in 8 bits or fewer reach (default: the runtime's, scaled as a stated gemm scales it)"};
 const NumberField eff_attention{"/hardware/efficiency/attention", 0.001, 1, 0, "fraction of the peak attention reaches (default: the device class's)"};
 const NumberField eff_elementwise{"/hardware/efficiency/elementwise", 0.001, 1, 0, "fraction of the peak elementwise operators reach (default: the device class's)"};
 const NumberField eff_memory{"/hardware/efficiency/memory", 0.001, 1, 0, "fraction of the memory bandwidth reached (default: the device class's)"};

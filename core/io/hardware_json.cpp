@@ -160,6 +160,7 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
       return e.number_in_or(f.key(), f.lo, f.hi, current);
     };
     hw.eff.gemm = eff(field::eff_gemm, hw.eff.gemm, kEffGemm);
+    hw.eff.gemm_low = eff(field::eff_gemm_low, hw.eff.gemm, kEffGemmLow);
     hw.eff.attention = eff(field::eff_attention, hw.eff.attention, kEffAttention);
     hw.eff.elementwise = eff(field::eff_elementwise, hw.eff.elementwise, kEffElementwise);
     hw.eff.memory = eff(field::eff_memory, hw.eff.memory, kEffMemory);
@@ -199,9 +200,10 @@ void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
   if (!hw.default_runtime.empty()) w.field("default_runtime", hw.default_runtime);
   // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
   // so a document written back and read again keeps following them.
-  if (hw.eff_given & (kEffGemm | kEffAttention | kEffElementwise | kEffMemory | kEffDispatch)) {
+  if (hw.eff_given & (kEffGemm | kEffGemmLow | kEffAttention | kEffElementwise | kEffMemory | kEffDispatch)) {
     w.key("efficiency").begin_object();
     if (hw.eff_given & kEffGemm) w.field("gemm", hw.eff.gemm);
+    if (hw.eff_given & kEffGemmLow) w.field("gemm_low", hw.eff.gemm_low);
     if (hw.eff_given & kEffAttention) w.field("attention", hw.eff.attention);
     if (hw.eff_given & kEffElementwise) w.field("elementwise", hw.eff.elementwise);
     if (hw.eff_given & kEffMemory) w.field("memory", hw.eff.memory);
@@ -234,15 +236,6 @@ void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
 
 json hardware_to_json(const HardwareSpec& hw) {
   return tree_of([&](JsonWriter& w) { write_hardware(w, hw); });
-}
-
-void write_efficiency(JsonWriter& w, const Efficiencies& e) {
-  w.begin_object().field("gemm", e.gemm).field("attention", e.attention).field("elementwise", e.elementwise);
-  w.field("memory", e.memory).field("dispatch_us", e.dispatch_s * 1e6).end_object();
-}
-
-json efficiency_to_json(const Efficiencies& e) {
-  return tree_of([&](JsonWriter& w) { write_efficiency(w, e); });
 }
 
 }  // namespace infercast

@@ -11,8 +11,6 @@ namespace infercast {
 HardwareSpec parse_hardware(const json& doc, const std::string& path = "");
 void write_hardware(JsonWriter& w, const HardwareSpec& hw);
 json hardware_to_json(const HardwareSpec& hw);
-void write_efficiency(JsonWriter& w, const Efficiencies& e);  // the "efficiency" object of a hardware document
-json efficiency_to_json(const Efficiencies& e);
 // A tier's capacity for messages, in the unit its document gave and in GB: "24 GiB (25.769803776 GB)", "16 GB".
 std::string tier_capacity_text(const MemoryTier& t);
 

@@ -73,24 +73,36 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   const Efficiencies cls = default_efficiencies(hw.device_class);
   x.eff = hw.eff;  // the device's own (its `efficiency`, else its class's)
   x.graph_gap_s = x.eff.dispatch_s;
-  x.gemm_low = x.eff.gemm;
+  x.gemm_low = hw.eff_given & kEffGemmLow ? hw.eff.gemm_low : x.eff.gemm;
   x.kv_memory = x.eff.memory;
   if (!rt) return x;
-  // A value the device file states itself wins (a calibrated device); else the runtime's; else the class's.
+  // A value the device file states itself wins (a calibrated device); else the runtime's; else the class's. The
+  // runtime's related terms (its 8-bit GEMMs, its KV-cache reads, its gap inside a graph) keep their ratio to the
+  // stated value: a device stating gemm 0.5 where the runtime's GEMMs reach 0.34 and its int8 GEMMs 0.22 runs
+  // those at 0.5 x 0.22 / 0.34. A calibrated device thus moves what the runtime's kernels reach on it, not how
+  // its kernels differ from one another (docs/forecast.md, "Calibration").
   const auto pick = [&](double own, double class_value, const std::optional<double>& runtime_value, unsigned bit) {
     if (hw.eff_given & bit) return own;
     return runtime_value ? *runtime_value : class_value;
   };
+  const double rt_gemm = rt->eff.gemm.value_or(cls.gemm);
+  const double rt_memory = rt->eff.memory[static_cast<int>(memory_family(hw))].value_or(cls.memory);
+  const double rt_gap = rt->kernel_gap_s.value_or(cls.dispatch_s);
   x.eff.gemm = pick(hw.eff.gemm, cls.gemm, rt->eff.gemm, kEffGemm);
-  x.gemm_low = hw.eff_given & kEffGemm ? x.eff.gemm : rt->eff.gemm_low.value_or(x.eff.gemm);
   x.eff.attention = pick(hw.eff.attention, cls.attention, rt->eff.attention, kEffAttention);
   x.eff.elementwise = pick(hw.eff.elementwise, cls.elementwise, rt->eff.elementwise, kEffElementwise);
   x.eff.memory = pick(hw.eff.memory, cls.memory, rt->eff.memory[static_cast<int>(memory_family(hw))], kEffMemory);
-  x.kv_memory = hw.eff_given & kEffMemory ? x.eff.memory : rt->eff.kv_memory.value_or(x.eff.memory);
+  x.eff.dispatch_s = pick(hw.eff.dispatch_s, cls.dispatch_s, rt->kernel_gap_s, kEffDispatch);
+  // The runtime's own value of a related term, scaled by how far the device's stated value moves the base term.
+  const auto related = [&](unsigned bit, double stated, double rt_base, double rt_value) {
+    return hw.eff_given & bit && rt_base > 0 ? stated * rt_value / rt_base : rt_value;
+  };
+  x.gemm_low = hw.eff_given & kEffGemmLow ? hw.eff.gemm_low
+                                          : std::min(1.0, related(kEffGemm, x.eff.gemm, rt_gemm, rt->eff.gemm_low.value_or(rt_gemm)));
+  x.kv_memory = std::min(1.0, related(kEffMemory, x.eff.memory, rt_memory, rt->eff.kv_memory.value_or(rt_memory)));
+  x.graph_gap_s = related(kEffDispatch, x.eff.dispatch_s, rt_gap, rt->graph_kernel_gap_s.value_or(rt_gap));
   x.graphs = rt->launch == LaunchMode::Graph;
   x.graph_max_tokens = rt->graph_max_tokens;
-  x.eff.dispatch_s = pick(hw.eff.dispatch_s, cls.dispatch_s, rt->kernel_gap_s, kEffDispatch);
-  x.graph_gap_s = hw.eff_given & kEffDispatch ? x.eff.dispatch_s : rt->graph_kernel_gap_s.value_or(x.eff.dispatch_s);
   x.launch_s = rt->kernel_launch_s.value_or(0);
   x.step_overhead_s = rt->step_overhead_s;
   x.collective_wait_s = rt->collective_wait_s;

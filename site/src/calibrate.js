@@ -73,7 +73,7 @@ export async function runCalibration() {
 }
 
 export function renderCalibration(v) {
-  const fmt = (k, x) => (k === 'dispatch_us' ? `${x.toPrecision(3)} µs` : x.toPrecision(3));
+  const fmt = (k, x) => (k.endsWith('_us') ? `${x.toPrecision(3)} µs` : x.toPrecision(3));
   table($('cal-fitted'), ['Efficiency', 'Before', 'Fitted'], Object.keys(v.start).map((k) => [k, fmt(k, v.start[k]), fmt(k, v.fitted[k])]));
   const rows = v.points.map((p) => [p.label || p.metric, p.metric, `${p.batch} x ${p.cached ? `${p.cached}+` : ''}${p.prompt}, gen ${p.gen}, ${p.weights}`,
     num(p.measured), num(p.forecast_before), pct(p.error_before), num(p.forecast_after), pct(p.error_after)]);

@@ -159,6 +159,37 @@ TEST_CASE("calibrate through the API: a saved device reloads with its fitted eff
         "/points/0/metric holds \"speed\"; expected one of ttft_s, tpot_s, tpot_first_s, decode_tokens_per_s, prompt_tokens_per_s, e2e_s, output_tokens_per_s");
 }
 
+// Regression (page review, stop 36): llama-bench rows of Q4_K_M weights run llama.cpp's int8 MMQ GEMMs at its
+// gemm_low (0.22 of the INT8 peak). The fit used to replace that with its fitted gemm, list "gemm 0.34 -> 0.34" while
+// pp512 went from 7,897 to 11,500 tokens/s, and push memory from 0.8 to 0.99 to make up for the graph gap it had
+// also replaced. Now the start is what the points ran with, and a fitted gemm moves the int8 path by its factor.
+TEST_CASE("calibrating llama-bench rows of quantized weights moves the int8 GEMMs and keeps memory physical", "[hardware][calibrate][regression]") {
+  const char* table =
+      "| model | size | params | backend | ngl | test | t/s |\n"
+      "| --- | ---: | ---: | --- | --: | ---: | ---: |\n"
+      "| llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B | CUDA | 99 | pp512 | 11500.00 ± 20.00 |\n"
+      "| llama 8B Q4_K - Medium | 4.58 GiB | 8.03 B | CUDA | 99 | tg128 | 150.00 ± 0.50 |\n";
+  const json r = json::parse(call("calibrate", json({{"hardware", "nvidia-rtx-4090"}, {"model", "llama-3.1-8b"}, {"measurements", table}}).dump()));
+  REQUIRE(r["ok"].get<bool>());
+  const auto& v = r["value"];
+  const RuntimeSpec& rt = *find_runtime_preset("llama.cpp-cuda");
+  CHECK(v["runtime"] == "llama.cpp-cuda");
+  const auto& s = v["start"];
+  const auto& f = v["fitted"];
+  CHECK(s["gemm_low"].get<double>() == *rt.eff.gemm_low);
+  CHECK(s["graph_dispatch_us"].get<double>() == Approx(*rt.graph_kernel_gap_s * 1e6));
+  CHECK(v["rms_log_error_after"].get<double>() < 1e-3);
+  // The factor the fit found for gemm applies to the int8 GEMMs; the same for memory and KV, dispatch and graphs.
+  CHECK(f["gemm_low"].get<double>() / f["gemm"].get<double>() == Approx(s["gemm_low"].get<double>() / s["gemm"].get<double>()).epsilon(1e-9));
+  CHECK(f["kv_memory"].get<double>() / f["memory"].get<double>() == Approx(s["kv_memory"].get<double>() / s["memory"].get<double>()).epsilon(1e-9));
+  CHECK(f["graph_dispatch_us"].get<double>() / f["dispatch_us"].get<double>() ==
+        Approx(s["graph_dispatch_us"].get<double>() / s["dispatch_us"].get<double>()).epsilon(1e-9));
+  // pp512 needed +46%, tg128 +2.5%: the prompt's int8 GEMMs move, the decode's streaming barely.
+  CHECK(f["gemm_low"].get<double>() > 1.4 * s["gemm_low"].get<double>());
+  CHECK(std::abs(f["memory"].get<double>() / s["memory"].get<double>() - 1) < 0.1);
+  CHECK(r["value"]["points"][0]["error_after"].get<double>() == Approx(0).margin(1e-3));
+}
+
 // Regression: the API once kept a request's convention in a static, so every calibration point took the MoE rule
 // of the last point read (Mixtral on an H100: `all` and `top-k` both forecast 13.8 ms; alone `all` is 37.6 ms).
 TEST_CASE("calibration points that differ in moe_traffic keep their own forecasts", "[hardware][calibrate][regression]") {

@@ -12,6 +12,7 @@
 #include "api/envelope.hpp"
 #include "helpers.hpp"
 #include "io/defaults.hpp"
+#include "io/hardware_json.hpp"
 #include "parallel/collective.hpp"
 #include "parallel/parallel.hpp"
 #include "runtime/params.hpp"
@@ -269,12 +270,49 @@ TEST_CASE("every device has a default runtime that exists, a calibrated device's
   CHECK(default_runtime_id(*find_hardware_preset("nvidia-h100-sxm")) == "vllm");
   CHECK(default_runtime_id(*find_hardware_preset("apple-m2-ultra")) == "llama.cpp-metal");
   HardwareSpec h = *find_hardware_preset("nvidia-h100-sxm");
+  const RuntimeSpec& vllm = *find_runtime_preset("vllm");
+  const double rt_memory = *vllm.eff.memory[static_cast<int>(MemoryFamily::HBM)];
   h.eff.memory = 0.42;
   h.eff_given = kEffMemory;
-  const Execution x = resolve_execution(h, find_runtime_preset("vllm"));
+  const Execution x = resolve_execution(h, &vllm);
   CHECK(x.eff.memory == 0.42);
-  CHECK(x.kv_memory == 0.42);
-  CHECK(x.eff.gemm == *find_runtime_preset("vllm")->eff.gemm);
+  // The runtime's KV-cache reads keep their ratio to its streaming rate (paged blocks read below it).
+  REQUIRE(vllm.eff.kv_memory);
+  CHECK(x.kv_memory == Approx(0.42 * *vllm.eff.kv_memory / rt_memory).epsilon(1e-12));
+  CHECK(x.eff.gemm == *vllm.eff.gemm);
+}
+
+// A device stating an efficiency moves the runtime's related terms by the same factor: before, a calibrated
+// gemm replaced llama.cpp's int8 MMQ efficiency (0.22) outright with the FP16 one, and a stated dispatch replaced
+// the gap inside a CUDA graph (1 us) with the one-by-one gap (2 us).
+TEST_CASE("a device's stated efficiencies scale the runtime's int8 GEMMs, KV reads and graph gaps", "[runtime][calibrate]") {
+  const RuntimeSpec& rt = *find_runtime_preset("llama.cpp-cuda");
+  HardwareSpec h = *find_hardware_preset("nvidia-rtx-4090");
+  const Execution plain = resolve_execution(h, &rt);
+  CHECK(plain.gemm_low == *rt.eff.gemm_low);  // nothing stated: the runtime's own, exactly
+  CHECK(plain.kv_memory == *rt.eff.kv_memory);
+  CHECK(plain.graph_gap_s == *rt.graph_kernel_gap_s);
+  h.eff.gemm = 0.5;
+  h.eff.dispatch_s = 4e-6;
+  h.eff_given = kEffGemm | kEffDispatch;
+  const Execution x = resolve_execution(h, &rt);
+  CHECK(x.eff.gemm == 0.5);
+  CHECK(x.gemm_low == Approx(0.5 * *rt.eff.gemm_low / *rt.eff.gemm).epsilon(1e-12));
+  CHECK(x.eff.dispatch_s == 4e-6);
+  CHECK(x.graph_gap_s == Approx(4e-6 * *rt.graph_kernel_gap_s / *rt.kernel_gap_s).epsilon(1e-12));
+  // A stated gemm_low is taken as it is; through the API too, and the result shows what ran.
+  h.eff.gemm_low = 0.41;
+  h.eff_given |= kEffGemmLow;
+  CHECK(resolve_execution(h, &rt).gemm_low == 0.41);
+  json dev = hardware_to_json(*find_hardware_preset("nvidia-rtx-4090"));
+  dev["id"] = "my-4090";
+  dev["efficiency"] = {{"gemm_low", 0.41}};
+  const json r = json::parse(call("analyze", json({{"model", "llama-3.1-8b"}, {"hardware", dev}, {"runtime", "llama.cpp-cuda"},
+                                                    {"precision", {{"weights", "q4_k_m"}}}}).dump()));
+  REQUIRE(r["ok"].get<bool>());
+  CHECK(r["value"]["execution"]["efficiency"]["gemm_low"].get<double>() == 0.41);
+  CHECK(r["value"]["hardware"]["efficiency"]["gemm_low"].get<double>() == 0.41);
+  CHECK(r["value"]["execution"]["efficiency"]["graph_dispatch_us"].get<double>() == Approx(*rt.graph_kernel_gap_s * 1e6));
 }
 
 TEST_CASE("runtime fits: presets/defaults/runtime_fits.json holds what validate fits, from the priors", "[runtime][validation]") {
