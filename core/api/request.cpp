@@ -407,7 +407,7 @@ void apply_reserve(Reader& r, HardwareSpec& hw) {
     r.fail("memory_reserve_GB", "out_of_range",
            "/memory_reserve_GB holds " + number_text(json(v / 1e9)) + " (GB); expected at most " + hw.name + "'s first memory tier, " +
                (hw.tiers.empty() ? std::string("0 GB") : tier_capacity_text(hw.tiers.front())));
-  hw.reserve_bytes = v;
+  hw.reserve_bytes = std::min(first, v + hw.hidden_bytes());  // what the driver never shows stays hidden
   hw.reserve_basis = "set in the request";
 }
 

@@ -97,6 +97,11 @@ struct HardwareSpec {
   Efficiencies eff;
   double reserve_bytes = 0;   // of the first tier, kept by the driver and OS: not usable for weights or the cache
   std::string reserve_basis;  // the class default's source, or "set for this device"
+  // Of the first tier, the share the driver never shows: inline ECC's check bits (GDDR6 with ECC on, as datacenter
+  // cards ship: 1/16), a unified-memory SoC's carve-outs for firmware and board functions. Counted in reserve_bytes;
+  // a runtime's share of "total memory" (vLLM's gpu_memory_utilization) is of what remains.
+  double hidden_fraction = 0;
+  double hidden_bytes() const { return tiers.empty() ? 0 : hidden_fraction * tiers.front().capacity_bytes; }
   unsigned eff_given = 0;  // kEff* bits
   bool peak_is_estimated(ComputeType t) const { return estimate.covers(t); }
   bool has_any_peak() const;

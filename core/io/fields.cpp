@@ -135,6 +135,8 @@ const NumberField memory_reserve_gb{"/memory_reserve_GB", 0, 1e6, 0,
                                     "memory the driver and OS keep on each device, GB (default: the device's own, else its class's)"};
 const NumberField device_memory_reserve_gb{"/hardware/memory_reserve_GB", 0, 1e6, 0,
                                            "memory the driver and OS keep of the first tier, GB (default: the device class's)"};
+const NumberField device_memory_hidden_fraction{"/hardware/memory_hidden_fraction", 0, 0.5, 0,
+                                             "share of the first tier the driver never shows: inline ECC check bits (GDDR6 with ECC on: 0.0625), firmware carve-outs of unified memory"};
 }  // namespace field
 
 }  // namespace infercast

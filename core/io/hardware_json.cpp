@@ -152,6 +152,12 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     hw.reserve_bytes = reserve_bytes(reserve, first);
     hw.reserve_basis = reserve.basis.empty() ? "none: no published driver or OS reserve for the " + hw.device_class + " class" : reserve.basis;
   }
+  // What the driver never shows (inline ECC's check bits, carve-outs) is kept beside the driver's and the OS's share.
+  hw.hidden_fraction = read_field(r, field::device_memory_hidden_fraction);
+  if (hw.hidden_fraction > 0) {
+    hw.reserve_bytes = std::min(first, hw.reserve_bytes + hw.hidden_bytes());
+    hw.reserve_basis += "; plus " + number_text(json(hw.hidden_fraction * 100)) + "% of the memory the driver never shows (memory_hidden_fraction)";
+  }
   if (r.has("efficiency")) {
     Reader e = r.object("efficiency");
     // Ranges from io/fields.cpp; the default is the device class's own value.
@@ -196,7 +202,8 @@ void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
   w.end_array();
   w.field("interconnect_GBps", hw.interconnect_bytes_per_s / 1e9).field("tdp_W", hw.tdp_w).field("idle_W", hw.idle_w);
   w.field("price_USD", hw.price_usd).field("embodied_kgCO2e", hw.embodied_kgco2e);
-  w.field("memory_reserve_GB", hw.reserve_bytes / 1e9).field("notes", hw.notes);
+  w.field("memory_reserve_GB", std::max(0.0, hw.reserve_bytes - hw.hidden_bytes()) / 1e9).field("notes", hw.notes);
+  if (hw.hidden_fraction > 0) w.field("memory_hidden_fraction", hw.hidden_fraction);
   if (!hw.default_runtime.empty()) w.field("default_runtime", hw.default_runtime);
   // Only the efficiencies the device states itself: the rest come from the runtime or the class at analysis time,
   // so a document written back and read again keeps following them.

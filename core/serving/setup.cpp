@@ -82,8 +82,8 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     mem.device_reserve_bytes = hw.reserve_bytes;
     const double outside = capacity - hw.reserve_bytes;
     switch (L.memory_basis) {
-      case MemoryBasis::Total:
-        mem.usable_bytes = std::min(L.memory_fraction * capacity, outside);
+      case MemoryBasis::Total:  // of the total the driver reports (HardwareSpec::hidden_fraction)
+        mem.usable_bytes = std::min(L.memory_fraction * (capacity - hw.hidden_bytes()), outside);
         mem.kv_bytes = mem.usable_bytes - mem.weights_bytes - mem.activation_bytes;
         break;
       case MemoryBasis::Free:

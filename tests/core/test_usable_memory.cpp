@@ -43,6 +43,32 @@ TEST_CASE("usable memory: the class's driver and OS reserve comes off the first 
   CHECK(v["memory"]["reserve_basis"] == "none: no published driver or OS reserve for the tpu class");
 }
 
+// Memory review (stop 37): GDDR6 datacenter cards ship with ECC on, which keeps 1/16 of the memory for check bits
+// (nvidia-smi: 23,028 MiB of an A10G's 24,576, 23,034 of an L4's, 46,068 of an L40S's 49,152). The tool gave vLLM
+// 0.9 of the whole 24 GiB: a 6.48 GiB pool for Llama-3.1-8B on an A10G, where an A10 logs 4.60 GiB.
+TEST_CASE("what the driver never shows (a GDDR6 datacenter card's inline ECC) is kept from fits and from vLLM's total", "[memory][regression]") {
+  const double GiB = 1073741824.0;
+  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-a10g"}});
+  CHECK(v["hardware"]["memory_hidden_fraction"].get<double>() == 0.0625);
+  CHECK(v["hardware"]["memory_reserve_GB"].get<double>() == 0.5);  // the class's CUDA context, written apart
+  CHECK(v["memory"]["reserve_bytes"].get<double>() == Approx(0.5e9 + 1.5 * GiB));
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(22.5 * GiB - 0.5e9));
+  CHECK(v["memory"]["reserve_basis"].get<std::string>().find("plus 6.25% of the memory the driver never shows") != std::string::npos);
+  // The device written back and read again keeps the same reserve (no double count).
+  json dev = api_value("device", {{"hardware", "nvidia-a10g"}});
+  json again = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", dev}});
+  CHECK(again["memory"]["capacity_bytes"].get<double>() == Approx(v["memory"]["capacity_bytes"].get<double>()).epsilon(1e-12));
+  // A request's reserve replaces the driver's share; ECC's stays.
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-l4"}, {"memory_reserve_GB", 2}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(22.5 * GiB - 2e9));
+  // vLLM takes 0.9 of the 22.5 GiB the driver reports.
+  const json s = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-a10g"}, {"runtime", "vllm"},
+                                       {"serving", {{"concurrency", 8}}}});
+  CHECK(s["memory"]["usable_bytes"].get<double>() == Approx(0.9 * 22.5 * GiB));
+  // HBM's ECC is in side-band bits: an H100 shows no such share.
+  CHECK_FALSE(analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}})["hardware"].contains("memory_hidden_fraction"));
+}
+
 TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
   // Llama-3.1-8B in bf16 (16.06 GB of weights, 16.2 GB with its cache and activations) on an RTX 4090: fits in 24.8
   // GB usable (24 GiB less 1 GB); with a 10 GB reserve (a desktop session and a browser) it no longer does.
