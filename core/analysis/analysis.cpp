@@ -40,7 +40,7 @@ void footprint(Analysis& a, const Workload& w) {
   for (const auto& r : w.requests) {
     a.batch_requests += static_cast<double>(r.count);
     const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
-    a.kv_cache_bytes += static_cast<double>(r.count) * kv_bytes_per_request(a.groups, kb, end_ctx);
+    a.kv_cache_bytes += static_cast<double>(r.count) * kv_bytes_per_request(a.groups, kb, end_ctx, a.window_kv_full);
   }
   // Recurrent layers keep a constant state per sequence, held with the KV cache (docs/formulas.md, "Memory").
   a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s.precision.activations.bits_per_element / 8);
@@ -178,6 +178,12 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   Analysis a;
   a.params = count_params(model);
   a.groups = group_layers(model);
+  a.window_kv_full = window_kv_held_in_full(w.runtime, model.model_type);
+  if (a.window_kv_full)
+    a.warnings.push_back({"memory.window_kv_full", "/runtime",
+                          w.runtime->name + " caches " + model.model_type +
+                              "'s sliding-window layers for the whole context (its hybrid SWA memory does not support this "
+                              "family yet): the cache grows with the context in every layer"});
   footprint(a, w);
   const std::vector<std::vector<Request>> chunks = first_steps(a, model, w);
   if (!hw) return a;

@@ -111,6 +111,7 @@ struct Analysis {
   double memory_required_bytes = 0;
   bool fits = true;             // everything fits in the tiers (slower tiers included)
   bool fits_first_tier = true;  // everything fits in the fastest tier
+  bool window_kv_full = false;  // the runtime caches sliding-window layers for the whole context (memory only)
   double max_batch = 0;         // largest count of requests shaped like the first that fits (capped at 1e6)
   double max_context = 0;       // longest context per request at this batch: what fits, within the model's window
   double max_context_memory = 0;  // what fits in memory alone (capped at 1e9); above max_context: the window binds

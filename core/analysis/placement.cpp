@@ -7,10 +7,11 @@
 
 namespace infercast {
 
-double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, double ctx) {
+double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, double ctx, bool window_held_in_full) {
   double bytes = 0;
   for (const auto& g : groups)
-    bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) * kv_tokens_resident(g.spec.attn, ctx);
+    bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) *
+             kv_tokens_resident(g.spec.attn, ctx, window_held_in_full);
   return bytes;
 }
 
@@ -41,7 +42,7 @@ void limits(Analysis& a, double kb) {
   const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
   a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
   // The recurrent state does not grow with the context: it is in every context's bytes.
-  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx) * B + a.state_bytes; };
+  const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx, a.window_kv_full) * B + a.state_bytes; };
   const double fixed = a.weights_bytes + a.activation_peak_bytes;
   if (fixed + kv_at(1) > a.memory_capacity_bytes) {
     a.max_context = 0;

@@ -72,8 +72,10 @@ void time_phase(Phase& p, const Timer* timer, Timing timing);
 // The operators of one step as a block (its terms on the device).
 StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens);
 
-// KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored).
-double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx);
+// KV bytes one request holds with `ctx` tokens of context (windows, chunks and MLA latents honored; windows held in
+// full where `window_held_in_full`).
+double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx,
+                            bool window_held_in_full = false);
 // State bytes one request holds in recurrent layers, whatever its context (conv windows in the activations' type).
 double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act_bytes_per_element);
 

@@ -47,8 +47,8 @@ double recurrent_state_bytes(const RecurrentSpec& r, double ab) {
   return static_cast<double>(recurrent_state_elements(r)) * sb + static_cast<double>(recurrent_conv_elements(r)) * ab;
 }
 
-double kv_tokens_resident(const AttentionSpec& a, double ctx) {
-  if (a.window > 0) return std::min(ctx, static_cast<double>(a.window));
+double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_in_full) {
+  if (a.window > 0) return window_held_in_full ? ctx : std::min(ctx, static_cast<double>(a.window));
   if (a.chunk > 0) return std::min(ctx, static_cast<double>(a.chunk));
   return ctx;
 }

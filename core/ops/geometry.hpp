@@ -22,8 +22,9 @@ i64 keys_per_query_bound(const AttentionSpec& a);
 // State bytes of one recurrent layer for one sequence: the recurrent state at its own precision (state_bits, or the
 // activations' when 0) and the convolution window in the activations' type.
 double recurrent_state_bytes(const RecurrentSpec& r, double act_bytes_per_element);
-// Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it).
-double kv_tokens_resident(const AttentionSpec& a, double ctx);
+// Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it; a window does not where the
+// runtime holds windowed layers in full, runtime/runtime.hpp window_kv_held_in_full).
+double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_in_full = false);
 // (query, key) pairs of `input` new tokens after `cached` ones, honoring causality, windows and chunks.
 double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal);
 // Distinct cached keys the step reads for one request.

@@ -109,6 +109,12 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   return x;
 }
 
+bool window_kv_held_in_full(const RuntimeSpec* rt, const std::string& model_type) {
+  if (!rt || model_type.empty()) return false;
+  const auto& v = rt->scheduler.window_kv_full_for;
+  return std::find(v.begin(), v.end(), model_type) != v.end();
+}
+
 i64 prompt_chunk(const RuntimeSpec* rt, double requests) {
   if (!rt || rt->prompt_micro_batch <= 0) return 0;
   return std::max<i64>(1, static_cast<i64>(static_cast<double>(rt->prompt_micro_batch) / std::max(1.0, requests)));

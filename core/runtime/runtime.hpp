@@ -113,6 +113,10 @@ MemoryFamily memory_family(const HardwareSpec& hw);
 // Resolves what an analysis on `hw` under `rt` (nullptr: the reference stack) runs with.
 Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt);
 
+// True where `rt` caches the sliding-window layers of `model_type` for the whole context
+// (SchedulerSpec::window_kv_full_for): their KV memory then grows with the context, their reads stay the window's.
+bool window_kv_held_in_full(const RuntimeSpec* rt, const std::string& model_type);
+
 // New tokens per request per forward that a runtime's prompt micro-batches give a step of `requests` prompts
 // (RuntimeSpec::prompt_micro_batch shared among them, one at the least); 0 when the runtime runs a step whole.
 i64 prompt_chunk(const RuntimeSpec* rt, double requests);

@@ -90,6 +90,9 @@ struct SchedulerSpec {
   // max_concurrent_batches = pp, V0's virtual engines, SGLang's and TensorRT-LLM's PP micro-batches), so the stages
   // work on different requests at once; false where a step's batch passes the stages one after another.
   bool pp_micro_batches = true;
+  // Model types whose sliding-window layers the engine caches for the whole context, not just the window (SGLang's
+  // disable_hybrid_swa_memory for Gemma 2, 3 and 3n and EXAONE 4: its hybrid SWA pool does not support them yet).
+  std::vector<std::string> window_kv_full_for;
   std::string source;
 };
 

@@ -98,6 +98,7 @@ struct ServingSetup {
   ServingMemory memory;
   std::vector<LayerGroup> kv_groups;  // the binding stage's layer groups (one device): KV bytes per request
   double kv_bytes_per_element = 2;
+  bool window_kv_full = false;  // sliding-window layers hold the whole context (runtime/runtime.hpp)
   int devices = 1;  // all replicas
   std::vector<Warning> warnings;
 };

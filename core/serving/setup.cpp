@@ -34,7 +34,7 @@ double request_kv_bytes(const ServingSetup& s, double context) {
   double bytes = 0;
   for (const auto& g : s.kv_groups)
     bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, s.kv_bytes_per_element) *
-             kv_tokens_resident(g.spec.attn, ctx);
+             kv_tokens_resident(g.spec.attn, ctx, s.window_kv_full);
   // A recurrent layer's state (gated DeltaNet, Mamba) is held for every running request whatever its length, in the
   // same pool (vLLM's hybrid KV cache manager allocates one per request), as the analysis counts it.
   return bytes + state_bytes_per_request(s.kv_groups, s.workload.settings.precision.activations.bits_per_element / 8);
@@ -57,6 +57,12 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
                               "256 sequences and 2048 tokens per step, 90% of memory)"});
   s.limits = resolve_scheduler(spec, sys.device, plan.tp * plan.pp, rt ? rt->graph_max_tokens : 0, max_num_seqs, token_budget);
   s.kv_bytes_per_element = w.settings.precision.kv.bits_per_element / 8;
+  s.window_kv_full = window_kv_held_in_full(rt, m.model_type);
+  if (s.window_kv_full)
+    s.warnings.push_back({"serving.window_kv_full", "/runtime",
+                          std::string(rt->name) + " caches " + m.model_type +
+                              "'s sliding-window layers for the whole context (its hybrid SWA memory does not support this "
+                              "family yet): the KV pool holds fewer requests than the windows would allow"});
 
   ParallelPlan one = plan;
   one.dp = 1;

@@ -622,3 +622,25 @@ TEST_CASE("multi-step scheduling streams N tokens per chunk", "[serving]") {
   CHECK(bad["path"] == "/serving/scheduler_steps");
   CHECK(bad["message"] == "/serving/scheduler_steps holds 65; expected an integer from 0 to 64");
 }
+
+// Memory review (stop 37): SGLang's model-specific overrides set disable_hybrid_swa_memory for Gemma 2, 3 and 3n
+// ("not yet supported"), so every layer caches the whole context. The tool counted the 1,024-token windows and gave
+// Gemma-3-27B on an H100 nine 17,000-token requests where one fits. By hand: 62 layers x 16 KV heads x (128 + 128) x
+// 2 bytes = 507,904 bytes a token in every layer; vLLM's hybrid allocator keeps the windows.
+TEST_CASE("SGLang caches Gemma's sliding-window layers in full and vLLM keeps the windows", "[serving][memory][regression]") {
+  const ModelSpec m = test::preset_model("gemma-3-27b-it");
+  const ServingSetup g = serving_setup(m, runtime_workload("sglang"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(g.window_kv_full);
+  CHECK(request_kv_bytes(g, 17000) == Approx(507904.0 * 17000));
+  REQUIRE_FALSE(g.warnings.empty());
+  CHECK(g.warnings.front().code == "serving.window_kv_full");
+  const ServingSetup v = serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK_FALSE(v.window_kv_full);
+  CHECK(request_kv_bytes(v, 17000) < 0.3 * request_kv_bytes(g, 17000));  // 10 global layers of 62 hold it all
+  // A model without windows is the same under both; analyze under SGLang counts the cache the same way.
+  const ServingSetup l = serving_setup(test::preset_model("llama-3.1-8b"), runtime_workload("sglang"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK_FALSE(l.window_kv_full);
+  const nlohmann::json a = api_value("analyze", {{"model", "gemma-3-27b-it"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "sglang"},
+                                             {"workload", {{"batch", 1}, {"prompt", 16000}, {"gen", 1001}}}});
+  CHECK(a["memory"]["kv_cache_bytes"].get<double>() == Approx(507904.0 * 17000));
+}
