@@ -85,6 +85,7 @@ SchedulerSpec parse_scheduler(Reader s) {
   d.scheduler_steps = static_cast<int>(s.int_in_or("scheduler_steps", 1, 64, 1));
   d.pp_micro_batches = s.boolean_or("pp_micro_batches", d.pp_micro_batches);
   d.window_kv_full_for = s.string_array_or("window_kv_full_for");
+  d.sampler_bytes_per_logit = s.number_in_or("sampler_bytes_per_logit", 0, 64, 0);
   s.reject_unknown();
   return d;
 }
@@ -114,7 +115,8 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"output_delay_steps", d.output_delay_steps},
               {"scheduler_steps", d.scheduler_steps},
               {"pp_micro_batches", d.pp_micro_batches},
-              {"window_kv_full_for", d.window_kv_full_for}};
+              {"window_kv_full_for", d.window_kv_full_for},
+              {"sampler_bytes_per_logit", d.sampler_bytes_per_logit}};
   if (d.memory_basis == MemoryBasis::Reserve)
     out["reserve_MB"] = {{"base", d.reserve.base_mb}, {"per_chunk_token", d.reserve.per_chunk_token_mb},
                          {"per_graph_batch", d.reserve.per_graph_batch_mb}, {"per_device", d.reserve.per_device_mb},

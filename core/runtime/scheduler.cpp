@@ -77,6 +77,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.output_delay_steps = s.output_delay_steps;
   l.scheduler_steps = s.scheduler_steps;
   l.pp_micro_batches = s.pp_micro_batches;
+  l.sampler_bytes_per_logit = s.sampler_bytes_per_logit;
   return l;
 }
 

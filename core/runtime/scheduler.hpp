@@ -93,6 +93,10 @@ struct SchedulerSpec {
   // Model types whose sliding-window layers the engine caches for the whole context, not just the window (SGLang's
   // disable_hybrid_swa_memory for Gemma 2, 3 and 3n and EXAONE 4: its hybrid SWA pool does not support them yet).
   std::vector<std::string> window_kv_full_for;
+  // Bytes per vocabulary entry per request the engine's memory profile holds when it samples a full batch (vLLM's
+  // profile_run ends with a sampler run over max_num_seqs requests: bf16 logits, an fp32 copy and fp32 probabilities,
+  // 10 bytes): its activation peak is the larger of that and the forward's. 0: no such term.
+  double sampler_bytes_per_logit = 0;
   std::string source;
 };
 
@@ -112,6 +116,7 @@ struct SchedulerLimits {
   int output_delay_steps = 0;
   int scheduler_steps = 1;
   bool pp_micro_batches = true;
+  double sampler_bytes_per_logit = 0;
   bool stated = false;
   SchedulerSpec::PoolSeqs pool_seqs;  // applied by serving_setup once the pool is known (max_num_seqs 0 only)
 };

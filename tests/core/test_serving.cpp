@@ -644,3 +644,21 @@ TEST_CASE("SGLang caches Gemma's sliding-window layers in full and vLLM keeps th
                                              {"workload", {{"batch", 1}, {"prompt", 16000}, {"gen", 1001}}}});
   CHECK(a["memory"]["kv_cache_bytes"].get<double>() == Approx(507904.0 * 17000));
 }
+
+// vLLM's memory profile ends with a sampler run over a full batch (gpu_model_runner.py profile_run ->
+// _dummy_sampler_run over min(max_num_batched_tokens, max_num_seqs) requests): bf16 logits, an fp32 copy and fp32
+// probabilities, 10 bytes per vocabulary entry. On an H100 (1,024 sequences) that is 1,024 x 128,256 x 10 bytes =
+// 1.22 GiB for Llama-3.1-8B, above the forward's largest step; the KV pool is what is left of it.
+TEST_CASE("vLLM's activation peak holds a full batch's sampler logits", "[serving][memory]") {
+  const ModelSpec m = test::preset_model("llama-3.1-8b");
+  const ServingSetup s = serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  REQUIRE(s.limits.max_num_seqs == 1024);
+  CHECK(s.memory.activation_bytes == Approx(1024.0 * 128256 * 10));
+  // A small batch cap: the forward's peak binds again (64 sequences: 82 MB of logits, the step's 0.70 GB).
+  const ServingSetup few = serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{}, 64);
+  CHECK(few.memory.activation_bytes < 0.6 * s.memory.activation_bytes);
+  CHECK(few.memory.activation_bytes > 64.0 * 128256 * 10);
+  // TensorRT-LLM states no such term: the same 8,192-token step's forward alone.
+  const ServingSetup t = serving_setup(m, runtime_workload("tensorrt-llm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(t.memory.activation_bytes == Approx(few.memory.activation_bytes));
+}
