@@ -194,6 +194,10 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     rt.quant = quant_path_names().parse(c.string_or("quantized", "dequantize"), c.child_path("quantized"), "runtime.out_of_range");
     rt.int8_dot_max_tokens = c.int_in_or("int8_dot_max_tokens", 0, 1000000000, 0);
     rt.fusion.dequant_copy_above = static_cast<double>(c.int_in_or("dequant_copy_above", 0, 1000000000, 0));
+    const std::vector<std::string> formats = c.string_array_or("weight_formats");
+    for (std::size_t i = 0; i < formats.size(); ++i)
+      rt.weight_formats.push_back(
+          weight_format_names().parse(formats[i], c.child_path("weight_formats") + "/" + std::to_string(i), "runtime.out_of_range"));
     c.reject_unknown();
   } else {
     r.raw("compute");
@@ -272,7 +276,12 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"fp16_accumulate", rt.fp16_accumulate},
             {"quantized", quant_path_names().name(rt.quant)},
             {"int8_dot_max_tokens", rt.int8_dot_max_tokens},
-            {"dequant_copy_above", rt.fusion.dequant_copy_above}}},
+            {"dequant_copy_above", rt.fusion.dequant_copy_above},
+            {"weight_formats", [&] {
+               json a = json::array();
+               for (WeightFormat f : rt.weight_formats) a.push_back(weight_format_names().name(f));
+               return a;
+             }()}}},
           {"efficiency",
            {{"gemm", frac(rt.eff.gemm)}, {"gemm_low", frac(rt.eff.gemm_low)}, {"kv_memory", frac(rt.eff.kv_memory)}, {"attention", frac(rt.eff.attention)}, {"elementwise", frac(rt.eff.elementwise)}, {"memory", memory}}},
           {"scheduler", rt.scheduler.stated ? scheduler_to_json(rt.scheduler) : json(nullptr)}};

@@ -18,6 +18,31 @@ const NameTable<ComputeType>& compute_type_names() {
   return t;
 }
 
+const NameTable<WeightFormat>& weight_format_names() {
+  static const NameTable<WeightFormat> t({{WeightFormat::Float, "float", "fp32, tf32, bf16, fp16"},
+                                          {WeightFormat::FP8, "fp8", "fp8 e4m3/e5m2, per tensor, channel or block"},
+                                          {WeightFormat::Int, "int", "integers with per-channel or per-group scales (AWQ, GPTQ, mlx)"},
+                                          {WeightFormat::GGUF, "gguf", "GGUF's block formats: Q4_0, K-quants, I-quants"},
+                                          {WeightFormat::BitsAndBytes, "bnb", "bitsandbytes NF4/FP4"},
+                                          {WeightFormat::MX, "mx", "OCP microscaling: MXFP4, MXFP8, MXINT8"},
+                                          {WeightFormat::NVFP4, "nvfp4", "NVIDIA's fp4 with fp8 scales per 16"},
+                                          {WeightFormat::FP4, "fp4", "fp4 e2m1 without block scales"}});
+  return t;
+}
+
+WeightFormat weight_format(const DType& d) {
+  const std::string& n = d.name;
+  const auto starts = [&](const char* p) { return n.rfind(p, 0) == 0; };
+  if (starts("fp8")) return WeightFormat::FP8;
+  if (starts("mx")) return WeightFormat::MX;
+  if (n == "nvfp4") return WeightFormat::NVFP4;
+  if (n == "fp4") return WeightFormat::FP4;
+  if (starts("nf4")) return WeightFormat::BitsAndBytes;
+  if (starts("int")) return WeightFormat::Int;
+  if (starts("iq") || (n.size() > 1 && n[0] == 'q' && n[1] >= '0' && n[1] <= '9')) return WeightFormat::GGUF;
+  return WeightFormat::Float;
+}
+
 const std::vector<DType>& all_dtypes() {
   // GGUF block sizes from ggml's block_q* structs: Q8_0 = 32 int8 + fp16 scale (34 B / 32); Q4_0 = 32 nibbles +
   // fp16 scale (18 B / 32); Q4_1 adds an fp16 minimum (20 B / 32); Q5_0 = 32 nibbles + 4 B high bits + fp16 scale

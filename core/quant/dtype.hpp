@@ -31,6 +31,13 @@ struct DType {
 std::optional<DType> find_dtype(const std::string& name);
 const std::vector<DType>& all_dtypes();
 
+// The family of kernels a weight format needs: what a runtime states it runs (RuntimeSpec::weight_formats).
+enum class WeightFormat { Float, FP8, Int, GGUF, BitsAndBytes, MX, NVFP4, FP4 };
+const NameTable<WeightFormat>& weight_format_names();
+// The family of a format by its name: bf16/fp16/fp32; fp8*; int8/int4 and grouped int4-g128 (AWQ, GPTQ, mlx's
+// affine); GGUF's q*/iq* types and llama.cpp's mixes (q4_k_m); bitsandbytes' nf4; OCP MX; NVFP4; bare fp4.
+WeightFormat weight_format(const DType& d);
+
 // True when weights stored as `w` must be converted before a GEMM computing in `act` (weight-only formats, and
 // narrower weights than the activations, e.g. int4 or fp8 weights with bf16 activations).
 bool needs_dequant(const DType& w, const DType& act);

@@ -65,6 +65,8 @@ struct RuntimeSpec {
   bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
   bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)
   QuantPath quant = QuantPath::Dequantize;
+  // The weight formats its kernels run (empty: not stated, nothing checked); a forecast in another one says so.
+  std::vector<WeightFormat> weight_formats;
   i64 int8_dot_max_tokens = 0;  // Int8Dot up to this many tokens per step (0: always)
 
   RuntimeEfficiency eff;

@@ -404,3 +404,37 @@ TEST_CASE("llama.cpp prefills in micro-batches of 512 tokens, and holds one micr
   const json vllm = call_json("analyze", R"({"model":"llama-3.1-8b","hardware":"nvidia-rtx-4090","runtime":"vllm","workload":{"prompt":16384,"gen":2}})");
   CHECK(vllm["value"]["workload"]["prefill_chunk"] == 0);
 }
+
+// Page review (stop 36): MLX with Q4_K_M weights gave a forecast and no word that mlx-lm has no GGUF K-quant
+// kernels. A runtime states the weight formats its kernels run; a forecast in another says so.
+TEST_CASE("a runtime's weight formats: a forecast in one it has no kernels for warns", "[runtime][quant]") {
+  DType mix;  // llama.cpp's mixes (find_llama_mix) keep their name
+  mix.name = "q4_k_m";
+  CHECK(weight_format(mix) == WeightFormat::GGUF);
+  CHECK(weight_format(*find_dtype("q4_k")) == WeightFormat::GGUF);
+  CHECK(weight_format(*find_dtype("iq2_xs")) == WeightFormat::GGUF);
+  CHECK(weight_format(*find_dtype("int4-g128")) == WeightFormat::Int);
+  CHECK(weight_format(*find_dtype("fp8_block128")) == WeightFormat::FP8);
+  CHECK(weight_format(*find_dtype("mxfp4")) == WeightFormat::MX);
+  CHECK(weight_format(*find_dtype("nf4-dq")) == WeightFormat::BitsAndBytes);
+  CHECK(weight_format(*find_dtype("bf16")) == WeightFormat::Float);
+  const auto warned = [](const char* hw, const char* rt, const char* weights) {
+    const json v = api_value("analyze", {{"model", "llama-3.1-8b"}, {"hardware", hw}, {"runtime", rt}, {"precision", {{"weights", weights}}}});
+    for (const auto& w : v["warnings"])
+      if (w["code"] == "runtime.weight_format") return w["message"].get<std::string>();
+    return std::string();
+  };
+  CHECK(warned("apple-m2-ultra", "mlx", "q4_k_m") ==
+        "MLX / mlx-lm (Apple) has no kernels for gguf weights (q4_k_m): this forecast assumes it had; it runs float, int, mx "
+        "weights (pick one of those, or a runtime that runs gguf)");
+  CHECK(warned("apple-m2-ultra", "mlx", "int4-g64").empty());
+  CHECK_FALSE(warned("nvidia-h100-sxm", "tensorrt-llm", "q4_k_m").empty());
+  CHECK_FALSE(warned("nvidia-rtx-4090", "llama.cpp-cuda", "fp8").empty());
+  CHECK(warned("nvidia-rtx-4090", "llama.cpp-cuda", "mxfp4").empty());
+  CHECK(warned("nvidia-h100-sxm", "vllm", "q4_k_m").empty());  // vLLM states none: not checked
+  json rt = json::parse(call("runtimes", "{}"))["value"][0];
+  rt["compute"]["weight_formats"] = {"float", "gguff"};
+  const json env = json::parse(call("analyze", json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", rt}}).dump()));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  CHECK(env["error"]["message"] == "/runtime/compute/weight_formats/1 holds \"gguff\"; expected float, fp8, int, gguf, bnb, mx, nvfp4 or fp4");
+}
