@@ -138,13 +138,16 @@ ParamCounts count_params(const ModelSpec& m) {
     }
     const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0) +
                     (f.router_scales ? h + f.n_experts : Count(0));
-    const Count expert = ffn_count(h, f.expert_intermediate, f.gated, f.expert_bias);
+    // A latent MoE's experts work at the latent width; its two projections are dense and always active.
+    const Count expert = ffn_count(f.latent > 0 ? Count(f.latent) : h, f.expert_intermediate, f.gated, f.expert_bias);
+    const Count latent_proj = f.latent > 0 ? Count(2) * h * f.latent + (f.bias ? Count(f.latent) + h : Count(0)) : Count(0);
     const Count shared =
         Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, f.shared_bias) + (f.shared_gate ? h : 0);
     router += r;
     experts_routed += Count(f.n_experts) * expert;
     experts_shared += shared;
-    active_ffn += r + Count(f.top_k) * expert + shared;
+    ffn_dense += latent_proj;
+    active_ffn += r + Count(f.top_k) * expert + shared + latent_proj;
   }
   ParamCounts c;
   c.embedding = embedding.v;

@@ -98,6 +98,10 @@ struct FfnSpec {
   bool router_scales = false;   // Gemma 4's router: a scale over the hidden width and one per expert (h + E values)
   bool gaussian_topk = false;   // Gemma 3n's activation sparsity: a statistical top-k cut of the gate (no weights)
   i64 act_params = 0;           // learnable scalars of a dense MLP's activation (xIELU's alpha_p and alpha_n: 2)
+  // A latent MoE (Nemotron 3 Super and Ultra, moe_latent_size): the routed experts read and write a latent of this
+  // width; fc1_latent_proj (h x latent) projects every token into it, fc2_latent_proj (latent x h) back, both with
+  // biases when `bias` (mlp_bias). The router and the shared experts stay at h. 0: the experts read h.
+  i64 latent = 0;
 };
 
 struct LayerSpec {
@@ -170,7 +174,7 @@ struct ParamCounts {
   i64 embedding = 0;
   i64 lm_head = 0;  // 0 when tied
   i64 attention = 0;
-  i64 ffn_dense = 0;
+  i64 ffn_dense = 0;       // dense MLPs, Gemma 3n/4 blocks and a latent MoE's two projections
   i64 experts_routed = 0;  // all routed experts of all layers
   i64 experts_shared = 0;
   i64 router = 0;

@@ -112,24 +112,31 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     if (a.sinks) f32(A, L, static_cast<double>(a.n_heads));
     const FfnSpec& f = ly.ffn;
     // A feed-forward block of width w: gate and up (or one fused up) with rows of h, down with rows of w.
-    const auto mlp = [&](WeightClass cls, i64 w, double copies, bool bias, bool fused) {
+    // A latent MoE's experts read and write the latent instead of h (x: their input width).
+    const auto mlp = [&](WeightClass cls, i64 w, double copies, bool bias, bool fused, i64 x) {
       if (f.gated && fused) {
-        add(Cat::FfnUp, cls, L, h, copies * 2.0 * h * w);
+        add(Cat::FfnUp, cls, L, x, copies * 2.0 * x * w);
       } else {
-        if (f.gated) add(Cat::FfnGate, cls, L, h, copies * h * w);
-        add(Cat::FfnUp, cls, L, h, copies * h * w);
+        if (f.gated) add(Cat::FfnGate, cls, L, x, copies * x * w);
+        add(Cat::FfnUp, cls, L, x, copies * x * w);
       }
-      add(Cat::FfnDown, cls, L, w, copies * w * h);
-      if (bias) f32(cls, L, copies * ((f.gated ? 2.0 * w : 1.0 * w) + h));
+      add(Cat::FfnDown, cls, L, w, copies * w * x);
+      if (bias) f32(cls, L, copies * ((f.gated ? 2.0 * w : 1.0 * w) + x));
     };
     if (!f.moe) {
-      mlp(WeightClass::Ffn, f.intermediate, 1, f.bias, f.fused_gate_up);
+      mlp(WeightClass::Ffn, f.intermediate, 1, f.bias, f.fused_gate_up, h);
     } else {
       f32(WeightClass::Router, L, static_cast<double>(h) * f.n_experts);  // ffn_gate_inp: never quantized
       if (f.router_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
       if (f.score_correction_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
-      mlp(WeightClass::Experts, f.expert_intermediate, static_cast<double>(f.n_experts), f.expert_bias, false);
-      if (f.n_shared > 0) mlp(WeightClass::Ffn, f.n_shared * f.shared_intermediate, 1, false, false);
+      mlp(WeightClass::Experts, f.expert_intermediate, static_cast<double>(f.n_experts), f.expert_bias, false,
+          f.latent > 0 ? f.latent : h);
+      if (f.latent > 0) {  // fc1_latent_proj and fc2_latent_proj
+        add(Cat::Other, WeightClass::Ffn, L, h, static_cast<double>(h) * f.latent);
+        add(Cat::Other, WeightClass::Ffn, L, f.latent, static_cast<double>(f.latent) * h);
+        if (f.bias) f32(WeightClass::Ffn, L, static_cast<double>(f.latent + h));
+      }
+      if (f.n_shared > 0) mlp(WeightClass::Ffn, f.n_shared * f.shared_intermediate, 1, false, false, h);
       if (f.shared_gate) f32(WeightClass::Ffn, L, static_cast<double>(h));  // ffn_gate_inp_shexp
     }
   }
