@@ -10,7 +10,7 @@ namespace infercast {
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, double ctx) {
   double bytes = 0;
   for (const auto& g : groups)
-    bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) * kv_tokens_resident(g.spec.attn, ctx);
+    bytes += static_cast<double>(g.count) * kv_bytes_resident(g.spec.attn, kb, ctx);
   return bytes;
 }
 

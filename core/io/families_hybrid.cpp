@@ -84,6 +84,13 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   // Xiaomi's MiMo: Qwen2's layers (q, k, v biases) and MTP layers beside them (reported, not counted).
   alias("qwen2", {"mimo"}, {"MiMoForCausalLM"});
 
+  // DeepSeek-V4: compressed attention beside a sliding window, hyper-connections, hash-routed first layers.
+  FamilyTraits ds4{"deepseek_v4", {"deepseek_ref"}, {"DeepseekV4ForCausalLM"}};
+  ds4.layout = Layout::DeepSeekV4;
+  ds4.config_class = "DeepseekV4Config";
+  ds4.source = "deepseek_v4/configuration_deepseek_v4.py, modular_deepseek_v4.py; SGLang's models/deepseek_v4.py";
+  v.push_back(ds4);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

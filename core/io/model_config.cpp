@@ -4,6 +4,7 @@
 #include "io/config_family.hpp"
 #include "io/dbrx.hpp"
 #include "io/decoder_rules.hpp"
+#include "io/config_deepseek.hpp"
 #include "io/config_gemma.hpp"
 #include "io/config_hybrid.hpp"
 #include "io/config_audio.hpp"
@@ -619,6 +620,8 @@ static void read_quantization(Reader q, ModelSpec& m) {
     m.declared_weights = g > 0 ? "int" + std::to_string(b) + "-g" + std::to_string(g) : "int" + std::to_string(b);
     if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
   }
+  // ModelOpt's mixed precision (NVIDIA's DeepSeek-V4 NVFP4): the routed experts in NVFP4, the rest as declared.
+  if (q.string_or("moe_quant_algo", "") == "NVFP4") m.declared_expert_weights = "nvfp4";
   if (m.declared_weights.empty()) {
     m.warnings.push_back(Warning{"model.quantization_not_applied", q.path(),
                                  q.path() + " declares quant_method \"" + method +
@@ -747,6 +750,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m); break;
+    case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
   }
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);

@@ -16,6 +16,16 @@ double index_key_bytes(const AttentionSpec& a);
 // cache is FlashMLA's sparse format: the latent in fp8 with an fp32 scale per 128 values and the rotary key kept in
 // bf16 (656 bytes, vLLM's flashmla_sparse.py); a dense MLA cache in fp8 is 576.
 double mla_latent_bytes(const AttentionSpec& a, double kv_bytes_per_element);
+// DeepSeek-V4 (AttnKind::Compressed): the cache bytes one token adds to a layer's pooled entries (the pooled
+// key-value entry and, under CSA, the indexer's key, one per compress_ratio tokens); 0 for other layers.
+double compressed_kv_bytes_per_token(const AttentionSpec& a, double kv_bytes_per_element);
+// The cache one request holds in a layer at context `ctx`: resident tokens x bytes per token, and pooled entries.
+double kv_bytes_resident(const AttentionSpec& a, double kv_bytes_per_element, double ctx);
+// DeepSeek-V4's CSA indexer: the (query, pooled key) pairs it scores and the pooled keys it reads for one request.
+double compressed_index_pairs(const AttentionSpec& a, double cached, double input);
+double compressed_index_keys(const AttentionSpec& a, double cached, double input);
+// The position where a CSA layer's pooled entries reach its top-k (compress_ratio x index_topk; 0 for others).
+i64 compressed_keys_bound(const AttentionSpec& a);
 // The most keys one query attends: the sliding window, or DSA's top-k (0: unbounded). Decode costs bend where the
 // context reaches it.
 i64 keys_per_query_bound(const AttentionSpec& a);

@@ -80,6 +80,10 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     const LayerSpec& ly = m.layers[li];
     const AttentionSpec& a = ly.attn;
     const auto A = WeightClass::Attention;
+    if (a.kind == AttnKind::Compressed) {
+      // DeepSeek-V4's attention, its compressor and indexer: as one block of rows of h (no llama.cpp mix names them).
+      add(Cat::Other, A, L, h, static_cast<double>(attention_params(a, h)));
+    } else {
     if (a.kind == AttnKind::MLA) {
       const double qdim = static_cast<double>(a.n_heads) * (a.qk_nope_dim + a.qk_rope_dim);
       if (a.q_lora_rank > 0) {
@@ -110,6 +114,11 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     if (a.o_bias) f32(A, L, static_cast<double>(h));
     if (a.qk_norm && a.qk_norm_weight) f32(A, L, 2.0 * a.head_dim);
     if (a.sinks) f32(A, L, static_cast<double>(a.n_heads));
+    }
+    if (ly.hc_mult > 0) {  // DeepSeek-V4's two hyper-connections: fp32
+      const double n = static_cast<double>(ly.hc_mult);
+      f32(WeightClass::Router, L, 2 * ((2 + n) * n * n * h + (2 + n) * n + 3));
+    }
     const FfnSpec& f = ly.ffn;
     // A feed-forward block of width w: gate and up (or one fused up) with rows of h, down with rows of w.
     // A latent MoE's experts read and write the latent instead of h (x: their input width).
@@ -129,6 +138,7 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
       f32(WeightClass::Router, L, static_cast<double>(h) * f.n_experts);  // ffn_gate_inp: never quantized
       if (f.router_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
       if (f.score_correction_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
+      if (f.hash_routed) f32(WeightClass::Router, L, static_cast<double>(m.vocab) * f.top_k);  // tid2eid
       mlp(WeightClass::Experts, f.expert_intermediate, static_cast<double>(f.n_experts), f.expert_bias, false,
           f.latent > 0 ? f.latent : h);
       if (f.latent > 0) {  // fc1_latent_proj and fc2_latent_proj
@@ -139,6 +149,10 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
       if (f.n_shared > 0) mlp(WeightClass::Ffn, f.n_shared * f.shared_intermediate, 1, false, false, h);
       if (f.shared_gate) f32(WeightClass::Ffn, L, static_cast<double>(h));  // ffn_gate_inp_shexp
     }
+  }
+  if (m.has_head && m.hc_mult > 0) {  // DeepSeek-V4's hyper head
+    const double n = static_cast<double>(m.hc_mult);
+    f32(WeightClass::Router, -1, n * n * h + n + 1);
   }
   if (m.has_head && !shared_head) add(Cat::Output, WeightClass::LmHead, -1, h, static_cast<double>(m.vocab) * h);
   return t;
