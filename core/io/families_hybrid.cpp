@@ -91,6 +91,13 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   ds4.source = "deepseek_v4/configuration_deepseek_v4.py, modular_deepseek_v4.py; SGLang's models/deepseek_v4.py";
   v.push_back(ds4);
 
+  // MiMo-V2-Flash: sliding layers with their own KV heads and sinks beside full ones, experts after a dense layer.
+  FamilyTraits mimo2{"mimo_v2_flash", {}, {"MiMoV2FlashForCausalLM"}};
+  mimo2.layout = Layout::MiMoV2;
+  mimo2.config_class = "MiMoV2FlashConfig";
+  mimo2.source = "mimo_v2_flash/configuration_mimo_v2_flash.py, convert_mimo_v2_flash_weights_to_hf.py; vLLM's models/mimo_v2_flash.py";
+  v.push_back(mimo2);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

@@ -6,6 +6,7 @@
 #include "io/decoder_rules.hpp"
 #include "io/config_deepseek.hpp"
 #include "io/config_gemma.hpp"
+#include "io/config_mimo.hpp"
 #include "io/config_hybrid.hpp"
 #include "io/config_audio.hpp"
 #include "io/config_vision.hpp"
@@ -751,6 +752,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m); break;
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
+    case Layout::MiMoV2: parse_mimo_v2_flash(top, m); break;
   }
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);

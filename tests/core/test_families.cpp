@@ -552,3 +552,66 @@ TEST_CASE("Mistral's own params.json reads as the Hugging Face config it convert
   vision["vision_encoder"] = {{"hidden_size", 1024}};
   CHECK(warning(parse(vision), "model.unused_field"));
 }
+
+// MiMo-V2-Flash (XiaomiMiMo/MiMo-V2-Flash config.json, refused before). By hand, h = 4096, V = 152576:
+//   full attention (9 layers: the first and every sixth): 64 query heads and 4 KV heads of 192 for q and k, values of
+//     128: 4096 x (64*192 + 4*192 + 4*128) + 64*128 x 4096 = 89,128,960;
+//   sliding attention (39 layers, window 128): 8 KV heads and 64 sinks: 4096 x (64*192 + 8*192 + 8*128) +
+//     64*128 x 4096 + 64 = 94,371,904;
+//   layer 0's dense MLP 3 x 4096 x 16384; 47 MoE layers: 256 experts of 3 x 4096 x 2048, a router 4096 x 256 and
+//     256 score-correction biases, no shared expert;
+//   two norms a layer, the final norm, untied embedding and head 2 x 152576 x 4096.
+// Total 308,778,780,864 (Xiaomi: 309B); active (8 experts) 15,445,936,320, 14,820,985,024 without the embedding
+// (15B active).
+TEST_CASE("MiMo-V2-Flash by hand: sliding layers with their own KV heads and sinks, 256 experts", "[families][params]") {
+  const json hub = {{"architectures", {"MiMoV2FlashForCausalLM"}}, {"model_type", "mimo_v2_flash"},
+                    {"num_hidden_layers", 48}, {"hidden_size", 4096}, {"num_attention_heads", 64},
+                    {"num_key_value_heads", 4}, {"head_dim", 192}, {"v_head_dim", 128}, {"intermediate_size", 16384},
+                    {"vocab_size", 152576}, {"max_position_embeddings", 262144}, {"rope_theta", 5000000},
+                    {"swa_rope_theta", 10000}, {"partial_rotary_factor", 0.334}, {"sliding_window", 128},
+                    {"sliding_window_size", 128}, {"attention_chunk_size", 128}, {"swa_num_attention_heads", 64},
+                    {"swa_num_key_value_heads", 8}, {"swa_head_dim", 192}, {"swa_v_head_dim", 128},
+                    {"hybrid_layer_pattern", {0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0,
+                                              1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0}},
+                    {"moe_layer_freq", {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+                    {"moe_intermediate_size", 2048}, {"n_routed_experts", 256}, {"n_shared_experts", nullptr},
+                    {"num_experts_per_tok", 8}, {"norm_topk_prob", true}, {"scoring_func", "sigmoid"}, {"n_group", 1},
+                    {"topk_group", 1}, {"topk_method", "noaux_tc"}, {"routed_scaling_factor", nullptr},
+                    {"hidden_act", "silu"}, {"layernorm_epsilon", 1e-05}, {"attention_bias", false},
+                    {"attention_value_scale", 0.707}, {"add_swa_attention_sink_bias", true},
+                    {"add_full_attention_sink_bias", false}, {"tie_word_embeddings", false}};
+  const ModelSpec m = parse(hub);
+  const long long h = 4096, V = 152576;
+  const long long full = h * (64 * 192 + 4 * 192 + 4 * 128) + 64 * 128 * h;
+  const long long swa = h * (64 * 192 + 8 * 192 + 8 * 128) + 64 * 128 * h + 64;
+  const long long expert = 3 * h * 2048, router = h * 256 + 256;
+  const long long rest = 3 * h * 16384 + 97 * h + 2 * V * h;
+  CHECK(full == 89128960LL);
+  CHECK(swa == 94371904LL);
+  const auto c = count_params(m);
+  CHECK(c.total == 9 * full + 39 * swa + 47 * (router + 256 * expert) + rest);
+  CHECK(c.total == 308778780864LL);
+  CHECK(c.active == 9 * full + 39 * swa + 47 * (router + 8 * expert) + rest);
+  CHECK(c.active == 15445936320LL);
+  CHECK(c.active_no_embed == 14820985024LL);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[1].attn.window == 128);
+  CHECK(m.layers[1].attn.sinks);
+  CHECK_FALSE(m.layers[0].attn.sinks);
+  CHECK(m.layers[1].attn.rope_dim == 64);  // int(192 x 0.334)
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  // KV per token (bf16): 4 heads x (192 + 128) x 2 B on full layers, 8 on sliding ones (before the window caps them).
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  const Analysis a = analyze(m, w, nullptr);
+  CHECK(a.kv_bytes_per_token == 9 * 4 * 320 * 2 + 39 * 8 * 320 * 2);
+  CHECK(a.kv_bytes_per_token == 222720);
+  CHECK(a.kv_cache_bytes == 9 * 1024 * 2560.0 + 39 * 128 * 5120.0);
+  // transformers' native layout and defaults (configuration_mimo_v2_flash.py) describe the same model: full
+  // attention on the first and every sixth layer, twice the KV heads on sliding layers, one dense layer.
+  CHECK(count_params(parse({{"model_type", "mimo_v2_flash"}})).total == c.total);
+}
