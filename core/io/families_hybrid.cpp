@@ -98,6 +98,14 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   mimo2.source = "mimo_v2_flash/configuration_mimo_v2_flash.py, convert_mimo_v2_flash_weights_to_hf.py; vLLM's models/mimo_v2_flash.py";
   v.push_back(mimo2);
 
+  // MiniMax-M3: MiniMax Sparse Attention's block indexer on most layers, experts with a shared one.
+  FamilyTraits minimax_m3{"minimax_m3", {"minimax_m3_vl"},
+                          {"MiniMaxM3ForCausalLM", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"}};
+  minimax_m3.layout = Layout::MiniMaxM3;
+  minimax_m3.activation = "swigluoai";
+  minimax_m3.source = "MiniMaxAI/MiniMax-M3 config.json; vLLM's MiniMax-M3 plugin (MiniMaxM3SparseAttention, MiniMaxM3MoE)";
+  v.push_back(minimax_m3);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

@@ -61,7 +61,10 @@ Count attention_count(const AttentionSpec& a, Count h) {
     p += h * (q + k + v) + Count(a.n_heads) * a.v_head_dim * h;
     if (a.qkv_bias) p += q + k + v;
   }
-  if (a.index_topk > 0) {
+  if (a.index_topk > 0 && a.index_block > 0) {
+    // MiniMax-M3's indexer: index_q (index_heads x d_i) and index_k (d_i) from h, their per-head norms.
+    p += h * (Count(a.index_heads) * a.index_head_dim + a.index_head_dim) + Count(2) * a.index_head_dim;
+  } else if (a.index_topk > 0) {
     // DeepSeek-V3.2's lightning indexer: wq_b from the query latent, wk, its LayerNorm (weight and bias) and
     // weights_proj (one weight per indexer head and token).
     const Count ih = a.index_heads, id = a.index_head_dim;

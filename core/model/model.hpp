@@ -49,6 +49,10 @@ struct AttentionSpec {
   i64 index_topk = 0;
   i64 index_heads = 0;
   i64 index_head_dim = 0;
+  // MiniMax-M3's block-sparse attention (MSA): the indexer's index_heads queries and one shared key come from the
+  // hidden state (with per-head norms), score every cached key and pick blocks of index_block keys; index_topk is
+  // then the keys a query attends (the blocks x index_block). 0: DeepSeek-V3.2's token-level indexer.
+  i64 index_block = 0;
   // Gemma 3n / Gemma 4: the last num_kv_shared_layers layers read the cache of the last earlier layer of their kind
   // and compute no keys or values of their own (no cache of their own either). Gemma 3n still stores their k/v
   // projections and k-norm (kv_weights_kept); Gemma 4 drops them.

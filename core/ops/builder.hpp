@@ -56,6 +56,7 @@ void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, d
 void add_moe(Builder& b, const GroupStep& gs);        // router, routed experts, shared experts
 void add_recurrent(Builder& b, const GroupStep& gs);  // gated DeltaNet, Mamba, Mamba2, lightning (ops/recurrent.cpp)
 void add_indexer(Builder& b, const GroupStep& gs);    // DeepSeek sparse attention's lightning indexer and top-k
+void add_block_indexer(Builder& b, const GroupStep& gs);  // MiniMax-M3's block indexer (ops/attention.cpp)
 // Gemma 3n / Gemma 4 blocks (ops/gemma.cpp): AltUp's prediction or correction, LAuReL, the per-layer input block;
 // the per-layer embeddings and AltUp's stream projections before the first layer and after the last.
 void add_altup(Builder& b, const GroupStep& gs, const std::string& name);

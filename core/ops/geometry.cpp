@@ -29,6 +29,8 @@ double compressed_prefix(double P, double m, double cap) { return window_prefix(
 
 double index_key_bytes(const AttentionSpec& a) {
   if (a.index_topk <= 0) return 0;
+  // MiniMax-M3: one bf16 key of d_i a token (vLLM's MiniMaxM3IndexerCache keeps the model's type).
+  if (a.index_block > 0) return 2.0 * static_cast<double>(a.index_head_dim);
   return static_cast<double>(a.index_head_dim) + 4.0 * std::ceil(static_cast<double>(a.index_head_dim) / 128);
 }
 

@@ -114,6 +114,10 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     if (a.o_bias) f32(A, L, static_cast<double>(h));
     if (a.qk_norm && a.qk_norm_weight) f32(A, L, 2.0 * a.head_dim);
     if (a.sinks) f32(A, L, static_cast<double>(a.n_heads));
+    if (a.index_topk > 0 && a.index_block > 0) {  // MiniMax-M3's index_q, index_k and their norms
+      add(Cat::Other, A, L, h, static_cast<double>(h) * (a.index_heads + 1) * a.index_head_dim);
+      f32(A, L, 2.0 * a.index_head_dim);
+    }
     }
     if (ly.hc_mult > 0) {  // DeepSeek-V4's two hyper-connections: fp32
       const double n = static_cast<double>(ly.hc_mult);

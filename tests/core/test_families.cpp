@@ -615,3 +615,80 @@ TEST_CASE("MiMo-V2-Flash by hand: sliding layers with their own KV heads and sin
   // attention on the first and every sixth layer, twice the KV heads on sliding layers, one dense layer.
   CHECK(count_params(parse({{"model_type", "mimo_v2_flash"}})).total == c.total);
 }
+
+// MiniMax-M3 (MiniMaxAI/MiniMax-M3 config.json, refused before). By hand, h = 6144, V = 200064:
+//   attention every layer: 64 heads, 4 KV heads of 128, q/k norms of 128 shared by the heads:
+//     6144 x (64*128 + 2*4*128) + 64*128 x 6144 + 2*128 = 106,955,008;
+//   MiniMax Sparse Attention on 57 layers: index_q (4 heads of 128) and index_k (128) from h, their norms:
+//     6144 x 640 + 2*128 = 3,932,416;
+//   3 dense MLPs of 12288 (3 x 6144 x 12288); 57 MoE layers: 128 gated experts of 3072, one shared of 3072
+//     (3 x 6144 x 3072 = 56,623,104 each), the router 6144 x 128 and 128 routing biases;
+//   two norms a layer, the final norm, untied embedding and head 2 x 200064 x 6144.
+// Total 426,174,572,928 (the card's ~428B adds the vision tower and the MTP modules); active (4 experts)
+// 25,962,473,856, 23,504,087,424 without the embedding and the head (the card: ~23B).
+TEST_CASE("MiniMax-M3 by hand: a block indexer on the sparse layers, 128 experts and a shared one", "[families][params]") {
+  json flags_moe = json::array(), flags_sparse = json::array();
+  for (int i = 0; i < 60; ++i) flags_moe.push_back(i < 3 ? 0 : 1);
+  flags_sparse = flags_moe;
+  const json cfg = {{"architectures", {"MiniMaxM3ForCausalLM"}}, {"model_type", "minimax_m3"},
+                    {"attention_output_gate", false}, {"dense_intermediate_size", 12288}, {"first_k_dense_replace", 3},
+                    {"head_dim", 128}, {"hidden_act", "swigluoai"}, {"hidden_size", 6144}, {"intermediate_size", 3072},
+                    {"max_position_embeddings", 1048576}, {"moe_intermediate_size", 3072}, {"moe_layer_freq", flags_moe},
+                    {"n_shared_experts", 1}, {"num_attention_heads", 64}, {"num_experts_per_tok", 4},
+                    {"num_hidden_layers", 60}, {"num_key_value_heads", 4}, {"num_local_experts", 128},
+                    {"num_mtp_modules", 7}, {"num_nextn_predict_layers", 1}, {"partial_rotary_factor", 0.5},
+                    {"qk_norm_type", "per_head"}, {"rms_norm_eps", 1e-06}, {"rope_theta", 5000000}, {"rotary_dim", 64},
+                    {"routed_scaling_factor", 2.0}, {"scoring_func", "sigmoid"}, {"shared_intermediate_size", 3072},
+                    {"sparse_attention_config", {{"sparse_attention_freq", flags_sparse}, {"sparse_block_size", 128},
+                                                 {"sparse_disable_index_value", flags_sparse}, {"sparse_index_dim", 128},
+                                                 {"sparse_init_block", 0}, {"sparse_local_block", 1},
+                                                 {"sparse_num_index_heads", 4}, {"sparse_score_type", "max"},
+                                                 {"sparse_topk_blocks", 16}, {"use_sparse_attention", true}}},
+                    {"swiglu_alpha", 1.702}, {"swiglu_limit", 7.0}, {"tie_word_embeddings", false},
+                    {"use_gemma_norm", true}, {"use_qk_norm", true}, {"use_routing_bias", true}, {"vocab_size", 200064}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 6144, V = 200064;
+  const long long attn = h * (64 * 128 + 2 * 4 * 128) + 64 * 128 * h + 2 * 128;
+  const long long indexer = h * (4 * 128 + 128) + 2 * 128;
+  const long long expert = 3 * h * 3072, router = h * 128 + 128;
+  const long long rest = 60 * attn + 57 * indexer + 3 * 3 * h * 12288 + 121 * h + 2 * V * h;
+  CHECK(attn == 106955008LL);
+  CHECK(indexer == 3932416LL);
+  const auto c = count_params(m);
+  CHECK(c.total == rest + 57 * (router + 129 * expert));
+  CHECK(c.total == 426174572928LL);
+  CHECK(c.active == rest + 57 * (router + 5 * expert));
+  CHECK(c.active == 25962473856LL);
+  CHECK(c.active - 2 * V * h == 23504087424LL);
+  CHECK(m.mtp_layers == 1);
+  CHECK(m.layers[2].attn.index_topk == 0);
+  CHECK(m.layers[3].attn.index_topk == 16 * 128);
+  CHECK(m.layers[3].attn.index_block == 128);
+  CHECK(m.layers[0].attn.rope_dim == 64);
+  // KV per token (bf16): 4 KV heads x (128 + 128) x 2 B every layer, and a 128-wide bf16 index key on 57 layers.
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  CHECK(analyze(m, w, nullptr).kv_bytes_per_token == 60 * 4 * 256 * 2 + 57 * 128 * 2);
+  // A decode token at 4096: a sparse layer attends 16 blocks of 128 (2048 keys) and its indexer scores all 4096 keys
+  // (4 index heads, a 128-wide dot product and the block's max); a dense layer attends all 4096.
+  const auto ops = step_ops(m, group_layers(m), {Request{4095, 1, 1}}, test::settings());
+  CHECK(find_op(ops, "attention", "MoE, full top-2048").kv_read_bytes == 57 * 2048 * 4 * 256 * 2.0);
+  CHECK(find_op(ops, "attention", "dense, full").kv_read_bytes == 3 * 4096 * 4 * 256 * 2.0);
+  CHECK(find_op(ops, "indexer_scores").flops == 57 * 4096 * 4 * (2 * 128 + 1.0));
+  CHECK(find_op(ops, "indexer_qk").flops == 57 * 2.0 * h * 5 * 128);
+  // NVIDIA's NVFP4 copy (minimax_m3_vl, the text model in text_config): ModelOpt's mixed precision, the routed
+  // experts in NVFP4 and the other projections in MXFP8.
+  json vl = {{"model_type", "minimax_m3_vl"}, {"architectures", {"MiniMaxM3SparseForConditionalGeneration"}}};
+  vl["text_config"] = cfg;
+  vl["text_config"].erase("model_type");
+  vl["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"},
+                               {"exclude_modules", {"lm_head", "model.embed_tokens", "language_model.model.layers.3.block_sparse_moe.gate"}},
+                               {"quantized_layers", {{"language_model.model.layers.0.self_attn.q_proj", {{"quant_algo", "MXFP8"}}},
+                                                     {"language_model.model.layers.3.block_sparse_moe.experts.0.w1", {{"quant_algo", "NVFP4"}}}}}};
+  const ModelSpec q = parse(vl);
+  CHECK(count_params(q).total == c.total);
+  CHECK(q.declared_weights == "mxfp8");
+  CHECK(q.declared_expert_weights == "nvfp4");
+}

@@ -1,0 +1,13 @@
+// Config reader of MiniMax-M3 (minimax_m3; minimax_m3_vl's text_config): GQA attention with per-head q/k norms,
+// MiniMax Sparse Attention (a block indexer choosing sparse_topk_blocks of sparse_block_size keys) on the layers
+// sparse_attention_freq names, dense MLPs on the first layers and sigmoid-routed experts with a shared expert after
+// them (io/config_minimax.cpp). transformers has no class for it: the sizes are required, as the release writes them.
+#pragma once
+
+#include "io/config_common.hpp"
+
+namespace infercast {
+
+void parse_minimax_m3(Reader& r, ModelSpec& m);
+
+}  // namespace infercast
