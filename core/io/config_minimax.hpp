@@ -9,5 +9,9 @@
 namespace infercast {
 
 void parse_minimax_m3(Reader& r, ModelSpec& m);
+// Step-3.7-Flash (step3p7; step3p5, its text model in transformers), whose text configuration transformers derives
+// from MiniMax-M3's: GQA with per-head q/k norms and a gate per head (g_proj), sliding layers of 512 beside full
+// ones (layer_types), dense MLPs on the first layers, then sigmoid-routed experts beside one shared expert.
+void parse_step3p7(Reader& r, ModelSpec& m);
 
 }  // namespace infercast

@@ -106,6 +106,13 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   minimax_m3.source = "MiniMaxAI/MiniMax-M3 config.json; vLLM's MiniMax-M3 plugin (MiniMaxM3SparseAttention, MiniMaxM3MoE)";
   v.push_back(minimax_m3);
 
+  // Step-3.7-Flash: a gate per attention head, sliding layers of 512, experts beside a shared one.
+  FamilyTraits step3p7{"step3p7", {"step3p5"}, {"Step3p7FlashForCausalLM", "Step3p7ForConditionalGeneration"}};
+  step3p7.layout = Layout::Step3p7;
+  step3p7.config_class = "Step3p7TextConfig";
+  step3p7.source = "step3p7/configuration_step3p7.py, modular_step3p7.py (Step3p7Attention: laguna's LagunaAttention)";
+  v.push_back(step3p7);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

@@ -774,6 +774,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
     case Layout::MiMoV2: parse_mimo_v2_flash(top, m); break;
     case Layout::MiniMaxM3: parse_minimax_m3(top, m); break;
+    case Layout::Step3p7: parse_step3p7(top, m); break;
   }
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);

@@ -77,6 +77,7 @@ Count attention_count(const AttentionSpec& a, Count h) {
                         : Count(k_norm ? 2 : 1) * a.head_dim;
   }
   if (a.sinks) p += a.n_heads;
+  if (a.head_gate) p += h * a.n_heads;  // g_proj
   return p;
 }
 

@@ -44,6 +44,7 @@ struct AttentionSpec {
   bool sinks = false;    // learned per-head attention sink logits (gpt-oss)
   bool fused_qkv = false;  // checkpoint stores one qkv matrix (Phi-3, Falcon): one dispatch, same FLOPs
   bool output_gate = false;  // gated attention (Qwen3-Next, Qwen3.5): q_proj also yields a sigmoid gate on the output
+  bool head_gate = false;    // a gate per head (Step-3.7's g_proj, h x n_h): each head's output times sigmoid(g)
   // DeepSeek sparse attention (DeepSeek-V3.2): a lightning indexer with its own heads scores every cached key and
   // each query attends only its index_topk best (0: dense attention).
   i64 index_topk = 0;

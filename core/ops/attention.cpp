@@ -105,6 +105,10 @@ void add_attention(Builder& b, const GroupStep& gs) {
     gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);
   }
   if (a.output_gate) b.elementwise("output_gate", G, n, T * nh * vhd, conv.silu_flops_per_element + 1, 2);  // o * sigmoid(g)
+  if (a.head_gate) {  // Step-3.7: one gate a head, g_proj from the layer's input
+    b.gemm("g_proj (head gate)", G, n, T, h, nh, false);
+    b.elementwise("head_gate", G, n, T * nh * vhd, 1, 1).flops += c * T * nh * conv.silu_flops_per_element;
+  }
   if (b.s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
   b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
 }

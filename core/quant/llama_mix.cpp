@@ -114,6 +114,7 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     if (a.o_bias) f32(A, L, static_cast<double>(h));
     if (a.qk_norm && a.qk_norm_weight) f32(A, L, 2.0 * a.head_dim);
     if (a.sinks) f32(A, L, static_cast<double>(a.n_heads));
+    if (a.head_gate) add(Cat::Other, A, L, h, static_cast<double>(h) * a.n_heads);  // Step-3.7's g_proj
     if (a.index_topk > 0 && a.index_block > 0) {  // MiniMax-M3's index_q, index_k and their norms
       add(Cat::Other, A, L, h, static_cast<double>(h) * (a.index_heads + 1) * a.index_head_dim);
       f32(A, L, 2.0 * a.index_head_dim);

@@ -692,3 +692,58 @@ TEST_CASE("MiniMax-M3 by hand: a block indexer on the sparse layers, 128 experts
   CHECK(q.declared_weights == "mxfp8");
   CHECK(q.declared_expert_weights == "nvfp4");
 }
+
+// Step-3.7-Flash (stepfun-ai/Step-3.7-Flash config.json, refused before). By hand, h = 4096, V = 128896:
+//   attention every layer (LagunaAttention): 64 heads, 8 KV heads of 128, q/k norms of 128, g_proj 4096 x 64:
+//     4096 x (64*128 + 2*8*128) + 64*128 x 4096 + 2*128 + 4096*64 = 75,759,872;
+//   3 dense MLPs of 11264; 42 MoE layers: 288 gated experts of 1280 and one shared of 1280 (3 x 4096 x 1280 =
+//   15,728,640 each), the router 4096 x 288 and 288 router biases;
+//   two norms a layer, the final norm, untied embedding and head 2 x 128896 x 4096.
+// Total 195,844,508,736 (StepFun: a 196B language backbone; the 198B adds the 1.8B vision encoder); active (8 experts)
+// 10,875,702,336 (11B). The three MTP layers are reported, not counted.
+TEST_CASE("Step-3.7-Flash by hand: a gate per head, sliding layers of 512, 288 experts and a shared one", "[families][params]") {
+  json types = json::array();
+  for (int i = 0; i < 45; ++i) types.push_back(i % 4 == 0 ? "full_attention" : "sliding_attention");
+  const json cfg = {{"architectures", {"Step3p7FlashForCausalLM"}}, {"model_type", "step3p7"}, {"num_hidden_layers", 45},
+                    {"hidden_size", 4096}, {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"head_dim", 128},
+                    {"vocab_size", 128896}, {"max_position_embeddings", 65536}, {"intermediate_size", 11264},
+                    {"sliding_window", 512}, {"layer_types", types}, {"first_k_dense_replace", 3}, {"num_experts", 288},
+                    {"num_experts_per_tok", 8}, {"moe_intermediate_size", 1280}, {"share_expert_dim", 1280},
+                    {"n_shared_experts", 1}, {"scoring_func", "sigmoid"}, {"num_nextn_predict_layers", 3},
+                    {"use_moe_router_bias", true}, {"moe_router_scaling_factor", 3.0}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 128896;
+  const long long attn = h * (64 * 128 + 2 * 8 * 128) + 64 * 128 * h + 2 * 128 + h * 64;
+  const long long expert = 3 * h * 1280, router = h * 288 + 288;
+  const long long rest = 45 * attn + 3 * 3 * h * 11264 + 91 * h + 2 * V * h;
+  CHECK(attn == 75759872LL);
+  const auto c = count_params(m);
+  CHECK(c.total == rest + 42 * (router + 289 * expert));
+  CHECK(c.total == 195844508736LL);
+  CHECK(c.active == rest + 42 * (router + 9 * expert));
+  CHECK(c.active == 10875702336LL);
+  CHECK(m.mtp_layers == 3);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[1].attn.window == 512);
+  CHECK(m.layers[1].attn.head_gate);
+  CHECK_FALSE(m.layers[2].ffn.moe);
+  CHECK(m.layers[3].ffn.moe);
+  // The gate: g_proj's 2 x 4096 x 64 FLOPs a token and layer, then each head's output times its sigmoid.
+  const auto ops = step_ops(m, group_layers(m), {Request{100, 1, 1}}, test::settings());
+  double g = 0;
+  for (const auto& o : ops)
+    if (o.name == "g_proj (head gate)") g += o.flops;
+  CHECK(g == 45 * 2.0 * h * 64);
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  CHECK(analyze(m, w, nullptr).kv_bytes_per_token == 45 * 8 * 256 * 2);
+  // transformers' native names (n_routed_experts, share_expert_dims via attribute_map, moe_layers_enum) read the same.
+  json native = cfg;
+  native.erase("num_experts");
+  native.erase("first_k_dense_replace");
+  native["n_routed_experts"] = 288;
+  native["moe_layers_enum"] = "3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44";
+  CHECK(count_params(parse(native)).total == c.total);
+}
