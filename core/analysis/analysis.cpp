@@ -45,7 +45,9 @@ void footprint(Analysis& a, const Workload& w) {
   // Recurrent layers keep a constant state per sequence, held with the KV cache (docs/formulas.md, "Memory").
   a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s.precision.activations.bits_per_element / 8);
   a.kv_cache_bytes += a.state_bytes;
-  for (const auto& g : a.groups) a.kv_bytes_per_token += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
+  for (const auto& g : a.groups)
+    a.kv_bytes_per_token += static_cast<double>(g.count) *
+                            (kv_bytes_per_token_layer(g.spec.attn, kb) + compressed_kv_bytes_per_token(g.spec.attn, kb));
 }
 
 // The first step (prefill or the given ragged step) and the first decode step. With chunked prefill the first step

@@ -49,6 +49,10 @@ void lane_boundaries(const AttentionSpec& at, double p0, double span, double til
     const double j = static_cast<double>(keys_per_query_bound(at)) - 1 - p0;  // keys stop growing after this step
     if (j > 0 && j < span) out.push_back(j);
   }
+  if (compressed_keys_bound(at) > 0) {  // DeepSeek-V4's CSA: the pooled entries reach the indexer's top-k
+    const double j = static_cast<double>(compressed_keys_bound(at)) - 1 - p0;
+    if (j > 0 && j < span) out.push_back(j);
+  }
   if (at.chunk > 0) {
     const double k = static_cast<double>(at.chunk);
     for (double j = k - std::fmod(p0, k); j < span; j += k) out.push_back(j);

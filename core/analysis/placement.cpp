@@ -10,8 +10,7 @@ namespace infercast {
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, double ctx, bool window_held_in_full) {
   double bytes = 0;
   for (const auto& g : groups)
-    bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) *
-             kv_tokens_resident(g.spec.attn, ctx, window_held_in_full);
+    bytes += static_cast<double>(g.count) * kv_bytes_resident(g.spec.attn, kb, ctx, window_held_in_full);
   return bytes;
 }
 

@@ -325,6 +325,9 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     const auto declared = find_dtype(m.declared_weights);
     for (int c = 0; c < kWeightClasses; ++c)
       if (!m.declared_keeps[c]) pr.by_class[c] = declared;
+    // Routed experts stored in a format of their own (DeepSeek-V4's fp4 experts beside fp8 weights).
+    if (const auto experts = find_dtype(m.declared_expert_weights); experts && !m.declared_expert_weights.empty())
+      pr.by_class[static_cast<int>(WeightClass::Experts)] = experts;
     // A W8A8 FP8 checkpoint (an activation_scheme beside FP8 weights) computes in FP8 where the device has FP8 matrix
     // units and the runtime uses them (vLLM's and SGLang's Fp8LinearMethod quantize activations per token or per
     // 128-wide group); elsewhere its weights are dequantized and multiplied in bf16 (FP8 Marlin on an A100).

@@ -36,8 +36,6 @@ void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
                     "norm_topk_prob", "routed_scaling_factor", "partial_rotary_factor", "moe_shared_expert_overlap",
                     "mtp_hybrid_override_pattern", "mtp_layers_block_type", "expand", "mamba_expand", "mamba_proj_bias",
                     "mamba_dt_min", "mamba_dt_max", "mamba_dt_limit", "mamba_dt_init_floor", "hidden_act", "n_shared_experts"});
-  if (r.has("moe_latent_size")) not_modelled(r, "moe_latent_size", "a latent MoE (experts in a projected space)");
-  r.raw("moe_latent_size");
   if (r.has("sliding_window")) not_modelled(r, "sliding_window", "a sliding window in Nemotron-H's attention layers");
   r.raw("sliding_window");
 
@@ -124,9 +122,14 @@ void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     moe.n_shared = 1;  // NemotronHMoE: one shared MLP of moe_shared_expert_intermediate_size
     moe.shared_intermediate = r.positive_int_or("moe_shared_expert_intermediate_size", 7688);
     moe.score_correction_bias = true;  // DeepseekV3TopkRouter's e_score_correction_bias
+    // Nemotron 3 Super and Ultra: a latent MoE. fc1_latent_proj and fc2_latent_proj (with mlp_bias) wrap the routed
+    // experts, which work at moe_latent_size; the router and the shared MLP read h (vLLM's NemotronHMoE).
+    moe.latent = r.has("moe_latent_size") ? r.positive_int("moe_latent_size") : 0;
+    r.raw("moe_latent_size");
     config_check_top_k(r, moe, "num_experts_per_tok");
   } else {
-    config_ignore(r, {"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "moe_shared_expert_intermediate_size"});
+    config_ignore(r, {"n_routed_experts", "num_experts_per_tok", "moe_intermediate_size", "moe_shared_expert_intermediate_size",
+                      "moe_latent_size"});
   }
   for (char k : kinds) {
     LayerSpec layer;

@@ -84,6 +84,35 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   // Xiaomi's MiMo: Qwen2's layers (q, k, v biases) and MTP layers beside them (reported, not counted).
   alias("qwen2", {"mimo"}, {"MiMoForCausalLM"});
 
+  // DeepSeek-V4: compressed attention beside a sliding window, hyper-connections, hash-routed first layers.
+  FamilyTraits ds4{"deepseek_v4", {"deepseek_ref"}, {"DeepseekV4ForCausalLM"}};
+  ds4.layout = Layout::DeepSeekV4;
+  ds4.config_class = "DeepseekV4Config";
+  ds4.source = "deepseek_v4/configuration_deepseek_v4.py, modular_deepseek_v4.py; SGLang's models/deepseek_v4.py";
+  v.push_back(ds4);
+
+  // MiMo-V2-Flash: sliding layers with their own KV heads and sinks beside full ones, experts after a dense layer.
+  FamilyTraits mimo2{"mimo_v2_flash", {}, {"MiMoV2FlashForCausalLM"}};
+  mimo2.layout = Layout::MiMoV2;
+  mimo2.config_class = "MiMoV2FlashConfig";
+  mimo2.source = "mimo_v2_flash/configuration_mimo_v2_flash.py, convert_mimo_v2_flash_weights_to_hf.py; vLLM's models/mimo_v2_flash.py";
+  v.push_back(mimo2);
+
+  // MiniMax-M3: MiniMax Sparse Attention's block indexer on most layers, experts with a shared one.
+  FamilyTraits minimax_m3{"minimax_m3", {"minimax_m3_vl"},
+                          {"MiniMaxM3ForCausalLM", "MiniMaxM3SparseForCausalLM", "MiniMaxM3SparseForConditionalGeneration"}};
+  minimax_m3.layout = Layout::MiniMaxM3;
+  minimax_m3.activation = "swigluoai";
+  minimax_m3.source = "MiniMaxAI/MiniMax-M3 config.json; vLLM's MiniMax-M3 plugin (MiniMaxM3SparseAttention, MiniMaxM3MoE)";
+  v.push_back(minimax_m3);
+
+  // Step-3.7-Flash: a gate per attention head, sliding layers of 512, experts beside a shared one.
+  FamilyTraits step3p7{"step3p7", {"step3p5"}, {"Step3p7FlashForCausalLM", "Step3p7ForConditionalGeneration"}};
+  step3p7.layout = Layout::Step3p7;
+  step3p7.config_class = "Step3p7TextConfig";
+  step3p7.source = "step3p7/configuration_step3p7.py, modular_step3p7.py (Step3p7Attention: laguna's LagunaAttention)";
+  v.push_back(step3p7);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

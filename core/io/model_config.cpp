@@ -4,7 +4,10 @@
 #include "io/config_family.hpp"
 #include "io/dbrx.hpp"
 #include "io/decoder_rules.hpp"
+#include "io/config_deepseek.hpp"
 #include "io/config_gemma.hpp"
+#include "io/config_mimo.hpp"
+#include "io/config_minimax.hpp"
 #include "io/config_hybrid.hpp"
 #include "io/config_audio.hpp"
 #include "io/config_vision.hpp"
@@ -569,6 +572,25 @@ static void read_quantization(Reader q, ModelSpec& m) {
       m.declared_weights = "fp8_block128";
     } else if (algo == "NVFP4") {
       m.declared_weights = "nvfp4";
+    } else if (algo == "MIXED_PRECISION") {
+      // quantized_layers names each module's algorithm (NVIDIA's MiniMax-M3 NVFP4: the routed experts in NVFP4, the
+      // other projections in MXFP8): the experts' and the rest's formats, the first of each.
+      const json* layers = q.raw("quantized_layers");
+      const auto format = [](const json& v) -> std::string {
+        const std::string a = v.is_object() && v.contains("quant_algo") && v["quant_algo"].is_string() ? v["quant_algo"].get<std::string>() : "";
+        if (a == "NVFP4") return "nvfp4";
+        if (a == "MXFP8") return "mxfp8";
+        if (a == "MXFP4") return "mxfp4";
+        if (a == "FP8") return "fp8";
+        return "";
+      };
+      if (layers && layers->is_object())
+        for (const auto& [name, v] : layers->items()) {
+          const bool routed = name.find(".experts.") != std::string::npos && name.find("shared_experts") == std::string::npos;
+          std::string& slot = routed ? m.declared_expert_weights : m.declared_weights;
+          if (slot.empty()) slot = format(v);
+        }
+      if (m.declared_weights.empty()) m.declared_weights = m.declared_expert_weights;
     } else if (algo == "W4A16_AWQ" || algo == "W4A8_AWQ") {
       const json* group = q.raw("group_size");
       const i64 g = group && group->is_number_integer() && group->get<i64>() > 0 ? group->get<i64>() : 128;
@@ -619,6 +641,8 @@ static void read_quantization(Reader q, ModelSpec& m) {
     m.declared_weights = g > 0 ? "int" + std::to_string(b) + "-g" + std::to_string(g) : "int" + std::to_string(b);
     if (!find_dtype(m.declared_weights)) m.declared_weights.clear();
   }
+  // ModelOpt's mixed precision (NVIDIA's DeepSeek-V4 NVFP4): the routed experts in NVFP4, the rest as declared.
+  if (q.string_or("moe_quant_algo", "") == "NVFP4") m.declared_expert_weights = "nvfp4";
   if (m.declared_weights.empty()) {
     m.warnings.push_back(Warning{"model.quantization_not_applied", q.path(),
                                  q.path() + " declares quant_method \"" + method +
@@ -747,6 +771,10 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m); break;
+    case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
+    case Layout::MiMoV2: parse_mimo_v2_flash(top, m); break;
+    case Layout::MiniMaxM3: parse_minimax_m3(top, m); break;
+    case Layout::Step3p7: parse_step3p7(top, m); break;
   }
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);

@@ -12,8 +12,33 @@ Count ffn_count(Count hidden, Count width, bool gated, bool bias) {
   return p;
 }
 
+// DeepSeek-V4's attention (transformers' DeepseekV4Attention, its compressors and indexer).
+Count compressed_attention_count(const AttentionSpec& a, Count h) {
+  const Count nh = a.n_heads, d = a.head_dim, rq = a.q_lora_rank;
+  Count p = h * rq + rq + rq * nh * d;  // q_a_proj, q_norm, q_b_proj (the per-head q norm has no weights)
+  p += h * d + d;                       // kv_proj to the one shared key-value head, kv_norm
+  p += Count(a.o_lora_rank) * nh * d + Count(a.o_groups) * a.o_lora_rank * h;  // o_a_proj (per group), o_b_proj
+  if (a.sinks) p += nh;
+  if (a.compress_ratio > 0) {
+    // The compressor: kv_proj and gate_proj, a position bias per slot of the window, kv_norm. CSA's windows
+    // overlap (width 2m, stride m): its projections and bias are twice as wide.
+    const Count m = a.compress_ratio, w = Count(a.index_topk > 0 ? 2 : 1) * d;
+    p += Count(2) * h * w + m * w + d;
+    if (a.index_topk > 0) {
+      // The indexer: its own overlapping compressor at index_head_dim, q_b_proj from the query latent, weights_proj.
+      const Count ih = a.index_heads, id = a.index_head_dim, iw = Count(2) * id;
+      p += Count(2) * h * iw + m * iw + id + rq * ih * id + h * ih;
+    }
+  }
+  return p;
+}
+
+// One hyper-connection (DeepSeek-V4's DeepseekV4HyperConnection): fn (2+n)n x n*h, base (2+n)n, 3 scales.
+Count hyper_connection_count(Count n, Count h) { return (Count(2) + n) * n * n * h + (Count(2) + n) * n + 3; }
+
 Count attention_count(const AttentionSpec& a, Count h) {
   Count p = 0;
+  if (a.kind == AttnKind::Compressed) return compressed_attention_count(a, h);
   if (a.kind == AttnKind::MLA) {
     const Count qdim = Count(a.n_heads) * (Count(a.qk_nope_dim) + a.qk_rope_dim);
     if (a.q_lora_rank > 0) {
@@ -36,7 +61,10 @@ Count attention_count(const AttentionSpec& a, Count h) {
     p += h * (q + k + v) + Count(a.n_heads) * a.v_head_dim * h;
     if (a.qkv_bias) p += q + k + v;
   }
-  if (a.index_topk > 0) {
+  if (a.index_topk > 0 && a.index_block > 0) {
+    // MiniMax-M3's indexer: index_q (index_heads x d_i) and index_k (d_i) from h, their per-head norms.
+    p += h * (Count(a.index_heads) * a.index_head_dim + a.index_head_dim) + Count(2) * a.index_head_dim;
+  } else if (a.index_topk > 0) {
     // DeepSeek-V3.2's lightning indexer: wq_b from the query latent, wk, its LayerNorm (weight and bias) and
     // weights_proj (one weight per indexer head and token).
     const Count ih = a.index_heads, id = a.index_head_dim;
@@ -49,6 +77,7 @@ Count attention_count(const AttentionSpec& a, Count h) {
                         : Count(k_norm ? 2 : 1) * a.head_dim;
   }
   if (a.sinks) p += a.n_heads;
+  if (a.head_gate) p += h * a.n_heads;  // g_proj
   return p;
 }
 
@@ -62,7 +91,7 @@ ModelSpec convert_to_mla(const ModelSpec& m, const MlaConversion& c) {
   ModelSpec out = m;
   for (auto& L : out.layers) {
     AttentionSpec& a = L.attn;
-    if (!L.has_attention || a.kind == AttnKind::MLA) continue;
+    if (!L.has_attention || a.kind != AttnKind::Standard) continue;
     a.kind = AttnKind::MLA;
     a.n_kv_heads = a.n_heads;
     a.q_lora_rank = c.q_lora_rank;
@@ -112,8 +141,10 @@ ParamCounts count_params(const ModelSpec& m) {
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
   if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
   Count norms = (m.has_head ? norm_w : Count(0)) + ple_norm;  // the final norm
-  Count attention, ffn_dense = ple_proj + altup_proj, router, experts_routed, experts_shared,
-                   active_ffn = ple_proj + altup_proj;
+  // DeepSeek-V4's hyper head: hc_fn n x n*h, hc_base n, hc_scale 1 (with the routers, as the layers' mixings).
+  const Count hc_head = m.hc_mult > 0 && m.has_head ? Count(m.hc_mult) * m.hc_mult * h + m.hc_mult + 1 : Count(0);
+  Count attention, ffn_dense = ple_proj + altup_proj, router = hc_head, experts_routed, experts_shared,
+                   active_ffn = ple_proj + altup_proj + hc_head;
   for (const auto& L : m.layers) {
     if (L.has_attention) attention += attention_count(L.attn, h);
     if (L.recurrent.kind != RecurrentKind::None) attention += recurrent_params(L.recurrent, h.v);
@@ -128,6 +159,12 @@ ParamCounts count_params(const ModelSpec& m) {
     ffn_dense += extra_dense;
     active_ffn += extra_dense + extra_router;
     router += extra_router;
+    // Hyper-connections (DeepSeek-V4): two per layer, always active, counted with the routers (as AltUp's coefficients).
+    if (L.hc_mult > 0) {
+      const Count hc = Count(2) * hyper_connection_count(L.hc_mult, h);
+      router += hc;
+      active_ffn += hc;
+    }
     const auto& f = L.ffn;
     if (!L.has_ffn) continue;
     if (!f.moe) {
@@ -137,14 +174,20 @@ ParamCounts count_params(const ModelSpec& m) {
       continue;
     }
     const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0) +
-                    (f.router_scales ? h + f.n_experts : Count(0));
-    const Count expert = ffn_count(h, f.expert_intermediate, f.gated, f.expert_bias);
+                    (f.router_scales ? h + f.n_experts : Count(0)) +
+                    (f.hash_routed ? Count(m.vocab) * f.top_k : Count(0));  // DeepSeek-V4's tid2eid table
+    // A latent MoE's experts work at the latent width; its two projections are dense and always active.
+    const Count expert = ffn_count(f.latent > 0 ? Count(f.latent) : h, f.expert_intermediate, f.gated, f.expert_bias);
+    const Count latent_proj = f.latent > 0 ? Count(2) * h * f.latent + (f.bias ? Count(f.latent) + h : Count(0)) : Count(0);
     const Count shared =
         Count(f.n_shared) * ffn_count(h, f.shared_intermediate, f.gated, f.shared_bias) + (f.shared_gate ? h : 0);
     router += r;
     experts_routed += Count(f.n_experts) * expert;
     experts_shared += shared;
-    active_ffn += r + Count(f.top_k) * expert + shared;
+    ffn_dense += latent_proj;
+    // A hash layer's token reads its own row of tid2eid (top_k entries), not the whole table.
+    const Count table_unread = f.hash_routed ? Count(m.vocab - 1) * f.top_k : Count(0);
+    active_ffn += r + Count(f.top_k) * expert + shared + latent_proj + Count(-1) * table_unread;
   }
   ParamCounts c;
   c.embedding = embedding.v;

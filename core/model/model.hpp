@@ -15,7 +15,11 @@
 
 namespace infercast {
 
-enum class AttnKind { Standard, MLA };
+// Compressed: DeepSeek-V4's attention (docs/formulas.md, "DeepSeek-V4"): one shared key-value head of head_dim,
+// queries through q_lora_rank, a sliding window beside keys pooled from every compress_ratio tokens (CSA, ratio 4,
+// an indexer picking index_topk of them; HCA, ratio 128, all of them; 0: the window alone), attention sinks and a
+// grouped low-rank output projection (o_groups x o_lora_rank).
+enum class AttnKind { Standard, MLA, Compressed };
 enum class NormKind { RMS, Layer };
 
 struct AttentionSpec {
@@ -40,11 +44,16 @@ struct AttentionSpec {
   bool sinks = false;    // learned per-head attention sink logits (gpt-oss)
   bool fused_qkv = false;  // checkpoint stores one qkv matrix (Phi-3, Falcon): one dispatch, same FLOPs
   bool output_gate = false;  // gated attention (Qwen3-Next, Qwen3.5): q_proj also yields a sigmoid gate on the output
+  bool head_gate = false;    // a gate per head (Step-3.7's g_proj, h x n_h): each head's output times sigmoid(g)
   // DeepSeek sparse attention (DeepSeek-V3.2): a lightning indexer with its own heads scores every cached key and
   // each query attends only its index_topk best (0: dense attention).
   i64 index_topk = 0;
   i64 index_heads = 0;
   i64 index_head_dim = 0;
+  // MiniMax-M3's block-sparse attention (MSA): the indexer's index_heads queries and one shared key come from the
+  // hidden state (with per-head norms), score every cached key and pick blocks of index_block keys; index_topk is
+  // then the keys a query attends (the blocks x index_block). 0: DeepSeek-V3.2's token-level indexer.
+  i64 index_block = 0;
   // Gemma 3n / Gemma 4: the last num_kv_shared_layers layers read the cache of the last earlier layer of their kind
   // and compute no keys or values of their own (no cache of their own either). Gemma 3n still stores their k/v
   // projections and k-norm (kv_weights_kept); Gemma 4 drops them.
@@ -52,6 +61,10 @@ struct AttentionSpec {
   bool kv_weights_kept = false;
   bool k_eq_v = false;   // Gemma 4's attention_k_eq_v on full layers: no v_proj, values are the keys' projection
   bool v_norm = false;   // a per-head RMS norm of the values without weights (Gemma 3n, Gemma 4)
+  // DeepSeek-V4 (kind Compressed): tokens pooled into one cached entry (0: none), and the grouped output projection.
+  i64 compress_ratio = 0;
+  i64 o_groups = 0;
+  i64 o_lora_rank = 0;
 };
 
 // Token mixers whose cache is a constant state per sequence instead of keys growing with the context
@@ -95,9 +108,14 @@ struct FfnSpec {
   bool router_bias = false;     // gpt-oss router has a bias
   bool expert_bias = false;     // gpt-oss experts have biases
   bool score_correction_bias = false;  // DeepSeek-V3 e_score_correction_bias (E values)
+  bool hash_routed = false;     // DeepSeek-V4's hash layers: experts chosen by a stored token-id table (vocab x top_k)
   bool router_scales = false;   // Gemma 4's router: a scale over the hidden width and one per expert (h + E values)
   bool gaussian_topk = false;   // Gemma 3n's activation sparsity: a statistical top-k cut of the gate (no weights)
   i64 act_params = 0;           // learnable scalars of a dense MLP's activation (xIELU's alpha_p and alpha_n: 2)
+  // A latent MoE (Nemotron 3 Super and Ultra, moe_latent_size): the routed experts read and write a latent of this
+  // width; fc1_latent_proj (h x latent) projects every token into it, fc2_latent_proj (latent x h) back, both with
+  // biases when `bias` (mlp_bias). The router and the shared experts stay at h. 0: the experts read h.
+  i64 latent = 0;
 };
 
 struct LayerSpec {
@@ -113,6 +131,11 @@ struct LayerSpec {
   i64 laurel_rank = 0;        // LAuReL: h x r and r x h projections and a norm of h (Gemma 3n)
   i64 altup = 0;              // AltUp with n streams: router h x n, prediction n x n^2, correction n x n, 2 vectors of h
   bool layer_scalar = false;  // Gemma 4's layer_scalar: one stored value per layer
+  // Manifold-constrained hyper-connections (DeepSeek-V4, hc_mult n): the residual is n streams of h; before attention
+  // and before the FFN a mixing of (2 + n) x n weights over the n*h streams (+ its bias and 3 scales) collapses them
+  // into the block's input and writes the block's output back (docs/formulas.md, "DeepSeek-V4"). 0: a plain residual.
+  i64 hc_mult = 0;
+  i64 hc_sinkhorn_iters = 0;  // Sinkhorn-Knopp iterations of the stream-mixing matrix
 };
 
 // Weight classes that can be stored in their own format (a checkpoint's quantization_config often keeps attention,
@@ -135,6 +158,7 @@ struct ModelSpec {
   std::string activation = "silu";
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
+  i64 hc_mult = 0;     // hyper-connections' streams (DeepSeek-V4): the head collapses them (n x n*h + n + 1 values)
   VisionSpec vision;   // the vision encoder and projector (kind None: a text-only model)
   AudioSpec audio;     // the audio encoder and its embedder (counted, not forecast)
   // Per-layer embeddings (Gemma 3n, Gemma 4): a second table of ple_vocab x ple_layers * ple_dim, a projection
@@ -159,6 +183,9 @@ struct ModelSpec {
   // What the checkpoint's GEMMs compute in, when it says: "fp8" for FP8 weights with an activation_scheme (dynamic or
   // static: W8A8, as vLLM and SGLang run them on devices with FP8 matrix units); empty otherwise.
   std::string declared_activations;
+  // The routed experts' format where the checkpoint stores them apart (DeepSeek-V4's expert_dtype "fp4", ModelOpt's
+  // moe_quant_algo); empty: as declared_weights.
+  std::string declared_expert_weights;
   bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true, true};
   std::vector<Warning> warnings;
 };
@@ -170,7 +197,7 @@ struct ParamCounts {
   i64 embedding = 0;
   i64 lm_head = 0;  // 0 when tied
   i64 attention = 0;
-  i64 ffn_dense = 0;
+  i64 ffn_dense = 0;       // dense MLPs, Gemma 3n/4 blocks and a latent MoE's two projections
   i64 experts_routed = 0;  // all routed experts of all layers
   i64 experts_shared = 0;
   i64 router = 0;

@@ -6,6 +6,40 @@
 
 namespace infercast {
 
+// MiniMax-M3's block indexer (vLLM's MiniMaxM3SparseAttention): index_q and index_k come out of the qkv GEMM, are
+// normalized per head and rotated; every query scores every cached index key (per index head a d_i-wide dot
+// product and the block's running max), and the best index_topk / index_block blocks are kept.
+void add_block_indexer(Builder& b, const GroupStep& gs) {
+  const Convention& conv = b.s.convention;
+  const AttentionSpec& a = gs.g.spec.attn;
+  const i64 n = gs.g.count;
+  const std::string& G = gs.g.label;
+  const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
+  const double ih = static_cast<double>(a.index_heads), id = static_cast<double>(a.index_head_dim);
+  const double key_bytes = index_key_bytes(a), blocks = static_cast<double>(a.index_topk / a.index_block);
+  b.gemm("indexer_qk", G, n, T, h, (ih + 1) * id, false);
+  b.elementwise("indexer_norm", G, n, T * (ih + 1) * id, b.norm_cost(), 1, 2 * id);
+  b.elementwise("indexer_rope", G, n, T * (ih + 1) * static_cast<double>(a.rope_dim), conv.rope_flops_per_element, 1);
+  {
+    Op& op = b.add("indexer_cache_write", G, OpClass::Memory, n);
+    op.act_read_bytes = c * T * id * b.ab;
+    op.kv_write_bytes = c * T * key_bytes;
+  }
+  {
+    Op& op = b.add("indexer_scores", G, OpClass::Attention, n);
+    op.flops = c * gs.index_pairs * ih * (2 * id + 1);
+    op.act_read_bytes = c * T * ih * id * b.ab;
+    op.kv_read_bytes = c * gs.index_keys * key_bytes;
+    op.act_write_bytes = c * gs.index_pairs / static_cast<double>(a.index_block) * 4;  // one fp32 score a block
+  }
+  {
+    Op& op = b.add("indexer_topk", G, OpClass::Elementwise, n);
+    op.flops = c * gs.index_pairs / static_cast<double>(a.index_block);
+    op.act_read_bytes = c * gs.index_pairs / static_cast<double>(a.index_block) * 4;
+    op.act_write_bytes = c * T * blocks * 4;
+  }
+}
+
 void add_attention(Builder& b, const GroupStep& gs) {
   const Convention& conv = b.s.convention;
   const AttentionSpec& a = gs.g.spec.attn;
@@ -38,6 +72,7 @@ void add_attention(Builder& b, const GroupStep& gs) {
         .dispatches = (conv.split_rope_and_cache_write && !a.kv_shared ? 2 : 1) * c;  // queries and keys apart, or one kernel
   if (b.s.online_hadamard)
     b.elementwise("hadamard_qk", G, n, T * (nh + knew) * hd, hadamard_flops_per_element(a.head_dim), 1);
+  if (a.index_topk > 0 && a.index_block > 0) add_block_indexer(b, gs);
   if (!a.kv_shared) {
     Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
     op.act_read_bytes = c * T * nkv * (hd + vhd) * b.ab;
@@ -70,6 +105,10 @@ void add_attention(Builder& b, const GroupStep& gs) {
     gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);
   }
   if (a.output_gate) b.elementwise("output_gate", G, n, T * nh * vhd, conv.silu_flops_per_element + 1, 2);  // o * sigmoid(g)
+  if (a.head_gate) {  // Step-3.7: one gate a head, g_proj from the layer's input
+    b.gemm("g_proj (head gate)", G, n, T, h, nh, false);
+    b.elementwise("head_gate", G, n, T * nh * vhd, 1, 1).flops += c * T * nh * conv.silu_flops_per_element;
+  }
   if (b.s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
   b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
 }

@@ -47,10 +47,16 @@ struct GroupStep : GroupAttention {
 // The blocks of a layer, each adding its operators in execution order.
 void add_attention(Builder& b, const GroupStep& gs);  // standard (MHA, GQA, MQA), windows and chunks
 void add_mla(Builder& b, const GroupStep& gs);        // multi-head latent attention, expanded or absorbed
+void add_compressed_attention(Builder& b, const GroupStep& gs);  // DeepSeek-V4: window, pooled entries, indexer
+// DeepSeek-V4's hyper-connection around one block of a layer (ops/compressed.cpp): the mixing weights from the n
+// streams, their collapse into the block's input (`collapse`), or the block's output written back (otherwise).
+void add_hyper_connection(Builder& b, const GroupStep& gs, const std::string& site, bool collapse);
+void add_hyper_head(Builder& b, double T);  // the streams collapsed before the final norm
 void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, double width, bool bias, bool fused);
 void add_moe(Builder& b, const GroupStep& gs);        // router, routed experts, shared experts
 void add_recurrent(Builder& b, const GroupStep& gs);  // gated DeltaNet, Mamba, Mamba2, lightning (ops/recurrent.cpp)
 void add_indexer(Builder& b, const GroupStep& gs);    // DeepSeek sparse attention's lightning indexer and top-k
+void add_block_indexer(Builder& b, const GroupStep& gs);  // MiniMax-M3's block indexer (ops/attention.cpp)
 // Gemma 3n / Gemma 4 blocks (ops/gemma.cpp): AltUp's prediction or correction, LAuReL, the per-layer input block;
 // the per-layer embeddings and AltUp's stream projections before the first layer and after the last.
 void add_altup(Builder& b, const GroupStep& gs, const std::string& name);

@@ -21,10 +21,16 @@ double chunk_prefix(double P, double k) {
   return q * triangle(k) + triangle(r);
 }
 
+// DeepSeek-V4: the compressed entries the queries at positions [0, P) see, each position p seeing (p+1)/m of them
+// (a fractional count: the mean over the m positions one pool spans), at most `cap` (CSA's top-k; 0: no cap).
+double compressed_prefix(double P, double m, double cap) { return window_prefix(P, cap > 0 ? m * cap : 0) / m; }
+
 }  // namespace
 
 double index_key_bytes(const AttentionSpec& a) {
   if (a.index_topk <= 0) return 0;
+  // MiniMax-M3: one bf16 key of d_i a token (vLLM's MiniMaxM3IndexerCache keeps the model's type).
+  if (a.index_block > 0) return 2.0 * static_cast<double>(a.index_head_dim);
   return static_cast<double>(a.index_head_dim) + 4.0 * std::ceil(static_cast<double>(a.index_head_dim) / 128);
 }
 
@@ -36,8 +42,38 @@ double mla_latent_bytes(const AttentionSpec& a, double kvb) {
 
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kvb) {
   if (a.kv_shared) return 0;  // reads the cache of an earlier layer (Gemma 3n, Gemma 4)
+  // DeepSeek-V4: the window's entries, one head_dim-wide vector a token (keys are the values); the pooled entries
+  // are compressed_kv_bytes_per_token's.
+  if (a.kind == AttnKind::Compressed) return static_cast<double>(a.n_kv_heads * a.head_dim) * kvb;
   if (a.kind == AttnKind::MLA) return mla_latent_bytes(a, kvb) + index_key_bytes(a);
   return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb + index_key_bytes(a);
+}
+
+double compressed_kv_bytes_per_token(const AttentionSpec& a, double kvb) {
+  if (a.kind != AttnKind::Compressed || a.compress_ratio <= 0) return 0;
+  const double entry = static_cast<double>(a.n_kv_heads * a.head_dim) * kvb;
+  return (entry + index_key_bytes(a)) / static_cast<double>(a.compress_ratio);
+}
+
+double kv_bytes_resident(const AttentionSpec& a, double kvb, double ctx, bool window_held_in_full) {
+  return kv_bytes_per_token_layer(a, kvb) * kv_tokens_resident(a, ctx, window_held_in_full) +
+         compressed_kv_bytes_per_token(a, kvb) * ctx;
+}
+
+double compressed_index_pairs(const AttentionSpec& a, double cached, double input) {
+  if (a.kind != AttnKind::Compressed || a.compress_ratio <= 0 || a.index_topk <= 0 || input <= 0) return 0;
+  const double m = static_cast<double>(a.compress_ratio);
+  return compressed_prefix(cached + input, m, 0) - compressed_prefix(cached, m, 0);
+}
+
+double compressed_index_keys(const AttentionSpec& a, double cached, double input) {
+  if (a.kind != AttnKind::Compressed || a.compress_ratio <= 0 || a.index_topk <= 0 || input <= 0) return 0;
+  return (cached + input) / static_cast<double>(a.compress_ratio);
+}
+
+i64 compressed_keys_bound(const AttentionSpec& a) {
+  if (a.kind != AttnKind::Compressed || a.compress_ratio <= 0 || a.index_topk <= 0) return 0;
+  return a.compress_ratio * a.index_topk;
 }
 
 i64 keys_per_query_bound(const AttentionSpec& a) { return a.window > 0 ? a.window : a.index_topk; }
@@ -56,6 +92,14 @@ double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_i
 double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal) {
   if (input <= 0) return 0;
   if (!causal) return input * attention_keys_read(a, cached, input);
+  if (a.kind == AttnKind::Compressed) {
+    // The window's keys, and the pooled entries beside them: all of them (HCA), at most index_topk (CSA).
+    const double w = static_cast<double>(a.window), m = static_cast<double>(a.compress_ratio);
+    const double cap = static_cast<double>(a.index_topk);
+    double p = window_prefix(cached + input, w) - window_prefix(cached, w);
+    if (m > 0) p += compressed_prefix(cached + input, m, cap) - compressed_prefix(cached, m, cap);
+    return p;
+  }
   if (a.chunk > 0) {
     const double k = static_cast<double>(a.chunk);
     return chunk_prefix(cached + input, k) - chunk_prefix(cached, k);
@@ -68,6 +112,13 @@ double attention_pairs(const AttentionSpec& a, double cached, double input, bool
 double attention_keys_read(const AttentionSpec& a, double cached, double input) {
   if (input <= 0) return 0;
   const double end = cached + input;
+  if (a.kind == AttnKind::Compressed) {
+    // The window's keys, and the pooled entries: all (HCA), or each query's top-k (CSA, at most input x top-k).
+    const double w = static_cast<double>(a.window), m = static_cast<double>(a.compress_ratio);
+    double k = w > 0 ? end - std::max(0.0, cached + 1 - w) : end;
+    if (m > 0) k += a.index_topk > 0 ? std::min(end / m, input * static_cast<double>(a.index_topk)) : end / m;
+    return k;
+  }
   if (a.window > 0) return end - std::max(0.0, cached + 1 - static_cast<double>(a.window));
   if (a.chunk > 0) {
     const double k = static_cast<double>(a.chunk);

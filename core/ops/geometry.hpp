@@ -10,12 +10,23 @@ namespace infercast {
 // KV-cache bytes of one token in one layer at the given KV precision (with DeepSeek-V3.2's indexer keys, which stay
 // fp8 with an fp32 scale per 128 values whatever the KV precision).
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kv_bytes_per_element);
-// Bytes of one indexer key (DeepSeek sparse attention): index_head_dim fp8 values and one fp32 scale per 128.
+// Bytes of one indexer key (DeepSeek sparse attention): index_head_dim fp8 values and one fp32 scale per 128;
+// MiniMax-M3's: index_head_dim bf16 values.
 double index_key_bytes(const AttentionSpec& a);
 // Bytes of one token's MLA latent (kv_lora_rank + the shared rotary key) at the KV precision. DeepSeek-V3.2's 8-bit
 // cache is FlashMLA's sparse format: the latent in fp8 with an fp32 scale per 128 values and the rotary key kept in
 // bf16 (656 bytes, vLLM's flashmla_sparse.py); a dense MLA cache in fp8 is 576.
 double mla_latent_bytes(const AttentionSpec& a, double kv_bytes_per_element);
+// DeepSeek-V4 (AttnKind::Compressed): the cache bytes one token adds to a layer's pooled entries (the pooled
+// key-value entry and, under CSA, the indexer's key, one per compress_ratio tokens); 0 for other layers.
+double compressed_kv_bytes_per_token(const AttentionSpec& a, double kv_bytes_per_element);
+// The cache one request holds in a layer at context `ctx`: resident tokens x bytes per token, and pooled entries.
+double kv_bytes_resident(const AttentionSpec& a, double kv_bytes_per_element, double ctx, bool window_held_in_full = false);
+// DeepSeek-V4's CSA indexer: the (query, pooled key) pairs it scores and the pooled keys it reads for one request.
+double compressed_index_pairs(const AttentionSpec& a, double cached, double input);
+double compressed_index_keys(const AttentionSpec& a, double cached, double input);
+// The position where a CSA layer's pooled entries reach its top-k (compress_ratio x index_topk; 0 for others).
+i64 compressed_keys_bound(const AttentionSpec& a);
 // The most keys one query attends: the sliding window, or DSA's top-k (0: unbounded). Decode costs bend where the
 // context reaches it.
 i64 keys_per_query_bound(const AttentionSpec& a);

@@ -9,8 +9,8 @@ namespace {
 // Every field of an AttentionSpec, bound by position: a field added to AttentionSpec and not named here
 // does not compile.
 auto fields_of(const AttentionSpec& x) {
-  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, index_topk, index_heads, index_head_dim, kv_shared, kv_weights_kept, k_eq_v, v_norm] = x;
-  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, index_topk, index_heads, index_head_dim, kv_shared, kv_weights_kept, k_eq_v, v_norm);
+  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, head_gate, index_topk, index_heads, index_head_dim, index_block, kv_shared, kv_weights_kept, k_eq_v, v_norm, compress_ratio, o_groups, o_lora_rank] = x;
+  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, head_gate, index_topk, index_heads, index_head_dim, index_block, kv_shared, kv_weights_kept, k_eq_v, v_norm, compress_ratio, o_groups, o_lora_rank);
 }
 
 // Every field of a RecurrentSpec, bound by position: a field added to RecurrentSpec and not named here
@@ -23,26 +23,28 @@ auto fields_of(const RecurrentSpec& x) {
 // Every field of a FfnSpec, bound by position: a field added to FfnSpec and not named here
 // does not compile.
 auto fields_of(const FfnSpec& x) {
-  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, router_scales, gaussian_topk, act_params] = x;
-  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, router_scales, gaussian_topk, act_params);
+  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, hash_routed, router_scales, gaussian_topk, act_params, latent] = x;
+  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, hash_routed, router_scales, gaussian_topk, act_params, latent);
 }
 
 // Every field of a LayerSpec, bound by position: a field added to LayerSpec and not named here
 // does not compile.
 auto fields_of(const LayerSpec& x) {
-  const auto& [attn, recurrent, ffn, norms, parallel, has_attention, has_ffn, per_layer_input, laurel_rank, altup, layer_scalar] = x;
+  const auto& [attn, recurrent, ffn, norms, parallel, has_attention, has_ffn, per_layer_input, laurel_rank, altup, layer_scalar, hc_mult, hc_sinkhorn_iters] = x;
   return std::make_tuple(fields_of(attn), fields_of(recurrent), fields_of(ffn), norms, parallel, has_attention, has_ffn,
-                         per_layer_input, laurel_rank, altup, layer_scalar);
+                         per_layer_input, laurel_rank, altup, layer_scalar, hc_mult, hc_sinkhorn_iters);
 }
 
 std::string label_of(const LayerSpec& l) {
   std::string attn;
   if (l.has_attention) {
-    if (l.attn.window > 0) attn = "sliding " + std::to_string(l.attn.window);
+    if (l.attn.kind == AttnKind::Compressed && l.attn.compress_ratio > 0)
+      attn = (l.attn.index_topk > 0 ? "CSA 1/" : "HCA 1/") + std::to_string(l.attn.compress_ratio);
+    else if (l.attn.window > 0) attn = "sliding " + std::to_string(l.attn.window);
     else if (l.attn.chunk > 0) attn = "chunked " + std::to_string(l.attn.chunk);
     else if (l.attn.kind == AttnKind::MLA) attn = "MLA";
     else attn = "full";
-    if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::MLA) attn += " NoPE";
+    if (l.attn.rope_dim == 0 && l.attn.kind == AttnKind::Standard) attn += " NoPE";
     if (l.attn.index_topk > 0) attn += " top-" + std::to_string(l.attn.index_topk);
     if (l.attn.kv_shared) attn += " shared KV";
   }

@@ -54,14 +54,25 @@ void add_moe(Builder& b, const GroupStep& gs) {
   const double touched = experts_touched(conv.moe, E, k, T);
   const double routed = T * k;  // token-expert pairs
   const double up_width = (f.gated ? 2 : 1) * Ie;
+  // A latent MoE: every token is projected into the latent once, the experts and their weighted sum work there,
+  // and the sum is projected back (vLLM's routed_input_transform / routed_output_transform).
+  const double x = f.latent > 0 ? static_cast<double>(f.latent) : h;
+  if (f.latent > 0) {
+    b.wclass = WeightClass::Ffn;
+    b.gemm("fc1_latent_proj", G, n, T, h, x, f.bias);
+  }
   b.wclass = WeightClass::Experts;
-  b.gemm("experts_gate_up", G, n, routed, h, up_width, f.expert_bias, touched);
+  b.gemm("experts_gate_up", G, n, routed, x, up_width, f.expert_bias, touched);
   b.elementwise("experts_act_mul", G, n, routed * Ie, b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0),
                 f.gated ? 2 : 1);
   if (b.s.online_hadamard)
     b.elementwise("experts_hadamard_down_in", G, n, routed * Ie, hadamard_flops_per_element(f.expert_intermediate), 1);
-  b.gemm("experts_down", G, n, routed, Ie, h, f.expert_bias, touched);
-  b.elementwise("experts_combine", G, n, T * h, 2 * k, k);
+  b.gemm("experts_down", G, n, routed, Ie, x, f.expert_bias, touched);
+  b.elementwise("experts_combine", G, n, T * x, 2 * k, k);
+  if (f.latent > 0) {
+    b.wclass = WeightClass::Ffn;
+    b.gemm("fc2_latent_proj", G, n, T, x, h, f.bias);
+  }
   if (f.n_shared > 0) {
     add_dense_mlp(b, gs, "shared_", static_cast<double>(f.n_shared * f.shared_intermediate), f.shared_bias, false);
     b.wclass = WeightClass::Router;

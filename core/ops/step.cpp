@@ -25,12 +25,17 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   if (l.altup > 0) add_altup(b, gs, "altup_predict");
   if (l.laurel_rank > 0) add_laurel(b, gs);
   if (l.recurrent.kind != RecurrentKind::None) add_recurrent(b, gs);
+  if (l.hc_mult > 0) add_hyper_connection(b, gs, "attn", true);
   if (l.has_attention && l.attn.kind == AttnKind::Standard) add_attention(b, gs);
+  else if (l.has_attention && l.attn.kind == AttnKind::Compressed) add_compressed_attention(b, gs);
   else if (l.has_attention) add_mla(b, gs);
   // Residual adds: two per sequential block, one three-way add per parallel block; one for a single-block layer
   // (Nemotron-H), and a recurrent mixer beside attention (Falcon-H1) adds its output in a three-way add.
   const bool mixer = l.has_attention || l.recurrent.kind != RecurrentKind::None;
-  if (l.parallel) b.elementwise("residual_add", gs.g.label, n, T * h, 2, 3);
+  if (l.hc_mult > 0) {  // hyper-connections write the attention's output back and collapse the streams for the FFN
+    add_hyper_connection(b, gs, "attn", false);
+    add_hyper_connection(b, gs, "ffn", true);
+  } else if (l.parallel) b.elementwise("residual_add", gs.g.label, n, T * h, 2, 3);
   else if (mixer && l.has_ffn) b.elementwise("residual_add x2", gs.g.label, n, 2 * T * h, 1, 2).dispatches = 2 * c;
   else b.elementwise("residual_add", gs.g.label, n, T * h, 1, 2);
   if (l.has_attention && l.recurrent.kind != RecurrentKind::None) b.elementwise("mixer_sum", gs.g.label, n, T * h, 1, 2);
@@ -38,6 +43,7 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
     if (l.ffn.moe) add_moe(b, gs);
     else add_dense_mlp(b, gs, "", static_cast<double>(l.ffn.intermediate), l.ffn.bias, l.ffn.fused_gate_up);
   }
+  if (l.hc_mult > 0) add_hyper_connection(b, gs, "ffn", false);
   if (l.altup > 0) add_altup(b, gs, "altup_correct");
   if (l.per_layer_input > 0) add_per_layer_input(b, gs);
   else if (l.layer_scalar) b.elementwise("layer_scalar", gs.g.label, n, T * h, 1, 1, 1);
@@ -56,7 +62,10 @@ GroupAttention request_attention(const LayerSpec& l, const Request& r, const Ste
   ga.keys = attention_keys_read(a, cached, input);
   const double k = ga.keys;
   ga.pairs_padded = tile > 0 && k > 0 ? ga.pairs * std::ceil(k / tile) * tile / k : ga.pairs;
-  if (a.index_topk > 0) {
+  if (a.kind == AttnKind::Compressed) {  // DeepSeek-V4's CSA indexer scores every pooled key
+    ga.index_pairs = compressed_index_pairs(a, cached, input);
+    ga.index_keys = compressed_index_keys(a, cached, input);
+  } else if (a.index_topk > 0) {
     AttentionSpec dense = a;  // DSA's indexer scores every key
     dense.index_topk = 0;
     ga.index_pairs = attention_pairs(dense, cached, input, true);
@@ -132,6 +141,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
                                   i < shape.decode_groups.size() && shape.decode_tokens > 0 ? &shape.decode_groups[i] : nullptr));
   if (m.has_head) {
     add_gemma_outputs(b, T);
+    if (m.hc_mult > 0) add_hyper_head(b, T);
     b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
     b.wclass = WeightClass::LmHead;
     b.gemm("lm_head", "", 1, logit_rows, h, V, m.lm_head_bias);

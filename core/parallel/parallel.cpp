@@ -38,6 +38,8 @@ std::string layer_problem(const LayerSpec& L, int tp, int ep, int index) {
   if (L.has_attention && a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
     return at + " has " + num(a.n_kv_heads) + " KV heads: " + num(tp) +
            " neither divides them nor is a multiple of them (KV heads are replicated when there are fewer than devices)";
+  if (L.has_attention && a.kind == AttnKind::Compressed && a.o_groups % tp != 0)
+    return at + " has " + num(a.o_groups) + " output-projection groups, which " + num(tp) + " does not divide";
   const auto& r = L.recurrent;
   if (r.kind != RecurrentKind::None && r.heads % tp != 0)
     return at + " has " + num(r.heads) + " " + recurrent_kind_names().name(r.kind) + " heads, which " + num(tp) +
@@ -97,6 +99,7 @@ ModelSpec shard(const ModelSpec& frame, const ModelSpec& m, int tp, int first, i
     if (L.has_attention) {
       a.n_heads /= tp;
       if (a.kind == AttnKind::Standard) a.n_kv_heads = a.n_kv_heads >= tp ? a.n_kv_heads / tp : 1;
+      if (a.kind == AttnKind::Compressed) a.o_groups /= tp;  // the grouped projection splits by groups (SGLang)
     }
     // Recurrent mixers split by heads; key heads and B/C groups are replicated when fewer than devices.
     auto& r = L.recurrent;

@@ -80,6 +80,10 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     const LayerSpec& ly = m.layers[li];
     const AttentionSpec& a = ly.attn;
     const auto A = WeightClass::Attention;
+    if (a.kind == AttnKind::Compressed) {
+      // DeepSeek-V4's attention, its compressor and indexer: as one block of rows of h (no llama.cpp mix names them).
+      add(Cat::Other, A, L, h, static_cast<double>(attention_params(a, h)));
+    } else {
     if (a.kind == AttnKind::MLA) {
       const double qdim = static_cast<double>(a.n_heads) * (a.qk_nope_dim + a.qk_rope_dim);
       if (a.q_lora_rank > 0) {
@@ -110,28 +114,50 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     if (a.o_bias) f32(A, L, static_cast<double>(h));
     if (a.qk_norm && a.qk_norm_weight) f32(A, L, 2.0 * a.head_dim);
     if (a.sinks) f32(A, L, static_cast<double>(a.n_heads));
+    if (a.head_gate) add(Cat::Other, A, L, h, static_cast<double>(h) * a.n_heads);  // Step-3.7's g_proj
+    if (a.index_topk > 0 && a.index_block > 0) {  // MiniMax-M3's index_q, index_k and their norms
+      add(Cat::Other, A, L, h, static_cast<double>(h) * (a.index_heads + 1) * a.index_head_dim);
+      f32(A, L, 2.0 * a.index_head_dim);
+    }
+    }
+    if (ly.hc_mult > 0) {  // DeepSeek-V4's two hyper-connections: fp32
+      const double n = static_cast<double>(ly.hc_mult);
+      f32(WeightClass::Router, L, 2 * ((2 + n) * n * n * h + (2 + n) * n + 3));
+    }
     const FfnSpec& f = ly.ffn;
     // A feed-forward block of width w: gate and up (or one fused up) with rows of h, down with rows of w.
-    const auto mlp = [&](WeightClass cls, i64 w, double copies, bool bias, bool fused) {
+    // A latent MoE's experts read and write the latent instead of h (x: their input width).
+    const auto mlp = [&](WeightClass cls, i64 w, double copies, bool bias, bool fused, i64 x) {
       if (f.gated && fused) {
-        add(Cat::FfnUp, cls, L, h, copies * 2.0 * h * w);
+        add(Cat::FfnUp, cls, L, x, copies * 2.0 * x * w);
       } else {
-        if (f.gated) add(Cat::FfnGate, cls, L, h, copies * h * w);
-        add(Cat::FfnUp, cls, L, h, copies * h * w);
+        if (f.gated) add(Cat::FfnGate, cls, L, x, copies * x * w);
+        add(Cat::FfnUp, cls, L, x, copies * x * w);
       }
-      add(Cat::FfnDown, cls, L, w, copies * w * h);
-      if (bias) f32(cls, L, copies * ((f.gated ? 2.0 * w : 1.0 * w) + h));
+      add(Cat::FfnDown, cls, L, w, copies * w * x);
+      if (bias) f32(cls, L, copies * ((f.gated ? 2.0 * w : 1.0 * w) + x));
     };
     if (!f.moe) {
-      mlp(WeightClass::Ffn, f.intermediate, 1, f.bias, f.fused_gate_up);
+      mlp(WeightClass::Ffn, f.intermediate, 1, f.bias, f.fused_gate_up, h);
     } else {
       f32(WeightClass::Router, L, static_cast<double>(h) * f.n_experts);  // ffn_gate_inp: never quantized
       if (f.router_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
       if (f.score_correction_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
-      mlp(WeightClass::Experts, f.expert_intermediate, static_cast<double>(f.n_experts), f.expert_bias, false);
-      if (f.n_shared > 0) mlp(WeightClass::Ffn, f.n_shared * f.shared_intermediate, 1, false, false);
+      if (f.hash_routed) f32(WeightClass::Router, L, static_cast<double>(m.vocab) * f.top_k);  // tid2eid
+      mlp(WeightClass::Experts, f.expert_intermediate, static_cast<double>(f.n_experts), f.expert_bias, false,
+          f.latent > 0 ? f.latent : h);
+      if (f.latent > 0) {  // fc1_latent_proj and fc2_latent_proj
+        add(Cat::Other, WeightClass::Ffn, L, h, static_cast<double>(h) * f.latent);
+        add(Cat::Other, WeightClass::Ffn, L, f.latent, static_cast<double>(f.latent) * h);
+        if (f.bias) f32(WeightClass::Ffn, L, static_cast<double>(f.latent + h));
+      }
+      if (f.n_shared > 0) mlp(WeightClass::Ffn, f.n_shared * f.shared_intermediate, 1, false, false, h);
       if (f.shared_gate) f32(WeightClass::Ffn, L, static_cast<double>(h));  // ffn_gate_inp_shexp
     }
+  }
+  if (m.has_head && m.hc_mult > 0) {  // DeepSeek-V4's hyper head
+    const double n = static_cast<double>(m.hc_mult);
+    f32(WeightClass::Router, -1, n * n * h + n + 1);
   }
   if (m.has_head && !shared_head) add(Cat::Output, WeightClass::LmHead, -1, h, static_cast<double>(m.vocab) * h);
   return t;

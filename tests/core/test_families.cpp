@@ -552,3 +552,198 @@ TEST_CASE("Mistral's own params.json reads as the Hugging Face config it convert
   vision["vision_encoder"] = {{"hidden_size", 1024}};
   CHECK(warning(parse(vision), "model.unused_field"));
 }
+
+// MiMo-V2-Flash (XiaomiMiMo/MiMo-V2-Flash config.json, refused before). By hand, h = 4096, V = 152576:
+//   full attention (9 layers: the first and every sixth): 64 query heads and 4 KV heads of 192 for q and k, values of
+//     128: 4096 x (64*192 + 4*192 + 4*128) + 64*128 x 4096 = 89,128,960;
+//   sliding attention (39 layers, window 128): 8 KV heads and 64 sinks: 4096 x (64*192 + 8*192 + 8*128) +
+//     64*128 x 4096 + 64 = 94,371,904;
+//   layer 0's dense MLP 3 x 4096 x 16384; 47 MoE layers: 256 experts of 3 x 4096 x 2048, a router 4096 x 256 and
+//     256 score-correction biases, no shared expert;
+//   two norms a layer, the final norm, untied embedding and head 2 x 152576 x 4096.
+// Total 308,778,780,864 (Xiaomi: 309B); active (8 experts) 15,445,936,320, 14,820,985,024 without the embedding
+// (15B active).
+TEST_CASE("MiMo-V2-Flash by hand: sliding layers with their own KV heads and sinks, 256 experts", "[families][params]") {
+  const json hub = {{"architectures", {"MiMoV2FlashForCausalLM"}}, {"model_type", "mimo_v2_flash"},
+                    {"num_hidden_layers", 48}, {"hidden_size", 4096}, {"num_attention_heads", 64},
+                    {"num_key_value_heads", 4}, {"head_dim", 192}, {"v_head_dim", 128}, {"intermediate_size", 16384},
+                    {"vocab_size", 152576}, {"max_position_embeddings", 262144}, {"rope_theta", 5000000},
+                    {"swa_rope_theta", 10000}, {"partial_rotary_factor", 0.334}, {"sliding_window", 128},
+                    {"sliding_window_size", 128}, {"attention_chunk_size", 128}, {"swa_num_attention_heads", 64},
+                    {"swa_num_key_value_heads", 8}, {"swa_head_dim", 192}, {"swa_v_head_dim", 128},
+                    {"hybrid_layer_pattern", {0, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0,
+                                              1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 0}},
+                    {"moe_layer_freq", {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+                    {"moe_intermediate_size", 2048}, {"n_routed_experts", 256}, {"n_shared_experts", nullptr},
+                    {"num_experts_per_tok", 8}, {"norm_topk_prob", true}, {"scoring_func", "sigmoid"}, {"n_group", 1},
+                    {"topk_group", 1}, {"topk_method", "noaux_tc"}, {"routed_scaling_factor", nullptr},
+                    {"hidden_act", "silu"}, {"layernorm_epsilon", 1e-05}, {"attention_bias", false},
+                    {"attention_value_scale", 0.707}, {"add_swa_attention_sink_bias", true},
+                    {"add_full_attention_sink_bias", false}, {"tie_word_embeddings", false}};
+  const ModelSpec m = parse(hub);
+  const long long h = 4096, V = 152576;
+  const long long full = h * (64 * 192 + 4 * 192 + 4 * 128) + 64 * 128 * h;
+  const long long swa = h * (64 * 192 + 8 * 192 + 8 * 128) + 64 * 128 * h + 64;
+  const long long expert = 3 * h * 2048, router = h * 256 + 256;
+  const long long rest = 3 * h * 16384 + 97 * h + 2 * V * h;
+  CHECK(full == 89128960LL);
+  CHECK(swa == 94371904LL);
+  const auto c = count_params(m);
+  CHECK(c.total == 9 * full + 39 * swa + 47 * (router + 256 * expert) + rest);
+  CHECK(c.total == 308778780864LL);
+  CHECK(c.active == 9 * full + 39 * swa + 47 * (router + 8 * expert) + rest);
+  CHECK(c.active == 15445936320LL);
+  CHECK(c.active_no_embed == 14820985024LL);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[1].attn.window == 128);
+  CHECK(m.layers[1].attn.sinks);
+  CHECK_FALSE(m.layers[0].attn.sinks);
+  CHECK(m.layers[1].attn.rope_dim == 64);  // int(192 x 0.334)
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  // KV per token (bf16): 4 heads x (192 + 128) x 2 B on full layers, 8 on sliding ones (before the window caps them).
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  const Analysis a = analyze(m, w, nullptr);
+  CHECK(a.kv_bytes_per_token == 9 * 4 * 320 * 2 + 39 * 8 * 320 * 2);
+  CHECK(a.kv_bytes_per_token == 222720);
+  CHECK(a.kv_cache_bytes == 9 * 1024 * 2560.0 + 39 * 128 * 5120.0);
+  // transformers' native layout and defaults (configuration_mimo_v2_flash.py) describe the same model: full
+  // attention on the first and every sixth layer, twice the KV heads on sliding layers, one dense layer.
+  CHECK(count_params(parse({{"model_type", "mimo_v2_flash"}})).total == c.total);
+}
+
+// MiniMax-M3 (MiniMaxAI/MiniMax-M3 config.json, refused before). By hand, h = 6144, V = 200064:
+//   attention every layer: 64 heads, 4 KV heads of 128, q/k norms of 128 shared by the heads:
+//     6144 x (64*128 + 2*4*128) + 64*128 x 6144 + 2*128 = 106,955,008;
+//   MiniMax Sparse Attention on 57 layers: index_q (4 heads of 128) and index_k (128) from h, their norms:
+//     6144 x 640 + 2*128 = 3,932,416;
+//   3 dense MLPs of 12288 (3 x 6144 x 12288); 57 MoE layers: 128 gated experts of 3072, one shared of 3072
+//     (3 x 6144 x 3072 = 56,623,104 each), the router 6144 x 128 and 128 routing biases;
+//   two norms a layer, the final norm, untied embedding and head 2 x 200064 x 6144.
+// Total 426,174,572,928 (the card's ~428B adds the vision tower and the MTP modules); active (4 experts)
+// 25,962,473,856, 23,504,087,424 without the embedding and the head (the card: ~23B).
+TEST_CASE("MiniMax-M3 by hand: a block indexer on the sparse layers, 128 experts and a shared one", "[families][params]") {
+  json flags_moe = json::array(), flags_sparse = json::array();
+  for (int i = 0; i < 60; ++i) flags_moe.push_back(i < 3 ? 0 : 1);
+  flags_sparse = flags_moe;
+  const json cfg = {{"architectures", {"MiniMaxM3ForCausalLM"}}, {"model_type", "minimax_m3"},
+                    {"attention_output_gate", false}, {"dense_intermediate_size", 12288}, {"first_k_dense_replace", 3},
+                    {"head_dim", 128}, {"hidden_act", "swigluoai"}, {"hidden_size", 6144}, {"intermediate_size", 3072},
+                    {"max_position_embeddings", 1048576}, {"moe_intermediate_size", 3072}, {"moe_layer_freq", flags_moe},
+                    {"n_shared_experts", 1}, {"num_attention_heads", 64}, {"num_experts_per_tok", 4},
+                    {"num_hidden_layers", 60}, {"num_key_value_heads", 4}, {"num_local_experts", 128},
+                    {"num_mtp_modules", 7}, {"num_nextn_predict_layers", 1}, {"partial_rotary_factor", 0.5},
+                    {"qk_norm_type", "per_head"}, {"rms_norm_eps", 1e-06}, {"rope_theta", 5000000}, {"rotary_dim", 64},
+                    {"routed_scaling_factor", 2.0}, {"scoring_func", "sigmoid"}, {"shared_intermediate_size", 3072},
+                    {"sparse_attention_config", {{"sparse_attention_freq", flags_sparse}, {"sparse_block_size", 128},
+                                                 {"sparse_disable_index_value", flags_sparse}, {"sparse_index_dim", 128},
+                                                 {"sparse_init_block", 0}, {"sparse_local_block", 1},
+                                                 {"sparse_num_index_heads", 4}, {"sparse_score_type", "max"},
+                                                 {"sparse_topk_blocks", 16}, {"use_sparse_attention", true}}},
+                    {"swiglu_alpha", 1.702}, {"swiglu_limit", 7.0}, {"tie_word_embeddings", false},
+                    {"use_gemma_norm", true}, {"use_qk_norm", true}, {"use_routing_bias", true}, {"vocab_size", 200064}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 6144, V = 200064;
+  const long long attn = h * (64 * 128 + 2 * 4 * 128) + 64 * 128 * h + 2 * 128;
+  const long long indexer = h * (4 * 128 + 128) + 2 * 128;
+  const long long expert = 3 * h * 3072, router = h * 128 + 128;
+  const long long rest = 60 * attn + 57 * indexer + 3 * 3 * h * 12288 + 121 * h + 2 * V * h;
+  CHECK(attn == 106955008LL);
+  CHECK(indexer == 3932416LL);
+  const auto c = count_params(m);
+  CHECK(c.total == rest + 57 * (router + 129 * expert));
+  CHECK(c.total == 426174572928LL);
+  CHECK(c.active == rest + 57 * (router + 5 * expert));
+  CHECK(c.active == 25962473856LL);
+  CHECK(c.active - 2 * V * h == 23504087424LL);
+  CHECK(m.mtp_layers == 1);
+  CHECK(m.layers[2].attn.index_topk == 0);
+  CHECK(m.layers[3].attn.index_topk == 16 * 128);
+  CHECK(m.layers[3].attn.index_block == 128);
+  CHECK(m.layers[0].attn.rope_dim == 64);
+  // KV per token (bf16): 4 KV heads x (128 + 128) x 2 B every layer, and a 128-wide bf16 index key on 57 layers.
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  CHECK(analyze(m, w, nullptr).kv_bytes_per_token == 60 * 4 * 256 * 2 + 57 * 128 * 2);
+  // A decode token at 4096: a sparse layer attends 16 blocks of 128 (2048 keys) and its indexer scores all 4096 keys
+  // (4 index heads, a 128-wide dot product and the block's max); a dense layer attends all 4096.
+  const auto ops = step_ops(m, group_layers(m), {Request{4095, 1, 1}}, test::settings());
+  CHECK(find_op(ops, "attention", "MoE, full top-2048").kv_read_bytes == 57 * 2048 * 4 * 256 * 2.0);
+  CHECK(find_op(ops, "attention", "dense, full").kv_read_bytes == 3 * 4096 * 4 * 256 * 2.0);
+  CHECK(find_op(ops, "indexer_scores").flops == 57 * 4096 * 4 * (2 * 128 + 1.0));
+  CHECK(find_op(ops, "indexer_qk").flops == 57 * 2.0 * h * 5 * 128);
+  // NVIDIA's NVFP4 copy (minimax_m3_vl, the text model in text_config): ModelOpt's mixed precision, the routed
+  // experts in NVFP4 and the other projections in MXFP8.
+  json vl = {{"model_type", "minimax_m3_vl"}, {"architectures", {"MiniMaxM3SparseForConditionalGeneration"}}};
+  vl["text_config"] = cfg;
+  vl["text_config"].erase("model_type");
+  vl["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"},
+                               {"exclude_modules", {"lm_head", "model.embed_tokens", "language_model.model.layers.3.block_sparse_moe.gate"}},
+                               {"quantized_layers", {{"language_model.model.layers.0.self_attn.q_proj", {{"quant_algo", "MXFP8"}}},
+                                                     {"language_model.model.layers.3.block_sparse_moe.experts.0.w1", {{"quant_algo", "NVFP4"}}}}}};
+  const ModelSpec q = parse(vl);
+  CHECK(count_params(q).total == c.total);
+  CHECK(q.declared_weights == "mxfp8");
+  CHECK(q.declared_expert_weights == "nvfp4");
+}
+
+// Step-3.7-Flash (stepfun-ai/Step-3.7-Flash config.json, refused before). By hand, h = 4096, V = 128896:
+//   attention every layer (LagunaAttention): 64 heads, 8 KV heads of 128, q/k norms of 128, g_proj 4096 x 64:
+//     4096 x (64*128 + 2*8*128) + 64*128 x 4096 + 2*128 + 4096*64 = 75,759,872;
+//   3 dense MLPs of 11264; 42 MoE layers: 288 gated experts of 1280 and one shared of 1280 (3 x 4096 x 1280 =
+//   15,728,640 each), the router 4096 x 288 and 288 router biases;
+//   two norms a layer, the final norm, untied embedding and head 2 x 128896 x 4096.
+// Total 195,844,508,736 (StepFun: a 196B language backbone; the 198B adds the 1.8B vision encoder); active (8 experts)
+// 10,875,702,336 (11B). The three MTP layers are reported, not counted.
+TEST_CASE("Step-3.7-Flash by hand: a gate per head, sliding layers of 512, 288 experts and a shared one", "[families][params]") {
+  json types = json::array();
+  for (int i = 0; i < 45; ++i) types.push_back(i % 4 == 0 ? "full_attention" : "sliding_attention");
+  const json cfg = {{"architectures", {"Step3p7FlashForCausalLM"}}, {"model_type", "step3p7"}, {"num_hidden_layers", 45},
+                    {"hidden_size", 4096}, {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"head_dim", 128},
+                    {"vocab_size", 128896}, {"max_position_embeddings", 65536}, {"intermediate_size", 11264},
+                    {"sliding_window", 512}, {"layer_types", types}, {"first_k_dense_replace", 3}, {"num_experts", 288},
+                    {"num_experts_per_tok", 8}, {"moe_intermediate_size", 1280}, {"share_expert_dim", 1280},
+                    {"n_shared_experts", 1}, {"scoring_func", "sigmoid"}, {"num_nextn_predict_layers", 3},
+                    {"use_moe_router_bias", true}, {"moe_router_scaling_factor", 3.0}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 128896;
+  const long long attn = h * (64 * 128 + 2 * 8 * 128) + 64 * 128 * h + 2 * 128 + h * 64;
+  const long long expert = 3 * h * 1280, router = h * 288 + 288;
+  const long long rest = 45 * attn + 3 * 3 * h * 11264 + 91 * h + 2 * V * h;
+  CHECK(attn == 75759872LL);
+  const auto c = count_params(m);
+  CHECK(c.total == rest + 42 * (router + 289 * expert));
+  CHECK(c.total == 195844508736LL);
+  CHECK(c.active == rest + 42 * (router + 9 * expert));
+  CHECK(c.active == 10875702336LL);
+  CHECK(m.mtp_layers == 3);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[1].attn.window == 512);
+  CHECK(m.layers[1].attn.head_gate);
+  CHECK_FALSE(m.layers[2].ffn.moe);
+  CHECK(m.layers[3].ffn.moe);
+  // The gate: g_proj's 2 x 4096 x 64 FLOPs a token and layer, then each head's output times its sigmoid.
+  const auto ops = step_ops(m, group_layers(m), {Request{100, 1, 1}}, test::settings());
+  double g = 0;
+  for (const auto& o : ops)
+    if (o.name == "g_proj (head gate)") g += o.flops;
+  CHECK(g == 45 * 2.0 * h * 64);
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  CHECK(analyze(m, w, nullptr).kv_bytes_per_token == 45 * 8 * 256 * 2);
+  // transformers' native names (n_routed_experts, share_expert_dims via attribute_map, moe_layers_enum) read the same.
+  json native = cfg;
+  native.erase("num_experts");
+  native.erase("first_k_dense_replace");
+  native["n_routed_experts"] = 288;
+  native["moe_layers_enum"] = "3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44";
+  CHECK(count_params(parse(native)).total == c.total);
+}

@@ -266,10 +266,103 @@ TEST_CASE("LFM2-350M by hand: gated short convolutions and attention, an auto-ad
   CHECK(count_params(parse_model_config(c, "/model")).total == 16 * attn + 16 * (3 * h * ff + 2 * h) + h + 2 * V * h);
 }
 
+// Nemotron 3 Super 120B-A12B (nvidia/NVIDIA-Nemotron-3-Super-120B-A12B-FP8 config.json, refused before): 40 Mamba2,
+// 8 attention and 40 latent-MoE blocks. By hand, h = 4096:
+//   Mamba2 (128 heads of 64, d_inner 8192, 8 groups of state 128): in_proj 4096 x (2*8192 + 2*8*128 + 128) =
+//     76,021,760; conv over 8192 + 2048 = 10240 channels, 4 taps and a bias: 51,200; dt_bias, A_log, D: 384; the
+//     gated norm 8192; out_proj 8192 x 4096 = 33,554,432; together 109,635,968.
+//   attention (32 heads, 2 KV heads of 128, no bias): 4096 x (4096 + 512) + 4096 x 4096 = 35,651,584.
+//   latent MoE: router 4096 x 512 + 512 (e_score_correction_bias); 512 ReLU^2 experts of 2688 over the 1024-wide
+//     latent, 2 x 1024 x 2688 = 5,505,024 each; the shared MLP 2 x 4096 x 5376 = 44,040,192; fc1_latent_proj and
+//     fc2_latent_proj 2 x 4096 x 1024 = 8,388,608.
+//   one norm a block, the final norm, untied embedding and head 2 x 131072 x 4096.
+// Total 120,668,707,840 ("120B"); active: 22 of the 512 experts, 12,770,237,440 (12,233,366,528 without the input
+// embedding: "A12B"). The MTP block (mtp_hybrid_override_pattern "*E") is reported, not counted.
+TEST_CASE("Nemotron 3 Super by hand: a latent MoE beside Mamba2 and attention", "[hybrid][params]") {
+  const std::string cfg = R"({"architectures": ["NemotronHForCausalLM"], "attention_bias": false, "chunk_size": 128,
+    "conv_kernel": 4, "expand": 2, "head_dim": 128, "hidden_size": 4096,
+    "hybrid_override_pattern": "MEMEMEM*EMEMEMEM*EMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEMEM*EMEMEMEM*EMEMEMEME",
+    "intermediate_size": 2688, "layer_norm_epsilon": 1e-05, "mamba_head_dim": 64, "mamba_hidden_act": "silu",
+    "mamba_num_heads": 128, "mamba_proj_bias": false, "mamba_ssm_cache_dtype": "float32", "max_position_embeddings": 262144,
+    "mlp_bias": false, "mlp_hidden_act": "relu2", "model_type": "nemotron_h", "moe_intermediate_size": 2688,
+    "moe_latent_size": 1024, "moe_shared_expert_intermediate_size": 5376, "moe_shared_expert_overlap": false,
+    "mtp_hybrid_override_pattern": "*E", "n_group": 1, "n_groups": 8, "n_routed_experts": 512, "n_shared_experts": 1,
+    "norm_eps": 1e-05, "norm_topk_prob": true, "num_attention_heads": 32, "num_experts_per_tok": 22,
+    "num_hidden_layers": 88, "num_key_value_heads": 2, "num_nextn_predict_layers": 1, "partial_rotary_factor": 1.0,
+    "rope_theta": 10000, "routed_scaling_factor": 5.0, "sliding_window": null, "ssm_state_size": 128,
+    "tie_word_embeddings": false, "topk_group": 1, "use_bias": false, "use_conv_bias": true, "vocab_size": 131072})";
+  const ModelSpec m = from_json(cfg);
+  const ll h = 4096, V = 131072;
+  const ll mamba = h * (2 * 8192 + 2 * 8 * 128 + 128) + 10240 * 4 + 10240 + 3 * 128 + 8192 + 8192 * h;
+  const ll attn = h * 32 * 128 + 2 * h * 2 * 128 + 32 * 128 * h;
+  const ll expert = 2 * 1024 * 2688;
+  const ll moe = h * 512 + 512 + 512 * expert + 2 * h * 5376 + 2 * h * 1024;
+  const ll total = 40 * (mamba + h) + 8 * (attn + h) + 40 * (moe + h) + 2 * V * h + h;
+  CHECK(mamba == 109635968LL);
+  CHECK(attn == 35651584LL);
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 120668707840LL);
+  CHECK(c.active == total - 40 * (490 * expert));
+  CHECK(c.active == 12770237440LL);
+  CHECK(c.active_no_embed == 12233366528LL);
+  CHECK(c.experts_routed == 40 * 512 * expert);
+  CHECK(c.ffn_dense == 40 * 2 * h * 1024);  // the latent projections
+  CHECK(m.mtp_layers == 1);
+  CHECK(m.layers[1].ffn.latent == 1024);
+  // The cache: keys and values of the 8 attention layers (2 KV heads of 128, bf16); each Mamba2 layer keeps
+  // 128 x 64 x 128 fp32 and 3 x 10240 conv values a sequence.
+  Workload w;
+  w.settings = settings();
+  w.requests = {Request{0, 1024, 4}};
+  w.gen_tokens = 2;
+  const Analysis a = analyze(m, w, nullptr);
+  CHECK(a.kv_bytes_per_token == 8 * 2 * 128 * 2 * 2);
+  CHECK(a.state_bytes == 4 * 40 * (128.0 * 64 * 128 * 4 + 3 * 10240 * 2));
+  // One decode token: the latent projections at h x 1024, 22 experts at the latent width.
+  const auto ops = step_ops(m, group_layers(m), {Request{100, 1, 1}}, settings());
+  CHECK(find_op(ops, "fc1_latent_proj").flops == 40 * 2.0 * h * 1024);
+  CHECK(find_op(ops, "fc2_latent_proj").flops == 40 * 2.0 * 1024 * h);
+  CHECK(find_op(ops, "experts_gate_up").flops == 40 * 2.0 * 22 * 1024 * 2688);
+  CHECK(find_op(ops, "experts_down").flops == 40 * 2.0 * 22 * 2688 * 1024);
+  CHECK(find_op(ops, "router").flops == 40 * 2.0 * h * 512);
+  // mlp_bias gives both latent projections their biases (1024 + 4096 a layer).
+  json b = json::parse(cfg);
+  b["mlp_bias"] = true;
+  CHECK(count_params(parse_model_config(b, "/model")).total == total + 40 * (1024 + h));
+}
+
+// Nemotron 3 Ultra 550B-A55B (layers_block_type instead of a pattern): 48 Mamba2, 12 attention, 48 latent-MoE blocks,
+// h = 8192. Mamba2 (256 heads of 64, d_inner 16384): 8192 x (2*16384 + 2048 + 256) + 18432 x 5 + 768 + 16384 +
+// 16384 x 8192 = 421,636,864; attention (64 heads, 2 KV heads of 128) 138,412,032; latent MoE: router 8192 x 512 +
+// 512, 512 experts of 2 x 2048 x 5120, the shared MLP 2 x 8192 x 10240, the projections 2 x 8192 x 2048. Total
+// 549,308,993,536 ("550B"); active (22 experts) 56,058,843,136, 54,985,101,312 without the embedding ("A55B").
+TEST_CASE("Nemotron 3 Ultra by hand: 108 blocks from layers_block_type", "[hybrid][params]") {
+  const std::string pattern = "MEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+  json types = json::array();
+  for (char k : pattern) types.push_back(k == 'M' ? "mamba" : (k == '*' ? "attention" : "moe"));
+  json c = json::parse(R"({"model_type": "nemotron_h", "head_dim": 128, "hidden_size": 8192, "intermediate_size": 5120,
+    "mamba_head_dim": 64, "mamba_num_heads": 256, "mlp_bias": false, "moe_intermediate_size": 5120, "moe_latent_size": 2048,
+    "moe_shared_expert_intermediate_size": 10240, "mtp_layers_block_type": ["attention", "moe"], "n_groups": 8,
+    "n_routed_experts": 512, "num_attention_heads": 64, "num_experts_per_tok": 22, "num_key_value_heads": 2,
+    "num_nextn_predict_layers": 1, "ssm_state_size": 128, "tie_word_embeddings": false, "vocab_size": 131072})");
+  c["layers_block_type"] = types;
+  const ll h = 8192, V = 131072;
+  const ll mamba = h * (2 * 16384 + 2 * 8 * 128 + 256) + 18432 * 4 + 18432 + 3 * 256 + 16384 + 16384 * h;
+  const ll attn = h * 64 * 128 + 2 * h * 2 * 128 + 64 * 128 * h;
+  const ll expert = 2 * 2048 * 5120;
+  const ll moe = h * 512 + 512 + 512 * expert + 2 * h * 10240 + 2 * h * 2048;
+  const ll total = 48 * (mamba + h) + 12 * (attn + h) + 48 * (moe + h) + 2 * V * h + h;
+  CHECK(mamba == 421636864LL);
+  CHECK(attn == 138412032LL);
+  const auto p = count_params(parse_model_config(c, "/model"));
+  CHECK(p.total == total);
+  CHECK(p.total == 549308993536LL);
+  CHECK(p.active == 56058843136LL);
+  CHECK(p.active_no_embed == 54985101312LL);
+}
+
 TEST_CASE("configs with a block Infercast does not model are refused naming the field", "[hybrid][errors]") {
-  CHECK(error_of(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "M*E", "moe_latent_size": 1024})") ==
-        "model.unsupported /model/moe_latent_size: /model/moe_latent_size is set: a latent MoE (experts in a projected "
-        "space) is not modelled by Infercast; remove it only if the model does not use it");
   CHECK(error_of(R"({"model_type": "nemotron_h", "hybrid_override_pattern": "M*X"})") ==
         "model.unsupported /model/hybrid_override_pattern: /model/hybrid_override_pattern holds 'X' at 2; expected M "
         "(Mamba2), * (attention), - (MLP) or E (MoE)");
