@@ -20,7 +20,9 @@ enum class Layout {
   // Gemma 3n and Gemma 4 (io/config_gemma.cpp).
   Gemma3n, Gemma4,
   // DeepSeek-V4 (io/config_deepseek.cpp), MiMo-V2-Flash (io/config_mimo.cpp), MiniMax-M3 (io/config_minimax.cpp).
-  DeepSeekV4, MiMoV2, MiniMaxM3, Step3p7
+  DeepSeekV4, MiMoV2, MiniMaxM3, Step3p7,
+  // Nemotron-NAS / DeciLM (io/config_decilm.cpp).
+  DeciLM
 };
 // Which layers use a sliding window when the config has no layer_types.
 enum class SlidingRule {

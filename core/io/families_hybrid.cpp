@@ -113,6 +113,13 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   step3p7.source = "step3p7/configuration_step3p7.py, modular_step3p7.py (Step3p7Attention: laguna's LagunaAttention)";
   v.push_back(step3p7);
 
+  // Nemotron-NAS (DeciLM): Llama's blocks, each sized by block_configs, some without attention.
+  FamilyTraits decilm{"nemotron-nas", {"deci", "nemotron_nas"}, {"DeciLMForCausalLM"}};
+  decilm.layout = Layout::DeciLM;
+  decilm.config_class = "DeciLMConfig";
+  decilm.source = "vLLM's models/nemotron_nas.py (DeciLMDecoderLayer); the checkpoints' modeling_decilm.py";
+  v.push_back(decilm);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

@@ -747,3 +747,69 @@ TEST_CASE("Step-3.7-Flash by hand: a gate per head, sliding layers of 512, 288 e
   native["moe_layers_enum"] = "3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44";
   CHECK(count_params(parse(native)).total == c.total);
 }
+
+// Llama-3.3-Nemotron-Super-49B-v1 (nvidia's config.json, model_type nemotron-nas, refused before): 80 Llama blocks
+// sized by block_configs. By hand, h = 8192, V = 128256, 64 heads of 128:
+//   49 blocks with attention (n_heads_in_group 8: 8 KV heads): 8192 x (8192 + 2*8*128) + 8192 x 8192 = 150,994,944
+//     and an input norm each; 31 blocks without (no_op);
+//   every block an MLP of int(2 x ffn_mult x 8192 / 3) rounded up to 256, and its norm: ffn_mult 5.25 -> 28672 (49
+//     blocks), 2.625 -> 14336 (6), 3.28125 -> 17920 (1), 1.3125 -> 7168 (10), 1.0 -> 5461 -> 5632 (8),
+//     0.5 -> 2730 -> 2816 (6); gated, 3 x 8192 x width;
+//   the final norm, untied embedding and head 2 x 128256 x 8192.
+// Total 49,867,145,216 (the model card: 49.9B).
+TEST_CASE("Llama-3.3-Nemotron-Super-49B by hand: per-block attention and MLP widths", "[families][params]") {
+  const std::string attn = "11111100111011111111111111111111111111111100000000001000000000000000000111111111";
+  const std::vector<double> mult = {2.625, 5.25, 5.25, 5.25, 5.25, 5.25, 2.625, 2.625, 5.25, 5.25, 5.25, 3.28125, 5.25,
+      5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25,
+      5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 1.3125, 2.625, 2.625, 1.3125, 5.25, 1.3125, 2.625,
+      1.3125, 1.3125, 1.3125, 5.25, 1.3125, 1.0, 1.0, 1.3125, 1.0, 1.0, 1.0, 1.3125, 1.3125, 0.5, 0.5, 1.0, 1.0, 0.5,
+      0.5, 1.0, 0.5, 0.5, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25, 5.25};
+  REQUIRE(attn.size() == 80);
+  REQUIRE(mult.size() == 80);
+  json blocks = json::array();
+  for (int i = 0; i < 80; ++i) {
+    const bool on = attn[static_cast<std::size_t>(i)] == '1';
+    blocks.push_back({{"attention", {{"n_heads_in_group", on ? json(8) : json(nullptr)}, {"no_op", !on},
+                                     {"num_sink_tokens", nullptr}, {"replace_with_linear", false}, {"sparsify", nullptr},
+                                     {"unshifted_sink", false}, {"use_prefill_window_in_sink_attention", false},
+                                     {"window_length", nullptr}}},
+                      {"ffn", {{"ffn_mult", mult[static_cast<std::size_t>(i)]}, {"no_op", false},
+                               {"replace_with_linear", false}, {"sparsify", nullptr}}}});
+  }
+  const json cfg = {{"architectures", {"DeciLMForCausalLM"}}, {"model_type", "nemotron-nas"}, {"attention_bias", false},
+                    {"hidden_act", "silu"}, {"hidden_size", 8192}, {"intermediate_size", nullptr},
+                    {"max_position_embeddings", 131072}, {"mlp_bias", false}, {"num_attention_heads", 64},
+                    {"num_hidden_layers", 80}, {"num_key_value_heads", nullptr}, {"pretraining_tp", 1},
+                    {"rope_theta", 500000.0}, {"tie_word_embeddings", false}, {"vocab_size", 128256},
+                    {"block_configs", blocks}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 8192, V = 128256;
+  const long long a = h * (8192 + 2 * 8 * 128) + 8192 * h;
+  const long long widths = 49 * 28672 + 6 * 14336 + 17920 + 10 * 7168 + 8 * 5632 + 6 * 2816;
+  const long long total = 49 * a + 3 * h * widths + (49 + 80) * h + h + 2 * V * h;
+  CHECK(a == 150994944LL);
+  CHECK(count_params(m).total == total);
+  CHECK(count_params(m).total == 49867145216LL);
+  CHECK(count_params(m).active == total);
+  CHECK_FALSE(m.layers[6].has_attention);
+  CHECK(m.layers[6].norms == 1);
+  CHECK(m.layers[0].attn.n_kv_heads == 8);
+  CHECK(m.layers[54].ffn.intermediate == 5632);
+  CHECK(m.layers[62].ffn.intermediate == 2816);
+  // KV per token (bf16): the 49 attention blocks' 8 KV heads x (128 + 128) x 2 B.
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  CHECK(analyze(m, w, nullptr).kv_bytes_per_token == 49 * 8 * 256 * 2);
+  // A block replaced by a linear layer is refused, naming it.
+  json lin = cfg;
+  lin["block_configs"][6]["attention"]["replace_with_linear"] = true;
+  try {
+    parse(lin);
+    FAIL("expected a refusal");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.code()) == "model.unsupported");
+    CHECK(e.path() == "/model/block_configs/6/attention/replace_with_linear");
+  }
+}
