@@ -29,6 +29,23 @@ void config_check_divides(Reader& r, i64 heads, i64 kv, const char* heads_key, c
                          r.child_path(heads_key) + " (" + std::to_string(heads) + ")");
 }
 
+void not_modelled(Reader& r, const std::string& key, const std::string& what) {
+  throw InputError("model.unsupported", r.child_path(key),
+                   r.child_path(key) + " is set: " + what + " is not modelled by Infercast; remove it only if the model does not use it");
+}
+
+i64 config_decoder_basics(Reader& r, ModelSpec& m, const DecoderDefaults& d) {
+  m.hidden = r.positive_int_or("hidden_size", d.hidden);
+  const i64 layers = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : d.layers;
+  r.raw("num_hidden_layers");
+  m.vocab = r.positive_int_or("vocab_size", d.vocab);
+  m.max_position = r.nonneg_int_or("max_position_embeddings", d.max_position);
+  m.tied_embeddings = r.boolean_or("tie_word_embeddings", d.tied);
+  m.activation = r.string_or("hidden_act", "silu");
+  m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", d.mtp_layers);
+  return layers;
+}
+
 void config_ignore(Reader& r, std::initializer_list<const char*> keys) {
   for (const char* k : keys) r.raw(k);
 }

@@ -26,5 +26,16 @@ int config_state_bits(Reader& r, const std::string& key, int fallback);
 AttentionSpec config_attention(Reader& r, i64 hidden, bool rope);
 // Refuses top-k above the expert count, naming the key.
 void config_check_top_k(Reader& r, const FfnSpec& f, const char* key);
+// Refuses a key that is set and names a mechanism Infercast does not model ("model.unsupported").
+[[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what);
+
+// The fields every decoder config states the same way, with the family's transformers defaults: hidden_size,
+// num_hidden_layers (bounded), vocab_size, max_position_embeddings, tie_word_embeddings, hidden_act and
+// num_nextn_predict_layers. Fills `m` and returns the layer count.
+struct DecoderDefaults {
+  i64 hidden = 4096, layers = 32, vocab = 32000, max_position = 4096, mtp_layers = 0;
+  bool tied = false;
+};
+i64 config_decoder_basics(Reader& r, ModelSpec& m, const DecoderDefaults& d);
 
 }  // namespace infercast

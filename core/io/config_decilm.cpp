@@ -8,15 +8,6 @@
 
 namespace infercast {
 
-namespace {
-
-[[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what) {
-  throw InputError("model.unsupported", r.child_path(key),
-                   r.child_path(key) + " is set: " + what + " is not modelled by Infercast; remove it only if the model does not use it");
-}
-
-}  // namespace
-
 void parse_decilm(Reader& r, ModelSpec& m) {
   const i64 h = r.positive_int("hidden_size");
   m.hidden = h;

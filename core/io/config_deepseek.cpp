@@ -6,25 +6,9 @@
 
 namespace infercast {
 
-namespace {
-
-[[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what) {
-  throw InputError("model.unsupported", r.child_path(key),
-                   r.child_path(key) + " is set: " + what + " is not modelled by Infercast; remove it only if the model does not use it");
-}
-
-}  // namespace
-
 void parse_deepseek_v4(Reader& r, ModelSpec& m) {
-  const i64 h = r.positive_int_or("hidden_size", 4096);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 43;
-  r.raw("num_hidden_layers");
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 129280);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 1048576);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
-  m.activation = r.string_or("hidden_act", "silu");
-  m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 1);
+  const i64 L = config_decoder_basics(r, m, {4096, 43, 129280, 1048576, 1, false});
+  const i64 h = m.hidden;
   // RoPE bases and YaRN, the router's scoring and scaling, the experts' clamp, the mHC epsilon: no count changes.
   config_ignore(r, {"rope_theta", "compress_rope_theta", "rope_scaling", "rope_parameters", "hc_eps", "topk_method",
                     "scoring_func", "norm_topk_prob", "routed_scaling_factor", "swiglu_limit", "rms_norm_eps"});

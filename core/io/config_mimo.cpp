@@ -8,15 +8,8 @@
 namespace infercast {
 
 void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
-  const i64 h = r.positive_int_or("hidden_size", 4096);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 48;
-  r.raw("num_hidden_layers");
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 152576);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 131072);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
-  m.activation = r.string_or("hidden_act", "silu");
-  m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);
+  const i64 L = config_decoder_basics(r, m, {4096, 48, 152576, 131072, 0, false});
+  const i64 h = m.hidden;
   // RoPE bases, the value scale, routing numerics and the Hub's restated window and chunk: no count changes.
   config_ignore(r, {"swa_rope_theta", "rope_parameters", "attention_value_scale", "layernorm_epsilon", "topk_method",
                     "sliding_window_size", "attention_chunk_size", "swa_qk_head_dim"});

@@ -100,15 +100,8 @@ void parse_minimax_m3(Reader& r, ModelSpec& m) {
 // also reads the Hub's legacy keys (num_experts, moe_layers_enum, attention_other_setting, a layer_types list padded
 // with the MTP layers' entries); the attention is LagunaAttention's (q/k norms of head_dim, g_proj h x n_h).
 void parse_step3p7(Reader& r, ModelSpec& m) {
-  const i64 h = r.positive_int_or("hidden_size", 4096);
-  const i64 L = r.has("num_hidden_layers") ? config_layer_count(r, "num_hidden_layers") : 45;
-  r.raw("num_hidden_layers");
-  m.hidden = h;
-  m.vocab = r.positive_int_or("vocab_size", 128815);
-  m.max_position = r.nonneg_int_or("max_position_embeddings", 128000);
-  m.tied_embeddings = r.boolean_or("tie_word_embeddings", false);
-  m.activation = r.string_or("hidden_act", "silu");
-  m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);
+  const i64 L = config_decoder_basics(r, m, {4096, 45, 128815, 128000, 0, false});
+  const i64 h = m.hidden;
   // RoPE per layer, the routed scale, the experts' clamps, the query scale: no count changes.
   config_ignore(r, {"rope_theta", "partial_rotary_factors", "rope_scaling", "rope_parameters", "moe_router_scaling_factor",
                     "swiglu_limits", "swiglu_limits_shared", "query_pre_attn_scalar", "scoring_func", "use_head_wise_attn_gate",

@@ -15,11 +15,6 @@ namespace {
 // A key or its older spelling (Nemotron-H's configs use both: n_groups / mamba_n_groups, conv_kernel / mamba_d_conv).
 const char* either(Reader& r, const char* key, const char* old_key) { return r.has(key) || !r.has(old_key) ? key : old_key; }
 
-[[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what) {
-  throw InputError("model.unsupported", r.child_path(key),
-                   r.child_path(key) + " is set: " + what + " is not modelled by Infercast; remove it only if the model does not use it");
-}
-
 }  // namespace
 
 void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
