@@ -51,6 +51,7 @@ json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
           {"memory_fraction", l.memory_basis == MemoryBasis::Reserve ? json(nullptr) : json(l.memory_fraction)},
           {"memory_fraction_of", memory_basis_names().name(l.memory_basis)},
           {"reserve_bytes", l.reserve_bytes},
+          {"graph_max_tokens", l.graph_batch},
           {"kv_block_tokens", l.kv_block_tokens},
           {"preemption", preemption_names().name(l.preemption)},
           {"prefix_caching", l.prefix_caching},

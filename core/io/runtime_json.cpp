@@ -43,6 +43,10 @@ SchedulerSpec parse_scheduler(Reader s) {
       else rr.raw("max_num_seqs");
       if (rr.has("max_num_batched_tokens")) rule.max_num_batched_tokens = rr.int_in_or("max_num_batched_tokens", 1, 100000000, 1);
       else rr.raw("max_num_batched_tokens");
+      for (auto [key, slot] : {std::pair{"graph_max_tokens", &rule.graph_max_tokens}, std::pair{"graph_max_tokens_tp4", &rule.graph_max_tokens_tp4}}) {
+        if (rr.has(key)) *slot = rr.int_in_or(key, 0, 1000000, 0);
+        else rr.raw(key);
+      }
       rr.reject_unknown();
       d.rules.push_back(rule);
     }
@@ -96,6 +100,8 @@ json scheduler_to_json(const SchedulerSpec& d) {
     json j = {{"min_memory_GB", r.min_memory_gb}, {"max_memory_GB", r.max_memory_gb}, {"names", r.names}, {"exclude_names", r.exclude}};
     if (r.max_num_seqs) j["max_num_seqs"] = *r.max_num_seqs;
     if (r.max_num_batched_tokens) j["max_num_batched_tokens"] = *r.max_num_batched_tokens;
+    if (r.graph_max_tokens) j["graph_max_tokens"] = *r.graph_max_tokens;
+    if (r.graph_max_tokens_tp4) j["graph_max_tokens_tp4"] = *r.graph_max_tokens_tp4;
     rules.push_back(j);
   }
   json out = {{"source", d.source},

@@ -40,7 +40,7 @@ bool name_has(const std::string& name, const std::string& what) {
 }
 }  // namespace
 
-SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, long long graph_batch,
+SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, int tp, long long graph_batch,
                                   long long max_num_seqs, long long token_budget) {
   SchedulerLimits l;
   l.stated = s.stated;
@@ -56,6 +56,8 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
     if (std::any_of(r.exclude.begin(), r.exclude.end(), [&](const std::string& x) { return name_has(hw.name, x); })) continue;
     if (r.max_num_seqs) l.max_num_seqs = *r.max_num_seqs;
     if (r.max_num_batched_tokens) l.token_budget = *r.max_num_batched_tokens;
+    if (tp >= 4 && r.graph_max_tokens_tp4) graph_batch = *r.graph_max_tokens_tp4;
+    else if (r.graph_max_tokens) graph_batch = *r.graph_max_tokens;
     break;
   }
   if (max_num_seqs > 0) l.max_num_seqs = max_num_seqs;
@@ -63,6 +65,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.max_prefill_tokens = s.max_prefill_tokens > 0 ? std::max(s.max_prefill_tokens, l.token_budget) : l.token_budget;
   l.memory_fraction = s.memory_fraction;
   l.memory_basis = s.memory_basis;
+  l.graph_batch = graph_batch;
   if (s.memory_basis == MemoryBasis::Reserve) {
     const EngineReserve& r = s.reserve;
     double mb = r.base_mb + r.per_chunk_token_mb * static_cast<double>(std::max<long long>(l.token_budget, 2048)) +

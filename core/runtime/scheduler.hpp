@@ -48,6 +48,9 @@ struct SchedulerRule {
   double min_memory_gb = 0, max_memory_gb = 0;  // max 0: no upper bound
   std::vector<std::string> names, exclude;
   std::optional<long long> max_num_seqs, max_num_batched_tokens;
+  // The largest decode batch replayed as a graph on such a device (SGLang's cuda_graph_max_bs by memory), below
+  // tensor parallelism 4 and from 4 on; unset: the runtime's launch.graph_max_tokens. Sizes the engine's reserve.
+  std::optional<long long> graph_max_tokens, graph_max_tokens_tp4;
 };
 
 // An engine's own reserve (SGLang's; not the driver's reserve of hardware/hardware.hpp): base + per_chunk_token x
@@ -110,6 +113,7 @@ struct SchedulerLimits {
   double memory_fraction = 0.9;
   MemoryBasis memory_basis = MemoryBasis::Total;
   double reserve_bytes = 0;  // Reserve basis: memory kept out of the weights and the cache, per device
+  long long graph_batch = 0;  // the largest decode batch the engine captures as a graph (its reserve counts it)
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;
   bool prefix_caching = false;
@@ -121,9 +125,10 @@ struct SchedulerLimits {
   SchedulerSpec::PoolSeqs pool_seqs;  // applied by serving_setup once the pool is known (max_num_seqs 0 only)
 };
 
-// The scheduler's limits on `hw` for a deployment over `devices` devices replaying graphs of up to
-// `graph_batch` sequences; `max_num_seqs` / `token_budget` > 0 override the runtime's (a deployment search).
-SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, long long graph_batch,
+// The scheduler's limits on `hw` for a deployment over `devices` devices (`tp` of them tensor-parallel) replaying
+// graphs of up to `graph_batch` sequences unless a rule sets it; `max_num_seqs` / `token_budget` > 0 override the
+// runtime's (a deployment search).
+SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, int tp, long long graph_batch,
                                   long long max_num_seqs = 0, long long token_budget = 0);
 
 }  // namespace infercast

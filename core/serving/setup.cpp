@@ -54,7 +54,7 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
                           std::string(rt ? rt->name : "the reference stack") +
                               " states no serving scheduler; vLLM-like defaults are assumed (decode first, chunked prefill, "
                               "256 sequences and 2048 tokens per step, 90% of memory)"});
-  s.limits = resolve_scheduler(spec, sys.device, plan.tp * plan.pp, rt ? rt->graph_max_tokens : 0, max_num_seqs, token_budget);
+  s.limits = resolve_scheduler(spec, sys.device, plan.tp * plan.pp, plan.tp, rt ? rt->graph_max_tokens : 0, max_num_seqs, token_budget);
   s.kv_bytes_per_element = w.settings.precision.kv.bits_per_element / 8;
   s.window_kv_full = window_kv_held_in_full(rt, m.model_type);
   if (s.window_kv_full)

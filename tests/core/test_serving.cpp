@@ -110,22 +110,22 @@ TEST_CASE("runtime schedulers resolve by device", "[serving]") {
   const SchedulerSpec& v = find_runtime_preset("vllm")->scheduler;
   REQUIRE(v.stated);
   // vLLM's server defaults: 8192 tokens and 1024 sequences on >= 70 GiB GPUs other than A100s, else 2048 and 256.
-  const SchedulerLimits h100 = resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 512);
+  const SchedulerLimits h100 = resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 1, 512);
   CHECK(h100.token_budget == 8192);
   CHECK(h100.max_num_seqs == 1024);
   CHECK(h100.memory_basis == MemoryBasis::Total);
-  const SchedulerLimits a100 = resolve_scheduler(v, *find_hardware_preset("nvidia-a100-sxm-80gb"), 1, 512);
+  const SchedulerLimits a100 = resolve_scheduler(v, *find_hardware_preset("nvidia-a100-sxm-80gb"), 1, 1, 512);
   CHECK(a100.token_budget == 2048);
   CHECK(a100.max_num_seqs == 256);
   // SGLang: chunked_prefill_size 8192 below 160 GB; reserve = 512 + 1.5 x 8192 + 2 x 256 + 128 = 13440 MB.
-  const SchedulerLimits sg = resolve_scheduler(find_runtime_preset("sglang")->scheduler, *find_hardware_preset("nvidia-h100-sxm"), 1, 256);
+  const SchedulerLimits sg = resolve_scheduler(find_runtime_preset("sglang")->scheduler, *find_hardware_preset("nvidia-h100-sxm"), 1, 1, 256);
   CHECK(sg.policy == StepPolicy::PrefillFirst);
   CHECK(sg.token_budget == 8192);
   CHECK(sg.reserve_bytes == Approx(13440.0 * 1048576));
   // TensorRT-LLM reserves the cache to the last token and never evicts.
   CHECK(find_runtime_preset("tensorrt-llm")->scheduler.preemption == Preemption::None);
   // A deployment's own caps win.
-  CHECK(resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 512, 64, 4096).max_num_seqs == 64);
+  CHECK(resolve_scheduler(v, *find_hardware_preset("nvidia-h100-sxm"), 1, 1, 512, 64, 4096).max_num_seqs == 64);
   // llama-server of the presets' builds runs one slot (--parallel 1) and n_batch 2048 tokens a step; mlx-lm's server
   // decodes 32 requests and prefills 8 prompts of 2048 tokens apart.
   for (const char* id : {"llama.cpp-cuda", "llama.cpp-metal", "llama.cpp-cpu", "llama.cpp-vulkan", "llama.cpp-rocm", "llama.cpp-sycl"}) {
@@ -661,4 +661,23 @@ TEST_CASE("vLLM's activation peak holds a full batch's sampler logits", "[servin
   // TensorRT-LLM states no such term: the same 8,192-token step's forward alone.
   const ServingSetup t = serving_setup(m, runtime_workload("tensorrt-llm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
   CHECK(t.memory.activation_bytes == Approx(few.memory.activation_bytes));
+}
+
+// Memory review (stop 37): SGLang sizes cuda_graph_max_bs by the device's memory and tensor parallelism
+// (server_args.py _handle_gpu_memory_settings), and its reserve counts 2 MB a graph batch. The tool used 256
+// everywhere: on an RTX 4090 a 4,224 MB reserve where SGLang keeps 512 + 1.5 x 2048 + 2 x 24 + 128 = 3,760 MB.
+TEST_CASE("SGLang's graph batch, and so its reserve, follows the device's memory and TP", "[serving][memory][regression]") {
+  const SchedulerSpec& sg = find_runtime_preset("sglang")->scheduler;
+  const auto at = [&](const char* hw, int tp) { return resolve_scheduler(sg, *find_hardware_preset(hw), tp, tp, 256); };
+  CHECK(at("nvidia-rtx-4090", 1).graph_batch == 24);
+  CHECK(at("nvidia-rtx-4090", 1).reserve_bytes == Approx(3760.0 * 1048576));
+  CHECK(at("nvidia-rtx-4090", 4).graph_batch == 80);
+  CHECK(at("nvidia-rtx-4080", 1).graph_batch == 8);
+  CHECK(at("nvidia-a100-pcie-40gb", 1).graph_batch == 32);
+  CHECK(at("nvidia-h100-sxm", 1).graph_batch == 256);
+  CHECK(at("nvidia-h100-sxm", 8).graph_batch == 512);
+  // H100 at TP8: 512 + 1.5 x 8192 + 2 x 512 + 8 x 128 = 14,848 MB (above the 10 GiB floor).
+  CHECK(at("nvidia-h100-sxm", 8).reserve_bytes == Approx(14848.0 * 1048576));
+  CHECK(at("amd-mi300x", 1).graph_batch == 512);
+  CHECK(at("amd-mi300x", 1).token_budget == 16384);
 }
