@@ -181,23 +181,11 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   a.params = count_params(model);
   a.groups = group_layers(model);
   a.window_kv_full = window_kv_held_in_full(w.runtime, model.model_type);
-  if (w.runtime && !w.runtime->weight_formats.empty()) {
-    const WeightFormat f = weight_format(w.settings.precision.weights);
-    const auto& ok = w.runtime->weight_formats;
-    if (std::find(ok.begin(), ok.end(), f) == ok.end()) {
-      std::string runs;
-      for (std::size_t i = 0; i < ok.size(); ++i) runs += (i ? ", " : "") + std::string(weight_format_names().name(ok[i]));
-      a.warnings.push_back({"runtime.weight_format", "/precision/weights",
-                            w.runtime->name + " has no kernels for " + weight_format_names().name(f) + " weights (" +
-                                w.settings.precision.weights.name + "): this forecast assumes it had; it runs " + runs +
-                                " weights (pick one of those, or a runtime that runs " + weight_format_names().name(f) + ")"});
-    }
-  }
+  if (std::string gap = weight_format_gap(w.runtime, w.settings.precision.weights); !gap.empty())
+    a.warnings.push_back({"runtime.weight_format", "/precision/weights", std::move(gap)});
   if (a.window_kv_full)
     a.warnings.push_back({"memory.window_kv_full", "/runtime",
-                          w.runtime->name + " caches " + model.model_type +
-                              "'s sliding-window layers for the whole context (its hybrid SWA memory does not support this "
-                              "family yet): the cache grows with the context in every layer"});
+                          window_kv_full_text(*w.runtime, model.model_type) + ": the cache grows with the context in every layer"});
   footprint(a, w);
   const std::vector<std::vector<Request>> chunks = first_steps(a, model, w);
   if (!hw) return a;

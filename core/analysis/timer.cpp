@@ -127,7 +127,7 @@ bool Timer::low_precision(const Op& op) const {
 }
 
 double Timer::compute_s(const Op& op, double flops) const {
-  return raw_compute_s(op, flops) / (low_precision(op) ? x_.gemm_low : efficiency(op.cls));
+  return raw_compute_s(op, flops) / (low_precision(op) ? x_.eff.gemm_low : efficiency(op.cls));
 }
 
 double Timer::raw_memory_s(const Op& op) const {

@@ -60,7 +60,7 @@ BlockTime time_block(const StepBlock& b, const Execution& x, Timing timing) {
   BlockTime t;
   double C0 = 0, C1 = 0, M0 = 0, M1 = 0, disp = 0, kernels = 0;
   for (const auto& o : b.ops) {
-    const double ec = o.low ? x.gemm_low : efficiency(x.eff, o.cls), em = x.eff.memory;
+    const double ec = o.low ? x.eff.gemm_low : efficiency(x.eff, o.cls), em = x.eff.memory;
     const double ek = x.kv_memory;
     const double c0 = o.c0 / ec, c1 = o.c1 / ec, m0 = o.m0 / em + o.k0 / ek, m1 = o.m1 / em + o.k1 / ek;
     const double d = o.kernels * gap;

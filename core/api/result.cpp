@@ -35,7 +35,7 @@ bool lower_bound(const std::vector<Warning>& ws) {
 }
 
 void write_run_efficiency(JsonWriter& w, const Execution& x) {
-  w.begin_object().field("gemm", x.eff.gemm).field("gemm_low", x.gemm_low).field("attention", x.eff.attention);
+  w.begin_object().field("gemm", x.eff.gemm).field("gemm_low", x.eff.gemm_low).field("attention", x.eff.attention);
   w.field("elementwise", x.eff.elementwise).field("memory", x.eff.memory).field("kv_memory", x.kv_memory);
   w.field("dispatch_us", x.eff.dispatch_s * 1e6).field("graph_dispatch_us", x.graph_gap_s * 1e6).end_object();
 }

@@ -89,7 +89,6 @@ CalibrationResult calibrate(const HardwareSpec& hw0, const std::vector<Calibrati
   // runtime; the rest keep following the runtime.
   const Execution x0 = resolve_execution(hw0, points.front().workload.runtime);
   res.start = x0.eff;
-  res.start.gemm_low = x0.gemm_low;
   for (EffParam p : params) res.fitted_bits |= eff_bit(p);
   HardwareSpec hw = hw0;
   std::vector<double> forecast(points.size());

@@ -53,8 +53,8 @@ struct Efficiencies {
   double elementwise = 0.5;
   double memory = 0.8;
   double dispatch_s = 5e-6;  // fixed cost per kernel launch / operator dispatch
-  // GEMMs computing in 8 bits or fewer (FP8, INT8, FP4): a fraction of that doubled peak. Read only where a device
-  // states it (kEffGemmLow); otherwise the runtime's, scaled as a stated `gemm` scales (runtime/runtime.hpp).
+  // GEMMs computing in 8 bits or fewer (FP8, INT8, FP4): a fraction of that doubled peak. On a device, read only where
+  // it states it (kEffGemmLow); an Execution always holds the resolved value (runtime/runtime.hpp).
   double gemm_low = 0;
 };
 

@@ -73,7 +73,7 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   const Efficiencies cls = default_efficiencies(hw.device_class);
   x.eff = hw.eff;  // the device's own (its `efficiency`, else its class's)
   x.graph_gap_s = x.eff.dispatch_s;
-  x.gemm_low = hw.eff_given & kEffGemmLow ? hw.eff.gemm_low : x.eff.gemm;
+  x.eff.gemm_low = hw.eff_given & kEffGemmLow ? hw.eff.gemm_low : x.eff.gemm;
   x.kv_memory = x.eff.memory;
   if (!rt) return x;
   // A value the device file states itself wins (a calibrated device); else the runtime's; else the class's. The
@@ -81,24 +81,21 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt) {
   // stated value: a device stating gemm 0.5 where the runtime's GEMMs reach 0.34 and its int8 GEMMs 0.22 runs
   // those at 0.5 x 0.22 / 0.34. A calibrated device thus moves what the runtime's kernels reach on it, not how
   // its kernels differ from one another (docs/forecast.md, "Calibration").
-  const auto pick = [&](double own, double class_value, const std::optional<double>& runtime_value, unsigned bit) {
-    if (hw.eff_given & bit) return own;
-    return runtime_value ? *runtime_value : class_value;
-  };
   const double rt_gemm = rt->eff.gemm.value_or(cls.gemm);
   const double rt_memory = rt->eff.memory[static_cast<int>(memory_family(hw))].value_or(cls.memory);
   const double rt_gap = rt->kernel_gap_s.value_or(cls.dispatch_s);
-  x.eff.gemm = pick(hw.eff.gemm, cls.gemm, rt->eff.gemm, kEffGemm);
-  x.eff.attention = pick(hw.eff.attention, cls.attention, rt->eff.attention, kEffAttention);
-  x.eff.elementwise = pick(hw.eff.elementwise, cls.elementwise, rt->eff.elementwise, kEffElementwise);
-  x.eff.memory = pick(hw.eff.memory, cls.memory, rt->eff.memory[static_cast<int>(memory_family(hw))], kEffMemory);
-  x.eff.dispatch_s = pick(hw.eff.dispatch_s, cls.dispatch_s, rt->kernel_gap_s, kEffDispatch);
+  const auto own_or = [&](unsigned bit, double own, double runtime_value) { return hw.eff_given & bit ? own : runtime_value; };
+  x.eff.gemm = own_or(kEffGemm, hw.eff.gemm, rt_gemm);
+  x.eff.attention = own_or(kEffAttention, hw.eff.attention, rt->eff.attention.value_or(cls.attention));
+  x.eff.elementwise = own_or(kEffElementwise, hw.eff.elementwise, rt->eff.elementwise.value_or(cls.elementwise));
+  x.eff.memory = own_or(kEffMemory, hw.eff.memory, rt_memory);
+  x.eff.dispatch_s = own_or(kEffDispatch, hw.eff.dispatch_s, rt_gap);
   // The runtime's own value of a related term, scaled by how far the device's stated value moves the base term.
   const auto related = [&](unsigned bit, double stated, double rt_base, double rt_value) {
     return hw.eff_given & bit && rt_base > 0 ? stated * rt_value / rt_base : rt_value;
   };
-  x.gemm_low = hw.eff_given & kEffGemmLow ? hw.eff.gemm_low
-                                          : std::min(1.0, related(kEffGemm, x.eff.gemm, rt_gemm, rt->eff.gemm_low.value_or(rt_gemm)));
+  x.eff.gemm_low = own_or(kEffGemmLow, hw.eff.gemm_low,
+                          std::min(1.0, related(kEffGemm, x.eff.gemm, rt_gemm, rt->eff.gemm_low.value_or(rt_gemm))));
   x.kv_memory = std::min(1.0, related(kEffMemory, x.eff.memory, rt_memory, rt->eff.kv_memory.value_or(rt_memory)));
   x.graph_gap_s = related(kEffDispatch, x.eff.dispatch_s, rt_gap, rt->graph_kernel_gap_s.value_or(rt_gap));
   x.graphs = rt->launch == LaunchMode::Graph;
@@ -113,6 +110,23 @@ bool window_kv_held_in_full(const RuntimeSpec* rt, const std::string& model_type
   if (!rt || model_type.empty()) return false;
   const auto& v = rt->scheduler.window_kv_full_for;
   return std::find(v.begin(), v.end(), model_type) != v.end();
+}
+
+std::string window_kv_full_text(const RuntimeSpec& rt, const std::string& model_type) {
+  return rt.name + " caches " + model_type +
+         "'s sliding-window layers for the whole context (its hybrid SWA memory does not support this family yet)";
+}
+
+std::string weight_format_gap(const RuntimeSpec* rt, const DType& weights) {
+  if (!rt || rt->weight_formats.empty()) return "";
+  const WeightFormat f = weight_format(weights);
+  const auto& ok = rt->weight_formats;
+  if (std::find(ok.begin(), ok.end(), f) != ok.end()) return "";
+  std::string runs;
+  for (std::size_t i = 0; i < ok.size(); ++i) runs += (i ? ", " : "") + std::string(weight_format_names().name(ok[i]));
+  const std::string name = weight_format_names().name(f);
+  return rt->name + " has no kernels for " + name + " weights (" + weights.name + "): this forecast assumes it had; it runs " +
+         runs + " weights (pick one of those, or a runtime that runs " + name + ")";
 }
 
 i64 prompt_chunk(const RuntimeSpec* rt, double requests) {

@@ -94,8 +94,7 @@ struct RuntimeSpec {
 // The parameters one analysis runs with: a runtime's values resolved against a device (a device's own
 // `efficiency` overrides first, then the runtime's, then the device class's).
 struct Execution {
-  Efficiencies eff;          // gemm, attention, elementwise, memory; dispatch_s is the per-kernel gap (one by one)
-  double gemm_low = 0;       // GEMMs computing in 8 bits or fewer
+  Efficiencies eff;          // gemm, gemm_low, attention, elementwise, memory; dispatch_s is the per-kernel gap (one by one)
   double kv_memory = 1;      // bandwidth fraction of KV-cache traffic
   double graph_gap_s = 0;    // the per-kernel gap inside a replayed graph
   double launch_s = 0;       // host launch per kernel when launched one by one (0: overlapped or graphs)
@@ -118,6 +117,10 @@ Execution resolve_execution(const HardwareSpec& hw, const RuntimeSpec* rt);
 // True where `rt` caches the sliding-window layers of `model_type` for the whole context
 // (SchedulerSpec::window_kv_full_for): their KV memory then grows with the context, their reads stay the window's.
 bool window_kv_held_in_full(const RuntimeSpec* rt, const std::string& model_type);
+// What a warning says where that holds (the analysis and the serving pool each add what it means for them).
+std::string window_kv_full_text(const RuntimeSpec& rt, const std::string& model_type);
+// The warning's text where `rt` states the weight formats it runs and `weights` is not one of them; "" otherwise.
+std::string weight_format_gap(const RuntimeSpec* rt, const DType& weights);
 
 // New tokens per request per forward that a runtime's prompt micro-batches give a step of `requests` prompts
 // (RuntimeSpec::prompt_micro_batch shared among them, one at the least); 0 when the runtime runs a step whole.

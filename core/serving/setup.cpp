@@ -59,9 +59,7 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
   s.window_kv_full = window_kv_held_in_full(rt, m.model_type);
   if (s.window_kv_full)
     s.warnings.push_back({"serving.window_kv_full", "/runtime",
-                          std::string(rt->name) + " caches " + m.model_type +
-                              "'s sliding-window layers for the whole context (its hybrid SWA memory does not support this "
-                              "family yet): the KV pool holds fewer requests than the windows would allow"});
+                          window_kv_full_text(*rt, m.model_type) + ": the KV pool holds fewer requests than the windows would allow"});
 
   ParallelPlan one = plan;
   one.dp = 1;

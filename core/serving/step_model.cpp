@@ -53,7 +53,7 @@ double lerp(const std::vector<double>& y, std::size_t j, double f) {
 }
 
 double efficiency_of(const Execution& x, const OpTerms& o) {
-  if (o.low) return x.gemm_low;
+  if (o.low) return x.eff.gemm_low;
   switch (o.cls) {
     case OpClass::GEMM: return x.eff.gemm;
     case OpClass::Attention: return x.eff.attention;

@@ -84,7 +84,7 @@ TEST_CASE("launches: a replayed graph pays a gap per kernel, eager kernels are b
   CHECK_FALSE(replayed(xv, 513));  // above vLLM's capture size: kernel by kernel
   double roof = 0, k = 0;
   for (const auto& o : b.ops) {
-    const double ec = o.low ? xv.gemm_low : o.cls == OpClass::GEMM ? xv.eff.gemm : o.cls == OpClass::Attention ? xv.eff.attention : xv.eff.elementwise;
+    const double ec = o.low ? xv.eff.gemm_low : o.cls == OpClass::GEMM ? xv.eff.gemm : o.cls == OpClass::Attention ? xv.eff.attention : xv.eff.elementwise;
     roof += std::max(o.c0 / ec, o.m0 / xv.eff.memory + o.k0 / xv.kv_memory);
     k += o.kernels;
   }
@@ -110,7 +110,7 @@ TEST_CASE("compute paths: FP16 accumulate, int8 dot products, no FP8 kernels", "
   // Quantized weights under llama.cpp run at the int8 peak without the dequantization work.
   op.dequant_flops = 1e11;
   op.flops = 1.1e12;
-  CHECK(op_compute_seconds(g, lc, op) == Approx(1e12 / (660.6e12 * lc.gemm_low)).epsilon(1e-3));
+  CHECK(op_compute_seconds(g, lc, op) == Approx(1e12 / (660.6e12 * lc.eff.gemm_low)).epsilon(1e-3));
   // llama.cpp has no FP8 kernels: FP8 activations run as 16-bit.
   Op f8;
   f8.cls = OpClass::GEMM;
@@ -289,7 +289,7 @@ TEST_CASE("a device's stated efficiencies scale the runtime's int8 GEMMs, KV rea
   const RuntimeSpec& rt = *find_runtime_preset("llama.cpp-cuda");
   HardwareSpec h = *find_hardware_preset("nvidia-rtx-4090");
   const Execution plain = resolve_execution(h, &rt);
-  CHECK(plain.gemm_low == *rt.eff.gemm_low);  // nothing stated: the runtime's own, exactly
+  CHECK(plain.eff.gemm_low == *rt.eff.gemm_low);  // nothing stated: the runtime's own, exactly
   CHECK(plain.kv_memory == *rt.eff.kv_memory);
   CHECK(plain.graph_gap_s == *rt.graph_kernel_gap_s);
   h.eff.gemm = 0.5;
@@ -297,13 +297,13 @@ TEST_CASE("a device's stated efficiencies scale the runtime's int8 GEMMs, KV rea
   h.eff_given = kEffGemm | kEffDispatch;
   const Execution x = resolve_execution(h, &rt);
   CHECK(x.eff.gemm == 0.5);
-  CHECK(x.gemm_low == Approx(0.5 * *rt.eff.gemm_low / *rt.eff.gemm).epsilon(1e-12));
+  CHECK(x.eff.gemm_low == Approx(0.5 * *rt.eff.gemm_low / *rt.eff.gemm).epsilon(1e-12));
   CHECK(x.eff.dispatch_s == 4e-6);
   CHECK(x.graph_gap_s == Approx(4e-6 * *rt.graph_kernel_gap_s / *rt.kernel_gap_s).epsilon(1e-12));
   // A stated gemm_low is taken as it is; through the API too, and the result shows what ran.
   h.eff.gemm_low = 0.41;
   h.eff_given |= kEffGemmLow;
-  CHECK(resolve_execution(h, &rt).gemm_low == 0.41);
+  CHECK(resolve_execution(h, &rt).eff.gemm_low == 0.41);
   json dev = hardware_to_json(*find_hardware_preset("nvidia-rtx-4090"));
   dev["id"] = "my-4090";
   dev["efficiency"] = {{"gemm_low", 0.41}};
