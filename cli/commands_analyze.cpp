@@ -102,7 +102,10 @@ void print_analysis_table(const json& r) {
     std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", usable "
               << bytes_str(mem["capacity_bytes"].get<double>()) << " of " << bytes_str(mem["physical_capacity_bytes"].get<double>())
               << (mem["reserve_bytes"].get<double>() > 0 ? " (" + bytes_str(mem["reserve_bytes"].get<double>()) + " kept by the driver and OS)" : "")
-              << (mem["fits"].get<bool>() ? ": fits" : ": DOES NOT FIT (spills to the slowest tier)") << "\n";
+              << (mem["runtime_usable_bytes"].is_null() ? std::string()
+                                                        : ", within " + r["execution"]["runtime_name"].get<std::string>() + "'s memory fraction")
+              << (mem["fits"].get<bool>() ? (mem["fits_first_tier"].get<bool>() ? ": fits" : ": fits only by spilling to slower tiers")
+                                          : ": DOES NOT FIT (spills to the slowest tier)") << "\n";
     const auto& pk = r["peak"];
     if (pk["memory_only"].get<bool>()) {
       std::cout << "Peak: none (times count memory and dispatch only: a lower bound, not a forecast)\n";

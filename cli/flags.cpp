@@ -51,6 +51,7 @@ const std::vector<Flag>& flags() {
       {"--moe-traffic", "settings", K::String, "/moe_traffic", "", ""},
       {"--timing", "settings", K::String, "/timing", "", ""},
       {"--attention-tile", "settings", K::Int, "/attention_tile", "N", ""},
+      {"--memory-fraction", "settings", K::Number, "/memory_fraction", "F", ""},
       {"--lora-rank", "settings", K::Int, "/lora/rank", "R", ""},
       {"--lora-mode", "settings", K::String, "/lora/mode", "", ""},
       {"--hadamard", "settings", K::OnOff, "/online_hadamard", "on|off", ""},

@@ -31,6 +31,10 @@ struct Workload {
   int pin_kv = -1;       // the same for the KV cache
   i64 prefill_chunk = 0; // split the first step into chunks of this many new tokens per request (0: one step)
   const RuntimeSpec* runtime = nullptr;  // the stack it runs under (nullptr: the reference stack)
+  // The runtime's memory budget (runtime/memory_budget.hpp): a memory fraction the user states (0: the runtime's) and
+  // the deployment it is resolved for (SGLang's reserve counts a replica's devices; its graph batch follows TP).
+  double memory_fraction = 0;
+  int devices = 1, tp = 1;
 };
 
 struct OpTime {
@@ -109,6 +113,11 @@ struct Analysis {
   double batch_tokens_per_s = 0;  // whole batch, decode
   double memory_capacity_bytes = 0;
   double memory_required_bytes = 0;
+  // The first tier as the runtime budgets it, where its engine holds a KV pool sized from a memory fraction (vLLM,
+  // SGLang, TensorRT-LLM...); runtime_budget false where none applies (llama.cpp, MLX, the reference stack).
+  bool runtime_budget = false;
+  double runtime_usable_bytes = 0;
+  double runtime_reserve_bytes = 0;  // of which kept out by the engine itself (SGLang's reserve)
   bool fits = true;             // everything fits in the tiers (slower tiers included)
   bool fits_first_tier = true;  // everything fits in the fastest tier
   bool window_kv_full = false;  // the runtime caches sliding-window layers for the whole context (memory only)

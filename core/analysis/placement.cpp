@@ -2,8 +2,11 @@
 // largest batch and context that fit (docs/forecast.md, "Placement").
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "analysis/steps.hpp"
+#include "runtime/memory_budget.hpp"
 
 namespace infercast {
 
@@ -57,16 +60,48 @@ void limits(Analysis& a, double kb) {
   }
 }
 
+// The first tier's bytes the runtime lets the model use, where its engine sizes a KV pool from a memory fraction
+// (-1: no such budget; the driver's reserve alone applies).
+double runtime_first_tier(Analysis& a, const HardwareSpec& hw, const Workload& w) {
+  if (hw.tiers.empty() || !w.runtime || !w.runtime->scheduler.stated || w.runtime->scheduler.kv_pool != KvPool::Fraction) return -1;
+  SchedulerLimits l = resolve_scheduler(w.runtime->scheduler, hw, std::max(1, w.devices), std::max(1, w.tp), w.runtime->graph_max_tokens);
+  apply_memory_fraction(l, hw, w.memory_fraction);
+  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, a.activation_peak_bytes);
+  a.runtime_reserve_bytes = b.reserve_bytes;
+  return std::max(0.0, b.usable_bytes);
+}
+
+std::string gib(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  return buf;
+}
+
+std::string runtime_budget_text(const Analysis& a, const RuntimeSpec& rt, const HardwareSpec& hw) {
+  return rt.name + " holds the weights, activations and KV cache within " + gib(a.runtime_usable_bytes) + " of " + hw.name +
+         "'s " + gib(hw.tiers[0].capacity_bytes) + " (its memory fraction" +
+         (a.runtime_reserve_bytes > 0 ? ", less a " + gib(a.runtime_reserve_bytes) + " reserve" : std::string()) +
+         "); this workload needs " + gib(a.memory_required_bytes) +
+         ", which the device has: raise the fraction (/memory_fraction: vLLM's --gpu-memory-utilization, SGLang's "
+         "--mem-fraction-static) or run fewer or shorter requests";
+}
+
 }  // namespace
 
 // What is pinned goes to its tier first (then slower ones), the rest fastest tier first; weights, then the KV
 // cache, then activations. What is left after the slowest tier is counted there and the result does not fit.
 TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kb) {
   check_pins(hw, w);
-  // The driver and OS keep part of the first tier (HardwareSpec::reserve_bytes): the rest is what can be placed.
+  // The driver and OS keep part of the first tier (HardwareSpec::reserve_bytes): the rest is what can be placed, or
+  // the runtime's budget of it where the engine holds one.
+  const double budget = runtime_first_tier(a, hw, w);
   std::vector<double> free_bytes;
   for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
-    const double usable = std::max(0.0, hw.tiers[i].capacity_bytes - (i == 0 ? hw.reserve_bytes : 0.0));
+    double usable = std::max(0.0, hw.tiers[i].capacity_bytes - (i == 0 ? hw.reserve_bytes : 0.0));
+    if (i == 0 && budget >= 0) {
+      a.runtime_budget = true;
+      usable = a.runtime_usable_bytes = std::min(usable, budget);
+    }
     free_bytes.push_back(usable);
     a.memory_capacity_bytes += usable;
   }
@@ -101,7 +136,10 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   place(2, "activations", a.activation_peak_bytes, -1, inv.act);
   a.placement = placed;
   a.fits = !spilled;
-  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= hw.tiers[0].capacity_bytes - hw.reserve_bytes;
+  const double device_usable = hw.tiers.empty() ? 0 : hw.tiers[0].capacity_bytes - hw.reserve_bytes;
+  if (a.runtime_budget && a.memory_required_bytes > a.runtime_usable_bytes && a.memory_required_bytes <= device_usable)
+    a.warnings.push_back({"memory.runtime_budget", "/memory_fraction", runtime_budget_text(a, *w.runtime, hw)});
+  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= (budget >= 0 ? a.runtime_usable_bytes : hw.tiers[0].capacity_bytes - hw.reserve_bytes);
   limits(a, kb);
   return inv;
 }

@@ -123,6 +123,12 @@ void api_analyze(const json& request, JsonWriter& out) {
     // Usable: the tiers less the driver and OS reserve.
     out.field("capacity_bytes", a.memory_capacity_bytes).field("physical_capacity_bytes", physical);
     out.field("reserve_bytes", hw->reserve_bytes).field("reserve_basis", hw->reserve_basis);
+    // The runtime's budget of the first tier, where its engine sizes a KV pool from a memory fraction.
+    if (a.runtime_budget) {
+      out.field("runtime_usable_bytes", a.runtime_usable_bytes).field("runtime_reserve_bytes", a.runtime_reserve_bytes);
+    } else {
+      out.key("runtime_usable_bytes").null().key("runtime_reserve_bytes").null();
+    }
     out.field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
     out.field("max_batch", a.max_batch).field("max_context", a.max_context).field("max_context_memory", a.max_context_memory);
     out.field("max_context_limit", a.max_context < a.max_context_memory ? "window" : "memory").key("placement").begin_array();

@@ -69,6 +69,7 @@ json options_json() {
   a.push_back({{"path", "/echo_requests"}, {"kind", "boolean"}, {"default", false},
                {"help", "analyze: repeat the workload's requests in the result (workload.requests)"}});
   a.push_back(int_option(attention_tile));
+  a.push_back(number_option(memory_fraction));
   a.push_back(int_option(lora_rank));
   a.push_back(enum_option("/lora/mode", lora_mode_names(), LoraMode::Unmerged, "how the adapters are applied"));
   a.push_back({{"path", "/online_hadamard"}, {"kind", "boolean"}, {"default", false}, {"help", "QuaRot's online rotations of q/k, the o_proj input and the down_proj input"}});

@@ -348,6 +348,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
   w.settings.mla = read_enum(req, "mla", mla_form_names(), w.settings.mla);
   w.settings.fused_mlp = read_enum(req, "mlp", mlp_form_names(), w.settings.fused_mlp);
   w.settings.attention_tile = read_field(req, field::attention_tile);
+  w.memory_fraction = read_field(req, field::memory_fraction);
   if (req.has("lora")) {
     Reader lr = req.object("lora");
     w.settings.lora.rank = lr.int_in_or("rank", field::lora_rank.lo, field::lora_rank.hi,

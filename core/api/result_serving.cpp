@@ -50,6 +50,7 @@ json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
           {"max_prefill_tokens", l.max_prefill_tokens},
           {"memory_fraction", l.memory_basis == MemoryBasis::Reserve ? json(nullptr) : json(l.memory_fraction)},
           {"memory_fraction_of", memory_basis_names().name(l.memory_basis)},
+          {"kv_pool", kv_pool_names().name(l.kv_pool)},
           {"reserve_bytes", l.reserve_bytes},
           {"graph_max_tokens", l.graph_batch},
           {"kv_block_tokens", l.kv_block_tokens},

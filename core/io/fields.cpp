@@ -41,6 +41,8 @@ const IntField request_count{"/workload/requests/*/count", 1, kMaxBatch, 1, "ide
 const IntField image_width{"/workload/images/*/width", 1, 65536, 1024, "image width, pixels (in every new prompt)"};
 const IntField image_height{"/workload/images/*/height", 1, 65536, 1024, "image height, pixels"};
 const IntField image_count{"/workload/images/*/count", 1, 1024, 1, "identical images of this size"};
+const NumberField memory_fraction{"/memory_fraction", 0, 1, 0,
+                                  "the runtime's memory fraction (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static, TensorRT-LLM free_gpu_memory_fraction; 0: the runtime's default)"};
 const IntField attention_tile{"/attention_tile", 0, 65536, 0, "pad each request's keys to a multiple of this (0: none)"};
 const IntField lora_rank{"/lora/rank", 1, 65536, 16, "rank of the LoRA adapters on the attention and MLP projections"};
 const IntField pin_weights{"/placement/weights", 0, 15, -1, "memory tier the weights are placed in first (0: fastest)"};

@@ -42,6 +42,7 @@ namespace field {
 extern const IntField batch, prompt, cached, gen, prefill_chunk, request_cached, request_input, request_count;
 extern const IntField image_width, image_height, image_count;
 extern const IntField attention_tile, lora_rank, pin_weights, pin_kv;
+extern const NumberField memory_fraction;
 extern const IntField mla_q_lora_rank, mla_kv_lora_rank, mla_qk_nope_head_dim, mla_qk_rope_head_dim, mla_v_head_dim;
 extern const IntField tp, pp, ep, dp, draft_tokens, max_batch, keep_points, axis_steps, map_steps, part_index, part_of;
 extern const IntField devices_per_node, nodes, gpu_layers, ubatch, arch_compute_units;

@@ -345,8 +345,11 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
   f.stages = plan_stages(m, p, sys);
   const CommContext ctx = context_for(sys, p, w);
   const Convention& conv = w.settings.convention;
+  Workload on_plan = w;  // the runtime's memory budget is resolved for this replica (SGLang's reserve)
+  on_plan.devices = p.tp * p.pp;
+  on_plan.tp = p.tp;
   for (auto& st : f.stages) {
-    st.a = analyze(st.model, w, &sys.device);
+    st.a = analyze(st.model, on_plan, &sys.device);
     st.required_bytes = st.a.memory_required_bytes;
     st.capacity_bytes = st.a.memory_capacity_bytes;
   }

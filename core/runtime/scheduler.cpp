@@ -21,6 +21,13 @@ const NameTable<MemoryBasis>& memory_basis_names() {
   return t;
 }
 
+const NameTable<KvPool>& kv_pool_names() {
+  static const NameTable<KvPool> t(
+      {{KvPool::Fraction, "fraction", "a pool sized at start from the memory fraction; a batch fits only inside it"},
+       {KvPool::Requested, "requested", "the cache is allocated for the contexts asked for; nothing is held back"}});
+  return t;
+}
+
 const NameTable<Preemption>& preemption_names() {
   static const NameTable<Preemption> t(
       {{Preemption::Recompute, "recompute", "when the cache runs out the newest running request is evicted and recomputed later"},
@@ -65,6 +72,7 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
   l.max_prefill_tokens = s.max_prefill_tokens > 0 ? std::max(s.max_prefill_tokens, l.token_budget) : l.token_budget;
   l.memory_fraction = s.memory_fraction;
   l.memory_basis = s.memory_basis;
+  l.kv_pool = s.kv_pool;
   l.graph_batch = graph_batch;
   if (s.memory_basis == MemoryBasis::Reserve) {
     const EngineReserve& r = s.reserve;

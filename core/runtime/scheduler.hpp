@@ -35,6 +35,14 @@ const NameTable<StepPolicy>& step_policy_names();
 enum class MemoryBasis { Total, Free, Reserve };
 const NameTable<MemoryBasis>& memory_basis_names();
 
+// How the engine holds its KV cache.
+//  Fraction: a pool sized at start from its memory fraction (vLLM, SGLang, TensorRT-LLM, LMDeploy, TGI): a batch
+//    fits only inside that budget, whatever the device has left.
+//  Requested: the cache is allocated for the contexts asked for (llama.cpp's n_ctx, mlx-lm's growing cache); nothing
+//    is held back beyond what the driver keeps.
+enum class KvPool { Fraction, Requested };
+const NameTable<KvPool>& kv_pool_names();
+
 // When the KV cache runs out while requests decode.
 //  Recompute: the newest running request is evicted and recomputed later (vLLM V1, SGLang's retraction).
 //  None: admission reserves the cache to each request's last token, so nothing is ever evicted (TensorRT-LLM's
@@ -69,6 +77,7 @@ struct SchedulerSpec {
   std::vector<SchedulerRule> rules;        // the first that applies overrides the two defaults above
   double memory_fraction = 0.9;
   MemoryBasis memory_basis = MemoryBasis::Total;
+  KvPool kv_pool = KvPool::Fraction;
   EngineReserve reserve;
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;
@@ -112,6 +121,7 @@ struct SchedulerLimits {
   long long max_prefill_tokens = 2048;
   double memory_fraction = 0.9;
   MemoryBasis memory_basis = MemoryBasis::Total;
+  KvPool kv_pool = KvPool::Fraction;
   double reserve_bytes = 0;  // Reserve basis: memory kept out of the weights and the cache, per device
   long long graph_batch = 0;  // the largest decode batch the engine captures as a graph (its reserve counts it)
   long long kv_block_tokens = 16;

@@ -6,6 +6,7 @@
 
 #include "analysis/steps.hpp"
 #include "ops/geometry.hpp"
+#include "runtime/memory_budget.hpp"
 #include "serving/serving.hpp"
 #include "util/limits.hpp"
 
@@ -55,6 +56,7 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
                               " states no serving scheduler; vLLM-like defaults are assumed (decode first, chunked prefill, "
                               "256 sequences and 2048 tokens per step, 90% of memory)"});
   s.limits = resolve_scheduler(spec, sys.device, plan.tp * plan.pp, plan.tp, rt ? rt->graph_max_tokens : 0, max_num_seqs, token_budget);
+  apply_memory_fraction(s.limits, sys.device, w.memory_fraction);
   s.kv_bytes_per_element = w.settings.precision.kv.bits_per_element / 8;
   s.window_kv_full = window_kv_held_in_full(rt, m.model_type);
   if (s.window_kv_full)
@@ -85,26 +87,11 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
                                                                 static_cast<double>(st.model.vocab));
     }
     mem.kv_bytes_per_token = a.kv_bytes_per_token;
-    // What the driver and OS keep (the CUDA context, a display, macOS's share of unified memory) is outside the
-    // runtime's reach: vLLM's fraction of the total leaves it in the headroom (never more than the rest), the free
-    // memory TensorRT-LLM and SGLang measure after loading has already lost it.
     mem.device_reserve_bytes = hw.reserve_bytes;
-    const double outside = capacity - hw.reserve_bytes;
-    switch (L.memory_basis) {
-      case MemoryBasis::Total:  // of the total the driver reports (HardwareSpec::hidden_fraction)
-        mem.usable_bytes = std::min(L.memory_fraction * (capacity - hw.hidden_bytes()), outside);
-        mem.kv_bytes = mem.usable_bytes - mem.weights_bytes - mem.activation_bytes;
-        break;
-      case MemoryBasis::Free:
-        mem.usable_bytes = outside;
-        mem.kv_bytes = L.memory_fraction * (outside - mem.weights_bytes - mem.activation_bytes);
-        break;
-      case MemoryBasis::Reserve:
-        mem.reserve_bytes = L.reserve_bytes;
-        mem.usable_bytes = outside - L.reserve_bytes;
-        mem.kv_bytes = mem.usable_bytes - mem.weights_bytes;
-        break;
-    }
+    const MemoryBudget budget = memory_budget(L, hw, mem.weights_bytes, mem.activation_bytes);
+    mem.usable_bytes = budget.usable_bytes;
+    mem.kv_bytes = budget.kv_bytes;
+    mem.reserve_bytes = budget.reserve_bytes;
     const double ratio = mem.kv_bytes_per_token > 0 ? mem.kv_bytes / mem.kv_bytes_per_token : mem.kv_bytes;
     if (best_ratio < 0 || ratio < best_ratio) {
       best_ratio = ratio;

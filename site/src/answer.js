@@ -61,14 +61,22 @@ export function answerOf(r, chosen) {
     }
     return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} with ${layers} (llama.cpp -ngl ${o.gpu_layers}): ${gb(o.device.required_bytes)} of ${gb(o.device.capacity_bytes)} GiB on the device and ${gb(o.host_part.required_bytes)} GiB in system RAM, ${then}.` };
   }
+  // A serving engine's pool (vLLM's gpu_memory_utilization...): the budget binds where the device would hold more.
+  const engine = r.execution && r.execution.runtime_name;
+  const budget = m.runtime_usable_bytes;
+  if (budget != null && (r.warnings || []).some((w) => w.code === 'memory.runtime_budget')) {
+    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (--memory-fraction, vLLM's --gpu-memory-utilization) or run fewer or shorter requests.` };
+  }
   if (!m.fits) {
-    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GiB, ${gb(m.capacity_bytes)} GiB are usable. Try a smaller format (the Quantization tab), offloading layers to system RAM, or several devices.` };
+    const usable = budget != null ? `${gb(m.capacity_bytes)} GiB are usable under ${engine}'s memory fraction` : `${gb(m.capacity_bytes)} GiB are usable`;
+    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GiB, ${usable}. Try a smaller format (the Quantization tab), offloading layers to system RAM, or several devices.` };
   }
   if (!m.fits_first_tier) {
     const first = r.hardware.memory_tiers[0].name;
     return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev} fits only by spilling past ${first} (${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GiB in all tiers): ${then}.` };
   }
-  return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev}: fits in ${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GiB usable, ${then}.` };
+  const under = budget != null ? ` under ${engine}'s memory fraction` : '';
+  return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev}: fits in ${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GiB usable${under}, ${then}.` };
 }
 
 export function renderAnswer(box, notesBox, r, chosen) {

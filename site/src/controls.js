@@ -58,6 +58,7 @@ const NUMBERS = [
   { id: 'lora', path: '/lora/rank', error: 'precision-error', none: true, min: 0 },
   // Usable memory and offload: empty means the device's own reserve, the most layers that fit, the default host.
   { id: 'reserve', path: '/memory_reserve_GB', error: 'hardware-error', empty: -1 },
+  { id: 'memfrac', path: '/memory_fraction', error: 'hardware-error', empty: 0 },
   { id: 'ngl', path: '/offload/gpu_layers', error: 'offload-error', empty: -1, min: 0 },
   { id: 'host-bw', key: 'hostbw', path: '/offload/host_bandwidth_GBps', error: 'offload-error', empty: 0 },
   { id: 'host-gb', key: 'hostgb', path: '/offload/host_capacity_GB', error: 'offload-error', empty: 0 },
@@ -321,6 +322,7 @@ export function syncInputs() {
   $('hadamard').value = state.hadamard;
   for (const id of ['kwh', 'pue', 'life', 'util']) $(id).value = String(state[id]);
   $('reserve').value = state.reserve >= 0 ? String(state.reserve) : '';
+  $('memfrac').value = state.memfrac > 0 ? String(state.memfrac) : '';
   $('ngl').value = state.ngl >= 0 ? String(state.ngl) : '';
   $('host-bw').value = state.hostbw > 0 ? String(state.hostbw) : '';
   $('host-gb').value = state.hostgb > 0 ? String(state.hostgb) : '';

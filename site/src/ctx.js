@@ -20,9 +20,10 @@ export const DEFAULTS = {
   mlp: 'auto', chunk: 0, tile: 0, lora: 0, loraMode: 'unmerged', scenario: '', hadamard: 'off',
   region: 'world', kwh: 0.1, pue: 1.3, life: 3, util: 0.5, price: 0, power: 0, embodied: -1, wclasses: '',
   reqs: '', images: '', cmp: '', opsView: 'total', egemm: 0, eattn: 0, eelem: 0, emem: 0, edisp: -1,
-  // The details tab shown; the driver/OS reserve (-1: the device's own); layers offloaded to host memory (ngl -1:
+  // The details tab shown; the driver/OS reserve (-1: the device's own); the runtime's memory fraction (0: its own,
+  // vLLM's --gpu-memory-utilization); layers offloaded to host memory (ngl -1:
   // the most that fit; host bandwidth and capacity 0: the core's defaults); the runtime (when the core has them).
-  tab: 'charts', reserve: -1, offload: 'off', ngl: -1, hostbw: 0, hostgb: 0, runtime: '',
+  tab: 'charts', reserve: -1, memfrac: 0, offload: 'off', ngl: -1, hostbw: 0, hostgb: 0, runtime: '',
   ...MULTI_DEFAULTS,
   // The Serving tab's inputs (serving.js): lengths, load (clients or requests/s in `level`), scheduler steps, the
   // sequence cap, the tokens per step and the runtime (0 and '': the runtime's); the deployment search's devices,

@@ -123,6 +123,7 @@ export function request() {
   if (state.hardware) req.hardware = hardwareArg();
   if (state.hardware && state.reserve >= 0) req.memory_reserve_GB = state.reserve;
   if (state.runtime) req.runtime = state.runtime;
+  if (state.memfrac > 0) req.memory_fraction = state.memfrac;
   addMulti(req, state);
   // Layers in host memory (llama.cpp's -ngl) only next to one device.
   if (state.hardware && state.offload === 'on' && !req.system && !req.parallel && !req.speculative) {
@@ -137,7 +138,7 @@ export function request() {
 // Errors go next to the input that caused them.
 export function errorSlot(path) {
   if (path.startsWith('/model')) return 'model-error';
-  if (path.startsWith('/hardware') || path.startsWith('/memory_reserve') || path.startsWith('/runtime')) return 'hardware-error';
+  if (path.startsWith('/hardware') || path.startsWith('/memory_reserve') || path.startsWith('/memory_fraction') || path.startsWith('/runtime')) return 'hardware-error';
   if (path.startsWith('/offload')) return 'offload-error';
   if (path.startsWith('/workload')) return 'workload-error';
   if (path.startsWith('/costs')) return 'cost-error';

@@ -21,9 +21,9 @@ std::string error_of(const json& req) {
 
 TEST_CASE("usable memory: the class's driver and OS reserve comes off the first tier", "[memory]") {
   // Datacenter GPUs keep 0.5 GB (a CUDA context), consumer GPUs 1 GB (context and desktop). An "80 GB" H100 holds
-  // 80 GiB (nvidia-smi: 81,559 MiB of it visible).
+  // 80 GiB (nvidia-smi: 81,559 MiB of it visible). Under llama.cpp, which holds no pool of its own, the rest is usable.
   const double GiB = 1073741824.0;
-  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}});
+  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "llama.cpp-cuda"}});
   CHECK(v["memory"]["physical_capacity_bytes"].get<double>() == 80 * GiB);
   CHECK(v["memory"]["reserve_bytes"].get<double>() == 0.5e9);
   CHECK(v["memory"]["capacity_bytes"].get<double>() == 80 * GiB - 0.5e9);
@@ -48,7 +48,7 @@ TEST_CASE("usable memory: the class's driver and OS reserve comes off the first 
 // 0.9 of the whole 24 GiB: a 6.48 GiB pool for Llama-3.1-8B on an A10G, where an A10 logs 4.60 GiB.
 TEST_CASE("what the driver never shows (a GDDR6 datacenter card's inline ECC) is kept from fits and from vLLM's total", "[memory][regression]") {
   const double GiB = 1073741824.0;
-  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-a10g"}});
+  json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-a10g"}, {"runtime", "llama.cpp-cuda"}});
   CHECK(v["hardware"]["memory_hidden_fraction"].get<double>() == 0.0625);
   CHECK(v["hardware"]["memory_reserve_GB"].get<double>() == 0.5);  // the class's CUDA context, written apart
   CHECK(v["memory"]["reserve_bytes"].get<double>() == Approx(0.5e9 + 1.5 * GiB));
@@ -56,11 +56,14 @@ TEST_CASE("what the driver never shows (a GDDR6 datacenter card's inline ECC) is
   CHECK(v["memory"]["reserve_basis"].get<std::string>().find("plus 6.25% of the memory the driver never shows") != std::string::npos);
   // The device written back and read again keeps the same reserve (no double count).
   json dev = api_value("device", {{"hardware", "nvidia-a10g"}});
-  json again = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", dev}});
+  json again = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", dev}, {"runtime", "llama.cpp-cuda"}});
   CHECK(again["memory"]["capacity_bytes"].get<double>() == Approx(v["memory"]["capacity_bytes"].get<double>()).epsilon(1e-12));
   // A request's reserve replaces the driver's share; ECC's stays.
-  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-l4"}, {"memory_reserve_GB", 2}});
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-l4"}, {"memory_reserve_GB", 2}, {"runtime", "llama.cpp-cuda"}});
   CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(22.5 * GiB - 2e9));
+  // Under vLLM (the L4's default) the budget is 0.9 of the 22.5 GiB the driver reports, below what the reserve leaves.
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-l4"}, {"memory_reserve_GB", 2}});
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == Approx(0.9 * 22.5 * GiB));
   // vLLM takes 0.9 of the 22.5 GiB the driver reports.
   const json s = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-a10g"}, {"runtime", "vllm"},
                                        {"serving", {{"concurrency", 8}}}});
@@ -93,9 +96,12 @@ TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
   CHECK(error_of({{"model", "llama-3.1-8b"}, {"hardware", dev}}) ==
         "/hardware/memory_reserve_GB | /hardware/memory_reserve_GB holds 26; expected at most the first memory tier's 24 GiB (25.769803776 GB)");
   // A plan's devices keep the reserve too: DeepSeek-V3 in fp8 on 8x H200 holds 79.4 GiB per device of 141 GiB less
-  // 0.5 GB.
-  v = analyze_json({{"model", "deepseek-v3"}, {"system", "hgx-h200"}, {"parallel", {{"tp", 8}, {"ep", 8}}}});
+  // 0.5 GB; under vLLM (the default) of 0.9 x 141 GiB.
+  v = analyze_json({{"model", "deepseek-v3"}, {"system", "hgx-h200"}, {"parallel", {{"tp", 8}, {"ep", 8}}}, {"runtime", "llama.cpp-cuda"}});
   CHECK(v["parallel"]["device_capacity_bytes"].get<double>() == 141 * GiB - 0.5e9);
+  CHECK(v["parallel"]["fits"].get<bool>());
+  v = analyze_json({{"model", "deepseek-v3"}, {"system", "hgx-h200"}, {"parallel", {{"tp", 8}, {"ep", 8}}}});
+  CHECK(v["parallel"]["device_capacity_bytes"].get<double>() == Approx(0.9 * 141 * GiB));
   CHECK(v["parallel"]["fits"].get<bool>());
 }
 
@@ -202,4 +208,76 @@ TEST_CASE("offload: its host and its errors", "[offload]") {
   req.erase("hardware");
   CHECK(error_of(req) == "/offload | /offload keeps layers in host memory next to one device; it cannot be combined with "
                          "/system, /parallel or /speculative");
+}
+
+// Memory review (stop 37, finding 5): `analyze` under vLLM counted the device's 79.5 GiB, so Llama-3.1-70B in FP8 on
+// one H100 "fit" 6 requests of 4,096 tokens where vLLM's pool (0.9 of the total) holds 2, as `serving` said. The
+// engine's budget is now one formula (runtime/memory_budget.cpp) for both, by hand per basis below.
+TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memory][regression]") {
+  const double GiB = 1073741824.0, MiB = 1048576.0;
+  const double C = 80 * GiB, D = 0.5e9;
+  const json base = {{"model", "llama-3.1-70b"}, {"hardware", "nvidia-h100-sxm"}, {"precision", {{"weights", "fp8"}}},
+                     {"workload", {{"prompt", 4096}, {"gen", 1}}}};
+  // vLLM: gpu_memory_utilization 0.9 of the total the driver reports.
+  json req = base;
+  req["runtime"] = "vllm";
+  json v = analyze_json(req);
+  const json& m = v["memory"];
+  const double W = m["weights_bytes"].get<double>();
+  CHECK(m["runtime_usable_bytes"].get<double>() == Approx(0.9 * C));
+  CHECK(m["runtime_reserve_bytes"].get<double>() == 0);
+  CHECK(m["capacity_bytes"].get<double>() == Approx(0.9 * C));
+  const double per_request = m["kv_cache_bytes"].get<double>() + m["activation_peak_bytes"].get<double>();
+  CHECK(m["max_batch"].get<double>() == std::floor((0.9 * C - W) / per_request));
+  CHECK(m["max_batch"].get<double>() == 2);
+  // The same budget as the serving setup's, and the same count of such requests in its pool.
+  const json s = api_value("serving", {{"model", "llama-3.1-70b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "vllm"},
+                                       {"precision", {{"weights", "fp8"}}}, {"serving", {{"concurrency", 4}, {"isl", 4096}, {"osl", 1}}}});
+  CHECK(s["memory"]["usable_bytes"].get<double>() == Approx(m["runtime_usable_bytes"].get<double>()));
+  CHECK(s["memory"]["max_concurrency"].get<double>() == 2);
+  // Four such requests need 75.3 GiB: the device has it, vLLM's budget does not.
+  req["workload"]["batch"] = 4;
+  v = analyze_json(req);
+  CHECK_FALSE(v["memory"]["fits_first_tier"].get<bool>());
+  REQUIRE(v["warnings"].size() >= 1);
+  const json* w = nullptr;
+  for (const auto& x : v["warnings"]) if (x["code"] == "memory.runtime_budget") w = &x;
+  REQUIRE(w != nullptr);
+  CHECK((*w)["path"] == "/memory_fraction");
+  CHECK((*w)["message"] ==
+        "vLLM (V1 engine) holds the weights, activations and KV cache within 72.0 GiB of NVIDIA H100 SXM5 80GB's 80.0 GiB "
+        "(its memory fraction); this workload needs 75.3 GiB, which the device has: raise the fraction (/memory_fraction: "
+        "vLLM's --gpu-memory-utilization, SGLang's --mem-fraction-static) or run fewer or shorter requests");
+  // --gpu-memory-utilization 0.95 holds them.
+  req["memory_fraction"] = 0.95;
+  v = analyze_json(req);
+  CHECK(v["memory"]["runtime_usable_bytes"].get<double>() == Approx(0.95 * C));
+  CHECK(v["memory"]["fits_first_tier"].get<bool>());
+  for (const auto& x : v["warnings"]) CHECK(x["code"] != "memory.runtime_budget");
+  // TensorRT-LLM: free_gpu_memory_fraction 0.9 of what the weights and activations leave.
+  req = base;
+  req["runtime"] = "tensorrt-llm";
+  v = analyze_json(req);
+  const double A = v["memory"]["activation_peak_bytes"].get<double>();
+  CHECK(v["memory"]["runtime_usable_bytes"].get<double>() == Approx(W + A + 0.9 * (C - D - W - A)));
+  // SGLang: the total less its reserve, 512 + 1.5 x 8,192 (its chunk on an 80 GB device) + 2 x 256 graph batches +
+  // 128 per device MB = 13,440 MB (above the 10,240 MB floor); --mem-fraction-static 0.85 makes it 0.15 of the total.
+  req["runtime"] = "sglang";
+  v = analyze_json(req);
+  CHECK(v["memory"]["runtime_reserve_bytes"].get<double>() == Approx(13440 * MiB));
+  CHECK(v["memory"]["runtime_usable_bytes"].get<double>() == Approx(C - D - 13440 * MiB));
+  req["memory_fraction"] = 0.85;
+  v = analyze_json(req);
+  CHECK(v["memory"]["runtime_reserve_bytes"].get<double>() == Approx(0.15 * C));
+  CHECK(v["memory"]["runtime_usable_bytes"].get<double>() == Approx(C - D - 0.15 * C));
+  // llama.cpp allocates the cache for the context asked for: no budget, the device's memory less its reserve.
+  req = base;
+  req["runtime"] = "llama.cpp-cuda";
+  v = analyze_json(req);
+  CHECK(v["memory"]["runtime_usable_bytes"].is_null());
+  CHECK(v["memory"]["runtime_reserve_bytes"].is_null());
+  CHECK(v["memory"]["capacity_bytes"].get<double>() == C - D);
+  // A fraction outside (0, 1] is refused by name.
+  req["memory_fraction"] = 1.5;
+  CHECK(error_of(req) == "/memory_fraction | /memory_fraction holds 1.5; expected a number from 0 to 1");
 }

@@ -1,0 +1,40 @@
+#include "runtime/memory_budget.hpp"
+
+#include <algorithm>
+
+namespace infercast {
+
+MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes) {
+  MemoryBudget b;
+  const double capacity = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
+  // What the driver and OS keep (the CUDA context, a display, macOS's share of unified memory) is outside the
+  // runtime's reach: vLLM's fraction of the total leaves it in the headroom (never more than the rest), the free
+  // memory TensorRT-LLM and SGLang measure after loading has already lost it.
+  const double outside = capacity - hw.reserve_bytes;
+  switch (l.memory_basis) {
+    case MemoryBasis::Total:  // of the total the driver reports, which lacks what it hides (HardwareSpec::hidden_fraction)
+      b.usable_bytes = std::min(l.memory_fraction * (capacity - hw.hidden_bytes()), outside);
+      b.kv_bytes = b.usable_bytes - weights_bytes - activation_bytes;
+      break;
+    case MemoryBasis::Free:
+      b.kv_bytes = l.memory_fraction * (outside - weights_bytes - activation_bytes);
+      b.usable_bytes = b.kv_bytes > 0 ? weights_bytes + activation_bytes + b.kv_bytes : outside;
+      break;
+    case MemoryBasis::Reserve:
+      b.reserve_bytes = l.reserve_bytes;
+      b.usable_bytes = outside - l.reserve_bytes;
+      b.kv_bytes = b.usable_bytes - weights_bytes;
+      break;
+  }
+  return b;
+}
+
+void apply_memory_fraction(SchedulerLimits& l, const HardwareSpec& hw, double fraction) {
+  if (fraction <= 0) return;
+  l.memory_fraction = fraction;
+  // SGLang: rest_memory = free after loading - (1 - mem_fraction_static) x total.
+  if (l.memory_basis == MemoryBasis::Reserve)
+    l.reserve_bytes = (1 - fraction) * (hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes);
+}
+
+}  // namespace infercast

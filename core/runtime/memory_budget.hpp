@@ -1,0 +1,26 @@
+// How much of a device's first memory tier a serving engine lets the model use: its memory fraction and what it is
+// a fraction of (vLLM's gpu_memory_utilization of the total, TensorRT-LLM's and TGI's fraction of what loading left
+// free, SGLang's total less a reserve). One formula for the serving setup's KV pool and the analysis's placement
+// (docs/serving.md, "Memory"; docs/forecast.md, "Placement").
+#pragma once
+
+#include "hardware/hardware.hpp"
+#include "runtime/scheduler.hpp"
+
+namespace infercast {
+
+struct MemoryBudget {
+  double usable_bytes = 0;   // the weights, the activations and the KV cache together, at most
+  double kv_bytes = 0;       // what is left for the KV cache (negative: the weights and activations do not fit)
+  double reserve_bytes = 0;  // kept out by the engine itself (SGLang's reserve)
+};
+
+// The budget on `hw` for weights `weights_bytes` and a step's activations `activation_bytes`, per device.
+MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes);
+
+// A memory fraction the user gives (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static, TensorRT-LLM's
+// free_gpu_memory_fraction) in place of the runtime's on `hw`: 0 keeps the runtime's. SGLang's is the share of the
+// total that weights and cache may reach, so a stated one sets its reserve to (1 - f) of the total.
+void apply_memory_fraction(SchedulerLimits& l, const HardwareSpec& hw, double fraction);
+
+}  // namespace infercast
