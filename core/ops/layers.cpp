@@ -48,7 +48,7 @@ std::string label_of(const LayerSpec& l) {
     if (l.attn.index_topk > 0) attn += " top-" + std::to_string(l.attn.index_topk);
     if (l.attn.kv_shared) attn += " shared KV";
   }
-  static const char* const kRecurrent[] = {"", "gated DeltaNet", "Mamba", "Mamba2", "lightning", "short conv"};
+  static const char* const kRecurrent[] = {"", "gated DeltaNet", "Mamba", "Mamba2", "lightning", "short conv", "KDA"};
   const std::string rec = kRecurrent[static_cast<int>(l.recurrent.kind)];
   std::string mixer = rec.empty() ? attn : (attn.empty() ? rec : rec + " + " + attn);
   if (!l.has_ffn) return mixer.empty() ? "identity" : mixer;
