@@ -22,7 +22,9 @@ enum class Layout {
   // DeepSeek-V4 (io/config_deepseek.cpp), MiMo-V2-Flash (io/config_mimo.cpp), MiniMax-M3 (io/config_minimax.cpp).
   DeepSeekV4, MiMoV2, MiniMaxM3, Step3p7,
   // Nemotron-NAS / DeciLM (io/config_decilm.cpp).
-  DeciLM
+  DeciLM,
+  // Kimi Linear: Kimi Delta Attention beside MLA, DeepSeek-V3's experts (io/config_kimi.cpp).
+  KimiLinear
 };
 // Which layers use a sliding window when the config has no layer_types.
 enum class SlidingRule {

@@ -120,6 +120,22 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   decilm.source = "vLLM's models/nemotron_nas.py (DeciLMDecoderLayer); the checkpoints' modeling_decilm.py";
   v.push_back(decilm);
 
+  // Kimi Linear: Kimi Delta Attention on three layers in four, NoPE MLA on the others, experts after a dense layer.
+  // The defaults are transformers' KimiLinearConfig's (the 48B model's sizes) for the keys spelled one way; the keys
+  // the Hub and transformers spell differently (num_experts / n_routed_experts, linear_attn_config / linear_num_heads,
+  // ...) take the same defaults in io/config_kimi.cpp.
+  FamilyTraits kimi_linear{"kimi_linear", {}, {"KimiLinearForCausalLM"}};
+  kimi_linear.layout = Layout::KimiLinear;
+  kimi_linear.config_class = "KimiLinearConfig";
+  kimi_linear.source = "kimi_linear/configuration_kimi_linear.py; moonshotai/Kimi-Linear-48B-A3B-Instruct modeling_kimi.py; "
+                       "vLLM's models/kimi_linear.py, layers/kda.py";
+  kimi_linear.defaults = {{"vocab_size", 163840},        {"hidden_size", 2304},       {"intermediate_size", 9216},
+                          {"moe_intermediate_size", 1024}, {"num_hidden_layers", 27},  {"num_attention_heads", 32},
+                          {"kv_lora_rank", 512},         {"qk_nope_head_dim", 128},   {"qk_rope_head_dim", 64},
+                          {"v_head_dim", 128},           {"hidden_act", "silu"},      {"tie_word_embeddings", false},
+                          {"first_k_dense_replace", 1},  {"mla_use_nope", false}};
+  v.push_back(kimi_linear);
+
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;

@@ -1,7 +1,9 @@
 // Recurrent token mixers: their parameters and the state each keeps per sequence (docs/formulas.md, "Linear
 // attention and state-space layers"). Sources: transformers' modeling_qwen3_next.py (Qwen3NextGatedDeltaNet),
 // modeling_mamba2.py / modeling_bamba.py / modeling_nemotron_h.py / modeling_falcon_h1.py (Mamba2 mixers),
-// modeling_jamba.py (JambaMambaMixer), modeling_minimax.py (MiniMaxLightningAttention).
+// modeling_jamba.py (JambaMambaMixer), modeling_minimax.py (MiniMaxLightningAttention); Kimi Delta Attention from
+// moonshotai/Kimi-Linear-48B-A3B-Instruct's modeling_kimi.py (KimiDeltaAttention) and vLLM's
+// model_executor/layers/kda.py.
 #include "model/count.hpp"
 #include "model/model.hpp"
 
@@ -14,7 +16,8 @@ const NameTable<RecurrentKind>& recurrent_kind_names() {
        {RecurrentKind::Mamba, "mamba", "Mamba selective state-space mixer (Jamba)"},
        {RecurrentKind::Mamba2, "mamba2", "Mamba2 state-space duality mixer (Nemotron-H, Falcon-H1, Granite 4.0)"},
        {RecurrentKind::Lightning, "lightning", "lightning attention: linear attention with decay (MiniMax-01, M1)"},
-       {RecurrentKind::ShortConv, "short-conv", "gated short convolution: B x, a depthwise causal conv, C times it (LFM2)"}});
+       {RecurrentKind::ShortConv, "short-conv", "gated short convolution: B x, a depthwise causal conv, C times it (LFM2)"},
+       {RecurrentKind::KimiDelta, "kda", "Kimi Delta Attention: gated DeltaNet with a decay per key channel (Kimi Linear)"}});
   return t;
 }
 
@@ -23,6 +26,7 @@ i64 recurrent_conv_channels(const RecurrentSpec& r) {
   const Count inner = Count(r.heads) * r.head_dim;
   switch (r.kind) {
     case RecurrentKind::GatedDeltaNet:  // q and k of every key head, v of every value head
+    case RecurrentKind::KimiDelta:      // q_conv1d, k_conv1d and v_conv1d: the same channels
     case RecurrentKind::Mamba2:         // x, then B and C of every group
       return (inner + Count(2) * r.groups * r.state_dim).v;
     case RecurrentKind::Mamba: return inner.v;  // x only; B, C and the time step come from x_proj after the conv
@@ -53,6 +57,18 @@ i64 recurrent_params(const RecurrentSpec& r, i64 hidden) {
       // in_proj_qkvz (q, k, v and the output gate z) and in_proj_ba (beta and the decay input a, one per value
       // head), dt_bias and A_log per value head, the gated RMSNorm (one head_dim-wide weight shared by heads).
       p += h * (bc + Count(2) * inner) + h * (Count(2) * r.heads) + Count(2) * r.heads;
+      if (r.norm) p += r.head_dim;
+      p += inner * h;
+      break;
+    case RecurrentKind::KimiDelta:
+      // q_proj and k_proj (every key head), v_proj (every value head); the decay per key channel through f_a_proj
+      // (h x d_k) and f_b_proj (d_k x H*d_k), its dt_bias (H*d_k) and A_log (one per head); b_proj (beta, h x H);
+      // the output gate through g_a_proj (h x d_v) and g_b_proj (d_v x I); o_norm (one d_v-wide weight shared by
+      // the heads); o_proj. No biases.
+      p += h * (bc + inner);
+      p += h * r.state_dim + Count(r.state_dim) * r.heads * r.state_dim + Count(r.heads) * r.state_dim + r.heads;
+      p += h * r.heads;
+      p += h * r.head_dim + Count(r.head_dim) * inner;
       if (r.norm) p += r.head_dim;
       p += inner * h;
       break;

@@ -44,11 +44,11 @@ std::string label_of(const LayerSpec& l) {
     else if (l.attn.chunk > 0) attn = "chunked " + std::to_string(l.attn.chunk);
     else if (l.attn.kind == AttnKind::MLA) attn = "MLA";
     else attn = "full";
-    if (l.attn.rope_dim == 0 && l.attn.kind == AttnKind::Standard) attn += " NoPE";
+    if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::Compressed) attn += " NoPE";
     if (l.attn.index_topk > 0) attn += " top-" + std::to_string(l.attn.index_topk);
     if (l.attn.kv_shared) attn += " shared KV";
   }
-  static const char* const kRecurrent[] = {"", "gated DeltaNet", "Mamba", "Mamba2", "lightning", "short conv"};
+  static const char* const kRecurrent[] = {"", "gated DeltaNet", "Mamba", "Mamba2", "lightning", "short conv", "KDA"};
   const std::string rec = kRecurrent[static_cast<int>(l.recurrent.kind)];
   std::string mixer = rec.empty() ? attn : (attn.empty() ? rec : rec + " + " + attn);
   if (!l.has_ffn) return mixer.empty() ? "identity" : mixer;

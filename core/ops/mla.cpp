@@ -31,7 +31,9 @@ void add_mla(Builder& b, const GroupStep& gs) {
   }
   b.gemm("kv_a_proj", G, n, T, h, kvl + rope, false);
   b.elementwise("kv_a_norm", G, n, T * kvl, conv.rmsnorm_flops_per_element, 1, kvl);
-  b.elementwise("rope", G, n, T * (nh + 1) * rope, conv.rope_flops_per_element, 1);
+  // RoPE on the rotary part of each query head and the shared key; a NoPE layer (Kimi Linear's mla_use_nope) keeps
+  // those qk_rope_dim dimensions, cached and attended, but rotates none of them.
+  if (a.rope_dim > 0) b.elementwise("rope", G, n, T * (nh + 1) * rope, conv.rope_flops_per_element, 1);
   {
     Op& op = b.add("kv_cache_write", G, OpClass::Memory, n);
     op.act_read_bytes = c * T * (kvl + rope) * b.ab;

@@ -45,6 +45,7 @@ void add_recurrent(Builder& b, const GroupStep& gs) {
     case RecurrentKind::Mamba: add_mamba(b, gs); break;
     case RecurrentKind::Lightning: add_lightning(b, gs); break;
     case RecurrentKind::ShortConv: add_short_conv(b, gs); break;
+    case RecurrentKind::KimiDelta: add_kda(b, gs); break;
     case RecurrentKind::None: break;
   }
 }

@@ -1,5 +1,5 @@
 // Pieces the recurrent mixers share (internal to ops/): the short causal convolution and the scan operator that
-// reads and writes each sequence's state. Each kind's own operators are in deltanet.cpp, ssm.cpp and lightning.cpp
+// reads and writes each sequence's state. Each kind's own operators are in deltanet.cpp, kda.cpp, ssm.cpp, lightning.cpp and short_conv.cpp
 // (docs/formulas.md, "Linear attention and state-space layers").
 #pragma once
 
@@ -23,6 +23,7 @@ Op& add_scan(Builder& b, const GroupStep& gs, const std::string& name, double fl
 double state_bytes_per_element(const Builder& b, const RecurrentSpec& r);
 
 void add_deltanet(Builder& b, const GroupStep& gs);
+void add_kda(Builder& b, const GroupStep& gs);
 void add_mamba2(Builder& b, const GroupStep& gs);
 void add_mamba(Builder& b, const GroupStep& gs);
 void add_lightning(Builder& b, const GroupStep& gs);

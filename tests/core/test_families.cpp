@@ -4,6 +4,7 @@
 // in the comments (transformers' modeling files name the modules).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -812,4 +813,110 @@ TEST_CASE("Llama-3.3-Nemotron-Super-49B by hand: per-block attention and MLP wid
     CHECK(std::string(e.code()) == "model.unsupported");
     CHECK(e.path() == "/model/block_configs/6/attention/replace_with_linear");
   }
+}
+
+// Kimi-Linear-48B-A3B-Instruct (moonshotai's config.json, tests/data/configs/SOURCES.md; model_type kimi_linear,
+// refused before). By hand from the checkpoint's modeling_kimi.py and vLLM's models/kimi_linear.py and layers/kda.py
+// (the commits io/config_kimi.cpp names), h = 2304, V = 163840, 27 layers:
+//   20 KDA layers (linear_attn_config.kda_layers, counted from 1), 32 heads of 128 (I = 4096): q_proj, k_proj,
+//     v_proj 3 x h x 4096; q/k/v_conv1d 3 x 4096 x 4; f_a_proj h x 128 and f_b_proj 128 x 4096 (the decay per key
+//     channel), dt_bias 4096, A_log 32; b_proj h x 32; g_a_proj h x 128 and g_b_proj 128 x 4096 (the output gate);
+//     o_norm 128; o_proj 4096 x h: 39,514,272;
+//   7 MLA layers (full_attn_layers 4, 8, ..., 24, 27), 32 heads, no query compression: q_proj h x 32 x (128 + 64),
+//     kv_a_proj_with_mqa h x (512 + 64), kv_a_layernorm 512, kv_b_proj 512 x 32 x (128 + 128), o_proj 32 x 128 x h:
+//     29,114,880 (NoPE: the 64 rope dimensions are projected and cached, never rotated);
+//   layer 0 a dense MLP of 9216: 3 x h x 9216 = 63,700,992;
+//   26 MoE layers: 256 experts of 1024 (3 x h x 1024 = 7,077,888 each), one shared of 1024, the router 256 x h and
+//     its e_score_correction_bias 256: 1,819,607,296;
+//   2 norms a layer, the final norm, untied embedding and head 2 x V x h.
+// Total 49,122,681,728: the sum of the checkpoint's 20,493 tensors as a public listing gives it (the card: 48B).
+// Active: 8 routed experts + the shared one: 3,484,459,904 (the card: "A3B"; 3,106,972,544 without the embedding).
+TEST_CASE("Kimi-Linear-48B-A3B by hand: KDA beside NoPE MLA and 256 experts + a shared one", "[families][params]") {
+  const json cfg = data_config("kimi-linear-48b-a3b-instruct.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 2304, V = 163840, I = 32 * 128;
+  const long long kda = 3 * h * I + 3 * I * 4 + (h * 128 + 128 * I) + I + 32 + h * 32 + (h * 128 + 128 * I) + 128 + I * h;
+  const long long mla = h * 32 * 192 + h * 576 + 512 + 512 * 32 * 256 + 32 * 128 * h;
+  const long long dense = 3 * h * 9216, expert = 3 * h * 1024;
+  const long long moe = 256 * expert + expert + 256 * h + 256;
+  const long long total = 20 * kda + 7 * mla + dense + 26 * moe + 27 * 2 * h + h + 2 * V * h;
+  CHECK(kda == 39514272LL);
+  CHECK(mla == 29114880LL);
+  CHECK(moe == 1819607296LL);
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 49122681728LL);
+  const long long active = total - 26 * 248 * expert;
+  CHECK(c.active == active);
+  CHECK(c.active == 3484459904LL);
+  CHECK(c.active_no_embed == 3106972544LL);
+  // The lists count layers from 1: layer 4 is the first MLA layer (index 3), the last layer (27) is MLA too.
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::KimiDelta);
+  CHECK_FALSE(m.layers[0].has_attention);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(m.layers[3].has_attention);
+  CHECK(m.layers[3].attn.kind == AttnKind::MLA);
+  CHECK(m.layers[3].attn.rope_dim == 0);
+  CHECK(m.layers[3].attn.qk_rope_dim == 64);
+  CHECK(m.layers[26].has_attention);
+  CHECK(m.layers[25].recurrent.kind == RecurrentKind::KimiDelta);
+  CHECK(m.max_position == 1048576);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+
+  // Cache: the 7 MLA layers keep the 512-wide latent and the 64-wide key part, bf16: 8,064 bytes a token. Each KDA
+  // layer keeps 32 x 128 x 128 state values in float32 (vLLM's kda_state_dtype) and the q, k and v convolutions'
+  // last 3 inputs (3 x 12288) in bf16: 2,170,880 bytes a sequence, 43,417,600 for the 20 layers.
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 32768, 1}};
+  w.gen_tokens = 1;
+  const Analysis a = analyze(m, w, nullptr);
+  const double state = 20.0 * (32 * 128 * 128 * 4 + 3 * 12288 * 2);
+  CHECK(a.kv_bytes_per_token == 7 * 576 * 2);
+  CHECK(a.state_bytes == state);
+  CHECK(a.state_bytes == 43417600.0);
+  CHECK(a.kv_cache_bytes == 8064.0 * 32768 + state);
+
+  // The operators: KDA's low-rank gates and scan; no RoPE on the NoPE MLA layers.
+  const auto groups = group_layers(m);
+  const auto ops = step_ops(m, groups, {Request{0, 1024, 1}}, settings());
+  double f_b = 0, scan = 0;
+  for (const auto& op : ops) {
+    CHECK(op.name != "rope");
+    if (op.name == "f_b_proj") f_b += op.flops;
+    if (op.name == "kda_delta_rule") scan += op.flops;
+  }
+  CHECK(f_b == Approx(2.0 * 1024 * 128 * 4096 * 20));
+  CHECK(scan > 0);
+
+  // A forecast on a real device runs with finite numbers.
+  const json f = api_value("analyze", {{"model", cfg}, {"hardware", "nvidia-h100-sxm"},
+                                       {"workload", {{"batch", 4}, {"prompt", 8192}, {"gen", 128}}}});
+  for (const double x : {f["ttft_s"].get<double>(), f["e2e_s"].get<double>(), f["decode"]["tpot_s"].get<double>(),
+                         f["decode"]["flops"].get<double>(), f["memory"]["kv_cache_bytes"].get<double>()}) {
+    CHECK(std::isfinite(x));
+    CHECK(x > 0);
+  }
+  CHECK(f["memory"]["state_bytes"].get<double>() == 4 * 43417600.0);
+
+  // transformers' native spelling (layer_types, n_routed_experts, ...) with KimiLinearConfig's defaults for the rest
+  // describes the same model.
+  json native = {{"model_type", "kimi_linear"}, {"mla_use_nope", true}, {"n_routed_experts", 256}, {"num_experts_per_tok", 8}};
+  json types = json::array();
+  for (int i = 1; i <= 27; ++i) types.push_back(i % 4 == 0 || i == 27 ? "full_attention" : "linear_attention");
+  native["layer_types"] = types;
+  CHECK(count_params(parse(native)).total == c.total);
+  // Without a layer list the sources disagree: refused, naming the field.
+  json bare = cfg;
+  bare.erase("linear_attn_config");
+  CHECK(std::string(error_of(bare).code()) == "model.invalid");
+  CHECK(error_of(bare).path() == "/model/layer_types");
+  json gap = cfg;
+  gap["linear_attn_config"]["kda_layers"] = {1, 2, 3};
+  CHECK(error_of(gap).path() == "/model/linear_attn_config");
+  json k3 = cfg;
+  k3["mla_use_output_gate"] = true;
+  CHECK(std::string(error_of(k3).code()) == "model.unsupported");
+  CHECK(error_of(k3).path() == "/model/mla_use_output_gate");
 }
