@@ -46,7 +46,7 @@ export function answerOf(r, chosen) {
     if (!p.fits) {
       return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${where}: each device needs ${gb(p.device_required_bytes)} GiB of ${gb(p.device_capacity_bytes)} GiB usable. Try a smaller format (the Quantization tab) or more devices.` };
     }
-    return { fits: true, notes, sentence: `${model} in ${fmt} on ${where}: fits in ${gb(p.device_required_bytes)} of ${gb(p.device_capacity_bytes)} GiB per device, first token after ${bound ? 'at least ' : ''}${seconds(p.ttft_s)}, then ${speed(r, p.tpot_s, p.tokens_per_s, p.total_tokens_per_s, bound)}.` };
+    return { fits: true, notes, sentence: `${model} in ${fmt} on ${where}: fits in ${gb(p.device_required_bytes)} of ${gb(p.device_capacity_bytes)} GiB per device${r.memory.runtime_usable_bytes != null ? ` under ${r.execution.runtime_name}'s memory fraction` : ''}, first token after ${bound ? 'at least ' : ''}${seconds(p.ttft_s)}, then ${speed(r, p.tpot_s, p.tokens_per_s, p.total_tokens_per_s, bound)}.` };
   }
   const m = r.memory;
   const bound = Boolean(r.lower_bound);
