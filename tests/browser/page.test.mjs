@@ -188,3 +188,23 @@ test('the memory reserve field, its placeholder and its note are in one unit, GB
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// A serving engine's memory fraction (vLLM's --gpu-memory-utilization) is the page's too: on an H100 under vLLM the
+// note beside the field says the 0.9 of the 79.22 GiB CUDA reports (71.3 GiB), and typing 0.5 halves what the
+// memory card counts against, as `infercast analyze --memory-fraction 0.5` does. Under llama.cpp no fraction applies.
+test('the runtime memory fraction field sets the budget the answer counts against', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-h100-sxm`);
+  await analyzed(page);
+  assert.match(await page.textContent('#memfrac-help'), /^vLLM \(V1 engine\) holds weights, activations and its KV cache within 71\.3 GiB of the first memory tier\.$/);
+  assert.match(await page.textContent('#answer'), /usable under vLLM \(V1 engine\)'s memory fraction/);
+  await page.fill('#memfrac', '0.5');
+  await page.waitForFunction(() => location.hash.includes('memfrac=0.5'));
+  await page.waitForFunction(() => /within 39\.6 GiB/.test(document.getElementById('memfrac-help').textContent));
+  const fromCli = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--memory-fraction', '0.5', '--format', 'json'], { encoding: 'utf8' }));
+  assert.ok(Math.abs(fromCli.memory.runtime_usable_bytes - 0.5 * 0.99025 * 80 * 2 ** 30) < 1);
+  assert.match(await page.locator('#cards').textContent(), /of 39\.61 GiB usable under vLLM/);
+  await page.selectOption('#runtime', 'llama.cpp-cuda');
+  await page.waitForFunction(() => /no fraction applies/.test(document.getElementById('memfrac-help').textContent));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
