@@ -48,7 +48,7 @@ json scheduler_json(const SchedulerLimits& l, const SchedulerSpec& spec) {
           {"max_num_seqs", l.max_num_seqs},
           {"max_num_batched_tokens", l.token_budget},
           {"max_prefill_tokens", l.max_prefill_tokens},
-          {"memory_fraction", l.memory_basis == MemoryBasis::Reserve ? json(nullptr) : json(l.memory_fraction)},
+          {"memory_fraction", l.memory_fraction},
           {"memory_fraction_of", memory_basis_names().name(l.memory_basis)},
           {"kv_pool", kv_pool_names().name(l.kv_pool)},
           {"reserve_bytes", l.reserve_bytes},

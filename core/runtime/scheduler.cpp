@@ -80,6 +80,8 @@ SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw
                 r.per_graph_batch_mb * static_cast<double>(graph_batch) + r.per_device_mb * devices;
     if (gb > 60) mb = std::max(mb, r.min_large_mb);
     l.reserve_bytes = mb * 1048576.0;
+    // The fraction SGLang derives from it (mem_fraction_static = (total - reserve) / total), as it logs it.
+    if (gb > 0) l.memory_fraction = std::max(0.0, 1 - l.reserve_bytes / (gb * 1e9));
   }
   l.kv_block_tokens = std::max<long long>(1, s.kv_block_tokens);
   l.preemption = s.preemption;

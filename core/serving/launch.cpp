@@ -29,7 +29,8 @@ std::string vllm_one(const std::string& repo, const ParallelPlan& p, long long b
   if (replicas && p.dp > 1) c += " --data-parallel-size " + std::to_string(p.dp);
   if (p.ep > 1) c += " --enable-expert-parallel";
   c += " --max-num-seqs " + std::to_string(batch) + " --max-num-batched-tokens " + std::to_string(budget);
-  c += " --gpu-memory-utilization 0.9";
+  // The fraction the forecast used: the request's, else vLLM's default.
+  c += " --gpu-memory-utilization " + num(w.memory_fraction > 0 ? w.memory_fraction : 0.9);
   if (w.settings.precision.kv.name == "fp8") c += " --kv-cache-dtype fp8";
   if (w.settings.precision.weights.name == "fp8") c += " --quantization fp8";
   return c + extra;
@@ -42,6 +43,8 @@ std::string sglang_one(const std::string& repo, const ParallelPlan& p, long long
   if (replicas && p.dp > 1) c += " --dp " + std::to_string(p.dp);
   if (p.ep > 1) c += " --ep-size " + std::to_string(p.ep);
   c += " --max-running-requests " + std::to_string(batch) + " --chunked-prefill-size " + std::to_string(budget);
+  // SGLang derives its fraction from the device's memory unless one is given (the forecast's reserve does the same).
+  if (w.memory_fraction > 0) c += " --mem-fraction-static " + num(w.memory_fraction);
   if (w.settings.precision.kv.name == "fp8") c += " --kv-cache-dtype fp8_e4m3";
   if (w.settings.precision.weights.name == "fp8") c += " --quantization fp8";
   return c + extra;
@@ -63,7 +66,7 @@ LaunchCommands launch_commands(const DeployConfig& c, const std::string& repo, c
   if (!c.disaggregated) {
     l.vllm = vllm_one(repo, c.plan, B, T, w, true, "");
     l.sglang = sglang_one(repo, c.plan, B, T, w, true, "");
-    l.trtllm = trtllm_one(repo, c.plan, B, T, 0.9);
+    l.trtllm = trtllm_one(repo, c.plan, B, T, w.memory_fraction > 0 ? w.memory_fraction : 0.9);
     if (c.plan.dp > 1) l.trtllm = "# " + std::to_string(c.plan.dp) + " servers, one per replica, behind a load balancer\n" + l.trtllm;
     return l;
   }

@@ -543,6 +543,19 @@ TEST_CASE("serving and deploy through the API", "[serving]") {
   REQUIRE(d["best"].is_object());
   CHECK(d["best"]["launch"]["vllm"].get<std::string>().find("vllm serve meta-llama/Llama-3.1-8B") != std::string::npos);
   CHECK(d["best"]["tpot_s"].get<double>() <= 0.030);
+  CHECK(d["best"]["launch"]["vllm"].get<std::string>().find("--gpu-memory-utilization 0.9") != std::string::npos);
+  CHECK(d["best"]["launch"]["sglang"].get<std::string>().find("--mem-fraction-static") == std::string::npos);
+  // A memory fraction the forecast used is the one each engine is launched with.
+  const auto f = api_value("deploy", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"memory_fraction", 0.95},
+                                      {"deploy", {{"devices", 4}, {"max_tpot_ms", 30}}}, {"serving", {{"isl", 1024}, {"osl", 256}}}});
+  REQUIRE(f["best"].is_object());
+  CHECK(f["best"]["launch"]["vllm"].get<std::string>().find("--gpu-memory-utilization 0.95") != std::string::npos);
+  CHECK(f["best"]["launch"]["sglang"].get<std::string>().find("--mem-fraction-static 0.95") != std::string::npos);
+  CHECK(f["best"]["launch"]["trtllm"].get<std::string>().find("--kv_cache_free_gpu_memory_fraction 0.95") != std::string::npos);
+  // SGLang reports the fraction it derives from its reserve: (80 GiB - 13,440 MiB) / 80 GiB on an H100.
+  const auto g = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "sglang"},
+                                       {"serving", {{"concurrency", 4}}}});
+  CHECK(g["scheduler"]["memory_fraction"].get<double>() == Approx(1 - 13440.0 * 1048576 / (80 * 1073741824.0)));
   // Errors name the field.
   const auto err = [](const nlohmann::json& req) {
     return nlohmann::json::parse(infercast::call("serving", req.dump()))["error"];
