@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "analysis/steps.hpp"
+#include "runtime/memory_budget.hpp"
 
 namespace infercast {
 
@@ -190,6 +191,16 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   const std::vector<std::vector<Request>> chunks = first_steps(a, model, w);
   if (!hw) return a;
   a.has_hardware = true;
+  // The engine's profile step (a forward over its token budget, vLLM's sampler over a full batch), which its pool
+  // leaves room for.
+  if (has_fraction_pool(w.runtime)) {
+    const SchedulerLimits l = engine_limits(*hw, w);
+    double forward = 0;
+    for (const auto& op : step_ops(model, a.groups, {Request{0, std::max<i64>(1, l.token_budget), 1}}, w.settings))
+      if (op.count > 0) forward = std::max(forward, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
+    // A stage's vocabulary is its TP share; the sampler sees all of it.
+    a.profile_activation_bytes = profile_activation_bytes(l, forward, model.has_head, static_cast<double>(model.vocab) * std::max(1, w.tp));
+  }
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
   // The longest context memory holds, within the window the model was trained for (max_position_embeddings).
   a.max_context_memory = a.max_context;

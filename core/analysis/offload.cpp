@@ -159,6 +159,9 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   c.tokens_per_s = c.tpot_mean_s > 0 ? 1 / c.tpot_mean_s : 0;
   c.batch_tokens_per_s = c.tokens_per_s * c.batch_requests;
   c.memory_capacity_bytes = d.memory_capacity_bytes;
+  c.runtime_budget = d.runtime_budget;
+  c.runtime_usable_bytes = d.runtime_usable_bytes;
+  c.runtime_reserve_bytes = d.runtime_reserve_bytes;
   c.memory_required_bytes = d.memory_required_bytes;
   c.fits = d.fits && h.fits;
   c.fits_first_tier = d.fits_first_tier && h.fits;

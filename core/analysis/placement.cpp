@@ -60,15 +60,32 @@ void limits(Analysis& a, double kb) {
   }
 }
 
+}  // namespace
+
+bool has_fraction_pool(const RuntimeSpec* rt) { return rt && rt->scheduler.stated && rt->scheduler.kv_pool == KvPool::Fraction; }
+
+SchedulerLimits engine_limits(const HardwareSpec& hw, const Workload& w) {
+  SchedulerLimits l = resolve_scheduler(w.runtime->scheduler, hw, std::max(1, w.devices), std::max(1, w.tp), w.runtime->graph_max_tokens);
+  apply_memory_fraction(l, hw, w.memory_fraction);
+  return l;
+}
+
+namespace {
+
 // The first tier's bytes the runtime lets the model use, where its engine sizes a KV pool from a memory fraction
 // (-1: no such budget; the driver's reserve alone applies).
 double runtime_first_tier(Analysis& a, const HardwareSpec& hw, const Workload& w) {
-  if (hw.tiers.empty() || !w.runtime || !w.runtime->scheduler.stated || w.runtime->scheduler.kv_pool != KvPool::Fraction) return -1;
-  SchedulerLimits l = resolve_scheduler(w.runtime->scheduler, hw, std::max(1, w.devices), std::max(1, w.tp), w.runtime->graph_max_tokens);
-  apply_memory_fraction(l, hw, w.memory_fraction);
-  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, a.activation_peak_bytes);
+  if (hw.tiers.empty() || !has_fraction_pool(w.runtime)) return -1;
+  const SchedulerLimits l = engine_limits(hw, w);
+  // The engine sizes its pool after a profile run, whose activations it keeps free whatever a step later needs; a
+  // larger step of this workload needs its own. What the profile holds beyond this workload's activations is not
+  // for the cache (docs/forecast.md, "Usable memory").
+  const double act = std::max(a.activation_peak_bytes, a.profile_activation_bytes);
+  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, act);
+  a.runtime_budget = true;
+  a.runtime_usable_bytes = b.usable_bytes;
   a.runtime_reserve_bytes = b.reserve_bytes;
-  return std::max(0.0, b.usable_bytes);
+  return std::max(0.0, b.usable_bytes - (act - a.activation_peak_bytes));
 }
 
 std::string gib(double bytes) {
@@ -81,9 +98,10 @@ std::string runtime_budget_text(const Analysis& a, const RuntimeSpec& rt, const 
   return rt.name + " holds the weights, activations and KV cache within " + gib(a.runtime_usable_bytes) + " of " + hw.name +
          "'s " + gib(hw.tiers[0].capacity_bytes) + " (its memory fraction" +
          (a.runtime_reserve_bytes > 0 ? ", less a " + gib(a.runtime_reserve_bytes) + " reserve" : std::string()) +
-         "); this workload needs " + gib(a.memory_required_bytes) +
-         ", which the device has: raise the fraction (/memory_fraction: vLLM's --gpu-memory-utilization, SGLang's "
-         "--mem-fraction-static) or run fewer or shorter requests";
+         "); this workload needs " + gib(a.memory_required_bytes + (a.runtime_usable_bytes - a.memory_capacity_bytes)) +
+         (a.profile_activation_bytes > a.activation_peak_bytes ? " with the activations its memory profile keeps" : "") + ", which the device has: raise the fraction (/memory_fraction" +
+         (rt.scheduler.memory_fraction_flag.empty() ? std::string() : ", " + rt.name + "'s " + rt.scheduler.memory_fraction_flag) +
+         ") or run fewer or shorter requests";
 }
 
 }  // namespace
@@ -98,10 +116,7 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   std::vector<double> free_bytes;
   for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
     double usable = std::max(0.0, hw.tiers[i].capacity_bytes - (i == 0 ? hw.reserve_bytes : 0.0));
-    if (i == 0 && budget >= 0) {
-      a.runtime_budget = true;
-      usable = a.runtime_usable_bytes = std::min(usable, budget);
-    }
+    if (i == 0 && budget >= 0) usable = std::min(usable, budget);
     free_bytes.push_back(usable);
     a.memory_capacity_bytes += usable;
   }
@@ -136,10 +151,20 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   place(2, "activations", a.activation_peak_bytes, -1, inv.act);
   a.placement = placed;
   a.fits = !spilled;
+  // An engine with a pool holds the cache and activations in device memory only: past its budget nothing runs.
+  if (a.runtime_budget) {
+    a.memory_capacity_bytes = free_bytes.empty() ? 0 : std::min(std::max(0.0, budget), hw.tiers[0].capacity_bytes - hw.reserve_bytes);
+    a.fits = a.fits && a.memory_required_bytes <= a.memory_capacity_bytes;
+  }
   const double device_usable = hw.tiers.empty() ? 0 : hw.tiers[0].capacity_bytes - hw.reserve_bytes;
-  if (a.runtime_budget && a.memory_required_bytes > a.runtime_usable_bytes && a.memory_required_bytes <= device_usable)
+  if (budget < 0 && w.memory_fraction > 0)
+    a.warnings.push_back({"memory.fraction_ignored", "/memory_fraction",
+                          std::string(w.runtime ? w.runtime->name : "the reference stack") +
+                              " holds no KV pool sized from a memory fraction (it allocates the cache for the context asked for): "
+                              "/memory_fraction does not apply to this analysis"});
+  if (a.runtime_budget && a.memory_required_bytes > a.memory_capacity_bytes && a.memory_required_bytes <= device_usable)
     a.warnings.push_back({"memory.runtime_budget", "/memory_fraction", runtime_budget_text(a, *w.runtime, hw)});
-  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= (budget >= 0 ? a.runtime_usable_bytes : hw.tiers[0].capacity_bytes - hw.reserve_bytes);
+  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= (budget >= 0 ? a.memory_capacity_bytes : hw.tiers[0].capacity_bytes - hw.reserve_bytes);
   limits(a, kb);
   return inv;
 }

@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.hpp"
 #include "analysis/trace.hpp"
+#include "runtime/scheduler.hpp"
 
 namespace infercast {
 
@@ -82,6 +83,10 @@ double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.
 TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kv_bytes_per_element);
+// Whether the runtime's engine holds a KV pool sized from a memory fraction (scheduler.kv_pool "fraction"), and the
+// limits it runs with on `hw` for the workload's deployment and memory fraction.
+bool has_fraction_pool(const RuntimeSpec* rt);
+SchedulerLimits engine_limits(const HardwareSpec& hw, const Workload& w);
 
 // TPOT at every decode step, summed in closed form interval by interval, and the timeline for charts.
 void sum_decode(Analysis& a, const Timer& timer, const ModelSpec& model, const Workload& w);

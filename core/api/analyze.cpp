@@ -2,6 +2,7 @@
 #include "api/operations.hpp"
 
 #include "api/api.hpp"
+#include <algorithm>
 #include <cmath>
 
 #include "analysis/work.hpp"
@@ -76,7 +77,13 @@ void api_analyze(const json& request, JsonWriter& out) {
     for (auto& x : warnings)
       if (x.code == "hardware.no_compute_peak") x.message += "." + peak_suggestion(*hw);
   PlanForecast f;
-  if (mi.active) f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
+  if (mi.active) {
+    f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
+    // The whole model on one device is not what runs: the plan's stages say whether the engine's budget holds them
+    // (parallel.warnings).
+    warnings.erase(std::remove_if(warnings.begin(), warnings.end(), [](const Warning& x) { return x.code == "memory.runtime_budget"; }),
+                   warnings.end());
+  }
   // Energy and cost: one device's, or a plan's over every stage's devices and replicas (cost/cost.hpp,
   // plan_cost_report); a split with the host is not costed.
   const bool plan_costed = mi.active && (f.devices > 1 || f.spec.enabled);
@@ -126,8 +133,9 @@ void api_analyze(const json& request, JsonWriter& out) {
     // The runtime's budget of the first tier, where its engine sizes a KV pool from a memory fraction.
     if (a.runtime_budget) {
       out.field("runtime_usable_bytes", a.runtime_usable_bytes).field("runtime_reserve_bytes", a.runtime_reserve_bytes);
+      out.field("runtime_activation_bytes", std::max(a.activation_peak_bytes, a.profile_activation_bytes));
     } else {
-      out.key("runtime_usable_bytes").null().key("runtime_reserve_bytes").null();
+      out.key("runtime_usable_bytes").null().key("runtime_reserve_bytes").null().key("runtime_activation_bytes").null();
     }
     out.field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
     out.field("max_batch", a.max_batch).field("max_context", a.max_context).field("max_context_memory", a.max_context_memory);

@@ -56,6 +56,7 @@ SchedulerSpec parse_scheduler(Reader s) {
   d.memory_fraction = s.number_in_or("memory_fraction", 0.01, 1, d.memory_fraction);
   d.memory_basis = memory_basis_names().parse(s.string_or("memory_fraction_of", memory_basis_names().name(d.memory_basis)),
                                               s.child_path("memory_fraction_of"), "runtime.out_of_range");
+  d.memory_fraction_flag = s.string_or("memory_fraction_flag", "");
   d.kv_pool = kv_pool_names().parse(s.string_or("kv_pool", kv_pool_names().name(d.kv_pool)), s.child_path("kv_pool"), "runtime.out_of_range");
   if (s.has("reserve_MB")) {
     Reader m = s.object("reserve_MB");
@@ -115,6 +116,7 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"memory_fraction", d.memory_fraction},
               {"memory_fraction_of", memory_basis_names().name(d.memory_basis)},
               {"kv_pool", kv_pool_names().name(d.kv_pool)},
+              {"memory_fraction_flag", d.memory_fraction_flag},
               {"kv_block_tokens", d.kv_block_tokens},
               {"preemption", preemption_names().name(d.preemption)},
               {"prefix_caching", d.prefix_caching},

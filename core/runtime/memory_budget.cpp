@@ -4,6 +4,15 @@
 
 namespace infercast {
 
+double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, bool has_head, double vocab) {
+  double bytes = forward_bytes;
+  if (l.sampler_bytes_per_logit > 0 && has_head && vocab > 0) {
+    const long long seqs = l.max_num_seqs > 0 ? std::min(l.max_num_seqs, l.token_budget) : l.token_budget;
+    bytes = std::max(bytes, l.sampler_bytes_per_logit * static_cast<double>(seqs) * vocab);
+  }
+  return bytes;
+}
+
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes) {
   MemoryBudget b;
   const double capacity = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
@@ -26,6 +35,7 @@ MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, dou
       b.kv_bytes = b.usable_bytes - weights_bytes;
       break;
   }
+  b.usable_bytes = std::max(0.0, b.usable_bytes);
   return b;
 }
 

@@ -15,6 +15,11 @@ struct MemoryBudget {
   double reserve_bytes = 0;  // kept out by the engine itself (SGLang's reserve)
 };
 
+// What the engine's memory profile holds at its peak, beside the weights: the larger of a forward over its token
+// budget (`forward_bytes`, the largest operator's activations) and, where it samples a full batch while profiling
+// (vLLM), that batch's logits over the whole vocabulary (logits are all-gathered, so every TP rank holds them).
+double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, bool has_head, double vocab);
+
 // The budget on `hw` for weights `weights_bytes` and a step's activations `activation_bytes`, per device.
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes);
 

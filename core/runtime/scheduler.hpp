@@ -78,6 +78,7 @@ struct SchedulerSpec {
   double memory_fraction = 0.9;
   MemoryBasis memory_basis = MemoryBasis::Total;
   KvPool kv_pool = KvPool::Fraction;
+  std::string memory_fraction_flag;  // the engine's own flag for it (vLLM's --gpu-memory-utilization), for messages
   EngineReserve reserve;
   long long kv_block_tokens = 16;
   Preemption preemption = Preemption::Recompute;

@@ -79,15 +79,10 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     ServingMemory mem;
     mem.capacity_bytes = capacity;
     mem.weights_bytes = a.weights_bytes;
-    mem.activation_bytes = a.activation_peak_bytes;
-    // An engine that profiles its sampler over a full batch (vLLM) holds that batch's logits at its peak, over the
-    // whole vocabulary on every device of the tensor-parallel group: vLLM V1 all-gathers the logits
-    // (LogitsProcessor.use_all_gather), so each rank samples from all of them.
-    if (L.sampler_bytes_per_logit > 0 && st.model.has_head && m.vocab > 0) {
-      const long long seqs = L.max_num_seqs > 0 ? std::min(L.max_num_seqs, L.token_budget) : L.token_budget;
-      mem.activation_bytes = std::max(mem.activation_bytes, L.sampler_bytes_per_logit * static_cast<double>(seqs) *
-                                                                static_cast<double>(m.vocab));
-    }
+    // The engine's profile: a forward over its budget, and (vLLM) its sampler over a full batch of the whole
+    // vocabulary on every device of the tensor-parallel group (vLLM V1 all-gathers the logits,
+    // LogitsProcessor.use_all_gather).
+    mem.activation_bytes = profile_activation_bytes(L, a.activation_peak_bytes, st.model.has_head, static_cast<double>(m.vocab));
     mem.kv_bytes_per_token = a.kv_bytes_per_token;
     mem.device_reserve_bytes = hw.reserve_bytes;
     const MemoryBudget budget = memory_budget(L, hw, mem.weights_bytes, mem.activation_bytes);

@@ -43,6 +43,10 @@ export function answerOf(r, chosen) {
     const where = `${pl.devices > 1 ? `${pl.devices}x ` : ''}${dev}${split ? ` (${split})` : ''}${r.speculative ? ` with ${r.speculative.draft === 'mtp' ? 'its MTP module' : r.speculative.draft} drafting` : ''}`;
     const bound = Boolean(p.lower_bound);
     if (bound) notes.push('No compute peak is known for this device: times are lower bounds and throughputs upper bounds.');
+    const planBudget = (p.warnings || []).find((w) => w.code === 'memory.runtime_budget');
+    if (!p.fits && planBudget) {
+      return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${where} under ${r.execution.runtime_name}'s memory fraction: each device needs ${gb(p.device_required_bytes)} GiB of the ${gb(p.device_capacity_bytes)} GiB it budgets, though the device has more: raise the fraction (the Device panel's "Runtime's memory fraction") or use more devices.` };
+    }
     if (!p.fits) {
       return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${where}: each device needs ${gb(p.device_required_bytes)} GiB of ${gb(p.device_capacity_bytes)} GiB usable. Try a smaller format (the Quantization tab) or more devices.` };
     }
@@ -65,7 +69,7 @@ export function answerOf(r, chosen) {
   const engine = r.execution && r.execution.runtime_name;
   const budget = m.runtime_usable_bytes;
   if (budget != null && (r.warnings || []).some((w) => w.code === 'memory.runtime_budget')) {
-    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (--memory-fraction, vLLM's --gpu-memory-utilization) or run fewer or shorter requests.` };
+    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (the Device panel's "Runtime's memory fraction") or run fewer or shorter requests.` };
   }
   if (!m.fits) {
     const usable = budget != null ? `${gb(m.capacity_bytes)} GiB are usable under ${engine}'s memory fraction` : `${gb(m.capacity_bytes)} GiB are usable`;

@@ -121,7 +121,9 @@ export const CARD_EXPLAINERS = {
     const m = r.memory;
     return { title: 'Memory', convention: convention(r), formula: 'required = weights + KV cache at the end of the workload + peak activations; usable = sum of the memory tiers - what the driver and OS keep',
       lines: [`${bytes(m.weights_bytes)} + ${bytes(m.kv_cache_bytes)} + ${bytes(m.activation_peak_bytes)} = ${bytes(m.required_bytes)}`,
-        `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${tierCapacity(t)}`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
+        m.runtime_usable_bytes != null
+          ? `usable: what ${r.execution.runtime_name}'s memory fraction budgets of ${r.hardware.memory_tiers[0].name} = ${bytes(m.capacity_bytes)} (the device keeps ${bytes(m.reserve_bytes || 0)} for the driver and OS)`
+          : `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${tierCapacity(t)}`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
         `kept by the driver and OS: ${m.reserve_basis || 'none'}`,
         ...(m.runtime_usable_bytes != null ? [`${r.execution.runtime_name}'s memory fraction: at most ${bytes(m.runtime_usable_bytes)} of the first tier${m.runtime_reserve_bytes > 0 ? ` (it keeps ${bytes(m.runtime_reserve_bytes)} aside)` : ''}`] : []),
         m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
