@@ -56,16 +56,20 @@ void footprint(Analysis& a, const Workload& w) {
 // chunks cached; the operator table sums the chunks. Each chunk's operators are made, added and dropped (a chunked
 // prefill can run tens of thousands of steps: time_prefill makes them again to time them, so memory stays flat).
 // Returns the chunks' requests.
+// The activations a step holds at its peak: its largest operator's reads and writes (one layer's, not the count's).
+double activation_peak_bytes(const std::vector<Op>& ops) {
+  double peak = 0;
+  for (const auto& op : ops)
+    if (op.count > 0) peak = std::max(peak, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
+  return peak;
+}
+
 std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& model, const Workload& w) {
   const StepSettings& s = w.settings;
   std::vector<std::vector<Request>> chunks = prefill_steps(w.requests, w.prefill_chunk);
   a.prefill_chunks = static_cast<double>(chunks.size());
   // The activations' peak: the largest operator of any one step (a chunk's own, not the chunks' sum).
-  const auto peak = [&](const std::vector<Op>& ops) {
-    for (const auto& op : ops)
-      if (op.count > 0)
-        a.activation_peak_bytes = std::max(a.activation_peak_bytes, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
-  };
+  const auto peak = [&](const std::vector<Op>& ops) { a.activation_peak_bytes = std::max(a.activation_peak_bytes, activation_peak_bytes(ops)); };
   a.prefill.ops = step_ops(model, a.groups, chunks.front(), s);
   peak(a.prefill.ops);
   for (std::size_t i = 1; i < chunks.size(); ++i) {
@@ -195,9 +199,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   // leaves room for.
   if (has_fraction_pool(w.runtime)) {
     const SchedulerLimits l = engine_limits(*hw, w);
-    double forward = 0;
-    for (const auto& op : step_ops(model, a.groups, {Request{0, std::max<i64>(1, l.token_budget), 1}}, w.settings))
-      if (op.count > 0) forward = std::max(forward, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
+    const double forward = activation_peak_bytes(step_ops(model, a.groups, {Request{0, std::max<i64>(1, l.token_budget), 1}}, w.settings));
     // A stage's vocabulary is its TP share; the sampler sees all of it.
     a.profile_activation_bytes = profile_activation_bytes(l, forward, model.has_head, static_cast<double>(model.vocab) * std::max(1, w.tp));
   }

@@ -113,10 +113,11 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   // The driver and OS keep part of the first tier (HardwareSpec::reserve_bytes): the rest is what can be placed, or
   // the runtime's budget of it where the engine holds one.
   const double budget = runtime_first_tier(a, hw, w);
+  const double device_usable = hw.tiers.empty() ? 0 : std::max(0.0, hw.tiers[0].capacity_bytes - hw.reserve_bytes);
+  const double first_usable = budget >= 0 ? std::min(device_usable, budget) : device_usable;
   std::vector<double> free_bytes;
   for (std::size_t i = 0; i < hw.tiers.size(); ++i) {
-    double usable = std::max(0.0, hw.tiers[i].capacity_bytes - (i == 0 ? hw.reserve_bytes : 0.0));
-    if (i == 0 && budget >= 0) usable = std::min(usable, budget);
+    const double usable = i == 0 ? first_usable : hw.tiers[i].capacity_bytes;
     free_bytes.push_back(usable);
     a.memory_capacity_bytes += usable;
   }
@@ -153,10 +154,9 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   a.fits = !spilled;
   // An engine with a pool holds the cache and activations in device memory only: past its budget nothing runs.
   if (a.runtime_budget) {
-    a.memory_capacity_bytes = free_bytes.empty() ? 0 : std::min(std::max(0.0, budget), hw.tiers[0].capacity_bytes - hw.reserve_bytes);
+    a.memory_capacity_bytes = first_usable;
     a.fits = a.fits && a.memory_required_bytes <= a.memory_capacity_bytes;
   }
-  const double device_usable = hw.tiers.empty() ? 0 : hw.tiers[0].capacity_bytes - hw.reserve_bytes;
   if (budget < 0 && w.memory_fraction > 0)
     a.warnings.push_back({"memory.fraction_ignored", "/memory_fraction",
                           std::string(w.runtime ? w.runtime->name : "the reference stack") +
@@ -164,7 +164,7 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
                               "/memory_fraction does not apply to this analysis"});
   if (a.runtime_budget && a.memory_required_bytes > a.memory_capacity_bytes && a.memory_required_bytes <= device_usable)
     a.warnings.push_back({"memory.runtime_budget", "/memory_fraction", runtime_budget_text(a, *w.runtime, hw)});
-  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= (budget >= 0 ? a.memory_capacity_bytes : hw.tiers[0].capacity_bytes - hw.reserve_bytes);
+  a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= first_usable;
   limits(a, kb);
   return inv;
 }
