@@ -59,20 +59,35 @@ for (const f of fs.readdirSync("presets/systems").filter((f) => f.endsWith(".jso
 }
 for (let k = 1; k < csv.length; k += 20) fs.writeFileSync(path.join(out, "validate", `rows-${k}.csv`), [csv[0], ...csv.slice(k, k + 3)].join("\n"));
 ' "$out/corpus"
-status=0
-for t in $TARGETS; do
-  log="$out/fuzz_$t.log"
+# Targets run FUZZ_JOBS at a time (default: the cores), each on one core; the summaries print in the targets' order.
+jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+run_target() {
+  local t="$1" log="$out/fuzz_$1.log" budget start secs runs rate
   if [ -n "${FUZZ_RUNS:-}" ]; then budget="-runs=$FUZZ_RUNS"; else budget="-max_total_time=$SECONDS_PER_TARGET"; fi
   start=$(date +%s)
   if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" "$budget" -timeout=30 -rss_limit_mb=2048 \
        -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
-    echo "fuzz_$t: FINDING (see $log and $out/findings/)"
-    tail -30 "$log"
-    status=1
+    { echo "fuzz_$t: FINDING (see $log and $out/findings/)"; tail -30 "$log"; } >"$out/fuzz_$t.summary"
+    echo 1 >"$out/fuzz_$t.status"
+  else
+    echo 0 >"$out/fuzz_$t.status"
   fi
   secs=$(( $(date +%s) - start ))
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  echo "fuzz_$t: $runs executions in $secs s ($rate/s)"
+  echo "fuzz_$t: $runs executions in $secs s ($rate/s)" >>"$out/fuzz_$t.summary"
+}
+running=0
+for t in $TARGETS; do
+  rm -f "$out/fuzz_$t.summary" "$out/fuzz_$t.status"
+  run_target "$t" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait
+status=0
+for t in $TARGETS; do
+  cat "$out/fuzz_$t.summary"
+  if [ "$(cat "$out/fuzz_$t.status" 2>/dev/null || echo 1)" != 0 ]; then status=1; fi
 done
 exit $status

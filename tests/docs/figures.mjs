@@ -9,7 +9,7 @@ const read = (f) => fs.readFileSync(path.join(root, f), 'utf8');
 const files = (dir, ext) => fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith(ext));
 const csvRows = (f) => read(f).split(/\r?\n/).filter((l) => /^\d+,/.test(l)).length;
 const badInputs = () => files('tests/bad_inputs', '.json').reduce((n, f) => n + JSON.parse(read(`tests/bad_inputs/${f}`)).length, 0);
-const fuzzTargets = () => (read('tests/fuzz/CMakeLists.txt').match(/^infercast_fuzz\(/gm) || []).length;
+const fuzzTargets = () => (read('tests/fuzz/CMakeLists.txt').match(/^(infercast_fuzz\(|add_executable\(fuzz_)/gm) || []).length;
 const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
 const asNumber = (s) => (WORDS.includes(s.toLowerCase()) ? WORDS.indexOf(s.toLowerCase()) : Number(s.replace(/,/g, '')));
 

@@ -1,5 +1,5 @@
-// libFuzzer harnesses over the JSON entry points of core/api. One source, several targets selected at compile time
-// (INFERCAST_FUZZ_TARGET, tests/fuzz/CMakeLists.txt); the bytes are
+// libFuzzer harnesses over the JSON entry points of core/api. One source compiled once (the harness library); each
+// target's entry point calls fuzz::api_one with its selector (tests/fuzz/CMakeLists.txt); the bytes are
 //   analyze:  a whole analyze request
 //   model:    a config.json, analyzed on an H100 ({"model": <bytes>, "hardware": ...}), and read as a file's text
 //             (config_text: NaN and Infinity as Python writes them)
@@ -14,37 +14,44 @@
 #include <string>
 
 #include "fuzz_common.hpp"
+#include "fuzz_targets.hpp"
 
-#define TARGET_ANALYZE 0
-#define TARGET_MODEL 1
-#define TARGET_HARDWARE 2
-#define TARGET_SYSTEM 3
-#define TARGET_VALIDATE 4
-#define TARGET_CALLS 5
+namespace fuzz {
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int api_one(ApiTarget target, const uint8_t* data, size_t size) {
   if (size > 65536) return 0;
   const std::string in(reinterpret_cast<const char*>(data), size);
-#if INFERCAST_FUZZ_TARGET == TARGET_ANALYZE
-  fuzz::call("analyze", in);
-#elif INFERCAST_FUZZ_TARGET == TARGET_MODEL
-  fuzz::call("analyze", R"({"hardware": "nvidia-h100-sxm", "workload": {"batch": 4, "prompt": 4096, "gen": 4096}, "model": )" + in + "}");
-  // The same bytes as a config file's text (NaN and Infinity as Python writes them), then the config it returns.
-  const fuzz::json c = fuzz::call_bytes("config_text", in);
-  if (c["ok"].get<bool>())
-    fuzz::call("analyze", fuzz::text({{"model", c["value"]["config"]}, {"hardware", "nvidia-h100-sxm"}}));
-#elif INFERCAST_FUZZ_TARGET == TARGET_HARDWARE
-  fuzz::call("analyze", R"({"model": "llama-3.2-1b", "workload": {"batch": 2, "prompt": 1024, "gen": 1024}, "hardware": )" + in + "}");
-  fuzz::call("device", R"({"hardware": )" + in + "}");
-#elif INFERCAST_FUZZ_TARGET == TARGET_SYSTEM
-  fuzz::call("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "parallel": {"tp": 2}, "system": )" + in + "}");
-  fuzz::call("batching", R"({"model": "llama-3.2-1b", "hardware": "nvidia-rtx-4090", "parallel": {"pp": 2}, "system": )" + in + "}");
-#elif INFERCAST_FUZZ_TARGET == TARGET_VALIDATE
-  fuzz::call("validate", fuzz::text({{"csv", in}}));
-#elif INFERCAST_FUZZ_TARGET == TARGET_CALLS
-  const auto nl = in.find('\n');
-  if (nl == std::string::npos) return 0;
-  fuzz::call(in.substr(0, nl), in.substr(nl + 1));
-#endif
+  switch (target) {
+  case ApiTarget::analyze:
+    fuzz::call("analyze", in);
+    break;
+  case ApiTarget::model: {
+    fuzz::call("analyze", R"({"hardware": "nvidia-h100-sxm", "workload": {"batch": 4, "prompt": 4096, "gen": 4096}, "model": )" + in + "}");
+    // The same bytes as a config file's text (NaN and Infinity as Python writes them), then the config it returns.
+    const fuzz::json c = fuzz::call_bytes("config_text", in);
+    if (c["ok"].get<bool>())
+      fuzz::call("analyze", fuzz::text({{"model", c["value"]["config"]}, {"hardware", "nvidia-h100-sxm"}}));
+    break;
+  }
+  case ApiTarget::hardware:
+    fuzz::call("analyze", R"({"model": "llama-3.2-1b", "workload": {"batch": 2, "prompt": 1024, "gen": 1024}, "hardware": )" + in + "}");
+    fuzz::call("device", R"({"hardware": )" + in + "}");
+    break;
+  case ApiTarget::system:
+    fuzz::call("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "parallel": {"tp": 2}, "system": )" + in + "}");
+    fuzz::call("batching", R"({"model": "llama-3.2-1b", "hardware": "nvidia-rtx-4090", "parallel": {"pp": 2}, "system": )" + in + "}");
+    break;
+  case ApiTarget::validate:
+    fuzz::call("validate", fuzz::text({{"csv", in}}));
+    break;
+  case ApiTarget::calls: {
+    const auto nl = in.find('\n');
+    if (nl == std::string::npos) return 0;
+    fuzz::call(in.substr(0, nl), in.substr(nl + 1));
+    break;
+  }
+  }
   return 0;
 }
+
+}  // namespace fuzz
