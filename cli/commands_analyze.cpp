@@ -93,7 +93,9 @@ void print_analysis_table(const json& r) {
                     ? "; of which " + bytes_str(mem["state_bytes"].get<double>()) + " recurrent state, constant per sequence"
                     : std::string())
             << ") + activations "
-            << bytes_str(mem["activation_peak_bytes"].get<double>()) << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
+            << bytes_str(mem["activation_peak_bytes"].get<double>())
+            << (mem["compute_buffer_bytes"].is_number() ? " (the compute buffer " + (r.contains("execution") ? r["execution"]["runtime_name"].get<std::string>() : std::string("the runtime")) + " reserves)" : std::string())
+            << " = " << bytes_str(mem["required_bytes"].get<double>()) << "\n";
   if (hw && r.contains("parallel")) {
     std::cout << "(The whole model, counted above, is split as the plan below says; on one "
               << r["hardware"]["name"].get<std::string>() << " it would need " << bytes_str(mem["required_bytes"].get<double>())

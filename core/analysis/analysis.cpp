@@ -3,6 +3,7 @@
 #include "analysis/analysis.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "analysis/steps.hpp"
 #include "runtime/memory_budget.hpp"
@@ -62,6 +63,37 @@ double activation_peak_bytes(const std::vector<Op>& ops) {
   for (const auto& op : ops)
     if (op.count > 0) peak = std::max(peak, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
   return peak;
+}
+
+// llama.cpp holds its compute buffer whatever a step needs: the graph of one micro-batch of n_ubatch tokens (at most
+// the context's cells) over the whole cache, reserved when the context is made (runtime/memory_budget.hpp). Its
+// activations are that buffer, never less than the step's own.
+void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload& w) {
+  if (!w.runtime || w.runtime->compute_buffer != ComputeBuffer::Reserved) return;
+  const bool flash = w.settings.attention == AttnImpl::Fused;
+  double cells = 0;  // every request's whole context in one unified cache (llama-server's slots share it)
+  for (const auto& r : w.requests) cells += static_cast<double>((r.cached + r.input + w.gen_tokens) * r.count);
+  cells = ggml_context_cells(cells, flash);
+  const i64 ub = static_cast<i64>(std::min(cells, static_cast<double>(w.runtime->prompt_micro_batch)));
+  const std::vector<Op> ops = step_ops(model, a.groups, {Request{static_cast<i64>(cells) - ub, ub, 1}}, w.settings);
+  // F32 where the step's tensors are in the activations' type. An elementwise operator (a norm, an activation, the
+  // softmax) writes over its input, so only its larger side is held; the unfused attention's score matrix is what
+  // its scores operator writes.
+  const double f32 = 32.0 / std::max(1.0, w.settings.precision.activations.bits_per_element);
+  double layer = 0, scores = 0;
+  for (const auto& op : ops) {
+    if (op.count <= 0) continue;
+    const double rd = op.act_read_bytes / static_cast<double>(op.count), wr = op.act_write_bytes / static_cast<double>(op.count);
+    layer = std::max(layer, op.cls == OpClass::Elementwise ? std::max(rd, wr) : rd + wr);
+    if (!flash && op.cls == OpClass::Attention) scores = std::max(scores, wr);
+  }
+  const double hidden = static_cast<double>(model.hidden), ubd = static_cast<double>(ub);
+  a.compute_buffer_bytes = reserved_compute_buffer_bytes(ubd, model.has_head ? static_cast<double>(model.vocab) : 0, hidden, cells,
+                                                         scores * f32, layer * f32 + ubd * hidden * 4);
+  if (a.compute_buffer_bytes > a.activation_peak_bytes) {
+    a.memory_required_bytes += a.compute_buffer_bytes - a.activation_peak_bytes;
+    a.activation_peak_bytes = a.compute_buffer_bytes;
+  }
 }
 
 std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& model, const Workload& w) {
@@ -193,6 +225,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
                           window_kv_full_text(*w.runtime, model.model_type) + ": the cache grows with the context in every layer"});
   footprint(a, w);
   const std::vector<std::vector<Request>> chunks = first_steps(a, model, w);
+  reserve_compute_buffer(a, model, w);
   if (!hw) return a;
   a.has_hardware = true;
   // The engine's profile step (a forward over its token budget, vLLM's sampler over a full batch), which its pool

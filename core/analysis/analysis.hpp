@@ -119,6 +119,7 @@ struct Analysis {
   double runtime_usable_bytes = 0;
   double runtime_reserve_bytes = 0;  // of which kept out by the engine itself (SGLang's reserve)
   double profile_activation_bytes = 0;  // what the engine's memory profile reserves for activations (its budget step)
+  double compute_buffer_bytes = 0;  // an engine's activations reserved at start (llama.cpp); then activation_peak_bytes
   bool fits = true;             // everything fits in the tiers (slower tiers included)
   bool fits_first_tier = true;  // everything fits in the fastest tier
   bool window_kv_full = false;  // the runtime caches sliding-window layers for the whole context (memory only)

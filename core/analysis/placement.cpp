@@ -40,8 +40,10 @@ void check_pins(const HardwareSpec& hw, const Workload& w) {
 // The largest batch of requests shaped like the mean one, and the longest context at this batch.
 void limits(Analysis& a, double kb) {
   const double B = std::max(a.batch_requests, 1.0);
-  const double room = a.memory_capacity_bytes - a.weights_bytes;
-  const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
+  // A reserved compute buffer (llama.cpp) is the same for any batch; a step's own activations grow with it.
+  const bool reserved = a.compute_buffer_bytes > 0;
+  const double room = a.memory_capacity_bytes - a.weights_bytes - (reserved ? a.activation_peak_bytes : 0);
+  const double per_request = (a.kv_cache_bytes + (reserved ? 0 : a.activation_peak_bytes)) / B;
   a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
   // The recurrent state does not grow with the context: it is in every context's bytes.
   const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx, a.window_kv_full) * B + a.state_bytes; };

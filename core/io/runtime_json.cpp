@@ -196,6 +196,9 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
   }
   rt.flash_attention = r.boolean_or("flash_attention", true);
   rt.prompt_micro_batch = r.int_in_or("prompt_micro_batch", 0, 1000000, 0);
+  rt.compute_buffer = compute_buffer_names().parse(r.string_or("compute_buffer", "step"), r.child_path("compute_buffer"), "runtime.out_of_range");
+  if (rt.compute_buffer == ComputeBuffer::Reserved && rt.prompt_micro_batch <= 0)
+    r.fail("compute_buffer", "out_of_range", r.child_path("compute_buffer") + " holds \"reserved\" without a prompt_micro_batch; expected the micro-batch the buffer is reserved for (llama.cpp's n_ubatch, 512) or \"step\"");
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
     Reader c = r.object("compute");
@@ -280,6 +283,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"wait_us", rt.collective_wait_s * 1e6}}},
           {"flash_attention", rt.flash_attention},
           {"prompt_micro_batch", rt.prompt_micro_batch},
+          {"compute_buffer", compute_buffer_names().name(rt.compute_buffer)},
           {"gemm_waves", rt.gemm_waves},
           {"compute",
            {{"fp8", rt.fp8},

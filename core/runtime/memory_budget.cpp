@@ -1,6 +1,7 @@
 #include "runtime/memory_budget.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace infercast {
 
@@ -11,6 +12,18 @@ double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, 
     bytes = std::max(bytes, l.sampler_bytes_per_logit * static_cast<double>(seqs) * vocab);
   }
   return bytes;
+}
+
+double reserved_compute_buffer_bytes(double ubatch, double vocab, double hidden, double cells, double scores_f32_bytes,
+                                     double layer_f32_bytes) {
+  const double output = ubatch * (vocab + hidden) * 4;
+  const double attention = scores_f32_bytes > 0 ? scores_f32_bytes + (cells + 4 * hidden) * ubatch * 4 : 0;
+  return std::max({output, attention, layer_f32_bytes});
+}
+
+double ggml_context_cells(double cells, bool flash_attention) {
+  const double pad = flash_attention ? 256 : 32;
+  return std::max(pad, std::ceil(cells / pad) * pad);
 }
 
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes) {

@@ -20,6 +20,20 @@ struct MemoryBudget {
 // (vLLM), that batch's logits over the whole vocabulary (logits are all-gathered, so every TP rank holds them).
 double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, bool has_head, double vocab);
 
+// llama.cpp's compute buffer: ggml's graph allocator reserves, when the context is made, the peak of the worst
+// micro-batch's graph (`ubatch` tokens over the whole cache of `cells`), its tensors in F32, reusing a tensor's memory
+// once nothing reads it (llama_context::graph_reserve). The peak is the largest of
+//   the output: every row's logits beside the final norm's output, ubatch x (vocab + hidden) x 4;
+//   without flash attention, the score matrix (`scores_f32_bytes`: ubatch x cells x heads x 4) beside its mask
+//   (cells x ubatch x 4) and four hidden-width tensors (the residual, the norm's output, the queries, the output);
+//   a layer's own largest operator with the residual beside it (`layer_f32_bytes`).
+// Checked against 22 published startup logs (docs/forecast.md, "Usable memory").
+double reserved_compute_buffer_bytes(double ubatch, double vocab, double hidden, double cells, double scores_f32_bytes,
+                                     double layer_f32_bytes);
+// The cells llama.cpp gives the context it is asked for: padded to 256 with flash attention and to 32 without
+// (llama.cpp from May 2024, PR #7257; 256 always from November 2025, PR #17046).
+double ggml_context_cells(double cells, bool flash_attention);
+
 // The budget on `hw` for weights `weights_bytes` and a step's activations `activation_bytes`, per device.
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes);
 

@@ -12,6 +12,14 @@ const NameTable<LaunchMode>& launch_mode_names() {
   return t;
 }
 
+const NameTable<ComputeBuffer>& compute_buffer_names() {
+  static const NameTable<ComputeBuffer> t(
+      {{ComputeBuffer::Step, "step", "each step's activations, allocated as it runs"},
+       {ComputeBuffer::Reserved, "reserved",
+        "a buffer reserved at start for the worst micro-batch: prompt_micro_batch tokens over the whole cache, their logits in F32 (llama.cpp)"}});
+  return t;
+}
+
 const NameTable<QuantPath>& quant_path_names() {
   static const NameTable<QuantPath> t(
       {{QuantPath::Dequantize, "dequantize", "quantized weights expanded to the activation type and multiplied at its peak"},

@@ -31,6 +31,12 @@ const NameTable<LaunchMode>& launch_mode_names();
 enum class QuantPath { Dequantize, Int8Dot };
 const NameTable<QuantPath>& quant_path_names();
 
+// How an engine holds its activations: each step's own (allocated as it runs), or a buffer reserved when it starts
+// for its worst micro-batch (ggml's graph allocator in llama.cpp: n_ubatch tokens over the whole cache, every row's
+// logits in F32), whatever a step later needs (docs/forecast.md, "Usable memory").
+enum class ComputeBuffer { Step, Reserved };
+const NameTable<ComputeBuffer>& compute_buffer_names();
+
 // The memory systems efficiencies are given for: a device's fastest tier decides which applies.
 enum class MemoryFamily { HBM, GDDR, LPDDR, DDR, SRAM, Flash };
 constexpr int kMemoryFamilies = 6;
@@ -61,6 +67,7 @@ struct RuntimeSpec {
   // Tokens one forward of a prompt takes at most (llama.cpp's n_ubatch): a longer prompt, or a batch of prompts, runs
   // as forwards of this many tokens, each attending to what the earlier ones cached. 0: the whole step at once.
   i64 prompt_micro_batch = 0;
+  ComputeBuffer compute_buffer = ComputeBuffer::Step;
   bool gemm_waves = true;  // GEMM tiles run in waves over the compute units (analysis/gemm_shape.hpp)
   bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
   bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)

@@ -390,12 +390,17 @@ TEST_CASE("llama.cpp prefills in micro-batches of 512 tokens, and holds one micr
   const json& v = one["value"];
   CHECK(v["workload"]["prefill_chunk"] == 512);
   CHECK(v["workload"]["prefill_chunks"] == 32);
-  CHECK(v["memory"]["activation_peak_bytes"].get<double>() == 32.0 * 512 * 16384 * 4);
+  // Its activations are the compute buffer it reserves for one micro-batch over the whole cache (16,386 cells padded
+  // to 16,416): the 512 x 16,416 scores of 32 heads in F32, their mask and four hidden-width tensors.
+  const double buffer = 512.0 * 16416 * 32 * 4 + (16416.0 + 4 * 4096) * 512 * 4;
+  CHECK(v["memory"]["activation_peak_bytes"].get<double>() == buffer);
+  CHECK(v["memory"]["compute_buffer_bytes"].get<double>() == buffer);
   CHECK(v["memory"]["fits"].get<bool>());
   // Four prompts share a micro-batch: 128 tokens of each per forward.
   const json four = run(R"({"batch":4,"prompt":4096,"gen":2})");
   CHECK(four["value"]["workload"]["prefill_chunk"] == 128);
-  CHECK(four["value"]["memory"]["activation_peak_bytes"].get<double>() == 4 * 32.0 * 128 * 4096 * 4);
+  // Their cache is one of 4 x 4,098 cells, padded to the same 16,416: the same buffer.
+  CHECK(four["value"]["memory"]["activation_peak_bytes"].get<double>() == buffer);
   // A chunk the request states wins, 0 included (the whole prompt in one forward).
   const json whole = run(R"({"prompt":4096,"gen":2,"prefill_chunk":0})");
   CHECK(whole["value"]["workload"]["prefill_chunk"] == 0);

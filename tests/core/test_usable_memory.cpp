@@ -81,9 +81,15 @@ TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
   const double GiB = 1073741824.0;
   json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}});
   CHECK(v["memory"]["fits"].get<bool>());
-  const double room = 24 * GiB - 1e9 - v["memory"]["weights_bytes"].get<double>();
+  // Its default runtime, llama.cpp, reserves its compute buffer whatever the batch: the cache alone grows with it.
+  const double buffer = v["memory"]["compute_buffer_bytes"].get<double>();
+  CHECK(buffer == v["memory"]["activation_peak_bytes"].get<double>());
+  const double room = 24 * GiB - 1e9 - v["memory"]["weights_bytes"].get<double>() - buffer;
+  CHECK(v["memory"]["max_batch"].get<double>() == std::floor(room / v["memory"]["kv_cache_bytes"].get<double>()));
+  // Under a runtime that allocates each step's activations, they grow with the batch too.
+  v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", "pytorch-eager"}});
   const double per_request = (v["memory"]["kv_cache_bytes"].get<double>() + v["memory"]["activation_peak_bytes"].get<double>());
-  CHECK(v["memory"]["max_batch"].get<double>() == std::floor(room / per_request));
+  CHECK(v["memory"]["max_batch"].get<double>() == std::floor((24 * GiB - 1e9 - v["memory"]["weights_bytes"].get<double>()) / per_request));
   v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"memory_reserve_GB", 10}});
   CHECK(v["memory"]["capacity_bytes"].get<double>() == 24 * GiB - 10e9);
   CHECK_FALSE(v["memory"]["fits"].get<bool>());
@@ -298,4 +304,82 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
   // A fraction outside (0, 1] is refused by name.
   req["memory_fraction"] = 1.5;
   CHECK(error_of(req) == "/memory_fraction | /memory_fraction holds 1.5; expected a number from 0 to 1");
+}
+
+// llama.cpp reserves its compute buffer when the context is made (ggml's graph allocator over the worst micro-batch:
+// 512 tokens over the whole cache, F32; runtime/memory_budget.hpp). Published startup logs ("Metal compute buffer
+// size", "CUDA0 compute buffer size", flash attention off as in the presets' builds):
+//   Llama-3.1-8B f16, llama-server of 2024-07-25 on an Apple M1 Pro (a "meta-llama-study" README): n_ctx 131,072 ->
+//     8,480.00 MiB (KV 16,384 MiB); -c 31072 -> 2,034.69 MiB (KV 3,884 MiB);
+//   Llama-3.1-8B Q6_K, llama-cpp-python on an M3, n_ctx 2,048 -> 258.50 MiB (the logits: 512 x 128,256 x 4 bytes);
+//   Llama-2-7B Q4_0, ollama 0.7.0's runner on an M2 Pro, n_ctx 8,192 -> 560.00 MiB;
+//   Qwen3-30B-A3B Q4_K_M, llama-cli build 5622 on two GeForce GPUs (ikawrakow/ik_llama.cpp#514, a mainline run),
+//     n_ctx 16,384 -> 1,080.00 MiB on each.
+TEST_CASE("llama.cpp's compute buffer matches its startup logs", "[memory][golden]") {
+  const double MiB = 1048576.0;
+  struct Log { const char* model; const char* weights; long long ctx; double compute_MiB, tolerance; };
+  for (const Log& l : {Log{"llama-3.1-8b", "fp16", 131072, 8480.00, 0.0001}, Log{"llama-3.1-8b", "fp16", 31072, 2034.69, 0.0001},
+                       Log{"llama-3.1-8b", "q6_k", 2048, 258.50, 0.0001}, Log{"llama-2-7b", "q4_0", 8192, 560.00, 0.0001},
+                       Log{"qwen3-30b-a3b", "q4_k_m", 16384, 1080.00, 0.01}}) {
+    const json v = analyze_json({{"model", l.model}, {"hardware", "apple-m2-max"}, {"runtime", "llama.cpp-metal"},
+                                 {"precision", {{"weights", l.weights}}}, {"workload", {{"prompt", l.ctx - 64}, {"gen", 64}}}});
+    const json& m = v["memory"];
+    INFO(l.model << " n_ctx " << l.ctx);
+    CHECK(m["compute_buffer_bytes"].get<double>() / MiB == Approx(l.compute_MiB).epsilon(l.tolerance));
+    // The buffer is the activations: in what is required and what fits.
+    CHECK(m["activation_peak_bytes"].get<double>() == m["compute_buffer_bytes"].get<double>());
+    CHECK(m["required_bytes"].get<double>() ==
+          Approx(m["weights_bytes"].get<double>() + m["kv_cache_bytes"].get<double>() + m["compute_buffer_bytes"].get<double>()));
+  }
+  // The cache of the first log: the context less the one token never cached (16,384 MiB logged).
+  const json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "apple-m2-max"}, {"runtime", "llama.cpp-metal"},
+                               {"precision", {{"weights", "fp16"}}}, {"workload", {{"prompt", 131008}, {"gen", 64}}}});
+  CHECK(v["memory"]["kv_cache_bytes"].get<double>() == 16384 * MiB - v["memory"]["kv_bytes_per_token"].get<double>());
+}
+
+TEST_CASE("llama.cpp's compute buffer: micro-batch, flash attention, batch and other engines", "[memory]") {
+  const double MiB = 1048576.0;
+  const auto buffer = [](const json& extra) {
+    json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", "llama.cpp-cuda"}};
+    req.update(extra);
+    return analyze_json(req)["memory"];
+  };
+  // A context shorter than the micro-batch reserves for the context, padded to 32 cells without flash attention:
+  // 100 cells -> 128 tokens of logits (128 x (128,256 + 4,096) x 4 bytes).
+  CHECK(buffer({{"workload", {{"prompt", 72}, {"gen", 28}}}})["compute_buffer_bytes"].get<double>() == 128.0 * 132352 * 4);
+  // With flash attention (a request's "attention": "fused") no score matrix is held, and cells pad to 256: at 32,768
+  // cells the logits are the peak, where the unfused attention's scores (512 x 32,768 x 32 heads x 4 bytes = 2 GiB)
+  // beside their mask (64 MiB) and four hidden-width tensors (32 MiB) are.
+  CHECK(buffer({{"workload", {{"prompt", 32704}, {"gen", 64}}}})["compute_buffer_bytes"].get<double>() == (2048 + 64 + 32) * MiB);
+  CHECK(buffer({{"attention", "fused"}, {"workload", {{"prompt", 32704}, {"gen", 64}}}})["compute_buffer_bytes"].get<double>() ==
+        512.0 * 132352 * 4);
+  CHECK(buffer({{"attention", "fused"}, {"workload", {{"prompt", 72}, {"gen", 28}}}})["compute_buffer_bytes"].get<double>() ==
+        256.0 * 132352 * 4);
+  // llama-server's slots share one cache: four requests of 2,048 cells reserve as one context of 8,192.
+  const json four = buffer({{"workload", {{"batch", 4}, {"prompt", 2000}, {"gen", 48}}}});
+  CHECK(four["compute_buffer_bytes"].get<double>() == (512.0 * 8192 * 32 * 4 + (8192.0 + 4 * 4096) * 512 * 4));
+  // The buffer does not grow with the batch: the largest batch is what the cache alone leaves room for.
+  const double room = four["capacity_bytes"].get<double>() - four["weights_bytes"].get<double>() - four["compute_buffer_bytes"].get<double>();
+  CHECK(four["max_batch"].get<double>() == std::floor(room / (four["kv_cache_bytes"].get<double>() / 4)));
+  // Engines that allocate each step's activations as it runs hold no such buffer.
+  for (const char* rt : {"mlx", "vllm", "pytorch-eager"}) {
+    json req = {{"model", "llama-3.1-8b"}, {"hardware", "apple-m2-max"}, {"runtime", rt}};
+    CHECK(analyze_json(req)["memory"]["compute_buffer_bytes"].is_null());
+  }
+}
+
+TEST_CASE("a runtime that reserves a compute buffer states its micro-batch", "[memory][errors]") {
+  json rt;
+  const json all = json::parse(infercast::call("runtimes", "{}"))["value"];
+  for (const auto& r : all)
+    if (r["id"] == "llama.cpp-cuda") rt = r;
+  REQUIRE(rt.is_object());
+  CHECK(rt["compute_buffer"] == "reserved");
+  rt["prompt_micro_batch"] = 0;
+  std::string message = json::parse(infercast::call("analyze", json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", rt}}).dump()))["error"]["message"];
+  CHECK(message == "/runtime/compute_buffer holds \"reserved\" without a prompt_micro_batch; expected the micro-batch the buffer is "
+                   "reserved for (llama.cpp's n_ubatch, 512) or \"step\"");
+  rt["compute_buffer"] = "graph";
+  message = json::parse(infercast::call("analyze", json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", rt}}).dump()))["error"]["message"];
+  CHECK(message == "/runtime/compute_buffer holds \"graph\"; expected step or reserved");
 }
