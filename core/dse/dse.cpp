@@ -1,6 +1,8 @@
 #include "dse/dse.hpp"
 
 #include "dse/point.hpp"
+#include "analysis/steps.hpp"
+#include "runtime/memory_budget.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +136,11 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   wl.weights_bytes = a.weights_bytes;
   wl.kv_bytes = a.kv_cache_bytes;
   wl.act_bytes = a.activation_peak_bytes;
+  if (a.runtime_budget) {
+    wl.engine_budget = true;
+    wl.engine = engine_limits(base, w);
+    wl.engine_act_bytes = std::max(a.activation_peak_bytes, a.profile_activation_bytes);
+  }
   wl.prefill_peak_s = peak_seconds(base, a.prefill_work);
   wl.decode_peak_s = peak_seconds(base, a.decode_work);
   wl.prefill_bytes = a.prefill_work.weight_bytes + a.prefill_work.kv_bytes + a.prefill_work.act_bytes;
@@ -152,7 +159,15 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
     bw[n++] = spec.sram_bandwidth_bytes_per_s;
   }
   // The main memory less what the driver and OS keep (the base device's reserve), as the analysis places it.
-  cap[n] = std::max(0.0, p[static_cast<int>(DseParam::CapacityGB)] * 1e9 - wl.base.reserve_bytes);
+  const double capacity = p[static_cast<int>(DseParam::CapacityGB)] * 1e9;
+  cap[n] = std::max(0.0, capacity - wl.base.reserve_bytes);
+  // Under an engine with a pool, its budget of that memory at this capacity, less what its profile keeps beyond the
+  // workload's activations (placement.cpp's runtime_first_tier); the driver's hidden share scales with the capacity.
+  if (wl.engine_budget) {
+    const MemoryBudget b = memory_budget(wl.engine, capacity, wl.base.reserve_bytes, wl.base.hidden_fraction * capacity, wl.weights_bytes,
+                                         wl.engine_act_bytes);
+    cap[n] = std::min(cap[n], std::max(0.0, b.usable_bytes - (wl.engine_act_bytes - wl.act_bytes)));
+  }
   bw[n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   const int main_tiers = n;  // the SRAM and the main memory; the base's slower tiers follow
   for (std::size_t i = 1; i < wl.base.tiers.size() && n < 6; ++i) {
@@ -184,6 +199,7 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   const double need = wl.weights_bytes + wl.kv_bytes + wl.act_bytes;
   k.fits = need <= total_cap;
   k.fits_main = need <= main_cap;
+  if (wl.engine_budget) k.fits = k.fits_main;  // a pooled engine keeps everything in device memory: it never spills
   k.f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   k.inv_f = 1 / k.f;
   return k;

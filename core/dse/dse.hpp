@@ -12,6 +12,7 @@
 #include "analysis/analysis.hpp"
 #include "util/names.hpp"
 #include "cost/cost.hpp"
+#include "runtime/scheduler.hpp"
 
 namespace infercast {
 
@@ -97,6 +98,12 @@ struct DseWorkload {
   Timing timing = Timing::PerOp;
   double base_static_w = 0, base_dynamic_w = 0;  // the base device's energy model (0 when it has no power)
   double base_j_per_byte = 0;  // the first tier's own energy per byte where the base device states one (else 0)
+  // A serving engine that sizes a KV pool from a memory fraction (vLLM, SGLang, TensorRT-LLM...) holds everything
+  // within its budget of the main memory, as the analysis counts it (runtime/memory_budget.hpp): its limits resolved
+  // on the base device, the activations its memory profile keeps (engine_act_bytes, at least act_bytes).
+  bool engine_budget = false;
+  SchedulerLimits engine;
+  double engine_act_bytes = 0;
 };
 
 // The base device and its energy model only (enough for dse_device); dse_prepare starts from it.

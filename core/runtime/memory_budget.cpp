@@ -27,15 +27,20 @@ double ggml_context_cells(double cells, bool flash_attention) {
 }
 
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes) {
+  return memory_budget(l, hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes, hw.reserve_bytes, hw.hidden_bytes(), weights_bytes,
+                       activation_bytes);
+}
+
+MemoryBudget memory_budget(const SchedulerLimits& l, double capacity, double reserve, double hidden, double weights_bytes,
+                           double activation_bytes) {
   MemoryBudget b;
-  const double capacity = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes;
   // What the driver and OS keep (the CUDA context, a display, macOS's share of unified memory) is outside the
   // runtime's reach: vLLM's fraction of the total leaves it in the headroom (never more than the rest), the free
   // memory TensorRT-LLM and SGLang measure after loading has already lost it.
-  const double outside = capacity - hw.reserve_bytes;
+  const double outside = capacity - reserve;
   switch (l.memory_basis) {
     case MemoryBasis::Total:  // of the total the driver reports, which lacks what it hides (HardwareSpec::hidden_fraction)
-      b.usable_bytes = std::min(l.memory_fraction * (capacity - hw.hidden_bytes()), outside);
+      b.usable_bytes = std::min(l.memory_fraction * (capacity - hidden), outside);
       b.kv_bytes = b.usable_bytes - weights_bytes - activation_bytes;
       break;
     case MemoryBasis::Free:

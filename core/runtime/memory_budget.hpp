@@ -36,6 +36,10 @@ double ggml_context_cells(double cells, bool flash_attention);
 
 // The budget on `hw` for weights `weights_bytes` and a step's activations `activation_bytes`, per device.
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes);
+// The same from the first tier's numbers: its capacity, what the driver and OS keep of it (`reserve`, which holds
+// `hidden`, what the driver never reports). Design points use it at each point's capacity.
+MemoryBudget memory_budget(const SchedulerLimits& l, double capacity, double reserve, double hidden, double weights_bytes,
+                           double activation_bytes);
 
 // A memory fraction the user gives (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static, TensorRT-LLM's
 // free_gpu_memory_fraction) in place of the runtime's on `hw`: 0 keeps the runtime's. SGLang's is the share of the

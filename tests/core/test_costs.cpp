@@ -9,6 +9,7 @@
 #include "cost/cost.hpp"
 #include "dse/dse.hpp"
 #include "helpers.hpp"
+#include "io/presets.hpp"
 
 using namespace test;
 using nlohmann::json;
@@ -168,6 +169,39 @@ TEST_CASE("a design point at the base device's parameters matches the full analy
     CHECK(p1.values[static_cast<int>(DseObjective::Tpot)] == Approx(a1.tpot_mean_s).epsilon(2e-3));
     CHECK(p1.values[static_cast<int>(DseObjective::Ttft)] == Approx(a1.ttft_s).epsilon(1e-5));
   }
+}
+
+// Review finding (stop 38): design points counted the device's whole memory where the analysis counts a serving
+// engine's budget, so a sweep under vLLM called feasible what analyze said would not run. A point's budget is the
+// engine's at the point's capacity (vLLM: 0.9 of what the driver reports), less what its memory profile keeps.
+TEST_CASE("a design point under a serving engine fits as the analysis says at every capacity", "[dse][memory]") {
+  const auto& hw = device("nvidia-h100-sxm");
+  const auto m = preset_model("llama-3.1-70b");
+  DseSpec spec;
+  for (const char* rt : {"vllm", "sglang", "tensorrt-llm", "llama.cpp-cuda"}) {
+    for (i64 batch : {1, 4}) {
+      INFO(rt << " batch " << batch);
+      Workload w = workload(batch, 4096, 1, "fp8");
+      w.runtime = find_runtime_preset(rt);
+      REQUIRE(w.runtime != nullptr);
+      const DseWorkload wl = dse_prepare(m, w, hw, spec.costs);
+      CHECK(wl.engine_budget == (std::string(rt) != "llama.cpp-cuda"));
+      for (double gb : {80 * 1.073741824, 90.0, 100.0, 120.0}) {
+        INFO(gb << " GB");
+        auto q = dse_base_params(hw);
+        q[static_cast<int>(DseParam::CapacityGB)] = gb;
+        const HardwareSpec d = dse_device(wl, spec, q);
+        const auto a = analyze(m, w, &d);
+        CHECK(dse_point(wl, spec, q).feasible == a.fits);
+      }
+    }
+  }
+  // At the H100's own 80 GiB, vLLM holds one 4,096-token request of Llama-3.1-70B in FP8, not four (the device would).
+  Workload w = workload(4, 4096, 1, "fp8");
+  w.runtime = find_runtime_preset("vllm");
+  CHECK_FALSE(dse_point(dse_prepare(m, w, hw, spec.costs), spec, dse_base_params(hw)).feasible);
+  w.runtime = find_runtime_preset("llama.cpp-cuda");
+  CHECK(dse_point(dse_prepare(m, w, hw, spec.costs), spec, dse_base_params(hw)).feasible);
 }
 
 TEST_CASE("the Pareto front equals a brute-force front and dominates every feasible point", "[dse]") {

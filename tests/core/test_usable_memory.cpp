@@ -337,7 +337,7 @@ TEST_CASE("llama.cpp's compute buffer matches its startup logs", "[memory][golde
   CHECK(v["memory"]["kv_cache_bytes"].get<double>() == 16384 * MiB - v["memory"]["kv_bytes_per_token"].get<double>());
 }
 
-TEST_CASE("llama.cpp's compute buffer: micro-batch, flash attention, batch and other engines", "[memory]") {
+TEST_CASE("llama.cpp's compute buffer under micro-batches and flash attention and batches and other engines", "[memory]") {
   const double MiB = 1048576.0;
   const auto buffer = [](const json& extra) {
     json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", "llama.cpp-cuda"}};
