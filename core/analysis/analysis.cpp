@@ -88,8 +88,9 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
     if (!flash && op.cls == OpClass::Attention) scores = std::max(scores, wr);
   }
   const double hidden = static_cast<double>(model.hidden), ubd = static_cast<double>(ub);
-  a.compute_buffer_bytes = reserved_compute_buffer_bytes(ubd, model.has_head ? static_cast<double>(model.vocab) : 0, hidden, cells,
-                                                         scores * f32, layer * f32 + ubd * hidden * 4);
+  const bool logits = model.has_head || w.host_head_bytes > 0;  // the output layer here, or run here from the host
+  a.compute_buffer_bytes = reserved_compute_buffer_bytes(ubd, logits ? static_cast<double>(model.vocab) : 0, hidden, cells, scores * f32,
+                                                         layer * f32 + ubd * hidden * 4, w.host_head_bytes);
   if (a.compute_buffer_bytes > a.activation_peak_bytes) {
     a.memory_required_bytes += a.compute_buffer_bytes - a.activation_peak_bytes;
     a.activation_peak_bytes = a.compute_buffer_bytes;

@@ -35,6 +35,10 @@ struct Workload {
   // the deployment it is resolved for (SGLang's reserve counts a replica's devices; its graph batch follows TP).
   double memory_fraction = 0;
   int devices = 1, tp = 1;
+  // The output layer's weights where they stay on the host while this device runs other layers (llama.cpp's -ngl
+  // below the layer count, analysis/offload.cpp): ggml copies them into the device's compute buffer to run a prompt's
+  // micro-batch there (its operator offload), so a reserved buffer holds them and the logits. 0: not so.
+  double host_head_bytes = 0;
 };
 
 struct OpTime {

@@ -29,8 +29,17 @@ Split split_of(int gpu_layers, int L) {
   return s;
 }
 
+bool discrete(const HardwareSpec& dev) { return dev.device_class == "consumer-gpu" || dev.device_class == "datacenter-gpu"; }
+
+// The device's layers. With the output layer left on the host, a discrete GPU still runs its matrix for a prompt's
+// micro-batch (ggml's operator offload), copying the weights into the compute buffer llama.cpp reserves (0.77 GiB of
+// Qwen3-14B's Q8_0 output layer beside its logits in a published ROCm log at -ngl 0: 1,094.99 MiB).
 Analysis device_part(const ModelSpec& m, const Workload& w, const HardwareSpec& dev, const Split& s) {
-  return analyze(slice(m, s.device_first, static_cast<int>(m.layers.size()), false, s.output), w, &dev);
+  Workload on_device = w;
+  if (!s.output && discrete(dev) && m.has_head)
+    on_device.host_head_bytes = static_cast<double>(m.vocab) * static_cast<double>(m.hidden) *
+                                w.settings.precision.of(WeightClass::LmHead).bits_per_element / 8;
+  return analyze(slice(m, s.device_first, static_cast<int>(m.layers.size()), false, s.output), on_device, &dev);
 }
 
 // Adds the host's operators after the device's, their groups marked, with their times.
@@ -103,8 +112,7 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   // gathered from) are copied over the link once per micro-batch, then computed there.
   i64 step_tokens = 0;
   for (const auto& r : w.requests) step_tokens += r.input * r.count;
-  const bool discrete = device.device_class == "consumer-gpu" || device.device_class == "datacenter-gpu";
-  if (discrete && spec.link_bytes_per_s > 0 && step_tokens >= spec.op_offload_min_tokens && hp.layers + (hp.output ? 1 : 0) > 0) {
+  if (discrete(device) && spec.link_bytes_per_s > 0 && step_tokens >= spec.op_offload_min_tokens && hp.layers + (hp.output ? 1 : 0) > 0) {
     HardwareSpec roomy = device;
     for (auto& t : roomy.tiers) t.capacity_bytes = 1e18;
     roomy.reserve_bytes = 0;

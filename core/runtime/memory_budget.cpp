@@ -15,8 +15,8 @@ double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, 
 }
 
 double reserved_compute_buffer_bytes(double ubatch, double vocab, double hidden, double cells, double scores_f32_bytes,
-                                     double layer_f32_bytes) {
-  const double output = ubatch * (vocab + hidden) * 4;
+                                     double layer_f32_bytes, double copied_head_bytes) {
+  const double output = copied_head_bytes + ubatch * (vocab + hidden) * 4;
   const double attention = scores_f32_bytes > 0 ? scores_f32_bytes + (cells + 4 * hidden) * ubatch * 4 : 0;
   return std::max({output, attention, layer_f32_bytes});
 }

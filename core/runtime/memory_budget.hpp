@@ -23,13 +23,14 @@ double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, 
 // llama.cpp's compute buffer: ggml's graph allocator reserves, when the context is made, the peak of the worst
 // micro-batch's graph (`ubatch` tokens over the whole cache of `cells`), its tensors in F32, reusing a tensor's memory
 // once nothing reads it (llama_context::graph_reserve). The peak is the largest of
-//   the output: every row's logits beside the final norm's output, ubatch x (vocab + hidden) x 4;
+//   the output: every row's logits beside the final norm's output, ubatch x (vocab + hidden) x 4, and the output
+//   layer's weights where ggml copies them from the host (`copied_head_bytes`, partial offload);
 //   without flash attention, the score matrix (`scores_f32_bytes`: ubatch x cells x heads x 4) beside its mask
 //   (cells x ubatch x 4) and four hidden-width tensors (the residual, the norm's output, the queries, the output);
 //   a layer's own largest operator with the residual beside it (`layer_f32_bytes`).
 // Checked against 22 published startup logs (docs/forecast.md, "Usable memory").
 double reserved_compute_buffer_bytes(double ubatch, double vocab, double hidden, double cells, double scores_f32_bytes,
-                                     double layer_f32_bytes);
+                                     double layer_f32_bytes, double copied_head_bytes = 0);
 // The cells llama.cpp gives the context it is asked for: padded to 256 with flash attention and to 32 without
 // (llama.cpp from May 2024, PR #7257; 256 always from November 2025, PR #17046).
 double ggml_context_cells(double cells, bool flash_attention);

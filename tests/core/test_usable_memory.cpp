@@ -331,6 +331,13 @@ TEST_CASE("llama.cpp's compute buffer matches its startup logs", "[memory][golde
     CHECK(m["required_bytes"].get<double>() ==
           Approx(m["weights_bytes"].get<double>() + m["kv_cache_bytes"].get<double>() + m["compute_buffer_bytes"].get<double>()));
   }
+  // Qwen3-14B Q8_0 on ROCm at -ngl 0 (a published log of build 5898, n_ctx 4,096): the device runs the host's output
+  // layer for a prompt's micro-batch, its weights copied into the buffer beside the logits: 1,094.99 MiB
+  // (788.24 + 296.75 + 10).
+  const json off = analyze_json({{"model", "qwen3-14b"}, {"hardware", "amd-rx-7900-xtx"}, {"runtime", "llama.cpp-rocm"},
+                                 {"precision", {{"weights", "q8_0"}}}, {"workload", {{"prompt", 4000}, {"gen", 96}}},
+                                 {"offload", {{"gpu_layers", 0}}}});
+  CHECK(off["offload"]["device"]["required_bytes"].get<double>() / MiB == Approx(1094.99).epsilon(0.0001));
   // The cache of the first log: the context less the one token never cached (16,384 MiB logged).
   const json v = analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "apple-m2-max"}, {"runtime", "llama.cpp-metal"},
                                {"precision", {{"weights", "fp16"}}}, {"workload", {{"prompt", 131008}, {"gen", 64}}}});
