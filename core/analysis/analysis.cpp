@@ -10,6 +10,14 @@
 
 namespace infercast {
 
+// The activations a step holds at its peak: its largest operator's reads and writes (one layer's, not the count's).
+double activation_peak_bytes(const std::vector<Op>& ops) {
+  double peak = 0;
+  for (const auto& op : ops)
+    if (op.count > 0) peak = std::max(peak, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
+  return peak;
+}
+
 namespace {
 
 // Adds `more` into `into` operator by operator (the same model and settings give the same operator list).
@@ -57,44 +65,50 @@ void footprint(Analysis& a, const Workload& w) {
 // chunks cached; the operator table sums the chunks. Each chunk's operators are made, added and dropped (a chunked
 // prefill can run tens of thousands of steps: time_prefill makes them again to time them, so memory stays flat).
 // Returns the chunks' requests.
-// The activations a step holds at its peak: its largest operator's reads and writes (one layer's, not the count's).
-double activation_peak_bytes(const std::vector<Op>& ops) {
-  double peak = 0;
-  for (const auto& op : ops)
-    if (op.count > 0) peak = std::max(peak, (op.act_read_bytes + op.act_write_bytes) / static_cast<double>(op.count));
-  return peak;
-}
-
-// llama.cpp holds its compute buffer whatever a step needs: the graph of one micro-batch of n_ubatch tokens (at most
-// the context's cells) over the whole cache, reserved when the context is made (runtime/memory_budget.hpp). Its
-// activations are that buffer, never less than the step's own.
+// llama.cpp holds its compute buffer whatever a step needs: the graph of one micro-batch of n_ubatch tokens over the
+// whole cache, reserved when the context is made (runtime/memory_budget.hpp). Its activations are that buffer.
 void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload& w) {
   if (!w.runtime || w.runtime->compute_buffer != ComputeBuffer::Reserved) return;
-  const bool flash = w.settings.attention == AttnImpl::Fused;
-  double cells = 0;  // every request's whole context in one unified cache (llama-server's slots share it)
-  for (const auto& r : w.requests) cells += static_cast<double>((r.cached + r.input + w.gen_tokens) * r.count);
-  cells = ggml_context_cells(cells, flash);
-  const i64 ub = static_cast<i64>(std::min(cells, static_cast<double>(w.runtime->prompt_micro_batch)));
-  const std::vector<Op> ops = step_ops(model, a.groups, {Request{static_cast<i64>(cells) - ub, ub, 1}}, w.settings);
-  // F32 where the step's tensors are in the activations' type. An elementwise operator (a norm, an activation, the
-  // softmax) writes over its input, so only its larger side is held; the unfused attention's score matrix is what
-  // its scores operator writes.
+  ComputeBufferShape& s = a.compute_buffer_shape;
+  s.flash = w.settings.attention == AttnImpl::Fused;
+  s.ubatch = static_cast<double>(w.ubatch > 0 ? w.ubatch : w.runtime->prompt_micro_batch);
+  const bool logits = model.has_head || w.host_head_bytes > 0;  // the output layer here, or run here from the host
+  s.vocab = logits ? static_cast<double>(model.vocab) : 0;
+  s.hidden = static_cast<double>(model.hidden);
+  s.copied_head = w.host_head_bytes;
+  // Every attention layer's queries attend its cache: the whole one, or (a sliding window that llama.cpp keeps as
+  // its own cache) window x sequences + ubatch cells. A chunked layer (Llama 4) masks within the whole cache.
+  for (const auto& l : model.layers) {
+    if (!l.has_attention) continue;
+    const double heads = static_cast<double>(l.attn.n_heads);
+    s.q_width = std::max(s.q_width, heads * static_cast<double>(l.attn.head_dim));
+    if (l.attn.window > 0 && !a.window_kv_full) {
+      s.heads_window = std::max(s.heads_window, heads);
+      s.window = std::max(s.window, static_cast<double>(l.attn.window));
+    } else {
+      s.heads_full = std::max(s.heads_full, heads);
+    }
+  }
+  a.compute_buffer_sequences = 0;
+  a.compute_buffer_cells = 0;  // every request's whole context in one unified cache (llama-server's slots share it)
+  for (const auto& r : w.requests) {
+    a.compute_buffer_cells += static_cast<double>((r.cached + r.input + w.gen_tokens) * r.count);
+    a.compute_buffer_sequences += static_cast<double>(r.count);
+  }
+  // A layer's other operators, per token of one micro-batch: F32 where the step's tensors are in the activations'
+  // type; an elementwise operator (a norm, an activation) writes over its input, so only its larger side is held.
+  const i64 ub = std::max<i64>(1, static_cast<i64>(std::min(s.ubatch, ggml_context_cells(a.compute_buffer_cells, s.flash))));
   const double f32 = 32.0 / std::max(1.0, w.settings.precision.activations.bits_per_element);
-  double layer = 0, scores = 0;
-  for (const auto& op : ops) {
-    if (op.count <= 0) continue;
+  double layer = 0;
+  for (const auto& op : step_ops(model, a.groups, {Request{0, ub, 1}}, w.settings)) {
+    if (op.count <= 0 || op.cls == OpClass::Attention) continue;
     const double rd = op.act_read_bytes / static_cast<double>(op.count), wr = op.act_write_bytes / static_cast<double>(op.count);
     layer = std::max(layer, op.cls == OpClass::Elementwise ? std::max(rd, wr) : rd + wr);
-    if (!flash && op.cls == OpClass::Attention) scores = std::max(scores, wr);
   }
-  const double hidden = static_cast<double>(model.hidden), ubd = static_cast<double>(ub);
-  const bool logits = model.has_head || w.host_head_bytes > 0;  // the output layer here, or run here from the host
-  a.compute_buffer_bytes = reserved_compute_buffer_bytes(ubd, logits ? static_cast<double>(model.vocab) : 0, hidden, cells, scores * f32,
-                                                         layer * f32 + ubd * hidden * 4, w.host_head_bytes);
-  if (a.compute_buffer_bytes > a.activation_peak_bytes) {
-    a.memory_required_bytes += a.compute_buffer_bytes - a.activation_peak_bytes;
-    a.activation_peak_bytes = a.compute_buffer_bytes;
-  }
+  s.layer_per_token = layer * f32 / static_cast<double>(ub) + s.hidden * 4;  // the residual beside it
+  a.compute_buffer_bytes = compute_buffer_bytes(s, a.compute_buffer_cells, a.compute_buffer_sequences);
+  a.memory_required_bytes += a.compute_buffer_bytes - a.activation_peak_bytes;
+  a.activation_peak_bytes = a.compute_buffer_bytes;
 }
 
 std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& model, const Workload& w) {

@@ -11,6 +11,7 @@
 #include "model/model.hpp"
 #include "ops/ops.hpp"
 #include "analysis/trace.hpp"
+#include "runtime/memory_budget.hpp"
 #include "runtime/runtime.hpp"
 
 namespace infercast {
@@ -39,6 +40,7 @@ struct Workload {
   // below the layer count, analysis/offload.cpp): ggml copies them into the device's compute buffer to run a prompt's
   // micro-batch there (its operator offload), so a reserved buffer holds them and the logits. 0: not so.
   double host_head_bytes = 0;
+  i64 ubatch = 0;  // llama.cpp's -ub where the request states one (offload's ubatch); 0: the runtime's prompt_micro_batch
 };
 
 struct OpTime {
@@ -123,7 +125,11 @@ struct Analysis {
   double runtime_usable_bytes = 0;
   double runtime_reserve_bytes = 0;  // of which kept out by the engine itself (SGLang's reserve)
   double profile_activation_bytes = 0;  // what the engine's memory profile reserves for activations (its budget step)
-  double compute_buffer_bytes = 0;  // an engine's activations reserved at start (llama.cpp); then activation_peak_bytes
+  // An engine's activations reserved at start (llama.cpp's compute buffer): then activation_peak_bytes. Its shape,
+  // and the cache's cells and sequences it was sized for (limits size it again for other batches and contexts).
+  double compute_buffer_bytes = 0;
+  ComputeBufferShape compute_buffer_shape;
+  double compute_buffer_cells = 0, compute_buffer_sequences = 0;
   bool fits = true;             // everything fits in the tiers (slower tiers included)
   bool fits_first_tier = true;  // everything fits in the fastest tier
   bool window_kv_full = false;  // the runtime caches sliding-window layers for the whole context (memory only)

@@ -34,9 +34,10 @@ bool discrete(const HardwareSpec& dev) { return dev.device_class == "consumer-gp
 // The device's layers. With the output layer left on the host, a discrete GPU still runs its matrix for a prompt's
 // micro-batch (ggml's operator offload), copying the weights into the compute buffer llama.cpp reserves (0.77 GiB of
 // Qwen3-14B's Q8_0 output layer beside its logits in a published ROCm log at -ngl 0: 1,094.99 MiB).
-Analysis device_part(const ModelSpec& m, const Workload& w, const HardwareSpec& dev, const Split& s) {
+Analysis device_part(const ModelSpec& m, const Workload& w, const HardwareSpec& dev, const Split& s, const OffloadSpec& spec) {
   Workload on_device = w;
-  if (!s.output && discrete(dev) && m.has_head)
+  on_device.ubatch = spec.ubatch;
+  if (!s.output && discrete(dev) && m.has_head && spec.ubatch >= spec.op_offload_min_tokens)
     on_device.host_head_bytes = static_cast<double>(m.vocab) * static_cast<double>(m.hidden) *
                                 w.settings.precision.of(WeightClass::LmHead).bits_per_element / 8;
   return analyze(slice(m, s.device_first, static_cast<int>(m.layers.size()), false, s.output), on_device, &dev);
@@ -75,12 +76,12 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   if (ngl < 0) {
     out.chosen = true;
     int lo = 0, hi = L + 1;  // fits at lo (0 layers always "fits": nothing to hold), test upwards
-    if (device_part(model, w, device, split_of(hi, L)).fits) {
+    if (device_part(model, w, device, split_of(hi, L), spec).fits) {
       lo = hi;
     } else {
       while (hi - lo > 1) {
         const int mid = (lo + hi) / 2;
-        (device_part(model, w, device, split_of(mid, L)).fits ? lo : hi) = mid;
+        (device_part(model, w, device, split_of(mid, L), spec).fits ? lo : hi) = mid;
       }
     }
     ngl = lo;
@@ -93,7 +94,7 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   dp.first_layer = s.device_first;
   dp.layers = L - s.device_first;
   dp.output = s.output;
-  dp.a = device_part(model, w, device, s);
+  dp.a = device_part(model, w, device, s, spec);
   dp.prefill_s = dp.a.ttft_s;
 
   OffloadPart& hp = out.host;
@@ -103,6 +104,7 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   hp.output = !s.output;
   const ModelSpec host_model = slice(model, 0, s.device_first, true, !s.output);
   Workload on_host = w;
+  on_host.ubatch = spec.ubatch;
   if (spec.host_runtime) on_host.runtime = &*spec.host_runtime;
   hp.a = analyze(host_model, on_host, &spec.host);
   hp.prefill_s = hp.a.ttft_s;
@@ -150,6 +152,10 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   c.kv_bytes_per_token = d.kv_bytes_per_token + h.kv_bytes_per_token;
   c.kv_cache_bytes = d.kv_cache_bytes;
   c.activation_peak_bytes = d.activation_peak_bytes;
+  c.compute_buffer_bytes = d.compute_buffer_bytes;  // the device's (the host's is in its own part)
+  c.compute_buffer_shape = d.compute_buffer_shape;
+  c.compute_buffer_cells = d.compute_buffer_cells;
+  c.compute_buffer_sequences = d.compute_buffer_sequences;
   c.batch_requests = d.batch_requests;
   c.prefill = d.prefill;
   append(c.prefill, host_prefill, "host");

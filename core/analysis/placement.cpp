@@ -37,29 +37,40 @@ void check_pins(const HardwareSpec& hw, const Workload& w) {
   }
 }
 
+// The largest integer in [1, 1e6] where `fits` holds (0 where it does not hold at 1), `fits` monotone.
+template <class F>
+double largest(F fits, double top) {
+  if (!fits(1.0)) return 0;
+  if (fits(top)) return top;
+  double lo = 1, hi = top;  // fits at lo, not at hi
+  while (hi - lo > 1) {
+    const double mid = std::floor((lo + hi) / 2);
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo;
+}
+
 // The largest batch of requests shaped like the mean one, and the longest context at this batch.
 void limits(Analysis& a, double kb) {
   const double B = std::max(a.batch_requests, 1.0);
-  // A reserved compute buffer (llama.cpp) is the same for any batch; a step's own activations grow with it.
-  const bool reserved = a.compute_buffer_bytes > 0;
-  const double room = a.memory_capacity_bytes - a.weights_bytes - (reserved ? a.activation_peak_bytes : 0);
-  const double per_request = (a.kv_cache_bytes + (reserved ? 0 : a.activation_peak_bytes)) / B;
-  a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
+  const double cap = a.memory_capacity_bytes;
   // The recurrent state does not grow with the context: it is in every context's bytes.
   const auto kv_at = [&](double ctx) { return kv_bytes_per_request(a.groups, kb, ctx, a.window_kv_full) * B + a.state_bytes; };
-  const double fixed = a.weights_bytes + a.activation_peak_bytes;
-  if (fixed + kv_at(1) > a.memory_capacity_bytes) {
-    a.max_context = 0;
-  } else if (fixed + kv_at(1e9) <= a.memory_capacity_bytes) {
-    a.max_context = 1e9;
-  } else {
-    double lo = 1, hi = 1e9;  // fits at lo, not at hi
-    while (hi - lo > 1) {
-      const double mid = std::floor((lo + hi) / 2);
-      (fixed + kv_at(mid) <= a.memory_capacity_bytes ? lo : hi) = mid;
-    }
-    a.max_context = lo;
+  if (a.compute_buffer_bytes > 0) {
+    // llama.cpp's buffer is reserved for the whole cache: its score matrix (without flash attention) grows with the
+    // batch's cells and with the context, its logits do not.
+    const ComputeBufferShape& s = a.compute_buffer_shape;
+    const double cells = a.compute_buffer_cells / B, sequences = a.compute_buffer_sequences / B, kv = a.kv_cache_bytes / B;
+    a.max_batch = largest([&](double b) { return a.weights_bytes + kv * b + compute_buffer_bytes(s, cells * b, sequences * b) <= cap; }, 1e6);
+    a.max_context = largest(
+        [&](double ctx) { return a.weights_bytes + kv_at(ctx) + compute_buffer_bytes(s, ctx * B, a.compute_buffer_sequences) <= cap; }, 1e9);
+    return;
   }
+  const double room = cap - a.weights_bytes;
+  const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
+  a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
+  const double fixed = a.weights_bytes + a.activation_peak_bytes;
+  a.max_context = largest([&](double ctx) { return fixed + kv_at(ctx) <= cap; }, 1e9);
 }
 
 }  // namespace

@@ -83,6 +83,9 @@ double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.
 TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kv_bytes_per_element);
+// The activations a step holds at its peak: its largest operator's reads and writes (one layer's, not the count's).
+double activation_peak_bytes(const std::vector<Op>& ops);
+
 // Whether the runtime's engine holds a KV pool sized from a memory fraction (scheduler.kv_pool "fraction"), and the
 // limits it runs with on `hw` for the workload's deployment and memory fraction.
 bool has_fraction_pool(const RuntimeSpec* rt);

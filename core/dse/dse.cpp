@@ -137,9 +137,22 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   wl.kv_bytes = a.kv_cache_bytes;
   wl.act_bytes = a.activation_peak_bytes;
   if (a.runtime_budget) {
+    const RuntimeSpec& rt = *w.runtime;
     wl.engine_budget = true;
-    wl.engine = engine_limits(base, w);
-    wl.engine_act_bytes = std::max(a.activation_peak_bytes, a.profile_activation_bytes);
+    wl.engine_scheduler = rt.scheduler;
+    wl.engine_devices = std::max(1, w.devices);
+    wl.engine_tp = std::max(1, w.tp);
+    wl.engine_graph_batch = rt.graph_max_tokens;
+    wl.engine_memory_fraction = w.memory_fraction;
+    wl.engine_has_head = m.has_head;
+    wl.engine_vocab = static_cast<double>(m.vocab) * wl.engine_tp;
+    // The profile's forward over each token budget the scheduler's rules can give (as analysis.cpp times it).
+    std::vector<long long> budgets = {rt.scheduler.max_num_batched_tokens};
+    for (const auto& r : rt.scheduler.rules)
+      if (r.max_num_batched_tokens) budgets.push_back(*r.max_num_batched_tokens);
+    for (long long t : budgets)
+      if (std::none_of(wl.engine_forward.begin(), wl.engine_forward.end(), [&](const auto& e) { return e.first == t; }))
+        wl.engine_forward.emplace_back(t, activation_peak_bytes(step_ops(m, a.groups, {Request{0, std::max<i64>(1, t), 1}}, w.settings)));
   }
   wl.prefill_peak_s = peak_seconds(base, a.prefill_work);
   wl.decode_peak_s = peak_seconds(base, a.decode_work);
@@ -164,9 +177,14 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   // Under an engine with a pool, its budget of that memory at this capacity, less what its profile keeps beyond the
   // workload's activations (placement.cpp's runtime_first_tier); the driver's hidden share scales with the capacity.
   if (wl.engine_budget) {
-    const MemoryBudget b = memory_budget(wl.engine, capacity, wl.base.reserve_bytes, wl.base.hidden_fraction * capacity, wl.weights_bytes,
-                                         wl.engine_act_bytes);
-    cap[n] = std::min(cap[n], std::max(0.0, b.usable_bytes - (wl.engine_act_bytes - wl.act_bytes)));
+    SchedulerLimits l = resolve_scheduler(wl.engine_scheduler, capacity, wl.base.name, wl.engine_devices, wl.engine_tp, wl.engine_graph_batch);
+    apply_memory_fraction(l, capacity, wl.engine_memory_fraction);
+    double forward = wl.act_bytes;
+    for (const auto& [t, bytes] : wl.engine_forward)
+      if (t == l.token_budget) forward = bytes;
+    const double act = std::max(wl.act_bytes, profile_activation_bytes(l, forward, wl.engine_has_head, wl.engine_vocab));
+    const MemoryBudget b = memory_budget(l, capacity, wl.base.reserve_bytes, wl.base.hidden_fraction * capacity, wl.weights_bytes, act);
+    cap[n] = std::min(cap[n], std::max(0.0, b.usable_bytes - (act - wl.act_bytes)));
   }
   bw[n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   const int main_tiers = n;  // the SRAM and the main memory; the base's slower tiers follow

@@ -99,11 +99,17 @@ struct DseWorkload {
   double base_static_w = 0, base_dynamic_w = 0;  // the base device's energy model (0 when it has no power)
   double base_j_per_byte = 0;  // the first tier's own energy per byte where the base device states one (else 0)
   // A serving engine that sizes a KV pool from a memory fraction (vLLM, SGLang, TensorRT-LLM...) holds everything
-  // within its budget of the main memory, as the analysis counts it (runtime/memory_budget.hpp): its limits resolved
-  // on the base device, the activations its memory profile keeps (engine_act_bytes, at least act_bytes).
+  // within its budget of the main memory, as the analysis counts it (runtime/memory_budget.hpp), its limits resolved
+  // at each point's capacity (a rule by the device's memory, SGLang's reserve, a stated fraction): the scheduler,
+  // the deployment, and its profile step's activations per token budget the limits may take.
   bool engine_budget = false;
-  SchedulerLimits engine;
-  double engine_act_bytes = 0;
+  SchedulerSpec engine_scheduler;
+  int engine_devices = 1, engine_tp = 1;
+  long long engine_graph_batch = 0;
+  double engine_memory_fraction = 0;
+  std::vector<std::pair<long long, double>> engine_forward;  // (token budget, the profile forward's activations)
+  bool engine_has_head = false;
+  double engine_vocab = 0;  // the sampler's: the whole vocabulary on every tensor-parallel rank
 };
 
 // The base device and its energy model only (enough for dse_device); dse_prepare starts from it.

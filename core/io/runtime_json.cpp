@@ -91,6 +91,7 @@ SchedulerSpec parse_scheduler(Reader s) {
   d.scheduler_steps = static_cast<int>(s.int_in_or("scheduler_steps", 1, 64, 1));
   d.pp_micro_batches = s.boolean_or("pp_micro_batches", d.pp_micro_batches);
   d.window_kv_full_for = s.string_array_or("window_kv_full_for");
+  d.window_kv_full_reason = s.string_or("window_kv_full_reason", "");
   d.sampler_bytes_per_logit = s.number_in_or("sampler_bytes_per_logit", 0, 64, 0);
   s.reject_unknown();
   return d;
@@ -126,6 +127,7 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"scheduler_steps", d.scheduler_steps},
               {"pp_micro_batches", d.pp_micro_batches},
               {"window_kv_full_for", d.window_kv_full_for},
+              {"window_kv_full_reason", d.window_kv_full_reason},
               {"sampler_bytes_per_logit", d.sampler_bytes_per_logit}};
   if (d.memory_basis == MemoryBasis::Reserve)
     out["reserve_MB"] = {{"base", d.reserve.base_mb}, {"per_chunk_token", d.reserve.per_chunk_token_mb},
@@ -198,7 +200,9 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
   rt.prompt_micro_batch = r.int_in_or("prompt_micro_batch", 0, 1000000, 0);
   rt.compute_buffer = compute_buffer_names().parse(r.string_or("compute_buffer", "step"), r.child_path("compute_buffer"), "runtime.out_of_range");
   if (rt.compute_buffer == ComputeBuffer::Reserved && rt.prompt_micro_batch <= 0)
-    r.fail("compute_buffer", "out_of_range", r.child_path("compute_buffer") + " holds \"reserved\" without a prompt_micro_batch; expected the micro-batch the buffer is reserved for (llama.cpp's n_ubatch, 512) or \"step\"");
+    r.fail("prompt_micro_batch", "out_of_range",
+           r.child_path("prompt_micro_batch") + " holds " + std::to_string(rt.prompt_micro_batch) +
+               "; expected at least 1 where compute_buffer is \"reserved\" (the micro-batch the buffer is reserved for: llama.cpp's n_ubatch, 512)");
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
     Reader c = r.object("compute");

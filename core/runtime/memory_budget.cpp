@@ -14,11 +14,20 @@ double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, 
   return bytes;
 }
 
-double reserved_compute_buffer_bytes(double ubatch, double vocab, double hidden, double cells, double scores_f32_bytes,
-                                     double layer_f32_bytes, double copied_head_bytes) {
-  const double output = copied_head_bytes + ubatch * (vocab + hidden) * 4;
-  const double attention = scores_f32_bytes > 0 ? scores_f32_bytes + (cells + 4 * hidden) * ubatch * 4 : 0;
-  return std::max({output, attention, layer_f32_bytes});
+double compute_buffer_bytes(const ComputeBufferShape& s, double cells, double sequences) {
+  const double full = ggml_context_cells(cells, s.flash);
+  const double ub = std::min(full, s.ubatch);
+  const double output = s.copied_head + ub * (s.vocab + s.hidden) * 4;
+  const double layer = ub * s.layer_per_token;
+  double attention = 0;
+  if (!s.flash && (s.heads_full > 0 || s.heads_window > 0)) {
+    // A windowed layer's cache: window x sequences + ubatch cells, padded, never more than the whole cache.
+    const double windowed = std::min(full, ggml_context_cells(s.window * std::max(1.0, sequences) + ub, s.flash));
+    const double scores = ub * 4 * std::max(s.heads_full * full, s.heads_window * windowed);
+    const double masks = ub * 4 * ((s.heads_full > 0 ? full : 0) + (s.heads_window > 0 ? windowed : 0));
+    attention = scores + masks + (2 * s.hidden + 2 * s.q_width) * ub * 4;
+  }
+  return std::max({output, attention, layer});
 }
 
 double ggml_context_cells(double cells, bool flash_attention) {
@@ -58,11 +67,15 @@ MemoryBudget memory_budget(const SchedulerLimits& l, double capacity, double res
 }
 
 void apply_memory_fraction(SchedulerLimits& l, const HardwareSpec& hw, double fraction) {
+  apply_memory_fraction(l, hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes, fraction);
+}
+
+void apply_memory_fraction(SchedulerLimits& l, double capacity_bytes, double fraction) {
   if (fraction <= 0) return;
   l.memory_fraction = fraction;
   // SGLang: rest_memory = free after loading - (1 - mem_fraction_static) x total.
   if (l.memory_basis == MemoryBasis::Reserve)
-    l.reserve_bytes = (1 - fraction) * (hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes);
+    l.reserve_bytes = (1 - fraction) * capacity_bytes;
 }
 
 }  // namespace infercast

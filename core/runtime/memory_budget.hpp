@@ -21,18 +21,30 @@ struct MemoryBudget {
 double profile_activation_bytes(const SchedulerLimits& l, double forward_bytes, bool has_head, double vocab);
 
 // llama.cpp's compute buffer: ggml's graph allocator reserves, when the context is made, the peak of the worst
-// micro-batch's graph (`ubatch` tokens over the whole cache of `cells`), its tensors in F32, reusing a tensor's memory
-// once nothing reads it (llama_context::graph_reserve). The peak is the largest of
-//   the output: every row's logits beside the final norm's output, ubatch x (vocab + hidden) x 4, and the output
-//   layer's weights where ggml copies them from the host (`copied_head_bytes`, partial offload);
-//   without flash attention, the score matrix (`scores_f32_bytes`: ubatch x cells x heads x 4) beside its mask
-//   (cells x ubatch x 4) and four hidden-width tensors (the residual, the norm's output, the queries, the output);
-//   a layer's own largest operator with the residual beside it (`layer_f32_bytes`).
-// Checked against 22 published startup logs (docs/forecast.md, "Usable memory").
-double reserved_compute_buffer_bytes(double ubatch, double vocab, double hidden, double cells, double scores_f32_bytes,
-                                     double layer_f32_bytes, double copied_head_bytes = 0);
-// The cells llama.cpp gives the context it is asked for: padded to 256 with flash attention and to 32 without
-// (llama.cpp from May 2024, PR #7257; 256 always from November 2025, PR #17046).
+// micro-batch's graph (n_ubatch tokens, at most the cache's cells, over the whole cache), its tensors in F32, reusing a
+// tensor's memory once nothing reads it (llama_context::graph_reserve). What it depends on besides the cells:
+struct ComputeBufferShape {
+  double ubatch = 0;           // n_ubatch, the micro-batch it is reserved for
+  double vocab = 0;            // logits per token (0: no output layer on this device)
+  double hidden = 0;
+  double q_width = 0;          // the widest attention layer's queries (heads x head size)
+  double heads_full = 0;       // query heads of the widest layer attending the whole cache (0: none)
+  double heads_window = 0;     // ... of the widest windowed layer, over its own cache of window x sequences + ubatch
+  double window = 0;
+  bool flash = false;          // flash attention: no score matrix and no mask in the device's buffer
+  double layer_per_token = 0;  // a layer's largest other operator beside the residual, F32 bytes per token
+  double copied_head = 0;      // the output layer's weights where ggml copies them from the host (partial offload)
+};
+// The peak over `cells` cache cells held by `sequences` sequences: the largest of
+//   the output: every row's logits beside the final norm's output, ubatch x (vocab + hidden) x 4, with the copied
+//   output layer;
+//   without flash attention, the score matrix (ubatch x cells x heads x 4, per kind of layer) beside its masks
+//   (ubatch x cells x 4) and the attention's inputs and outputs: the residual and the norm's output (hidden wide),
+//   the queries and the attention's output (q_width wide);
+//   a layer's own largest operator (ubatch x layer_per_token).
+// Cells are padded to 32 without flash attention and to 256 with it (llama.cpp from May 2024, PR #7257; 256 always
+// from November 2025, PR #17046). Checked against published startup logs (docs/forecast.md, "Usable memory").
+double compute_buffer_bytes(const ComputeBufferShape& s, double cells, double sequences);
 double ggml_context_cells(double cells, bool flash_attention);
 
 // The budget on `hw` for weights `weights_bytes` and a step's activations `activation_bytes`, per device.
@@ -46,5 +58,6 @@ MemoryBudget memory_budget(const SchedulerLimits& l, double capacity, double res
 // free_gpu_memory_fraction) in place of the runtime's on `hw`: 0 keeps the runtime's. SGLang's is the share of the
 // total that weights and cache may reach, so a stated one sets its reserve to (1 - f) of the total.
 void apply_memory_fraction(SchedulerLimits& l, const HardwareSpec& hw, double fraction);
+void apply_memory_fraction(SchedulerLimits& l, double capacity_bytes, double fraction);
 
 }  // namespace infercast

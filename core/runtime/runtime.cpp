@@ -121,8 +121,8 @@ bool window_kv_held_in_full(const RuntimeSpec* rt, const std::string& model_type
 }
 
 std::string window_kv_full_text(const RuntimeSpec& rt, const std::string& model_type) {
-  return rt.name + " caches " + model_type +
-         "'s sliding-window layers for the whole context (its hybrid SWA memory does not support this family yet)";
+  return rt.name + " caches " + model_type + "'s sliding-window layers for the whole context (" +
+         (rt.scheduler.window_kv_full_reason.empty() ? "its hybrid SWA memory does not support this family yet" : rt.scheduler.window_kv_full_reason) + ")";
 }
 
 std::string weight_format_gap(const RuntimeSpec* rt, const DType& weights) {

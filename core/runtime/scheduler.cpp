@@ -49,18 +49,24 @@ bool name_has(const std::string& name, const std::string& what) {
 
 SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, int tp, long long graph_batch,
                                   long long max_num_seqs, long long token_budget) {
+  return resolve_scheduler(s, hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes, hw.name, devices, tp, graph_batch, max_num_seqs,
+                           token_budget);
+}
+
+SchedulerLimits resolve_scheduler(const SchedulerSpec& s, double capacity_bytes, const std::string& device_name, int devices, int tp,
+                                  long long graph_batch, long long max_num_seqs, long long token_budget) {
   SchedulerLimits l;
   l.stated = s.stated;
   l.policy = s.policy;
   l.chunked_prefill = s.chunked_prefill;
   l.max_num_seqs = s.max_num_seqs;
   l.token_budget = s.max_num_batched_tokens;
-  const double gb = hw.tiers.empty() ? 0 : hw.tiers.front().capacity_bytes / 1e9;
+  const double gb = capacity_bytes / 1e9;
   for (const auto& r : s.rules) {
     if (gb < r.min_memory_gb || (r.max_memory_gb > 0 && gb >= r.max_memory_gb)) continue;
-    if (!r.names.empty() && std::none_of(r.names.begin(), r.names.end(), [&](const std::string& x) { return name_has(hw.name, x); }))
+    if (!r.names.empty() && std::none_of(r.names.begin(), r.names.end(), [&](const std::string& x) { return name_has(device_name, x); }))
       continue;
-    if (std::any_of(r.exclude.begin(), r.exclude.end(), [&](const std::string& x) { return name_has(hw.name, x); })) continue;
+    if (std::any_of(r.exclude.begin(), r.exclude.end(), [&](const std::string& x) { return name_has(device_name, x); })) continue;
     if (r.max_num_seqs) l.max_num_seqs = *r.max_num_seqs;
     if (r.max_num_batched_tokens) l.token_budget = *r.max_num_batched_tokens;
     if (tp >= 4 && r.graph_max_tokens_tp4) graph_batch = *r.graph_max_tokens_tp4;

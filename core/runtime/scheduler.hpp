@@ -106,6 +106,7 @@ struct SchedulerSpec {
   // Model types whose sliding-window layers the engine caches for the whole context, not just the window (SGLang's
   // disable_hybrid_swa_memory for Gemma 2, 3 and 3n and EXAONE 4: its hybrid SWA pool does not support them yet).
   std::vector<std::string> window_kv_full_for;
+  std::string window_kv_full_reason;  // why, in words (empty: SGLang's, its hybrid SWA memory)
   // Bytes per vocabulary entry per request the engine's memory profile holds when it samples a full batch (vLLM's
   // profile_run ends with a sampler run over max_num_seqs requests: bf16 logits, an fp32 copy and fp32 probabilities,
   // 10 bytes): its activation peak is the larger of that and the forward's. 0: no such term.
@@ -141,5 +142,8 @@ struct SchedulerLimits {
 // runtime's (a deployment search).
 SchedulerLimits resolve_scheduler(const SchedulerSpec& s, const HardwareSpec& hw, int devices, int tp, long long graph_batch,
                                   long long max_num_seqs = 0, long long token_budget = 0);
+// The same for a device named `device_name` whose first memory tier holds `capacity_bytes` (design points).
+SchedulerLimits resolve_scheduler(const SchedulerSpec& s, double capacity_bytes, const std::string& device_name, int devices, int tp,
+                                  long long graph_batch, long long max_num_seqs = 0, long long token_budget = 0);
 
 }  // namespace infercast

@@ -85,6 +85,22 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     mem.activation_bytes = profile_activation_bytes(L, a.activation_peak_bytes, st.model.has_head, static_cast<double>(m.vocab));
     mem.kv_bytes_per_token = a.kv_bytes_per_token;
     mem.device_reserve_bytes = hw.reserve_bytes;
+    if (a.compute_buffer_bytes > 0 && a.kv_bytes_per_token > 0) {
+      // llama.cpp reserves its compute buffer for its whole cache (n_ctx: the pool's cells, over its slots), and the
+      // buffer grows with the cells without flash attention: the largest pool that leaves room for its own buffer.
+      const double seqs = static_cast<double>(std::max<long long>(1, L.max_num_seqs));
+      const auto buffer = [&](double cells) { return compute_buffer_bytes(a.compute_buffer_shape, cells, seqs); };
+      const auto holds = [&](double cells) {
+        return cells * a.kv_bytes_per_token <= memory_budget(L, hw, mem.weights_bytes, buffer(cells)).kv_bytes;
+      };
+      double lo = 0, hi = 1e10;  // holds at lo, not at hi
+      if (holds(hi)) lo = hi;
+      for (int i = 0; i < 80 && hi - lo > 1; ++i) {
+        const double mid = (lo + hi) / 2;
+        (holds(mid) ? lo : hi) = mid;
+      }
+      mem.activation_bytes = buffer(std::floor(lo));
+    }
     const MemoryBudget budget = memory_budget(L, hw, mem.weights_bytes, mem.activation_bytes);
     mem.usable_bytes = budget.usable_bytes;
     mem.kv_bytes = budget.kv_bytes;

@@ -125,7 +125,7 @@ export const CARD_EXPLAINERS = {
           ? `usable: what ${r.execution.runtime_name}'s memory fraction budgets of ${r.hardware.memory_tiers[0].name} = ${bytes(m.capacity_bytes)} (the device keeps ${bytes(m.reserve_bytes || 0)} for the driver and OS)`
           : `usable ${r.hardware.memory_tiers.map((t) => `${t.name} ${tierCapacity(t)}`).join(' + ')} - ${bytes(m.reserve_bytes || 0)} kept by the driver and OS = ${bytes(m.capacity_bytes)}`,
         `kept by the driver and OS: ${m.reserve_basis || 'none'}`,
-        ...(m.compute_buffer_bytes != null ? [`activations: the compute buffer ${r.execution?.runtime_name ?? 'the runtime'} reserves when it starts, ${bytes(m.compute_buffer_bytes)} (one micro-batch over the whole cache, in F32), whatever the batch`] : []),
+        ...(m.compute_buffer_bytes != null ? [`activations: the compute buffer ${r.execution?.runtime_name ?? 'the runtime'} reserves when it starts, ${bytes(m.compute_buffer_bytes)} (one micro-batch over the whole cache, in F32; without flash attention its scores grow with the cache)`] : []),
         ...(m.runtime_usable_bytes != null ? [`${r.execution.runtime_name}'s memory fraction: at most ${bytes(m.runtime_usable_bytes)} of the first tier${m.runtime_reserve_bytes > 0 ? ` (it keeps ${bytes(m.runtime_reserve_bytes)} aside)` : ''}`] : []),
         m.fits ? (m.fits_first_tier ? 'fits in the first tier' : 'fits only by spilling to slower tiers (see where the bytes live)') : `short by ${bytes(m.required_bytes - m.capacity_bytes)}`] };
   },

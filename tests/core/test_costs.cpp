@@ -176,27 +176,37 @@ TEST_CASE("a design point at the base device's parameters matches the full analy
 // engine's at the point's capacity (vLLM: 0.9 of what the driver reports), less what its memory profile keeps.
 TEST_CASE("a design point under a serving engine fits as the analysis says at every capacity", "[dse][memory]") {
   const auto& hw = device("nvidia-h100-sxm");
-  const auto m = preset_model("llama-3.1-70b");
   DseSpec spec;
-  for (const char* rt : {"vllm", "sglang", "tensorrt-llm", "llama.cpp-cuda"}) {
-    for (i64 batch : {1, 4}) {
-      INFO(rt << " batch " << batch);
-      Workload w = workload(batch, 4096, 1, "fp8");
-      w.runtime = find_runtime_preset(rt);
-      REQUIRE(w.runtime != nullptr);
-      const DseWorkload wl = dse_prepare(m, w, hw, spec.costs);
-      CHECK(wl.engine_budget == (std::string(rt) != "llama.cpp-cuda"));
-      for (double gb : {80 * 1.073741824, 90.0, 100.0, 120.0}) {
-        INFO(gb << " GB");
-        auto q = dse_base_params(hw);
-        q[static_cast<int>(DseParam::CapacityGB)] = gb;
-        const HardwareSpec d = dse_device(wl, spec, q);
-        const auto a = analyze(m, w, &d);
-        CHECK(dse_point(wl, spec, q).feasible == a.fits);
+  // Review (stop 39): the engine's limits were resolved once on the base device, but SGLang's reserve and chunk size
+  // and vLLM's token budget (so its profile) follow the device's memory, and a stated fraction sets SGLang's reserve
+  // from the capacity: each point resolves them at its own.
+  struct Case { const char* model; const char* weights; std::vector<double> gb; };
+  for (const Case& c : {Case{"llama-3.1-8b", "bf16", {20, 21, 24, 30, 40, 80 * 1.073741824}},
+                        Case{"llama-3.1-70b", "fp8", {80 * 1.073741824, 90, 95, 100, 120}}}) {
+    const auto m = preset_model(c.model);
+    for (const char* rt : {"vllm", "sglang", "tensorrt-llm", "llama.cpp-cuda"}) {
+      for (double fraction : {0.0, 0.8}) {
+        for (i64 batch : {1, 4}) {
+          INFO(c.model << " " << rt << " fraction " << fraction << " batch " << batch);
+          Workload w = workload(batch, 4096, 1, c.weights);
+          w.runtime = find_runtime_preset(rt);
+          w.memory_fraction = fraction;
+          REQUIRE(w.runtime != nullptr);
+          const DseWorkload wl = dse_prepare(m, w, hw, spec.costs);
+          CHECK(wl.engine_budget == (std::string(rt) != "llama.cpp-cuda"));
+          for (double gb : c.gb) {
+            INFO(gb << " GB");
+            auto q = dse_base_params(hw);
+            q[static_cast<int>(DseParam::CapacityGB)] = gb;
+            const HardwareSpec d = dse_device(wl, spec, q);
+            CHECK(dse_point(wl, spec, q).feasible == analyze(m, w, &d).fits);
+          }
+        }
       }
     }
   }
   // At the H100's own 80 GiB, vLLM holds one 4,096-token request of Llama-3.1-70B in FP8, not four (the device would).
+  const auto m = preset_model("llama-3.1-70b");
   Workload w = workload(4, 4096, 1, "fp8");
   w.runtime = find_runtime_preset("vllm");
   CHECK_FALSE(dse_point(dse_prepare(m, w, hw, spec.costs), spec, dse_base_params(hw)).feasible);
