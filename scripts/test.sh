@@ -59,8 +59,29 @@ node scripts/build-npm.mjs
 if node --test tests/npm/*.test.mjs 2>&1 | tee build/npm-tests.log; then :; else fails=$((fails+1)); fi
 
 step "Browser tests (headless Chromium)"
-# One file at a time (node 18 has no --test-concurrency); each file shares one browser.
-if node --test tests/browser/*.test.mjs 2>&1 | tee build/browser-tests.log; then :; else fails=$((fails+1)); fi
+# Each file launches its own browser and serves the site on a free port, so files run in two lanes at once (node 18
+# has no --test-concurrency), balanced by their test counts; the timing-sensitive ones (perf, serving) run after,
+# alone. Each lane's log is kept, and all of them are gathered in build/browser-tests.log.
+solo="tests/browser/perf.test.mjs tests/browser/serving.test.mjs"
+lane1="" lane2="" n1=0 n2=0
+for f in $(for f in tests/browser/*.test.mjs; do
+             case " $solo " in *" $f "*) continue ;; esac
+             echo "$(grep -c '^test(' "$f") $f"
+           done | sort -rn | cut -d' ' -f2); do
+  c=$(grep -c '^test(' "$f")
+  if [ "$n1" -le "$n2" ]; then lane1="$lane1 $f"; n1=$((n1 + c)); else lane2="$lane2 $f"; n2=$((n2 + c)); fi
+done
+# shellcheck disable=SC2086
+(node --test $lane1 > build/browser-lane1.log 2>&1; echo $? > build/browser-lane1.rc) &
+# shellcheck disable=SC2086
+(node --test $lane2 > build/browser-lane2.log 2>&1; echo $? > build/browser-lane2.rc) &
+wait
+# shellcheck disable=SC2086
+if node --test $solo > build/browser-solo.log 2>&1; then echo 0 > build/browser-solo.rc; else echo 1 > build/browser-solo.rc; fi
+cat build/browser-lane1.log build/browser-lane2.log build/browser-solo.log | tee build/browser-tests.log | grep -E '^(not ok|# (tests|pass|fail))' || true
+for lane in lane1 lane2 solo; do
+  if [ "$(cat "build/browser-$lane.rc")" != 0 ]; then fails=$((fails+1)); echo "browser tests ($lane) failed: build/browser-$lane.log"; fi
+done
 
 step "Fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-10} s per target)"
 if scripts/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee build/fuzz.log; then :; else fails=$((fails+1)); fi
