@@ -18,6 +18,10 @@ double activation_peak_bytes(const std::vector<Op>& ops) {
   return peak;
 }
 
+double profile_forward_bytes(const ModelSpec& model, const std::vector<LayerGroup>& groups, const StepSettings& settings, long long token_budget) {
+  return activation_peak_bytes(step_ops(model, groups, {Request{0, std::max<i64>(1, token_budget), 1}}, settings));
+}
+
 namespace {
 
 // Adds `more` into `into` operator by operator (the same model and settings give the same operator list).
@@ -60,11 +64,6 @@ void footprint(Analysis& a, const Workload& w) {
                             (kv_bytes_per_token_layer(g.spec.attn, kb) + compressed_kv_bytes_per_token(g.spec.attn, kb));
 }
 
-// The first step (prefill or the given ragged step) and the first decode step. With chunked prefill the first step
-// runs as several: each request advances by at most `prefill_chunk` new tokens per step, attending to what earlier
-// chunks cached; the operator table sums the chunks. Each chunk's operators are made, added and dropped (a chunked
-// prefill can run tens of thousands of steps: time_prefill makes them again to time them, so memory stays flat).
-// Returns the chunks' requests.
 // llama.cpp holds its compute buffer whatever a step needs: the graph of one micro-batch of n_ubatch tokens over the
 // whole cache, reserved when the context is made (runtime/memory_budget.hpp). Its activations are that buffer.
 void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload& w) {
@@ -111,6 +110,11 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
   a.activation_peak_bytes = a.compute_buffer_bytes;
 }
 
+// The first step (prefill or the given ragged step) and the first decode step. With chunked prefill the first step
+// runs as several: each request advances by at most `prefill_chunk` new tokens per step, attending to what earlier
+// chunks cached; the operator table sums the chunks. Each chunk's operators are made, added and dropped (a chunked
+// prefill can run tens of thousands of steps: time_prefill makes them again to time them, so memory stays flat).
+// Returns the chunks' requests.
 std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& model, const Workload& w) {
   const StepSettings& s = w.settings;
   std::vector<std::vector<Request>> chunks = prefill_steps(w.requests, w.prefill_chunk);
@@ -247,7 +251,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   // leaves room for.
   if (has_fraction_pool(w.runtime)) {
     const SchedulerLimits l = engine_limits(*hw, w);
-    const double forward = activation_peak_bytes(step_ops(model, a.groups, {Request{0, std::max<i64>(1, l.token_budget), 1}}, w.settings));
+    const double forward = profile_forward_bytes(model, a.groups, w.settings, l.token_budget);
     // A stage's vocabulary is its TP share; the sampler sees all of it.
     a.profile_activation_bytes = profile_activation_bytes(l, forward, model.has_head, static_cast<double>(model.vocab) * std::max(1, w.tp));
   }

@@ -7,6 +7,7 @@
 
 #include "analysis/steps.hpp"
 #include "runtime/memory_budget.hpp"
+#include "util/search.hpp"
 
 namespace infercast {
 
@@ -37,19 +38,6 @@ void check_pins(const HardwareSpec& hw, const Workload& w) {
   }
 }
 
-// The largest integer in [1, 1e6] where `fits` holds (0 where it does not hold at 1), `fits` monotone.
-template <class F>
-double largest(F fits, double top) {
-  if (!fits(1.0)) return 0;
-  if (fits(top)) return top;
-  double lo = 1, hi = top;  // fits at lo, not at hi
-  while (hi - lo > 1) {
-    const double mid = std::floor((lo + hi) / 2);
-    (fits(mid) ? lo : hi) = mid;
-  }
-  return lo;
-}
-
 // The largest batch of requests shaped like the mean one, and the longest context at this batch.
 void limits(Analysis& a, double kb) {
   const double B = std::max(a.batch_requests, 1.0);
@@ -61,8 +49,8 @@ void limits(Analysis& a, double kb) {
     // batch's cells and with the context, its logits do not.
     const ComputeBufferShape& s = a.compute_buffer_shape;
     const double cells = a.compute_buffer_cells / B, sequences = a.compute_buffer_sequences / B, kv = a.kv_cache_bytes / B;
-    a.max_batch = largest([&](double b) { return a.weights_bytes + kv * b + compute_buffer_bytes(s, cells * b, sequences * b) <= cap; }, 1e6);
-    a.max_context = largest(
+    a.max_batch = largest_where([&](double b) { return a.weights_bytes + kv * b + compute_buffer_bytes(s, cells * b, sequences * b) <= cap; }, 1e6);
+    a.max_context = largest_where(
         [&](double ctx) { return a.weights_bytes + kv_at(ctx) + compute_buffer_bytes(s, ctx * B, a.compute_buffer_sequences) <= cap; }, 1e9);
     return;
   }
@@ -70,7 +58,7 @@ void limits(Analysis& a, double kb) {
   const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
   a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
   const double fixed = a.weights_bytes + a.activation_peak_bytes;
-  a.max_context = largest([&](double ctx) { return fixed + kv_at(ctx) <= cap; }, 1e9);
+  a.max_context = largest_where([&](double ctx) { return fixed + kv_at(ctx) <= cap; }, 1e9);
 }
 
 }  // namespace

@@ -85,6 +85,8 @@ double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act
 TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kv_bytes_per_element);
 // The activations a step holds at its peak: its largest operator's reads and writes (one layer's, not the count's).
 double activation_peak_bytes(const std::vector<Op>& ops);
+// The activations of an engine's memory-profile forward: one prompt of its token budget (at least one token).
+double profile_forward_bytes(const ModelSpec& model, const std::vector<LayerGroup>& groups, const StepSettings& settings, long long token_budget);
 
 // Whether the runtime's engine holds a KV pool sized from a memory fraction (scheduler.kv_pool "fraction"), and the
 // limits it runs with on `hw` for the workload's deployment and memory fraction.

@@ -152,7 +152,7 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
       if (r.max_num_batched_tokens) budgets.push_back(*r.max_num_batched_tokens);
     for (long long t : budgets)
       if (std::none_of(wl.engine_forward.begin(), wl.engine_forward.end(), [&](const auto& e) { return e.first == t; }))
-        wl.engine_forward.emplace_back(t, activation_peak_bytes(step_ops(m, a.groups, {Request{0, std::max<i64>(1, t), 1}}, w.settings)));
+        wl.engine_forward.emplace_back(t, profile_forward_bytes(m, a.groups, w.settings, t));
   }
   wl.prefill_peak_s = peak_seconds(base, a.prefill_work);
   wl.decode_peak_s = peak_seconds(base, a.decode_work);

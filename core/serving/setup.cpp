@@ -9,6 +9,7 @@
 #include "runtime/memory_budget.hpp"
 #include "serving/serving.hpp"
 #include "util/limits.hpp"
+#include "util/search.hpp"
 
 namespace infercast {
 
@@ -93,13 +94,7 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
       const auto holds = [&](double cells) {
         return cells * a.kv_bytes_per_token <= memory_budget(L, hw, mem.weights_bytes, buffer(cells)).kv_bytes;
       };
-      double lo = 0, hi = 1e10;  // holds at lo, not at hi
-      if (holds(hi)) lo = hi;
-      for (int i = 0; i < 80 && hi - lo > 1; ++i) {
-        const double mid = (lo + hi) / 2;
-        (holds(mid) ? lo : hi) = mid;
-      }
-      mem.activation_bytes = buffer(std::floor(lo));
+      mem.activation_bytes = buffer(largest_where(holds, 1e10));
     }
     const MemoryBudget budget = memory_budget(L, hw, mem.weights_bytes, mem.activation_bytes);
     mem.usable_bytes = budget.usable_bytes;
