@@ -9,6 +9,7 @@
 #include "api/api.hpp"
 #include "calibrate/calibrate.hpp"
 #include "helpers.hpp"
+#include "validation_report.hpp"
 #include "validation/validation.hpp"
 
 using namespace test;
@@ -53,8 +54,8 @@ TEST_CASE("hardware presets: 40+, each with a source, every device class of the 
   CHECK(find_hardware_preset("nvidia-h100-sxm")->peak_flops[static_cast<std::size_t>(ComputeType::BF16)] == Approx(989.4e12));
 }
 
-TEST_CASE("validation against public measurements: in sample and leaving each source out", "[hardware][validation]") {
-  const ValidationReport rep = validate(parse_csv(embedded_measurements()));
+TEST_CASE("validation against public measurements: in sample and leaving each source out", "[hardware][validation][full-validation]") {
+  const ValidationReport& rep = embedded_validation();
   int covered = 0;
   for (const auto& r : rep.rows) covered += r.covered;
   CHECK(rep.rows.size() == 1620);  // shared/validation's 177 rows and 1443 from 24 more sources

@@ -17,6 +17,7 @@
 #include "parallel/parallel.hpp"
 #include "runtime/params.hpp"
 #include "validation/validation.hpp"
+#include "validation_report.hpp"
 
 using namespace infercast;
 using test::find_op;
@@ -315,10 +316,8 @@ TEST_CASE("a device's stated efficiencies scale the runtime's int8 GEMMs, KV rea
   CHECK(r["value"]["execution"]["efficiency"]["graph_dispatch_us"].get<double>() == Approx(*rt.graph_kernel_gap_s * 1e6));
 }
 
-TEST_CASE("runtime fits: presets/defaults/runtime_fits.json holds what validate fits, from the priors", "[runtime][validation]") {
-  ValidationOptions opt;
-  opt.cross_validate = false;
-  const ValidationReport rep = validate(parse_csv(embedded_measurements()), opt);
+TEST_CASE("runtime fits: presets/defaults/runtime_fits.json holds what validate fits, from the priors", "[runtime][validation][full-validation]") {
+  const ValidationReport& rep = test::embedded_validation();
   REQUIRE(!rep.fits.empty());
   for (const auto& f : rep.fits) {
     const RuntimeSpec* r = find_runtime_preset(f.runtime);
@@ -339,10 +338,8 @@ TEST_CASE("runtime fits: presets/defaults/runtime_fits.json holds what validate 
   CHECK(find_runtime_preset("reference")->collective_wait_s == 0);
 }
 
-TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtime][validation]") {
-  ValidationOptions opt;
-  opt.cross_validate = false;
-  const ValidationReport rep = validate(parse_csv(embedded_measurements()), opt);
+TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtime][validation][full-validation]") {
+  const ValidationReport& rep = test::embedded_validation();
   int checked = 0;
   for (const auto& v : rep.rows) {
     if (!v.covered || v.devices > 1 || checked >= 40 || v.metric != "TTFT") continue;
