@@ -60,9 +60,37 @@ const ServingMetric kServingMetrics[] = {
     {"serving_request_throughput", ServingWhat::RequestRate, ServingStat::Mean, "serving-throughput"},
 };
 
-bool find_number(const std::string& text, const std::string& pattern, double& out) {
+// The notes' fields as the sources printed them, each pattern compiled once (compiling them for every row took 5% of
+// `validate`).
+struct NotePatterns {
+  const std::regex concurrency{R"(concurrency=(\d+))"};
+  const std::regex request_rate{R"(request_rate=([0-9.]+))"};
+  const std::regex num_prompts{R"(num_prompts=(\d+))"};
+  const std::regex num_prompt{R"(num-prompt=(\d+))"};
+  const std::regex requests{R"((\d+) requests)"};
+  const std::regex total_input{R"(total_input_tokens=(\d+))"};
+  const std::regex total_input_printed{R"(Total input tokens: (\d+))"};
+  const std::regex total_output{R"(total_output_tokens=(\d+))"};
+  const std::regex total_output_printed{R"(Total generated tokens: (\d+))"};
+  const std::regex range_ratio{R"(random_range_ratio ([0-9.]+))"};
+  const std::regex variance{R"(\+-(\d+)% variance)"};
+  const std::regex max_num_seqs{R"(--max[-_]num[-_]seqs[ =](\d+))"};
+  const std::regex max_running_requests{R"(--max-running-requests[ =](\d+))"};
+  const std::regex max_concurrent_requests{R"(--max-concurrent-requests[ =](\d+))"};
+  const std::regex max_batched_tokens{R"(--max[-_]num[-_]batched[-_]tokens[ =](\d+))"};
+  const std::regex chunked_prefill_size{R"(--chunked-prefill-size[ =](\d+))"};
+  const std::regex max_batch_prefill_tokens{R"(--max-batch-prefill-tokens[ =](\d+))"};
+  const std::regex scheduler_steps{R"(--num-scheduler-steps[ =](\d+))"};
+};
+
+const NotePatterns& note_patterns() {
+  static const NotePatterns p;
+  return p;
+}
+
+bool find_number(const std::string& text, const std::regex& pattern, double& out) {
   std::smatch m;
-  if (!std::regex_search(text, m, std::regex(pattern))) return false;
+  if (!std::regex_search(text, m, pattern)) return false;
   try {
     out = std::stod(m[1].str());
   } catch (const std::exception&) {  // past a double's range: read as not stated
@@ -96,21 +124,22 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   int tp = 1, pp = 1;
   const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
   ServingLoad load;
+  const NotePatterns& P = note_patterns();
   double rate = 0, conc = 0, prompts = 0;
-  const bool has_conc = find_number(notes, R"(concurrency=(\d+))", conc);
-  const bool has_rate = !has_conc && find_number(notes, R"(request_rate=([0-9.]+))", rate);
+  const bool has_conc = find_number(notes, P.concurrency, conc);
+  const bool has_rate = !has_conc && find_number(notes, P.request_rate, rate);
   const bool inf = !has_conc && notes.find("request_rate=inf") != std::string::npos;
-  if (!find_number(notes, R"(num_prompts=(\d+))", prompts) && !find_number(notes, R"(num-prompt=(\d+))", prompts))
-    find_number(notes, R"((\d+) requests)", prompts);
+  if (!find_number(notes, P.num_prompts, prompts) && !find_number(notes, P.num_prompt, prompts))
+    find_number(notes, P.requests, prompts);
   // Lengths: the columns, else the token totals the source printed, else a dataset's published sample means.
   double isl = csv_number(r, "prompt_len", index, static_cast<double>(kMaxTokens)),
          osl = csv_number(r, "gen_len", index, static_cast<double>(kMaxTokens)), total = 0;
   const double n_for_totals = prompts > 0 ? prompts : (has_conc ? conc : 0);
   if (isl <= 0 && n_for_totals > 0 &&
-      (find_number(notes, R"(total_input_tokens=(\d+))", total) || find_number(notes, R"(Total input tokens: (\d+))", total)))
+      (find_number(notes, P.total_input, total) || find_number(notes, P.total_input_printed, total)))
     isl = total / n_for_totals;
   if (osl <= 0 && n_for_totals > 0 &&
-      (find_number(notes, R"(total_output_tokens=(\d+))", total) || find_number(notes, R"(Total generated tokens: (\d+))", total)))
+      (find_number(notes, P.total_output, total) || find_number(notes, P.total_output_printed, total)))
     osl = total / n_for_totals;
   if (isl <= 0 || osl <= 0)
     for (const auto& d : validation_names().serving_lengths)
@@ -121,10 +150,10 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   load.isl.mean = isl;
   load.osl.mean = osl;
   double spread = 0;
-  if (find_number(notes, R"(random_range_ratio ([0-9.]+))", spread)) {  // sglang random: uniform over [r L, L]
+  if (find_number(notes, P.range_ratio, spread)) {  // sglang random: uniform over [r L, L]
     load.isl.kind = load.osl.kind = LengthKind::Uniform;
     load.isl.spread = load.osl.spread = (1 - spread) / (1 + spread);
-  } else if (find_number(notes, R"(\+-(\d+)% variance)", spread)) {
+  } else if (find_number(notes, P.variance, spread)) {
     load.isl.kind = load.osl.kind = LengthKind::Uniform;
     load.isl.spread = load.osl.spread = spread / 100;
   }
@@ -133,12 +162,12 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   // --chunked-prefill-size, TGI --max-concurrent-requests / --max-batch-prefill-tokens).
   double flag = 0;
   long long max_seqs = 0, budget = 0;
-  for (const char* f : {R"(--max[-_]num[-_]seqs[ =](\d+))", R"(--max-running-requests[ =](\d+))", R"(--max-concurrent-requests[ =](\d+))"})
-    if (find_number(notes, f, flag)) max_seqs = static_cast<long long>(flag);
-  for (const char* f : {R"(--max[-_]num[-_]batched[-_]tokens[ =](\d+))", R"(--chunked-prefill-size[ =](\d+))", R"(--max-batch-prefill-tokens[ =](\d+))"})
-    if (find_number(notes, f, flag)) budget = static_cast<long long>(flag);
+  for (const std::regex* f : {&P.max_num_seqs, &P.max_running_requests, &P.max_concurrent_requests})
+    if (find_number(notes, *f, flag)) max_seqs = static_cast<long long>(flag);
+  for (const std::regex* f : {&P.max_batched_tokens, &P.chunked_prefill_size, &P.max_batch_prefill_tokens})
+    if (find_number(notes, *f, flag)) budget = static_cast<long long>(flag);
   // vLLM 0.5.5-0.6's multi-step scheduling: N decode steps per schedule, streamed together.
-  const int scheduler_steps = find_number(notes, R"(--num-scheduler-steps[ =](\d+))", flag) ? static_cast<int>(std::clamp(flag, 1.0, 64.0)) : 0;
+  const int scheduler_steps = find_number(notes, P.scheduler_steps, flag) ? static_cast<int>(std::clamp(flag, 1.0, 64.0)) : 0;
   if (inf) conc = prompts;
   load.concurrency = has_conc || inf ? conc : 0;
   load.request_rate = has_rate ? rate : 0;
