@@ -9,6 +9,8 @@
 #   the site in headless Chromium through playwright-core, served and offline (file://)
 #   the adversarial cases' budgets on the wasm build, link decoding and the local server (tests/adversarial)
 #   libFuzzer targets (ASan + UBSan), one per entry point, a bounded run (FUZZ_SECONDS per target, 10)
+# The three builds compile the core in batches of 16 sources (INFERCAST_UNITY_BUILD, CMake's unity build): about
+# half the CPU time of one file at a time, on every build of the core (docs/testing.md, "CI time").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -20,14 +22,14 @@ step() { echo; echo "==> [$(( $(date +%s) - start )) s] $*"; }
 
 fuzz_targets="fuzz_analyze fuzz_model fuzz_hardware fuzz_system fuzz_validate fuzz_calls fuzz_gguf fuzz_safetensors fuzz_cli"
 step "Sanitizer build (clang, ASan + UBSan: the tests, the CLI and the fuzz targets)"
-cmake --preset fuzz >/dev/null
+cmake --preset fuzz -DINFERCAST_UNITY_BUILD=ON >/dev/null
 # shellcheck disable=SC2086
 cmake --build --preset fuzz -j "$jobs" --target infercast_tests infercast $fuzz_targets
 step "Native tests under ASan + UBSan (ctest --preset fuzz)"
 if ctest --preset fuzz -j "$jobs" 2>&1 | tee build/fuzz/ctest.log; then :; else fails=$((fails+1)); fi
 
 step "Native release build (CLI and benchmarks)"
-cmake --preset native-release >/dev/null
+cmake --preset native-release -DINFERCAST_UNITY_BUILD=ON >/dev/null
 # The release tree's Catch2 binary is not needed here: the tests ran above, under the sanitizers.
 cmake --build --preset native-release -j "$jobs" --target infercast infercast_bench infercast_bench_sweep infercast_bench_parallel infercast_bench_serving
 
@@ -42,7 +44,7 @@ build/python-venv/bin/pip install --no-index --quiet dist/python/infercast-*.whl
 if (cd build && python-venv/bin/python -m pytest -q -p no:cacheprovider ../tests/python) 2>&1 | tee build/python-tests.log; then :; else fails=$((fails+1)); fi
 
 step "WebAssembly build"
-cmake --preset wasm-release >/dev/null
+cmake --preset wasm-release -DINFERCAST_UNITY_BUILD=ON >/dev/null
 cmake --build --preset wasm-release -j "$jobs"
 
 step "Site build"

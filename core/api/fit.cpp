@@ -15,16 +15,13 @@
 #include "io/measurements.hpp"
 #include "io/presets.hpp"
 #include "util/limits.hpp"
+#include "util/text.hpp"
 #include "validation/validation.hpp"
 
 namespace infercast {
 
 
 namespace {
-std::string lowered(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 json groups_json(const std::vector<ValidationGroup>& gs) {
   json out = json::object();
   for (const auto& g : gs)
@@ -55,7 +52,7 @@ json api_validate(const json& request) {
   ValidationOptions opt;
   opt.cross_validate = r.boolean_or("cross_validate", true);
   const std::string want_class = r.string_or("hardware_class", ""), want_hw = r.string_or("hardware_id", "");
-  const std::string want_rt = lowered(r.string_or("runtime_id", ""));
+  const std::string want_rt = lower(r.string_or("runtime_id", ""));
   r.reject_unknown();
   const ValidationReport rep = validate(parse_csv(text), opt);
   std::vector<ValidationRow> chosen;
@@ -64,7 +61,7 @@ json api_validate(const json& request) {
     const HardwareSpec* hp = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
     const std::string cls = hp ? hp->device_class : "";
     if ((want_class.empty() || cls == want_class) && (want_hw.empty() || v.hardware_id == want_hw) &&
-        (want_rt.empty() || lowered(v.runtime) == want_rt))
+        (want_rt.empty() || lower(v.runtime) == want_rt))
       chosen.push_back(v);
     json j = {{"row_id", v.row_id}, {"source_id", v.source_id}, {"source_group", v.source_group}, {"model", v.model},
               {"hardware", v.hardware}, {"runtime", v.runtime}, {"metric", v.metric}, {"unit", v.unit},

@@ -7,13 +7,11 @@ namespace infercast {
 
 namespace {
 
-constexpr i64 kWidth = 1 << 20, kCount = 100000;
-
 // A pair of positive sizes (the subsampler's channels), or the default when absent.
 std::vector<i64> size_pair(Reader& a, const char* key, std::vector<i64> fallback) {
   if (!a.has(key)) return fallback;
   const std::vector<i64> v = a.int_array_or(key);
-  if (v.size() != 2 || v[0] < 1 || v[1] < 1 || v[0] > kWidth || v[1] > kWidth)
+  if (v.size() != 2 || v[0] < 1 || v[1] < 1 || v[0] > kEncoderWidth || v[1] > kEncoderWidth)
     a.fail(key, "invalid", a.child_path(key) + " holds " + std::to_string(v.size()) +
                                " values; expected the two positive channel counts of the subsampler's convolutions (at most 1048576)");
   return v;
@@ -51,9 +49,9 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
   const bool g3n = type == "gemma3n";
   s.kind = g3n ? AudioKind::Gemma3n : AudioKind::Gemma4;
   // Gemma 3n names the Conformer's sizes conf_*; Gemma 4 uses the usual names.
-  s.hidden = a.int_in_or("hidden_size", 1, kWidth, g3n ? 1536 : 1024);
-  s.layers = a.int_in_or(g3n ? "conf_num_hidden_layers" : "num_hidden_layers", 1, kCount, 12);
-  s.heads = a.int_in_or(g3n ? "conf_num_attention_heads" : "num_attention_heads", 1, kCount, 8);
+  s.hidden = a.int_in_or("hidden_size", 1, kEncoderWidth, g3n ? 1536 : 1024);
+  s.layers = a.int_in_or(g3n ? "conf_num_hidden_layers" : "num_hidden_layers", 1, kEncoderCount, 12);
+  s.heads = a.int_in_or(g3n ? "conf_num_attention_heads" : "num_attention_heads", 1, kEncoderCount, 8);
   if (s.hidden % s.heads != 0)
     a.fail("hidden_size", "invalid", a.child_path("hidden_size") + " holds " + std::to_string(s.hidden) +
                                          ", which is not a multiple of the " + std::to_string(s.heads) + " audio heads");
@@ -61,15 +59,15 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
   const std::vector<i64> ch = size_pair(a, g3n ? "sscp_conv_channel_size" : "subsampling_conv_channels", {128, 32});
   s.sub_channels0 = ch[0];
   s.sub_channels1 = ch[1];
-  s.features = a.int_in_or("input_feat_size", 1, kWidth, 128);
+  s.features = a.int_in_or("input_feat_size", 1, kEncoderWidth, 128);
   if (g3n) {
     check_sscp(a, "sscp_conv_kernel_size", 3);
     check_sscp(a, "sscp_conv_stride_size", 2);
     s.output = 0;  // no output projection: the embedder takes the tower's width
     s.clipped = false;
-    s.embed_vocab = a.int_in_or("vocab_size", 1, kCount * 100, 128);
+    s.embed_vocab = a.int_in_or("vocab_size", 1, kEncoderCount * 100, 128);
   } else {
-    s.output = a.int_in_or("output_proj_dims", 1, kWidth, 1536);
+    s.output = a.int_in_or("output_proj_dims", 1, kEncoderWidth, 1536);
     s.clipped = a.boolean_or("use_clipped_linears", true);
   }
   s.text_hidden = m.hidden;

@@ -8,7 +8,6 @@ namespace infercast {
 
 void parse_deepseek_v4(Reader& r, ModelSpec& m) {
   const i64 L = config_decoder_basics(r, m, {4096, 43, 129280, 1048576, 1, false});
-  const i64 h = m.hidden;
   // RoPE bases and YaRN, the router's scoring and scaling, the experts' clamp, the mHC epsilon: no count changes.
   config_ignore(r, {"rope_theta", "compress_rope_theta", "rope_scaling", "rope_parameters", "hc_eps", "topk_method",
                     "scoring_func", "norm_topk_prob", "routed_scaling_factor", "swiglu_limit", "rms_norm_eps"});

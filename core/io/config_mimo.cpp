@@ -9,7 +9,6 @@ namespace infercast {
 
 void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
   const i64 L = config_decoder_basics(r, m, {4096, 48, 152576, 131072, 0, false});
-  const i64 h = m.hidden;
   // RoPE bases, the value scale, routing numerics and the Hub's restated window and chunk: no count changes.
   config_ignore(r, {"swa_rope_theta", "rope_parameters", "attention_value_scale", "layernorm_epsilon", "topk_method",
                     "sliding_window_size", "attention_chunk_size", "swa_qk_head_dim"});

@@ -11,7 +11,7 @@ namespace {
 
 // Vision sizes are bounded so that a typo cannot overflow the patch arithmetic or run unbounded loops.
 i64 size_or(Reader& r, const std::string& key, i64 hi, i64 fallback) { return r.int_in_or(key, 1, hi, fallback); }
-constexpr i64 kWidth = 1 << 20, kCount = 100000, kSide = 1 << 20;
+constexpr i64 kSide = 1 << 20;
 
 VisionKind kind_of(const std::string& type) {
   if (type == "gemma3") return VisionKind::Siglip;
@@ -27,10 +27,10 @@ VisionKind kind_of(const std::string& type) {
 // The encoder's blocks: sizes under either the ViT names (hidden_size, num_hidden_layers, num_attention_heads) or
 // Qwen's (depth, num_heads).
 void blocks(Reader& v, VisionSpec& s, i64 hidden, i64 layers, i64 heads, i64 inter) {
-  s.hidden = size_or(v, "hidden_size", kWidth, hidden);
-  s.layers = v.has("depth") ? size_or(v, "depth", kCount, layers) : size_or(v, "num_hidden_layers", kCount, layers);
-  s.heads = v.has("num_heads") ? size_or(v, "num_heads", kCount, heads) : size_or(v, "num_attention_heads", kCount, heads);
-  s.intermediate = size_or(v, "intermediate_size", kWidth, inter);
+  s.hidden = size_or(v, "hidden_size", kEncoderWidth, hidden);
+  s.layers = v.has("depth") ? size_or(v, "depth", kEncoderCount, layers) : size_or(v, "num_hidden_layers", kEncoderCount, layers);
+  s.heads = v.has("num_heads") ? size_or(v, "num_heads", kEncoderCount, heads) : size_or(v, "num_attention_heads", kEncoderCount, heads);
+  s.intermediate = size_or(v, "intermediate_size", kEncoderWidth, inter);
   if (s.hidden % s.heads != 0)
     throw InputError("model.invalid", v.child_path("hidden_size"),
                      v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) + ", which is not a multiple of the " +
@@ -97,8 +97,8 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       if (s.attn_bias)
         v.fail("attention_bias", "unsupported", v.child_path("attention_bias") + " is true: Gemma 4's vision encoder has no biases");
       const i64 d = s.hidden / s.heads;
-      const i64 head_dim = size_or(v, "head_dim", kWidth, d);
-      const i64 kv = size_or(v, "num_key_value_heads", kCount, s.heads);
+      const i64 head_dim = size_or(v, "head_dim", kEncoderWidth, d);
+      const i64 kv = size_or(v, "num_key_value_heads", kEncoderCount, s.heads);
       if (head_dim != d || kv != s.heads)
         v.fail("head_dim", "unsupported", v.child_path("head_dim") + " holds " + std::to_string(head_dim) + " with " +
                                               std::to_string(kv) + " key-value heads; expected hidden_size / num_attention_heads (" +
@@ -132,8 +132,8 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.positions = (s.image_size / s.patch) * (s.image_size / s.patch) + 1;
       const double ratio = v.number_in_or("pixel_shuffle_ratio", 0.01, 1, 0.5);
       s.merge = static_cast<i64>(1 / ratio + 0.5);
-      const i64 pin = size_or(v, "projector_input_dim", kWidth, 4096), pout = size_or(v, "projector_output_dim", kWidth, 4096);
-      const i64 vout = size_or(v, "vision_output_dim", kWidth, 7680);
+      const i64 pin = size_or(v, "projector_input_dim", kEncoderWidth, 4096), pout = size_or(v, "projector_output_dim", kEncoderWidth, 4096);
+      const i64 vout = size_or(v, "vision_output_dim", kEncoderWidth, 7680);
       // Llama4VisionMLP2.fc1 reads intermediate_size features (4 x 1408 = 5632 after the shuffle in the releases).
       s.projector = {{s.intermediate, pin, false}, {pout, pout, false},
                      {vout, text, v.boolean_or("multi_modal_projector_bias", false)}};
@@ -155,7 +155,7 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       v.raw("in_chans");
       s.patch_bias = false;
       s.merge = size_or(v, "spatial_merge_size", 64, 2);
-      const i64 out = size_or(v, "out_hidden_size", kWidth, 3584);
+      const i64 out = size_or(v, "out_hidden_size", kEncoderWidth, 3584);
       const i64 merged = s.hidden * s.merge * s.merge;
       s.projector = {{merged, merged, true}, {merged, out, true}};
       s.extra_params = s.hidden;  // the merger's ln_q
@@ -175,7 +175,7 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.channels = size_or(v, "in_channels", 64, 3);
       s.merge = size_or(v, "spatial_merge_size", 64, 2);
       s.positions = size_or(v, "num_position_embeddings", kSide, 2304);
-      const i64 out = size_or(v, "out_hidden_size", kWidth, 3584);
+      const i64 out = size_or(v, "out_hidden_size", kEncoderWidth, 3584);
       const i64 merged = s.hidden * s.merge * s.merge;
       s.projector = {{merged, merged, true}, {merged, out, true}};
       s.extra_params = 2 * s.hidden;  // the merger's LayerNorm
@@ -219,18 +219,18 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.tower = arch;
       s.image_size = 768;
       const MobileNetShape shape = mobilenetv5_shape(arch, s.image_size);
-      s.hidden = size_or(v, "hidden_size", kWidth, shape.fused_out);
+      s.hidden = size_or(v, "hidden_size", kEncoderWidth, shape.fused_out);
       if (s.hidden != shape.fused_out)
         v.fail("hidden_size", "unsupported", v.child_path("hidden_size") + " holds " + std::to_string(s.hidden) + "; expected " +
                                                  std::to_string(shape.fused_out) + ", the channels " + arch + " puts out");
-      const i64 vocab = size_or(v, "vocab_size", kCount * 100, 128);
+      const i64 vocab = size_or(v, "vocab_size", kEncoderCount * 100, 128);
       s.projector = {{s.hidden, text, false}};
       s.extra_params = vocab * s.hidden + 2 * s.hidden;  // the embedder's table, hard and soft norms
       for (const char* key : {"vocab_offset", "do_pooling", "rms_norm_eps", "initializer_range", "num_labels", "label_names",
                               "num_classes", "global_pool", "model_args", "pretrained_cfg", "id2label", "label2id"})
         v.raw(key);
       s.fixed_tokens = shape.out_side * shape.out_side;
-      const i64 soft = top.int_in_or("vision_soft_tokens_per_image", 1, kCount, s.fixed_tokens);
+      const i64 soft = top.int_in_or("vision_soft_tokens_per_image", 1, kEncoderCount, s.fixed_tokens);
       if (soft != s.fixed_tokens)
         top.fail("vision_soft_tokens_per_image", "unsupported",
                  top.child_path("vision_soft_tokens_per_image") + " holds " + std::to_string(soft) + "; expected " +

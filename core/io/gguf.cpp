@@ -16,18 +16,18 @@ namespace infercast {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& code, const std::string& message) { throw InputError("gguf." + code, "/gguf", message); }
+[[noreturn]] void gguf_fail(const std::string& code, const std::string& message) { throw InputError("gguf." + code, "/gguf", message); }
 
 struct Cursor {
   const std::string& b;
   std::uint64_t at = 0;
   void need(std::uint64_t n) {
     if (n > limit::kGgufHeaderBytes || at > limit::kGgufHeaderBytes - n)
-      fail("too_large", "the GGUF header runs past " + std::to_string(limit::kGgufHeaderBytes) + " bytes (" +
+      gguf_fail("too_large", "the GGUF header runs past " + std::to_string(limit::kGgufHeaderBytes) + " bytes (" +
                             mib_text(limit::kGgufHeaderBytes) + ", at byte " + std::to_string(at) +
                             "); expected a header within that limit (llama.cpp's headers take a few MiB)");
     if (n > b.size() || at > b.size() - n)
-      fail("truncated", "the GGUF header continues past the " + std::to_string(b.size()) +
+      gguf_fail("truncated", "the GGUF header continues past the " + std::to_string(b.size()) +
                             " bytes read (at byte " + std::to_string(at) + "); expected more of the file");
   }
   template <typename T>
@@ -74,7 +74,7 @@ json scalar(Cursor& c, std::uint32_t t) {
     case 12: return c.get<double>();
     default: break;
   }
-  fail("bad_value", "GGUF metadata type " + std::to_string(t) + " at byte " + std::to_string(c.at) + "; expected 0 to 12");
+  gguf_fail("bad_value", "GGUF metadata type " + std::to_string(t) + " at byte " + std::to_string(c.at) + "; expected 0 to 12");
 }
 
 // ggml tensor types: name and bytes per block of `block` elements.
@@ -106,19 +106,19 @@ GgufHeader read_gguf_header(const std::string& bytes) {
   Cursor c{bytes};
   GgufHeader h;
   if (bytes.size() < 4 || bytes.compare(0, 4, "GGUF") != 0)
-    fail("bad_magic", "the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
+    gguf_fail("bad_magic", "the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
   c.at = 4;
   h.version = c.get<std::uint32_t>();
   if (h.version != 2 && h.version != 3)
-    fail("unsupported_version", "GGUF version " + std::to_string(h.version) + "; expected 2 or 3");
+    gguf_fail("unsupported_version", "GGUF version " + std::to_string(h.version) + "; expected 2 or 3");
   const auto n_tensors = c.get<std::uint64_t>();
   const auto n_kv = c.get<std::uint64_t>();
   if (n_tensors > limit::kGgufEntries || n_kv > limit::kGgufEntries)
-    fail("bad_value", "the GGUF header claims " + std::to_string(n_tensors) + " tensors and " + std::to_string(n_kv) +
+    gguf_fail("bad_value", "the GGUF header claims " + std::to_string(n_tensors) + " tensors and " + std::to_string(n_kv) +
                           " metadata entries; expected at most " + std::to_string(limit::kGgufEntries) + " of each");
   for (std::uint64_t i = 0; i < n_kv; ++i) {
     const std::string key = c.str();
-    if (h.metadata.contains(key)) fail("bad_value", "metadata key " + utf8_prefix(key, 256) + " appears twice; expected each key once");
+    if (h.metadata.contains(key)) gguf_fail("bad_value", "metadata key " + utf8_prefix(key, 256) + " appears twice; expected each key once");
     const auto t = c.get<std::uint32_t>();
     if (t != 9) {
       h.metadata[key] = scalar(c, t);
@@ -126,9 +126,9 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     }
     const auto et = c.get<std::uint32_t>();
     const auto n = c.get<std::uint64_t>();
-    if (et == 9) fail("bad_value", "metadata " + utf8_prefix(key, 256) + " is an array of arrays; expected scalars or strings");
+    if (et == 9) gguf_fail("bad_value", "metadata " + utf8_prefix(key, 256) + " is an array of arrays; expected scalars or strings");
     const std::size_t sz = scalar_size(et);
-    if (et != 8 && sz == 0) fail("bad_value", "metadata " + utf8_prefix(key, 256) + " has element type " + std::to_string(et) + "; expected 0 to 12");
+    if (et != 8 && sz == 0) gguf_fail("bad_value", "metadata " + utf8_prefix(key, 256) + " has element type " + std::to_string(et) + "; expected 0 to 12");
     if (et != 8 && n <= 64) {
       json a = json::array();
       for (std::uint64_t k = 0; k < n; ++k) a.push_back(scalar(c, et));
@@ -148,7 +148,7 @@ GgufHeader read_gguf_header(const std::string& bytes) {
     GgufTensor t;
     t.name = c.str();
     const auto nd = c.get<std::uint32_t>();
-    if (nd > 8) fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has " + std::to_string(nd) + " dimensions; expected at most 8");
+    if (nd > 8) gguf_fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has " + std::to_string(nd) + " dimensions; expected at most 8");
     for (std::uint32_t d = 0; d < nd; ++d) t.dims.push_back(c.get<std::uint64_t>());
     t.type = c.get<std::uint32_t>();
     c.get<std::uint64_t>();  // offset into the data section
@@ -182,16 +182,16 @@ json gguf_model(const GgufHeader& h) {
     std::uint64_t n = 1;
     for (auto d : t.dims) {
       if (d != 0 && n > limit::kTensorElements / d)
-        fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has dimensions whose product passes 2^53 elements; expected a tensor a model can hold");
+        gguf_fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has dimensions whose product passes 2^53 elements; expected a tensor a model can hold");
       n *= d;
     }
     const GgmlType* g = ggml_type(t.type);
-    if (!g) fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has ggml type " + std::to_string(t.type) + ", which this reader does not know");
+    if (!g) gguf_fail("bad_value", "tensor " + utf8_prefix(t.name, 256) + " has ggml type " + std::to_string(t.type) + ", which this reader does not know");
     const std::uint64_t b = (n + g->block - 1) / g->block * g->bytes;  // at most 2^53 / 1 * 8: no overflow
     total += n;
     tensor_bytes += b;
     if (total > limit::kTensorElements)
-      fail("bad_value", "the tensors hold more than 2^53 elements in all (at tensor " + utf8_prefix(t.name, 256) + "); expected a model's tensors");
+      gguf_fail("bad_value", "the tensors hold more than 2^53 elements in all (at tensor " + utf8_prefix(t.name, 256) + "); expected a model's tensors");
     auto& bt = by_type[t.type];
     bt[0] += 1, bt[1] += n, bt[2] += b;
     const std::string& nm = t.name;

@@ -28,6 +28,10 @@ std::string number_text(const json& v);
 // InputError{prefix + ".malformed_json", "", "..."} with the byte position.
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix);
 
+// The ranges a config's encoder sizes are read in (audio and vision towers): a width up to 2^20, a count (layers,
+// heads) up to 100,000.
+constexpr std::int64_t kEncoderWidth = 1 << 20, kEncoderCount = 100000;
+
 class Reader {
  public:
   Reader(const json& obj, std::string path, std::string code_prefix);

@@ -8,6 +8,7 @@
 
 #include "io/csv.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace infercast {
 
@@ -20,10 +21,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -32,7 +29,7 @@ std::vector<std::string> lines_of(const std::string& text) {
   return out;
 }
 
-[[noreturn]] void fail(const std::string& code, const std::string& message) {
+[[noreturn]] void measurements_fail(const std::string& code, const std::string& message) {
   throw InputError("measurements." + code, "/measurements", "/measurements: " + message);
 }
 
@@ -137,10 +134,10 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
     const std::string test = col("test"), tps_text = col("t/s");
     double tps = 0;
     if (!leading_number(tps_text, tps) || tps <= 0)
-      fail("bad_value", "line " + std::to_string(n + 1) + ": the t/s column holds \"" + tps_text + "\"; expected a positive number");
+      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the t/s column holds \"" + tps_text + "\"; expected a positive number");
     MeasuredPoint p;
     if (!bench_point(test, tps, p))
-      fail("bad_value", "line " + std::to_string(n + 1) + ": the test column holds \"" + test +
+      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the test column holds \"" + test +
                             "\"; expected ppN, tgN, ppN+tgM, optionally with @ dD");
     const std::string model = col("model");
     p.weights = llama_ftype_name(model);
@@ -157,13 +154,13 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
                           (col("backend").empty() ? "" : " on " + col("backend")) +
                           (col("ngl").empty() ? "" : " with -ngl " + col("ngl")));
     } else if (model != model_name) {
-      fail("bad_value", "line " + std::to_string(n + 1) + ": the table holds a second model (\"" + model + "\" after \"" +
+      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the table holds a second model (\"" + model + "\" after \"" +
                             model_name + "\"); expected one model per calibration");
     }
     out.points.push_back(p);
   }
   if (head.empty() || out.points.empty())
-    fail("unreadable", "no llama-bench rows: expected a table with model, test and t/s columns and at least one row");
+    measurements_fail("unreadable", "no llama-bench rows: expected a table with model, test and t/s columns and at least one row");
   return out;
 }
 
@@ -189,7 +186,7 @@ ParsedMeasurements vllm(const std::vector<std::string>& lines, std::int64_t conc
     else if (key == "mean tpot (ms)" && tpot_kind.empty()) tpot_ms = v, tpot_kind = "mean TPOT";
   }
   if (requests <= 0 || input <= 0 || generated <= 0)
-    fail("unreadable", "the vllm output lacks \"Successful requests\", \"Total input tokens\" or \"Total generated tokens\"; "
+    measurements_fail("unreadable", "the vllm output lacks \"Successful requests\", \"Total input tokens\" or \"Total generated tokens\"; "
                        "expected the summary `vllm bench serve` prints");
   MeasuredPoint base;
   base.batch = static_cast<std::int64_t>(conc > 0 ? conc : static_cast<double>(concurrency));
@@ -214,7 +211,7 @@ ParsedMeasurements vllm(const std::vector<std::string>& lines, std::int64_t conc
     p.label = tpot_kind;
     out.points.push_back(p);
   }
-  if (out.points.empty()) fail("unreadable", "the vllm output has no TTFT or TPOT lines (\"Median TTFT (ms):\", \"Median TPOT (ms):\")");
+  if (out.points.empty()) measurements_fail("unreadable", "the vllm output has no TTFT or TPOT lines (\"Median TTFT (ms):\", \"Median TPOT (ms):\")");
   return out;
 }
 
@@ -234,23 +231,23 @@ ParsedMeasurements csv(const std::string& text) {
     };
     MeasuredPoint p;
     p.metric = get("metric");
-    if (p.metric.empty()) fail("bad_value", "CSV row " + std::to_string(row) + ": metric is empty; expected ttft_s, tpot_s, decode_tokens_per_s, prompt_tokens_per_s, e2e_s ...");
+    if (p.metric.empty()) measurements_fail("bad_value", "CSV row " + std::to_string(row) + ": metric is empty; expected ttft_s, tpot_s, decode_tokens_per_s, prompt_tokens_per_s, e2e_s ...");
     if (!leading_number(get("value"), p.value) || p.value <= 0)
-      fail("bad_value", "CSV row " + std::to_string(row) + ": value holds \"" + get("value") + "\"; expected a positive number");
+      measurements_fail("bad_value", "CSV row " + std::to_string(row) + ": value holds \"" + get("value") + "\"; expected a positive number");
     for (auto [key, slot] : {std::pair<const char*, std::int64_t*>{"batch", &p.batch}, {"prompt", &p.prompt}, {"gen", &p.gen}, {"cached", &p.cached}}) {
       const std::string v = get(key);
       if (v.empty()) continue;
       std::size_t at = 0;
       const std::int64_t x = whole(v, at);
       if (x < 0 || at != v.size())
-        fail("bad_value", "CSV row " + std::to_string(row) + ": " + key + " holds \"" + v + "\"; expected a whole number");
+        measurements_fail("bad_value", "CSV row " + std::to_string(row) + ": " + key + " holds \"" + v + "\"; expected a whole number");
       *slot = x;
     }
     p.weights = lower(get("weights"));
     p.label = "row " + std::to_string(row);
     out.points.push_back(p);
   }
-  if (out.points.empty()) fail("unreadable", "the CSV has no rows; expected a header with metric and value, then one row per measurement");
+  if (out.points.empty()) measurements_fail("unreadable", "the CSV has no rows; expected a header with metric and value, then one row per measurement");
   return out;
 }
 
@@ -271,7 +268,7 @@ std::string llama_ftype_name(const std::string& printed) {
 }
 
 ParsedMeasurements parse_measurements(const std::string& text, std::int64_t concurrency) {
-  if (text.size() > 1000000) fail("unreadable", "the measurements hold " + std::to_string(text.size()) + " characters; expected at most 1000000");
+  if (text.size() > 1000000) measurements_fail("unreadable", "the measurements hold " + std::to_string(text.size()) + " characters; expected at most 1000000");
   const auto lines = lines_of(text);
   const std::string low = lower(text);
   if (low.find("serving benchmark result") != std::string::npos || low.find("ttft (ms)") != std::string::npos) return vllm(lines, concurrency);
@@ -285,7 +282,7 @@ ParsedMeasurements parse_measurements(const std::string& text, std::int64_t conc
     if (t.find("metric") != std::string::npos && t.find("value") != std::string::npos && t.find(',') != std::string::npos) return csv(text);
     break;
   }
-  fail("unreadable", "could not read the measurements: expected llama-bench's table (| model | ... | test | t/s |), the "
+  measurements_fail("unreadable", "could not read the measurements: expected llama-bench's table (| model | ... | test | t/s |), the "
                      "summary of `vllm bench serve`, or a CSV with metric and value columns");
 }
 

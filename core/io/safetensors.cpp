@@ -9,12 +9,13 @@
 #include "io/weight_formats.hpp"
 #include "model/model.hpp"
 #include "util/limits.hpp"
+#include "util/text.hpp"
 
 namespace infercast {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& code, const std::string& message) {
+[[noreturn]] void safetensors_fail(const std::string& code, const std::string& message) {
   throw InputError("safetensors." + code, "/safetensors", message);
 }
 
@@ -42,10 +43,7 @@ std::string dtype_list() {
          "or BOOL";
 }
 
-bool ends_with(const std::string& s, const std::string& t) {
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-bool has(const std::string& s, const char* t) { return s.find(t) != std::string::npos; }
+bool has_text(const std::string& s, const char* t) { return s.find(t) != std::string::npos; }
 
 // Model parameters whose names end in "_scale": Gemma 3n's AltUp `correct_output_scale`, Gemma 4's vision
 // `std_scale`, and the audio attention's `per_dim_scale` (Gemma 3n and Gemma 4).
@@ -91,23 +89,23 @@ std::uint64_t weights_per_element(const std::string& n, const std::string& dtype
 
 // Tensors of a multimodal checkpoint's encoders and their projectors (Gemma 3n's vision and audio towers, Qwen-VL's
 // `visual`, LLaVA's projector...), as transformers names them.
-bool is_audio_tensor(const std::string& n) { return has(n, "audio_tower") || has(n, "embed_audio"); }
+bool is_audio_tensor(const std::string& n) { return has_text(n, "audio_tower") || has_text(n, "embed_audio"); }
 bool is_encoder_tensor(const std::string& n) {
-  return has(n, "vision_tower") || has(n, "audio_tower") || has(n, "embed_vision") || has(n, "embed_audio") ||
-         has(n, "multi_modal_projector") || has(n, "vision_model") || n.rfind("visual.", 0) == 0 ||
-         has(n, ".visual.") || has(n, "mm_projector");
+  return has_text(n, "vision_tower") || has_text(n, "audio_tower") || has_text(n, "embed_vision") || has_text(n, "embed_audio") ||
+         has_text(n, "multi_modal_projector") || has_text(n, "vision_model") || n.rfind("visual.", 0) == 0 ||
+         has_text(n, ".visual.") || has_text(n, "mm_projector");
 }
 
 // The weight class of a Hugging Face tensor name ("" for norms, biases and anything else).
 std::string class_of(const std::string& n, std::size_t dims) {
   if (dims < 2) return "";
-  if (has(n, "embed_tokens") || has(n, ".wte.") || has(n, "word_embeddings") || has(n, "tok_embeddings")) return "embedding";
+  if (has_text(n, "embed_tokens") || has_text(n, ".wte.") || has_text(n, "word_embeddings") || has_text(n, "tok_embeddings")) return "embedding";
   if (n.rfind("lm_head", 0) == 0 || n == "output.weight" || n.rfind("embed_out", 0) == 0) return "lm_head";
-  if (has(n, "norm")) return "";
-  if (has(n, ".experts.") && !has(n, "shared_expert")) return "experts";
-  if (ends_with(n, "mlp.gate.weight") || ends_with(n, "block_sparse_moe.gate.weight") || has(n, ".router.")) return "router";
-  if (has(n, "self_attn.") || has(n, ".attention.") || has(n, ".attn.")) return "attention";
-  if (has(n, ".mlp.") || has(n, ".feed_forward.") || has(n, "block_sparse_moe.") || has(n, "shared_expert")) return "ffn";
+  if (has_text(n, "norm")) return "";
+  if (has_text(n, ".experts.") && !has_text(n, "shared_expert")) return "experts";
+  if (ends_with(n, "mlp.gate.weight") || ends_with(n, "block_sparse_moe.gate.weight") || has_text(n, ".router.")) return "router";
+  if (has_text(n, "self_attn.") || has_text(n, ".attention.") || has_text(n, ".attn.")) return "attention";
+  if (has_text(n, ".mlp.") || has_text(n, ".feed_forward.") || has_text(n, "block_sparse_moe.") || has_text(n, "shared_expert")) return "ffn";
   return "";
 }
 
@@ -162,12 +160,12 @@ long expert_of(const std::string& n) {
 
 std::uint64_t safetensors_header_size(const std::string& bytes) {
   if (bytes.size() < 8)
-    fail("truncated", "a safetensors file starts with an 8-byte header length; only " + std::to_string(bytes.size()) +
+    safetensors_fail("truncated", "a safetensors file starts with an 8-byte header length; only " + std::to_string(bytes.size()) +
                           " bytes were read");
   std::uint64_t n = 0;
   std::memcpy(&n, bytes.data(), 8);  // little-endian, as are x86, ARM and wasm
   if (n < 2 || n > limit::kSafetensorsHeaderBytes)
-    fail("bad_value", "the header length holds " + std::to_string(n) + " bytes; expected 2 to " +
+    safetensors_fail("bad_value", "the header length holds " + std::to_string(n) + " bytes; expected 2 to " +
                           std::to_string(limit::kSafetensorsHeaderBytes) + " (is this a safetensors file?)");
   return 8 + n;
 }
@@ -175,7 +173,7 @@ std::uint64_t safetensors_header_size(const std::string& bytes) {
 SafetensorsHeader read_safetensors_header(const std::string& bytes) {
   const std::uint64_t need = safetensors_header_size(bytes);
   if (bytes.size() < need)
-    fail("truncated", "the safetensors header is " + std::to_string(need) + " bytes long and only " +
+    safetensors_fail("truncated", "the safetensors header is " + std::to_string(need) + " bytes long and only " +
                           std::to_string(bytes.size()) + " were read; expected the first " + std::to_string(need) +
                           " bytes of the file");
   json doc;
@@ -183,9 +181,9 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
   try {
     doc = json::parse(bytes.begin() + 8, bytes.begin() + static_cast<std::ptrdiff_t>(need));
   } catch (const json::exception& e) {  // parse_error, and out_of_range for a number past a double's range
-    fail("bad_json", std::string("the safetensors header is not valid JSON: ") + e.what());
+    safetensors_fail("bad_json", std::string("the safetensors header is not valid JSON: ") + e.what());
   }
-  if (!doc.is_object()) fail("bad_json", "the safetensors header holds " + describe(doc) + "; expected an object of tensors");
+  if (!doc.is_object()) safetensors_fail("bad_json", "the safetensors header holds " + describe(doc) + "; expected an object of tensors");
   SafetensorsHeader h;
   h.header_bytes = need;
   for (auto it = doc.begin(); it != doc.end(); ++it) {
@@ -193,41 +191,41 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
     const json& v = it.value();
     if (name == "__metadata__") {
       // Text to text, as the format defines it; results show each value cut to limit::kMetadataBytes.
-      if (!v.is_object()) fail("bad_value", "__metadata__ holds " + describe(v) + "; expected an object of strings");
-      if (v.size() > 1024) fail("bad_value", "__metadata__ holds " + std::to_string(v.size()) + " entries; expected at most 1024");
+      if (!v.is_object()) safetensors_fail("bad_value", "__metadata__ holds " + describe(v) + "; expected an object of strings");
+      if (v.size() > 1024) safetensors_fail("bad_value", "__metadata__ holds " + std::to_string(v.size()) + " entries; expected at most 1024");
       for (auto m = v.begin(); m != v.end(); ++m) {
         if (!m.value().is_string())
-          fail("bad_value", "__metadata__/" + pointer_escape(m.key()) + " holds " + describe(m.value()) + "; expected a string");
+          safetensors_fail("bad_value", "__metadata__/" + pointer_escape(m.key()) + " holds " + describe(m.value()) + "; expected a string");
         h.metadata[utf8_prefix(m.key(), limit::kMetadataBytes)] = utf8_prefix(m.value().get<std::string>(), limit::kMetadataBytes);
       }
       continue;
     }
     if (h.tensors.size() >= limit::kCheckpointTensors)
-      fail("bad_value", "the header lists more than " + std::to_string(limit::kCheckpointTensors) + " tensors; expected at most that many");
+      safetensors_fail("bad_value", "the header lists more than " + std::to_string(limit::kCheckpointTensors) + " tensors; expected at most that many");
     const std::string where = "tensor " + utf8_prefix(name, 256);
-    if (!v.is_object()) fail("bad_value", where + " holds " + describe(v) + "; expected {dtype, shape, data_offsets}");
+    if (!v.is_object()) safetensors_fail("bad_value", where + " holds " + describe(v) + "; expected {dtype, shape, data_offsets}");
     if (!v.contains("dtype") || !v["dtype"].is_string())
-      fail("bad_value", where + ": dtype is missing or not a string; expected one of " + dtype_list());
+      safetensors_fail("bad_value", where + ": dtype is missing or not a string; expected one of " + dtype_list());
     SafetensorsTensor t;
     t.name = name;
     t.dtype = v["dtype"].get<std::string>();
     const StDtype* d = st_dtype(t.dtype);
-    if (!d) fail("bad_value", where + ": dtype holds " + quote_text(t.dtype) + "; expected one of " + dtype_list());
+    if (!d) safetensors_fail("bad_value", where + ": dtype holds " + quote_text(t.dtype) + "; expected one of " + dtype_list());
     if (!v.contains("shape") || !v["shape"].is_array() || v["shape"].size() > 8)
-      fail("bad_value", where + ": shape is missing or not an array of at most 8 sizes");
+      safetensors_fail("bad_value", where + ": shape is missing or not an array of at most 8 sizes");
     for (const auto& s : v["shape"]) {
-      if (!s.is_number_unsigned()) fail("bad_value", where + ": shape holds " + describe(s) + "; expected sizes of 0 or more");
+      if (!s.is_number_unsigned()) safetensors_fail("bad_value", where + ": shape holds " + describe(s) + "; expected sizes of 0 or more");
       t.shape.push_back(s.get<std::uint64_t>());
     }
     const json& off = v.contains("data_offsets") ? v["data_offsets"] : json();
     if (!off.is_array() || off.size() != 2 || !off[0].is_number_unsigned() || !off[1].is_number_unsigned() ||
         off[1].get<std::uint64_t>() < off[0].get<std::uint64_t>())
-      fail("bad_value", where + ": data_offsets must be [begin, end] with end >= begin");
+      safetensors_fail("bad_value", where + ": data_offsets must be [begin, end] with end >= begin");
     const std::uint64_t n = elements(t.shape, "/safetensors", where);
     const std::uint64_t span = off[1].get<std::uint64_t>() - off[0].get<std::uint64_t>();
     const std::uint64_t expect = stored_bytes(n, *d);
     if (span != expect)
-      fail("bad_value", where + ": data_offsets span " + std::to_string(span) + " bytes; expected " + std::to_string(expect) +
+      safetensors_fail("bad_value", where + ": data_offsets span " + std::to_string(span) + " bytes; expected " + std::to_string(expect) +
                             " for " + std::to_string(n) + " " + t.dtype + " elements");
     h.data_bytes = std::max(h.data_bytes, off[1].get<std::uint64_t>());
     h.tensors.push_back(std::move(t));
@@ -414,7 +412,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     if (t.layer < 0 || t.layer >= model_layers || is_encoder_tensor(t.name) || is_side_tensor(t.name)) continue;
     const AttentionSpec& a = m.layers[static_cast<std::size_t>(t.layer)].attn;
     if (a.kv_shared && !a.kv_weights_kept &&
-        (has(t.name, "self_attn.k_proj.") || has(t.name, "self_attn.v_proj.") || has(t.name, "self_attn.k_norm.")))
+        (has_text(t.name, "self_attn.k_proj.") || has_text(t.name, "self_attn.v_proj.") || has_text(t.name, "self_attn.k_norm.")))
       unloaded_params += t.params;
   }
   params -= unloaded_params;

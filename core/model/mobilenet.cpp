@@ -18,7 +18,7 @@ namespace infercast {
 
 namespace {
 
-struct Architecture {
+struct MobileNetBlocks {
   const char* name;
   i64 stem;                    // a 3 x 3 convolution of stride 2 from 3 channels, with bias, and its norm
   std::vector<ConvRun> runs;   // in order; a run's input is the previous run's output
@@ -57,11 +57,11 @@ Count block_params(const ConvRun& b, i64 in) {
   return 0;
 }
 
-const std::vector<Architecture>& architectures() {
+const std::vector<MobileNetBlocks>& architectures() {
   using B = ConvBlock;
   // mobilenetv5_300m_enc: four stages (3, 5, 37 and 39 blocks), the last two fused to 2048 channels at the side of
   // the first of them (the other upsampled, nearest), average-pooled to 16 x 16.
-  static const std::vector<Architecture> t = {
+  static const std::vector<MobileNetBlocks> t = {
       {"mobilenetv5_300m_enc",
        64,
        {
@@ -91,7 +91,7 @@ const std::vector<Architecture>& architectures() {
   return t;
 }
 
-const Architecture* find(const std::string& name) {
+const MobileNetBlocks* find_blocks(const std::string& name) {
   for (const auto& a : architectures())
     if (name == a.name) return &a;
   return nullptr;
@@ -100,7 +100,7 @@ const Architecture* find(const std::string& name) {
 }  // namespace
 
 i64 mobilenetv5_params(const std::string& architecture) {
-  const Architecture* a = find(architecture);
+  const MobileNetBlocks* a = find_blocks(architecture);
   if (!a) return -1;
   Count p = Count(27) * a->stem + a->stem + a->stem;  // stem conv (3 x 3 x 3 -> stem, with bias) and its norm
   i64 in = a->stem, fused_in = 0;
@@ -118,7 +118,7 @@ i64 mobilenetv5_params(const std::string& architecture) {
 }
 
 MobileNetShape mobilenetv5_shape(const std::string& architecture, i64 side) {
-  const Architecture& a = *find(architecture);
+  const MobileNetBlocks& a = *find_blocks(architecture);
   const auto down = [](i64 s, i64 stride) { return (s + stride - 1) / stride; };
   MobileNetShape m;
   m.stem = a.stem;

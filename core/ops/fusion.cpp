@@ -5,14 +5,14 @@
 #include <string_view>
 
 #include "ops/ops.hpp"
+#include "util/text.hpp"
 
 namespace infercast {
 
 namespace {
-// Names are compared as views: a length check first, no copies (a quantization sweep makes millions of these).
+// Names are compared as views (util/text.hpp): a length check first, no copies (a quantization sweep makes millions
+// of these).
 using Name = std::string_view;
-bool ends_with(Name s, Name tail) { return s.size() >= tail.size() && s.substr(s.size() - tail.size()) == tail; }
-bool starts_with(Name s, Name head) { return s.substr(0, head.size()) == head; }
 // Folds `op` into the kernel before it: no launch of its own, and its input arrives in registers (`keep_reads`
 // of its activation read passes remain, out of `reads`).
 void fold(Op& op, double keep_reads, double reads) {

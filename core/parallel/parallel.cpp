@@ -27,39 +27,39 @@ System single_node_system(const HardwareSpec& hw, int devices) {
 
 namespace {
 
-std::string num(i64 v) { return std::to_string(v); }
+std::string count_text(i64 v) { return std::to_string(v); }
 
 // Why a layer cannot be split over `tp` devices with experts over `ep` of them ("" when it can).
 std::string layer_problem(const LayerSpec& L, int tp, int ep, int index) {
   const std::string at = "layer " + std::to_string(index);
   const auto& a = L.attn;
   if (L.has_attention && a.n_heads % tp != 0)
-    return at + " has " + num(a.n_heads) + " attention heads, which " + num(tp) + " does not divide";
+    return at + " has " + count_text(a.n_heads) + " attention heads, which " + count_text(tp) + " does not divide";
   if (L.has_attention && a.kind == AttnKind::Standard && a.n_kv_heads % tp != 0 && tp % a.n_kv_heads != 0)
-    return at + " has " + num(a.n_kv_heads) + " KV heads: " + num(tp) +
+    return at + " has " + count_text(a.n_kv_heads) + " KV heads: " + count_text(tp) +
            " neither divides them nor is a multiple of them (KV heads are replicated when there are fewer than devices)";
   if (L.has_attention && a.kind == AttnKind::Compressed && a.o_groups % tp != 0)
-    return at + " has " + num(a.o_groups) + " output-projection groups, which " + num(tp) + " does not divide";
+    return at + " has " + count_text(a.o_groups) + " output-projection groups, which " + count_text(tp) + " does not divide";
   const auto& r = L.recurrent;
   if (r.kind != RecurrentKind::None && r.heads % tp != 0)
-    return at + " has " + num(r.heads) + " " + recurrent_kind_names().name(r.kind) + " heads, which " + num(tp) +
+    return at + " has " + count_text(r.heads) + " " + recurrent_kind_names().name(r.kind) + " heads, which " + count_text(tp) +
            " does not divide";
   if (r.kind != RecurrentKind::None && r.groups > 0 && r.groups % tp != 0 && tp % r.groups != 0)
-    return at + " has " + num(r.groups) + " " + recurrent_kind_names().name(r.kind) + " key heads or groups: " + num(tp) +
+    return at + " has " + count_text(r.groups) + " " + recurrent_kind_names().name(r.kind) + " key heads or groups: " + count_text(tp) +
            " neither divides them nor is a multiple of them (they are replicated when there are fewer than devices)";
   const auto& f = L.ffn;
   if (!L.has_ffn) return "";
   if (!f.moe) {
-    if (f.intermediate % tp != 0) return at + "'s MLP width " + num(f.intermediate) + " is not a multiple of " + num(tp);
+    if (f.intermediate % tp != 0) return at + "'s MLP width " + count_text(f.intermediate) + " is not a multiple of " + count_text(tp);
     return "";
   }
-  if (f.n_experts % ep != 0) return at + " has " + num(f.n_experts) + " routed experts, which " + num(ep) + " does not divide";
+  if (f.n_experts % ep != 0) return at + " has " + count_text(f.n_experts) + " routed experts, which " + count_text(ep) + " does not divide";
   const int moe_tp = tp / ep;
   if (f.expert_intermediate % moe_tp != 0)
-    return at + "'s expert width " + num(f.expert_intermediate) + " is not a multiple of " + num(moe_tp) +
+    return at + "'s expert width " + count_text(f.expert_intermediate) + " is not a multiple of " + count_text(moe_tp) +
            " (the devices each expert is split over: tp / ep)";
   if (f.n_shared > 0 && f.shared_intermediate % tp != 0)
-    return at + "'s shared-expert width " + num(f.shared_intermediate) + " is not a multiple of " + num(tp);
+    return at + "'s shared-expert width " + count_text(f.shared_intermediate) + " is not a multiple of " + count_text(tp);
   return "";
 }
 
@@ -357,7 +357,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
   for (const auto& e : m.layers)
     if (e.ffn.moe && e.ffn.expert_intermediate % p.tp != 0) {
       f.warnings.push_back({"parallel.uneven_experts", "/parallel/tp",
-                            "expert width " + num(e.ffn.expert_intermediate) + " does not divide by tp " + num(p.tp) +
+                            "expert width " + count_text(e.ffn.expert_intermediate) + " does not divide by tp " + count_text(p.tp) +
                                 "; each device's expert work is rounded up"});
       break;
     }
@@ -435,7 +435,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
       r.draft = d.id;
       if (d.vocab != m.vocab)
         f.warnings.push_back({"speculative.vocab_mismatch", "/speculative/draft",
-                              "the draft's vocabulary (" + num(d.vocab) + ") differs from the target's (" + num(m.vocab) +
+                              "the draft's vocabulary (" + count_text(d.vocab) + ") differs from the target's (" + count_text(m.vocab) +
                                   "); speculative decoding needs a shared tokenizer"});
     }
     ParallelPlan dp_plan;
@@ -444,7 +444,7 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     r.draft_tp = dp_plan.tp;
     if (dp_plan.tp != p.tp)
       f.warnings.push_back({"speculative.draft_one_device", "/speculative/draft",
-                            "the draft cannot be split over tp " + num(p.tp) + " (" + model_problem(d, p.tp, 1) +
+                            "the draft cannot be split over tp " + count_text(p.tp) + " (" + model_problem(d, p.tp, 1) +
                                 "); it runs on one device"});
     std::vector<Stage> dstages;
     {

@@ -23,7 +23,7 @@ const double kBatches[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 19
 const long long kBudgets[] = {2048, 4096, 8192, 16384};
 constexpr double kMaxPrefillUtilization = 0.9;  // a prefill pool run hotter queues without bound
 
-struct Layout {
+struct PlanLayout {
   ParallelPlan plan;  // dp 1
   std::vector<ServingSetup> setups;  // one per budget that fits
   std::unique_ptr<StepModel> steps;
@@ -102,9 +102,9 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
                          std::to_string(static_cast<long long>(layer_layouts)) + " layer-layouts to set up), past the limit of " +
                          std::to_string(static_cast<long long>(limit::kDeployLayerLayouts)) +
                          "; expected fewer /deploy/devices, a smaller /deploy/max_tp, or a model with fewer layers");
-  std::vector<Layout> layouts;
+  std::vector<PlanLayout> layouts;
   for (const ParallelPlan& plan : candidates) {
-    Layout L;
+    PlanLayout L;
     L.plan = plan;
     try {
       plan_stages(m, L.plan, sys);
@@ -136,7 +136,7 @@ DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& 
   // searched on a coarser geometric grid, and past it even on the coarsest the request is refused.
   // A configuration's timing walks its step model's operators: one of more than 24 (Gemma 3n's 191) counts as that
   // many over 24 configurations, so the limit bounds the time.
-  const auto weight = [](const Layout& L) { return std::max(1.0, L.steps->operators() / 24); };
+  const auto weight = [](const PlanLayout& L) { return std::max(1.0, L.steps->operators() / 24); };
   double aggregated = 0;
   if (spec.disaggregated != DisaggMode::On)
     for (const auto& L : layouts) aggregated += static_cast<double>(L.setups.size()) * batches_within(L.bmax) * weight(L);

@@ -16,7 +16,7 @@ namespace infercast {
 
 namespace {
 
-std::string num(double v) {
+std::string flag_number(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", v);
   return b;
@@ -30,7 +30,7 @@ std::string vllm_one(const std::string& repo, const ParallelPlan& p, long long b
   if (p.ep > 1) c += " --enable-expert-parallel";
   c += " --max-num-seqs " + std::to_string(batch) + " --max-num-batched-tokens " + std::to_string(budget);
   // The fraction the forecast used: the request's, else vLLM's default.
-  c += " --gpu-memory-utilization " + num(w.memory_fraction > 0 ? w.memory_fraction : 0.9);
+  c += " --gpu-memory-utilization " + flag_number(w.memory_fraction > 0 ? w.memory_fraction : 0.9);
   if (w.settings.precision.kv.name == "fp8") c += " --kv-cache-dtype fp8";
   if (w.settings.precision.weights.name == "fp8") c += " --quantization fp8";
   return c + extra;
@@ -44,7 +44,7 @@ std::string sglang_one(const std::string& repo, const ParallelPlan& p, long long
   if (p.ep > 1) c += " --ep-size " + std::to_string(p.ep);
   c += " --max-running-requests " + std::to_string(batch) + " --chunked-prefill-size " + std::to_string(budget);
   // SGLang derives its fraction from the device's memory unless one is given (the forecast's reserve does the same).
-  if (w.memory_fraction > 0) c += " --mem-fraction-static " + num(w.memory_fraction);
+  if (w.memory_fraction > 0) c += " --mem-fraction-static " + flag_number(w.memory_fraction);
   if (w.settings.precision.kv.name == "fp8") c += " --kv-cache-dtype fp8_e4m3";
   if (w.settings.precision.weights.name == "fp8") c += " --quantization fp8";
   return c + extra;
@@ -55,7 +55,7 @@ std::string trtllm_one(const std::string& repo, const ParallelPlan& p, long long
   if (p.pp > 1) c += " --pp_size " + std::to_string(p.pp);
   if (p.ep > 1) c += " --ep_size " + std::to_string(p.ep);
   c += " --max_batch_size " + std::to_string(batch) + " --max_num_tokens " + std::to_string(budget);
-  return c + " --kv_cache_free_gpu_memory_fraction " + num(fraction);
+  return c + " --kv_cache_free_gpu_memory_fraction " + flag_number(fraction);
 }
 
 }  // namespace

@@ -17,16 +17,12 @@
 #include "parallel/parallel.hpp"
 #include "quant/weight_format.hpp"
 #include "util/error.hpp"
+#include "util/text.hpp"
 
 namespace infercast {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-bool starts_with(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
 }  // namespace
 
@@ -138,12 +134,12 @@ bool parallel_sizes(const std::string& p, int& tp, int& pp) {
 
 namespace {
 
-struct Metric {
+struct MetricName {
   const char* name;
   MetricKind kind;
   const char* group;
 };
-const Metric kMetrics[] = {{"TTFT", MetricKind::Ttft, "prefill"},
+const MetricName kMetrics[] = {{"TTFT", MetricKind::Ttft, "prefill"},
                            {"prompt_throughput", MetricKind::PromptThroughput, "prefill"},
                            {"TPOT", MetricKind::Tpot, "decode"},
                            {"TPOT_p50", MetricKind::Tpot, "decode"},
@@ -222,7 +218,7 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     v.prompt = csv_number(r, "prompt_len", index, static_cast<double>(kMaxTokens));
     v.gen = csv_number(r, "gen_len", index, static_cast<double>(kMaxTokens));
     const double depth = csv_number(r, "context_depth", index, static_cast<double>(kMaxTokens));
-    const Metric* metric = nullptr;
+    const MetricName* metric = nullptr;
     for (const auto& m : kMetrics)
       if (v.metric == m.name) metric = &m;
     v.group = metric ? metric->group : "serving";

@@ -99,7 +99,7 @@ bool find_number(const std::string& text, const std::regex& pattern, double& out
   return std::isfinite(out);
 }
 
-double pick(const Percentiles& p, ServingStat s) {
+double pick_stat(const Percentiles& p, ServingStat s) {
   switch (s) {
     case ServingStat::Mean: return p.mean;
     case ServingStat::P50: return p.p50;
@@ -278,10 +278,10 @@ double serving_case_value(const Case& c, const RuntimeSpec& rt) {
   const auto what = static_cast<ServingWhat>(c.serving_metric);
   const auto stat = static_cast<ServingStat>(c.serving_stat);
   switch (what) {
-    case ServingWhat::Ttft: return pick(r.ttft_s, stat) * c.to_unit;
-    case ServingWhat::Tpot: return pick(r.tpot_s, stat) * c.to_unit;
-    case ServingWhat::Itl: return pick(r.itl_s, stat) * c.to_unit;
-    case ServingWhat::E2e: return pick(r.e2e_s, stat) * c.to_unit;
+    case ServingWhat::Ttft: return pick_stat(r.ttft_s, stat) * c.to_unit;
+    case ServingWhat::Tpot: return pick_stat(r.tpot_s, stat) * c.to_unit;
+    case ServingWhat::Itl: return pick_stat(r.itl_s, stat) * c.to_unit;
+    case ServingWhat::E2e: return pick_stat(r.e2e_s, stat) * c.to_unit;
     case ServingWhat::OutputRate: return r.output_tokens_per_s;
     case ServingWhat::RequestRate: return r.requests_per_s;
   }
