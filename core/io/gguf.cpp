@@ -24,11 +24,11 @@ struct Cursor {
   void need(std::uint64_t n) {
     if (n > limit::kGgufHeaderBytes || at > limit::kGgufHeaderBytes - n)
       gguf_fail("too_large", "the GGUF header runs past " + std::to_string(limit::kGgufHeaderBytes) + " bytes (" +
-                            mib_text(limit::kGgufHeaderBytes) + ", at byte " + std::to_string(at) +
-                            "); expected a header within that limit (llama.cpp's headers take a few MiB)");
+                                 mib_text(limit::kGgufHeaderBytes) + ", at byte " + std::to_string(at) +
+                                 "); expected a header within that limit (llama.cpp's headers take a few MiB)");
     if (n > b.size() || at > b.size() - n)
       gguf_fail("truncated", "the GGUF header continues past the " + std::to_string(b.size()) +
-                            " bytes read (at byte " + std::to_string(at) + "); expected more of the file");
+                                 " bytes read (at byte " + std::to_string(at) + "); expected more of the file");
   }
   template <typename T>
   T get() {
@@ -115,7 +115,7 @@ GgufHeader read_gguf_header(const std::string& bytes) {
   const auto n_kv = c.get<std::uint64_t>();
   if (n_tensors > limit::kGgufEntries || n_kv > limit::kGgufEntries)
     gguf_fail("bad_value", "the GGUF header claims " + std::to_string(n_tensors) + " tensors and " + std::to_string(n_kv) +
-                          " metadata entries; expected at most " + std::to_string(limit::kGgufEntries) + " of each");
+                               " metadata entries; expected at most " + std::to_string(limit::kGgufEntries) + " of each");
   for (std::uint64_t i = 0; i < n_kv; ++i) {
     const std::string key = c.str();
     if (h.metadata.contains(key)) gguf_fail("bad_value", "metadata key " + utf8_prefix(key, 256) + " appears twice; expected each key once");

@@ -21,7 +21,6 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
   std::stringstream ss(text);
@@ -138,7 +137,7 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
     MeasuredPoint p;
     if (!bench_point(test, tps, p))
       measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the test column holds \"" + test +
-                            "\"; expected ppN, tgN, ppN+tgM, optionally with @ dD");
+                                         "\"; expected ppN, tgN, ppN+tgM, optionally with @ dD");
     const std::string model = col("model");
     p.weights = llama_ftype_name(model);
     if (model_name.empty()) {
@@ -155,7 +154,7 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
                           (col("ngl").empty() ? "" : " with -ngl " + col("ngl")));
     } else if (model != model_name) {
       measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the table holds a second model (\"" + model + "\" after \"" +
-                            model_name + "\"); expected one model per calibration");
+                                         model_name + "\"); expected one model per calibration");
     }
     out.points.push_back(p);
   }
@@ -187,7 +186,7 @@ ParsedMeasurements vllm(const std::vector<std::string>& lines, std::int64_t conc
   }
   if (requests <= 0 || input <= 0 || generated <= 0)
     measurements_fail("unreadable", "the vllm output lacks \"Successful requests\", \"Total input tokens\" or \"Total generated tokens\"; "
-                       "expected the summary `vllm bench serve` prints");
+                                    "expected the summary `vllm bench serve` prints");
   MeasuredPoint base;
   base.batch = static_cast<std::int64_t>(conc > 0 ? conc : static_cast<double>(concurrency));
   base.batch = std::max<std::int64_t>(1, std::min<std::int64_t>(base.batch, static_cast<std::int64_t>(requests)));
@@ -283,7 +282,7 @@ ParsedMeasurements parse_measurements(const std::string& text, std::int64_t conc
     break;
   }
   measurements_fail("unreadable", "could not read the measurements: expected llama-bench's table (| model | ... | test | t/s |), the "
-                     "summary of `vllm bench serve`, or a CSV with metric and value columns");
+                                  "summary of `vllm bench serve`, or a CSV with metric and value columns");
 }
 
 }  // namespace infercast

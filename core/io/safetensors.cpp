@@ -161,12 +161,12 @@ long expert_of(const std::string& n) {
 std::uint64_t safetensors_header_size(const std::string& bytes) {
   if (bytes.size() < 8)
     safetensors_fail("truncated", "a safetensors file starts with an 8-byte header length; only " + std::to_string(bytes.size()) +
-                          " bytes were read");
+                                      " bytes were read");
   std::uint64_t n = 0;
   std::memcpy(&n, bytes.data(), 8);  // little-endian, as are x86, ARM and wasm
   if (n < 2 || n > limit::kSafetensorsHeaderBytes)
     safetensors_fail("bad_value", "the header length holds " + std::to_string(n) + " bytes; expected 2 to " +
-                          std::to_string(limit::kSafetensorsHeaderBytes) + " (is this a safetensors file?)");
+                                      std::to_string(limit::kSafetensorsHeaderBytes) + " (is this a safetensors file?)");
   return 8 + n;
 }
 
@@ -174,8 +174,8 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
   const std::uint64_t need = safetensors_header_size(bytes);
   if (bytes.size() < need)
     safetensors_fail("truncated", "the safetensors header is " + std::to_string(need) + " bytes long and only " +
-                          std::to_string(bytes.size()) + " were read; expected the first " + std::to_string(need) +
-                          " bytes of the file");
+                                      std::to_string(bytes.size()) + " were read; expected the first " +
+                                      std::to_string(need) + " bytes of the file");
   json doc;
   check_json_text(bytes.data() + 8, bytes.data() + need, "the safetensors header", "safetensors", limit::kSafetensorsHeaderBytes);
   try {
@@ -226,7 +226,7 @@ SafetensorsHeader read_safetensors_header(const std::string& bytes) {
     const std::uint64_t expect = stored_bytes(n, *d);
     if (span != expect)
       safetensors_fail("bad_value", where + ": data_offsets span " + std::to_string(span) + " bytes; expected " + std::to_string(expect) +
-                            " for " + std::to_string(n) + " " + t.dtype + " elements");
+                                        " for " + std::to_string(n) + " " + t.dtype + " elements");
     h.data_bytes = std::max(h.data_bytes, off[1].get<std::uint64_t>());
     h.tensors.push_back(std::move(t));
   }
