@@ -2,7 +2,6 @@
 // measured points (calibrate).
 #include "api/operations.hpp"
 
-#include <cctype>
 #include <cmath>
 #include <deque>
 
