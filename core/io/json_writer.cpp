@@ -11,37 +11,45 @@ namespace infercast {
 
 namespace {
 
-// Digits of a non-negative integer below 1e19, written backwards into a small buffer.
-void append_digits(std::string& out, std::uint64_t u) {
-  char buf[24];
-  char* p = buf + sizeof buf;
+// The digits of an integer (and its sign), written backwards so that they end at `end` (room for 20 bytes before
+// it); returns where they start.
+char* integer_text(char* end, std::int64_t v) {
+  std::uint64_t u = v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
+  char* p = end;
   do {
     *--p = static_cast<char>('0' + u % 10);
     u /= 10;
   } while (u != 0);
-  out.append(p, static_cast<std::size_t>(buf + sizeof buf - p));
+  if (v < 0) *--p = '-';
+  return p;
 }
 
-// True when no byte needs escaping: none below 0x20 or from 0x80, no quote, no backslash. Eight bytes at a time
-// (most of a result's text is strings, and a byte-by-byte test was a fifth of a call's instructions): a word has a
-// byte below n (n <= 0x80) when (w - n * 0x01..01) & ~w & 0x80..80 is not zero, and a byte equal to c when
-// w ^ (c * 0x01..01) has a zero byte; a byte from 0x80 sets its top bit.
-bool plain_ascii(std::string_view s) {
-  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  const auto has_zero = [](std::uint64_t w) { return (w - ones) & ~w & highs; };
-  const char* p = s.data();
-  std::size_t n = s.size();
-  const auto needs_escape = [&](std::uint64_t w) {
-    return (w & highs) | ((w - 0x20 * ones) & ~w & highs) | has_zero(w ^ ('"' * ones)) | has_zero(w ^ ('\\' * ones));
-  };
-  for (; n >= 8; p += 8, n -= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    if (needs_escape(w)) return false;
+// Bytes that a JSON string cannot hold as they are: below 0x20, from 0x80 (UTF-8, checked and escaped by
+// nlohmann's dump), the quote and the backslash.
+struct EscapeTable {
+  bool needs[256] = {};
+  constexpr EscapeTable() {
+    for (int c = 0; c < 256; ++c) needs[c] = c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
   }
-  std::uint64_t tail = 'a' * ones;  // the last bytes, padded with a plain one
-  std::memcpy(&tail, p, n);
-  return !needs_escape(tail);
+};
+constexpr EscapeTable kEscape;
+
+// Copies `s` to `dst` (room for s.size() bytes) and says whether no byte of it needs escaping. One pass with no
+// branch per byte and no library call: keys and short strings are most of a result's text, and a check followed by
+// a copy (two calls into the C library each) was a quarter of a call's time.
+bool copy_plain(char* dst, std::string_view s) {
+  bool bad = false;
+  for (const char c : s) {
+    *dst++ = c;
+    bad |= kEscape.needs[static_cast<unsigned char>(c)];
+  }
+  return !bad;
+}
+
+bool plain_ascii(std::string_view s) {
+  for (const char c : s)
+    if (kEscape.needs[static_cast<unsigned char>(c)]) return false;
+  return true;
 }
 
 }  // namespace
@@ -88,10 +96,7 @@ void JsonWriter::separate() {
     after_key_ = false;
     return;
   }
-  if (depth_ == 0) return;
-  const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
-  if (written_ & bit) out_ += ',';
-  written_ |= bit;
+  if (comma_needed()) out_ += ',';
 }
 
 JsonWriter& JsonWriter::begin_object() {
@@ -124,21 +129,25 @@ JsonWriter& JsonWriter::end_array() {
   return *this;
 }
 
+int JsonWriter::put_key(char* buf, std::string_view k, std::size_t& n) {
+  // The comma's place is kept at buf[0] whether or not it is written, so the key can be copied (and checked)
+  // before the container is marked as written.
+  if (k.size() > kShortText || !copy_plain(buf + 2, k)) return -1;
+  const int first = comma_needed() ? 0 : 1;
+  buf[0] = ',';
+  buf[1] = '"';
+  n = 2 + k.size();
+  buf[n++] = '"';
+  buf[n++] = ':';
+  return first;
+}
+
 JsonWriter& JsonWriter::key(std::string_view k) {
-  if (k.size() <= 60 && plain_ascii(k)) {
-    char buf[64];
-    std::size_t n = 0;
-    if (depth_ > 0) {
-      const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
-      if (written_ & bit) buf[n++] = ',';
-      written_ |= bit;
-    }
-    buf[n++] = '"';
-    std::memcpy(buf + n, k.data(), k.size());
-    n += k.size();
-    buf[n++] = '"';
-    buf[n++] = ':';
-    out_.append(buf, n);
+  // ,"key": built in a small buffer and appended once.
+  char buf[4 + kShortText];
+  std::size_t n = 0;
+  if (const int first = put_key(buf, k, n); first >= 0) {
+    out_.append(buf + first, n - static_cast<std::size_t>(first));
     after_key_ = true;
     return *this;
   }
@@ -154,6 +163,54 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   }
   after_key_ = true;
   return *this;
+}
+
+JsonWriter& JsonWriter::field_number(std::string_view k, double v) {
+  char buf[4 + kShortText + 40] = {};
+  std::size_t n = 0;
+  const int first = put_key(buf, k, n);
+  if (first < 0) {
+    key(k);
+    return value(v);
+  }
+  if (!std::isfinite(v)) saw_non_finite(v, out_.size() + n - static_cast<std::size_t>(first), "");
+  const char* end = format_number(buf + n, v);
+  out_.append(buf + first, static_cast<std::size_t>(end - buf - first));
+  return *this;
+}
+
+JsonWriter& JsonWriter::field_integer(std::string_view k, std::int64_t v) {
+  char buf[4 + kShortText + 24];
+  std::size_t n = 0;
+  const int first = put_key(buf, k, n);
+  if (first < 0) {
+    key(k);
+    return integer(v);
+  }
+  char digits[24];
+  const char* p = integer_text(digits + sizeof digits, v);
+  const std::size_t len = static_cast<std::size_t>(digits + sizeof digits - p);
+  std::memcpy(buf + n, p, len);
+  out_.append(buf + first, n + len - static_cast<std::size_t>(first));
+  return *this;
+}
+
+JsonWriter& JsonWriter::field_text(std::string_view k, std::string_view v) {
+  char buf[4 + kShortText + 2 + kShortText];
+  std::size_t n = 0;
+  // The value is checked before the key marks its container as written: a value that needs escaping goes the
+  // long way, key() and value().
+  if (v.size() <= kShortText && plain_ascii(v)) {
+    if (const int first = put_key(buf, k, n); first >= 0) {
+      buf[n++] = '"';
+      for (const char c : v) buf[n++] = c;
+      buf[n++] = '"';
+      out_.append(buf + first, n - static_cast<std::size_t>(first));
+      return *this;
+    }
+  }
+  key(k);
+  return value(v);
 }
 
 void JsonWriter::saw_non_finite(double v, std::size_t offset, std::string inner) {
@@ -181,12 +238,9 @@ JsonWriter& JsonWriter::value(double v) {
 
 JsonWriter& JsonWriter::integer(std::int64_t v) {
   separate();
-  if (v < 0) {
-    out_ += '-';
-    append_digits(out_, static_cast<std::uint64_t>(-(v + 1)) + 1);
-  } else {
-    append_digits(out_, static_cast<std::uint64_t>(v));
-  }
+  char buf[24];
+  const char* p = integer_text(buf + sizeof buf, v);
+  out_.append(p, static_cast<std::size_t>(buf + sizeof buf - p));
   return *this;
 }
 
@@ -197,21 +251,15 @@ JsonWriter& JsonWriter::value(bool v) {
 }
 
 JsonWriter& JsonWriter::value(std::string_view v) {
-  if (v.size() <= 60 && plain_ascii(v)) {
-    char buf[64];
-    std::size_t n = 0;
-    if (after_key_) {
-      after_key_ = false;
-    } else if (depth_ > 0) {
-      const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
-      if (written_ & bit) buf[n++] = ',';
-      written_ |= bit;
-    }
+  char buf[4 + kShortText];
+  if (v.size() <= kShortText && copy_plain(buf + 2, v)) {
+    const std::size_t first = after_key_ || !comma_needed() ? 1 : 0;
+    after_key_ = false;
+    buf[0] = ',';
+    buf[1] = '"';
+    std::size_t n = 2 + v.size();
     buf[n++] = '"';
-    std::memcpy(buf + n, v.data(), v.size());
-    n += v.size();
-    buf[n++] = '"';
-    out_.append(buf, n);
+    out_.append(buf + first, n - first);
     return *this;
   }
   separate();

@@ -41,11 +41,21 @@ class JsonWriter {
   JsonWriter& value(const json& v);  // a tree, printed in place (for the parts of a result still built as trees)
   JsonWriter& raw(std::string_view text);  // text that already is one JSON value
 
-  // key + value in one call.
+  // key + value in one call; a number's or a short string's written with its key in one append.
   template <class T>
   JsonWriter& field(std::string_view k, const T& v) {
-    key(k);
-    return value(v);
+    using D = std::decay_t<T>;
+    if constexpr (std::is_same_v<D, double>) {
+      return field_number(k, v);
+    } else if constexpr (std::is_integral_v<D> && !std::is_same_v<D, bool>) {
+      return field_integer(k, static_cast<std::int64_t>(v));
+    } else if constexpr (std::is_same_v<D, std::string> || std::is_same_v<D, std::string_view> ||
+                         std::is_same_v<D, const char*> || std::is_same_v<D, char*>) {
+      return field_text(k, std::string_view(v));
+    } else {
+      key(k);
+      return value(v);
+    }
   }
 
   // An array of numbers at `pointer` (the JSON pointer of this value in the document being written): as text, or,
@@ -70,7 +80,25 @@ class JsonWriter {
 
  private:
   JsonWriter& integer(std::int64_t v);
+  JsonWriter& field_number(std::string_view k, double v);
+  JsonWriter& field_integer(std::string_view k, std::int64_t v);
+  JsonWriter& field_text(std::string_view k, std::string_view v);
+  // ,"k": into buf (room for 4 + kShortText bytes) when the key needs no escaping: returns where the text starts in
+  // buf (0, or 1 when no comma is due) and sets n to its end; -1 (nothing marked) when the key is long or needs
+  // escaping.
+  int put_key(char* buf, std::string_view k, std::size_t& n);
   void separate();  // the comma before a value or key, unless it is the first in its container
+  // Whether a comma goes before the next key or value (the open container holds something already); marks the
+  // container as written.
+  bool comma_needed() {
+    if (depth_ == 0) return false;
+    const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
+    const bool comma = (written_ & bit) != 0;
+    written_ |= bit;
+    return comma;
+  }
+  // Keys and strings up to this length are written through a buffer on the stack in one append.
+  static constexpr std::size_t kShortText = 60;
   void saw_non_finite(double v, std::size_t offset, std::string inner);
   NonFinite non_finite_;
   std::string& out_;

@@ -72,6 +72,47 @@ TEST_CASE("objects and arrays nest with their separators, and read back", "[json
   CHECK(json::parse(out)["g"]["h"][1] == 2);
 }
 
+// field() writes a number's or a short string's key and value in one append (json_writer.cpp): the same text as
+// key() then value(), first in its object or after another field, for keys and values short and long, plain and
+// needing escapes.
+TEST_CASE("field() writes what key() and value() write", "[json]") {
+  const std::string long_text(70, 'k');
+  const std::vector<std::string> keys = {"a", "tpot_s", "we\"ird", "\x01", long_text, std::string(60, 'x'), ""};
+  const std::vector<std::string> texts = {"", "bf16", "s,{[\"", "caf\xc3\xa9", long_text, std::string(60, 'v')};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> numbers = {0.0, -0.0, 12.0, 0.1, 1e20, -3.25e-7, nan};
+  const std::vector<std::int64_t> integers = {0, -1, 42, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max()};
+  const auto both = [&](auto write_field, auto write_pair) {
+    for (const auto& k : keys)
+      for (int before = 0; before < 2; ++before) {
+        std::string a, b;
+        JsonWriter wa(a), wb(b);
+        wa.begin_object();
+        wb.begin_object();
+        if (before) {
+          wa.field("p", 1);
+          wb.key("p").value(1);
+        }
+        write_field(wa, k);
+        write_pair(wb, k);
+        wa.end_object();
+        wb.end_object();
+        INFO("key " << k << ", " << before << " before");
+        CHECK(a == b);
+        CHECK(wa.non_finite().found == wb.non_finite().found);
+        if (wa.non_finite().found) CHECK(wa.non_finite().offset == wb.non_finite().offset);
+      }
+  };
+  for (const auto& t : texts) {
+    both([&](JsonWriter& w, const std::string& k) { w.field(k, t); }, [&](JsonWriter& w, const std::string& k) { w.key(k).value(t); });
+    both([&](JsonWriter& w, const std::string& k) { w.field(k, t.c_str()); }, [&](JsonWriter& w, const std::string& k) { w.key(k).value(t.c_str()); });
+  }
+  for (double v : numbers)
+    both([&](JsonWriter& w, const std::string& k) { w.field(k, v); }, [&](JsonWriter& w, const std::string& k) { w.key(k).value(v); });
+  for (std::int64_t v : integers)
+    both([&](JsonWriter& w, const std::string& k) { w.field(k, v); }, [&](JsonWriter& w, const std::string& k) { w.key(k).value(v); });
+}
+
 TEST_CASE("number columns go to the side buffer with their pointers, or into the text", "[json]") {
   const std::vector<double> a = {1, 2.5, -3}, b = {}, c = {7};
   std::string text;
