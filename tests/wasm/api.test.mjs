@@ -130,5 +130,7 @@ test('a sweep split into parts merges (the page\'s dsemerge.js) into exactly the
     assert.equal(merged.feasible, whole.feasible);
     assert.deepEqual([...merged.sample.id], [...whole.sample.id]);
     for (const k of Object.keys(whole.sample.objectives)) assert.deepEqual([...merged.sample.objectives[k]], [...whole.sample.objectives[k]], k);
+    for (const k of Object.keys(whole.sample.params)) assert.deepEqual([...merged.sample.params[k]], [...whole.sample.params[k]], k);
+    assert.equal(merged.sample.count, whole.sample.count);
   }
 });
