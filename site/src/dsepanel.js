@@ -21,6 +21,12 @@ export function cancelStaleSweep() {
   for (let i = 0; i < SWEEP_WORKERS; i++) backend.cancel(sweepLane(i));
 }
 
+// The sweep's workers, started when the design space is shown: each loads and warms up its core before the first
+// click instead of after it.
+export function warmSweepWorkers() {
+  for (let i = 0; i < SWEEP_WORKERS; i++) backend.warm(sweepLane(i));
+}
+
 // The sweep in `workers` parts, each on its own worker, the sample's columns as Float64Arrays, merged into the
 // whole's result (dsemerge.js). Resolves to an envelope; a newer sweep cancels this one.
 export async function sweepEnvelope(req, workers = SWEEP_WORKERS) {

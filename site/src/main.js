@@ -13,7 +13,7 @@ import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
 import { fillEditor, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
-import { cancelStaleSweep, redraw, runTcTm } from './dsepanel.js';
+import { cancelStaleSweep, redraw, runTcTm, warmSweepWorkers } from './dsepanel.js';
 import { setProp, setText } from './dom.js';
 import { count } from './format.js';
 import { renderOps } from './opstable.js';
@@ -307,7 +307,10 @@ async function start() {
   whenShown('multi', () => ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note')));
   whenShown('validation', showValidation);
   // The t_c/t_m map is drawn around the analyzed device: shown again, it follows the device analyzed since.
-  whenShown('dse', () => { if (!ctx.lastTcTm || ctx.lastTcTm.generation !== ctx.generation) runTcTm(); });
+  whenShown('dse', () => {
+    warmSweepWorkers();
+    if (!ctx.lastTcTm || ctx.lastTcTm.generation !== ctx.generation) runTcTm();
+  });
   buildDseControls();
   redraw.observe($('dse-plot'));
   redraw.observe($('tctm'));
