@@ -1,6 +1,6 @@
 // Energy, cost and CO2 cards and the design-space exploration, as a user meets them: the cards equal the CLI, the
 // default sweep of about a million design points finishes with its front drawn and listed, a front point becomes a
-// custom device, the t_c/t_m map is drawn, and a bad axis is named.
+// custom device, the t_c/t_m map is drawn, a bad axis is named, and the sweep's workers are ready before the click.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
@@ -71,6 +71,39 @@ test('a million-point sweep draws its front, a front point becomes a device, and
   assert.equal(await page.textContent('#dse-error'), 'Compute (bf16 TFLOPS): from, to and steps must be numbers');
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base.replace(/infercast\/$/, ''))), []);
+  await context.close();
+});
+
+// The sweep's workers start when the design space is shown (site/src/dsepanel.js, warmSweepWorkers): the first
+// click on Run makes no worker of its own and so does not wait for one to load the core.
+test('the sweep runs on workers started when the design space was shown', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1360, height: 1000 } });
+  await context.addInitScript(() => {
+    Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => 2 });
+    const Real = window.Worker;
+    window.__workers = 0;
+    window.Worker = class extends Real {
+      constructor(...args) {
+        super(...args);
+        window.__workers += 1;
+      }
+    };
+  });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${env.base}#batch=8&prompt=1024&gen=256`);
+  await analyzed(page);
+  const before = await page.evaluate(() => window.__workers);
+  await showTab(page, 'dse');
+  await page.waitForFunction(() => /prefill:/.test(document.getElementById('tctm-note').textContent));
+  const shown = await page.evaluate(() => window.__workers);
+  assert.ok(shown >= before + 2, `${before} workers before the tab, ${shown} after`);
+  await page.click('#dse-run');
+  await page.waitForFunction(() => /on the front/.test(document.getElementById('dse-status').textContent), null, { timeout: 30000 });
+  assert.match(await page.textContent('#dse-status'), /on 2 workers/);
+  assert.equal(await page.evaluate(() => window.__workers), shown);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
