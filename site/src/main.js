@@ -42,6 +42,9 @@ export async function update() {
   // The results are busy until the latest change's analysis and every chart after it are in.
   const results = document.querySelector('section.results');
   results.setAttribute('aria-busy', 'true');
+  // Which change the status line speaks for: it keeps the last analysis's "Analyzed in" until this one's lands, so
+  // whoever waits for this change's numbers (the browser tests) compares the two.
+  results.dataset.generation = String(mine);
   const done = () => { if (mine === ctx.generation) results.setAttribute('aria-busy', 'false'); };
   const t0 = performance.now();
   // Operators and timeline as columns (Float64Arrays, no digits written or parsed); the workload's requests back
@@ -55,6 +58,7 @@ export async function update() {
   if (!env.ok) {
     $(errorSlot(env.error.path)).textContent = env.error.message;
     $('status').textContent = 'The last change could not be analyzed; the results below are from the previous valid input.';
+    $('status').dataset.generation = String(mine);
     // The answer never silently shows numbers for inputs that are no longer on screen.
     if (ctx.lastResult) $('answer-notes').textContent = `This answer is for the previous valid input: ${env.error.message}`;
     else $('answer').textContent = `No answer yet: ${env.error.message}`;
@@ -77,6 +81,7 @@ export async function update() {
   // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).
   if (state.tab === 'dse') runTcTm();
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
+  $('status').dataset.generation = String(mine);
   // The charts and tables that need more calls run on workers of their own right away, the two longest side by
   // side; a newer input drops the ones not started yet.
   await Promise.all([updateSweep(mine), updateBatching(mine)]);

@@ -37,9 +37,15 @@ export async function openPage(browser, url) {
   return { page, context, consoleErrors, requests };
 }
 
-// Waits until the core has rendered an analysis.
+// Waits until the core has rendered the analysis of the latest change: the status line says "Analyzed in" for the
+// change the results were last asked for (each change's update() numbers it; the status keeps the last analysis's
+// text until the next one lands, and a test that read it alone raced the new numbers).
 export async function analyzed(page) {
-  await page.waitForFunction(() => /Analyzed in/.test(document.getElementById('status').textContent), null, { timeout: 20000 });
+  await page.waitForFunction(() => {
+    const status = document.getElementById('status');
+    return /Analyzed in/.test(status.textContent)
+      && status.dataset.generation === document.querySelector('section.results').dataset.generation;
+  }, null, { timeout: 20000 });
 }
 
 // Waits until the latest change's analysis and every chart and table after it (sweep, batching, placements,
