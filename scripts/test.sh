@@ -73,10 +73,11 @@ for f in $(for f in tests/browser/*.test.mjs; do
   c=$(grep -c '^test(' "$f")
   if [ "$n1" -le "$n2" ]; then lane1="$lane1 $f"; n1=$((n1 + c)); else lane2="$lane2 $f"; n2=$((n2 + c)); fi
 done
+# (An if, not `node ...; echo $?`: under set -e a failing lane's subshell exited before it wrote its status.)
 # shellcheck disable=SC2086
-(node --test $lane1 > build/browser-lane1.log 2>&1; echo $? > build/browser-lane1.rc) &
+(if node --test $lane1 > build/browser-lane1.log 2>&1; then echo 0; else echo 1; fi > build/browser-lane1.rc) &
 # shellcheck disable=SC2086
-(node --test $lane2 > build/browser-lane2.log 2>&1; echo $? > build/browser-lane2.rc) &
+(if node --test $lane2 > build/browser-lane2.log 2>&1; then echo 0; else echo 1; fi > build/browser-lane2.rc) &
 wait
 # shellcheck disable=SC2086
 if node --test $solo > build/browser-solo.log 2>&1; then echo 0 > build/browser-solo.rc; else echo 1 > build/browser-solo.rc; fi
