@@ -224,13 +224,8 @@ void JsonWriter::saw_non_finite(double v, std::size_t offset, std::string inner)
 JsonWriter& JsonWriter::value(double v) {
   char buf[40] = {};
   char* p = buf;
-  if (after_key_) {
-    after_key_ = false;
-  } else if (depth_ > 0) {
-    const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
-    if (written_ & bit) *p++ = ',';
-    written_ |= bit;
-  }
+  if (after_key_) after_key_ = false;
+  else if (comma_needed()) *p++ = ',';
   if (!std::isfinite(v)) saw_non_finite(v, out_.size() + static_cast<std::size_t>(p - buf), "");
   out_.append(buf, static_cast<std::size_t>(format_number(p, v) - buf));
   return *this;
