@@ -292,16 +292,12 @@ test('a pasted llama-bench run calibrates the device, shows its residuals, and e
   await page.fill('#gen', '129');
   await page.selectOption('#weights', 'q4_k_m');
   await page.waitForFunction(() => /gen=129/.test(location.hash) && /weights=q4_k_m/.test(location.hash));
-  // The answer of these inputs, not the last one's: "Analyzed in" still shows from the analysis before (a CI run of
-  // stop 41 read 37.5 tok/s, the bf16 answer).
-  await page.waitForFunction(() => /^Llama-3\.1-8B in Q4_K_M on /.test(document.getElementById('answer').textContent), null, { timeout: 20000 });
+  await analyzed(page);
   const tps = Number((await cardValue(page, 'Decode throughput')).split(' ')[0]);
   assert.ok(Math.abs(tps / 111.95 - 1) < 0.02, `${tps} tok/s`);
   // ... and another model on it.
-  // "Analyzed in" still shows from the last analysis until this one lands: wait for its answer (CI stop 40 read the
-  // last one's).
   await page.selectOption('#model', 'qwen3-8b');
-  await page.waitForFunction(() => /^Qwen3-8B/.test(document.getElementById('answer').textContent), null, { timeout: 20000 });
+  await analyzed(page);
   assert.match(await page.textContent('#answer'), /^Qwen3-8B in Q4_K_M on NVIDIA GeForce RTX 3080 10GB \(calibrated\)/);
   assert.deepEqual(consoleErrors, []);
   await context.close();
