@@ -19,15 +19,23 @@ export function unwrap(envelope) {
   throw new InfercastError(e.code, e.path, e.message);
 }
 
-// Puts each number column of a `callColumns` reply in place: the envelope's "columns" lists [JSON pointer, offset,
-// length] into the one Float64Array the module returned; each column becomes a view of it (no copy), so the whole
-// reply can be posted to another thread with that one buffer transferred.
+// Puts each column of a `callColumns` reply in place: the envelope's "columns" lists [JSON pointer, offset,
+// length] into the one Float64Array the module returned; each number column becomes a view of it (no copy), so the
+// whole reply can be posted to another thread with that one buffer transferred. An entry marked "strings" is a
+// string column: the text holds its distinct strings and the buffer each row's index into them.
 export function placeColumns(envelope, columns) {
-  for (const [pointer, offset, length] of envelope.columns || []) {
+  for (const [pointer, offset, length, kind] of envelope.columns || []) {
     const keys = pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
     let o = envelope;
     for (let i = 0; i < keys.length - 1; i++) o = o[keys[i]];
-    o[keys[keys.length - 1]] = columns.subarray(offset, offset + length);
+    const key = keys[keys.length - 1];
+    const view = columns.subarray(offset, offset + length);
+    if (kind === 'strings') {
+      const distinct = o[key];
+      o[key] = Array.from(view, (i) => distinct[i]);
+    } else {
+      o[key] = view;
+    }
   }
   delete envelope.columns;
   return envelope;

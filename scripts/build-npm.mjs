@@ -123,8 +123,8 @@ export declare function load(options?: LoadOptions): Promise<Infercast>;
 export declare function connect(transport: Transport): Promise<InfercastAsync>;
 export declare function createClient(transport: Transport, functions: Array<{ name: string; input: 'json' | 'bytes' }>): Infercast;
 export declare function moduleTransport(module: { call(fn: string, request: string): string; callBytes(fn: string, bytes: Uint8Array): string; callColumns?(fn: string, request: string): { text: string; columns: Float64Array } }, onFailure?: (err: unknown) => Envelope): Transport & { envelopeColumns(fn: string, request?: unknown): Envelope };
-/** Puts a callColumns reply's number columns in place (Float64Array views of \`columns\`). */
-export declare function placeColumns(envelope: Envelope & { columns?: Array<[string, number, number]> }, columns: Float64Array): Envelope;
+/** Puts a callColumns reply's columns in place: number columns as Float64Array views of \`columns\`, string columns as arrays of strings. */
+export declare function placeColumns(envelope: Envelope & { columns?: Array<[string, number, number] | [string, number, number, 'strings']> }, columns: Float64Array): Envelope;
 /** A table written as columns ({layout: "columns", rows, field: [...]}) as an array of row objects. */
 export declare function rows(table: unknown): Array<Record<string, unknown>>;
 export declare function unwrap(envelope: Envelope): unknown;

@@ -16,6 +16,8 @@ std::string call(const std::string& fn, const std::string& request_json);
 // The same, with the result's number columns (a request's "layout": "columns") in `columns` instead of the text:
 // each such column is null in the text and the envelope's "columns" lists [JSON pointer, offset, length] into
 // `columns` for each (the wasm module hands them to JavaScript as one Float64Array; docs/schema.md, "Layout").
+// A string column keeps only its distinct strings in the text; its entry, [pointer, offset, length, "strings"],
+// gives each row's index into them.
 std::string call_columns(const std::string& fn, const std::string& request_json, std::vector<double>& columns);
 // For benchmarks: reads an analyze request once and runs its analysis `repeats` times, writing nothing; returns the
 // mean TPOT (0 for a refused request). Timing it against `call` gives the share of a call the forecast itself takes

@@ -158,7 +158,9 @@ void envelope(std::string& out, std::vector<double>* side, F body) {
       const auto& c = w.columns()[i];
       JsonWriter cw(out);
       if (i) out += ',';
-      cw.begin_array().value("/value" + c.pointer).value(c.offset).value(c.length).end_array();
+      cw.begin_array().value("/value" + c.pointer).value(c.offset).value(c.length);
+      if (c.strings) cw.value("strings");
+      cw.end_array();
     }
     out += ']';
   }

@@ -3,6 +3,7 @@
 #include "api/result.hpp"
 
 #include <cmath>
+#include <string_view>
 
 #include "io/hardware_json.hpp"
 #include "quant/llama_mix.hpp"
@@ -168,11 +169,12 @@ void write_ops(JsonWriter& w, const Phase& prefill, const Phase& decode, TableLa
   const bool timed = !prefill.times.empty() && !decode.times.empty();
   const std::size_t rows = prefill.ops.size() + decode.ops.size();
   w.begin_object().field("layout", "columns").field("rows", rows);
+  std::vector<std::string_view> text(rows);
   const auto strings = [&](const char* key, auto get) {
-    w.key(key).begin_array();
+    std::size_t k = 0;
     for (const auto& [p, name] : phases)
-      for (std::size_t i = 0; i < p->ops.size(); ++i) w.value(get(*p, i, name));
-    w.end_array();
+      for (std::size_t i = 0; i < p->ops.size(); ++i) text[k++] = get(*p, i, name);
+    w.key(key).string_column(at + "/" + key, text);
   };
   strings("name", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.ops[i].name; });
   strings("phase", [](const Phase&, std::size_t, const char* name) { return name; });

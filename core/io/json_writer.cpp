@@ -1,8 +1,10 @@
 #include "io/json_writer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 #include <stdexcept>
@@ -313,6 +315,46 @@ JsonWriter& JsonWriter::f64_column(const std::string& pointer, const std::vector
     append_number(out_, v[i]);
   }
   if (!v.empty()) written_ |= std::uint64_t{1} << (depth_ - 1);
+  return end_array();
+}
+
+JsonWriter& JsonWriter::string_column(const std::string& pointer, const std::vector<std::string_view>& v) {
+  begin_array();
+  if (!side_) {
+    for (std::string_view s : v) value(s);
+    return end_array();
+  }
+  // Each row's index into the distinct strings: a linear search while they are few (a table's usual case), a hash
+  // map beyond, so a column of n distinct strings costs O(n), not O(n^2).
+  constexpr std::size_t kLinear = 16;
+  std::vector<std::string_view> distinct;
+  std::unordered_map<std::string_view, std::size_t> index;
+  const std::size_t offset = side_->size();
+  side_->reserve(offset + v.size());
+  std::size_t last = 0;
+  for (std::string_view s : v) {
+    std::size_t at = distinct.size();
+    if (at > 0 && distinct[last] == s) {
+      at = last;
+    } else if (distinct.size() <= kLinear) {
+      at = static_cast<std::size_t>(std::find(distinct.begin(), distinct.end(), s) - distinct.begin());
+    } else if (const auto it = index.find(s); it != index.end()) {
+      at = it->second;
+    }
+    if (at == distinct.size()) {
+      distinct.push_back(s);
+      value(s);
+      if (distinct.size() > kLinear) {
+        if (index.empty())
+          for (std::size_t i = 0; i < distinct.size(); ++i) index.emplace(distinct[i], i);
+        else
+          index.emplace(s, at);
+      }
+    }
+    last = at;
+    side_->push_back(static_cast<double>(at));
+  }
+  columns_.push_back({pointer, offset, v.size(), true});
   return end_array();
 }
 

@@ -4,7 +4,8 @@
 // as null), strings escape as it escapes them (invalid UTF-8 replaced), so a result reads back to the same values.
 //
 // Columns: with a side buffer, f64_column() puts a column's numbers in a buffer of doubles instead of the text (no
-// digits written or parsed); the wasm boundary hands that buffer to JavaScript as one Float64Array and the envelope
+// digits written or parsed), and string_column() writes only a column's distinct strings, with each row's index
+// into them in the buffer; the wasm boundary hands that buffer to JavaScript as one Float64Array and the envelope
 // says which JSON pointer each column belongs at (docs/schema.md, "Layout").
 #pragma once
 
@@ -61,9 +62,14 @@ class JsonWriter {
   // An array of numbers at `pointer` (the JSON pointer of this value in the document being written): as text, or,
   // with a side buffer, null in the text and the numbers appended to the buffer (columns() says where).
   JsonWriter& f64_column(const std::string& pointer, const std::vector<double>& v);
+  // An array of strings at `pointer`: as text, or, with a side buffer, its distinct strings in the order they first
+  // appear (an array in the text) and each row's index into them appended to the buffer (a column marked `strings`).
+  // Tables repeat a few strings over many rows (phase, class, compute type), so the text holds each once.
+  JsonWriter& string_column(const std::string& pointer, const std::vector<std::string_view>& v);
   struct SideColumn {
     std::string pointer;
     std::size_t offset = 0, length = 0;
+    bool strings = false;  // the buffer holds indices into the distinct strings the text has at `pointer`
   };
   const std::vector<SideColumn>& columns() const { return columns_; }
 

@@ -133,6 +133,42 @@ TEST_CASE("number columns go to the side buffer with their pointers, or into the
   CHECK(w.columns()[2].offset == 4);
 }
 
+// A string column as text, or with a side buffer its distinct strings in the text and each row's index beside the
+// numbers; past 16 distinct strings the indices come from a hash map, and must be the same.
+TEST_CASE("string columns keep each distinct string once, with each row's index in the side buffer", "[json]") {
+  const std::vector<std::string_view> v = {"prefill", "prefill", "decode", "a\"b", "prefill", "decode"};
+  std::string text;
+  JsonWriter plain(text);
+  plain.begin_object().key("s").string_column("/s", v).key("e").string_column("/e", {}).end_object();
+  CHECK(text == R"({"s":["prefill","prefill","decode","a\"b","prefill","decode"],"e":[]})");
+  CHECK(plain.columns().empty());
+  std::string lean;
+  std::vector<double> side = {42};
+  JsonWriter w(lean, &side);
+  w.begin_object().key("n").f64_column("/n", {1.5}).key("s").string_column("/s", v).key("e").string_column("/e", {}).end_object();
+  CHECK(lean == R"({"n":null,"s":["prefill","decode","a\"b"],"e":[]})");
+  CHECK(side == std::vector<double>{42, 1.5, 0, 0, 1, 2, 0, 1});
+  REQUIRE(w.columns().size() == 3);
+  CHECK(!w.columns()[0].strings);
+  CHECK(w.columns()[1].strings);
+  CHECK(w.columns()[1].pointer == "/s");
+  CHECK(w.columns()[1].offset == 2);
+  CHECK(w.columns()[1].length == 6);
+  CHECK(w.columns()[2].length == 0);
+
+  std::vector<std::string> names;
+  for (int i = 0; i < 40; ++i) names.push_back("op" + std::to_string(i % 20));  // 20 distinct, each twice
+  const std::vector<std::string_view> many(names.begin(), names.end());
+  std::string out;
+  std::vector<double> codes;
+  JsonWriter m(out, &codes);
+  m.string_column("", many);
+  const json distinct = json::parse(out);
+  REQUIRE(distinct.size() == 20);
+  REQUIRE(codes.size() == 40);
+  for (std::size_t i = 0; i < many.size(); ++i) CHECK(distinct[static_cast<std::size_t>(codes[i])] == names[i]);
+}
+
 // The envelope's finiteness check (api/registry.cpp) reads where the writer was given its first NaN or infinity:
 // a number on its own, one in a column (text or side buffer) or one inside a tree, as a JSON pointer.
 TEST_CASE("the first non-finite number is found where it was written", "[json]") {
