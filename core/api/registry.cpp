@@ -154,11 +154,14 @@ void envelope(std::string& out, std::vector<double>* side, F body) {
   }
   if (side) {
     out += ",\"columns\":[";
+    std::string pointer = "/value";  // one buffer for every entry's pointer
     for (std::size_t i = 0; i < w.columns().size(); ++i) {
       const auto& c = w.columns()[i];
       JsonWriter cw(out);
       if (i) out += ',';
-      cw.begin_array().value("/value" + c.pointer).value(c.offset).value(c.length);
+      pointer.resize(6);
+      pointer += c.pointer;
+      cw.begin_array().value(pointer).value(c.offset).value(c.length);
       if (c.strings) cw.value("strings");
       cw.end_array();
     }

@@ -295,13 +295,13 @@ JsonWriter& JsonWriter::raw(std::string_view text) {
   return *this;
 }
 
-JsonWriter& JsonWriter::f64_column(const std::string& pointer, const std::vector<double>& v) {
+JsonWriter& JsonWriter::f64_column(std::string pointer, const std::vector<double>& v) {
   std::size_t bad = v.size();
   if (!non_finite_.found)
     for (std::size_t i = 0; i < v.size() && bad == v.size(); ++i)
       if (!std::isfinite(v[i])) bad = i;
   if (side_) {
-    columns_.push_back({pointer, side_->size(), v.size()});
+    columns_.push_back({std::move(pointer), side_->size(), v.size()});
     side_->insert(side_->end(), v.begin(), v.end());
     separate();
     if (bad < v.size()) saw_non_finite(v[bad], out_.size(), "/" + std::to_string(bad));
@@ -318,7 +318,7 @@ JsonWriter& JsonWriter::f64_column(const std::string& pointer, const std::vector
   return end_array();
 }
 
-JsonWriter& JsonWriter::string_column(const std::string& pointer, const std::vector<std::string_view>& v) {
+JsonWriter& JsonWriter::string_column(std::string pointer, const std::vector<std::string_view>& v) {
   begin_array();
   if (!side_) {
     for (std::string_view s : v) value(s);
@@ -334,7 +334,8 @@ JsonWriter& JsonWriter::string_column(const std::string& pointer, const std::vec
   std::size_t last = 0;
   for (std::string_view s : v) {
     std::size_t at = distinct.size();
-    if (at > 0 && distinct[last] == s) {
+    // The same text object as the last row's (a name from one table) or equal text.
+    if (at > 0 && ((distinct[last].data() == s.data() && distinct[last].size() == s.size()) || distinct[last] == s)) {
       at = last;
     } else if (distinct.size() <= kLinear) {
       at = static_cast<std::size_t>(std::find(distinct.begin(), distinct.end(), s) - distinct.begin());
@@ -354,7 +355,7 @@ JsonWriter& JsonWriter::string_column(const std::string& pointer, const std::vec
     last = at;
     side_->push_back(static_cast<double>(at));
   }
-  columns_.push_back({pointer, offset, v.size(), true});
+  columns_.push_back({std::move(pointer), offset, v.size(), true});
   return end_array();
 }
 

@@ -61,11 +61,11 @@ class JsonWriter {
 
   // An array of numbers at `pointer` (the JSON pointer of this value in the document being written): as text, or,
   // with a side buffer, null in the text and the numbers appended to the buffer (columns() says where).
-  JsonWriter& f64_column(const std::string& pointer, const std::vector<double>& v);
+  JsonWriter& f64_column(std::string pointer, const std::vector<double>& v);
   // An array of strings at `pointer`: as text, or, with a side buffer, its distinct strings in the order they first
   // appear (an array in the text) and each row's index into them appended to the buffer (a column marked `strings`).
   // Tables repeat a few strings over many rows (phase, class, compute type), so the text holds each once.
-  JsonWriter& string_column(const std::string& pointer, const std::vector<std::string_view>& v);
+  JsonWriter& string_column(std::string pointer, const std::vector<std::string_view>& v);
   struct SideColumn {
     std::string pointer;
     std::size_t offset = 0, length = 0;
