@@ -24,17 +24,19 @@ export function unwrap(envelope) {
 // whole reply can be posted to another thread with that one buffer transferred. An entry marked "strings" is a
 // string column: the text holds its distinct strings and the buffer each row's index into them.
 export function placeColumns(envelope, columns) {
+  const unescape = (k) => (k.includes('~') ? k.replace(/~1/g, '/').replace(/~0/g, '~') : k);
   for (const [pointer, offset, length, kind] of envelope.columns || []) {
-    const keys = pointer.split('/').slice(1).map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const keys = pointer.split('/');
     let o = envelope;
-    for (let i = 0; i < keys.length - 1; i++) o = o[keys[i]];
-    const key = keys[keys.length - 1];
-    const view = columns.subarray(offset, offset + length);
+    for (let i = 1; i < keys.length - 1; i++) o = o[unescape(keys[i])];
+    const key = unescape(keys[keys.length - 1]);
     if (kind === 'strings') {
       const distinct = o[key];
-      o[key] = Array.from(view, (i) => distinct[i]);
+      const strings = new Array(length);
+      for (let i = 0; i < length; i++) strings[i] = distinct[columns[offset + i]];
+      o[key] = strings;
     } else {
-      o[key] = view;
+      o[key] = columns.subarray(offset, offset + length);
     }
   }
   delete envelope.columns;
