@@ -102,6 +102,10 @@ test('columns: callColumns gives the rows\' numbers as Float64Arrays, exactly', 
   assert.ok(columns instanceof Float64Array && columns.length > 1000);
   const env = JSON.parse(text);
   assert.equal(env.value.ops.flops, null);  // in the buffer, not in the text
+  // String columns: their distinct strings in the text (first appearance first), each row's index in the buffer.
+  assert.deepEqual(env.value.ops.phase, ['prefill', 'decode']);
+  assert.deepEqual(env.columns.filter((c) => c[3] === 'strings').map((c) => c[0].split('/').pop()),
+    ['name', 'phase', 'group', 'class', 'compute_type', 'device', 'bound', 'compute_type_used']);
   const byColumns = placeColumns(env, columns).value;
   assert.equal(env.columns, undefined);
   assert.ok(byColumns.ops.flops instanceof Float64Array);
