@@ -1,5 +1,5 @@
-// The wasm boundary: JSON text in, an envelope as JSON text out (and, for tables asked as columns, their numbers as
-// one Float64Array). core/api guarantees no C++ exception crosses it; the JS wrapper (npm/client.js) parses the
+// The wasm boundary: JSON text in, an envelope as JSON text out (and, for tables asked as columns, their numbers and
+// their string columns' indices as one Float64Array). core/api guarantees no C++ exception crosses it; the JS wrapper (npm/client.js) parses the
 // envelope. Text leaves the module through the engine's TextDecoder (embind's own std::string conversion walks
 // the bytes in JavaScript, which cost more than the analysis); a request may come in as a string or, faster, as
 // UTF-8 bytes (a Uint8Array).
@@ -21,8 +21,9 @@ emscripten::val text_of(const std::string& s) {
 emscripten::val call(const std::string& fn, const std::string& request) { return text_of(infercast::call(fn, request)); }
 // File bytes (a Uint8Array from JS arrives as std::string): the GGUF header reader.
 emscripten::val call_bytes(const std::string& fn, const std::string& bytes) { return text_of(infercast::call_bytes(fn, bytes)); }
-// The envelope's text and its number columns (a request's "layout": "columns") as one Float64Array copied out of
-// the module's memory: {text, columns}; the envelope's "columns" says which JSON pointer each range belongs at.
+// The envelope's text and its columns (a request's "layout": "columns": numbers, and string columns' indices into
+// their distinct strings) as one Float64Array copied out of the module's memory: {text, columns}; the envelope's
+// "columns" says which JSON pointer each range belongs at.
 emscripten::val call_columns(const std::string& fn, const std::string& request) {
   std::vector<double> columns;
   emscripten::val out = emscripten::val::object();

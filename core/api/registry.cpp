@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <new>
+#include <string_view>
 #include <vector>
 
 #include "api/envelope.hpp"
@@ -154,12 +155,13 @@ void envelope(std::string& out, std::vector<double>* side, F body) {
   }
   if (side) {
     out += ",\"columns\":[";
-    std::string pointer = "/value";  // one buffer for every entry's pointer
+    constexpr std::string_view kValue = "/value";
+    std::string pointer(kValue);  // one buffer for every entry's pointer
     for (std::size_t i = 0; i < w.columns().size(); ++i) {
       const auto& c = w.columns()[i];
       JsonWriter cw(out);
       if (i) out += ',';
-      pointer.resize(6);
+      pointer.resize(kValue.size());
       pointer += c.pointer;
       cw.begin_array().value(pointer).value(c.offset).value(c.length);
       if (c.strings) cw.value("strings");

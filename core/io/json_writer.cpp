@@ -330,7 +330,6 @@ JsonWriter& JsonWriter::string_column(std::string pointer, const std::vector<std
   std::vector<std::string_view> distinct;
   std::unordered_map<std::string_view, std::size_t> index;
   const std::size_t offset = side_->size();
-  side_->reserve(offset + v.size());
   std::size_t last = 0;
   for (std::string_view s : v) {
     std::size_t at = distinct.size();
