@@ -520,6 +520,7 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     p.reject_unknown();
   } else {
     r.raw("parallel");
+    if (has_system) mi.plan = default_plan(in.rm.spec, mi.sys);  // the largest valid tensor-parallel group of a node
   }
   const bool has_spec = r.has("speculative");
   if (has_spec) {

@@ -330,6 +330,17 @@ std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const 
   return stages;
 }
 
+ParallelPlan default_plan(const ModelSpec& m, const System& sys) {
+  ParallelPlan p;
+  for (int t = std::min(kDefaultTpMax, sys.devices_per_node); t > 1; --t) {
+    if (sys.devices_per_node % t == 0 && model_problem(m, t, 1).empty()) {
+      p.tp = t;
+      break;
+    }
+  }
+  return p;
+}
+
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,
                             double tokens, double logit_rows) {
   StepComm c;

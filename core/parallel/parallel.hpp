@@ -125,6 +125,13 @@ struct PlanForecast {
 // stages than layers, a tensor-parallel group that straddles nodes, more devices than the system has.
 std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const System& sys);
 
+// The plan of a request that names a system and no /parallel: tensor parallelism over the largest group of one
+// node's devices, at most 8, that the model splits over (heads, KV heads, MLP and expert widths), one stage, one
+// replica: what vLLM's, SGLang's and TensorRT-LLM's recipes run on a node (--tensor-parallel-size 8 on 8 GPUs), and
+// what the page picks when a system is chosen. Never an invalid split: 1 when nothing larger divides.
+inline constexpr int kDefaultTpMax = 8;
+ParallelPlan default_plan(const ModelSpec& m, const System& sys);
+
 // Communication of one step of `tokens` new tokens and `logit_rows` LM-head rows over the plan's stages and stage
 // boundaries: what forecast_plan adds to every step (the serving model's steps too).
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "api/envelope.hpp"
 #include "helpers.hpp"
 #include "parallel/parallel.hpp"
 
@@ -133,6 +134,35 @@ TEST_CASE("invalid splits are refused with messages that say why", "[parallel]")
   p = ParallelPlan{};
   p.tp = 16;
   CHECK(split_error("llama-3.1-405b", "2x-hgx-h200-ib", p).empty());
+}
+
+// A request that names a system and no plan (the CLI's --system without --tp, the page right after a system is
+// chosen) runs tensor parallelism over the largest group of one node, at most 8, that the model splits over.
+TEST_CASE("a system without a plan runs the largest valid tensor-parallel group of a node", "[parallel]") {
+  const auto tp_of = [](const std::string& model, const std::string& system) {
+    const ParallelPlan p = default_plan(preset_model(model), sys(system));
+    CHECK(p.pp == 1);
+    CHECK(p.dp == 1);
+    CHECK(p.ep == 1);
+    CHECK(split_error(model, system, p).empty());  // never an invalid split
+    return p.tp;
+  };
+  CHECK(tp_of("deepseek-v3", "hgx-h200") == 8);      // 128 heads
+  CHECK(tp_of("qwen2.5-7b", "hgx-h200") == 4);       // 28 heads: 8 does not divide them
+  CHECK(tp_of("phi-3-medium-4k", "hgx-h200") == 2);  // 10 KV heads: neither 8 nor 4 divides or is a multiple
+  CHECK(tp_of("llama-3.1-8b", "2x-dgx-h100-ib") == 8);  // one node of two
+  CHECK(tp_of("llama-3.1-8b", "2x-rtx-4090-pcie") == 2);
+  // Through the API: the same plan as asking for it, and the request without /parallel says which it ran.
+  const json none = call_json("analyze", R"({"model":"deepseek-v3","system":"hgx-h200"})");
+  const json given = call_json("analyze", R"({"model":"deepseek-v3","system":"hgx-h200","parallel":{"tp":8}})");
+  REQUIRE(none["ok"] == true);
+  CHECK(none["value"]["parallel"]["plan"]["tp"] == 8);
+  CHECK(none["value"]["parallel"]["plan"]["devices"] == 8);
+  CHECK(none["value"]["parallel"]["stages"][0]["fits"] == true);
+  CHECK(none["value"]["parallel"]["tpot_s"] == given["value"]["parallel"]["tpot_s"]);
+  // A plan given in part keeps its own defaults: pp 2 alone runs tp 1.
+  const json pp2 = call_json("analyze", R"({"model":"llama-3.1-8b","system":"hgx-h200","parallel":{"pp":2}})");
+  CHECK(pp2["value"]["parallel"]["plan"]["tp"] == 1);
 }
 
 TEST_CASE("each device holds its share of the parameters", "[parallel]") {
