@@ -151,7 +151,9 @@ export function bind() {
 
   $('system').addEventListener('change', () => {
     applySystem(state, ctx.presets.systems.find((x) => x.id === $('system').value));
-    if (state.system && state.tp * state.pp * state.dp === 1) state.tp = Math.min(8, state.dpn * state.nodes);
+    // A plan left at one device: the core picks it (the largest tensor-parallel group of a node, at most 8, that the
+    // model splits over, as the CLI's --system without --tp), and the plan fields then show what it picked.
+    ctx.autoPlan = Boolean(state.system) && state.tp * state.pp * state.dp * state.ep === 1;
     syncInputs();
     fillEditor();
     update();

@@ -44,6 +44,7 @@ export const ctx = {
   store: { doc: { devices: [], models: [] }, notice: '', readOnly: false },
   urlDevice: null,
   generation: 0,  // of the latest change; a call whose generation is older than this is stale
+  autoPlan: false,  // a system was just chosen with a one-device plan: the core picks the plan (parallel.js)
   lastResult: null,
   lastBatching: null,
   lastSweep: null,

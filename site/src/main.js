@@ -66,6 +66,14 @@ export async function update() {
     return;
   }
   const r = env.value;
+  // The plan the core picked for a system just chosen becomes the page's own (its fields, the link).
+  if (ctx.autoPlan && r.parallel) {
+    ctx.autoPlan = false;
+    const { tp, pp, ep, dp } = r.parallel.plan;
+    Object.assign(state, { tp, pp, ep, dp });
+    for (const id of ['tp', 'pp', 'ep', 'dp']) $(id).value = String(state[id]);
+    writeUrl();
+  }
   r.ops = rows(r.ops);
   if (r.decode.timeline) r.decode.timeline = rows(r.decode.timeline);
   if (r.parallel) r.parallel.timeline = rows(r.parallel.timeline);

@@ -1,6 +1,7 @@
 // Several devices, speculative decoding and batching curves in the page: the request fields, the plan cards and
 // tables, and the batching chart. All numbers come from the core (core/parallel); nothing is computed here.
 import { chartWidth, pointLabels } from './charts.js';
+import { ctx } from './ctx.js';
 import { replacePlot } from './plots.js';
 import { bytes, count, seconds } from './format.js';
 
@@ -25,7 +26,8 @@ export function addMulti(req, state) {
     };
     if (state.nodes > 1 || state.obw > 0) req.system.inter = { bandwidth_GBps: state.obw, latency_us: state.olat, efficiency: state.oeff };
   }
-  req.parallel = { tp: state.tp, pp: state.pp, ep: state.ep, dp: state.dp, algorithm: state.algo };
+  // Right after a system is chosen (ctx.autoPlan) no plan is sent: the core picks it, as for the CLI's --system.
+  if (!(ctx.autoPlan && state.system)) req.parallel = { tp: state.tp, pp: state.pp, ep: state.ep, dp: state.dp, algorithm: state.algo };
   if (state.draft) {
     req.speculative = { draft_tokens: state.dtok, acceptance: state.acc };
     if (state.draft === 'mtp') req.speculative.draft = 'mtp';

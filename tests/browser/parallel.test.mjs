@@ -26,9 +26,12 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   assert.match(await page.textContent('#cards'), /does NOT fit/);
   await showTab(page, 'multi');
   await page.selectOption('#system', 'hgx-h200');
+  // The plan is the core's for a system without one (the CLI's --system without --tp): tp 8 here, shown in the field.
   await page.waitForFunction(() => /system=hgx-h200/.test(location.hash) && /tp=8/.test(location.hash));
+  assert.equal(await page.inputValue('#tp'), '8');
   const cli8 = native(['analyze', '--model', 'deepseek-v3', '--weights', 'fp8', '--prompt', '1024', '--gen', '256', '--hardware', 'nvidia-h200-sxm',
-    '--system', path.join(root, 'presets/systems/hgx-h200.json'), '--tp', '8']).parallel;
+    '--system', path.join(root, 'presets/systems/hgx-h200.json')]).parallel;
+  assert.equal(cli8.plan.tp, 8);
   await cardIs(page, 'Memory per device', bytes(cli8.device_required_bytes));
   assert.equal(await cardValue(page, 'Time to first token'), seconds(cli8.ttft_s));
   assert.equal(await cardValue(page, 'Time per output token'), seconds(cli8.tpot_s));
