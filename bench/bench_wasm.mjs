@@ -77,15 +77,21 @@ if (!isMainThread) {
     }
   }
   console.log('\nOne analysis (batch 8, prompt 2048, 32k generated), wasm, per call (after 150 warm-up calls each)');
-  console.log('model            core (us)  JSON call (us)   ratio  lean call (us)   ratio');
+  // The lean call's two parts: the module's callColumns (the C++ call, the text decoded, the buffer copied out) and
+  // JavaScript's JSON.parse and placeColumns of its reply.
+  console.log('model            core (us)  JSON call (us)   ratio  lean call (us)   ratio  of which: module (us)  parse+place (us)');
   for (const id of ['llama-3.1-8b', 'gemma-2-9b', 'llama-4-scout', 'deepseek-v3']) {
     const req = { model: id, hardware: 'nvidia-h100-sxm', workload: { batch: 8, prompt: 2048, gen: 32768 } };
     const text = JSON.stringify(req);
     const core = (time(3, () => mod.analyzeRepeat(text, iters + 1)) - time(3, () => mod.analyzeRepeat(text, 1))) / iters;
     const json = time(iters, () => JSON.parse(mod.call('analyze', bytes(text))));
     const cols = time(iters, () => lean(mod, 'analyze', { ...req, layout: 'columns' }));
+    const leanBytes = bytes({ ...req, layout: 'columns' });
+    const inModule = time(iters, () => mod.callColumns('analyze', leanBytes));
+    const reply = mod.callColumns('analyze', leanBytes);
+    const place = time(iters, () => placeColumns(JSON.parse(reply.text), reply.columns));
     console.log(`${id.padEnd(16)} ${(1000 * core).toFixed(1).padStart(9)} ${(1000 * json).toFixed(1).padStart(15)} ${(json / core).toFixed(2).padStart(6)}x ` +
-      `${(1000 * cols).toFixed(1).padStart(15)} ${(cols / core).toFixed(2).padStart(6)}x`);
+      `${(1000 * cols).toFixed(1).padStart(15)} ${(cols / core).toFixed(2).padStart(6)}x ${(1000 * inModule).toFixed(1).padStart(22)} ${(1000 * place).toFixed(1).padStart(17)}`);
   }
 
   // A request holds at most 10,000 entries and its work estimate counts each interval once per entry (docs/schema.md,
