@@ -65,7 +65,9 @@ test('does DeepSeek-V3 fit on 8x H200, and at what TPOT? Three actions', async (
   await act.click('#tab-multi');
   await act.select('#system', 'hgx-h200');
   assert.ok(act.count <= 5);
-  const r = native('analyze', '--model', 'deepseek-v3', '--system', 'hgx-h200', '--tp', '8');
+  // The CLI's answer to the same question, with no plan given: the core picks tp 8 for both front ends.
+  const r = native('analyze', '--model', 'deepseek-v3', '--system', 'hgx-h200');
+  assert.equal(r.parallel.plan.tp, 8);
   assert.ok(r.parallel.fits);
   const a = answerOf(r, 'declared');
   assert.match(a.sentence, /^DeepSeek-V3 in fp8_block128 on 8x NVIDIA H200[^:]* \(tp 8\): fits in \d+(\.\d)? of 12[56](\.\d)? GiB per device under vLLM \(V1 engine\)'s memory fraction, first token after/);
