@@ -106,8 +106,11 @@ void print_analysis_table(const json& r) {
               << (mem["reserve_bytes"].get<double>() > 0 ? " (" + bytes_str(mem["reserve_bytes"].get<double>()) + " kept by the driver and OS)" : "")
               << (mem["runtime_usable_bytes"].is_null() ? std::string()
                                                         : ", within " + r["execution"]["runtime_name"].get<std::string>() + "'s memory fraction")
-              << (mem["fits"].get<bool>() ? (mem["fits_first_tier"].get<bool>() ? ": fits" : ": fits only by spilling to slower tiers")
-                                          : ": DOES NOT FIT (spills to the slowest tier)") << "\n";
+              << (mem["fits"].get<bool>()
+                      ? (mem["fits_first_tier"].get<bool>() ? ": fits" : ": fits only by spilling to slower tiers")
+                      // What would make it fit, as the page's answer says it.
+                      : ": DOES NOT FIT (the times below as if it spilled to the slowest tier); try a smaller format "
+                        "(--weights), layers in system RAM (--gpu-layers) or several devices (--system)") << "\n";
     const auto& pk = r["peak"];
     if (pk["memory_only"].get<bool>()) {
       std::cout << "Peak: none (times count memory and dispatch only: a lower bound, not a forecast)\n";
