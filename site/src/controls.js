@@ -90,6 +90,8 @@ function bindNumber(c) {
       state[key] = x;
     }
     $(c.error).textContent = '';
+    // A plan field the user sets is theirs: no longer left to the core (ctx.autoPlan, set when a system is chosen).
+    if (c.path?.startsWith('/parallel/')) ctx.autoPlan = false;
     if (!c.local) update();
   });
 }
@@ -158,7 +160,13 @@ export function bind() {
     fillEditor();
     update();
   });
-  for (const id of ['algo', 'draft']) $(id).addEventListener('change', () => { state[id] = $(id).value; update(); });
+  for (const id of ['algo', 'draft']) {
+    $(id).addEventListener('change', () => {
+      state[id] = $(id).value;
+      if (id === 'algo') ctx.autoPlan = false;  // /parallel/algorithm: the plan is the user's now
+      update();
+    });
+  }
   $('export-batching').addEventListener('click', () => ctx.lastBatching && download('infercast-batching.csv', 'text/csv', batchingCsv(ctx.lastBatching)));
 
   const selects = { model: 'model', hardware: 'hardware', weights: 'weights', activations: 'activations', kv: 'kv', convention: 'convention', attention: 'attention', moe: 'moe', mlp: 'mlp', 'lora-mode': 'loraMode', hadamard: 'hadamard' };
