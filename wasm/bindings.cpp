@@ -1,8 +1,8 @@
 // The wasm boundary: JSON text in, an envelope as JSON text out (and, for tables asked as columns, their numbers and
-// their string columns' indices as one Float64Array). core/api guarantees no C++ exception crosses it; the JS wrapper (npm/client.js) parses the
-// envelope. Text leaves the module through the engine's TextDecoder (embind's own std::string conversion walks
-// the bytes in JavaScript, which cost more than the analysis); a request may come in as a string or, faster, as
-// UTF-8 bytes (a Uint8Array).
+// their string columns' indices as one Float64Array). core/api guarantees no C++ exception crosses it; the JS
+// wrapper (npm/client.js) parses the envelope. Text leaves the module through the engine's TextDecoder (embind's
+// own std::string conversion walks the bytes in JavaScript, which cost more than the analysis); a request may come
+// in as a string or, faster, as UTF-8 bytes (a Uint8Array).
 #include <emscripten/bind.h>
 
 #include <string>
