@@ -71,7 +71,7 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   hw.notes = r.string_or("notes", "");
   // The runtime its users most run (a runtime preset); without it, presets/defaults/default_runtimes.json decides.
   hw.default_runtime = r.string_or("default_runtime", "");
-  if (!hw.default_runtime.empty() && !find_runtime_preset(hw.default_runtime))
+  if (!hw.default_runtime.empty() && !has_runtime_preset(hw.default_runtime))
     r.fail("default_runtime", "unknown_preset", r.child_path("default_runtime") + " holds \"" + hw.default_runtime +
                                                     "\", which is not a runtime preset; run `infercast runtimes` for the list");
   hw.launch_year = static_cast<int>(r.nonneg_int_or("launch_year", 0));

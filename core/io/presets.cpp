@@ -67,6 +67,9 @@ class LazyPresets {
     return i < files_.size() ? &at(i) : nullptr;
   }
 
+  // Whether an entry's file is <id>.json, without reading it (a reference to a preset checked before it is used).
+  bool has(const std::string& id) const { return index_of_file(id) < files_.size(); }
+
   // Where `p` is in the table (size() when it is not one of its entries).
   std::size_t index_of(const T* p) const {
     const std::vector<T>& v = items_.values;
@@ -182,6 +185,7 @@ const std::vector<RuntimeSpec>& runtime_presets() {
 }
 
 const RuntimeSpec* find_runtime_preset(const std::string& id) { return runtimes().find(id); }
+bool has_runtime_preset(const std::string& id) { return runtimes().has(id); }
 const System* find_system_preset(const std::string& id) { return systems().find(id); }
 const ModelPreset* find_model_preset(const std::string& id) { return models().find(id); }
 const HardwareSpec* find_hardware_preset(const std::string& id) { return hardware().find(id); }

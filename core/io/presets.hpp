@@ -33,5 +33,7 @@ const std::vector<System>& system_presets();
 const System* find_system_preset(const std::string& id);
 const std::vector<RuntimeSpec>& runtime_presets();
 const RuntimeSpec* find_runtime_preset(const std::string& id);
+// Whether a runtime preset of that id is embedded, without reading it (find_runtime_preset reads it).
+bool has_runtime_preset(const std::string& id);
 
 }  // namespace infercast
