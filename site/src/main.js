@@ -251,7 +251,6 @@ function followOtherTabs(event) {
 async function start() {
   ctx.store = loadStore(localStorage);
   window.addEventListener('storage', followOtherTabs);
-  readUrl();
   let lists;
   try {
     lists = await catalogs();
@@ -261,6 +260,7 @@ async function start() {
   }
   const [models, hardware, dtypes, conventions, version, scenarioList, regions, systems, options, limits, runtimeList] = CATALOGS.map((name) => ({ value: lists[name] }));
   ctx.presets = { models: models.value, hardware: hardware.value, systems: systems.value };
+  readUrl();  // after the presets: a system the link names fills what the link leaves out
   ctx.options = options.value;
   ctx.limits = limits.value;
   fillChoices();

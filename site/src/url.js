@@ -1,14 +1,35 @@
 // The scenario in the link: read into the state (a link names what it changes; the rest is the defaults) and
 // written back on every change.
 import { ctx, DEFAULTS, state } from './ctx.js';
+import { applySystem } from './parallel.js';
 import { customDevice } from './request.js';
 import { decodeState, encodeObject } from './urlstate.js';
 
-// The state a link describes: what it names, and the defaults for everything it does not (a link opened in a tab
-// that already shows the page replaces that tab's scenario whole).
+// The link's keys of a plan over several devices (parallel.js sends them as /parallel), and those a system preset
+// fills (applySystem).
+const PLAN_KEYS = ['tp', 'pp', 'ep', 'dp', 'algo'];
+const SYSTEM_KEYS = ['hardware', 'dpn', 'nodes', 'ibw', 'ilat', 'ieff', 'obw', 'olat', 'oeff'];
+
+// A link that names a system preset takes the device and links it does not name from the preset, as choosing the
+// system in the page does (a link written by hand may name the system alone: its fields were left at the page's
+// defaults, an intra-node bandwidth of 0 that the core refuses). Needs the presets (ctx.presets).
+function fillSystem(named) {
+  const sys = ctx.presets.systems.find((s) => s.id === state.system);
+  if (!sys) return;
+  const given = Object.fromEntries(SYSTEM_KEYS.filter((k) => named.has(k)).map((k) => [k, state[k]]));
+  applySystem(state, sys);
+  Object.assign(state, given);
+}
+
+// The state a link describes: what it names, and the defaults for everything it does not (a named system's for
+// its device and links); a link opened in a tab that already shows the page replaces that tab's scenario whole.
 export function readUrl() {
-  const { state: decoded, device, config } = decodeState(location.hash, DEFAULTS);
+  const { state: decoded, named, device, config } = decodeState(location.hash, DEFAULTS);
   Object.assign(state, decoded, { config: null });
+  // A link that names a system and no plan leaves the plan to the core, as a request without /parallel does (the
+  // CLI's --system without --tp); the link the page writes for a system always names tp (writeUrl).
+  ctx.autoPlan = Boolean(state.system) && !PLAN_KEYS.some((k) => named.has(k));
+  fillSystem(named);
   ctx.urlDevice = device;
   if (config) {
     state.config = config;
@@ -19,6 +40,9 @@ export function readUrl() {
 export function writeUrl() {
   const p = new URLSearchParams();
   for (const k of Object.keys(DEFAULTS)) if (state[k] !== DEFAULTS[k]) p.set(k, String(state[k]));
+  // With a system, a plan of the user's or one the core picked names tp even at 1: a link without it means "the
+  // core picks the plan" (readUrl).
+  if (state.system && !ctx.autoPlan && !p.has('tp')) p.set('tp', String(state.tp));
   if (state.model === 'custom' && state.config) p.set('config', encodeObject(state.config));
   const dev = customDevice();
   if (dev) p.set('device', encodeObject(dev));

@@ -31,8 +31,9 @@ export function decodeObject(b64, maxDepth) {
   }
 }
 
-// {state, device, config}: `state` holds every key of `defaults` (the link's value when it has the default's type:
-// a finite number for a number), `device` and `config` the objects the link carries (or null).
+// {state, named, device, config}: `state` holds every key of `defaults` (the link's value when it has the default's
+// type: a finite number for a number), `named` the keys of `defaults` the link names (whatever they hold), `device`
+// and `config` the objects the link carries (or null).
 export function decodeState(hash, defaults, maxDepth = 64) {
   let p;
   try {
@@ -41,8 +42,10 @@ export function decodeState(hash, defaults, maxDepth = 64) {
     p = new URLSearchParams();
   }
   const state = { ...defaults };
+  const named = new Set();
   for (const k of Object.keys(defaults)) {
     if (!p.has(k)) continue;
+    named.add(k);
     const v = p.get(k);
     if (typeof defaults[k] === 'number') {
       const n = v.trim() === '' ? NaN : Number(v);
@@ -53,6 +56,7 @@ export function decodeState(hash, defaults, maxDepth = 64) {
   }
   return {
     state,
+    named,
     device: p.has('device') ? decodeObject(p.get('device'), maxDepth) : null,
     config: p.has('config') ? decodeObject(p.get('config'), maxDepth) : null,
   };

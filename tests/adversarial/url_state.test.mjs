@@ -29,6 +29,9 @@ function check(hash) {
     assert.equal(typeof out.state[k], typeof v, `${k} of ${JSON.stringify(hash)}`);
     if (typeof v === 'number') assert.ok(Number.isFinite(out.state[k]), `${k} of ${JSON.stringify(hash)} is finite`);
   }
+  // `named` lists the keys of the defaults the link names, and only those (url.js reads a plan left out from it).
+  assert.ok(out.named instanceof Set, `named of ${JSON.stringify(hash)}`);
+  for (const k of out.named) assert.ok(k in DEFAULTS, `${k} named by ${JSON.stringify(hash)} is a key of the defaults`);
   for (const o of [out.device, out.config]) {
     assert.ok(o === null || (typeof o === 'object' && !Array.isArray(o)), `an object or null from ${JSON.stringify(hash)}`);
   }
@@ -100,4 +103,12 @@ test('mutations of a real link never break the decoding', () => {
     }
     check(chars.join(''));
   }
+});
+
+test('the keys a link names are known, whatever they hold: a plan left out is told from a plan of 1', () => {
+  assert.deepEqual([...check('#model=deepseek-v3&tp=abc&unknown=1').named].sort(), ['model', 'tp']);
+  assert.equal(check('#tp=abc').state.tp, 1);  // named, but not a number: the default is kept
+  assert.deepEqual([...check('#tp=1').named], ['tp']);
+  assert.deepEqual([...check('#model=deepseek-v3').named], ['model']);
+  assert.deepEqual([...check('').named], []);
 });

@@ -70,6 +70,30 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   await context.close();
 });
 
+test('a link naming a system and no plan runs the core\'s plan, as the CLI does; a link naming tp 1 keeps one device', async () => {
+  const scenario = 'model=deepseek-v3&weights=fp8&prompt=1024&gen=256&system=hgx-h200';
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#${scenario}`);
+  await analyzed(page);
+  // The CLI given the system and no --tp: tp 8 (core/parallel default_plan).
+  const cli = native(['analyze', '--model', 'deepseek-v3', '--weights', 'fp8', '--prompt', '1024', '--gen', '256', '--hardware', 'nvidia-h200-sxm',
+    '--system', path.join(root, 'presets/systems/hgx-h200.json')]).parallel;
+  assert.equal(cli.plan.tp, 8);
+  assert.equal(await page.inputValue('#tp'), '8');
+  assert.equal(await cardValue(page, 'Devices'), '8');
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(cli.tpot_s));
+  assert.match(await page.textContent('#cards'), /fits/);
+  // The link now names the plan the core ran, so it reopens the same numbers.
+  await page.waitForFunction(() => /tp=8/.test(location.hash));
+  // A link that names tp 1 is a plan of the user's: one H200, which cannot hold the model.
+  await page.goto(`${env.base}#${scenario}&tp=1`);
+  await analyzed(page);
+  assert.equal(await page.inputValue('#tp'), '1');
+  assert.match(await page.textContent('#cards'), /does NOT fit/);
+  assert.match(page.url(), /tp=1/);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('Llama-3.1-405B over two H200 nodes with a draft model; the batching curve is drawn and exported', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-405b&batch=4&prompt=2048&gen=256`);
   await analyzed(page);
