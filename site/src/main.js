@@ -49,13 +49,11 @@ export async function update() {
   const t0 = performance.now();
   // Operators and timeline as columns (Float64Arrays, no digits written or parsed); the workload's requests back
   // for the explanations.
-  const pending = backend.envelope('analyze', { ...request(), layout: 'columns', echo_requests: true }, { columns: true, tag: 'input' });
-  // The link follows the inputs while the core works (history.replaceState takes milliseconds).
-  writeUrl();
-  const env = await pending;
+  const env = await backend.envelope('analyze', { ...request(), layout: 'columns', echo_requests: true }, { columns: true, tag: 'input' });
   if (mine !== ctx.generation) return;  // a newer request superseded this one
   clearErrors();
   if (!env.ok) {
+    writeUrl();  // the link follows the inputs, valid or not
     $(errorSlot(env.error.path)).textContent = env.error.message;
     $('status').textContent = 'The last change could not be analyzed; the results below are from the previous valid input.';
     $('status').dataset.generation = String(mine);
@@ -72,7 +70,6 @@ export async function update() {
     const { tp, pp, ep, dp } = r.parallel.plan;
     Object.assign(state, { tp, pp, ep, dp });
     for (const id of ['tp', 'pp', 'ep', 'dp']) $(id).value = String(state[id]);
-    writeUrl();
   }
   r.ops = rows(r.ops);
   if (r.decode.timeline) r.decode.timeline = rows(r.decode.timeline);
@@ -85,6 +82,9 @@ export async function update() {
   if (state.tab === 'validation') showValidation();
   await painted();
   if (mine !== ctx.generation) return;
+  // The link follows the inputs (the plan the core picked too) once their numbers are on screen: replacing it takes
+  // milliseconds (history.replaceState), which the reply waited for when it was written while the core worked.
+  writeUrl();
   renderCharts(r);
   // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).
   if (state.tab === 'dse') runTcTm();

@@ -103,7 +103,8 @@ test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their 
   const bf16 = native('analyze', '--model', 'gpt-oss-120b', '--hardware', 'nvidia-h100-sxm', '--weights', 'bf16', '--batch', '1', '--prompt', '512', '--gen', '128');
   await page.selectOption('#weights', 'bf16');
   await page.waitForFunction((v) => [...document.querySelectorAll('.card .value')].some((e) => e.textContent === v), bytes(bf16.memory.required_bytes), { timeout: 10000 });
-  assert.ok(page.url().includes('weights=bf16'));
+  // The link follows once the numbers are painted.
+  await page.waitForFunction(() => location.hash.includes('weights=bf16'));
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });

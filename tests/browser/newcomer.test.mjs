@@ -254,7 +254,8 @@ test('search keeps the current model when nothing matches; offload answers for a
   await page.fill('#ngl', '20');
   const ngl20 = native('analyze', '--model', 'llama-3.1-70b', '--hardware', 'nvidia-rtx-4090', '--weights', 'q4_k_m', '--gpu-layers', '20');
   await answerIs(page, answerOf(ngl20, 'q4_k_m').sentence);
-  assert.ok(page.url().includes('ngl=20') && page.url().includes('offload=on'));
+  // The link follows once the numbers are painted.
+  await page.waitForFunction(() => location.hash.includes('ngl=20') && location.hash.includes('offload=on'));
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });

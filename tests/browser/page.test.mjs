@@ -97,7 +97,7 @@ test('dropping a config analyzes it; a broken config gets a clear error next to 
   await page.waitForFunction(() => /^custom llama: /.test(document.getElementById('model-info').textContent));
   const tiny = JSON.parse(execFileSync(cli, ['analyze', '--model', path.join(root, 'tests/data/tiny-llama.json'), '--format', 'json'], { encoding: 'utf8' }));
   assert.match(await page.textContent('#model-info'), new RegExp(`${tiny.model.params_total.toLocaleString('en-US')} parameters`));
-  assert.ok(page.url().includes('config='));
+  await page.waitForFunction(() => location.hash.includes('config='));  // the link follows once the numbers are painted
   const before = await cardValue(page, 'Time to first token');
 
   await dropFile(page, 'broken.json', '{"model_type": "llama", "hidden_size": 4096,');
