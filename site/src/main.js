@@ -151,7 +151,8 @@ async function updateBatching(mine) {
     return;
   }
   ctx.lastBatching = env.value;
-  renderBatching(env.value, $('batching'), $('batching-note'));
+  // Drawn only where it shows: a hidden tab is drawn from ctx.lastBatching when it is shown (whenShown).
+  if (!$('panel-multi').hidden) renderBatching(env.value, $('batching'), $('batching-note'));
 }
 
 // Throughput and memory for every weight format x KV format, the rest of the scenario unchanged.
@@ -166,7 +167,7 @@ async function updateSweep(mine) {
     return;
   }
   ctx.lastSweep = env.value;
-  renderSweep(env.value);
+  if (!$('panel-quant').hidden) renderSweep(env.value);  // as the batching chart
 }
 
 export function render(r) {

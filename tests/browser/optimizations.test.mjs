@@ -84,10 +84,11 @@ test('a LIFE scenario fills the controls, equals the CLI, and the quantization s
   const names = await page.evaluate(() => [...document.querySelectorAll('#ops tbody tr')].map((tr) => tr.cells[0].textContent));
   assert.ok(names.includes('hadamard_down_in'), names.join(', '));
 
-  // The sweep chart is drawn (for this scenario, not the one before it) and its CSV equals the CLI's quant-sweep.
+  // The sweep chart is drawn when its tab is shown (for this scenario, not the one before it) and its CSV equals
+  // the CLI's quant-sweep.
   await settled(page);
-  await page.waitForFunction(() => document.querySelector('#quant-sweep canvas') && /10 weight formats x 3 KV formats/.test(document.getElementById('sweep-note').textContent));
   await showTab(page, 'quant');
+  await page.waitForFunction(() => document.querySelector('#quant-sweep canvas') && /10 weight formats x 3 KV formats/.test(document.getElementById('sweep-note').textContent));
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-sweep')]);
   const file = path.join(artifacts, 'quant-sweep.csv');
   await download.saveAs(file);
