@@ -1,6 +1,7 @@
 // The page's uPlot charts: one place that replaces a chart in its box, and an SVG of what a chart shows (axes,
 // ticks, labels, lines, points) for the "Export SVG" buttons, drawn from the chart's own scales and data.
 import uPlot from 'uplot';
+import { el, NS } from './svg.js';
 
 const plots = new Map();  // box id -> uPlot instance
 
@@ -37,13 +38,6 @@ export function plotOf(id) {
   return plots.get(id) || null;
 }
 
-const NS = 'http://www.w3.org/2000/svg';
-function el(name, attrs, text) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 // An SVG of a uPlot chart as drawn: plot box, each axis's ticks and label, each shown series as a polyline
 // broken at gaps (dashed where the series is), its points, and a legend.

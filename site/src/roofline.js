@@ -1,17 +1,9 @@
 // A log-log roofline drawn as SVG (so it exports as SVG as-is): the compute roof of the data type the
 // operators run in, a slanted roof per memory tier, and one point per operator at its intensity and the
 // throughput the forecast gives it. Every label is text content, never HTML.
-const NS = 'http://www.w3.org/2000/svg';
-
-function el(name, attrs, text) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+import { drawSvg, NS } from './svg.js';
 
 export function drawRoofline(container, result, phase) {
-  container.textContent = '';
   const hw = result.hardware;
   // The device's operators (with offload, the host's run elsewhere and are not on this roofline).
   const ops = result.ops.filter((o) => o.phase === phase && o.flops > 0 && o.bytes > 0 && o.time_s > 0 && o.device !== 'host');
@@ -35,41 +27,38 @@ export function drawRoofline(container, result, phase) {
   const ymax = peak * 2, ymin = Math.max(Math.min(...ys) / 4, ymax / 1e9);
   const lx = (x) => L + ((Math.log10(x) - Math.log10(xmin)) / (Math.log10(xmax) - Math.log10(xmin))) * (W - L - R);
   const ly = (y) => T + (1 - (Math.log10(y) - Math.log10(ymin)) / (Math.log10(ymax) - Math.log10(ymin))) * (H - T - B);
-  const svg = el('svg', { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif' });
-  svg.appendChild(el('rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.3 }));
-  for (let e = Math.ceil(Math.log10(xmin)); e <= Math.floor(Math.log10(xmax)); e++) {
-    const x = lx(10 ** e);
-    svg.appendChild(el('line', { x1: x, x2: x, y1: T, y2: H - B, stroke: 'currentColor', 'stroke-opacity': 0.08 }));
-    svg.appendChild(el('text', { x, y: H - B + 14, 'text-anchor': 'middle' }, `1e${e}`));
-  }
-  for (let e = Math.ceil(Math.log10(ymin)); e <= Math.floor(Math.log10(ymax)); e++) {
-    const y = ly(10 ** e);
-    svg.appendChild(el('line', { x1: L, x2: W - R, y1: y, y2: y, stroke: 'currentColor', 'stroke-opacity': 0.08 }));
-    svg.appendChild(el('text', { x: L - 4, y: y + 4, 'text-anchor': 'end' }, `1e${e}`));
-  }
-  svg.appendChild(el('text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle' }, 'arithmetic intensity (FLOP/byte)'));
-  svg.appendChild(el('text', { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' }, 'FLOP/s'));
-  const colors = ['#2563eb', '#059669', '#9333ea', '#b45309'];
-  tiers.forEach((t, i) => {
-    const r = peak / t.bw;
-    const x0 = xmin, y0 = Math.max(t.bw * x0, ymin);
-    const path = el('polyline', {
-      points: `${lx(x0)},${ly(y0)} ${lx(r)},${ly(peak)} ${lx(xmax)},${ly(peak)}`,
-      fill: 'none', stroke: colors[i % colors.length], 'stroke-width': 2,
+  return drawSvg(container, { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif' }, (svg, add) => {
+    add(svg, 'rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.3 });
+    for (let e = Math.ceil(Math.log10(xmin)); e <= Math.floor(Math.log10(xmax)); e++) {
+      const x = lx(10 ** e);
+      add(svg, 'line', { x1: x, x2: x, y1: T, y2: H - B, stroke: 'currentColor', 'stroke-opacity': 0.08 });
+      add(svg, 'text', { x, y: H - B + 14, 'text-anchor': 'middle' }, `1e${e}`);
+    }
+    for (let e = Math.ceil(Math.log10(ymin)); e <= Math.floor(Math.log10(ymax)); e++) {
+      const y = ly(10 ** e);
+      add(svg, 'line', { x1: L, x2: W - R, y1: y, y2: y, stroke: 'currentColor', 'stroke-opacity': 0.08 });
+      add(svg, 'text', { x: L - 4, y: y + 4, 'text-anchor': 'end' }, `1e${e}`);
+    }
+    add(svg, 'text', { x: (L + W - R) / 2, y: H - 6, 'text-anchor': 'middle' }, 'arithmetic intensity (FLOP/byte)');
+    add(svg, 'text', { x: 12, y: (T + H - B) / 2, transform: `rotate(-90 12 ${(T + H - B) / 2})`, 'text-anchor': 'middle' }, 'FLOP/s');
+    const colors = ['#2563eb', '#059669', '#9333ea', '#b45309'];
+    tiers.forEach((t, i) => {
+      const r = peak / t.bw;
+      const x0 = xmin, y0 = Math.max(t.bw * x0, ymin);
+      const path = add(svg, 'polyline', {
+        points: `${lx(x0)},${ly(y0)} ${lx(r)},${ly(peak)} ${lx(xmax)},${ly(peak)}`,
+        fill: 'none', stroke: colors[i % colors.length], 'stroke-width': 2,
+      });
+      add(path, 'title', {}, `${t.name}: ${(t.bw / 1e9).toFixed(0)} GB/s, ridge at ${r.toFixed(1)} FLOP/byte`);
+      add(svg, 'text', { x: lx(r) - 4, y: ly(peak) + 14 + 12 * i, fill: colors[i % colors.length], 'text-anchor': 'end' }, `${t.name} ridge ${r.toFixed(0)} FLOP/B`);
     });
-    path.appendChild(el('title', {}, `${t.name}: ${(t.bw / 1e9).toFixed(0)} GB/s, ridge at ${r.toFixed(1)} FLOP/byte`));
-    svg.appendChild(path);
-    svg.appendChild(el('text', { x: lx(r) - 4, y: ly(peak) + 14 + 12 * i, fill: colors[i % colors.length], 'text-anchor': 'end' }, `${t.name} ridge ${r.toFixed(0)} FLOP/B`));
-  });
-  svg.appendChild(el('text', { x: W - R - 4, y: ly(peak) - 4, 'text-anchor': 'end' }, `${used} peak ${(peak / 1e12).toFixed(1)} TFLOP/s`));
-  ops.forEach((o, i) => {
-    const c = el('circle', {
-      cx: lx(xs[i]), cy: ly(ys[i]), r: 4,
-      fill: o.bound === 'compute' ? '#c2410c' : o.bound === 'memory' ? '#2563eb' : '#6b7280', 'fill-opacity': 0.8,
+    add(svg, 'text', { x: W - R - 4, y: ly(peak) - 4, 'text-anchor': 'end' }, `${used} peak ${(peak / 1e12).toFixed(1)} TFLOP/s`);
+    ops.forEach((o, i) => {
+      const c = add(svg, 'circle', {
+        cx: lx(xs[i]), cy: ly(ys[i]), r: 4,
+        fill: o.bound === 'compute' ? '#c2410c' : o.bound === 'memory' ? '#2563eb' : '#6b7280', 'fill-opacity': 0.8,
+      });
+      add(c, 'title', {}, `${o.name} (${o.group || 'model'}): ${xs[i].toPrecision(3)} FLOP/byte, ${(ys[i] / 1e12).toPrecision(3)} TFLOP/s achieved, ${o.bound}-bound`);
     });
-    c.appendChild(el('title', {}, `${o.name} (${o.group || 'model'}): ${xs[i].toPrecision(3)} FLOP/byte, ${(ys[i] / 1e12).toPrecision(3)} TFLOP/s achieved, ${o.bound}-bound`));
-    svg.appendChild(c);
   });
-  container.appendChild(svg);
-  return svg;
 }

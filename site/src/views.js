@@ -2,20 +2,13 @@
 // time of each phase go, and where the bytes live across the device's memory tiers. Nothing is computed here
 // beyond sums of the core's per-operator numbers. Every label is text content, never HTML.
 import { bytes, seconds, si, tierBytes } from './format.js';
+import { drawSvg, NS } from './svg.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const PALETTE = ['#2563eb', '#c2410c', '#059669', '#9333ea', '#b45309', '#0891b2', '#db2777', '#4d7c0f', '#6b7280'];
 export const BYTE_KINDS = [
   ['weight_bytes', 'weights', '#2563eb'], ['act_read_bytes', 'activations read', '#059669'], ['act_write_bytes', 'activations written', '#86efac'],
   ['kv_read_bytes', 'KV read', '#c2410c'], ['kv_write_bytes', 'KV written', '#fdba74'],
 ];
-
-function el(name, attrs, text) {
-  const e = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 // Sums of a field per operator name in a phase, largest first, the tail past `keep` folded into "other".
 export function shares(ops, field, keep = 7) {
@@ -28,24 +21,22 @@ export function shares(ops, field, keep = 7) {
   return head;
 }
 
-function bar(svg, y, label, parts, total, fmt, colorOf, W, L) {
-  svg.appendChild(el('text', { x: 4, y: y + 13 }, label));
+function bar(add, svg, y, label, parts, total, fmt, colorOf, W, L) {
+  add(svg, 'text', { x: 4, y: y + 13 }, label);
   let x = L;
   const w = W - L - 8;
   for (const [name, v] of parts) {
     const width = total > 0 ? (v / total) * w : 0;
-    const r = el('rect', { x, y, width: Math.max(width, 0), height: 18, fill: colorOf(name) });
-    r.appendChild(el('title', {}, `${name}: ${fmt(v)} (${((100 * v) / total).toFixed(1)}%)`));
-    svg.appendChild(r);
-    if (width > 54) svg.appendChild(el('text', { x: x + 3, y: y + 13, fill: '#fff', class: 'on-bar' }, name.length * 6 > width - 6 ? `${((100 * v) / total).toFixed(0)}%` : name));
+    const r = add(svg, 'rect', { x, y, width: Math.max(width, 0), height: 18, fill: colorOf(name) });
+    add(r, 'title', {}, `${name}: ${fmt(v)} (${((100 * v) / total).toFixed(1)}%)`);
+    if (width > 54) add(svg, 'text', { x: x + 3, y: y + 13, fill: '#fff', class: 'on-bar' }, name.length * 6 > width - 6 ? `${((100 * v) / total).toFixed(0)}%` : name);
     x += width;
   }
-  svg.appendChild(el('text', { x: W - 8, y: y - 3, 'text-anchor': 'end', class: 'total' }, fmt(total)));
+  add(svg, 'text', { x: W - 8, y: y - 3, 'text-anchor': 'end', class: 'total' }, fmt(total));
 }
 
 // FLOPs, time and bytes of prefill and of the first decode step, split by operator (bytes by kind).
 export function drawDecomposition(container, r) {
-  container.textContent = '';
   const W = 560, L = 92;
   const names = shares(r.ops.filter((o) => o.phase === 'prefill'), 'flops', 8).map(([n]) => n).filter((n) => n !== 'other');
   const colorOf = (n) => (n === 'other' ? '#9ca3af' : PALETTE[names.indexOf(n) >= 0 ? names.indexOf(n) : (names.length + n.length) % PALETTE.length]);
@@ -59,31 +50,32 @@ export function drawDecomposition(container, r) {
     const kinds = BYTE_KINDS.map(([k, label]) => [label, ops.reduce((s, o) => s + (o[k] || 0), 0)]).filter(([, v]) => v > 0);
     rows.push({ label: 'bytes', parts: kinds, fmt: bytes, color: (n) => BYTE_KINDS.find((b) => b[1] === n)[2] });
   }
-  const H = rows.reduce((h, row) => h + (row.title ? 20 : 30), 0) + 44;
-  const svg = el('svg', { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 });
+  // The height is known once the legend has wrapped: the view box is set after the drawing.
   let y = 4;
-  for (const row of rows) {
-    if (row.title) {
-      svg.appendChild(el('text', { x: 4, y: y + 14, 'font-weight': 600 }, row.title));
-      y += 20;
-      continue;
+  const svg = drawSvg(container, { xmlns: NS, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 }, (root, add) => {
+    for (const row of rows) {
+      if (row.title) {
+        add(root, 'text', { x: 4, y: y + 14, 'font-weight': 600 }, row.title);
+        y += 20;
+        continue;
+      }
+      const total = row.parts.reduce((s, [, v]) => s + v, 0);
+      bar(add, root, y + 8, row.label, row.parts, total, row.fmt, row.color, W, L);
+      y += 30;
     }
-    const total = row.parts.reduce((s, [, v]) => s + v, 0);
-    bar(svg, y + 8, row.label, row.parts, total, row.fmt, row.color, W, L);
-    y += 30;
-  }
-  // Legend: operator colours, then byte kinds.
-  let x = 4;
-  y += 12;
-  for (const [n, c] of [...names.map((n) => [n, colorOf(n)]), ['other', '#9ca3af'], ...BYTE_KINDS.map(([, l, c]) => [l, c])]) {
-    const w = 14 + n.length * 6;
-    if (x + w > W) { x = 4; y += 14; }
-    svg.appendChild(el('rect', { x, y: y - 8, width: 9, height: 9, fill: c }));
-    svg.appendChild(el('text', { x: x + 12, y }, n));
-    x += w + 8;
-  }
-  svg.setAttribute('viewBox', `0 0 ${W} ${y + 8}`);
-  container.appendChild(svg);
+    // Legend: operator colours, then byte kinds.
+    let x = 4;
+    y += 12;
+    for (const [n, c] of [...names.map((n) => [n, colorOf(n)]), ['other', '#9ca3af'], ...BYTE_KINDS.map(([, l, c]) => [l, c])]) {
+      const w = 14 + n.length * 6;
+      if (x + w > W) { x = 4; y += 14; }
+      add(root, 'rect', { x, y: y - 8, width: 9, height: 9, fill: c });
+      add(root, 'text', { x: x + 12, y }, n);
+      x += w + 8;
+    }
+  });
+  const box = `0 0 ${W} ${y + 8}`;
+  if (svg.getAttribute('viewBox') !== box) svg.setAttribute('viewBox', box);
   return svg;
 }
 
@@ -91,7 +83,6 @@ const PLACED = [['weights', 'weights', '#2563eb'], ['kv_cache', 'KV cache', '#c2
 
 // One bar per memory tier, its full width the tier's capacity, filled by what the placement puts there.
 export function drawMemory(container, r) {
-  container.textContent = '';
   const hw = r.hardware;
   const placement = r.memory.placement;
   if (!hw || !placement) {
@@ -103,49 +94,45 @@ export function drawMemory(container, r) {
   const W = 560, L = 4, ROW = 50;
   const tiers = hw.memory_tiers;
   const H = ROW * tiers.length + 40;
-  const svg = el('svg', { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 });
   const reserve = r.memory.reserve_bytes || 0;
-  tiers.forEach((t, i) => {
-    const y = 6 + ROW * i;
-    const cap = tierBytes(t);
-    const name = t.name.length > 52 ? `${t.name.slice(0, 50)}...` : t.name;
-    const head = el('text', { x: L, y: y + 11 }, `${name}: ${bytes(cap)}, ${t.bandwidth_GBps.toLocaleString('en-US')} GB/s`);
-    head.appendChild(el('title', {}, t.name));
-    svg.appendChild(head);
-    const by = y + 17, bw = W - L - 8;
-    svg.appendChild(el('rect', { x: L, y: by, width: bw, height: 22, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.4 }));
-    let x = L;
-    let used = 0;
-    for (const [what, label, color] of PLACED) {
-      const p = placement.find((q) => q.what === what);
-      const b = p ? p.bytes_per_tier[i] || 0 : 0;
-      used += b;
-      const width = cap > 0 ? Math.min((b / cap) * bw, L + bw - x) : 0;
-      if (width <= 0) continue;
-      const rect = el('rect', { x, y: by, width, height: 22, fill: color, 'fill-opacity': 0.85 });
-      rect.appendChild(el('title', {}, `${label} in ${t.name}: ${bytes(b)} (${((100 * b) / cap).toFixed(1)}% of it)`));
-      svg.appendChild(rect);
-      x += width;
+  return drawSvg(container, { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 }, (svg, add) => {
+    tiers.forEach((t, i) => {
+      const y = 6 + ROW * i;
+      const cap = tierBytes(t);
+      const name = t.name.length > 52 ? `${t.name.slice(0, 50)}...` : t.name;
+      const head = add(svg, 'text', { x: L, y: y + 11 }, `${name}: ${bytes(cap)}, ${t.bandwidth_GBps.toLocaleString('en-US')} GB/s`);
+      add(head, 'title', {}, t.name);
+      const by = y + 17, bw = W - L - 8;
+      add(svg, 'rect', { x: L, y: by, width: bw, height: 22, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.4 });
+      let x = L;
+      let used = 0;
+      for (const [what, label, color] of PLACED) {
+        const p = placement.find((q) => q.what === what);
+        const b = p ? p.bytes_per_tier[i] || 0 : 0;
+        used += b;
+        const width = cap > 0 ? Math.min((b / cap) * bw, L + bw - x) : 0;
+        if (width <= 0) continue;
+        const rect = add(svg, 'rect', { x, y: by, width, height: 22, fill: color, 'fill-opacity': 0.85 });
+        add(rect, 'title', {}, `${label} in ${t.name}: ${bytes(b)} (${((100 * b) / cap).toFixed(1)}% of it)`);
+        x += width;
+      }
+      if (i === 0 && reserve > 0 && cap > 0) {
+        const rw = Math.min((reserve / cap) * bw, bw);
+        const rect = add(svg, 'rect', { x: L + bw - rw, y: by, width: rw, height: 22, fill: '#9ca3af', 'fill-opacity': 0.5 });
+        add(rect, 'title', {}, `kept by the driver and OS: ${bytes(reserve)}`);
+      }
+      add(svg, 'text', { x: W - 8, y: y + 11, 'text-anchor': 'end', class: 'muted' }, `${((100 * used) / cap).toFixed(1)}% used`);
+    });
+    const over = r.memory.required_bytes - r.memory.capacity_bytes;
+    let x = 4;
+    const y = ROW * tiers.length + 24;
+    for (const [, label, color] of [...PLACED, ...(reserve > 0 ? [[null, 'driver and OS', '#9ca3af']] : [])]) {
+      add(svg, 'rect', { x, y: y - 8, width: 9, height: 9, fill: color });
+      add(svg, 'text', { x: x + 12, y }, label);
+      x += 30 + label.length * 6;
     }
-    if (i === 0 && reserve > 0 && cap > 0) {
-      const rw = Math.min((reserve / cap) * bw, bw);
-      const rect = el('rect', { x: L + bw - rw, y: by, width: rw, height: 22, fill: '#9ca3af', 'fill-opacity': 0.5 });
-      rect.appendChild(el('title', {}, `kept by the driver and OS: ${bytes(reserve)}`));
-      svg.appendChild(rect);
-    }
-    svg.appendChild(el('text', { x: W - 8, y: y + 11, 'text-anchor': 'end', class: 'muted' }, `${((100 * used) / cap).toFixed(1)}% used`));
+    if (over > 0) add(svg, 'text', { x: W - 8, y, 'text-anchor': 'end', fill: '#dc2626' }, `${bytes(over)} do not fit anywhere`);
   });
-  const over = r.memory.required_bytes - r.memory.capacity_bytes;
-  let x = 4;
-  const y = ROW * tiers.length + 24;
-  for (const [, label, color] of [...PLACED, ...(reserve > 0 ? [[null, 'driver and OS', '#9ca3af']] : [])]) {
-    svg.appendChild(el('rect', { x, y: y - 8, width: 9, height: 9, fill: color }));
-    svg.appendChild(el('text', { x: x + 12, y }, label));
-    x += 30 + label.length * 6;
-  }
-  if (over > 0) svg.appendChild(el('text', { x: W - 8, y, 'text-anchor': 'end', fill: '#dc2626' }, `${bytes(over)} do not fit anywhere`));
-  container.appendChild(svg);
-  return svg;
 }
 
 // Placements worth comparing on a device with several tiers: weights and KV cache each pinned to every tier.

@@ -118,6 +118,37 @@ test('decomposition and memory-tier charts; placements on a device with two tier
   await context.close();
 });
 
+test('the SVG charts redrawn in place on every input equal the same charts drawn afresh', async () => {
+  // Each chart as a canonical text: attributes sorted (an element reused for another one keeps its old attributes'
+  // order), text and child elements in order.
+  const charts = (page) => page.evaluate(() => {
+    const norm = (n) => (n.nodeType === Node.TEXT_NODE ? n.data
+      : `<${n.localName} ${[...n.attributes].map((a) => `${a.name}="${a.value}"`).sort().join(' ')}>${[...n.childNodes].map(norm).join('')}</${n.localName}>`);
+    return ['roofline', 'decomposition', 'memory'].map((id) => norm(document.getElementById(id)));
+  });
+  const target = 'model=llama-3.1-70b&hardware=sambanova-sn40l&batch=4&gen=512';
+  const fresh = await openPage(env.browser, `${env.base}#${target}`);
+  await settled(fresh.page);
+  const want = await charts(fresh.page);
+  await fresh.context.close();
+  // The same charts reached through scenarios of other shapes: one memory tier and a mixture of experts, then
+  // fewer operators on another device; each change redraws the charts over the previous drawing.
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=mixtral-8x7b&hardware=nvidia-h100-sxm`);
+  await settled(page);
+  await page.evaluate(() => { for (const id of ['roofline', 'decomposition', 'memory']) document.querySelector(`#${id} svg`).infercastFirst = 'yes'; });
+  for (const hash of ['model=llama-3.2-1b&hardware=nvidia-rtx-4090&gen=2048', target]) {
+    await page.evaluate((h) => { location.hash = h; }, hash);
+    await settled(page);
+  }
+  assert.deepEqual(await charts(page), want);
+  assert.ok(want.every((c) => c.includes('<title ')), 'the charts carry their titles');
+  // Redrawn in place: the <svg> elements are the ones the first scenario drew.
+  assert.deepEqual(await page.evaluate(() => ['roofline', 'decomposition', 'memory'].map((id) => document.querySelector(`#${id} svg`).infercastFirst)),
+    ['yes', 'yes', 'yes']);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('devices and models side by side equal the CLI, and the comparison survives a reload', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&prompt=1024`);
   await settled(page);

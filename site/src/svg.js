@@ -1,0 +1,78 @@
+// SVG charts drawn as elements (so they export as SVG and PNG as drawn), and drawn again in place: every input
+// redraws the roofline, the decomposition and the memory bars, and rebuilding them each time cost the page a new
+// subtree to create, style and lay out. Every label is text content, never HTML.
+export const NS = 'http://www.w3.org/2000/svg';
+
+// An element made afresh; attributes that are undefined or null are left out.
+export function el(name, attrs, text) {
+  const e = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// Sets exactly `attrs` on `e`: what changed is set, what is no longer there removed.
+function setAttrs(e, attrs) {
+  let n = 0;
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    n += 1;
+    const s = String(v);
+    if (e.getAttribute(k) !== s) e.setAttribute(k, s);
+  }
+  if (e.attributes.length > n) {
+    for (const a of [...e.attributes]) {
+      const v = attrs[a.name];
+      if (v === undefined || v === null) e.removeAttribute(a.name);
+    }
+  }
+}
+
+// The element's own text (its first child when that is text), beside the elements under it (a <title>).
+function setText(e, text) {
+  const first = e.firstChild;
+  const own = first && first.nodeType === Node.TEXT_NODE ? first : null;
+  if (text === undefined) {
+    if (own) own.remove();
+  } else if (own) {
+    if (own.data !== text) own.data = text;
+  } else {
+    e.insertBefore(document.createTextNode(text), first);
+  }
+}
+
+// Draws an <svg> with `rootAttrs` into `container` through `draw(svg, add)`, reusing what the previous call drew
+// there. `add(parent, name, attrs, text)` returns the element at that place: the previous drawing's element at the
+// same position under the same parent when it has the same name (only what changed is set), a new one otherwise.
+// Elements the previous drawing had past what this one adds are removed. The result is the same document as
+// building every element afresh (tests/browser/views.test.mjs compares the two).
+export function drawSvg(container, rootAttrs, draw) {
+  let svg = container.firstChild;
+  if (!svg || container.childNodes.length !== 1 || svg.namespaceURI !== NS || svg.localName !== 'svg') {
+    container.textContent = '';
+    svg = document.createElementNS(NS, 'svg');
+    container.appendChild(svg);
+  }
+  setAttrs(svg, rootAttrs);
+  const next = new Map([[svg, 0]]);  // each parent reached: how many of its elements this drawing has placed
+  const add = (parent, name, attrs, text) => {
+    const i = next.get(parent) ?? 0;
+    next.set(parent, i + 1);
+    const old = parent.children[i];
+    let e;
+    if (old && old.localName === name) {
+      e = old;
+      setAttrs(e, attrs);
+      setText(e, text);
+    } else {
+      e = el(name, attrs, text);
+      if (old) parent.replaceChild(e, old);
+      else parent.appendChild(e);
+    }
+    if (!next.has(e)) next.set(e, 0);
+    return e;
+  };
+  draw(svg, add);
+  for (const [parent, n] of next) while (parent.children.length > n) parent.lastElementChild.remove();
+  return svg;
+}
