@@ -42,7 +42,7 @@ function setText(e, text) {
 }
 
 // Draws an <svg> with `rootAttrs` into `container` through `draw(svg, add)`, reusing what the previous call drew
-// there. `add(parent, name, attrs, text)` returns the element at that place: the previous drawing's element at the
+// there; `draw` may return more attributes of the <svg> (those known only once it is drawn: a view box). `add(parent, name, attrs, text)` returns the element at that place: the previous drawing's element at the
 // same position under the same parent when it has the same name (only what changed is set), a new one otherwise.
 // Elements the previous drawing had past what this one adds are removed. The result is the same document as
 // building every element afresh (tests/browser/views.test.mjs compares the two).
@@ -53,7 +53,6 @@ export function drawSvg(container, rootAttrs, draw) {
     svg = document.createElementNS(NS, 'svg');
     container.appendChild(svg);
   }
-  setAttrs(svg, rootAttrs);
   const next = new Map([[svg, 0]]);  // each parent reached: how many of its elements this drawing has placed
   const add = (parent, name, attrs, text) => {
     const i = next.get(parent) ?? 0;
@@ -72,7 +71,7 @@ export function drawSvg(container, rootAttrs, draw) {
     if (!next.has(e)) next.set(e, 0);
     return e;
   };
-  draw(svg, add);
+  setAttrs(svg, { ...rootAttrs, ...draw(svg, add) });
   for (const [parent, n] of next) while (parent.children.length > n) parent.lastElementChild.remove();
   return svg;
 }

@@ -52,7 +52,7 @@ export function drawDecomposition(container, r) {
   }
   // The height is known once the legend has wrapped: the view box is set after the drawing.
   let y = 4;
-  const svg = drawSvg(container, { xmlns: NS, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 }, (root, add) => {
+  return drawSvg(container, { xmlns: NS, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 }, (root, add) => {
     for (const row of rows) {
       if (row.title) {
         add(root, 'text', { x: 4, y: y + 14, 'font-weight': 600 }, row.title);
@@ -73,10 +73,8 @@ export function drawDecomposition(container, r) {
       add(root, 'text', { x: x + 12, y }, n);
       x += w + 8;
     }
+    return { viewBox: `0 0 ${W} ${y + 8}` };
   });
-  const box = `0 0 ${W} ${y + 8}`;
-  if (svg.getAttribute('viewBox') !== box) svg.setAttribute('viewBox', box);
-  return svg;
 }
 
 const PLACED = [['weights', 'weights', '#2563eb'], ['kv_cache', 'KV cache', '#c2410c'], ['activations', 'activations', '#059669']];
