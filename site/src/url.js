@@ -14,8 +14,14 @@ const SYSTEM_KEYS = ['hardware', 'dpn', 'nodes', 'ibw', 'ilat', 'ieff', 'obw', '
 // system in the page does (a link written by hand may name the system alone: its fields were left at the page's
 // defaults, an intra-node bandwidth of 0 that the core refuses). Needs the presets (ctx.presets).
 function fillSystem(named) {
+  if (!state.system) return;
   const sys = ctx.presets.systems.find((s) => s.id === state.system);
-  if (!sys) return;
+  if (!sys) {
+    // A system the page does not know is left out, as an unknown runtime is: the page has no links to send for it.
+    state.system = '';
+    ctx.autoPlan = false;
+    return;
+  }
   const given = Object.fromEntries(SYSTEM_KEYS.filter((k) => named.has(k)).map((k) => [k, state[k]]));
   applySystem(state, sys);
   Object.assign(state, given);

@@ -90,6 +90,11 @@ test('a link naming a system and no plan runs the core\'s plan, as the CLI does;
   assert.equal(await page.inputValue('#tp'), '1');
   assert.match(await page.textContent('#cards'), /does NOT fit/);
   assert.match(page.url(), /tp=1/);
+  // A system the page does not know is left out (it has no links to send for it): one H100, analyzed.
+  await page.goto(`${env.base}#model=llama-3.1-8b&system=no-such-system`);
+  await analyzed(page);
+  assert.equal(await page.inputValue('#system'), '');
+  assert.equal(await page.textContent('#parallel-error'), '');
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
