@@ -36,17 +36,22 @@ export function addMulti(req, state) {
   return req;
 }
 
+// The state's fields a system preset sets: its id, its device and its links.
+export function systemFields(sys) {
+  return {
+    system: sys.id, hardware: sys.device, dpn: sys.devices_per_node, nodes: sys.nodes,
+    ibw: sys.intra.bandwidth_GBps, ilat: sys.intra.latency_us, ieff: sys.intra.efficiency,
+    obw: sys.inter.bandwidth_GBps, olat: sys.inter.latency_us, oeff: sys.inter.efficiency,
+  };
+}
+
 // A system preset fills the link fields and picks its device; they stay editable.
 export function applySystem(state, sys) {
   if (!sys) {
     state.system = '';
     return;
   }
-  Object.assign(state, {
-    system: sys.id, hardware: sys.device, dpn: sys.devices_per_node, nodes: sys.nodes,
-    ibw: sys.intra.bandwidth_GBps, ilat: sys.intra.latency_us, ieff: sys.intra.efficiency,
-    obw: sys.inter.bandwidth_GBps, olat: sys.inter.latency_us, oeff: sys.inter.efficiency,
-  });
+  Object.assign(state, systemFields(sys));
 }
 
 function cell(tr, text, tag = 'td') {

@@ -1,14 +1,12 @@
 // The scenario in the link: read into the state (a link names what it changes; the rest is the defaults) and
 // written back on every change.
 import { ctx, DEFAULTS, state } from './ctx.js';
-import { applySystem } from './parallel.js';
+import { systemFields } from './parallel.js';
 import { customDevice } from './request.js';
 import { decodeState, encodeObject } from './urlstate.js';
 
-// The link's keys of a plan over several devices (parallel.js sends them as /parallel), and those a system preset
-// fills (applySystem).
+// The link's keys of a plan over several devices (parallel.js sends them as /parallel).
 const PLAN_KEYS = ['tp', 'pp', 'ep', 'dp', 'algo'];
-const SYSTEM_KEYS = ['hardware', 'dpn', 'nodes', 'ibw', 'ilat', 'ieff', 'obw', 'olat', 'oeff'];
 
 // A link that names a system preset takes the device and links it does not name from the preset, as choosing the
 // system in the page does (a link written by hand may name the system alone: its fields were left at the page's
@@ -22,9 +20,7 @@ function fillSystem(named) {
     ctx.autoPlan = false;
     return;
   }
-  const given = Object.fromEntries(SYSTEM_KEYS.filter((k) => named.has(k)).map((k) => [k, state[k]]));
-  applySystem(state, sys);
-  Object.assign(state, given);
+  for (const [k, v] of Object.entries(systemFields(sys))) if (!named.has(k)) state[k] = v;
 }
 
 // The state a link describes: what it names, and the defaults for everything it does not (a named system's for

@@ -50,9 +50,9 @@ export function drawDecomposition(container, r) {
     const kinds = BYTE_KINDS.map(([k, label]) => [label, ops.reduce((s, o) => s + (o[k] || 0), 0)]).filter(([, v]) => v > 0);
     rows.push({ label: 'bytes', parts: kinds, fmt: bytes, color: (n) => BYTE_KINDS.find((b) => b[1] === n)[2] });
   }
-  // The height is known once the legend has wrapped: the view box is set after the drawing.
-  let y = 4;
+  // The height is known once the legend has wrapped: the drawing returns its view box.
   return drawSvg(container, { xmlns: NS, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 }, (root, add) => {
+    let y = 4;
     for (const row of rows) {
       if (row.title) {
         add(root, 'text', { x: 4, y: y + 14, 'font-weight': 600 }, row.title);
