@@ -44,6 +44,9 @@ export const ctx = {
   store: { doc: { devices: [], models: [] }, notice: '', readOnly: false },
   urlDevice: null,
   generation: 0,  // of the latest change; a call whose generation is older than this is stale
+  // The hash the page last read or wrote (url.js): a different one in the address bar is a link whose hashchange
+  // has not been handled yet, which the page's own link must not overwrite.
+  urlHash: null,
   autoPlan: false,  // a system was just chosen with a one-device plan: the core picks the plan (parallel.js)
   lastResult: null,
   lastBatching: null,

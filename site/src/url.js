@@ -26,6 +26,7 @@ function fillSystem(named) {
 // The state a link describes: what it names, and the defaults for everything it does not (a named system's for
 // its device and links); a link opened in a tab that already shows the page replaces that tab's scenario whole.
 export function readUrl() {
+  ctx.urlHash = location.hash;
   const { state: decoded, named, device, config } = decodeState(location.hash, DEFAULTS);
   Object.assign(state, decoded, { config: null });
   // A link that names a system and no plan leaves the plan to the core, as a request without /parallel does (the
@@ -40,6 +41,9 @@ export function readUrl() {
 }
 
 export function writeUrl() {
+  // A link opened since the page last read or wrote one (its hashchange is queued behind this write, which runs
+  // after a frame) is the scenario now: writing the page's older one over it would make the page read that back.
+  if (location.hash !== ctx.urlHash) return;
   const p = new URLSearchParams();
   for (const k of Object.keys(DEFAULTS)) if (state[k] !== DEFAULTS[k]) p.set(k, String(state[k]));
   // With a system, a plan of the user's or one the core picked names tp even at 1: a link without it means "the
@@ -50,4 +54,5 @@ export function writeUrl() {
   if (dev) p.set('device', encodeObject(dev));
   const hash = p.toString();
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
+  ctx.urlHash = location.hash;
 }

@@ -90,6 +90,32 @@ test('a link opened in a tab that shows the page replaces its scenario whole', a
   await context.close();
 });
 
+test('a link opened while the last numbers are painting is the one analyzed, not overwritten by their link', async () => {
+  // The page writes its link once an analysis's numbers are painted. A link the user opens in between (its
+  // hashchange still queued) must win: the page once wrote the older link over it and read that back.
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  await page.evaluate(() => {
+    const cards = document.getElementById('cards');
+    const seen = new MutationObserver(() => {
+      seen.disconnect();
+      // After the frame that paints the batch-2 numbers, before the page's own link is written.
+      requestAnimationFrame(() => { location.hash = '#model=mistral-7b-v0.1'; });
+    });
+    seen.observe(cards, { childList: true, subtree: true, characterData: true });
+    const batch = document.getElementById('batch');
+    batch.value = '2';
+    batch.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction(() => /Mistral/.test(document.getElementById('model-info').textContent), null, { timeout: 10000 });
+  await analyzed(page);
+  assert.equal(await page.inputValue('#model'), 'mistral-7b-v0.1');
+  assert.equal(await page.inputValue('#batch'), '1');
+  assert.equal(await page.evaluate(() => location.hash), '#model=mistral-7b-v0.1');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('dropping a config analyzes it; a broken config gets a clear error next to the model input', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
