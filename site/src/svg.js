@@ -45,7 +45,7 @@ function setText(e, text) {
 // there; `draw` may return more attributes of the <svg> (those known only once it is drawn: a view box).
 // `add(parent, name, attrs, text)` returns the element at that place: the previous drawing's element at the same
 // position under the same parent when it has the same name (only what changed is set), a new one otherwise.
-// Elements the previous drawing had past what this one adds are removed. The result is the same document as
+// Elements the previous drawing had past what this one adds are removed, wherever they ended up. The result is the same document as
 // building every element afresh (tests/browser/views.test.mjs compares the two).
 export function drawSvg(container, rootAttrs, draw) {
   let svg = container.firstChild;
@@ -58,7 +58,14 @@ export function drawSvg(container, rootAttrs, draw) {
   const add = (parent, name, attrs, text) => {
     const i = next.get(parent) ?? 0;
     next.set(parent, i + 1);
-    const old = parent.children[i];
+    let old = parent.children[i];
+    // A drawing that has one element fewer or more here than the last (a label that no longer fits its bar, or
+    // now does) keeps the elements after it: one left out is removed, one added goes in before them.
+    if (old && old.localName !== name && old.nextElementSibling?.localName === name) {
+      const gone = old;
+      old = old.nextElementSibling;
+      gone.remove();
+    }
     let e;
     if (old && old.localName === name) {
       e = old;
@@ -66,8 +73,7 @@ export function drawSvg(container, rootAttrs, draw) {
       setText(e, text);
     } else {
       e = el(name, attrs, text);
-      if (old) parent.replaceChild(e, old);
-      else parent.appendChild(e);
+      parent.insertBefore(e, old || null);
     }
     if (!next.has(e)) next.set(e, 0);
     return e;
