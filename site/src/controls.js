@@ -17,7 +17,7 @@ import { syncServing } from './serving.js';
 import { exportBundle } from './store.js';
 import { bindCalibration } from './calibrate.js';
 import { bindTabs, showTab } from './tabs.js';
-import { readUrl, writeUrl } from './url.js';
+import { flushUrl, readUrl, writeUrl } from './url.js';
 
 // The numeric inputs, one entry each: input id, state key, the request or document field whose range the core's
 // options give (or an explicit range where the page's value is not one field), where its error goes, and the state
@@ -303,6 +303,7 @@ export function bind() {
   $('export-csv').addEventListener('click', () => ctx.lastResult && download('infercast-operators.csv', 'text/csv', csv(ctx.lastResult)));
   $('export-json').addEventListener('click', () => ctx.lastResult && download('infercast-analysis.json', 'application/json', JSON.stringify(ctx.lastResult, null, 2)));
   $('copy-link').addEventListener('click', async () => {
+    flushUrl();
     try {
       await navigator.clipboard.writeText(location.href);
       $('status').textContent = 'Link copied: it restores this exact scenario.';
@@ -310,6 +311,8 @@ export function bind() {
       $('status').textContent = `Copy this link: ${location.href}`;
     }
   });
+  // A link still to be written is written before the page is left (a reload restores what was on screen).
+  window.addEventListener('pagehide', flushUrl);
   window.addEventListener('hashchange', () => {
     readUrl();
     syncInputs();

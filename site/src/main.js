@@ -82,8 +82,9 @@ export async function update() {
   if (state.tab === 'validation') showValidation();
   await painted();
   if (mine !== ctx.generation) return;
-  // The link follows the inputs (the plan the core picked too) once their numbers are on screen: replacing it takes
-  // milliseconds (history.replaceState), which the reply waited for when it was written while the core worked.
+  // The link follows the inputs (the plan the core picked too), written once the page is idle (url.js): replacing
+  // it takes milliseconds (history.replaceState), which the reply waited for when it was written while the core
+  // worked, and then the charts did.
   writeUrl();
   renderCharts(r);
   // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).

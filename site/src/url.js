@@ -26,6 +26,7 @@ function fillSystem(named) {
 // The state a link describes: what it names, and the defaults for everything it does not (a named system's for
 // its device and links); a link opened in a tab that already shows the page replaces that tab's scenario whole.
 export function readUrl() {
+  cancelWrite();
   ctx.urlHash = location.hash;
   const { state: decoded, named, device, config } = decodeState(location.hash, DEFAULTS);
   Object.assign(state, decoded, { config: null });
@@ -40,9 +41,32 @@ export function readUrl() {
   }
 }
 
+// The link follows the state once the page is idle: history.replaceState costs the page's thread 3-5 ms in
+// Chromium, more than painting the numbers, and a user typing a value writes one link, not one per key. Until it is
+// written the results section carries data-link="pending" (the browser tests wait for it to go). Whoever reads the
+// link (copying it, the page being left) writes it first: flushUrl().
+let pending = null;
+const idle = typeof requestIdleCallback === 'function';
+
+function cancelWrite() {
+  if (pending === null) return;
+  if (idle) cancelIdleCallback(pending);
+  else clearTimeout(pending);
+  pending = null;
+  delete document.querySelector('section.results').dataset.link;
+}
+
 export function writeUrl() {
-  // A link opened since the page last read or wrote one (its hashchange is queued behind this write, which runs
-  // after a frame) is the scenario now: writing the page's older one over it would make the page read that back.
+  if (pending !== null) return;  // the write scheduled already writes the state as it is then
+  pending = idle ? requestIdleCallback(flushUrl, { timeout: 300 }) : setTimeout(flushUrl, 50);
+  document.querySelector('section.results').dataset.link = 'pending';
+}
+
+export function flushUrl() {
+  if (pending === null) return;
+  cancelWrite();
+  // A link opened since the page last read or wrote one (its hashchange not handled yet) is the scenario now:
+  // writing the page's older one over it would make the page read that back.
   if (location.hash !== ctx.urlHash) return;
   const p = new URLSearchParams();
   for (const k of Object.keys(DEFAULTS)) if (state[k] !== DEFAULTS[k]) p.set(k, String(state[k]));

@@ -39,12 +39,14 @@ export async function openPage(browser, url) {
 
 // Waits until the core has rendered the analysis of the latest change: the status line says "Analyzed in" for the
 // change the results were last asked for (each change's update() numbers it; the status keeps the last analysis's
-// text until the next one lands, and a test that read it alone raced the new numbers).
+// text until the next one lands, and a test that read it alone raced the new numbers), and the link follows them
+// (the page writes it once idle: data-link="pending" until then).
 export async function analyzed(page) {
   await page.waitForFunction(() => {
     const status = document.getElementById('status');
-    return /Analyzed in/.test(status.textContent)
-      && status.dataset.generation === document.querySelector('section.results').dataset.generation;
+    const results = document.querySelector('section.results');
+    return /Analyzed in/.test(status.textContent) && status.dataset.generation === results.dataset.generation
+      && results.dataset.link === undefined;
   }, null, { timeout: 20000 });
 }
 
