@@ -51,6 +51,12 @@ export const ctx = {
   lastResult: null,
   lastBatching: null,
   lastSweep: null,
+  // Which change the sweep and the batching curve were last asked for (they run only where their tab shows), how
+  // many of a tab's own calls are in flight (main.js, refresh), and the change whose update() last finished.
+  sweepAsked: -1,
+  batchingAsked: -1,
+  refreshing: 0,
+  updated: -1,
   lastCalibration: null,
   validation: null,  // the core's validate call, made once when the Validation tab is first shown
   validating: '',  // the class|device|runtime of the validation in flight (validation.js)

@@ -45,7 +45,13 @@ export async function update() {
   // Which change the status line speaks for: it keeps the last analysis's "Analyzed in" until this one's lands, so
   // whoever waits for this change's numbers (the browser tests) compares the two.
   results.dataset.generation = String(mine);
-  const done = () => { if (mine === ctx.generation) results.setAttribute('aria-busy', 'false'); };
+  // The quantization sweep and the batching curve of the inputs before are stale now (computed where they show).
+  ctx.lastSweep = null;
+  ctx.lastBatching = null;
+  const done = () => {
+    ctx.updated = mine;
+    settle();
+  };
   const t0 = performance.now();
   // Operators and timeline as columns (Float64Arrays, no digits written or parsed); the workload's requests back
   // for the explanations.
@@ -92,11 +98,30 @@ export async function update() {
   $('status').textContent = `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   $('status').dataset.generation = String(mine);
   // The charts and tables that need more calls run on workers of their own right away, the two longest side by
-  // side; a newer input drops the ones not started yet.
-  await Promise.all([updateSweep(mine), updateBatching(mine)]);
+  // side; a newer input drops the ones not started yet. The quantization sweep and the batching curve run only
+  // when their tab shows (for a hidden tab, when it is shown: whenShown below).
+  await Promise.all([state.tab === 'quant' && updateSweep(mine), state.tab === 'multi' && updateBatching(mine)]);
   await updatePlacements(mine);
   await updateCompare(mine);
   done();
+}
+
+// The results are settled (aria-busy false) once the latest change's update() and every call a tab asked for
+// since (refresh) are in.
+function settle() {
+  if (ctx.updated === ctx.generation && ctx.refreshing === 0) document.querySelector('section.results').setAttribute('aria-busy', 'false');
+}
+
+// A tab's own calls (the sweep, the batching curve), made when it is shown after the inputs changed.
+async function refresh(fn) {
+  ctx.refreshing += 1;
+  document.querySelector('section.results').setAttribute('aria-busy', 'true');
+  try {
+    await fn(ctx.generation);
+  } finally {
+    ctx.refreshing -= 1;
+    settle();
+  }
 }
 
 const AUX = { lane: 'aux', tag: 'input' };
@@ -137,6 +162,8 @@ async function updateCompare(mine) {
 
 // Throughput against latency as the batch grows, on the device or the plan.
 async function updateBatching(mine) {
+  if (ctx.batchingAsked === mine) return;  // asked already for these inputs (the tab shown meanwhile)
+  ctx.batchingAsked = mine;
   if (!state.hardware) {
     ctx.lastBatching = null;
     renderBatching(null, $('batching'), $('batching-note'));
@@ -158,6 +185,8 @@ async function updateBatching(mine) {
 
 // Throughput and memory for every weight format x KV format, the rest of the scenario unchanged.
 async function updateSweep(mine) {
+  if (ctx.sweepAsked === mine) return;  // asked already for these inputs (the tab shown meanwhile)
+  ctx.sweepAsked = mine;
   const env = await backend.envelope('quant_sweep', request(), AUX);
   if (mine !== ctx.generation) return;
   if (!env.ok) {
@@ -318,8 +347,10 @@ async function start() {
   }
   whenShown('charts', () => ctx.lastResult && render(ctx.lastResult));
   whenShown('ops', () => ctx.lastResult && renderOps(ctx.lastResult));
-  whenShown('quant', () => ctx.lastSweep && renderSweep(ctx.lastSweep));
-  whenShown('multi', () => ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note')));
+  whenShown('quant', () => (ctx.sweepAsked === ctx.generation ? ctx.lastSweep && renderSweep(ctx.lastSweep) : refresh(updateSweep)));
+  whenShown('multi', () => (ctx.batchingAsked === ctx.generation
+    ? ctx.lastBatching && renderBatching(ctx.lastBatching, $('batching'), $('batching-note'))
+    : refresh(updateBatching)));
   whenShown('validation', showValidation);
   // The t_c/t_m map is drawn around the analyzed device: shown again, it follows the device analyzed since.
   whenShown('dse', () => {

@@ -59,9 +59,12 @@ export async function settled(page) {
 
 // Shows a details tab (Charts, Operators, Compare, Quantization, Several devices, Calibrate, Validation, Settings,
 // Serving, Design space) as a user would, by clicking it.
+// A tab whose content is computed when it shows (the quantization sweep, the batching curve) is waited for: the
+// results are busy until its calls are in.
 export async function showTab(page, name) {
   await page.click(`#tab-${name}`);
-  await page.waitForFunction((n) => !document.getElementById(`panel-${n}`).hidden, name);
+  await page.waitForFunction((n) => !document.getElementById(`panel-${n}`).hidden
+    && document.querySelector('section.results').getAttribute('aria-busy') !== 'true', name);
 }
 
 export async function cardValue(page, label) {

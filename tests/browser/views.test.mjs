@@ -262,3 +262,45 @@ test('every chart has a name, a caption, axis titles with units and a legend', a
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// The quantization sweep and the batching curve are computed only where their tab shows: inputs changed while the
+// tab was hidden give, once it is shown, the sweep and the curve of those inputs (equal to the CLI's), never the
+// ones drawn before.
+test('a hidden tab\'s sweep and batching curve are computed when it shows, for the inputs of then', async () => {
+  const base = ['--model', 'llama-3.1-8b', '--hardware', 'nvidia-l40s'];
+  const csvOf = (cmd, ...args) => execFileSync(cli, [cmd, ...base, ...args, '--format', 'csv'], { encoding: 'utf8' }).trim().split('\n');
+  const exported = async (page, button) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+    return Buffer.concat(await (await download.createReadStream()).toArray()).toString().trim().split('\n');
+  };
+  // The same rows, in every column both files have (the page's export adds columns of its own).
+  const same = (a, b) => {
+    assert.equal(a.length, b.length);
+    const [ha, hb] = [a[0].split(','), b[0].split(',')];
+    const common = ha.filter((k) => hb.includes(k));
+    assert.ok(common.length >= 8, `${common}`);
+    for (let i = 1; i < a.length; i++) {
+      const [ra, rb] = [a[i].split(','), b[i].split(',')];
+      for (const k of common) {
+        const [v, w] = [ra[ha.indexOf(k)], rb[hb.indexOf(k)]];
+        if (Number.isNaN(Number(w))) assert.equal(v, w, `row ${i} ${k}`);
+        else assert.ok(Math.abs(Number(v) - Number(w)) <= 1e-9 * Math.abs(Number(w)), `row ${i} ${k}: ${v} vs ${w}`);
+      }
+    }
+  };
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-l40s&prompt=1024`);
+  await settled(page);
+  for (const [tab, cmd, button] of [['quant', 'quant-sweep', '#export-sweep'], ['multi', 'batching', '#export-batching']]) {
+    await showTab(page, tab);
+    same(await exported(page, button), csvOf(cmd, '--prompt', '1024'));
+  }
+  await showTab(page, 'charts');
+  await page.fill('#prompt', '4096');
+  await settled(page);
+  for (const [tab, cmd, button] of [['quant', 'quant-sweep', '#export-sweep'], ['multi', 'batching', '#export-batching']]) {
+    await showTab(page, tab);
+    same(await exported(page, button), csvOf(cmd, '--prompt', '4096'));
+  }
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
