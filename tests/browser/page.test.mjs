@@ -91,15 +91,15 @@ test('a link opened in a tab that shows the page replaces its scenario whole', a
 });
 
 test('a link opened while the last numbers are painting is the one analyzed, not overwritten by their link', async () => {
-  // The page writes its link once an analysis's numbers are painted. A link the user opens in between (its
-  // hashchange still queued) must win: the page once wrote the older link over it and read that back.
+  // The page writes its link after an analysis's numbers are painted (once idle). A link the user opens in between
+  // (its hashchange still queued) must win: the page once wrote the older link over it and read that back.
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
   await page.evaluate(() => {
     const cards = document.getElementById('cards');
     const seen = new MutationObserver(() => {
       seen.disconnect();
-      // After the frame that paints the batch-2 numbers, before the page's own link is written.
+      // After the frame that paints the batch-2 numbers, while the page's own link is still to be written.
       requestAnimationFrame(() => { location.hash = '#model=mistral-7b-v0.1'; });
     });
     seen.observe(cards, { childList: true, subtree: true, characterData: true });

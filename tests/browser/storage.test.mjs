@@ -51,7 +51,7 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   const native = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', file, '--format', 'json'], { encoding: 'utf8' }));
   assert.equal(tpot, fmtSeconds(native.decode.tpot_s));
   await page.screenshot({ path: path.join(artifacts, 'custom-device.png'), fullPage: true });
-  // Reload: still there, still selected, same numbers (the link is written once the numbers are painted).
+  // Reload: still there, still selected, same numbers (the link is written once the page is idle; analyzed() waits for it).
   await analyzed(page);
   const link = page.url();
   await page.reload();
