@@ -47,6 +47,7 @@ export const ctx = {
   // The hash the page last read or wrote (url.js): a different one in the address bar is a link whose hashchange
   // has not been handled yet, which the page's own link must not overwrite.
   urlHash: null,
+  urlWrite: null,  // the link's write scheduled for when the page is idle (url.js)
   autoPlan: false,  // a system was just chosen with a one-device plan: the core picks the plan (parallel.js)
   lastResult: null,
   lastBatching: null,

@@ -45,8 +45,8 @@ function setText(e, text) {
 // there; `draw` may return more attributes of the <svg> (those known only once it is drawn: a view box).
 // `add(parent, name, attrs, text)` returns the element at that place: the previous drawing's element at the same
 // position under the same parent when it has the same name (only what changed is set), a new one otherwise.
-// Elements the previous drawing had past what this one adds are removed, wherever they ended up. The result is the same document as
-// building every element afresh (tests/browser/views.test.mjs compares the two).
+// Elements the previous drawing had past what this one adds are removed, wherever they ended up. The result is the
+// same document as building every element afresh (tests/browser/views.test.mjs compares the two).
 export function drawSvg(container, rootAttrs, draw) {
   let svg = container.firstChild;
   if (!svg || container.childNodes.length !== 1 || svg.namespaceURI !== NS || svg.localName !== 'svg') {

@@ -44,26 +44,25 @@ export function readUrl() {
 // The link follows the state once the page is idle: history.replaceState costs the page's thread 3-5 ms in
 // Chromium, more than painting the numbers, and a user typing a value writes one link, not one per key. Until it is
 // written the results section carries data-link="pending" (the browser tests wait for it to go). Whoever reads the
-// link (copying it, the page being left) writes it first: flushUrl().
-let pending = null;
+// link (copying it, the page being left) writes it first: flushUrl(). `ctx.urlWrite` is the write scheduled.
 const idle = typeof requestIdleCallback === 'function';
 
 function cancelWrite() {
-  if (pending === null) return;
-  if (idle) cancelIdleCallback(pending);
-  else clearTimeout(pending);
-  pending = null;
+  if (ctx.urlWrite === null) return;
+  if (idle) cancelIdleCallback(ctx.urlWrite);
+  else clearTimeout(ctx.urlWrite);
+  ctx.urlWrite = null;
   delete document.querySelector('section.results').dataset.link;
 }
 
 export function writeUrl() {
-  if (pending !== null) return;  // the write scheduled already writes the state as it is then
-  pending = idle ? requestIdleCallback(flushUrl, { timeout: 300 }) : setTimeout(flushUrl, 50);
+  if (ctx.urlWrite !== null) return;  // the write scheduled already writes the state as it is then
+  ctx.urlWrite = idle ? requestIdleCallback(flushUrl, { timeout: 300 }) : setTimeout(flushUrl, 50);
   document.querySelector('section.results').dataset.link = 'pending';
 }
 
 export function flushUrl() {
-  if (pending === null) return;
+  if (ctx.urlWrite === null) return;
   cancelWrite();
   // A link opened since the page last read or wrote one (its hashchange not handled yet) is the scenario now:
   // writing the page's older one over it would make the page read that back.
