@@ -36,8 +36,8 @@ const hashed = (name, content) => {
 // The core's ES module lives in the wasm build, not in site/src: the bundler takes it from there.
 const coreModule = { name: 'core-module', setup(b) {
   b.onResolve({ filter: /^\.\/infercast\.mjs$/ }, () => ({ path: path.join(wasmDir, 'infercast.mjs') }));
-  b.onResolve({ filter: /^infercast:catalogs$/ }, () => ({ path: 'catalogs', namespace: 'infercast' }));
-  b.onLoad({ filter: /.*/, namespace: 'infercast' }, () => ({ contents: catalogModule, loader: 'js' }));
+  b.onResolve({ filter: /^infercast:(catalogs|first)$/ }, (a) => ({ path: a.path.slice('infercast:'.length), namespace: 'infercast' }));
+  b.onLoad({ filter: /.*/, namespace: 'infercast' }, (a) => ({ contents: a.path === 'first' ? firstModule : catalogModule, loader: 'js' }));
 } };
 const bundle = async (entry, format, define = {}) => (await build({ entryPoints: [path.join(root, 'site/src', entry)],
   bundle: true, format, minify: process.env.INFERCAST_NO_MINIFY !== '1', write: false, logLevel: 'warning', legalComments: 'none', define,
@@ -55,6 +55,25 @@ for (const name of CATALOGS) {
 }
 // A module the page imports as 'infercast:catalogs' (JSON.parse of one string reads faster than a literal).
 const catalogModule = `export default JSON.parse(${JSON.stringify(JSON.stringify(catalogs))});`;
+
+// The page's first analysis, made now (site/src/first.js): the request is the one the page's own request code makes
+// from its defaults (request.js, bundled here for node with the worker backend and the chart library left out: the
+// request needs neither), and the reply is this core's, exactly as the worker's callColumns returns it.
+const pageRequest = { name: 'page-request', setup(b) {
+  b.onResolve({ filter: /^(\.\/backend\.js|uplot)$/ }, (a) => ({ path: a.path, namespace: 'left-out' }));
+  b.onLoad({ filter: /.*/, namespace: 'left-out' }, (a) => ({
+    contents: a.path === 'uplot' ? 'export default {};' : 'export function createBackend() { return null; }', loader: 'js' }));
+} };
+const requestCode = (await build({ stdin: { contents: "export { request } from './request.js';", resolveDir: path.join(root, 'site/src'), loader: 'js' },
+  bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning', plugins: [pageRequest] })).outputFiles[0].text;
+const { request: pageDefaultRequest } = await import(`data:text/javascript;base64,${Buffer.from(requestCode).toString('base64')}`);
+// As main.js's update() asks for an analysis.
+const firstRequest = JSON.stringify({ ...pageDefaultRequest(), layout: 'columns', echo_requests: true });
+const first = buildCore.callColumns('analyze', new TextEncoder().encode(firstRequest));
+if (!JSON.parse(first.text).ok) throw new Error(`build-site: the core refused the page's first request ${firstRequest}: ${first.text}`);
+// The columns go into the script as JSON numbers, which carry every finite double exactly (a result has no other).
+if (!first.columns.every(Number.isFinite)) throw new Error('build-site: the first analysis has a number that is not finite');
+const firstModule = `export default ${JSON.stringify({ request: firstRequest, reply: first.text, columns: Array.from(first.columns) })};`;
 
 const wasmFile = hashed('infercast.wasm', fs.readFileSync(path.join(wasmDir, 'infercast.wasm')));
 const workerFile = hashed('worker.js', await bundle('worker.js', 'esm', { __WASM_FILE__: JSON.stringify(wasmFile) }));

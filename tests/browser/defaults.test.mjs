@@ -108,3 +108,31 @@ test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their 
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// A first visit shows the default scenario's analysis made when the page was built (site/src/first.js,
+// scripts/build-site.mjs), before the core has loaded in its worker. It must be what that core computes for the same
+// request: the CLI's numbers, and, once the worker answers the same inputs again, the same cards, answer and
+// operator table. A link makes another request, which the worker answers.
+test('a first visit shows the analysis made at build time, the same as the core computes now', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  assert.match(await page.textContent('#status'), /^Analyzed in advance: /);
+  const r = native('analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--batch', '1', '--prompt', '512', '--gen', '128');
+  for (const [label, value] of Object.entries(single(r))) assert.equal(await cardValue(page, label), value, label);
+  await showTab(page, 'ops');
+  const shown = () => page.evaluate(() => ['cards', 'answer', 'ops'].map((id) => document.getElementById(id).textContent));
+  const built = await shown();
+  for (const batch of ['2', '1']) {
+    await page.fill('#batch', batch);
+    await analyzed(page);
+  }
+  assert.match(await page.textContent('#status'), /^Analyzed in [\d.]+ ms by the WebAssembly core/);
+  assert.deepEqual(await shown(), built);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+  const linked = await openPage(env.browser, `${env.base}#batch=2`);
+  await analyzed(linked.page);
+  assert.match(await linked.page.textContent('#status'), /^Analyzed in [\d.]+ ms by the WebAssembly core/);
+  assert.deepEqual(linked.consoleErrors, []);
+  await linked.context.close();
+});
