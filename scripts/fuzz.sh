@@ -6,6 +6,12 @@
 # exits non-zero on any finding (the input is left in build/fuzz/findings/; make it a test and a corpus file).
 # FUZZ_TIMEOUT=S: seconds one input may take before it counts as a finding (default 30; 300 beside other work, where
 # a starved process can pass 30 s on an input that takes 1.5 s alone).
+# FUZZ_MAX_LEN=N: the longest input libFuzzer makes (default 65536; inputs grow toward it and each run slows).
+# FUZZ_CORPUS=DIR: a campaign (docs/testing.md, "The long fuzz campaign"): DIR/<target>/ is the corpus, kept from run
+# to run (build/fuzz/corpus is made afresh each run), and DIR/runs/ keeps each run's log named after the code it
+# ran (the last commit that changed core/, cli/, tests/fuzz/ or the build; uncommitted changes there make a run that
+# counts for nothing). A run's summary gives the executions of every run kept on the same code with no finding: runs
+# stopped at the end of a session count too, up to the last execution count they logged.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
@@ -16,12 +22,18 @@ cmake --preset fuzz >/dev/null
 # shellcheck disable=SC2086
 cmake --build --preset fuzz --target $(for t in $TARGETS; do printf 'fuzz_%s ' "$t"; done)
 out=build/fuzz
-rm -rf "$out/corpus" "$out/findings"
+corpus="${FUZZ_CORPUS:-$out/corpus}"
+rm -rf "$out/findings"
+[ -n "${FUZZ_CORPUS:-}" ] || rm -rf "$corpus"
 mkdir -p "$out/findings"
 for t in $ALL_TARGETS; do
-  mkdir -p "$out/corpus/$t"
-  if [ -d "tests/fuzz/corpus/$t" ]; then cp -r "tests/fuzz/corpus/$t/." "$out/corpus/$t/"; fi
+  mkdir -p "$corpus/$t"
+  if [ -d "tests/fuzz/corpus/$t" ]; then cp -r "tests/fuzz/corpus/$t/." "$corpus/$t/"; fi
 done
+# The code a campaign's runs must share to add up.
+code=$(git log -1 --format=%h -- core cli tests/fuzz CMakeLists.txt cmake 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain -- core cli tests/fuzz CMakeLists.txt cmake 2>/dev/null)" ]; then code="uncommitted$(date +%s)"; fi
+[ -z "${FUZZ_CORPUS:-}" ] || mkdir -p "$corpus/runs"
 # Seeds: every model config, every hardware preset, requests that exercise every option, the measurements.
 node -e '
 const fs = require("fs"), path = require("path");
@@ -60,15 +72,29 @@ for (const f of fs.readdirSync("presets/systems").filter((f) => f.endsWith(".jso
   fs.writeFileSync(path.join(out, "system", f), JSON.stringify(d));
 }
 for (let k = 1; k < csv.length; k += 20) fs.writeFileSync(path.join(out, "validate", `rows-${k}.csv`), [csv[0], ...csv.slice(k, k + 3)].join("\n"));
-' "$out/corpus"
+' "$corpus"
 # Targets run FUZZ_JOBS at a time (default: the cores), each on one core; the summaries print in the targets' order.
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+# Executions of a campaign's runs of target $1 on this code, none of which found anything: each run's final count, or
+# the last count it logged (a run stopped with its session).
+campaign_total() {
+  local sum=0 n f
+  for f in "$corpus/runs/$1-$code-"*.log; do
+    [ -f "$f" ] || continue
+    if grep -q 'Test unit written to' "$f"; then echo "a finding in $f"; return; fi
+    n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$f" | grep -o '[0-9]*$' || true)
+    [ -n "$n" ] || n=$(grep -o '^#[0-9]*' "$f" | tail -1 | tr -d '#')
+    sum=$((sum + ${n:-0}))
+  done
+  echo "$sum"
+}
 run_target() {
   local t="$1" log="$out/fuzz_$1.log" budget start secs runs rate
+  if [ -n "${FUZZ_CORPUS:-}" ]; then log="$corpus/runs/$t-$code-$(date +%Y%m%dT%H%M%S).log"; fi
   if [ -n "${FUZZ_RUNS:-}" ]; then budget="-runs=$FUZZ_RUNS"; else budget="-max_total_time=$SECONDS_PER_TARGET"; fi
   start=$(date +%s)
-  if ! "$out/tests/fuzz/fuzz_$t" "$out/corpus/$t" "$budget" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 \
-       -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
+  if ! "$out/tests/fuzz/fuzz_$t" "$corpus/$t" "$budget" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 \
+       -max_len="${FUZZ_MAX_LEN:-65536}" -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
     { echo "fuzz_$t: FINDING (see $log and $out/findings/)"; tail -30 "$log"; } >"$out/fuzz_$t.summary"
     echo 1 >"$out/fuzz_$t.status"
   else
@@ -78,6 +104,7 @@ run_target() {
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   echo "fuzz_$t: $runs executions in $secs s ($rate/s)" >>"$out/fuzz_$t.summary"
+  if [ -n "${FUZZ_CORPUS:-}" ]; then echo "fuzz_$t: the campaign in $corpus on $code: $(campaign_total "$t") executions" >>"$out/fuzz_$t.summary"; fi
 }
 running=0
 for t in $TARGETS; do
