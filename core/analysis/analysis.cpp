@@ -157,8 +157,7 @@ void time_prefill(Analysis& a, const ModelSpec& model, const Workload& w, const 
                   const Timer& timer) {
   a.prefill_blocks.clear();
   if (chunks.size() == 1) {
-    time_phase(a.prefill, &timer, w.timing);
-    a.prefill_blocks.push_back(block_of(a.prefill.ops, timer, a.prefill.tokens));
+    a.prefill_blocks.push_back(time_phase(a.prefill, &timer, w.timing));
   } else {
     // Each chunk is its own step: its operators are bound on their own (or its phase maxed) and the times add.
     double t = 0, tc = 0, tm = 0;
@@ -167,8 +166,7 @@ void time_prefill(Analysis& a, const ModelSpec& model, const Workload& w, const 
       Phase ph;
       ph.ops = step_ops(model, a.groups, chunk, w.settings);
       ph.tokens = a.prefill.tokens / static_cast<double>(chunks.size());
-      time_phase(ph, &timer, w.timing);
-      a.prefill_blocks.push_back(block_of(ph.ops, timer, ph.tokens));
+      a.prefill_blocks.push_back(time_phase(ph, &timer, w.timing));
       t += ph.time_s;
       tc += ph.compute_s;
       tm += ph.memory_s;

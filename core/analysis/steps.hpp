@@ -68,8 +68,9 @@ class Timer {
   std::vector<Warning>* warnings_ = nullptr;
 };
 
-// Times a phase's operators (or, without a timer, only totals them); the phase is one step, timed as a block.
-void time_phase(Phase& p, const Timer* timer, Timing timing);
+// Times a phase's operators (or, without a timer, only totals them); the phase is one step, timed as a block, which
+// is returned (empty without a timer): a caller that keeps the step's block takes it rather than build it again.
+StepBlock time_phase(Phase& p, const Timer* timer, Timing timing);
 // The operators of one step as a block (its terms on the device).
 StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens);
 

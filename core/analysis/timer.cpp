@@ -175,9 +175,9 @@ OpTime Timer::time(const Op& op, bool replayed) const {
   return t;
 }
 
-void time_phase(Phase& p, const Timer* timer, Timing timing) {
+StepBlock time_phase(Phase& p, const Timer* timer, Timing timing) {
   p.totals = totals_of(p.ops);
-  if (!timer) return;
+  if (!timer) return {};
   p.times.clear();
   p.compute_s = p.memory_s = 0;
   const bool graph = replayed(timer->execution(), p.tokens);
@@ -188,7 +188,9 @@ void time_phase(Phase& p, const Timer* timer, Timing timing) {
   }
   // The step's time, launches and the runtime's per-step cost included, from its block (trace.cpp): the same
   // arithmetic the decode sum and validation's re-timing use.
-  p.time_s = time_block(block_of(p.ops, *timer, p.tokens), timer->execution(), timing).first;
+  StepBlock block = block_of(p.ops, *timer, p.tokens);
+  p.time_s = time_block(block, timer->execution(), timing).first;
+  return block;
 }
 
 }  // namespace infercast
