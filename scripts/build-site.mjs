@@ -66,9 +66,14 @@ const pageRequest = { name: 'page-request', setup(b) {
 } };
 const requestCode = (await build({ stdin: { contents: "export { request } from './request.js';", resolveDir: path.join(root, 'site/src'), loader: 'js' },
   bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning', plugins: [pageRequest] })).outputFiles[0].text;
-const { request: pageDefaultRequest } = await import(`data:text/javascript;base64,${Buffer.from(requestCode).toString('base64')}`);
-// As main.js's update() asks for an analysis.
-const firstRequest = JSON.stringify({ ...pageDefaultRequest(), layout: 'columns', echo_requests: true });
+let firstRequest;
+try {
+  const { request: pageDefaultRequest } = await import(`data:text/javascript;base64,${Buffer.from(requestCode).toString('base64')}`);
+  // As main.js's update() asks for an analysis.
+  firstRequest = JSON.stringify({ ...pageDefaultRequest(), layout: 'columns', echo_requests: true });
+} catch (err) {
+  throw new Error(`build-site: the page's request code (site/src/request.js and what it imports) could not run under node to make the page's first analysis (${err.message}); keep the DOM out of those modules' top level`);
+}
 const first = buildCore.callColumns('analyze', new TextEncoder().encode(firstRequest));
 if (!JSON.parse(first.text).ok) throw new Error(`build-site: the core refused the page's first request ${firstRequest}: ${first.text}`);
 // The columns go into the script as JSON numbers, which carry every finite double exactly (a result has no other).
