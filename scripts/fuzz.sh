@@ -76,12 +76,14 @@ for (let k = 1; k < csv.length; k += 20) fs.writeFileSync(path.join(out, "valida
 # Targets run FUZZ_JOBS at a time (default: the cores), each on one core; the summaries print in the targets' order.
 jobs="${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
 # Executions of a campaign's runs of target $1 on this code, none of which found anything: each run's final count, or
-# the last count it logged (a run stopped with its session).
+# the last count it logged (a run stopped with its session). libFuzzer also writes a slow input to a file ("Test unit
+# written to ...slow-unit-..."); that is not a finding.
 campaign_total() {
   local sum=0 n f
   for f in "$corpus/runs/$1-$code-"*.log; do
     [ -f "$f" ] || continue
-    if grep -q 'Test unit written to' "$f"; then echo "a finding in $f"; return; fi
+    # A crash, a sanitizer's report, a timeout or running out of memory (a slow input's file is not a finding).
+    if grep -qE 'SUMMARY: |deadly signal|Test unit written to [^ ]*(crash|timeout|oom|leak)-' "$f"; then echo "a finding in $f"; return; fi
     n=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$f" | grep -o '[0-9]*$' || true)
     [ -n "$n" ] || n=$(grep -o '^#[0-9]*' "$f" | tail -1 | tr -d '#')
     sum=$((sum + ${n:-0}))
