@@ -31,6 +31,8 @@ import { loadStore, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
+const SLOW_STATUS = 'Analyzing the new inputs: the numbers below are for the previous ones until the core answers.';
+
 // A promise that settles after the next frame is painted: what is rendered before it is on screen first.
 const painted = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
@@ -60,7 +62,13 @@ export async function update() {
   // The page's first analysis may be the one made when the page was built (first.js): the same core, the same
   // request.
   const built = mine === 1 ? builtAnswer(req) : null;
+  // A reply that takes a while (the core still loading after a first visit showed numbers made at build time, or a
+  // long analysis) leaves the previous numbers on screen: the status line says so until it lands.
+  const slow = built ? null : setTimeout(() => {
+    if (mine === ctx.generation) $('status').textContent = SLOW_STATUS;
+  }, 150);
   const env = built || await backend.envelope('analyze', req, { columns: true, tag: 'input' });
+  clearTimeout(slow);
   if (mine !== ctx.generation) return;  // a newer request superseded this one
   clearErrors();
   if (!env.ok) {

@@ -136,3 +136,31 @@ test('a first visit shows the analysis made at build time, the same as the core 
   assert.deepEqual(linked.consoleErrors, []);
   await linked.context.close();
 });
+
+// Until the core has loaded, a change cannot be answered, and the numbers made at build time stay on screen: the
+// status line says they are for the previous inputs, and the new ones come when the core does. The core's download
+// is held back here until the change is made.
+test('a change made while the core loads says the numbers shown are for the previous inputs, then shows the new ones', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1360, height: 1000 } });
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await context.route(/\.wasm$/, async (route) => { await held; await route.continue(); });
+  const page = await context.newPage();
+  const consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(env.base);
+  await analyzed(page);
+  assert.match(await page.textContent('#status'), /^Analyzed in advance: /);
+  const before = await cardValue(page, 'Time per output token');
+  await page.fill('#batch', '2');
+  await page.waitForFunction(() => /^Analyzing the new inputs: the numbers below are for the previous ones/.test(document.getElementById('status').textContent));
+  assert.equal(await cardValue(page, 'Time per output token'), before);
+  release();
+  await analyzed(page);
+  assert.match(await page.textContent('#status'), /^Analyzed in [\d.]+ ms by the WebAssembly core/);
+  const r = native('analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--batch', '2', '--prompt', '512', '--gen', '128');
+  for (const [label, value] of Object.entries(single(r))) assert.equal(await cardValue(page, label), value, label);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
