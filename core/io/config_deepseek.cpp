@@ -129,6 +129,7 @@ void parse_deepseek_v4(Reader& r, ModelSpec& m) {
 
   const i64 hc = r.positive_int_or("hc_mult", 4), iters = r.nonneg_int_or("hc_sinkhorn_iters", 20);
   m.hc_mult = hc;
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;

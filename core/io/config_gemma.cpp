@@ -142,6 +142,7 @@ void parse_gemma3n(Reader& r, ModelSpec& m) {
   const std::vector<bool> shared = kv_shared_layers(r, sliding, r.nonneg_int_or("num_kv_shared_layers", 0));
   const std::vector<i64> width = widths(r, L);
   const std::vector<bool> sparse = sparse_layers(r, L);
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     const auto k = static_cast<std::size_t>(i);
     LayerSpec layer;
@@ -225,6 +226,7 @@ void parse_gemma4(Reader& r, ModelSpec& m) {
   } else {
     config_ignore(r, {"num_experts", "top_k_experts", "moe_intermediate_size", "expert_intermediate_size"});
   }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     const auto k = static_cast<std::size_t>(i);
     LayerSpec layer;

@@ -180,6 +180,7 @@ void parse_kimi_linear(Reader& r, ModelSpec& m) {
     }
   }
 
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     const auto k = static_cast<std::size_t>(i);

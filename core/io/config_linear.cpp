@@ -131,6 +131,7 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
     if (dense.intermediate == 0 && std::find(is_moe.begin(), is_moe.end(), false) != is_moe.end())
       dense.intermediate = r.positive_int("intermediate_size");  // dense layers need their width
   }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i)
     m.layers.push_back(hybrid_layer(linear[static_cast<std::size_t>(i)], g, a, is_moe[static_cast<std::size_t>(i)] ? moe : dense));
 }
@@ -199,6 +200,7 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     moe.shared_gate = shared_mode == "sigmoid";
   }
   config_check_top_k(r, moe, "num_experts_per_tok");
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(linear[static_cast<std::size_t>(i)], g, a, moe));
 }
 
@@ -266,6 +268,7 @@ void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     throw InputError("model.invalid", r.child_path("block_ffn_dim_multiplier"),
                      r.child_path("block_ffn_dim_multiplier") + " leaves an MLP of no width; expected a positive multiplier");
   f.intermediate = ff;
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(conv[static_cast<std::size_t>(i)], g, a, f));
 }
 

@@ -97,6 +97,7 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
   } else {
     for (i64 i = 0; i < L; ++i) sparse[static_cast<std::size_t>(i)] = i > 0;  // one dense layer, then MoE
   }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = sliding[static_cast<std::size_t>(i)] ? swa : full;

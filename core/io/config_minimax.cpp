@@ -88,6 +88,7 @@ void parse_minimax_m3(Reader& r, ModelSpec& m) {
     const i64 first = r.nonneg_int_or("first_k_dense_replace", 0);
     for (i64 i = 0; i < L && i < first; ++i) is_moe[static_cast<std::size_t>(i)] = false;
   }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = sparse_attn[static_cast<std::size_t>(i)] ? sparse : a;
@@ -196,6 +197,7 @@ void parse_step3p7(Reader& r, ModelSpec& m) {
     for (i64 i = 0; i < L && i < first; ++i) sparse[static_cast<std::size_t>(i)] = false;
   }
   r.raw("first_k_dense_replace");
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = slides[static_cast<std::size_t>(i)] ? sliding : full;

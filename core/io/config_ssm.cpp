@@ -190,6 +190,7 @@ void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   moe.top_k = r.positive_int_or("num_experts_per_tok", 2);
   moe.expert_intermediate = dense.intermediate;
   if (moe.n_experts > 1) config_check_top_k(r, moe, "num_experts_per_tok");  // one expert: plain MLPs (transformers)
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     if (i % attn_period == attn_offset) layer.attn = a;
@@ -248,6 +249,7 @@ void parse_falcon_h1(Reader& r, const json& cfg, ModelSpec& m, const FamilyTrait
   FfnSpec mlp;  // LlamaMLP
   mlp.intermediate = r.positive_int_or("intermediate_size", 14336);
   mlp.bias = r.boolean_or("mlp_bias", false);
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
@@ -308,6 +310,7 @@ void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     ffn.intermediate = shared;
     config_ignore(r, {"num_experts_per_tok", "intermediate_size"});
   }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     const auto& t = types[static_cast<std::size_t>(i)];
     LayerSpec layer;

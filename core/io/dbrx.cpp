@@ -67,6 +67,7 @@ void parse_dbrx(Reader& top, ModelSpec& m) {
   f.top_k = top_k;
   f.expert_intermediate = width;
   f.intermediate = width;
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;

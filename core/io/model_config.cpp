@@ -292,6 +292,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   const bool qk_norm_llama4 = t.chunked_nope && r.boolean_or("use_qk_norm", false);
   const auto rule_ffn = moe_rule_layers(r, t, L, dense);
   const bool parallel = t.parallel_key[0] ? r.boolean_or(t.parallel_key, t.parallel) : t.parallel;
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
@@ -369,6 +370,7 @@ void parse_falcon(Ctx& c, const std::string& type) {
   f.gated = false;
   f.bias = bias;
   f.intermediate = r.positive_int_or("ffn_hidden_size", 4 * h);
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
@@ -461,6 +463,7 @@ void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
   }
   const i64 first_dense = r.nonneg_int_or(k.first_dense, 0);
   const i64 freq = native ? 1 : r.positive_int_or("moe_layer_freq", 1);
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
