@@ -141,15 +141,10 @@ test('a first visit shows the analysis made at build time, the same as the core 
 // status line says they are for the previous inputs, and the new ones come when the core does. The core's download
 // is held back here until the change is made.
 test('a change made while the core loads says the numbers shown are for the previous inputs, then shows the new ones', async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1360, height: 1000 } });
   let release;
   const held = new Promise((resolve) => { release = resolve; });
-  await context.route(/\.wasm$/, async (route) => { await held; await route.continue(); });
-  const page = await context.newPage();
-  const consoleErrors = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
-  page.on('pageerror', (e) => consoleErrors.push(String(e)));
-  await page.goto(env.base);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base,
+    (c) => c.route(/\.wasm$/, async (route) => { await held; await route.continue(); }));
   await analyzed(page);
   assert.match(await page.textContent('#status'), /^Analyzed in advance: /);
   const before = await cardValue(page, 'Time per output token');

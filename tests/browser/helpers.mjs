@@ -24,9 +24,11 @@ export async function startServer() {
   return { server, base: `http://127.0.0.1:${port}/infercast/` };
 }
 
-// A page that records console errors and every request's URL.
-export async function openPage(browser, url) {
+// A page that records console errors and every request's URL. `setup(context)`, when given, runs before the page
+// opens (routes that hold a response back, init scripts).
+export async function openPage(browser, url, setup = null) {
   const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, acceptDownloads: true });
+  if (setup) await setup(context);
   const page = await context.newPage();
   const consoleErrors = [];
   const requests = [];
