@@ -1,7 +1,7 @@
 // The inputs: every control bound to its state key, checked, and written back from the state.
 import { parseEntries } from './compare.js';
 import { $, ctx, DEFAULTS, state } from './ctx.js';
-import { deleteDevice, fillEditor, importFile, saveDevice, syncEfficiencies, tierRow } from './devices.js';
+import { deleteDevice, fillEditor, importFile, saveDevice, syncEfficiencies, tierRow, watchEdits } from './devices.js';
 import { frontCsv } from './dse.js';
 import { runDse, runTcTm } from './dsepanel.js';
 import { explainTarget, hideExplain } from './explainpanel.js';
@@ -236,6 +236,7 @@ export function bind() {
   bindCalibration();
   $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); syncRuntime(); });
   $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GiB: '', bandwidth_GBps: '' })));
+  watchEdits();
   $('dev-save').addEventListener('click', saveDevice);
   $('dev-delete').addEventListener('click', deleteDevice);
   $('dev-export').addEventListener('click', () => download('infercast-custom.json', 'application/json', JSON.stringify(exportBundle(ctx.store.doc), null, 2)));

@@ -43,6 +43,7 @@ export const ctx = {
   // Custom devices and models kept in this browser (store.js); `urlDevice` is a device that came with a link.
   store: { doc: { devices: [], models: [] }, notice: '', readOnly: false },
   urlDevice: null,
+  editorEdited: false,  // the device editor holds the user's edits, not what it was filled with (devices.js)
   generation: 0,  // of the latest change; a call whose generation is older than this is stale
   // The hash the page last read or wrote (url.js): a different one in the address bar is a link whose hashchange
   // has not been handled yet, which the page's own link must not overwrite.

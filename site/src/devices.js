@@ -62,7 +62,23 @@ export function fillEditor() {
   const body = $('dev-tiers').tBodies[0];
   body.textContent = '';
   for (const t of d.memory_tiers) body.appendChild(tierRow(t));
+  ctx.editorEdited = false;
+  syncDelete();
+}
+
+// Delete is offered for a custom device this browser keeps.
+export function syncDelete() {
   $('dev-delete').disabled = !customDevice() || !ctx.store.doc.devices.some((x) => x.doc.id === customDevice().id);
+}
+
+// The user typed in the editor, or added or removed a tier, since it was last filled: a save in another tab must
+// not refill it over their edits (main.js, followOtherTabs).
+export function watchEdits() {
+  const edited = (e) => { if (e.target.id !== 'dev-import') ctx.editorEdited = true; };
+  $('device-editor').addEventListener('input', edited);
+  $('device-editor').addEventListener('change', edited);
+  $('dev-tiers').addEventListener('click', (e) => { if (e.target.closest('button')) ctx.editorEdited = true; });
+  $('dev-tier-add').addEventListener('click', edited);
 }
 
 // The id a custom device gets from its name: a slug prefixed with "custom-".

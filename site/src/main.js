@@ -11,7 +11,7 @@ import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
-import { fillEditor, syncEfficiencies } from './devices.js';
+import { fillEditor, syncDelete, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { cancelStaleSweep, redraw, runTcTm, warmSweepWorkers } from './dsepanel.js';
 import { setProp, setText } from './dom.js';
@@ -282,7 +282,8 @@ async function catalogs() {
 }
 
 // Another tab saved or removed custom devices or models: this page shows what is stored now. A device this page
-// has selected and the other tab deleted stays selected, held as if it came with the link.
+// has selected and the other tab deleted stays selected, held as if it came with the link. What the user has typed
+// in the device editor is kept: the editor is refilled only when it holds what it was filled with.
 function followOtherTabs(event) {
   if (event.storageArea !== localStorage || (event.key !== null && event.key !== STORE_KEY)) return;
   const before = customDevice();
@@ -290,8 +291,10 @@ function followOtherTabs(event) {
   if (before && !ctx.store.doc.devices.some((d) => d.doc.id === before.id)) ctx.urlDevice = before;
   fillHardware();
   fillModels();
-  fillEditor();
-  $('store-notice').textContent = ctx.store.notice || 'Custom devices or models were changed in another tab; the lists show them now.';
+  if (ctx.editorEdited) syncDelete();
+  else fillEditor();
+  const kept = ctx.editorEdited ? ' Your edits in the editor are kept.' : '';
+  $('store-notice').textContent = ctx.store.notice || `Custom devices or models were changed in another tab; the lists show them now.${kept}`;
 }
 
 async function start() {

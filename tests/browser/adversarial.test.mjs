@@ -216,7 +216,13 @@ test('two tabs saving merge, and each shows what the other saved', async () => {
   await b.goto(env.base);
   await analyzed(a);
   await analyzed(b);
+  // b starts typing a device while a saves one: b's list follows a's save and b's edits are kept.
+  await openEditor(b);
+  await b.fill('#dev-name', 'Beta');
   await saveInEditor(a, 'Alpha');
+  await b.waitForFunction(() => !!document.querySelector('#hardware option[value="custom:custom-alpha"]'));
+  assert.equal(await b.inputValue('#dev-name'), 'Beta');
+  assert.match(await b.textContent('#store-notice'), /another tab.*Your edits in the editor are kept\./);
   await saveInEditor(b, 'Beta');
   assert.deepEqual(JSON.parse(await stored(a)).devices.map((d) => d.doc.id), ['custom-alpha', 'custom-beta']);
   // Each tab's list follows the other's saves (storage events).
