@@ -19,12 +19,21 @@ const record = (k, v) => {
 };
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
-// Records, from before the page's own scripts run, when the cards first show numbers and when that frame is painted.
+// Records, from before the page's own scripts run, when the cards first show numbers and when they are painted.
+// The paint is the Element Timing API's: the card's value is marked (elementtiming) in the same task that fills it,
+// before any frame, and the browser reports when that text was first painted (renderTime). A task queued after the
+// frame (the first frame's animation callback, then a timer) gives a later bound: on a first visit it waits behind
+// the core's compile, which runs on the page's thread after the numbers are painted (50-250 ms here). Both go to
+// perf.json; the budget is checked on the paint.
 const WATCH = () => {
   new MutationObserver((_, obs) => {
     const v = document.querySelector('#cards .card .value');
     if (v && v.textContent && window.__numbersAt === undefined) {
       window.__numbersAt = performance.now();
+      v.setAttribute('elementtiming', 'first-numbers');
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.identifier === 'first-numbers') window.__renderAt = e.renderTime || e.loadTime;
+      }).observe({ type: 'element', buffered: true });
       requestAnimationFrame(() => setTimeout(() => { window.__paintedAt = performance.now(); }, 0));
       obs.disconnect();
     }
@@ -46,14 +55,20 @@ test('first numbers after navigation; every served asset has its brotli and gzip
     if (/\.(js|wasm|css|html)$/.test(new URL(r.url()).pathname) || r.url().endsWith('/')) assert.ok(['br', 'gzip'].includes(h['content-encoding']), `${r.url()} ${h['content-encoding']}`);
   });
   const runs = [];
+  const after = [];
   for (let i = 0; i < 3; i++) {
     await page.goto(env.base);
     await analyzed(page);
-    await page.waitForFunction(() => window.__paintedAt !== undefined);
-    runs.push(await page.evaluate(() => window.__paintedAt));
+    await page.waitForFunction(() => window.__paintedAt !== undefined && window.__renderAt !== undefined);
+    const t = await page.evaluate(() => ({ render: window.__renderAt, after: window.__paintedAt, dom: window.__numbersAt }));
+    // The paint comes after the numbers are in the page, and no later than the task after their frame.
+    assert.ok(t.render >= t.dom && t.render <= t.after + 1, JSON.stringify(t));
+    runs.push(t.render);
+    after.push(t.after);
     first = false;
   }
   record('first_numbers_painted_ms', { cold: Math.round(runs[0]), warm: runs.slice(1).map((x) => Math.round(x)) });
+  record('first_numbers_task_after_paint_ms', { cold: Math.round(after[0]), warm: after.slice(1).map((x) => Math.round(x)) });
   record('downloaded_kib', { encoded: Math.round(bytes.encoded / 1024), decoded: Math.round(bytes.raw / 1024) });
   const sizes = {};
   for (const f of fs.readdirSync(path.join(root, 'dist/site'))) {
@@ -82,6 +97,10 @@ test('input to painted numbers, and to everything settled', async () => {
     const busy = () => document.querySelector('section.results').getAttribute('aria-busy') === 'true';
     for (let i = 0; i < 24; i++) {
       const before = tpot();
+      // When the new numbers are in the page (a mutation record, before any frame paints them).
+      let inPage = -1;
+      const watch = new MutationObserver(() => { if (inPage < 0 && tpot() !== before) inPage = performance.now(); });
+      watch.observe(document.getElementById('cards'), { subtree: true, childList: true, characterData: true });
       const input = document.getElementById('batch');
       input.value = String(i % 2 ? 1 : 2 + (i % 5));
       const t0 = performance.now();
@@ -98,16 +117,21 @@ test('input to painted numbers, and to everything settled', async () => {
         check(false);
       });
       const painted = performance.now() - t0;
+      watch.disconnect();
       await new Promise((resolve) => {
         const check = () => (!busy() ? resolve() : setTimeout(check, 1));
         check();
       });
-      out.push({ painted, settled: performance.now() - t0 });
+      out.push({ inPage: inPage - t0, painted, settled: performance.now() - t0 });
       await new Promise((resolve) => setTimeout(resolve, 30));
     }
     return out;
   });
-  const painted = trials.map((t) => t.painted), done = trials.map((t) => t.settled);
+  const painted = trials.map((t) => t.painted), done = trials.map((t) => t.settled), inPage = trials.map((t) => t.inPage);
+  assert.ok(inPage.every((x, i) => x > 0 && x <= painted[i]), JSON.stringify(trials));
+  // In the page before they are painted: the painted figure adds the wait for the display's next frame (up to 16.7
+  // ms at 60 Hz, wherever the input fell in the frame) and that frame's own work (docs/architecture.md).
+  record('input_to_numbers_in_page_ms', { p50: +pct(inPage, 0.5).toFixed(1), p90: +pct(inPage, 0.9).toFixed(1), max: +Math.max(...inPage).toFixed(1) });
   record('input_to_painted_ms', { p50: +pct(painted, 0.5).toFixed(1), p90: +pct(painted, 0.9).toFixed(1), max: +Math.max(...painted).toFixed(1) });
   record('input_to_settled_ms', { p50: +pct(done, 0.5).toFixed(1), p90: +pct(done, 0.9).toFixed(1) });
   assert.ok(pct(painted, 0.9) < 1000, `numbers painted ${pct(painted, 0.9)} ms after the input at p90`);
