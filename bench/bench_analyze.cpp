@@ -3,7 +3,8 @@
 // all text) and the lean one (layout "columns", number columns in a side buffer, as the wasm module's callColumns
 // returns them). Then ragged batches of 1,024, 8,192 and 16,384 distinct requests. Every figure is printed with its
 // ratio to the core's own time, so a regression shows on any machine.
-// Times are CPU time of this process (std::clock): on a loaded machine they do not count the time others ran.
+// Times are CPU time of this process (std::clock), the core and its calls timed in turns and each one's best of ten
+// rounds kept (bench_common.hpp, best_of_rounds): on a loaded machine the ratios then compare like with like.
 // Usage: infercast_bench [iterations]
 #include <cstdio>
 #include <cstdlib>
@@ -61,11 +62,12 @@ int main(int argc, char** argv) {
     const Workload w = read_workload(r, in.rm.spec, in.sc, in.hw, in.rt);
     const ModelSpec& m = in.rm.spec;
     double sink = 0;
-    const double core = per_call_s(iters, [&] { sink += analyze(m, w, in.hw).tpot_mean_s; });
     const std::string lean_req = req.substr(0, req.size() - 1) + R"(,"layout":"columns"})";
-    const double text = per_call_s(iters / 4 + 1, [&] { sink += static_cast<double>(call("analyze", req).size()); });
     std::vector<double> columns;
-    const double lean = per_call_s(iters / 4 + 1, [&] { sink += static_cast<double>(call_columns("analyze", lean_req, columns).size()); });
+    const auto [core, text, lean] = best_of_rounds<3>(
+        10, iters / 10 + 1, [&] { sink += analyze(m, w, in.hw).tpot_mean_s; },
+        [&] { sink += static_cast<double>(call("analyze", req).size()); },
+        [&] { sink += static_cast<double>(call_columns("analyze", lean_req, columns).size()); });
     std::printf("%-16s %12.1f %14.1f %7.2fx %14.1f %7.2fx%s\n", id, core * 1e6, text * 1e6, text / core, lean * 1e6, lean / core,
                 sink > 0 ? "" : " ");
   }

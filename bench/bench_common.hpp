@@ -2,6 +2,8 @@
 // weights in `weights`, bf16 activations and cache, our counting convention) and a timer of CPU time per call.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <ctime>
 #include <tuple>
 
@@ -25,4 +27,22 @@ double per_call_s(int n, F f) {
   const std::clock_t t0 = std::clock();
   for (int i = 0; i < n; ++i) f();
   return static_cast<double>(std::clock() - t0) / CLOCKS_PER_SEC / n;
+}
+
+// Seconds of CPU time per call of each of several functions, timed in turns: `rounds` rounds of `n` calls each, the
+// functions one after another in every round, and each one's fastest round kept. On a shared machine (another
+// process on the sibling hyperthread, a fuzzer beside a build) one function's time can double from one second to
+// the next; timed in turns, a ratio of two of them compares the same conditions, and the best round is the one
+// least disturbed.
+template <std::size_t K, class... F>
+std::array<double, K> best_of_rounds(int rounds, int n, F... f) {
+  static_assert(sizeof...(F) == K, "one function per result");
+  std::array<double, K> best;
+  best.fill(1e300);
+  (void)std::initializer_list<int>{(f(), 0)...};  // one untimed call each
+  for (int r = 0; r < rounds; ++r) {
+    std::size_t k = 0;
+    (void)std::initializer_list<int>{(best[k] = std::min(best[k], per_call_s(n, f) ), ++k, 0)...};
+  }
+  return best;
 }
