@@ -80,15 +80,47 @@ if (!JSON.parse(first.text).ok) throw new Error(`build-site: the core refused th
 if (!first.columns.every(Number.isFinite)) throw new Error('build-site: the first analysis has a number that is not finite');
 const firstModule = `export default ${JSON.stringify({ request: firstRequest, reply: first.text, columns: Array.from(first.columns) })};`;
 
+// The same analysis built into the page's HTML (site/src/first.js): the answer, its notes, the cards and the status
+// line as the page's own code writes them (cards.js, answer.js, result.js, bundled for node like request.js), so a
+// first visit paints the numbers before any script has run. Each is marked data-built; a link hides them until the
+// page knows its request (the guard below, style.css), and the page's first update takes them away if its request
+// is another (first.js, settleBuilt).
+const builtCode = (await build({
+  stdin: { contents: "export { cardsHtml } from './cards.js'; export { answerTexts } from './answer.js'; export { readResult } from './result.js';" +
+    " export { BUILT_STATUS } from './first.js'; export { DEFAULTS } from './ctx.js'; export { placeColumns } from '../../npm/client.js';",
+  resolveDir: path.join(root, 'site/src'), loader: 'js' },
+  bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning', plugins: [pageRequest, coreModule] })).outputFiles[0].text;
+const page = await import(`data:text/javascript;base64,${Buffer.from(builtCode).toString('base64')}`);
+const escapeHtml = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const builtResult = page.readResult(page.placeColumns(JSON.parse(first.text), Float64Array.from(first.columns)).value);
+const builtAnswerText = page.answerTexts(builtResult, page.DEFAULTS.weights);
+// index.html's elements, each replaced once (a missing one is an error: the page changed under this script).
+const BUILT_INTO = [
+  ['<p id="status" class="status" role="status" aria-live="polite">Loading the core...</p>',
+    `<p id="status" class="status" role="status" aria-live="polite" data-built data-loading="Loading the core...">${escapeHtml(page.BUILT_STATUS)}</p>`],
+  ['<p id="answer" class="answer" tabindex="-1" aria-live="polite">Loading the core...</p>',
+    `<p id="answer" class="answer${builtAnswerText.fits ? '' : ' no'}" tabindex="-1" aria-live="polite" data-built data-loading="Loading the core...">${escapeHtml(builtAnswerText.sentence)}</p>`],
+  ['<p id="answer-notes" class="answer-notes"></p>', `<p id="answer-notes" class="answer-notes" data-built>${escapeHtml(builtAnswerText.notes)}</p>`],
+  ['<div id="cards" class="cards"></div>', `<div id="cards" class="cards" data-built>${page.cardsHtml(builtResult, escapeHtml)}</div>`],
+];
+const withBuilt = (text) => BUILT_INTO.reduce((t, [from, to]) => {
+  if (!t.includes(from)) throw new Error(`build-site: site/index.html has no ${from} to build the first analysis into`);
+  return t.replace(from, () => to);
+}, text);
+// Marks the page "linked" before the body is parsed when the address holds a link (style.css hides the built
+// numbers then): run inline, allowed by its hash in the served page's policy.
+const GUARD = "if (location.hash.length > 1) document.documentElement.classList.add('linked');";
+const guardHash = `'sha256-${crypto.createHash('sha256').update(GUARD).digest('base64')}'`;
+
 const wasmFile = hashed('infercast.wasm', fs.readFileSync(path.join(wasmDir, 'infercast.wasm')));
 const workerFile = hashed('worker.js', await bundle('worker.js', 'esm', { __WASM_FILE__: JSON.stringify(wasmFile) }));
 const appFile = hashed('app.js', await bundle('main.js', 'esm',
   { __WORKER_URL__: JSON.stringify(workerFile), __WASM_URL__: JSON.stringify(wasmFile) }));
 const cssFile = hashed('style.css', css);
-const csp = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; " +
+const csp = `default-src 'self'; script-src 'self' ${guardHash} 'wasm-unsafe-eval'; worker-src 'self'; connect-src 'self'; ` +
   "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; form-action 'none'";
-fs.writeFileSync(path.join(out, 'index.html'), html
-  .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${csp}">`)
+fs.writeFileSync(path.join(out, 'index.html'), withBuilt(html)
+  .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${csp}">\n<script>${GUARD}</script>`)
   .replace('<!--STYLE-->', `<link rel="stylesheet" href="${cssFile}">`)
   .replace('<!--SCRIPTS-->', `<link rel="preload" href="${wasmFile}" as="fetch" type="application/wasm" crossorigin>\n` +
     `<script type="module" src="${appFile}"></script>`));
@@ -101,8 +133,8 @@ const offlineCsp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-
 const single = fs.readFileSync(path.join(wasmDir, 'infercast-single.js'), 'utf8');
 const serve = await bundle('worker-offline.js', 'iife');
 const app = await bundle('main.js', 'iife');
-fs.writeFileSync(path.join(root, 'dist', 'infercast-offline.html'), html
-  .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${offlineCsp}">`)
+fs.writeFileSync(path.join(root, 'dist', 'infercast-offline.html'), withBuilt(html)
+  .replace('<!--CSP-->', `<meta http-equiv="Content-Security-Policy" content="${offlineCsp}">\n<script>${GUARD}</script>`)
   .replace('<!--STYLE-->', () => `<style>${css}</style>`)
   .replace('<!--SCRIPTS-->', () => `<script type="text/x-infercast-core" id="infercast-core">${inline(single)}</script>\n` +
     `<script type="text/x-infercast-core" id="infercast-serve">${inline(serve)}</script>\n<script>${inline(app)}</script>`));

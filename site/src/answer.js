@@ -83,10 +83,16 @@ export function answerOf(r, chosen) {
   return { fits: true, notes, sentence: `${model} in ${fmt} on ${dev}: fits in ${gb(m.required_bytes)} of ${gb(m.capacity_bytes)} GiB usable${under}, ${then}.` };
 }
 
-export function renderAnswer(box, notesBox, r, chosen) {
+// The sentence, whether it fits, and the notes line below it (what is beyond the model's window first).
+export function answerTexts(r, chosen) {
   const a = answerOf(r, chosen);
+  const warn = (r.warnings || []).filter((w) => w.code === 'workload.beyond_context').map((w) => `Beyond the model's window: ${w.message}.`);
+  return { sentence: a.sentence, fits: a.fits, notes: [...warn, ...a.notes].join(' ') };
+}
+
+export function renderAnswer(box, notesBox, r, chosen) {
+  const a = answerTexts(r, chosen);
   setText(box, a.sentence);
   box.classList.toggle('no', !a.fits);
-  const warn = (r.warnings || []).filter((w) => w.code === 'workload.beyond_context').map((w) => `Beyond the model's window: ${w.message}.`);
-  setText(notesBox, [...warn, ...a.notes].join(' '));
+  setText(notesBox, a.notes);
 }

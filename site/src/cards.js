@@ -143,8 +143,7 @@ function fillTitle(event) {
 function cardElement(c) {
   const d = document.createElement('div');
   d.dataset.card = c.id;
-  d.addEventListener('pointerenter', fillTitle);
-  d.addEventListener('focus', fillTitle);
+  listen(d);
   d.tabIndex = 0;
   d.setAttribute('role', 'button');
   d.setAttribute('aria-haspopup', 'dialog');
@@ -153,34 +152,67 @@ function cardElement(c) {
     e.className = cls;
     d.appendChild(e);
   }
+  d.children[1].setAttribute('elementtiming', 'numbers');  // the Element Timing API reports when they are painted
   return d;
 }
 
-function fillCard(d, c, r) {
-  const bound = lowerBound(c, r);
-  shown.set(d, { c, r });
-  const value = bound ? `${TIMES.has(c.id) ? '≥' : '≤'} ${c.value(r)}` : c.value(r);
-  const sub = bound ? 'a bound, not a forecast: this device has no compute peak (memory and dispatch only)' : c.sub(r);
-  setProp(d, 'className', (c.bad && c.bad(r)) || bound ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card');
+// What each card shown for a result says, in order: its id, class, label, value and the line below. The page's
+// cards are filled from it, and so are the cards built into the page's HTML (scripts/build-site.mjs, cardsHtml), so
+// a first visit paints the default analysis before any script has run.
+export function cardTexts(r) {
+  return CARDS.filter((c) => c.show(r)).map((c) => {
+    const bound = lowerBound(c, r);
+    return {
+      c,
+      className: (c.bad && c.bad(r)) || bound ? 'card bad' : c.unknown && c.unknown(r) ? 'card unknown' : 'card',
+      label: c.label,
+      value: bound ? `${TIMES.has(c.id) ? '≥' : '≤'} ${c.value(r)}` : c.value(r),
+      sub: bound ? 'a bound, not a forecast: this device has no compute peak (memory and dispatch only)' : c.sub(r),
+    };
+  });
+}
+
+function fillCard(d, t, r) {
+  shown.set(d, { c: t.c, r });
+  setProp(d, 'className', t.className);
   const [label, val, small] = d.children;
-  setText(label, c.label);
-  setText(val, value);
-  setText(small, sub);
+  setText(label, t.label);
+  setText(val, t.value);
+  setText(small, t.sub);
   if (d.title && (d === document.activeElement || d.matches(':hover'))) fillTitle({ currentTarget: d });
 }
 
+function listen(d) {
+  d.addEventListener('pointerenter', fillTitle);
+  d.addEventListener('focus', fillTitle);
+}
+
+// The cards of a result, updated in place. The cards built into the page's HTML (cardsHtml) are taken over by its
+// first render: kept where they are (already painted, nothing laid out again), given their listeners, and filled
+// like the page's own.
 export function renderCards(box, r) {
+  for (const e of [...box.children]) {
+    if (shown.has(e)) continue;
+    if (e.dataset.card && e.children.length === 3) listen(e);
+    else e.remove();
+  }
   const have = new Map([...box.children].map((e) => [e.dataset.card, e]));
   let at = box.firstElementChild;
-  for (const c of CARDS) {
-    if (!c.show(r)) continue;
-    const d = have.get(c.id) || cardElement(c);
-    have.delete(c.id);
-    fillCard(d, c, r);
+  for (const t of cardTexts(r)) {
+    const d = have.get(t.c.id) || cardElement(t.c);
+    have.delete(t.c.id);
+    fillCard(d, t, r);
     if (d !== at) box.insertBefore(d, at);
     else at = at.nextElementSibling;
   }
   for (const e of have.values()) e.remove();
+}
+
+// The cards of a result as HTML, as cardElement and fillCard make them, for the page as it is built (renderCards
+// takes them over). `escape` makes a text safe in HTML.
+export function cardsHtml(r, escape) {
+  return cardTexts(r).map((t) => `<div data-card="${escape(t.c.id)}" tabindex="0" role="button" aria-haspopup="dialog" class="${escape(t.className)}">`
+    + `<div class="label">${escape(t.label)}</div><div class="value" elementtiming="numbers">${escape(t.value)}</div><div class="sub">${escape(t.sub)}</div></div>`).join('');
 }
 
 // The weight formats the model is published in, as the "as published" choice shows them: "fp8_block128 (bf16:

@@ -5,7 +5,7 @@
 import BUILT from 'infercast:catalogs';
 import { gb, renderAnswer } from './answer.js';
 import { CATALOGS } from './catalog-names.js';
-import { connect, rows } from '../../npm/client.js';
+import { connect } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
 import { renderSweep, renderTimeline } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
@@ -24,7 +24,8 @@ import { renderBatching, renderPlan } from './parallel.js';
 import { clearErrors, customDevice, errorSlot, request } from './request.js';
 import { drawRoofline } from './roofline.js';
 import { fillHardware, fillModels } from './lists.js';
-import { builtAnswer } from './first.js';
+import { BUILT_STATUS, builtAnswer, settleBuilt } from './first.js';
+import { readResult } from './result.js';
 import { cancelStaleServing, initServingPanel } from './serving.js';
 import { fillRuntimes, syncRuntime } from './runtimes.js';
 import { loadStore, STORE_KEY } from './store.js';
@@ -62,6 +63,7 @@ export async function update() {
   // The page's first analysis may be the one made when the page was built (first.js): the same core, the same
   // request.
   const built = mine === 1 ? builtAnswer(req) : null;
+  if (mine === 1) settleBuilt(Boolean(built));
   // A reply that takes a while (the core still loading after a first visit showed numbers made at build time, or a
   // long analysis) leaves the previous numbers on screen: the status line says so until it lands.
   const slow = built ? null : setTimeout(() => {
@@ -90,11 +92,7 @@ export async function update() {
     Object.assign(state, { tp, pp, ep, dp });
     for (const id of ['tp', 'pp', 'ep', 'dp']) $(id).value = String(state[id]);
   }
-  r.ops = rows(r.ops);
-  if (r.decode.timeline) r.decode.timeline = rows(r.decode.timeline);
-  if (r.parallel) r.parallel.timeline = rows(r.parallel.timeline);
-  ctx.lastResult = r;
-  for (const o of ctx.lastResult.ops) o.overhead_flops = (o.dequant_flops || 0) + (o.lora_flops || 0) + (o.padded_flops || 0);
+  ctx.lastResult = readResult(r);
   // The numbers first, painted in this frame; the charts and tables after it.
   renderNumbers(r);
   // The Validation tab shown follows the device and runtime analyzed (its own lane: nothing below ends it).
@@ -109,7 +107,7 @@ export async function update() {
   // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).
   if (state.tab === 'dse') runTcTm();
   $('status').textContent = built
-    ? 'Analyzed in advance: these numbers were computed when the page was built, by the same WebAssembly core that answers every change.'
+    ? BUILT_STATUS
     : `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
   $('status').dataset.generation = String(mine);
   // The charts and tables that need more calls run on workers of their own right away, the two longest side by

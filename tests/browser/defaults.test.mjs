@@ -137,6 +137,60 @@ test('a first visit shows the analysis made at build time, the same as the core 
   await linked.context.close();
 });
 
+// The same analysis is in the page's HTML (scripts/build-site.mjs): painted before any script runs, the CLI's
+// numbers, and what the page's own code writes once it runs. A link hides it until the page knows its request.
+test("the page's HTML holds the analysis made at build time; a link hides it until the page's script runs", async () => {
+  const r = native('analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--batch', '1', '--prompt', '512', '--gen', '128');
+  const texts = (page) => page.evaluate(() => ['status', 'answer', 'answer-notes', 'cards'].map((id) => document.getElementById(id).textContent));
+  // No script at all: what the HTML holds.
+  const bare = await env.browser.newContext({ javaScriptEnabled: false });
+  const html = await bare.newPage();
+  await html.goto(env.base);
+  for (const [label, value] of Object.entries(single(r))) assert.equal(await cardValue(html, label), value, label);
+  const fromHtml = await texts(html);
+  const builtCards = await html.locator('#cards .card').count();
+  assert.match(fromHtml[0], /^Analyzed in advance: /);
+  await bare.close();
+  // The page's script held back: the built numbers are shown (and painted) without it; once it runs, its own
+  // cards replace them with the same text, and nothing is marked built any more.
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const hold = (c) => c.route(/app\.[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base, hold, 'commit');
+  await page.waitForSelector('#cards .card');
+  assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('cards')).visibility), 'visible');
+  release();
+  await analyzed(page);
+  assert.deepEqual(await texts(page), fromHtml);
+  assert.equal(await page.locator('[data-built]').count(), 0);
+  assert.equal(await page.locator('#cards .card').count(), builtCards);
+  // The page's own cards: hovering one writes its formula (a listener the built ones do not have).
+  await page.hover('#cards .card[data-card="tpot"]');
+  assert.match(await page.getAttribute('#cards .card[data-card="tpot"]', 'title'), /click for the numbers/);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+  // A link: the built numbers are hidden while the script is held, and the core's answer for the link replaces them.
+  let releaseLinked;
+  const heldLinked = new Promise((resolve) => { releaseLinked = resolve; });
+  const linked = await openPage(env.browser, `${env.base}#batch=2`, (c) => c.route(/app\.[0-9a-f]+\.js$/, async (route) => { await heldLinked; await route.continue(); }), 'commit');
+  await linked.page.waitForSelector('#cards .card', { state: 'attached' });
+  for (const id of ['cards', 'answer', 'status']) {
+    assert.equal(await linked.page.evaluate((i) => getComputedStyle(document.getElementById(i)).visibility, id), 'hidden', id);
+  }
+  // What shows in their place says the page is loading.
+  for (const id of ['answer', 'status']) {
+    assert.equal(await linked.page.evaluate((i) => getComputedStyle(document.getElementById(i), '::before').content, id), '"Loading the core..."', id);
+  }
+  releaseLinked();
+  await analyzed(linked.page);
+  assert.match(await linked.page.textContent('#status'), /^Analyzed in [\d.]+ ms by the WebAssembly core/);
+  assert.equal(await linked.page.evaluate(() => getComputedStyle(document.getElementById('cards')).visibility), 'visible');
+  const r2 = native('analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--batch', '2', '--prompt', '512', '--gen', '128');
+  for (const [label, value] of Object.entries(single(r2))) assert.equal(await cardValue(linked.page, label), value, label);
+  assert.deepEqual(linked.consoleErrors, []);
+  await linked.context.close();
+});
+
 // Until the core has loaded, a change cannot be answered, and the numbers made at build time stay on screen: the
 // status line says they are for the previous inputs, and the new ones come when the core does. The core's download
 // is held back here until the change is made.

@@ -25,8 +25,9 @@ export async function startServer() {
 }
 
 // A page that records console errors and every request's URL. `setup(context)`, when given, runs before the page
-// opens (routes that hold a response back, init scripts).
-export async function openPage(browser, url, setup = null) {
+// opens (routes that hold a response back, init scripts); `waitUntil` is when the navigation counts as done
+// (Playwright's: 'commit' for a page whose script is held back).
+export async function openPage(browser, url, setup = null, waitUntil = 'load') {
   const context = await browser.newContext({ viewport: { width: 1360, height: 1000 }, acceptDownloads: true });
   if (setup) await setup(context);
   const page = await context.newPage();
@@ -35,20 +36,21 @@ export async function openPage(browser, url, setup = null) {
   page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => consoleErrors.push(String(e)));
   page.on('request', (r) => requests.push(r.url()));
-  await page.goto(url);
+  await page.goto(url, { waitUntil });
   return { page, context, consoleErrors, requests };
 }
 
 // Waits until the core has rendered the analysis of the latest change: the status line says "Analyzed in" for the
 // change the results were last asked for (each change's update() numbers it; the status keeps the last analysis's
 // text until the next one lands, and a test that read it alone raced the new numbers), and the link follows them
-// (the page writes it once idle: data-link="pending" until then).
+// (the page writes it once idle: data-link="pending" until then). The analysis built into the page's HTML says
+// "Analyzed in advance" before any script has run: only a change the page's script numbered counts.
 export async function analyzed(page) {
   await page.waitForFunction(() => {
     const status = document.getElementById('status');
     const results = document.querySelector('section.results');
-    return /Analyzed in/.test(status.textContent) && status.dataset.generation === results.dataset.generation
-      && results.dataset.link === undefined;
+    return /Analyzed in/.test(status.textContent) && results.dataset.generation !== undefined
+      && status.dataset.generation === results.dataset.generation && results.dataset.link === undefined;
   }, null, { timeout: 20000 });
 }
 
