@@ -143,10 +143,7 @@ function fillTitle(event) {
 function cardElement(c) {
   const d = document.createElement('div');
   d.dataset.card = c.id;
-  listen(d);
-  d.tabIndex = 0;
-  d.setAttribute('role', 'button');
-  d.setAttribute('aria-haspopup', 'dialog');
+  activate(d);
   for (const cls of ['label', 'value', 'sub']) {
     const e = document.createElement('div');
     e.className = cls;
@@ -182,18 +179,22 @@ function fillCard(d, t, r) {
   if (d.title && (d === document.activeElement || d.matches(':hover'))) fillTitle({ currentTarget: d });
 }
 
-function listen(d) {
+// What makes a card one: its listeners, and its role as a button that opens its explanation (a card built into the
+// page's HTML gets them when the page's script takes it over, so it is never a button that does nothing).
+function activate(d) {
   d.addEventListener('pointerenter', fillTitle);
   d.addEventListener('focus', fillTitle);
+  d.tabIndex = 0;
+  d.setAttribute('role', 'button');
+  d.setAttribute('aria-haspopup', 'dialog');
 }
 
 // The cards of a result, updated in place. The cards built into the page's HTML (cardsHtml) are taken over by its
-// first render: kept where they are (already painted, nothing laid out again), given their listeners, and filled
-// like the page's own.
+// first render: kept where they are (already painted), made cards (activate), and filled like the page's own.
 export function renderCards(box, r) {
   for (const e of [...box.children]) {
     if (shown.has(e)) continue;
-    if (e.dataset.card && e.children.length === 3) listen(e);
+    if (e.dataset.card && e.children.length === 3) activate(e);
     else e.remove();
   }
   const have = new Map([...box.children].map((e) => [e.dataset.card, e]));
@@ -211,7 +212,7 @@ export function renderCards(box, r) {
 // The cards of a result as HTML, as cardElement and fillCard make them, for the page as it is built (renderCards
 // takes them over). `escape` makes a text safe in HTML.
 export function cardsHtml(r, escape) {
-  return cardTexts(r).map((t) => `<div data-card="${escape(t.c.id)}" tabindex="0" role="button" aria-haspopup="dialog" class="${escape(t.className)}">`
+  return cardTexts(r).map((t) => `<div data-card="${escape(t.c.id)}" class="${escape(t.className)}">`
     + `<div class="label">${escape(t.label)}</div><div class="value" elementtiming="numbers">${escape(t.value)}</div><div class="sub">${escape(t.sub)}</div></div>`).join('');
 }
 

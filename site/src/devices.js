@@ -4,7 +4,7 @@ import { setProp } from './dom.js';
 import { fillHardware, fillModels } from './lists.js';
 import { update } from './main.js';
 import { customDevice, EFFICIENCIES, effSet, selectedDeviceDoc } from './request.js';
-import { freeId, parseImport, putDevice, putModel, updateStore } from './store.js';
+import { freeId, pageStorage, parseImport, putDevice, putModel, updateStore } from './store.js';
 
 export function tierRow(t) {
   const tr = document.createElement('tr');
@@ -136,7 +136,7 @@ export function persist(change) {
     return false;
   }
   try {
-    const r = updateStore(localStorage, change, ctx.store.doc);
+    const r = updateStore(pageStorage(), change, ctx.store.doc);
     ctx.store.doc = r.doc;
     if (r.readOnly) {
       Object.assign(ctx.store, { readOnly: true, notice: r.notice });

@@ -28,7 +28,7 @@ import { BUILT_STATUS, builtAnswer, settleBuilt } from './first.js';
 import { readResult } from './result.js';
 import { cancelStaleServing, initServingPanel } from './serving.js';
 import { fillRuntimes, syncRuntime } from './runtimes.js';
-import { loadStore, STORE_KEY } from './store.js';
+import { loadStore, pageStorage, STORE_KEY } from './store.js';
 import { readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
@@ -66,7 +66,7 @@ export async function update() {
   if (mine === 1) settleBuilt(Boolean(built));
   // A reply that takes a while (the core still loading after a first visit showed numbers made at build time, or a
   // long analysis) leaves the previous numbers on screen: the status line says so until it lands.
-  const slow = built ? null : setTimeout(() => {
+  const slow = built || !ctx.lastResult ? null : setTimeout(() => {
     if (mine === ctx.generation) $('status').textContent = SLOW_STATUS;
   }, 150);
   const env = built || await backend.envelope('analyze', req, { columns: true, tag: 'input' });
@@ -106,9 +106,9 @@ export async function update() {
   renderCharts(r);
   // The t_c/t_m map shown follows the model, workload and device analyzed (hidden, it is redrawn when shown).
   if (state.tab === 'dse') runTcTm();
-  $('status').textContent = built
+  setText($('status'), built
     ? BUILT_STATUS
-    : `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`;
+    : `Analyzed in ${(performance.now() - t0).toFixed(1)} ms by the WebAssembly core (${backend.kind}).`);
   $('status').dataset.generation = String(mine);
   // The charts and tables that need more calls run on workers of their own right away, the two longest side by
   // side; a newer input drops the ones not started yet. The quantization sweep and the batching curve run only
@@ -283,9 +283,9 @@ async function catalogs() {
 // has selected and the other tab deleted stays selected, held as if it came with the link. What the user has typed
 // in the device editor is kept: the editor is refilled only when it holds what it was filled with.
 function followOtherTabs(event) {
-  if (event.storageArea !== localStorage || (event.key !== null && event.key !== STORE_KEY)) return;
+  if (event.storageArea !== pageStorage() || (event.key !== null && event.key !== STORE_KEY)) return;
   const before = customDevice();
-  ctx.store = loadStore(localStorage);
+  ctx.store = loadStore(pageStorage());
   if (before && !ctx.store.doc.devices.some((d) => d.doc.id === before.id)) ctx.urlDevice = before;
   fillHardware();
   fillModels();
@@ -296,12 +296,13 @@ function followOtherTabs(event) {
 }
 
 async function start() {
-  ctx.store = loadStore(localStorage);
+  ctx.store = loadStore(pageStorage());
   window.addEventListener('storage', followOtherTabs);
   let lists;
   try {
     lists = await catalogs();
   } catch (err) {
+    settleBuilt(false);
     $('status').textContent = `The core could not start: ${err.message}`;
     return;
   }
@@ -393,5 +394,6 @@ async function start() {
 // Whatever happens while starting (a damaged store, a core that cannot load) is said on the page, never left at
 // "Loading the core...".
 start().catch((err) => {
+  settleBuilt(false);
   $('status').textContent = `The page could not start: ${err && err.message ? err.message : err}. Reload to try again.`;
 });

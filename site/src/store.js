@@ -63,7 +63,19 @@ function split(doc) {
 
 const noRoom = (what) => `${what}, and this browser has no room left to keep a copy: nothing was changed, and changes made here last until the page closes (free some space, or export your devices, then reload).`;
 
-// Returns {doc, notice, readOnly}. `storage` is window.localStorage (or a stand-in in tests). Never throws.
+// The page's localStorage, or null where the browser refuses it: with every site's data blocked, Chromium throws
+// a SecurityError on reading `window.localStorage` itself (loadStore(null) then says so, and changes last until the
+// page closes).
+export function pageStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+// Returns {doc, notice, readOnly}. `storage` is window.localStorage (or a stand-in in tests; null where the browser
+// refuses it). Never throws.
 export function loadStore(storage) {
   let raw = null;
   try {

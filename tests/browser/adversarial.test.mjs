@@ -244,6 +244,28 @@ test('two tabs saving merge, and each shows what the other saved', async () => {
   await context.close();
 });
 
+// With every site's data blocked, Chromium throws a SecurityError on reading window.localStorage itself: the page
+// still starts (a link's numbers too), says custom devices last until it closes, and saving one works for the page.
+test('a browser that refuses local storage: the page starts, says so, and keeps a saved device until it closes', async () => {
+  const blocked = (c) => c.addInitScript(() => {
+    Object.defineProperty(window, 'localStorage', { configurable: true, get() { throw new DOMException('Access is denied for this document.', 'SecurityError'); } });
+  });
+  for (const url of [env.base, `${env.base}#batch=2`]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, url, blocked);
+    await analyzed(page);
+    assert.match(await page.textContent('#status'), /^Analyzed in/);
+    assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('status')).visibility), 'visible');
+    assert.match(await page.textContent('#store-notice'), /does not allow local storage here; custom devices and models last until the page closes/);
+    await openEditor(page);
+    await page.fill('#dev-name', 'Kept');
+    await page.click('#dev-save');
+    await page.waitForFunction(() => !!document.querySelector('#hardware option[value="custom:custom-kept"]'));
+    assert.match(await page.textContent('#store-notice'), /This change lasts until the page closes/);
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
+
 test('entries of an unexpected shape are kept aside, and every damaged copy is kept, numbered', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);

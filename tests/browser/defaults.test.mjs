@@ -149,6 +149,9 @@ test("the page's HTML holds the analysis made at build time; a link hides it unt
   for (const [label, value] of Object.entries(single(r))) assert.equal(await cardValue(html, label), value, label);
   const fromHtml = await texts(html);
   const builtCards = await html.locator('#cards .card').count();
+  assert.match(await html.textContent('noscript'), /JavaScript is off: the numbers below were computed when the page was built, for its default inputs/);
+  // Not buttons until the page's script makes them cards that open their explanation.
+  assert.equal(await html.locator('#cards [role=button], #cards [tabindex]').count(), 0);
   assert.match(fromHtml[0], /^Analyzed in advance: /);
   await bare.close();
   // The page's script held back: the built numbers are shown (and painted) without it; once it runs, its own
@@ -159,20 +162,27 @@ test("the page's HTML holds the analysis made at build time; a link hides it unt
   const { page, context, consoleErrors } = await openPage(env.browser, env.base, hold, 'commit');
   await page.waitForSelector('#cards .card');
   assert.equal(await page.evaluate(() => getComputedStyle(document.getElementById('cards')).visibility), 'visible');
+  await page.evaluate(() => { for (const c of document.querySelectorAll('#cards .card')) c.builtNode = true; });
   release();
   await analyzed(page);
   assert.deepEqual(await texts(page), fromHtml);
   assert.equal(await page.locator('[data-built]').count(), 0);
   assert.equal(await page.locator('#cards .card').count(), builtCards);
+  // The very nodes painted from the HTML, taken over (not laid out anew), now buttons.
+  assert.ok(await page.evaluate(() => [...document.querySelectorAll('#cards .card')].every((c) => c.builtNode && c.getAttribute('role') === 'button' && c.tabIndex === 0)));
   // The page's own cards: hovering one writes its formula (a listener the built ones do not have).
   await page.hover('#cards .card[data-card="tpot"]');
   assert.match(await page.getAttribute('#cards .card[data-card="tpot"]', 'title'), /click for the numbers/);
   assert.deepEqual(consoleErrors, []);
   await context.close();
   // A link: the built numbers are hidden while the script is held, and the core's answer for the link replaces them.
-  let releaseLinked;
+  let releaseLinked, releaseCore;
   const heldLinked = new Promise((resolve) => { releaseLinked = resolve; });
-  const linked = await openPage(env.browser, `${env.base}#batch=2`, (c) => c.route(/app\.[0-9a-f]+\.js$/, async (route) => { await heldLinked; await route.continue(); }), 'commit');
+  const heldCore = new Promise((resolve) => { releaseCore = resolve; });
+  const linked = await openPage(env.browser, `${env.base}#batch=2`, async (c) => {
+    await c.route(/app\.[0-9a-f]+\.js$/, async (route) => { await heldLinked; await route.continue(); });
+    await c.route(/\.wasm$/, async (route) => { await heldCore; await route.continue(); });
+  }, 'commit');
   await linked.page.waitForSelector('#cards .card', { state: 'attached' });
   for (const id of ['cards', 'answer', 'status']) {
     assert.equal(await linked.page.evaluate((i) => getComputedStyle(document.getElementById(i)).visibility, id), 'hidden', id);
@@ -182,6 +192,13 @@ test("the page's HTML holds the analysis made at build time; a link hides it unt
     assert.equal(await linked.page.evaluate((i) => getComputedStyle(document.getElementById(i), '::before').content, id), '"Loading the core..."', id);
   }
   releaseLinked();
+  // The script runs, the core does not yet: no numbers are shown, and the status says the core is loading (not that
+  // the numbers shown are for previous inputs: there are none).
+  await linked.page.waitForFunction(() => document.querySelector('section.results').dataset.generation === '1');
+  await linked.page.waitForTimeout(400);
+  assert.equal(await linked.page.textContent('#status'), 'Loading the core...');
+  assert.equal(await linked.page.locator('#cards .card').count(), 0);
+  releaseCore();
   await analyzed(linked.page);
   assert.match(await linked.page.textContent('#status'), /^Analyzed in [\d.]+ ms by the WebAssembly core/);
   assert.equal(await linked.page.evaluate(() => getComputedStyle(document.getElementById('cards')).visibility), 'visible');
