@@ -87,12 +87,13 @@ const firstModule = `export default ${JSON.stringify({ request: firstRequest, re
 // is another (first.js, settleBuilt).
 const builtCode = (await build({
   stdin: { contents: "export { cardsHtml } from './cards.js'; export { answerTexts } from './answer.js'; export { readResult } from './result.js';" +
-    " export { BUILT_STATUS } from './first.js'; export { DEFAULTS } from './ctx.js'; export { placeColumns } from '../../npm/client.js';",
+    " export { BUILT_STATUS, builtAnswer } from './first.js'; export { DEFAULTS } from './ctx.js';",
   resolveDir: path.join(root, 'site/src'), loader: 'js' },
   bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning', plugins: [pageRequest, coreModule] })).outputFiles[0].text;
 const page = await import(`data:text/javascript;base64,${Buffer.from(builtCode).toString('base64')}`);
 const escapeHtml = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
-const builtResult = page.readResult(page.placeColumns(JSON.parse(first.text), Float64Array.from(first.columns)).value);
+// The envelope as the page's first update gets it (first.js builtAnswer, for the page's own first request).
+const builtResult = page.readResult(page.builtAnswer(JSON.parse(firstRequest)).value);
 const builtAnswerText = page.answerTexts(builtResult, page.DEFAULTS.weights);
 // index.html's elements, each replaced once (a missing one is an error: the page changed under this script).
 const BUILT_INTO = [
