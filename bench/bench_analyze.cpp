@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     double sink = 0;
     const std::string lean_req = req.substr(0, req.size() - 1) + R"(,"layout":"columns"})";
     std::vector<double> columns;
-    const auto [core, text, lean] = best_of_rounds<3>(
+    const auto [core, text, lean] = best_of_rounds(
         10, iters / 10 + 1, [&] { sink += analyze(m, w, in.hw).tpot_mean_s; },
         [&] { sink += static_cast<double>(call("analyze", req).size()); },
         [&] { sink += static_cast<double>(call_columns("analyze", lean_req, columns).size()); });

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <ctime>
+#include <initializer_list>
 #include <tuple>
 
 #include "analysis/analysis.hpp"
@@ -34,10 +35,9 @@ double per_call_s(int n, F f) {
 // process on the sibling hyperthread, a fuzzer beside a build) one function's time can double from one second to
 // the next; timed in turns, a ratio of two of them compares the same conditions, and the best round is the one
 // least disturbed.
-template <std::size_t K, class... F>
-std::array<double, K> best_of_rounds(int rounds, int n, F... f) {
-  static_assert(sizeof...(F) == K, "one function per result");
-  std::array<double, K> best;
+template <class... F>
+std::array<double, sizeof...(F)> best_of_rounds(int rounds, int n, F... f) {
+  std::array<double, sizeof...(F)> best;
   best.fill(1e300);
   (void)std::initializer_list<int>{(f(), 0)...};  // one untimed call each
   for (int r = 0; r < rounds; ++r) {
