@@ -8,7 +8,7 @@
 namespace fuzz {
 
 enum class ApiTarget { analyze, model, hardware, system, validate, calls };
-enum class FilesTarget { gguf, safetensors };
+enum class FilesTarget { gguf, safetensors, measurements };
 
 int api_one(ApiTarget target, const uint8_t* data, size_t size);
 int files_one(FilesTarget target, const uint8_t* data, size_t size);
