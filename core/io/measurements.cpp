@@ -163,6 +163,9 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
   return out;
 }
 
+// The largest request or token count a vllm summary may state.
+constexpr double kMaxCount = 1e12;
+
 ParsedMeasurements vllm(const std::vector<std::string>& lines, std::int64_t concurrency) {
   ParsedMeasurements out;
   out.format = "vllm-bench-serve";
@@ -175,6 +178,16 @@ ParsedMeasurements vllm(const std::vector<std::string>& lines, std::int64_t conc
     const std::string key = lower(trim(l.substr(0, colon)));
     double v = 0;
     if (!leading_number(l.substr(colon + 1), v)) continue;
+    // The counts become whole numbers of requests and tokens: past a trillion they are not a benchmark's summary
+    // (and would not fit the integers they become).
+    const bool count = key == "successful requests" || key == "total input tokens" || key == "total generated tokens" ||
+                       key == "maximum request concurrency";
+    if (count && v > kMaxCount)
+      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": \"" + trim(l.substr(0, colon)) + "\" holds " +
+                                         trim(l.substr(colon + 1)) + "; expected a count of at most 1e12");
+    if (key == "successful requests" && v < 1)
+      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": \"" + trim(l.substr(0, colon)) + "\" holds " +
+                                         trim(l.substr(colon + 1)) + "; expected at least one request that succeeded");
     if (key == "successful requests") requests = v;
     else if (key == "total input tokens") input = v;
     else if (key == "total generated tokens") generated = v;

@@ -90,6 +90,27 @@ TEST_CASE("vllm bench serve's summary and a CSV", "[measurements]") {
         "the summary of `vllm bench serve`, or a CSV with metric and value columns");
 }
 
+// Found by the `measurements` fuzz target (tests/fuzz/corpus/measurements/finding-vllm-huge-count.txt): a summary
+// whose "Successful requests" held 111 digits became a request count past the 64-bit integers (undefined behaviour
+// under UBSan); a count of requests under one divided the tokens into averages past them.
+TEST_CASE("vllm bench serve's counts past a trillion or under one request are refused", "[measurements]") {
+  const std::string tail = "Total input tokens: 1024\nTotal generated tokens: 128\nMedian TPOT (ms): 20\n";
+  CHECK(error_of("Serving Benchmark Result\nSuccessful requests: " + std::string(111, '1') + "\n" + tail) ==
+        "measurements.bad_value | /measurements: line 2: \"Successful requests\" holds " + std::string(111, '1') +
+            "; expected a count of at most 1e12");
+  CHECK(error_of("Serving Benchmark Result\nSuccessful requests: 4\nMaximum request concurrency: 1e300\n" + tail) ==
+        "measurements.bad_value | /measurements: line 3: \"Maximum request concurrency\" holds 1e300; expected a count of at most 1e12");
+  CHECK(error_of("Serving Benchmark Result\nSuccessful requests: 1e-300\n" + tail) ==
+        "measurements.bad_value | /measurements: line 2: \"Successful requests\" holds 1e-300; expected at least one request that succeeded");
+  CHECK(error_of("Serving Benchmark Result\nSuccessful requests: 0\n" + tail) ==
+        "measurements.bad_value | /measurements: line 2: \"Successful requests\" holds 0; expected at least one request that succeeded");
+  // A trillion is still read: its averages are whole numbers.
+  const auto p = parse_measurements("Serving Benchmark Result\nSuccessful requests: 1\nTotal input tokens: 1e12\n"
+                                    "Total generated tokens: 1e12\nMedian TPOT (ms): 20\n", 1);
+  CHECK(p.points.at(0).prompt == 1000000000000);
+  CHECK(p.points.at(0).gen == 1000000000000);
+}
+
 TEST_CASE("a pasted llama-bench run calibrates the device", "[measurements]") {
   const json v = api_value("calibrate", {{"hardware", "nvidia-rtx-3080"}, {"model", "llama-3.1-8b"}, {"measurements", kBench}});
   CHECK(v["measurements"]["format"] == "llama-bench");
