@@ -73,6 +73,24 @@ AttentionSpec config_attention(Reader& r, i64 hidden, bool rope) {
   return a;
 }
 
+std::vector<bool> config_mlp_layer_types(Reader& r, i64 L) {
+  std::vector<bool> sparse;
+  if (!r.has("mlp_layer_types")) return sparse;
+  const auto t = r.string_array_or("mlp_layer_types");
+  if (static_cast<i64>(t.size()) < L)
+    r.fail("mlp_layer_types", "invalid", r.child_path("mlp_layer_types") + " has " + std::to_string(t.size()) +
+                                             " entries; expected one per layer (" + std::to_string(L) + ")");
+  sparse.resize(static_cast<std::size_t>(L));
+  for (i64 i = 0; i < L; ++i) {
+    const auto& s = t[static_cast<std::size_t>(i)];
+    if (s != "dense" && s != "sparse")
+      throw InputError("model.unsupported", r.child_path("mlp_layer_types") + "/" + std::to_string(i),
+                       r.child_path("mlp_layer_types") + "/" + std::to_string(i) + " holds \"" + s + "\"; expected dense or sparse");
+    sparse[static_cast<std::size_t>(i)] = s == "sparse";
+  }
+  return sparse;
+}
+
 void config_check_top_k(Reader& r, const FfnSpec& f, const char* key) {
   if (f.moe && f.top_k > f.n_experts)
     throw InputError("model.invalid", r.child_path(key),

@@ -4,6 +4,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "io/families.hpp"
 #include "io/json_reader.hpp"
@@ -26,6 +27,9 @@ int config_state_bits(Reader& r, const std::string& key, int fallback);
 AttentionSpec config_attention(Reader& r, i64 hidden, bool rope);
 // Refuses top-k above the expert count, naming the key.
 void config_check_top_k(Reader& r, const FfnSpec& f, const char* key);
+// transformers 5's mlp_layer_types ("dense" or "sparse" for each of the L layers; longer lists are cut to L) as
+// whether each layer has experts; empty when the config has none. Refuses a shorter list or another value.
+std::vector<bool> config_mlp_layer_types(Reader& r, i64 L);
 // Refuses a key that is set and names a mechanism Infercast does not model ("model.unsupported").
 [[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what);
 

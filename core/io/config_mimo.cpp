@@ -85,15 +85,7 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
     for (i64 i = 0; i < L; ++i) sparse[static_cast<std::size_t>(i)] = f[static_cast<std::size_t>(i)] != 0;
     r.raw("mlp_layer_types");
   } else if (r.has("mlp_layer_types")) {
-    const auto t = r.string_array_or("mlp_layer_types");
-    per_layer("mlp_layer_types", t.size());
-    for (i64 i = 0; i < L; ++i) {
-      const auto& s = t[static_cast<std::size_t>(i)];
-      if (s != "dense" && s != "sparse")
-        throw InputError("model.unsupported", r.child_path("mlp_layer_types") + "/" + std::to_string(i),
-                         r.child_path("mlp_layer_types") + "/" + std::to_string(i) + " holds \"" + s + "\"; expected dense or sparse");
-      sparse[static_cast<std::size_t>(i)] = s == "sparse";
-    }
+    sparse = config_mlp_layer_types(r, L);
   } else {
     for (i64 i = 0; i < L; ++i) sparse[static_cast<std::size_t>(i)] = i > 0;  // one dense layer, then MoE
   }

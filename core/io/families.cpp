@@ -198,6 +198,7 @@ const std::vector<FamilyTraits>& model_families() {
     // Moonshot's Kimi K2 (kimi_k2) ships DeepSeek-V3's modeling code under its own model_type.
     FamilyTraits ds3{"deepseek_v3", {"kimi_k2"}, {"DeepseekV3ForCausalLM"}};
     ds3.layout = Layout::DeepSeek;
+    ds3.routing_bias = true;
     ds3.source = "deepseek_v3/configuration_deepseek_v3.py";
     ds3.config_class = "DeepseekV3Config";
     // q_lora_rank is left out on purpose: an absent q_lora_rank reads as no query compression (DeepSeek-V2-Lite,
@@ -209,6 +210,37 @@ const std::vector<FamilyTraits>& model_families() {
                     {"num_experts_per_tok", 8},   {"first_k_dense_replace", 3}, {"hidden_act", "silu"},
                     {"max_position_embeddings", 4096}, {"tie_word_embeddings", false}};
     add(ds3);
+    // GLM-4.7-Flash (glm4_moe_lite): DeepSeek-V3's MLA and experts (a sigmoid router with a correction bias, one
+    // shared expert, dense first layers) at GLM's sizes; vLLM and lmdeploy read it with their DeepSeek code.
+    FamilyTraits glm_lite{"glm4_moe_lite", {}, {"Glm4MoeLiteForCausalLM"}};
+    glm_lite.layout = Layout::DeepSeek;
+    glm_lite.routing_bias = true;
+    glm_lite.source = "glm4_moe_lite/configuration_glm4_moe_lite.py (transformers 008e574)";
+    glm_lite.config_class = "Glm4MoeLiteConfig";
+    glm_lite.defaults = {{"vocab_size", 154880},       {"hidden_size", 2048},        {"intermediate_size", 10240},
+                         {"moe_intermediate_size", 1536}, {"num_hidden_layers", 47},  {"num_attention_heads", 20},
+                         {"n_shared_experts", 1},      {"n_routed_experts", 64},     {"kv_lora_rank", 512},
+                         {"q_lora_rank", 768},         {"qk_rope_head_dim", 64},     {"v_head_dim", 256},
+                         {"qk_nope_head_dim", 192},    {"num_experts_per_tok", 4},   {"first_k_dense_replace", 1},
+                         {"hidden_act", "silu"},       {"max_position_embeddings", 202752}, {"tie_word_embeddings", false}};
+    // transformers 5 writes qk_head_dim (qk_nope_head_dim + qk_rope_head_dim) out with the config.
+    glm_lite.ignored_keys = {"qk_head_dim"};
+    add(glm_lite);
+    // Mistral Small 4 (mistral4, the language model of a mistral3 checkpoint): DeepSeek-V3's MLA and experts under
+    // the same keys, every layer MoE by default, a softmax router without DeepSeek-V3's correction bias
+    // (modeling_mistral4.py, Mistral4TopkRouter); head_dim restates qk_nope_head_dim + qk_rope_head_dim.
+    FamilyTraits mistral4{"mistral4", {}, {"Mistral4ForCausalLM"}};
+    mistral4.layout = Layout::DeepSeek;
+    mistral4.source = "mistral4/configuration_mistral4.py (transformers 008e574)";
+    mistral4.config_class = "Mistral4Config";
+    mistral4.defaults = {{"vocab_size", 131072},       {"hidden_size", 4096},        {"intermediate_size", 12288},
+                         {"moe_intermediate_size", 2048}, {"num_hidden_layers", 36},  {"num_attention_heads", 32},
+                         {"n_shared_experts", 1},      {"n_routed_experts", 128},    {"kv_lora_rank", 256},
+                         {"q_lora_rank", 1024},        {"qk_rope_head_dim", 64},     {"v_head_dim", 128},
+                         {"qk_nope_head_dim", 64},     {"num_experts_per_tok", 4},   {"first_k_dense_replace", 0},
+                         {"hidden_act", "silu"},       {"max_position_embeddings", 1048576}, {"tie_word_embeddings", false}};
+    mistral4.ignored_keys = {"head_dim"};
+    add(mistral4);
     add_decoder_families(v);
     add_hybrid_families(v);
     return v;

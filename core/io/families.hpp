@@ -100,7 +100,9 @@ struct FamilyTraits {
   bool nope_layers = false;                // no_rope_layers / no_rope_layer_interval mark NoPE layers (SmolLM3)
   bool rope_sliding_only = false;          // full-attention layers have no RoPE (Cohere 2)
   const char* experts_key = "num_local_experts";  // MoeRule::Mixtral's expert count (OLMoE: num_experts)
-  bool routing_bias = false;               // MoeRule::Mixtral: a score-correction bias per expert (MiniMax-M2)
+  // A score-correction bias per expert: MoeRule::Mixtral's (MiniMax-M2); Layout::DeepSeek's when the config has no
+  // topk_method (DeepSeek-V3's noaux_tc router; DeepSeek-V2's greedy and Mistral 4's softmax routers have none).
+  bool routing_bias = false;
   const char* shared_expert_key = "";      // MoeRule::Mixtral: a shared expert of this width when positive (MiniMax-M2)
   const char* lm_head_bias_key = "";       // a key giving the LM head a bias (Phi-MoE lm_head_bias, ERNIE use_bias)
   // Keys this family's configs carry that change nothing counted (Granite's multipliers, Cohere's logit_scale):

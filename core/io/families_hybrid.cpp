@@ -139,6 +139,7 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   // GLM-5 (glm_moe_dsa): DeepSeek-V3.2's MLA, sparse-attention indexer and experts under GLM's names.
   FamilyTraits ds32{"deepseek_v32", {"glm_moe_dsa"}, {"DeepseekV32ForCausalLM", "GlmMoeDsaForCausalLM"}};
   ds32.layout = Layout::DeepSeek;
+  ds32.routing_bias = true;
   ds32.source = "deepseek_v32/configuration_deepseek_v32.py; DeepSeek's inference/model.py (Indexer); glm_moe_dsa";
   // GLM-5 restates sizes the MLA keys give (qk_head_dim = nope + rope, head_dim = the rope part) and the indexer's
   // RoPE layout, which changes no count.

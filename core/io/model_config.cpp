@@ -385,7 +385,7 @@ struct DeepSeekKeys {
   const char *hidden, *layers, *heads, *inter, *moe_inter, *experts, *shared, *topk, *first_dense, *vocab;
 };
 
-void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
+void parse_deepseek(Ctx& c, bool native, bool routing_bias, bool dsa_family) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const DeepSeekKeys k = native ? DeepSeekKeys{"dim", "n_layers", "n_heads", "inter_dim", "moe_inter_dim", "n_routed_experts",
@@ -454,7 +454,7 @@ void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
       m.declared_weights = "fp8_block128";
     }
   } else {
-    moe.score_correction_bias = r.string_or("topk_method", v3 ? "noaux_tc" : "greedy") == "noaux_tc";
+    moe.score_correction_bias = r.string_or("topk_method", routing_bias ? "noaux_tc" : "greedy") == "noaux_tc";
   }
   if (moe.top_k > moe.n_experts) {
     throw InputError("model.invalid", r.child_path(k.topk),
@@ -463,11 +463,14 @@ void parse_deepseek(Ctx& c, bool native, bool v3, bool dsa_family) {
   }
   const i64 first_dense = r.nonneg_int_or(k.first_dense, 0);
   const i64 freq = native ? 1 : r.positive_int_or("moe_layer_freq", 1);
+  // transformers 5 writes the same choice out per layer (GLM-4.7-Flash's mlp_layer_types); the list decides.
+  const std::vector<bool> listed = native ? std::vector<bool>{} : config_mlp_layer_types(r, L);
   m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
     layer.attn = a;
-    layer.ffn = (i >= first_dense && i % freq == 0) ? moe : dense;
+    const bool sparse = listed.empty() ? i >= first_dense && i % freq == 0 : listed[static_cast<std::size_t>(i)];
+    layer.ffn = sparse ? moe : dense;
     m.layers.push_back(layer);
   }
   m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);
@@ -763,8 +766,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::LlamaLike: parse_llama_like(c, family); break;
     case Layout::Falcon: parse_falcon(c, type); break;
     case Layout::DeepSeek:
-      parse_deepseek(c, native_deepseek, std::string(family.model_type) != "deepseek_v2",
-                     std::string(family.model_type) == "deepseek_v32");
+      parse_deepseek(c, native_deepseek, family.routing_bias, std::string(family.model_type) == "deepseek_v32");
       break;
     case Layout::Dbrx: parse_dbrx(top, m); break;
     case Layout::GatedDeltaNet: parse_gated_deltanet_hybrid(top, m, family); break;

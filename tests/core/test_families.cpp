@@ -920,3 +920,93 @@ TEST_CASE("Kimi-Linear-48B-A3B by hand: KDA beside NoPE MLA and 256 experts + a 
   CHECK(std::string(error_of(k3).code()) == "model.unsupported");
   CHECK(error_of(k3).path() == "/model/mla_use_output_gate");
 }
+
+// GLM-4.7-Flash (tests/data/configs/glm-4.7-flash.json, SOURCES.md), module by module as modeling_glm4_moe_lite
+// names them (h = 2048, V = 154,880):
+//   attention on all 47 layers: q_a_proj h x 768, q_a_layernorm 768, q_b_proj 768 x 20 x (192 + 64),
+//     kv_a_proj_with_mqa h x (512 + 64), kv_a_layernorm 512, kv_b_proj 512 x 20 x (192 + 256), o_proj 20 x 256 x h:
+//     21,759,232;
+//   layer 0 a dense MLP of 10240: 3 x h x 10240 = 62,914,560;
+//   46 MoE layers: 64 experts of 1536 (3 x h x 1536 = 9,437,184 each), one shared of 1536, the router 64 x h and
+//     its e_score_correction_bias 64, two norms: 635,311,424 with the attention;
+//   the final norm, untied embedding and head 2 x V x h.
+// Total 29,943,393,920. The checkpoint's listing adds the MTP layer 47 (num_nextn_predict_layers, not counted):
+// one more MoE layer, eh_proj 2h x h, enorm and hnorm, its own embed_tokens and shared_head (norm and head):
+// 1,278,094,656, for the 31,221,488,576 the listing totals.
+TEST_CASE("GLM-4.7-Flash by hand: DeepSeek-V3's MLA and experts at GLM's sizes (glm4_moe_lite)", "[families][params]") {
+  const json cfg = data_config("glm-4.7-flash.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 2048, V = 154880;
+  const long long attn = h * 768 + 768 + 768 * 20 * 256 + h * 576 + 512 + 512 * 20 * 448 + 20 * 256 * h;
+  const long long expert = 3 * h * 1536;
+  const long long moe_layer = attn + 2 * h + 64 * expert + expert + 64 * h + 64;
+  const long long total = 2 * V * h + h + (attn + 2 * h + 3 * h * 10240) + 46 * moe_layer;
+  CHECK(attn == 21759232LL);
+  CHECK(moe_layer == 635311424LL);
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 29943393920LL);
+  const long long mtp = moe_layer + 2 * h * h + 2 * h + V * h + h + V * h;
+  CHECK(c.total + mtp == 31221488576LL);
+  CHECK(m.mtp_layers == 1);
+  // Active: 4 routed experts of 64 and the shared one.
+  CHECK(c.active == total - 46 * 60 * expert);
+  CHECK(c.active == 3896766080LL);
+  CHECK(m.model_type == "glm4_moe_lite");
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(m.layers[1].ffn.score_correction_bias);
+  CHECK(m.layers[0].attn.kind == AttnKind::MLA);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+
+  // As transformers 5.7 writes it out: the per-layer list decides which layers have experts.
+  json written = cfg;
+  json types = json::array({"dense"});
+  for (int i = 1; i < 47; ++i) types.push_back("sparse");
+  written["mlp_layer_types"] = types;
+  written["qk_head_dim"] = 256;
+  written["rope_interleave"] = true;
+  const ModelSpec w5 = parse(written);
+  CHECK(count_params(w5).total == total);
+  for (const auto& w : w5.warnings) CHECK(w.code != "model.unused_field");
+  written["mlp_layer_types"][1] = "dense";
+  CHECK(count_params(parse(written)).total == total - moe_layer + attn + 2 * h + 3 * h * 10240);
+  written["mlp_layer_types"][3] = "moe";
+  CHECK(std::string(error_of(written).what()) == "/model/mlp_layer_types/3 holds \"moe\"; expected dense or sparse");
+  written["mlp_layer_types"] = json::array({"dense", "sparse"});
+  CHECK(std::string(error_of(written).what()) == "/model/mlp_layer_types has 2 entries; expected one per layer (47)");
+
+  // Glm4MoeLiteConfig's defaults are the same model.
+  CHECK(count_params(parse({{"model_type", "glm4_moe_lite"}})).total == total);
+}
+
+// Mistral Small 4 (mistral4 inside a mistral3 checkpoint with a Pixtral encoder), Mistral4Config's defaults
+// (h = 4096, V = 131,072, 36 layers, all MoE): attention q_a_proj h x 1024, q_a_layernorm 1024, q_b_proj
+// 1024 x 32 x (64 + 64), kv_a_proj_with_mqa h x (256 + 64), kv_a_layernorm 256, kv_b_proj 256 x 32 x (64 + 128),
+// o_proj 32 x 128 x h = 28,050,688; 128 experts of 2048 and one shared, a softmax router 128 x h without
+// DeepSeek-V3's correction bias (modeling_mistral4.py): 118,972,826,624 for the language model, "119B" with the
+// encoder.
+TEST_CASE("Mistral Small 4 by hand: MLA and 128 experts behind a mistral3 wrapper (mistral4)", "[families][params]") {
+  const json cfg = {{"model_type", "mistral3"},
+                    {"architectures", {"Mistral3ForConditionalGeneration"}},
+                    {"text_config", {{"model_type", "mistral4"}, {"head_dim", 128}}},
+                    {"vision_config", {{"model_type", "pixtral"}}}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 131072;
+  const long long attn = h * 1024 + 1024 + 1024 * 32 * 128 + h * 320 + 256 + 256 * 32 * 192 + 32 * 128 * h;
+  const long long expert = 3 * h * 2048;
+  const long long layer = attn + 2 * h + 128 * expert + expert + 128 * h;
+  const long long text = 2 * V * h + h + 36 * layer;
+  CHECK(attn == 28050688LL);
+  CHECK(text == 118972826624LL);
+  const auto c = count_params(m);
+  CHECK(c.total - c.vision == text);
+  CHECK(c.vision > 0);
+  CHECK(m.layers[0].ffn.moe);
+  CHECK_FALSE(m.layers[0].ffn.score_correction_bias);
+  CHECK(c.active == text - 36 * 124 * expert);  // the encoder runs per image, not per token
+  // A router with the correction bias, as a checkpoint that says so (topk_method noaux_tc), adds one per expert.
+  json biased = cfg;
+  biased["text_config"]["topk_method"] = "noaux_tc";
+  CHECK(count_params(parse(biased)).total == c.total + 36 * 128);
+}
