@@ -208,7 +208,11 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 // GQA attention layers with per-head q/k RMSNorms (layer_types `conv` / `full_attention`, or full_attn_idxs), a
 // SwiGLU MLP on every layer whose width block_auto_adjust_ff_dim shrinks to 2/3 (times block_ffn_dim_multiplier,
 // rounded up to block_multiple_of), embeddings tied by default (tie_embedding, the older key).
-void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
+// LFM2-MoE (lfm2_moe; configuration_lfm2_moe.py, modeling_lfm2_moe.py): the same layers with a SwiGLU MLP of
+// intermediate_size as given on the first num_dense_layers layers and, on the others, num_experts experts of
+// moe_intermediate_size (top num_experts_per_tok) behind a router of h x E and its expert_bias (use_expert_bias).
+void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& t) {
+  const bool experts = t.moe != MoeRule::None;
   const i64 L = read_hybrid_frame(r, m, {2560, 32, 65536, 128000, r.boolean_or("tie_embedding", true)});
   const i64 h = m.hidden;
   r.raw("tie_embedding");
@@ -254,7 +258,7 @@ void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   FfnSpec f;
   i64 ff = r.has("intermediate_size") ? r.positive_int("intermediate_size") : r.positive_int_or("block_ff_dim", 12288);
   r.raw("block_ff_dim");
-  if (r.boolean_or("block_auto_adjust_ff_dim", true)) {
+  if (!experts && r.boolean_or("block_auto_adjust_ff_dim", true)) {
     ff = 2 * ff / 3;
     const double mult = r.number_in_or("block_ffn_dim_multiplier", 0, 100, 1.0);
     ff = static_cast<i64>(mult * static_cast<double>(ff));
@@ -268,8 +272,20 @@ void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
     throw InputError("model.invalid", r.child_path("block_ffn_dim_multiplier"),
                      r.child_path("block_ffn_dim_multiplier") + " leaves an MLP of no width; expected a positive multiplier");
   f.intermediate = ff;
+  FfnSpec moe = f;
+  i64 dense_layers = L;
+  if (experts) {
+    config_ignore(r, {"routed_scaling_factor", "norm_topk_prob"});
+    moe.moe = true;
+    moe.n_experts = r.positive_int("num_experts");
+    moe.top_k = r.positive_int("num_experts_per_tok");
+    moe.expert_intermediate = r.positive_int("moe_intermediate_size");
+    moe.score_correction_bias = r.boolean_or("use_expert_bias", true);
+    config_check_top_k(r, moe, "num_experts_per_tok");
+    dense_layers = r.nonneg_int_or("num_dense_layers", 2);
+  }
   m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
-  for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(conv[static_cast<std::size_t>(i)], g, a, f));
+  for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(conv[static_cast<std::size_t>(i)], g, a, i < dense_layers ? f : moe));
 }
 
 }  // namespace infercast

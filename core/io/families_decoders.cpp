@@ -51,6 +51,47 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                        {"first_k_dense_replace", 1}, {"use_qk_norm", false}};
   add(glm4_moe);
 
+  // The language models of GLM-4.1V / GLM-4.6V-Flash (glm4v_text) and GLM-4.5V / 4.6V (glm4v_moe_text), the
+  // text_config of glm4v and glm4v_moe checkpoints: GLM-4-0414's and GLM-4.5's layers (M-RoPE changes no count),
+  // with their own transformers defaults (attention biases on by default for both).
+  FamilyTraits glm4v_text = glm4;
+  glm4v_text.model_type = "glm4v_text";
+  glm4v_text.architectures = {};
+  glm4v_text.config_class = "Glm4vTextConfig";
+  glm4v_text.source = "glm4v/configuration_glm4v.py, modeling_glm4v.py (Glm4vTextDecoderLayer: GLM-4's four norms)";
+  glm4v_text.defaults = {{"vocab_size", 151552},     {"hidden_size", 4096},       {"intermediate_size", 13696},
+                         {"num_hidden_layers", 40},  {"num_attention_heads", 32}, {"num_key_value_heads", 2},
+                         {"partial_rotary_factor", 0.5}, {"head_dim", 128},       {"hidden_act", "silu"},
+                         {"max_position_embeddings", 32768}, {"tie_word_embeddings", false}, {"attention_bias", true}};
+  add(glm4v_text);
+  FamilyTraits glm4v_moe_text = glm4_moe;
+  glm4v_moe_text.model_type = "glm4v_moe_text";
+  glm4v_moe_text.architectures = {};
+  glm4v_moe_text.config_class = "Glm4vMoeTextConfig";
+  glm4v_moe_text.source = "glm4v_moe/configuration_glm4v_moe.py, modeling_glm4v_moe.py (GLM-4.5's decoder layer)";
+  glm4v_moe_text.defaults = {{"vocab_size", 151424},     {"hidden_size", 4096},       {"intermediate_size", 10944},
+                             {"num_hidden_layers", 46},  {"num_attention_heads", 96}, {"num_key_value_heads", 8},
+                             {"partial_rotary_factor", 0.5}, {"hidden_act", "silu"},  {"max_position_embeddings", 65536},
+                             {"tie_word_embeddings", false}, {"attention_bias", true}, {"moe_intermediate_size", 1408},
+                             {"num_experts_per_tok", 8}, {"n_shared_experts", 1},    {"n_routed_experts", 128},
+                             {"first_k_dense_replace", 1}, {"use_qk_norm", false}};
+  add(glm4v_moe_text);
+
+  // Solar Open (upstage/Solar-Open-100B, solar_open): Llama's attention without an o bias and GLM-4.5's experts on
+  // every layer (SolarOpenConfig deletes intermediate_size and first_k_dense_replace: no dense layers).
+  FamilyTraits solar_open = glm4_moe;
+  solar_open.model_type = "solar_open";
+  solar_open.architectures = {"SolarOpenForCausalLM"};
+  solar_open.config_class = "SolarOpenConfig";
+  solar_open.source = "solar_open/configuration_solar_open.py, modular_solar_open.py (SolarOpenAttention, SolarOpenMoE = Glm4MoeMoE)";
+  solar_open.defaults = {{"vocab_size", 196608},     {"hidden_size", 4096},       {"num_hidden_layers", 48},
+                         {"num_attention_heads", 64}, {"num_key_value_heads", 8}, {"head_dim", 128},
+                         {"partial_rotary_factor", 1.0}, {"hidden_act", "silu"},  {"max_position_embeddings", 131072},
+                         {"tie_word_embeddings", false}, {"attention_bias", false}, {"moe_intermediate_size", 1280},
+                         {"num_experts_per_tok", 8}, {"n_shared_experts", 1},    {"n_routed_experts", 128},
+                         {"first_k_dense_replace", 0}, {"use_qk_norm", false}};
+  add(solar_open);
+
   // OLMo 2: post-norms only (after attention, after the MLP), RMS q/k norms over the whole projection width.
   FamilyTraits olmo2{"olmo2", {}, {"Olmo2ForCausalLM"}};
   olmo2.qk_norm = true;

@@ -44,6 +44,20 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   lfm2.config_class = "Lfm2Config";
   lfm2.source = "lfm2/configuration_lfm2.py, modeling_lfm2.py (Lfm2ShortConv, Lfm2Attention with q/k layernorms, Lfm2MLP)";
   v.push_back(lfm2);
+  // LFM2-MoE (LFM2-8B-A1B, LFM2.5-8B-A1B): LFM2's layers, dense MLPs on the first num_dense_layers, experts after.
+  FamilyTraits lfm2_moe = lfm2;
+  lfm2_moe.model_type = "lfm2_moe";
+  lfm2_moe.architectures = {"Lfm2MoeForCausalLM"};
+  lfm2_moe.moe = MoeRule::Mixtral;  // experts: parse_lfm2 reads them (num_experts, moe_intermediate_size)
+  lfm2_moe.config_class = "Lfm2MoeConfig";
+  lfm2_moe.source = "lfm2_moe/configuration_lfm2_moe.py, modeling_lfm2_moe.py (Lfm2MoeMLP without the width adjustment, "
+                    "Lfm2MoeSparseMoeBlock: gate h x E, expert_bias E)";
+  lfm2_moe.defaults = {{"vocab_size", 65536},        {"hidden_size", 2048},       {"intermediate_size", 7168},
+                       {"moe_intermediate_size", 1792}, {"num_hidden_layers", 32}, {"num_attention_heads", 32},
+                       {"num_key_value_heads", 8},   {"max_position_embeddings", 128000}, {"tie_word_embeddings", true},
+                       {"num_dense_layers", 2},      {"num_experts_per_tok", 4},  {"num_experts", 32},
+                       {"use_expert_bias", true},    {"conv_L_cache", 3},         {"conv_bias", false}};
+  v.push_back(lfm2_moe);
 
   FamilyTraits nemotron{"nemotron_h", {}, {"NemotronHForCausalLM"}};
   nemotron.layout = Layout::NemotronH;

@@ -228,7 +228,11 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   dense.gated = t.gated_mlp;
   dense.bias = t.mlp_bias_key ? r.boolean_or(t.mlp_bias_name, false) : false;
   dense.fused_gate_up = t.fused_gate_up;
-  dense.intermediate = r.positive_int("intermediate_size");
+  // Experts on every layer need no dense width: SolarOpenConfig deletes intermediate_size (its layers are all MoE).
+  if (t.moe == MoeRule::DeepSeekLike && !r.has("intermediate_size") && r.nonneg_int_or("first_k_dense_replace", 0) == 0)
+    dense.intermediate = 0;
+  else
+    dense.intermediate = r.positive_int("intermediate_size");
   // xIELU (Apertus; transformers' activations.py XIELUActivation) learns alpha_p and alpha_n in every MLP.
   if (m.activation == "xielu") dense.act_params = 2;
 

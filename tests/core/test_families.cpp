@@ -1010,3 +1010,120 @@ TEST_CASE("Mistral Small 4 by hand: MLA and 128 experts behind a mistral3 wrappe
   biased["text_config"]["topk_method"] = "noaux_tc";
   CHECK(count_params(parse(biased)).total == c.total + 36 * 128);
 }
+
+// GLM-4.5V (tests/data/configs/glm-4.5v.json, SOURCES.md): the glm4v_moe_text language model, module by module
+// (h = 4096, V = 151,552, 96 heads and 8 KV heads of 128):
+//   attention on all 46 layers: q_proj h x 12288 + bias, k_proj and v_proj h x 1024 + bias, o_proj 12288 x h;
+//   layer 0 a dense MLP of 10944; 45 MoE layers: 128 experts of 1408, a shared one, the router 128 x h and its
+//   e_score_correction_bias; two norms a layer, the final norm, untied embedding and head.
+// The checkpoint's listing totals 107,710,933,120 with the vision tower, which Infercast does not model (24 blocks of
+// 1536: qkv, proj, a gated MLP of 4096 and two norms; the patch embedding, position table, downsample and merger):
+// 858,681,856 by hand.
+TEST_CASE("GLM-4.5V's language model by hand (glm4v_moe_text inside glm4v_moe)", "[families][params]") {
+  const json cfg = data_config("glm-4.5v.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 151552, q = 96 * 128, kv = 8 * 128;
+  const long long attn = h * q + q + 2 * (h * kv + kv) + q * h;
+  const long long expert = 3 * h * 1408;
+  const long long total = 2 * V * h + h + 46 * (attn + 2 * h) + 3 * h * 10944 + 45 * (128 * expert + expert + 128 * h + 128);
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 106852251264LL);
+  CHECK(c.active == total - 45 * 120 * expert);
+  const long long vb = 1536;
+  const long long vision = 24 * (vb * 3 * vb + vb * vb + 3 * vb * 4096 + 2 * vb) + (4096 * vb * 4 + 4096) + 576 * vb +
+                           (4096 * 4096 + 2 * 4096 + 3 * 4096 * 10944) + (vb * 3 * 2 * 14 * 14 + vb) + 2 * vb;
+  CHECK(vision == 858681856LL);
+  CHECK(c.total + vision == 107710933120LL);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(m.layers[1].ffn.score_correction_bias);
+  CHECK(m.layers[0].attn.qkv_bias);
+  CHECK(m.warnings.size() >= 1);
+  bool vision_noted = false;
+  for (const auto& w : m.warnings) {
+    CHECK(w.code != "model.unused_field");
+    if (w.code == "model.vision_not_modelled") vision_noted = true;
+  }
+  CHECK(vision_noted);
+  // Glm4vMoeTextConfig's defaults: the same layers, its own vocabulary (151,424). It has no head_dim (96 heads do not
+  // divide 4096; every GLM-4.5 config states 128), so without one the config is refused, naming the field.
+  CHECK(std::string(error_of({{"model_type", "glm4v_moe_text"}}).what()) ==
+        "/model/hidden_size holds 4096, which is not a multiple of /model/num_attention_heads (96); give head_dim explicitly");
+  const auto d = count_params(parse({{"model_type", "glm4v_moe_text"}, {"head_dim", 128}}));
+  CHECK(d.total == total - 2 * (151552 - 151424) * h);
+  // GLM-4.1V's language model (glm4v_text): GLM-4-0414's layers under Glm4vTextConfig's defaults (h 4096, 40 layers,
+  // 32 heads and 2 KV heads of 128 with q/k/v biases, fused gate_up of 13696, four norms a layer).
+  const long long q1 = 32 * 128, kv1 = 2 * 128;
+  const long long layer1 = h * q1 + q1 + 2 * (h * kv1 + kv1) + q1 * h + 3 * h * 13696 + 4 * h;
+  CHECK(count_params(parse({{"model_type", "glm4v_text"}})).total == 2 * V * h + h + 40 * layer1);
+}
+
+// LFM2-8B-A1B (lfm2_moe) as a third-party loader's fixture quotes its published config, trimmed to the fields a
+// loader reads (the layer list in full), module by module as modeling_lfm2_moe names them (h = 2048, V = 65,536,
+// tied): 6 attention layers (q and o h x h, k and v h x 512, q/k norms 2 x 64), 18 short-convolution layers
+// (in_proj h x 3h, the depthwise kernel h x 3, out_proj h x h), two norms a layer and the final one; dense SwiGLU
+// MLPs of 7168 on layers 0 and 1 (no width adjustment, unlike LFM2); 32 experts of 1792 behind a router h x 32 and
+// its expert_bias on the other 22. Total 8,339,930,560 and 1,557,740,992 active: the card's 8.3B and 1.5B.
+TEST_CASE("LFM2-8B-A1B by hand: LFM2's short convolutions and attention with experts (lfm2_moe)", "[families][params]") {
+  const json cfg = {{"model_type", "lfm2_moe"}, {"vocab_size", 65536}, {"hidden_size", 2048}, {"intermediate_size", 7168},
+                    {"moe_intermediate_size", 1792}, {"num_hidden_layers", 24}, {"num_attention_heads", 32},
+                    {"num_key_value_heads", 8}, {"max_position_embeddings", 128000}, {"norm_eps", 1e-05},
+                    {"conv_bias", false}, {"conv_L_cache", 3}, {"rope_theta", 1000000.0}, {"num_dense_layers", 2},
+                    {"num_experts", 32}, {"num_experts_per_tok", 4}, {"norm_topk_prob", true}, {"use_expert_bias", true},
+                    {"routed_scaling_factor", 1.0}, {"eos_token_id", 7},
+                    {"layer_types", {"conv", "conv", "full_attention", "conv", "conv", "conv", "full_attention", "conv",
+                                     "conv", "conv", "full_attention", "conv", "conv", "conv", "full_attention", "conv",
+                                     "conv", "conv", "full_attention", "conv", "conv", "full_attention", "conv", "conv"}}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 2048, V = 65536;
+  const long long attn = 2 * h * h + 2 * h * 512 + 2 * 64;
+  const long long conv = 3 * h * h + 3 * h + h * h;
+  const long long expert = 3 * h * 1792;
+  const long long moe = 32 * expert + 32 * h + 32;
+  const long long total = V * h + h + 6 * attn + 18 * conv + 24 * 2 * h + 2 * 3 * h * 7168 + 22 * moe;
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 8339930560LL);
+  CHECK(c.active == total - 22 * 28 * expert);
+  CHECK(c.active == 1557740992LL);
+  CHECK_FALSE(m.layers[1].ffn.moe);
+  CHECK(m.layers[2].ffn.moe);
+  CHECK(m.layers[2].has_attention);
+  CHECK_FALSE(m.layers[3].has_attention);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // A top-k above the experts is refused, naming the field.
+  json bad = cfg;
+  bad["num_experts_per_tok"] = 33;
+  CHECK(std::string(error_of(bad).what()) == "/model/num_experts_per_tok holds 33, more than the number of experts (32)");
+}
+
+// Solar-Open-100B (solar_open) as a third-party loader's test quotes a slice of its published config (the
+// architecture keys), module by module (h = 4096, V = 196,608, 64 heads and 8 KV heads of 128, no biases): attention
+// 2 x h x 8192 + 2 x h x 1024; on all 48 layers 128 experts of 1280, a shared one, the router 128 x h and its
+// e_score_correction_bias (GLM-4.5's MoE); two norms a layer, the final norm, untied embedding and head.
+// Total 102,651,799,552 and 12,054,833,152 active (the card's "100B", 12B active).
+TEST_CASE("Solar-Open-100B by hand: GLM-4.5's experts on every layer (solar_open)", "[families][params]") {
+  const json cfg = {{"model_type", "solar_open"}, {"partial_rotary_factor", 1.0}, {"hidden_size", 4096},
+                    {"num_hidden_layers", 48}, {"num_attention_heads", 64}, {"head_dim", 128}, {"num_key_value_heads", 8},
+                    {"vocab_size", 196608}, {"intermediate_size", 10240}, {"moe_intermediate_size", 1280},
+                    {"rms_norm_eps", 1e-05}, {"rope_theta", 1000000}, {"max_position_embeddings", 131072},
+                    {"n_routed_experts", 128}, {"n_shared_experts", 1}, {"norm_topk_prob", true},
+                    {"routed_scaling_factor", 1.0}, {"num_experts_per_tok", 8}, {"tie_word_embeddings", false},
+                    {"first_k_dense_replace", 0},
+                    {"rope_scaling", {{"type", "yarn"}, {"factor", 2.0}, {"original_max_position_embeddings", 65536}}}};
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 196608;
+  const long long attn = 2 * h * 8192 + 2 * h * 1024;
+  const long long expert = 3 * h * 1280;
+  const long long layer = attn + 2 * h + 128 * expert + expert + 128 * h + 128;
+  const long long total = 2 * V * h + h + 48 * layer;
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 102651799552LL);
+  CHECK(c.active == total - 48 * 120 * expert);
+  CHECK(c.active == 12054833152LL);
+  for (const auto& l : m.layers) CHECK(l.ffn.moe);
+  CHECK_FALSE(m.layers[0].attn.qkv_bias);
+  // SolarOpenConfig's defaults: the same model (its intermediate_size is unused: no dense layer).
+  CHECK(count_params(parse({{"model_type", "solar_open"}})).total == total);
+}
