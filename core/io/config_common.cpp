@@ -73,22 +73,23 @@ AttentionSpec config_attention(Reader& r, i64 hidden, bool rope) {
   return a;
 }
 
-std::vector<bool> config_mlp_layer_types(Reader& r, i64 L) {
-  std::vector<bool> sparse;
-  if (!r.has("mlp_layer_types")) return sparse;
-  const auto t = r.string_array_or("mlp_layer_types");
+std::vector<bool> config_layer_list(Reader& r, const char* key, i64 L, const char* a, const char* b) {
+  std::vector<bool> out;
+  if (!r.has(key)) return out;
+  const auto t = r.string_array_or(key);
   if (static_cast<i64>(t.size()) < L)
-    r.fail("mlp_layer_types", "invalid", r.child_path("mlp_layer_types") + " has " + std::to_string(t.size()) +
-                                             " entries; expected one per layer (" + std::to_string(L) + ")");
-  sparse.resize(static_cast<std::size_t>(L));
+    r.fail(key, "invalid", r.child_path(key) + " has " + std::to_string(t.size()) + " entries; expected one per layer (" +
+                               std::to_string(L) + ")");
+  out.resize(static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     const auto& s = t[static_cast<std::size_t>(i)];
-    if (s != "dense" && s != "sparse")
-      throw InputError("model.unsupported", r.child_path("mlp_layer_types") + "/" + std::to_string(i),
-                       r.child_path("mlp_layer_types") + "/" + std::to_string(i) + " holds \"" + s + "\"; expected dense or sparse");
-    sparse[static_cast<std::size_t>(i)] = s == "sparse";
+    if (s != a && s != b) {
+      const std::string at = r.child_path(key) + "/" + std::to_string(i);
+      throw InputError("model.unsupported", at, at + " holds \"" + s + "\"; expected " + a + " or " + b);
+    }
+    out[static_cast<std::size_t>(i)] = s == b;
   }
-  return sparse;
+  return out;
 }
 
 void config_check_top_k(Reader& r, const FfnSpec& f, const char* key) {

@@ -27,9 +27,12 @@ int config_state_bits(Reader& r, const std::string& key, int fallback);
 AttentionSpec config_attention(Reader& r, i64 hidden, bool rope);
 // Refuses top-k above the expert count, naming the key.
 void config_check_top_k(Reader& r, const FfnSpec& f, const char* key);
-// transformers 5's mlp_layer_types ("dense" or "sparse" for each of the L layers; longer lists are cut to L) as
-// whether each layer has experts; empty when the config has none. Refuses a shorter list or another value.
-std::vector<bool> config_mlp_layer_types(Reader& r, i64 L);
+// A per-layer list of two names at `key` (transformers' layer_types, mlp_layer_types): whether each of the L layers
+// holds `b` rather than `a`; empty when the config has no such key. Longer lists are cut to L (some checkpoints list
+// their MTP layers too); a shorter list or another name is refused, naming the entry.
+std::vector<bool> config_layer_list(Reader& r, const char* key, i64 L, const char* a, const char* b);
+// transformers 5's mlp_layer_types ("dense" or "sparse"): whether each layer has experts.
+inline std::vector<bool> config_mlp_layer_types(Reader& r, i64 L) { return config_layer_list(r, "mlp_layer_types", L, "dense", "sparse"); }
 // Refuses a key that is set and names a mechanism Infercast does not model ("model.unsupported").
 [[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what);
 

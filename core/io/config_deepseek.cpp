@@ -107,17 +107,8 @@ void parse_deepseek_v4(Reader& r, ModelSpec& m) {
   hashed.hash_routed = true;
   std::vector<bool> hash(static_cast<std::size_t>(L), false);
   if (r.has("mlp_layer_types")) {
-    const auto types = r.string_array_or("mlp_layer_types");
-    if (static_cast<i64>(types.size()) < L)
-      r.fail("mlp_layer_types", "invalid", r.child_path("mlp_layer_types") + " has " + std::to_string(types.size()) +
-                                               " entries; expected one per layer (" + std::to_string(L) + ")");
-    for (i64 i = 0; i < L; ++i) {
-      const auto& t = types[static_cast<std::size_t>(i)];
-      if (t != "hash_moe" && t != "moe")
-        throw InputError("model.unsupported", r.child_path("mlp_layer_types") + "/" + std::to_string(i),
-                         r.child_path("mlp_layer_types") + "/" + std::to_string(i) + " holds \"" + t + "\"; expected hash_moe or moe");
-      hash[static_cast<std::size_t>(i)] = t == "hash_moe";
-    }
+    const std::vector<bool> routed = config_layer_list(r, "mlp_layer_types", L, "hash_moe", "moe");
+    for (i64 i = 0; i < L; ++i) hash[static_cast<std::size_t>(i)] = !routed[static_cast<std::size_t>(i)];
     r.raw("num_hash_layers");
   } else {
     const i64 n_hash = r.nonneg_int_or("num_hash_layers", 3);

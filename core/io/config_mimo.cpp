@@ -50,16 +50,7 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
     for (i64 i = 0; i < L; ++i) sliding[static_cast<std::size_t>(i)] = p[static_cast<std::size_t>(i)] == 1;
     r.raw("layer_types");
   } else if (r.has("layer_types")) {
-    const auto t = r.string_array_or("layer_types");
-    per_layer("layer_types", t.size());
-    for (i64 i = 0; i < L; ++i) {
-      const auto& s = t[static_cast<std::size_t>(i)];
-      if (s != "full_attention" && s != "sliding_attention")
-        throw InputError("model.unsupported", r.child_path("layer_types") + "/" + std::to_string(i),
-                         r.child_path("layer_types") + "/" + std::to_string(i) + " holds \"" + s +
-                             "\"; expected full_attention or sliding_attention");
-      sliding[static_cast<std::size_t>(i)] = s == "sliding_attention";
-    }
+    sliding = config_layer_list(r, "layer_types", L, "full_attention", "sliding_attention");
   } else {
     for (i64 i = 0; i < L; ++i) sliding[static_cast<std::size_t>(i)] = !(i == 0 || (i + 1) % 6 == 0);
   }

@@ -132,21 +132,8 @@ void parse_step3p7(Reader& r, ModelSpec& m) {
   r.raw("attention_other_setting");
   config_check_divides(r, sliding.n_heads, sliding.n_kv_heads, "num_sliding_attention_heads", kv_key);
   // layer_types: one per layer; the Hub pads it with the MTP layers' entries, which are theirs.
-  std::vector<bool> slides(static_cast<std::size_t>(L), false);
-  if (r.has("layer_types")) {
-    const auto t = r.string_array_or("layer_types");
-    if (static_cast<i64>(t.size()) < L)
-      r.fail("layer_types", "invalid", r.child_path("layer_types") + " has " + std::to_string(t.size()) +
-                                           " entries; expected one per layer (" + std::to_string(L) + ")");
-    for (i64 i = 0; i < L; ++i) {
-      const auto& s = t[static_cast<std::size_t>(i)];
-      if (s != "full_attention" && s != "sliding_attention")
-        throw InputError("model.unsupported", r.child_path("layer_types") + "/" + std::to_string(i),
-                         r.child_path("layer_types") + "/" + std::to_string(i) + " holds \"" + s +
-                             "\"; expected full_attention or sliding_attention");
-      slides[static_cast<std::size_t>(i)] = s == "sliding_attention";
-    }
-  }
+  std::vector<bool> slides = config_layer_list(r, "layer_types", L, "full_attention", "sliding_attention");
+  if (slides.empty()) slides.assign(static_cast<std::size_t>(L), false);
   // Experts: n_routed_experts (the Hub's num_experts / moe_num_experts) of moe_intermediate_size, a sigmoid router
   // with its score-correction bias, one shared MLP of share_expert_dim; dense MLPs of intermediate_size.
   FfnSpec dense;

@@ -1127,3 +1127,20 @@ TEST_CASE("Solar-Open-100B by hand: GLM-4.5's experts on every layer (solar_open
   // SolarOpenConfig's defaults: the same model (its intermediate_size is unused: no dense layer).
   CHECK(count_params(parse({{"model_type", "solar_open"}})).total == total);
 }
+
+// Per-layer lists of two names (config_common.cpp, config_layer_list), as MiMo-V2-Flash, DeepSeek-V4 and the
+// DeepSeek layout read them: another name is refused naming the entry, a shorter list naming the layer count.
+TEST_CASE("Per-layer lists refuse another name or too few entries, naming them", "[families]") {
+  for (const auto& [type, key, first, names] :
+       {std::tuple{"mimo_v2_flash", "layer_types", "full_attention", "full_attention or sliding_attention"},
+        std::tuple{"deepseek_v4", "mlp_layer_types", "moe", "hash_moe or moe"},
+        std::tuple{"glm4_moe_lite", "mlp_layer_types", "dense", "dense or sparse"}}) {
+    INFO(type);
+    const json bad = {{"model_type", type}, {"num_hidden_layers", 2}, {key, {first, "other"}}};
+    CHECK(std::string(error_of(bad).what()) == std::string("/model/") + key + "/1 holds \"other\"; expected " + names);
+    CHECK(std::string(error_of(bad).code()) == "model.unsupported");
+    const json short_list = {{"model_type", type}, {"num_hidden_layers", 3}, {key, {first}}};
+    CHECK(std::string(error_of(short_list).what()) == std::string("/model/") + key + " has 1 entries; expected one per layer (3)");
+    CHECK(std::string(error_of(short_list).code()) == "model.invalid");
+  }
+}
