@@ -182,12 +182,12 @@ ParsedMeasurements vllm(const std::vector<std::string>& lines, std::int64_t conc
     // (and would not fit the integers they become).
     const bool count = key == "successful requests" || key == "total input tokens" || key == "total generated tokens" ||
                        key == "maximum request concurrency";
-    if (count && v > kMaxCount)
+    const auto refuse = [&](const char* expected) {
       measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": \"" + trim(l.substr(0, colon)) + "\" holds " +
-                                         trim(l.substr(colon + 1)) + "; expected a count of at most 1e12");
-    if (key == "successful requests" && v < 1)
-      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": \"" + trim(l.substr(0, colon)) + "\" holds " +
-                                         trim(l.substr(colon + 1)) + "; expected at least one request that succeeded");
+                                         trim(l.substr(colon + 1)) + "; expected " + expected);
+    };
+    if (count && v > kMaxCount) refuse("a count of at most 1e12");
+    if (key == "successful requests" && v < 1) refuse("at least one request that succeeded");
     if (key == "successful requests") requests = v;
     else if (key == "total input tokens") input = v;
     else if (key == "total generated tokens") generated = v;
