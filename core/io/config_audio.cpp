@@ -1,6 +1,7 @@
 // Audio configs to AudioSpec (model/audio.hpp). Sources: transformers' models/gemma4/configuration_gemma4.py
 // (Gemma4AudioConfig: its defaults are the E2B and E4B towers) and modeling_gemma4.py; models/gemma3n/
-// configuration_gemma3n.py (Gemma3nAudioConfig: its defaults are E2B's and E4B's tower) and modeling_gemma3n.py.
+// configuration_gemma3n.py (Gemma3nAudioConfig: its defaults are E2B's and E4B's tower) and modeling_gemma3n.py;
+// models/qwen3_omni_moe/configuration_qwen3_omni_moe.py (Qwen3OmniMoeAudioEncoderConfig) and its modeling file.
 #include "io/config_audio.hpp"
 
 namespace infercast {
@@ -35,7 +36,44 @@ void check_sscp(Reader& a, const char* key, i64 want) {
 
 }  // namespace
 
+namespace {
+
+// Qwen3-Omni's AuT encoder (Qwen3OmniMoeAudioEncoder): Whisper's names for its sizes, with the config class's defaults.
+AudioSpec read_qwen_omni_audio(Reader& a, const ModelSpec& m) {
+  AudioSpec s;
+  s.kind = AudioKind::QwenOmni;
+  s.hidden = a.int_in_or("d_model", 1, kEncoderWidth, 1280);
+  s.layers = a.int_in_or("encoder_layers", 1, kEncoderCount, 32);
+  s.heads = a.int_in_or("encoder_attention_heads", 1, kEncoderCount, 20);
+  if (s.hidden % s.heads != 0)
+    a.fail("d_model", "invalid", a.child_path("d_model") + " holds " + std::to_string(s.hidden) +
+                                     ", which is not a multiple of the " + std::to_string(s.heads) + " audio heads");
+  s.ffn = a.int_in_or("encoder_ffn_dim", 1, kEncoderWidth, 5120);
+  s.features = a.int_in_or("num_mel_bins", 1, kEncoderWidth, 128);
+  s.sub_channels0 = a.int_in_or("downsample_hidden_size", 1, kEncoderWidth, 480);
+  s.output = a.int_in_or("output_dim", 1, kEncoderWidth, 3584);
+  // proj2 writes the audio tokens into the language model's stream.
+  if (s.output != m.hidden)
+    a.fail("output_dim", "invalid", a.child_path("output_dim") + " holds " + std::to_string(s.output) +
+                                        "; expected the language model's hidden_size (" + std::to_string(m.hidden) +
+                                        "), the width the encoder's last projection feeds");
+  s.text_hidden = m.hidden;
+  return s;
+}
+
+}  // namespace
+
 void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::vector<Warning>& warnings) {
+  if (type == "qwen3_omni_moe_thinker") {
+    Reader a = top.object("audio_config");
+    m.audio = read_qwen_omni_audio(a, m);
+    // Windows, chunking, dropout and the activation change no count.
+    for (const auto& key : a.unread()) a.raw(key);
+    warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
+                               "the audio encoder (audio_config) is counted in the parameters and the weights in memory; "
+                               "audio inputs are not forecast"});
+    return;
+  }
   if (type != "gemma4" && type != "gemma3n") {
     top.raw("audio_config");
     warnings.push_back(Warning{"model.audio_not_modelled", top.child_path("audio_config"),

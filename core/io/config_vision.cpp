@@ -19,7 +19,9 @@ VisionKind kind_of(const std::string& type) {
   if (type == "gemma3n") return VisionKind::MobileNetV5;
   if (type == "llama4") return VisionKind::Llama4;
   if (type == "qwen2_5_vl") return VisionKind::Qwen25;
-  if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_5" || type == "qwen3_5_moe") return VisionKind::Qwen3;
+  // Qwen3-Omni's thinker holds Qwen3-VL's encoder (Qwen3OmniMoeVisionEncoderConfig is Qwen3VLMoeVisionConfig).
+  if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_5" || type == "qwen3_5_moe" || type == "qwen3_omni_moe_thinker")
+    return VisionKind::Qwen3;
   if (type == "mistral3") return VisionKind::Pixtral;
   return VisionKind::None;
 }

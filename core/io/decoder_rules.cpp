@@ -1,5 +1,7 @@
 #include "io/decoder_rules.hpp"
 
+#include "io/config_common.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -31,6 +33,41 @@ void check_top_k(Reader& r, const char* key, i64 top_k, i64 experts) {
     throw InputError("model.invalid", r.child_path(key),
                      r.child_path(key) + " holds " + std::to_string(top_k) + ", more than the number of experts (" +
                          std::to_string(experts) + ")");
+}
+
+// Which layers route under the DeepSeek-style experts: mlp_layer_types (transformers 5: "dense" or "sparse"), else
+// is_moe_layer (EXAONE-MoE's configs: a boolean per layer), else the layers from first_k_dense_replace on. Where a
+// config writes both lists (K-EXAONE does), they must agree.
+std::vector<bool> routed_layers(Reader& r, i64 L) {
+  std::vector<bool> out = config_mlp_layer_types(r, L);
+  if (const json* v = r.raw("is_moe_layer")) {
+    const std::string key = r.child_path("is_moe_layer");
+    if (!v->is_array() || static_cast<i64>(v->size()) < L)
+      throw InputError("model.invalid", key, key + " holds " + describe(*v) + "; expected one boolean per layer (" +
+                                                 std::to_string(L) + ")");
+    std::vector<bool> listed(static_cast<std::size_t>(L));
+    for (i64 i = 0; i < L; ++i) {
+      const json& e = (*v)[static_cast<std::size_t>(i)];
+      if (!e.is_boolean())
+        throw InputError("model.invalid", key + "/" + std::to_string(i),
+                         key + "/" + std::to_string(i) + " holds " + describe(e) + "; expected true or false");
+      listed[static_cast<std::size_t>(i)] = e.get<bool>();
+    }
+    if (out.empty()) {
+      out = listed;
+    } else {
+      for (i64 i = 0; i < L; ++i)
+        if (out[static_cast<std::size_t>(i)] != listed[static_cast<std::size_t>(i)])
+          throw InputError("model.invalid", key + "/" + std::to_string(i),
+                           key + "/" + std::to_string(i) + " holds " + (listed[static_cast<std::size_t>(i)] ? "true" : "false") +
+                               " but " + r.child_path("mlp_layer_types") + "/" + std::to_string(i) + " names the layer " +
+                               (out[static_cast<std::size_t>(i)] ? "sparse" : "dense") + "; expected the two lists to agree");
+    }
+  }
+  const i64 first_dense = r.nonneg_int_or("first_k_dense_replace", 0);
+  if (out.empty())
+    for (i64 i = 0; i < L; ++i) out.push_back(i >= first_dense);
+  return out;
 }
 
 }  // namespace
@@ -85,8 +122,10 @@ std::vector<FfnSpec> moe_rule_layers(Reader& r, const FamilyTraits& t, i64 L, co
     moe.n_shared = r.nonneg_int_or("n_shared_experts", 0);
     moe.shared_intermediate = moe.expert_intermediate;
     moe.score_correction_bias = true;
-    const i64 first_dense = r.nonneg_int_or("first_k_dense_replace", 0);
-    for (i64 i = 0; i < L; ++i) out.push_back(i >= first_dense ? moe : dense);
+    const std::vector<bool> routed = routed_layers(r, L);
+    // A dense layer needs the dense width even where the family has none by default (Solar Open).
+    if (dense.intermediate == 0 && std::find(routed.begin(), routed.end(), false) != routed.end()) r.positive_int("intermediate_size");
+    for (i64 i = 0; i < L; ++i) out.push_back(routed[static_cast<std::size_t>(i)] ? moe : dense);
   } else if (t.moe == MoeRule::Ernie) {
     // ERNIE 4.5 (ernie4_5_moe/modular_ernie4_5_moe.py): a gate without bias, e_score_correction_bias on every MoE
     // layer, one shared MLP of moe_intermediate_size x moe_num_shared_experts, biases where use_bias says.

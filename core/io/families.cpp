@@ -102,6 +102,23 @@ const std::vector<FamilyTraits>& model_families() {
                           {"num_experts", 128}};
     add(qwen3_moe);
 
+    // Qwen3-Omni's thinker language model (qwen3_omni_moe_text, in thinker_config.text_config): Qwen3-MoE's layers.
+    // Its config restates the per-head q/k norm every Qwen3 layer has (use_qk_norm) and a shared expert width of 0
+    // the thinker has no module for (Qwen3OmniMoeThinkerTextSparseMoeBlock).
+    FamilyTraits qwen3_omni = qwen3_moe;
+    qwen3_omni.model_type = "qwen3_omni_moe_text";
+    qwen3_omni.aliases = {"qwen3_omni_moe", "qwen3_omni_moe_thinker"};
+    qwen3_omni.architectures = {"Qwen3OmniMoeForConditionalGeneration"};
+    qwen3_omni.source = "qwen3_omni_moe/configuration_qwen3_omni_moe.py, modeling_qwen3_omni_moe.py";
+    qwen3_omni.config_class = "Qwen3OmniMoeTextConfig";
+    qwen3_omni.defaults = {{"vocab_size", 3584},         {"hidden_size", 2048},       {"intermediate_size", 18944},
+                           {"num_hidden_layers", 28},    {"num_attention_heads", 28}, {"num_key_value_heads", 4},
+                           {"hidden_act", "silu"},       {"max_position_embeddings", 32768}, {"tie_word_embeddings", false},
+                           {"attention_bias", false},    {"decoder_sparse_step", 1}, {"moe_intermediate_size", 768},
+                           {"num_experts_per_tok", 8},   {"num_experts", 128}};
+    qwen3_omni.ignored_keys = {"use_qk_norm", "shared_expert_intermediate_size"};
+    add(qwen3_omni);
+
     FamilyTraits gemma{"gemma", {}, {"GemmaForCausalLM"}};
     gemma.activation = "gelu_pytorch_tanh";
     gemma.tied_default = true;

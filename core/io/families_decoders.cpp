@@ -290,6 +290,29 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                       {"sliding_window", 4096},   {"sliding_window_pattern", 4}};
   add(exaone4);
 
+  // K-EXAONE (exaone_moe): EXAONE 4's attention (per-head q/k norms, three sliding layers with RoPE to one global
+  // NoPE layer), OLMoE's pre-norm layer, DeepSeek-V3's experts (a sigmoid router with a correction bias, one shared
+  // expert of num_shared_experts x moe_intermediate_size) after the dense first layer. transformers spells the expert
+  // counts num_experts and num_shared_experts; mlp_layer_types or the older is_moe_layer say which layers route.
+  // The released config restates layer_types x sliding_window per layer (sliding_windows) and describes its MTP
+  // layer (mtp_layer_types, mtp_sliding_windows; num_nextn_predict_layers is reported, not counted).
+  FamilyTraits exaone_moe = exaone4;
+  exaone_moe.model_type = "exaone_moe";
+  exaone_moe.architectures = {"ExaoneMoeForCausalLM", "ExaoneMoEForCausalLM"};
+  exaone_moe.moe = MoeRule::DeepSeekLike;
+  exaone_moe.config_class = "ExaoneMoeConfig";
+  exaone_moe.source = "exaone_moe/modular_exaone_moe.py (ExaoneMoeDecoderLayer: OlmoeDecoderLayer, Exaone4Attention, "
+                      "DeepseekV3MoE with num_experts)";
+  exaone_moe.key_aliases = {{"n_routed_experts", "num_experts"}, {"n_shared_experts", "num_shared_experts"}};
+  exaone_moe.defaults = {{"vocab_size", 102400},     {"hidden_size", 4096},       {"intermediate_size", 16384},
+                         {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"num_key_value_heads", 32},
+                         {"hidden_act", "silu"},     {"max_position_embeddings", 2048}, {"tie_word_embeddings", false},
+                         {"sliding_window", 4096},   {"sliding_window_pattern", 4}, {"first_k_dense_replace", 1},
+                         {"moe_intermediate_size", 1024}, {"n_routed_experts", 64}, {"num_experts_per_tok", 8},
+                         {"n_shared_experts", 1}};
+  exaone_moe.ignored_keys = {"sliding_windows", "mtp_layer_types", "mtp_sliding_windows"};
+  add(exaone_moe);
+
   // ERNIE 4.5 (dense): biases on every projection when use_bias.
   FamilyTraits ernie{"ernie4_5", {}, {"Ernie4_5ForCausalLM"}};
   ernie.bias_key = "use_bias";

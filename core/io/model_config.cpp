@@ -699,6 +699,37 @@ json mistral_params_as_hf(const json& c) {
   return out;
 }
 
+ModelSpec parse_config(const json& config, const std::string& path);
+
+// An omni checkpoint (Qwen3OmniMoeConfig): the thinker is read as any multimodal config is; the talker (a second MoE
+// decoder that writes speech codes, with its code predictor) and code2wav (the codes to a waveform) are reported,
+// not counted: they run after the thinker's tokens, on speech output only.
+ModelSpec parse_omni(Reader& top, const json& config, const std::string& path, const std::string& type) {
+  Reader thinker = top.object("thinker_config");
+  if (path.find("/thinker_config") != std::string::npos)
+    top.fail("thinker_config", "invalid", thinker.path() + " is inside another thinker_config; expected one omni wrapper");
+  json inner = config.at("thinker_config");
+  if (!inner.contains("model_type") || !inner["model_type"].is_string() || inner["model_type"].get<std::string>().empty())
+    inner["model_type"] = type + "_thinker";
+  ModelSpec m = parse_config(inner, thinker.path());
+  const bool speaks = top.boolean_or("enable_audio_output", true);
+  for (const char* key : {"talker_config", "code2wav_config"}) {
+    if (!top.raw(key) || !speaks) continue;
+    m.warnings.push_back(Warning{"model.speech_not_modelled", top.child_path(key),
+                                 top.child_path(key) + std::string(key == std::string("talker_config")
+                                                                       ? " (the talker, which turns the thinker's output into speech codes)"
+                                                                       : " (code2wav, which turns speech codes into a waveform)") +
+                                     " is not counted or forecast: parameters, weights in memory and times cover the "
+                                     "thinker (text, image and audio in, text out)"});
+  }
+  for (const auto& key : top.unread()) {
+    if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
+      m.warnings.push_back(Warning{"model.unused_field", top.child_path(key), top.child_path(key) + " is not used by Infercast"});
+    top.raw(key);
+  }
+  return m;
+}
+
 ModelSpec parse_config(const json& config, const std::string& path) {
   Reader probe(config, path, "model");
   ModelSpec m;
@@ -717,6 +748,9 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     return parse_config(mistral_params_as_hf(config), path);
   }
   const bool native_deepseek = type.empty() && probe.has("dim") && probe.has("n_layers");
+  // Omni models (Qwen3-Omni) keep the multimodal wrapper that understands (the thinker: text_config, vision_config,
+  // audio_config) in thinker_config, beside the talker and code2wav that speak.
+  if (probe.has("thinker_config")) return parse_omni(probe, config, path, type);
   if (probe.has("text_config")) {
     Reader& top = probe;
     Reader text = top.object("text_config");
@@ -744,6 +778,8 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     else top.raw("vision_config");
     if (top.has("audio_config")) read_audio_config(top, type, inner_spec, m.warnings);
     else top.raw("audio_config");
+    // Qwen3-Omni's thinker: how audio and video positions advance, which changes no count.
+    if (type == "qwen3_omni_moe_thinker") config_ignore(top, {"position_id_per_seconds", "seconds_per_chunk"});
     for (const auto& key : top.unread()) {
       if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
         m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),

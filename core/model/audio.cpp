@@ -2,7 +2,8 @@
 // modeling_gemma4.py (Gemma4AudioModel, Gemma4AudioSubSampleConvProjection, Gemma4AudioLayer, Gemma4ClippableLinear,
 // Gemma4MultimodalEmbedder) and configuration_gemma4.py (Gemma4AudioConfig); models/gemma3n/modeling_gemma3n.py
 // (Gemma3nAudioEncoder, Gemma3nAudioSubSampleConvProjection, Gemma3nAudioConformerBlock, Gemma3nMultimodalEmbedder)
-// and configuration_gemma3n.py (Gemma3nAudioConfig).
+// and configuration_gemma3n.py (Gemma3nAudioConfig); models/qwen3_omni_moe/modeling_qwen3_omni_moe.py
+// (Qwen3OmniMoeAudioEncoder, Qwen3OmniMoeAudioEncoderLayer) and configuration_qwen3_omni_moe.py.
 #include "model/audio.hpp"
 
 #include "model/count.hpp"
@@ -12,12 +13,25 @@ namespace infercast {
 const NameTable<AudioKind>& audio_kind_names() {
   static const NameTable<AudioKind> t({{AudioKind::None, "none", "no audio encoder"},
                                        {AudioKind::Gemma3n, "gemma3n", "Gemma 3n: a USM Conformer (counted, not forecast)"},
-                                       {AudioKind::Gemma4, "gemma4", "Gemma 4: a Conformer over 40 ms frames (counted, not forecast)"}});
+                                       {AudioKind::Gemma4, "gemma4", "Gemma 4: a Conformer over 40 ms frames (counted, not forecast)"},
+                                       {AudioKind::QwenOmni, "qwen3_omni", "Qwen3-Omni: AuT, a Transformer over 80 ms frames (counted, not forecast)"}});
   return t;
 }
 
 i64 audio_params(const AudioSpec& a) {
   if (a.kind == AudioKind::None) return 0;
+  if (a.kind == AudioKind::QwenOmni) {
+    // Three 3 x 3 convolutions of stride 2 with biases (1 -> c -> c -> c) over the mel bins, conv_out from the
+    // flattened F3 x c features to the width without bias; each layer q, k, v and out_proj with biases, two
+    // LayerNorms, fc1 (H -> F) and fc2 (F -> H) with biases; ln_post; proj1 (H -> H) and proj2 (H -> output, the
+    // text model's width) with biases. Positions are sinusoids (no parameters).
+    const Count H = a.hidden, c = a.sub_channels0, F = a.ffn, out = a.output;
+    i64 f = a.features;
+    for (int i = 0; i < 3; ++i) f = (f + 2 - 3) / 2 + 1;  // padded by one on each side
+    const Count convs = Count(9) * c + c + Count(2) * (Count(9) * c * c + c) + Count(f) * c * H;
+    const Count layer = Count(4) * (H * H + H) + Count(4) * H + H * F + F + F * H + H;
+    return (convs + Count(a.layers) * layer + Count(2) * H + H * H + H + H * out + out).v;
+  }
   const Count H = a.hidden, c0 = a.sub_channels0, c1 = a.sub_channels1;
   // Subsampler: two 3 x 3 convolutions of stride 2 without bias (1 -> c0 -> c1), a norm with a weight after each,
   // and a projection of the flattened features (the mel bins halved twice, x c1) to the width.

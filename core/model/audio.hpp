@@ -1,4 +1,5 @@
-// Audio encoders of multimodal models: Gemma 4's (E2B, E4B), a Conformer in the style of USM. Counted to the
+// Audio encoders of multimodal models: Gemma 4's (E2B, E4B) and Gemma 3n's, Conformers in the style of USM; Qwen3-Omni's
+// AuT, a Whisper-style Transformer behind three convolutions. Counted to the
 // integer, as a checkpoint holds it, so that a model's total and its weights in memory include it; audio inputs are
 // not forecast (docs/formulas.md, "Audio encoders"). Parameters here once.
 #pragma once
@@ -11,7 +12,7 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class AudioKind { None, Gemma3n, Gemma4 };
+enum class AudioKind { None, Gemma3n, Gemma4, QwenOmni };
 const NameTable<AudioKind>& audio_kind_names();
 
 struct AudioSpec {
@@ -24,6 +25,7 @@ struct AudioSpec {
   bool clipped = false;         // clipped linears: four bounds each, kept in the checkpoint
   i64 embed_vocab = 0;          // the embedder's own table of soft tokens (Gemma 3n: 128), with two weighted norms
   i64 text_hidden = 0;          // embed_audio projects output -> the text model's width
+  i64 ffn = 0;                  // Qwen3-Omni: encoder_ffn_dim, each layer's MLP width
 };
 
 // The tower and its embedder into the text model.

@@ -1144,3 +1144,147 @@ TEST_CASE("Per-layer lists refuse another name or too few entries, naming them",
     CHECK(std::string(error_of(short_list).code()) == "model.invalid");
   }
 }
+
+// K-EXAONE-236B-A23B (exaone_moe; tests/data/configs/k-exaone-236b-a23b.json, SOURCES.md), module by module as
+// modular_exaone_moe.py names them (h = 6144, V = 153,600, 64 heads and 8 KV heads of 128, no biases):
+//   attention on all 48 layers: q_proj h x 8192, k_proj and v_proj h x 1024, o_proj 8192 x h, q_norm and k_norm 128;
+//   layer 0 a dense SwiGLU MLP of 18432; 47 MoE layers: 128 experts of 2048, one shared of 1 x 2048, the router
+//   128 x h and its e_score_correction_bias 128; two norms a layer, the final norm, untied embedding and head.
+// Total 236,571,156,352 and 23,668,285,312 active ("A23B"). The checkpoint's index totals 237,099,669,632 with the
+// MTP block (num_nextn_predict_layers, not counted): pre_fc_norm_embedding and pre_fc_norm_hidden, fc 2h x h, one
+// layer with a dense MLP of 18432, its norm: 528,513,280.
+TEST_CASE("K-EXAONE by hand: EXAONE 4's sliding and NoPE layers with DeepSeek-V3's experts (exaone_moe)", "[families][params]") {
+  const json cfg = data_config("k-exaone-236b-a23b.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 6144, V = 153600;
+  const long long attn = 2 * h * 8192 + 2 * h * 1024 + 2 * 128;
+  const long long dense = 3 * h * 18432;
+  const long long expert = 3 * h * 2048;
+  const long long moe = 128 * expert + expert + 128 * h + 128;
+  const long long total = 2 * V * h + h + 48 * (attn + 2 * h) + dense + 47 * moe;
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.total == 236571156352LL);
+  CHECK(c.active == total - 47 * 120 * expert);
+  CHECK(c.active == 23668285312LL);
+  const long long mtp = 2 * h + 2 * h * h + (attn + dense + 2 * h) + h;
+  CHECK(mtp == 528513280LL);
+  CHECK(c.total + mtp == 237099669632LL);
+  CHECK(m.mtp_layers == 1);
+  CHECK(m.model_type == "exaone_moe");
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(m.layers[1].ffn.score_correction_bias);
+  CHECK(m.layers[1].ffn.n_shared == 1);
+  // "LLLG": three sliding layers of 128 with RoPE, then a global NoPE layer (Exaone4Attention).
+  CHECK(m.layers[0].attn.window == 128);
+  CHECK(m.layers[0].attn.rope_dim > 0);
+  CHECK(m.layers[3].attn.window == 0);
+  CHECK(m.layers[3].attn.rope_dim == 0);
+  CHECK(m.layers[3].attn.qk_norm);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+
+  // The older is_moe_layer alone says the same; where both lists are written they must agree.
+  json older = cfg;
+  older.erase("mlp_layer_types");
+  CHECK(count_params(parse(older)).total == total);
+  json disagree = cfg;
+  disagree["is_moe_layer"][5] = false;
+  CHECK(std::string(error_of(disagree).what()) ==
+        "/model/is_moe_layer/5 holds false but /model/mlp_layer_types/5 names the layer sparse; expected the two lists to agree");
+  older["is_moe_layer"][2] = 1;
+  CHECK(std::string(error_of(older).what()) == "/model/is_moe_layer/2 holds 1; expected true or false");
+  older["is_moe_layer"] = json::array({false, true});
+  CHECK(std::string(error_of(older).what()) == "/model/is_moe_layer holds an array of 2; expected one boolean per layer (48)");
+
+  // ExaoneMoeConfig's defaults (h 4096, V 102,400, 32 layers, 32 heads and KV heads of 128, 64 experts of 1024 and a
+  // shared one after one dense layer of 16384).
+  const long long h2 = 4096, V2 = 102400;
+  const long long attn2 = 4 * h2 * h2 + 2 * 128;
+  const long long expert2 = 3 * h2 * 1024;
+  const long long total2 = 2 * V2 * h2 + h2 + 32 * (attn2 + 2 * h2) + 3 * h2 * 16384 + 31 * (65 * expert2 + 64 * h2 + 64);
+  CHECK(count_params(parse({{"model_type", "exaone_moe"}})).total == total2);
+}
+
+// Qwen3-Omni-30B-A3B-Instruct (qwen3_omni_moe; tests/data/configs/qwen3-omni-30b-a3b-instruct.json, SOURCES.md): the
+// thinker is counted, module by module as modeling_qwen3_omni_moe names them:
+//   the language model (h = 2048, V = 152,064, 48 layers, 32 heads and 4 KV heads of 128 with q/k norms): 128
+//   experts of 768 behind a router 128 x h, no shared expert; two norms a layer, the final norm, untied head;
+//   the audio tower (d = 1280): three 3 x 3 convolutions of 480 channels with biases, conv_out 480 x 16 x d, 32
+//   layers (q, k, v, out_proj with biases, two LayerNorms, fc1 and fc2 of 5120 with biases), ln_post, proj1 d x d and
+//   proj2 d x 2048 with biases;
+//   the vision tower: Qwen3-VL's (27 blocks of 1152, the merger and three deepstack mergers to 2048).
+// The talker (20 MoE layers of 1024, its code predictor) and code2wav speak; they are reported, not counted. By hand
+// (the module listing of the checkpoint) they add 3,324,596,480 and 216,016,577 to the thinker's 31,719,205,488:
+// 35,259,818,545, the total of the checkpoint's 28,010 tensors.
+TEST_CASE("Qwen3-Omni by hand: the thinker's MoE language model, Qwen3-VL's vision and the AuT audio tower", "[families][params]") {
+  const json cfg = data_config("qwen3-omni-30b-a3b-instruct.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 2048, V = 152064;
+  const long long attn = h * 4096 + 2 * h * 512 + 4096 * h + 2 * 128;
+  const long long expert = 3 * h * 768;
+  const long long text = 2 * V * h + h + 48 * (attn + 128 * expert + 128 * h + 2 * h);
+  const long long d = 1280, F = 5120, c = 480;
+  const long long audio = (9 * c + c) + 2 * (9 * c * c + c) + 16 * c * d + 32 * (4 * (d * d + d) + 4 * d + d * F + F + F * d + d) +
+                          2 * d + d * d + d + d * 2048 + 2048;
+  const long long v = 1152, merged = 4 * v;
+  const long long vision = 27 * (4 * v + v * 3 * v + 3 * v + v * v + v + v * 4304 + 4304 + 4304 * v + v) +
+                           (2 * v + merged * merged + merged + merged * 2048 + 2048) +
+                           3 * (2 * merged + merged * merged + merged + merged * 2048 + 2048) + (3 * 2 * 16 * 16 * v + v) + 2304 * v;
+  const auto n = count_params(m);
+  CHECK(text == 30532646912LL);
+  CHECK(audio == 647927168LL);
+  CHECK(vision == 538631408LL);
+  CHECK(n.audio == audio);
+  CHECK(n.vision == vision);
+  CHECK(n.total == text + audio + vision);
+  CHECK(n.total == 31719205488LL);
+  CHECK(n.active == text - 48 * 120 * expert);  // the encoders run per input, not per token
+  CHECK(m.model_type == "qwen3_omni_moe_text");
+  CHECK(m.layers[0].ffn.moe);
+  CHECK(m.layers[0].ffn.n_shared == 0);
+  CHECK(m.layers[0].attn.qk_norm);
+  // The talker: 20 layers (q 1024 -> 2048, k and v -> 256, o, q/k norms; 128 experts of 384 with a router, a shared
+  // expert of 768 with its gate; two norms), the norm and codec_embedding 3072 x 1024; two projections from the
+  // thinker (2048 -> 2048 -> 1024 with biases); codec_head; the code predictor (5 dense layers of 3072, 15 codec
+  // embeddings 2048 x 1024 and 15 heads 1024 x 2048).
+  const long long t = 1024;
+  const long long talker_layer = t * 2048 + 2 * t * 256 + 2048 * t + 256 + 128 * 3 * 384 * t + 128 * t + 3 * 768 * t + t + 2 * t;
+  const long long predictor = 5 * (t * 2048 + 2 * t * 1024 + 2048 * t + 256 + 3 * t * 3072 + 2 * t) + t + 15 * 2048 * t + 15 * t * 2048;
+  const long long talker = 20 * talker_layer + t + 3072 * t + 2 * (2048 * 2048 + 2048 + 2048 * t + t) + t * 3072 + predictor;
+  // code2wav: 8 pre-transformer layers of 1024 (attention, a SwiGLU of 3072, two norms, two layer scales), its norm,
+  // the codebook table 32768 x 1024, two upsampling stages (a transposed convolution and a ConvNeXt block), and the
+  // decoder from 1536 channels down to one (four stages of a transposed convolution and three residual units).
+  long long dec = 1024 * 1536 * 7 + 1536;
+  const long long ch[5] = {1536, 768, 384, 192, 96}, ks[4] = {16, 10, 8, 6};
+  for (int i = 0; i < 4; ++i) {
+    dec += 2 * ch[i] + ch[i] * ch[i + 1] * ks[i] + ch[i + 1];
+    dec += 3 * (2 * ch[i + 1] + ch[i + 1] * ch[i + 1] * 7 + ch[i + 1] + 2 * ch[i + 1] + ch[i + 1] * ch[i + 1] + ch[i + 1]);
+  }
+  dec += 2 * 96 + 96 * 7 + 1;
+  const long long up = 2 * ((t * t * 2 + t) + (t * 7 + t) + 2 * t + (t * 4096 + 4096) + (4096 * t + t) + t);
+  const long long code2wav = 8 * (4 * t * t + 3 * t * 3072 + 4 * t) + t + 32768 * t + up + dec;
+  CHECK(talker == 3324596480LL);
+  CHECK(code2wav == 216016577LL);
+  CHECK(n.total + talker + code2wav == 35259818545LL);
+  int speech = 0;
+  for (const auto& w : m.warnings) {
+    CHECK(w.code != "model.unused_field");
+    if (w.code == "model.speech_not_modelled") ++speech;
+  }
+  CHECK(speech == 2);
+  // A checkpoint without speech output (enable_audio_output false) loads no talker: nothing to report.
+  json silent = cfg;
+  silent["enable_audio_output"] = false;
+  for (const auto& w : parse(silent).warnings) CHECK(w.code != "model.speech_not_modelled");
+  // The audio tower feeds the language model's width; another is refused, naming the field.
+  json wide = cfg;
+  wide["thinker_config"]["audio_config"]["output_dim"] = 3584;
+  CHECK(std::string(error_of(wide).what()) ==
+        "/model/thinker_config/audio_config/output_dim holds 3584; expected the language model's hidden_size (2048), the "
+        "width the encoder's last projection feeds");
+  // One omni wrapper, not two.
+  json nested = {{"model_type", "qwen3_omni_moe"}, {"thinker_config", {{"thinker_config", cfg["thinker_config"]}}}};
+  CHECK(std::string(error_of(nested).what()) ==
+        "/model/thinker_config/thinker_config is inside another thinker_config; expected one omni wrapper");
+}
