@@ -259,6 +259,7 @@ const std::vector<FamilyTraits>& model_families() {
     mistral4.ignored_keys = {"head_dim"};
     add(mistral4);
     add_decoder_families(v);
+    add_legacy_families(v);
     add_hybrid_families(v);
     return v;
   }();

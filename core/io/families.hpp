@@ -105,6 +105,22 @@ struct FamilyTraits {
   bool routing_bias = false;
   const char* shared_expert_key = "";      // MoeRule::Mixtral: a shared expert of this width when positive (MiniMax-M2)
   const char* lm_head_bias_key = "";       // a key giving the LM head a bias (Phi-MoE lm_head_bias, ERNIE use_bias)
+  bool lm_head_bias = false;               // the LM head's bias when no key says (GPT-J, Phi: always)
+  bool mlp_bias = false;                   // the MLP's biases when no key says (GPT-NeoX, GPT-2: always)
+  int parallel_norms = 1;                  // norms of a parallel block (GPT-NeoX: one before attention, one before the MLP)
+  bool rope = true;                        // false: no RoPE (learned positions or ALiBi: GPT-2, OPT, BLOOM)
+  // Learned absolute positions (GPT-2, OPT): a table of max_position_embeddings + position_offset rows of the width,
+  // read with the input embedding. position_offset: OPT keeps 2 rows past the positions.
+  bool learned_positions = false;
+  int position_offset = 0;
+  bool embedding_norm = false;             // a LayerNorm after the input embedding (BLOOM's word_embeddings_layernorm)
+  // The MLP's width when the config leaves it null or out: this many times the hidden size (GPT-2's n_inner).
+  int intermediate_multiple = 0;
+  // Keys whose only modelled value is given (Phi's qk_layernorm false, OPT's do_layer_norm_before true): another
+  // value is refused, naming the key.
+  std::vector<FieldDefault> fixed_keys = {};
+  // Keys that must equal hidden_size when present (OPT's word_embed_proj_dim: 350M's projections are not modelled).
+  std::vector<std::string> hidden_keys = {};
   // Keys this family's configs carry that change nothing counted (Granite's multipliers, Cohere's logit_scale):
   // read without the unused-field note.
   std::vector<std::string> ignored_keys = {};
@@ -125,5 +141,7 @@ std::vector<std::string> families_resembling(const std::string& model_type, cons
                                              std::size_t limit = 3);
 // The families added for issue 20 (io/families_decoders.cpp), appended to the table.
 void add_decoder_families(std::vector<FamilyTraits>& table);
+// GPT-2, GPT-J, GPT-NeoX, Phi, OPT and BLOOM (io/families_legacy.cpp): LayerNorms with biases, ungated MLPs.
+void add_legacy_families(std::vector<FamilyTraits>& table);
 
 }  // namespace infercast

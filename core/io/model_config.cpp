@@ -126,16 +126,33 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   for (const auto& [field, key] : t.key_aliases) r.alias(field, key);
   m.norm = t.norm;
   m.norm_bias = t.norm_bias;
-  if (t.lm_head_bias_key[0]) m.lm_head_bias = r.boolean_or(t.lm_head_bias_key, false);
+  m.lm_head_bias = t.lm_head_bias_key[0] ? r.boolean_or(t.lm_head_bias_key, t.lm_head_bias) : t.lm_head_bias;
+  for (const auto& f : t.fixed_keys)
+    if (const json* v = r.raw(f.key); v && *v != f.value)
+      throw InputError("model.unsupported", r.child_path(f.key),
+                       r.child_path(f.key) + " holds " + v->dump() + "; Infercast models " + t.config_class + " with " +
+                           f.value.dump() + " only (as the released checkpoints have it)");
   const i64 h = r.positive_int("hidden_size");
   const i64 L = layer_count(r, "num_hidden_layers");
   m.hidden = h;
+  for (const auto& key : t.hidden_keys)
+    if (r.has(key) && r.positive_int(key) != h)
+      throw InputError("model.unsupported", r.child_path(key),
+                       r.child_path(key) + " holds " + std::to_string(r.positive_int(key)) + ", not hidden_size (" +
+                           std::to_string(h) + "): the projections between the two widths are not modelled");
   m.vocab = r.positive_int("vocab_size");
   const i64 nh = r.positive_int("num_attention_heads");
   const i64 nkv = r.positive_int_or("num_key_value_heads", nh);
   check_kv_divides(r, nh, nkv, "num_attention_heads", "num_key_value_heads");
   const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
+  if (t.learned_positions) {
+    if (m.max_position < 1)
+      r.fail("max_position_embeddings", "missing_field", r.child_path("max_position_embeddings") +
+                                                             " is missing; expected the rows of the learned position table (a positive integer)");
+    m.position_rows = m.max_position + t.position_offset;
+  }
+  m.embedding_norm = t.embedding_norm;
   // Llama-3.1's "llama3" RoPE scaling: llama.cpp's converter stores its factors as a tensor (rope_freqs).
   if (const json* rs = r.raw("rope_scaling"); rs && rs->is_object()) {
     const auto type = rs->contains("rope_type") ? rs->at("rope_type") : rs->contains("type") ? rs->at("type") : json();
@@ -150,7 +167,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   a.n_kv_heads = nkv;
   a.head_dim = hd;
   a.v_head_dim = hd;
-  a.rope_dim = rotary_dims(r, hd);
+  a.rope_dim = t.rope ? rotary_dims(r, hd) : 0;
   if (t.bias == BiasRule::QkvOnly) {
     a.qkv_bias = true;
     r.raw("attention_bias");
@@ -226,11 +243,13 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   // FFN.
   FfnSpec dense;
   dense.gated = t.gated_mlp;
-  dense.bias = t.mlp_bias_key ? r.boolean_or(t.mlp_bias_name, false) : false;
+  dense.bias = t.mlp_bias_key ? r.boolean_or(t.mlp_bias_name, t.mlp_bias) : t.mlp_bias;
   dense.fused_gate_up = t.fused_gate_up;
   // Experts on every layer need no dense width: SolarOpenConfig deletes intermediate_size (its layers are all MoE).
   if (t.moe == MoeRule::DeepSeekLike && !r.has("intermediate_size") && r.nonneg_int_or("first_k_dense_replace", 0) == 0)
     dense.intermediate = 0;
+  else if (t.intermediate_multiple > 0)
+    dense.intermediate = r.positive_int_or("intermediate_size", t.intermediate_multiple * std::min<i64>(h, i64(1) << 40));  // GPT-2: n_inner null
   else
     dense.intermediate = r.positive_int("intermediate_size");
   // xIELU (Apertus; transformers' activations.py XIELUActivation) learns alpha_p and alpha_n in every MLP.
@@ -310,7 +329,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     }
     layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
     if (!rule_ffn.empty()) layer.ffn = rule_ffn[static_cast<std::size_t>(i)];
-    layer.norms = parallel ? 1 : t.norms;  // a parallel block normalizes once for attention and MLP
+    layer.norms = parallel ? t.parallel_norms : t.norms;  // a parallel block normalizes once (GPT-NeoX: twice)
     layer.parallel = parallel;
     m.layers.push_back(layer);
   }

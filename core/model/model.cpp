@@ -137,10 +137,13 @@ ParamCounts count_params(const ModelSpec& m) {
   const Count ple_norm = ple ? Count(m.ple_dim) : Count(0);
   const Count altup_n = m.altup_inputs > 1 ? Count(m.altup_inputs - 1) : Count(0);
   const Count altup_proj = (m.has_embedding ? altup_n * h * h : Count(0)) + (m.has_head ? altup_n * h * h : Count(0));
-  Count embedding = (m.has_embedding ? table : Count(0)) + ple_table;
+  // Learned absolute positions (GPT-2, OPT) are gathered with the input embedding and counted in it.
+  const Count positions = m.has_embedding ? Count(m.position_rows) * h : Count(0);
+  Count embedding = (m.has_embedding ? table : Count(0)) + ple_table + positions;
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
   if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
   Count norms = (m.has_head ? norm_w : Count(0)) + ple_norm;  // the final norm
+  if (m.embedding_norm && m.has_embedding) norms += norm_w;      // BLOOM's word_embeddings_layernorm
   // DeepSeek-V4's hyper head: hc_fn n x n*h, hc_base n, hc_scale 1 (with the routers, as the layers' mixings).
   const Count hc_head = m.hc_mult > 0 && m.has_head ? Count(m.hc_mult) * m.hc_mult * h + m.hc_mult + 1 : Count(0);
   Count attention, ffn_dense = ple_proj + altup_proj, router = hc_head, experts_routed, experts_shared,
@@ -206,7 +209,7 @@ ParamCounts count_params(const ModelSpec& m) {
   // The LM head is always active; when tied it is the embedding matrix, counted once as "embedding".
   const Count active_no_embed = attention + norms + active_ffn + (shared_head ? table : lm_head);
   c.active_no_embed = active_no_embed.v;
-  c.active = (active_no_embed + (shared_head ? ple_table : embedding)).v;
+  c.active = (active_no_embed + (shared_head ? ple_table + positions : embedding)).v;
   return c;
 }
 

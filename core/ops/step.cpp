@@ -133,6 +133,17 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
     const double eb = s.precision.of(WeightClass::Embedding).bits_per_element / 8;
     op.weight_bytes = (conv.embedding_whole_table ? V : std::min(T, V)) * h * eb + (conv.embedding_whole_table ? h * b.ab : 0);
     op.act_write_bytes = T * h * b.ab;
+    // Learned positions (GPT-2, OPT): T rows of the position table, added to the tokens' embeddings.
+    if (m.position_rows > 0) {
+      const double rows = static_cast<double>(m.position_rows);
+      Op& pos = b.add("position_embedding", "", OpClass::Memory, 1);
+      pos.weight_bytes = (conv.embedding_whole_table ? rows : std::min(T, rows)) * h * eb;
+      pos.flops = T * h;
+      pos.act_read_bytes = T * h * b.ab;
+      pos.act_write_bytes = T * h * b.ab;
+    }
+    // BLOOM's LayerNorm after the embedding.
+    if (m.embedding_norm) b.elementwise("embedding_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
   }
   if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
   if (m.has_embedding) add_gemma_inputs(b, T);

@@ -1288,3 +1288,164 @@ TEST_CASE("Qwen3-Omni by hand: the thinker's MoE language model, Qwen3-VL's visi
   CHECK(std::string(error_of(nested).what()) ==
         "/model/thinker_config/thinker_config is inside another thinker_config; expected one omni wrapper");
 }
+
+// The GPT lineage (io/families_legacy.cpp), each config as its model page publishes it (architecture keys; dropouts,
+// token ids and the classification head's settings kept where they test that they are read), module by module:
+//   GPT-2 (124M): wte V x h and wpe 1024 x h; per layer c_attn h x 3h + 3h, c_proj h x h + h, c_fc h x 4h + 4h, c_proj
+//     4h x h + h, two LayerNorms (weight and bias); ln_f; the head tied to wte: 124,439,808, its well-known size.
+//   GPT-J-6B: wte and an untied lm_head with a bias (50,400); per layer q, k, v, out_proj without biases, fc_in / fc_out
+//     of 16384 with biases, one LayerNorm (a parallel block); ln_f: 6,050,882,784 (the card's 6.05B).
+//   Pythia-1B (GPT-NeoX): embed_in and embed_out; per layer query_key_value h x 3h + 3h, dense h x h + h, an MLP of
+//     8192 with biases, two LayerNorms though the block is parallel; final_layer_norm: 1,011,781,632 as Pythia's
+//     table gives it (and Pythia-70M's 70,426,624).
+//   phi-2: embed_tokens and lm_head with a bias; q, k, v, dense with biases, fc1 / fc2 of 10240 with biases, one
+//     LayerNorm a layer; final_layernorm: 2,779,683,840 (the card's 2.7B).
+//   OPT-125M: embed_tokens V x h (tied), embed_positions (2048 + 2) x h; q, k, v, out_proj, fc1, fc2 with biases, two
+//     LayerNorms a layer and the final one: 125,239,296.
+//   BLOOM-560M: word_embeddings (tied) and word_embeddings_layernorm; query_key_value and dense with biases, an MLP
+//     of 4h with biases, two LayerNorms; ln_f: 559,214,592.
+TEST_CASE("The GPT lineage by hand: GPT-2, GPT-J, Pythia, phi-2, OPT and BLOOM", "[families][params]") {
+  const auto ln = [](long long h) { return 2 * h; };
+  const auto lin = [](long long i, long long o, bool bias) { return i * o + (bias ? o : 0); };
+
+  const json gpt2 = {{"model_type", "gpt2"}, {"architectures", {"GPT2LMHeadModel"}}, {"activation_function", "gelu_new"},
+                     {"attn_pdrop", 0.1}, {"embd_pdrop", 0.1}, {"resid_pdrop", 0.1}, {"layer_norm_epsilon", 1e-05},
+                     {"n_ctx", 1024}, {"n_embd", 768}, {"n_head", 12}, {"n_layer", 12}, {"n_positions", 1024},
+                     {"summary_activation", nullptr}, {"summary_first_dropout", 0.1}, {"summary_proj_to_labels", true},
+                     {"summary_type", "cls_index"}, {"summary_use_proj", true}, {"vocab_size", 50257},
+                     {"bos_token_id", 50256}, {"eos_token_id", 50256}, {"initializer_range", 0.02}};
+  {
+    const long long h = 768;
+    const long long layer = lin(h, 3 * h, true) + lin(h, h, true) + lin(h, 4 * h, true) + lin(4 * h, h, true) + 2 * ln(h);
+    const long long total = 50257 * h + 1024 * h + 12 * layer + ln(h);
+    const ModelSpec m = parse(gpt2);
+    CHECK(total == 124439808LL);
+    CHECK(count_params(m).total == total);
+    CHECK(count_params(m).active == total);  // the positions are read with the embedding
+    CHECK(m.position_rows == 1024);
+    CHECK(m.tied_embeddings);
+    CHECK(m.layers[0].attn.rope_dim == 0);
+    CHECK(m.layers[0].ffn.intermediate == 4 * h);  // n_inner absent: 4 x n_embd
+    CHECK_FALSE(m.layers[0].ffn.gated);
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+    json wide = gpt2;
+    wide["n_inner"] = 2048;
+    CHECK(count_params(parse(wide)).total == total - 12 * 2 * (4 * h - 2048) * h - 12 * (4 * h - 2048));
+  }
+
+  const json gptj = {{"model_type", "gptj"}, {"architectures", {"GPTJForCausalLM"}}, {"activation_function", "gelu_new"},
+                     {"n_embd", 4096}, {"n_head", 16}, {"n_inner", nullptr}, {"n_layer", 28}, {"n_positions", 2048},
+                     {"rotary", true}, {"rotary_dim", 64}, {"scale_attn_weights", true}, {"tie_word_embeddings", false},
+                     {"gradient_checkpointing", false}, {"vocab_size", 50400}};
+  {
+    const long long h = 4096, V = 50400;
+    const long long layer = 4 * h * h + lin(h, 4 * h, true) + lin(4 * h, h, true) + ln(h);
+    const long long total = V * h + (V * h + V) + 28 * layer + ln(h);
+    const ModelSpec m = parse(gptj);
+    CHECK(total == 6050882784LL);
+    CHECK(count_params(m).total == total);
+    CHECK(m.layers[0].parallel);
+    CHECK(m.layers[0].attn.rope_dim == 64);
+    CHECK(m.position_rows == 0);
+    CHECK(m.lm_head_bias);
+  }
+
+  const json pythia = {{"model_type", "gpt_neox"}, {"architectures", {"GPTNeoXForCausalLM"}}, {"hidden_act", "gelu"},
+                       {"hidden_size", 2048}, {"intermediate_size", 8192}, {"layer_norm_eps", 1e-05},
+                       {"max_position_embeddings", 2048}, {"num_attention_heads", 8}, {"num_hidden_layers", 16},
+                       {"rotary_emb_base", 10000}, {"rotary_pct", 0.25}, {"tie_word_embeddings", false},
+                       {"use_parallel_residual", true}, {"vocab_size", 50304}, {"bos_token_id", 0}, {"eos_token_id", 0}};
+  {
+    const auto neox = [&](long long h, long long f, long long L) {
+      const long long layer = lin(h, 3 * h, true) + lin(h, h, true) + lin(h, f, true) + lin(f, h, true) + 2 * ln(h);
+      return 2 * 50304 * h + L * layer + ln(h);
+    };
+    const ModelSpec m = parse(pythia);
+    CHECK(neox(2048, 8192, 16) == 1011781632LL);
+    CHECK(count_params(m).total == neox(2048, 8192, 16));
+    CHECK(m.layers[0].parallel);
+    CHECK(m.layers[0].norms == 2);
+    CHECK(m.layers[0].attn.rope_dim == 64);  // a quarter of 256
+    json p70 = pythia;
+    p70["hidden_size"] = 512;
+    p70["intermediate_size"] = 2048;
+    p70["num_hidden_layers"] = 6;
+    CHECK(count_params(parse(p70)).total == 70426624LL);
+    // The sequential block (use_parallel_residual false) has the same two norms.
+    json serial = pythia;
+    serial["use_parallel_residual"] = false;
+    CHECK(count_params(parse(serial)).total == count_params(m).total);
+    CHECK_FALSE(parse(serial).layers[0].parallel);
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  }
+
+  const json phi2 = {{"model_type", "phi"}, {"architectures", {"PhiForCausalLM"}}, {"hidden_act", "gelu_new"},
+                     {"hidden_size", 2560}, {"intermediate_size", 10240}, {"layer_norm_eps", 1e-05},
+                     {"max_position_embeddings", 2048}, {"num_attention_heads", 32}, {"num_hidden_layers", 32},
+                     {"num_key_value_heads", 32}, {"partial_rotary_factor", 0.4}, {"qk_layernorm", false},
+                     {"resid_pdrop", 0.1}, {"embd_pdrop", 0.0}, {"rope_scaling", nullptr}, {"rope_theta", 10000.0},
+                     {"tie_word_embeddings", false}, {"vocab_size", 51200}};
+  {
+    const long long h = 2560, V = 51200;
+    const long long layer = 4 * lin(h, h, true) + lin(h, 4 * h, true) + lin(4 * h, h, true) + ln(h);
+    const long long total = V * h + (V * h + V) + 32 * layer + ln(h);
+    const ModelSpec m = parse(phi2);
+    CHECK(total == 2779683840LL);
+    CHECK(count_params(m).total == total);
+    CHECK(m.layers[0].attn.rope_dim == 32);  // 0.4 of 80
+    CHECK(m.layers[0].norms == 1);
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+    json qk = phi2;
+    qk["qk_layernorm"] = true;
+    CHECK(std::string(error_of(qk).what()) ==
+          "/model/qk_layernorm holds true; Infercast models PhiConfig with false only (as the released checkpoints have it)");
+  }
+
+  const json opt = {{"model_type", "opt"}, {"architectures", {"OPTForCausalLM"}}, {"activation_function", "relu"},
+                    {"activation_dropout", 0.0}, {"do_layer_norm_before", true}, {"dropout", 0.1}, {"ffn_dim", 3072},
+                    {"hidden_size", 768}, {"init_std", 0.02}, {"layerdrop", 0.0}, {"max_position_embeddings", 2048},
+                    {"num_attention_heads", 12}, {"num_hidden_layers", 12}, {"prefix", "</s>"}, {"vocab_size", 50272},
+                    {"word_embed_proj_dim", 768}, {"bos_token_id", 2}, {"eos_token_id", 2}, {"pad_token_id", 1}};
+  {
+    const long long h = 768;
+    const long long layer = 4 * lin(h, h, true) + lin(h, 3072, true) + lin(3072, h, true) + 2 * ln(h);
+    const long long total = 50272 * h + 2050 * h + 12 * layer + ln(h);
+    const ModelSpec m = parse(opt);
+    CHECK(total == 125239296LL);
+    CHECK(count_params(m).total == total);
+    CHECK(m.position_rows == 2050);
+    CHECK(m.activation == "relu");
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+    // OPT-350M: post-norm layers and a 512-wide embedding projected in and out, not modelled; refused by name.
+    json o350 = opt;
+    o350["word_embed_proj_dim"] = 512;
+    CHECK(std::string(error_of(o350).what()) ==
+          "/model/word_embed_proj_dim holds 512, not hidden_size (768): the projections between the two widths are not modelled");
+    o350["do_layer_norm_before"] = false;
+    CHECK(std::string(error_of(o350).what()) ==
+          "/model/do_layer_norm_before holds false; Infercast models OPTConfig with true only (as the released checkpoints have it)");
+    // Without biases (enable_bias false): none on attention or the MLP.
+    json bare = opt;
+    bare["enable_bias"] = false;
+    CHECK(count_params(parse(bare)).total == total - 12 * (4 * h + 3072 + h));
+  }
+
+  const json bloom = {{"model_type", "bloom"}, {"architectures", {"BloomForCausalLM"}},
+                      {"apply_residual_connection_post_layernorm", false}, {"attention_softmax_in_fp32", true},
+                      {"bias_dropout_fusion", true}, {"hidden_dropout", 0.0}, {"hidden_size", 1024},
+                      {"layer_norm_epsilon", 1e-05}, {"masked_softmax_fusion", true}, {"n_head", 16}, {"n_inner", nullptr},
+                      {"n_layer", 24}, {"offset_alibi", 100}, {"pretraining_tp", 1}, {"skip_bias_add", true},
+                      {"skip_bias_add_qkv", false}, {"slow_but_exact", false}, {"vocab_size", 250880},
+                      {"unk_token_id", 0}, {"pad_token_id", 3}};
+  {
+    const long long h = 1024;
+    const long long layer = lin(h, 3 * h, true) + lin(h, h, true) + lin(h, 4 * h, true) + lin(4 * h, h, true) + 2 * ln(h);
+    const long long total = 250880 * h + ln(h) + 24 * layer + ln(h);
+    const ModelSpec m = parse(bloom);
+    CHECK(total == 559214592LL);
+    CHECK(count_params(m).total == total);
+    CHECK(m.embedding_norm);
+    CHECK(m.layers[0].attn.rope_dim == 0);  // ALiBi
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  }
+}
