@@ -114,6 +114,7 @@ struct FamilyTraits {
   bool learned_positions = false;
   int position_offset = 0;
   bool embedding_norm = false;             // a LayerNorm after the input embedding (BLOOM's word_embeddings_layernorm)
+  bool output_gate = false;                // a sigmoid gate on the attention output from h (AFMoE's gate_proj)
   // The MLP's width when the config leaves it null or out: this many times the hidden size (GPT-2's n_inner).
   int intermediate_multiple = 0;
   // Keys whose only modelled value is given (Phi's qk_layernorm false, OPT's do_layer_norm_before true): another

@@ -313,6 +313,32 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   exaone_moe.ignored_keys = {"sliding_windows", "mtp_layer_types", "mtp_sliding_windows"};
   add(exaone_moe);
 
+  // AFMoE (Arcee's Trinity Nano, Mini and Large): per-head q/k norms and a sigmoid gate on the attention output
+  // (gate_proj h x heads x head_dim), three sliding layers with RoPE to one global NoPE layer
+  // (global_attn_every_n_layers, or layer_types), four norms a layer (before and after attention and the MLP), dense
+  // MLPs on the first num_dense_layers and then experts behind a sigmoid router with its expert_bias (one value per
+  // expert, stored) and a shared expert of num_shared_experts x moe_intermediate_size. muP scales change no count.
+  FamilyTraits afmoe{"afmoe", {}, {"AfmoeForCausalLM"}};
+  afmoe.qk_norm = true;
+  afmoe.output_gate = true;
+  afmoe.norms = 4;
+  afmoe.sliding = SlidingRule::Pattern;
+  afmoe.rope_sliding_only = true;
+  afmoe.moe = MoeRule::DeepSeekLike;
+  afmoe.config_class = "AfmoeConfig";
+  afmoe.source = "afmoe/configuration_afmoe.py, modular_afmoe.py (AfmoeAttention gate_proj, AfmoeDecoderLayer's four "
+                 "norms, AfmoeMoE with expert_bias)";
+  afmoe.key_aliases = {{"n_routed_experts", "num_experts"}, {"n_shared_experts", "num_shared_experts"},
+                       {"first_k_dense_replace", "num_dense_layers"}, {"sliding_window_pattern", "global_attn_every_n_layers"}};
+  afmoe.defaults = {{"vocab_size", 200192},       {"hidden_size", 2048},        {"intermediate_size", 6144},
+                    {"moe_intermediate_size", 1408}, {"num_hidden_layers", 32},  {"first_k_dense_replace", 1},
+                    {"num_attention_heads", 16},  {"head_dim", 128},            {"hidden_act", "silu"},
+                    {"max_position_embeddings", 16384}, {"tie_word_embeddings", false}, {"n_routed_experts", 64},
+                    {"num_experts_per_tok", 6},   {"n_shared_experts", 2},      {"sliding_window_pattern", 4},
+                    {"sliding_window", 1024}};
+  afmoe.ignored_keys = {"mup_enabled", "route_norm", "num_expert_groups", "num_limited_groups", "use_grouped_mm"};
+  add(afmoe);
+
   // ERNIE 4.5 (dense): biases on every projection when use_bias.
   FamilyTraits ernie{"ernie4_5", {}, {"Ernie4_5ForCausalLM"}};
   ernie.bias_key = "use_bias";

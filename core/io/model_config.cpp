@@ -180,6 +180,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   a.qk_norm_full = t.qk_norm_full;
   a.fused_qkv = t.fused_qkv;
   a.sinks = t.sinks;
+  a.output_gate = t.output_gate;
 
   // Sliding windows.
   i64 window = 0;

@@ -1449,3 +1449,68 @@ TEST_CASE("The GPT lineage by hand: GPT-2, GPT-J, Pythia, phi-2, OPT and BLOOM",
     for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
   }
 }
+
+// Arcee's Trinity (afmoe): Trinity-Nano-Preview's config as published (as AWS's NxD Inference port quotes it whole,
+// "matches arcee-ai/Trinity-Nano-Preview/config.json"), and Mini and Large as that port's overrides of it, module by
+// module as modular_afmoe.py names them: q_proj, k_proj, v_proj, o_proj and gate_proj (h x heads x 128, the sigmoid
+// output gate) without biases, q_norm and k_norm of 128; four norms a layer; dense MLPs on the first num_dense_layers;
+// then experts of moe_intermediate_size behind router.gate (E x h) and expert_bias (E), and one shared expert.
+// Nano 6,120,003,328 ("6B"), Mini 26,123,974,400 and 3,474,732,800 active ("26B", "A3B"), Large 398,635,286,016 and
+// 13,371,686,400 active ("400B", "A13B").
+TEST_CASE("Trinity by hand: gated attention, LLLG sliding layers with global NoPE, experts after dense layers (afmoe)",
+          "[families][params]") {
+  const json nano = {{"architectures", {"AfmoeForCausalLM"}}, {"attention_dropout", 0.0}, {"dtype", "bfloat16"},
+                     {"global_attn_every_n_layers", 4}, {"head_dim", 128}, {"hidden_act", "silu"}, {"hidden_size", 1024},
+                     {"initializer_range", 0.02}, {"intermediate_size", 3072}, {"max_position_embeddings", 131072},
+                     {"model_type", "afmoe"}, {"moe_intermediate_size", 256}, {"mup_enabled", true}, {"n_group", 1},
+                     {"num_attention_heads", 8}, {"num_dense_layers", 2}, {"num_expert_groups", 1}, {"num_experts", 128},
+                     {"num_experts_per_tok", 8}, {"num_hidden_layers", 56}, {"num_key_value_heads", 2},
+                     {"num_limited_groups", 1}, {"num_shared_experts", 1}, {"rms_norm_eps", 1e-05}, {"rope_scaling", nullptr},
+                     {"rope_theta", 10000}, {"route_norm", true}, {"route_scale", 2.826}, {"score_func", "sigmoid"},
+                     {"sliding_window", 2048}, {"tie_word_embeddings", false}, {"topk_group", 1},
+                     {"transformers_version", "4.57.3"}, {"use_cache", true}, {"use_grouped_mm", true}, {"vocab_size", 200192}};
+  const auto count = [](long long h, long long heads, long long kv, long long dense_w, long long dense_n, long long moe_w,
+                        long long E, long long L) {
+    const long long q = heads * 128, k = kv * 128;
+    const long long attn = 3 * h * q + 2 * h * k + 2 * 128;  // q, o and the gate; k and v; the q/k norms
+    const long long expert = 3 * h * moe_w;
+    return 2 * 200192LL * h + h + L * (attn + 4 * h) + dense_n * 3 * h * dense_w + (L - dense_n) * ((E + 1) * expert + E * h + E);
+  };
+  const ModelSpec m = parse(nano);
+  CHECK(count(1024, 8, 2, 3072, 2, 256, 128, 56) == 6120003328LL);
+  CHECK(count_params(m).total == 6120003328LL);
+  CHECK(count_params(m).active == 6120003328LL - 54 * 120 * 3 * 1024 * 256LL);
+  CHECK_FALSE(m.layers[1].ffn.moe);
+  CHECK(m.layers[2].ffn.moe);
+  CHECK(m.layers[2].ffn.score_correction_bias);
+  CHECK(m.layers[0].attn.output_gate);
+  CHECK(m.layers[0].norms == 4);
+  CHECK(m.layers[0].attn.window == 2048);
+  CHECK(m.layers[0].attn.rope_dim == 128);
+  CHECK(m.layers[3].attn.window == 0);
+  CHECK(m.layers[3].attn.rope_dim == 0);
+  CHECK(m.layers[55].attn.window == 0);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+
+  json mini = nano;
+  mini.update({{"hidden_size", 2048}, {"intermediate_size", 6144}, {"moe_intermediate_size", 1024}, {"num_attention_heads", 32},
+               {"num_dense_layers", 2}, {"num_hidden_layers", 32}, {"num_key_value_heads", 4}});
+  CHECK(count(2048, 32, 4, 6144, 2, 1024, 128, 32) == 26123974400LL);
+  CHECK(count_params(parse(mini)).total == 26123974400LL);
+  CHECK(count_params(parse(mini)).active == 3474732800LL);
+  // The same layers written out per layer (layer_types, as the Mini config also writes them).
+  json listed = mini;
+  json types = json::array();
+  for (int i = 0; i < 32; ++i) types.push_back((i + 1) % 4 == 0 ? "full_attention" : "sliding_attention");
+  listed["layer_types"] = types;
+  CHECK(count_params(parse(listed)).total == 26123974400LL);
+  CHECK(parse(listed).layers[7].attn.rope_dim == 0);
+
+  json large = nano;
+  large.update({{"hidden_size", 3072}, {"intermediate_size", 12288}, {"moe_intermediate_size", 3072}, {"num_attention_heads", 48},
+                {"num_dense_layers", 6}, {"num_experts", 256}, {"num_experts_per_tok", 4}, {"num_hidden_layers", 60},
+                {"num_key_value_heads", 8}, {"sliding_window", 4096}});
+  CHECK(count(3072, 48, 8, 12288, 6, 3072, 256, 60) == 398635286016LL);
+  CHECK(count_params(parse(large)).total == 398635286016LL);
+  CHECK(count_params(parse(large)).active == 13371686400LL);
+}
