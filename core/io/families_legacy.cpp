@@ -17,14 +17,23 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
       {"hidden_size", "n_embd"},     {"num_hidden_layers", "n_layer"},    {"num_attention_heads", "n_head"},
       {"intermediate_size", "n_inner"}, {"hidden_act", "activation_function"}, {"max_position_embeddings", "n_positions"}};
 
+  // What the lineage shares: LayerNorms with a weight and a bias, ungated MLPs with biases.
+  FamilyTraits lineage{"", {}, {}};
+  lineage.norm = NormKind::Layer;
+  lineage.norm_bias = true;
+  lineage.gated_mlp = false;
+  lineage.mlp_bias = true;
+  const auto family = [&](const char* type, const char* arch) {
+    FamilyTraits t = lineage;
+    t.model_type = type;
+    t.architectures = {arch};
+    return t;
+  };
+
   // GPT-2 (GPT2LMHeadModel): c_attn (q, k, v fused) and c_proj with biases, learned positions (wpe, n_positions rows),
   // two LayerNorms a layer, an MLP of n_inner (null: 4 x n_embd) with biases, the head tied to wte.
-  FamilyTraits gpt2{"gpt2", {}, {"GPT2LMHeadModel"}};
-  gpt2.norm = NormKind::Layer;
-  gpt2.norm_bias = true;
+  FamilyTraits gpt2 = family("gpt2", "GPT2LMHeadModel");
   gpt2.activation = "gelu_new";
-  gpt2.gated_mlp = false;
-  gpt2.mlp_bias = true;
   gpt2.fused_qkv = true;
   gpt2.bias_default = true;
   gpt2.rope = false;
@@ -42,12 +51,8 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
 
   // GPT-J (GPTJForCausalLM): one LayerNorm before attention and MLP in parallel; q, k, v and out_proj without
   // biases, RoPE on rotary_dim of each head; fc_in / fc_out with biases; an untied head with a bias.
-  FamilyTraits gptj{"gptj", {}, {"GPTJForCausalLM"}};
-  gptj.norm = NormKind::Layer;
-  gptj.norm_bias = true;
+  FamilyTraits gptj = family("gptj", "GPTJForCausalLM");
   gptj.activation = "gelu_new";
-  gptj.gated_mlp = false;
-  gptj.mlp_bias = true;
   gptj.bias = BiasRule::None;
   gptj.parallel = true;
   gptj.lm_head_bias = true;
@@ -64,12 +69,8 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
   // GPT-NeoX (Pythia, GPT-NeoX-20B): query_key_value and dense with attention_bias (true), RoPE on rotary_pct of each
   // head, two LayerNorms a layer (before attention, before the MLP) whether the block is parallel or not, an MLP with
   // biases, an untied embed_out.
-  FamilyTraits neox{"gpt_neox", {}, {"GPTNeoXForCausalLM"}};
-  neox.norm = NormKind::Layer;
-  neox.norm_bias = true;
+  FamilyTraits neox = family("gpt_neox", "GPTNeoXForCausalLM");
   neox.activation = "gelu";
-  neox.gated_mlp = false;
-  neox.mlp_bias = true;
   neox.fused_qkv = true;
   neox.bias_default = true;
   neox.parallel = true;
@@ -88,12 +89,8 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
 
   // Phi (phi-1, phi-1.5, phi-2): one LayerNorm before attention and MLP in parallel; q, k, v and dense with biases,
   // RoPE on partial_rotary_factor of each head; fc1 / fc2 with biases; final_layernorm; an untied head with a bias.
-  FamilyTraits phi{"phi", {}, {"PhiForCausalLM"}};
-  phi.norm = NormKind::Layer;
-  phi.norm_bias = true;
+  FamilyTraits phi = family("phi", "PhiForCausalLM");
   phi.activation = "gelu_new";
-  phi.gated_mlp = false;
-  phi.mlp_bias = true;
   phi.bias_default = true;
   phi.parallel = true;
   phi.lm_head_bias = true;
@@ -108,14 +105,10 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
   // OPT: q, k, v, out_proj, fc1 and fc2 with enable_bias (true), learned positions of max_position_embeddings + 2
   // rows (OPTLearnedPositionalEmbedding's offset), two LayerNorms a layer and a final one, the head tied. OPT-350M's
   // post-norm layout and word_embed_proj_dim projections are refused by name.
-  FamilyTraits opt{"opt", {}, {"OPTForCausalLM"}};
-  opt.norm = NormKind::Layer;
-  opt.norm_bias = true;
+  FamilyTraits opt = family("opt", "OPTForCausalLM");
   opt.activation = "relu";
-  opt.gated_mlp = false;
   opt.mlp_bias_key = true;
   opt.mlp_bias_name = "enable_bias";
-  opt.mlp_bias = true;
   opt.bias_key = "enable_bias";
   opt.bias_default = true;
   opt.rope = false;
@@ -135,12 +128,8 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
 
   // BLOOM: ALiBi (no position parameters), a LayerNorm after the embedding (word_embeddings_layernorm),
   // query_key_value and dense with biases, an MLP of 4 x hidden with biases, two LayerNorms a layer, the head tied.
-  FamilyTraits bloom{"bloom", {}, {"BloomForCausalLM"}};
-  bloom.norm = NormKind::Layer;
-  bloom.norm_bias = true;
+  FamilyTraits bloom = family("bloom", "BloomForCausalLM");
   bloom.activation = "gelu_pytorch_tanh";
-  bloom.gated_mlp = false;
-  bloom.mlp_bias = true;
   bloom.fused_qkv = true;
   bloom.bias_default = true;
   bloom.rope = false;
