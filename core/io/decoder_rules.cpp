@@ -120,8 +120,9 @@ std::vector<FfnSpec> moe_rule_layers(Reader& r, const FamilyTraits& t, i64 L, co
     check_top_k(r, "num_experts_per_tok", moe.top_k, moe.n_experts);
     moe.expert_intermediate = r.positive_int("moe_intermediate_size");
     moe.n_shared = r.nonneg_int_or("n_shared_experts", 0);
-    moe.shared_intermediate = moe.expert_intermediate;
-    moe.score_correction_bias = true;
+    moe.shared_intermediate = t.shared_width_key[0] ? r.positive_int_or(t.shared_width_key, moe.expert_intermediate)
+                                                    : moe.expert_intermediate;
+    moe.score_correction_bias = t.routing_bias_key[0] ? r.boolean_or(t.routing_bias_key, false) : true;
     const std::vector<bool> routed = routed_layers(r, L);
     // A dense layer needs the dense width even where the family has none by default (Solar Open).
     if (dense.intermediate == 0 && std::find(routed.begin(), routed.end(), false) != routed.end()) r.positive_int("intermediate_size");

@@ -104,6 +104,11 @@ struct FamilyTraits {
   // topk_method (DeepSeek-V3's noaux_tc router; DeepSeek-V2's greedy and Mistral 4's softmax routers have none).
   bool routing_bias = false;
   const char* shared_expert_key = "";      // MoeRule::Mixtral: a shared expert of this width when positive (MiniMax-M2)
+  // MoeRule::DeepSeekLike: a key that says whether the router stores its score-correction bias (Ling 2.0's
+  // moe_router_enable_expert_bias; absent: false), and a key giving each shared expert's width (Ling 2.0's
+  // moe_shared_expert_intermediate_size; absent: moe_intermediate_size). "": always stored; the experts' width.
+  const char* routing_bias_key = "";
+  const char* shared_width_key = "";
   const char* lm_head_bias_key = "";       // a key giving the LM head a bias (Phi-MoE lm_head_bias, ERNIE use_bias)
   bool lm_head_bias = false;               // the LM head's bias when no key says (GPT-J, Phi: always)
   bool mlp_bias = false;                   // the MLP's biases when no key says (GPT-NeoX, GPT-2: always)

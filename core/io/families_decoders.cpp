@@ -339,6 +339,52 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   afmoe.ignored_keys = {"mup_enabled", "route_norm", "num_expert_groups", "num_limited_groups", "use_grouped_mm"};
   add(afmoe);
 
+  // Ling 2.0 / Ring 2.0 (bailing_moe; inclusionAI's remote code modeling_bailing_moe_v2.py, BailingMoeV2ForCausalLM):
+  // a fused query_key_value (use_qkv_bias) and dense (use_bias), per-head q/k norms (use_qk_norm), partial RoPE,
+  // dense MLPs on the first first_k_dense_replace layers, then num_experts experts behind a sigmoid router with its
+  // expert_bias (moe_router_enable_expert_bias, stored in fp32) and num_shared_experts shared experts of
+  // moe_shared_expert_intermediate_size (vLLM and llama.cpp read it; the remote code's moe_intermediate_size is the
+  // same in every release). MTP layers sit after num_hidden_layers: reported, not counted. No transformers class:
+  // no defaults; a missing size is refused by name.
+  FamilyTraits bailing{"bailing_moe", {"bailing_moe_v2"}, {"BailingMoeV2ForCausalLM", "BailingMoeForCausalLM"}};
+  bailing.fused_qkv = true;
+  bailing.bias_key = "use_qkv_bias";
+  bailing.bias_on_o = false;
+  bailing.o_bias_key = "use_bias";
+  bailing.qk_norm_key = "use_qk_norm";
+  bailing.moe = MoeRule::DeepSeekLike;
+  bailing.routing_bias_key = "moe_router_enable_expert_bias";
+  bailing.shared_width_key = "moe_shared_expert_intermediate_size";
+  bailing.key_aliases = {{"n_routed_experts", "num_experts"}, {"n_shared_experts", "num_shared_experts"}};
+  bailing.fixed_keys = {{"use_rmsnorm", true}};
+  bailing.ignored_keys = {"embedding_dropout", "output_dropout", "router_dtype", "score_function", "norm_head"};
+  bailing.config_class = "BailingMoeV2Config";
+  bailing.source = "inclusionAI/Ling-V2 models/modeling_bailing_moe_v2.py; vLLM's models/bailing_moe.py";
+  add(bailing);
+
+  // Hy3 (hy_v3; transformers' modular_hy_v3.py): Llama's attention without biases, per-head q/k norms (qk_norm),
+  // a dense first layer, then num_experts experts of moe_intermediate_size (the released config restates it as
+  // expert_hidden_dim) behind a sigmoid router with its e_score_correction_bias, and num_shared_experts shared ones.
+  // The MTP layer is stored as layer num_hidden_layers: reported, not counted.
+  FamilyTraits hy3{"hy_v3", {}, {"HYV3ForCausalLM"}};
+  hy3.bias = BiasRule::None;
+  hy3.qk_norm_key = "qk_norm";
+  hy3.moe = MoeRule::DeepSeekLike;
+  hy3.routing_bias_key = "moe_router_enable_expert_bias";
+  hy3.key_aliases = {{"n_routed_experts", "num_experts"}, {"n_shared_experts", "num_shared_experts"}};
+  hy3.ignored_keys = {"expert_hidden_dim", "enable_attention_fp32_softmax", "enable_lm_head_fp32", "enable_moe_fp32_combine",
+                      "moe_router_use_sigmoid", "route_norm", "router_scaling_factor", "use_grouped_mm"};
+  hy3.config_class = "HYV3Config";
+  hy3.source = "hy_v3/configuration_hy_v3.py, modular_hy_v3.py (HYV3Attention: ApertusAttention's q/k norms; "
+               "MiniMaxM2SparseMoeBlock with e_score_correction_bias and shared_experts)";
+  hy3.defaults = {{"vocab_size", 120832},      {"hidden_size", 4096},       {"intermediate_size", 13312},
+                  {"num_hidden_layers", 80},   {"num_attention_heads", 64}, {"num_key_value_heads", 8},
+                  {"head_dim", 128},           {"hidden_act", "silu"},      {"max_position_embeddings", 131072},
+                  {"tie_word_embeddings", false}, {"n_routed_experts", 192}, {"num_experts_per_tok", 8},
+                  {"n_shared_experts", 1},     {"moe_intermediate_size", 1536}, {"first_k_dense_replace", 1},
+                  {"qk_norm", true},           {"moe_router_enable_expert_bias", true}};
+  add(hy3);
+
   // ERNIE 4.5 (dense): biases on every projection when use_bias.
   FamilyTraits ernie{"ernie4_5", {}, {"Ernie4_5ForCausalLM"}};
   ernie.bias_key = "use_bias";

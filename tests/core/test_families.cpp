@@ -1514,3 +1514,71 @@ TEST_CASE("Trinity by hand: gated attention, LLLG sliding layers with global NoP
   CHECK(count_params(parse(large)).total == 398635286016LL);
   CHECK(count_params(parse(large)).active == 13371686400LL);
 }
+
+// Ling-flash-2.0 (bailing_moe; tests/data/configs/ling-flash-2.0.json, SOURCES.md), module by module as the remote
+// code's modeling_bailing_moe_v2.py names them (h = 4096, V = 157,184, 32 heads and 4 KV heads of 128):
+//   query_key_value h x (32 + 2 x 4) x 128 and dense 4096 x h, no biases; query_layernorm and key_layernorm of 128;
+//   layer 0 a dense MLP of 9216; 31 MoE layers: 256 experts of 1024, one shared of 1024, gate.weight 256 x h and
+//   gate.expert_bias (256, fp32); two norms a layer; word_embeddings, the final norm and an untied lm_head.
+// 102,889,697,280 BF16 + 7,936 F32 = 102,889,705,216, the Hub's count of the checkpoint's safetensors.
+TEST_CASE("Ling-flash-2.0 by hand: fused qkv with q/k norms, 256 experts with an expert bias (bailing_moe)", "[families][params]") {
+  const json cfg = data_config("ling-flash-2.0.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 157184;
+  const long long attn = h * 40 * 128 + 4096 * h + 2 * 128;
+  const long long expert = 3 * h * 1024;
+  const long long moe = 256 * expert + expert + 256 * h + 256;
+  const long long total = 2 * V * h + h + 32 * (attn + 2 * h) + 3 * h * 9216 + 31 * moe;
+  const auto c = count_params(m);
+  CHECK(total == 102889705216LL);
+  CHECK(c.total == total);
+  CHECK(c.active == total - 31 * 248 * expert);
+  CHECK(m.layers[0].attn.fused_qkv);
+  CHECK(m.layers[0].attn.qk_norm);
+  CHECK(m.layers[0].attn.rope_dim == 64);
+  CHECK_FALSE(m.layers[0].attn.qkv_bias);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.score_correction_bias);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // Ling 1.x (BailingMoeForCausalLM) configs say nothing of the expert bias: its softmax router has none.
+  json v1 = cfg;
+  v1.erase("moe_router_enable_expert_bias");
+  CHECK(count_params(parse(v1)).total == total - 31 * 256);
+  // Biases where the config asks: q, k, v by use_qkv_bias, dense by use_bias.
+  json biased = cfg;
+  biased["use_qkv_bias"] = true;
+  biased["use_bias"] = true;
+  CHECK(count_params(parse(biased)).total == total + 32 * (40 * 128 + h));
+  // Remote code has no transformers defaults: a missing size is refused by name.
+  json bare = cfg;
+  bare.erase("moe_intermediate_size");
+  CHECK(error_of(bare).path() == "/model/moe_intermediate_size");
+}
+
+// Hy3-preview-Base (hy_v3; tests/data/configs/hy3-preview-base.json, SOURCES.md), module by module as
+// modular_hy_v3.py names them (h = 4096, V = 120,832, 64 heads and 8 KV heads of 128): q, k, v, o without biases and
+// q/k norms of 128; layer 0 a dense MLP of 13312; 79 MoE layers: 192 experts of 1536, one shared of 1536, the router
+// 192 x h and its e_score_correction_bias; two norms a layer; embedding, final norm and an untied head:
+// 295,033,543,488. The checkpoint stores the MTP layer as layer 80 (a sparse layer, enorm, hnorm, final_layernorm and
+// eh_proj 2h x h): with it 298,786,155,776, the Hub's num_parameters for tencent/Hy3.
+TEST_CASE("Hy3 by hand: q/k norms, 192 experts and a shared one after a dense layer (hy_v3)", "[families][params]") {
+  const json cfg = data_config("hy3-preview-base.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 120832;
+  const long long attn = h * 8192 + 2 * h * 1024 + 8192 * h + 2 * 128;
+  const long long expert = 3 * h * 1536;
+  const long long moe = 192 * expert + expert + 192 * h + 192;
+  const long long total = 2 * V * h + h + 80 * (attn + 2 * h) + 3 * h * 13312 + 79 * moe;
+  const auto c = count_params(m);
+  CHECK(total == 295033543488LL);
+  CHECK(c.total == total);
+  CHECK(c.active == total - 79 * 184 * expert);
+  const long long mtp = attn + 2 * h + moe + 3 * h + 2 * h * h;
+  CHECK(c.total + mtp == 298786155776LL);
+  CHECK(m.mtp_layers == 1);
+  CHECK(m.layers[0].attn.qk_norm);
+  CHECK(m.layers[1].ffn.moe);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // HYV3Config's defaults: the same model, with its 131,072-token window.
+  CHECK(count_params(parse({{"model_type", "hy_v3"}})).total == total);
+}
