@@ -27,6 +27,7 @@ struct DeltaNetDefaults {
 DeltaNetDefaults deltanet_defaults(const std::string& type) {
   if (type == "qwen3_5_text") return {248320, 4096, 12288, 32, 16, 4, 0, 0};
   if (type == "qwen3_5_moe_text") return {248320, 2048, 0, 40, 16, 2, 256, 8};
+  if (type == "olmo_hybrid") return {100352, 3840, 11008, 32, 30, 30, 0, 0};
   return {151936, 2048, 5632, 48, 16, 2, 512, 10};  // qwen3_next
 }
 
@@ -82,24 +83,39 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
   config_ignore(r, {"mtp_use_dedicated_embeddings", "full_attention_interval", "mamba_ssm_dtype", "router_aux_loss_coef",
                     "output_router_logits", "norm_topk_prob", "rope_parameters"});
 
-  // Gated attention (Qwen3NextAttention): q_proj also yields a sigmoid gate, per-head q/k RMSNorms, partial RoPE.
+  // OLMo Hybrid (modular_olmo_hybrid.py): OLMo 3's attention (q/k norms over the whole projection, heads of
+  // hidden / heads, RoPE only when rope_parameters or rope_theta is given: NoPE otherwise) and post-norms; its
+  // linear layers are Qwen3-Next's gated DeltaNet under the same keys with its own defaults (every head count the
+  // attention's, keys 0.75 h / heads wide, values twice that).
+  const bool olmo = std::string(t.model_type) == "olmo_hybrid";
   AttentionSpec a;
   a.n_heads = r.positive_int_or("num_attention_heads", d.heads);
-  a.n_kv_heads = r.positive_int_or("num_key_value_heads", d.kv_heads);
+  a.n_kv_heads = r.positive_int_or("num_key_value_heads", olmo ? a.n_heads : d.kv_heads);
   config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
-  a.head_dim = r.positive_int_or("head_dim", 256);
+  if (olmo) {
+    a.head_dim = config_head_dim(r, m.hidden, a.n_heads, "num_attention_heads");
+    const json* rp = r.raw("rope_parameters");
+    const json* theta = r.raw("rope_theta");
+    a.rope_dim = (rp && rp->is_object()) || (theta && theta->is_number()) ? a.head_dim : 0;
+    a.qk_norm_full = true;
+    config_ignore(r, {"linear_a_log_min", "linear_a_log_max", "linear_dt_min", "linear_dt_max", "linear_dt_init_floor",
+                      "linear_allow_neg_eigval"});
+  } else {
+    // Gated attention (Qwen3NextAttention): q_proj also yields a sigmoid gate, per-head q/k RMSNorms, partial RoPE.
+    a.head_dim = r.positive_int_or("head_dim", 256);
+    a.rope_dim = static_cast<i64>(static_cast<double>(a.head_dim) * rotary_factor(r, 0.25));
+    a.output_gate = r.boolean_or("attn_output_gate", true);
+  }
   a.v_head_dim = a.head_dim;
-  a.rope_dim = static_cast<i64>(static_cast<double>(a.head_dim) * rotary_factor(r, 0.25));
   a.qk_norm = true;
-  a.output_gate = r.boolean_or("attn_output_gate", true);
   a.qkv_bias = a.o_bias = r.boolean_or("attention_bias", false);
 
   RecurrentSpec g;
   g.kind = RecurrentKind::GatedDeltaNet;
-  g.heads = r.positive_int_or("linear_num_value_heads", 32);
-  g.groups = r.positive_int_or("linear_num_key_heads", 16);
-  g.head_dim = r.positive_int_or("linear_value_head_dim", 128);
-  g.state_dim = r.positive_int_or("linear_key_head_dim", 128);
+  g.heads = r.positive_int_or("linear_num_value_heads", olmo ? a.n_heads : 32);
+  g.groups = r.positive_int_or("linear_num_key_heads", olmo ? a.n_heads : 16);
+  g.state_dim = r.positive_int_or("linear_key_head_dim", olmo ? std::max<i64>(1, 3 * m.hidden / (4 * g.groups)) : 128);
+  g.head_dim = r.positive_int_or("linear_value_head_dim", olmo ? 2 * g.state_dim : 128);
   g.conv_kernel = r.positive_int_or("linear_conv_kernel_dim", 4);
   g.chunk = 64;  // fla's chunk_gated_delta_rule
   g.state_bits = config_state_bits(r, "mamba_ssm_dtype", 0);
@@ -108,6 +124,8 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
   std::vector<bool> fallback(static_cast<std::size_t>(L));
   const i64 interval = r.positive_int_or("full_attention_interval", 4);
   for (i64 i = 0; i < L; ++i) fallback[static_cast<std::size_t>(i)] = (i + 1) % interval != 0;
+  // OlmoHybridConfig makes the last layer full when the pattern gives none (fewer than four layers).
+  if (olmo && std::find(fallback.begin(), fallback.end(), false) == fallback.end()) fallback.back() = false;
   const std::vector<bool> linear = linear_layers(r, L, fallback, "linear_attention", "full_attention");
 
   FfnSpec dense;

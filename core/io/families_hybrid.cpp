@@ -30,6 +30,18 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   q35moe.source = "qwen3_5_moe/configuration_qwen3_5_moe.py, modular_qwen3_5_moe.py";
   v.push_back(q35moe);
 
+  // OLMo Hybrid: gated DeltaNet on three layers of four, OLMo 3's attention (post-norms, whole-width q/k norms) on
+  // the fourth, dense MLPs.
+  FamilyTraits olmo_hybrid = next;
+  olmo_hybrid.model_type = "olmo_hybrid";
+  olmo_hybrid.architectures = {"OlmoHybridForCausalLM"};
+  olmo_hybrid.moe = MoeRule::None;
+  olmo_hybrid.qk_norm_full = true;
+  olmo_hybrid.config_class = "OlmoHybridConfig";
+  olmo_hybrid.source = "olmo_hybrid/configuration_olmo_hybrid.py, modular_olmo_hybrid.py (OlmoHybridGatedDeltaNet, "
+                       "OlmoHybridAttention: Olmo3Attention with optional RoPE)";
+  v.push_back(olmo_hybrid);
+
   FamilyTraits minimax{"minimax", {"minimax_m1", "minimax_text_01", "MiniMaxM1", "MiniMaxText01"},
                        {"MiniMaxForCausalLM", "MiniMaxM1ForCausalLM", "MiniMaxText01ForCausalLM"}};
   minimax.layout = Layout::MiniMax;

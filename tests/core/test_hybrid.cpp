@@ -383,3 +383,36 @@ TEST_CASE("configs with a block Infercast does not model are refused naming the 
   CHECK(error_of(R"({"model_type": "jamba", "attn_layer_period": 4, "attn_layer_offset": 4})") ==
         "model.invalid /model/attn_layer_offset: /model/attn_layer_offset holds 4; expected less than attn_layer_period (4)");
 }
+
+// Olmo-Hybrid-7B (olmo_hybrid) from OlmoHybridConfig's defaults, which are its sizes (h = 3840, V = 100,352, 32
+// layers, 30 heads of 128, MLP 11008, untied), module by module as modular_olmo_hybrid.py names them:
+//   24 gated DeltaNet layers: q_proj and k_proj h x 30 x 96, v_proj and g_proj h x 30 x 192, a_proj and b_proj
+//     h x 30, q/k/v convolutions of kernel 4 over 2 x 2880 + 5760 channels, A_log and dt_bias 30 each, o_norm 192,
+//     o_proj 5760 x h; input and post-attention norms;
+//   8 attention layers (every fourth): q, k, v, o h x h, q_norm and k_norm over the whole width, post-norms;
+//   every layer a SwiGLU MLP of 11008.
+// Total 7,430,870,688: the checkpoint's 523 tensors, 14,861,741,376 bf16 bytes, as a public inventory test gives them.
+TEST_CASE("Olmo-Hybrid-7B by hand: gated DeltaNet on three layers of four, OLMo 3's NoPE attention (olmo_hybrid)",
+          "[hybrid][params]") {
+  const long long h = 3840, V = 100352, I = 11008;
+  const long long key = 30 * 96, val = 30 * 192;
+  const long long gdn = 2 * h * key + 2 * h * val + 2 * h * 30 + (2 * key + val) * 4 + 2 * 30 + 192 + val * h;
+  const long long attn = 4 * h * h + 2 * h;
+  const long long total = 2 * V * h + h + 24 * gdn + 8 * attn + 32 * (3 * h * I + 2 * h);
+  CHECK(total == 7430870688LL);
+  const ModelSpec m = parse_model_config({{"model_type", "olmo_hybrid"}}, "/model");
+  CHECK(count_params(m).total == total);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::GatedDeltaNet);
+  CHECK(m.layers[3].has_attention);
+  CHECK(m.layers[3].attn.qk_norm_full);
+  CHECK(m.layers[3].attn.rope_dim == 0);  // no rope_parameters: NoPE
+  CHECK_FALSE(m.layers[3].attn.output_gate);
+  // With RoPE parameters the attention rotates the whole head.
+  CHECK(parse_model_config({{"model_type", "olmo_hybrid"}, {"rope_parameters", {{"rope_theta", 500000}, {"rope_type", "default"}}}}, "/model")
+            .layers[3].attn.rope_dim == 128);
+  // Fewer than four layers: OlmoHybridConfig makes the last one full.
+  const ModelSpec two = parse_model_config({{"model_type", "olmo_hybrid"}, {"num_hidden_layers", 2}}, "/model");
+  CHECK(two.layers[0].recurrent.kind == RecurrentKind::GatedDeltaNet);
+  CHECK(two.layers[1].has_attention);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+}
