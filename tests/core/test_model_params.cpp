@@ -89,6 +89,8 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"glm-4.7-flash", 29943393920LL, 3896766080LL},  // by hand in test_families.cpp (31,221,488,576 with MTP)
       {"k-exaone-236b-a23b", 236571156352LL, 23668285312LL},  // by hand in test_families.cpp (237,099,669,632 with MTP)
       {"qwen3-omni-30b-a3b-instruct", 31719205488LL, 3353556992LL},  // the thinker, by hand in test_families.cpp
+      {"ling-flash-2.0", 102889705216LL, 6152277760LL},   // the Hub's count of the checkpoint (test_families.cpp)
+      {"hy3-preview-base", 295033543488LL, 20675730240LL},  // by hand in test_families.cpp (298,786,155,776 with MTP)
       {"granite-3.1-8b-instruct", 8170848256LL, 8170848256LL},
       {"granite-3.1-3b-a800m-instruct", 3298793472LL, 882874368LL},
       {"command-r7b-12-2024", 8028033024LL, 8028033024LL},
