@@ -120,6 +120,12 @@ struct FamilyTraits {
   int position_offset = 0;
   bool embedding_norm = false;             // a LayerNorm after the input embedding (BLOOM's word_embeddings_layernorm)
   bool output_gate = false;                // a sigmoid gate on the attention output from h (AFMoE's gate_proj)
+  bool norm_weight = true;                 // false: norms without parameters (OLMo 1)
+  const char* multi_query_key = "";        // a key that, true, gives one KV head (GPT-BigCode's multi_query, default true)
+  const char* intermediate_ratio_key = ""; // the MLP's width as this key's multiple of the hidden size (MPT's expansion_ratio)
+  // A nested object of attention settings (MPT's attn_config): alibi must be true (no positions are learned),
+  // qk_ln false; the rest (clip_qkv, softmax_scale, kernels) changes no count.
+  const char* attn_config_key = "";
   // The MLP's width when the config leaves it null or out: this many times the hidden size (GPT-2's n_inner).
   int intermediate_multiple = 0;
   // Keys whose only modelled value is given (Phi's qk_layernorm false, OPT's do_layer_norm_before true): another

@@ -144,6 +144,68 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
   bloom.defaults = {{"vocab_size", 250880}, {"hidden_size", 64}, {"num_hidden_layers", 2}, {"num_attention_heads", 8},
                     {"tie_word_embeddings", true}};
   v.push_back(bloom);
+
+  // GPT-BigCode (StarCoder, SantaCoder, WizardCoder, OctoCoder): GPT-2's blocks with one key-value head
+  // (multi_query, default true: c_attn h x (h + 2 x head_dim)), learned positions, the head tied to wte.
+  FamilyTraits bigcode = family("gpt_bigcode", "GPTBigCodeForCausalLM");
+  bigcode.activation = "gelu_pytorch_tanh";
+  bigcode.fused_qkv = true;
+  bigcode.bias_default = true;
+  bigcode.rope = false;
+  bigcode.learned_positions = true;
+  bigcode.tied_default = true;
+  bigcode.intermediate_multiple = 4;
+  bigcode.multi_query_key = "multi_query";
+  bigcode.key_aliases = gpt_names;
+  bigcode.ignored_keys = gpt_switches;
+  bigcode.ignored_keys.insert(bigcode.ignored_keys.end(), {"attention_softmax_in_fp32", "scale_attention_softmax_in_fp32",
+                                                           "validate_runner_input", "inference_runner", "max_sequence_length",
+                                                           "max_batch_size", "pad_key_length", "pre_allocate_kv_cache"});
+  bigcode.config_class = "GPTBigCodeConfig";
+  bigcode.source = "gpt_bigcode/configuration_gpt_bigcode.py, modeling_gpt_bigcode.py (GPTBigCodeAttention, multi_query)";
+  bigcode.defaults = {{"vocab_size", 50257}, {"max_position_embeddings", 1024}, {"hidden_size", 768},
+                      {"num_hidden_layers", 12}, {"num_attention_heads", 12}, {"hidden_act", "gelu_pytorch_tanh"},
+                      {"tie_word_embeddings", true}};
+  v.push_back(bigcode);
+
+  // MPT (MosaicML's MPT-7B and 30B; transformers' MptModel): ALiBi, Wqkv and out_proj without biases, an MLP of
+  // expansion_ratio x d_model without biases, LayerNorms without bias (transformers drops them whatever no_bias
+  // says), the head tied to wte. attn_config must say alibi (MPT without it learns positions, not modelled).
+  FamilyTraits mpt = family("mpt", "MPTForCausalLM");
+  mpt.architectures.push_back("MptForCausalLM");
+  mpt.norm_bias = false;
+  mpt.mlp_bias = false;
+  mpt.bias = BiasRule::None;
+  mpt.fused_qkv = true;
+  mpt.activation = "gelu";
+  mpt.rope = false;
+  mpt.tied_default = true;
+  mpt.intermediate_ratio_key = "expansion_ratio";
+  mpt.intermediate_multiple = 4;
+  mpt.attn_config_key = "attn_config";
+  mpt.key_aliases = {{"hidden_size", "d_model"}, {"num_attention_heads", "n_heads"}, {"num_hidden_layers", "n_layers"},
+                     {"max_position_embeddings", "max_seq_len"}};
+  mpt.ignored_keys = {"tokenizer_name", "no_bias", "norm_type", "learned_pos_emb", "emb_pdrop", "embedding_fraction", "init_config",
+                      "init_device", "logit_scale", "verbose", "ffn_config", "fc_type", "use_pad_tok_in_ffn"};
+  mpt.config_class = "MptConfig";
+  mpt.source = "mpt/configuration_mpt.py, modeling_mpt.py (MptBlock: norm_1 / norm_2 without bias, MptMLP)";
+  mpt.defaults = {{"hidden_size", 2048}, {"num_attention_heads", 16}, {"num_hidden_layers", 24},
+                  {"max_position_embeddings", 2048}, {"vocab_size", 50368}, {"tie_word_embeddings", true}};
+  v.push_back(mpt);
+
+  // OLMo 1 (OlmoForCausalLM): Llama's layers with LayerNorms that learn nothing (OlmoLayerNorm), clip_qkv.
+  FamilyTraits olmo = family("olmo", "OlmoForCausalLM");
+  olmo.norm_bias = false;
+  olmo.norm_weight = false;
+  olmo.gated_mlp = true;
+  olmo.mlp_bias = false;
+  olmo.ignored_keys = {"clip_qkv"};
+  olmo.config_class = "OlmoConfig";
+  olmo.source = "olmo/configuration_olmo.py, modeling_olmo.py (OlmoLayerNorm: no weight, no bias)";
+  olmo.defaults = {{"vocab_size", 50304},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                   {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                   {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false}};
+  v.push_back(olmo);
 }
 
 }  // namespace infercast

@@ -18,6 +18,7 @@
 #include "util/limits.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -126,6 +127,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   for (const auto& [field, key] : t.key_aliases) r.alias(field, key);
   m.norm = t.norm;
   m.norm_bias = t.norm_bias;
+  m.norm_weight = t.norm_weight;
   m.lm_head_bias = t.lm_head_bias_key[0] ? r.boolean_or(t.lm_head_bias_key, t.lm_head_bias) : t.lm_head_bias;
   for (const auto& f : t.fixed_keys)
     if (const json* v = r.raw(f.key); v && *v != f.value)
@@ -142,7 +144,16 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
                            std::to_string(h) + "): the projections between the two widths are not modelled");
   m.vocab = r.positive_int("vocab_size");
   const i64 nh = r.positive_int("num_attention_heads");
-  const i64 nkv = r.positive_int_or("num_key_value_heads", nh);
+  const i64 nkv = t.multi_query_key[0] && r.boolean_or(t.multi_query_key, true) ? 1 : r.positive_int_or("num_key_value_heads", nh);
+  if (t.attn_config_key[0] && r.has(t.attn_config_key)) {
+    Reader ac = r.object(t.attn_config_key);
+    if (!ac.boolean_or("alibi", true))
+      ac.fail("alibi", "unsupported", ac.child_path("alibi") + " is not true: " + t.config_class +
+                                          " without ALiBi learns positions, which Infercast does not model for it");
+    if (ac.boolean_or("qk_ln", false))
+      ac.fail("qk_ln", "unsupported", ac.child_path("qk_ln") + " is true: q/k LayerNorms are not modelled for " + t.config_class);
+    for (const auto& key : ac.unread()) ac.raw(key);  // kernels, clipping, scales: no count changes
+  }
   check_kv_divides(r, nh, nkv, "num_attention_heads", "num_key_value_heads");
   const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
   m.max_position = r.nonneg_int_or("max_position_embeddings", 0);
@@ -249,6 +260,13 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   // Experts on every layer need no dense width: SolarOpenConfig deletes intermediate_size (its layers are all MoE).
   if (t.moe == MoeRule::DeepSeekLike && !r.has("intermediate_size") && r.nonneg_int_or("first_k_dense_replace", 0) == 0)
     dense.intermediate = 0;
+  else if (t.intermediate_ratio_key[0] && r.has(t.intermediate_ratio_key)) {
+    const double width = std::round(r.number_in(t.intermediate_ratio_key, 1e-6, 1e6) * static_cast<double>(h));
+    if (!(width >= 1 && width <= 1e15))
+      r.fail(t.intermediate_ratio_key, "invalid", r.child_path(t.intermediate_ratio_key) + " gives an MLP width of " +
+                                                      std::to_string(width) + " x hidden_size; expected a width from 1 to 1e15");
+    dense.intermediate = static_cast<i64>(width);
+  }
   else if (t.intermediate_multiple > 0)
     dense.intermediate = r.positive_int_or("intermediate_size", t.intermediate_multiple * std::min<i64>(h, i64(1) << 40));  // GPT-2: n_inner null
   else

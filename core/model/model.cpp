@@ -125,7 +125,7 @@ const NameTable<WeightClass>& weight_class_names() {
 
 ParamCounts count_params(const ModelSpec& m) {
   const Count h = m.hidden;
-  const Count norm_w = (m.norm == NormKind::Layer && m.norm_bias) ? Count(2) * h : h;
+  const Count norm_w = Count(norm_vectors(m)) * h;
   // One matrix serves as embedding and head only when the model is tied and holds both (a whole model).
   const bool shared_head = m.tied_embeddings && m.has_embedding && m.has_head;
   const Count table = Count(m.vocab) * h;

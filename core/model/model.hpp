@@ -157,6 +157,7 @@ struct ModelSpec {
   bool lm_head_bias = false;  // the LM head adds a bias of V values (Phi-MoE lm_head_bias, ERNIE 4.5 MoE use_bias)
   NormKind norm = NormKind::RMS;
   bool norm_bias = false;  // LayerNorm with bias
+  bool norm_weight = true; // false: norms without learned parameters (OLMo 1's non-parametric LayerNorm)
   std::string activation = "silu";
   std::vector<LayerSpec> layers;
   i64 mtp_layers = 0;  // multi-token-prediction layers: reported, not counted in the model
@@ -194,6 +195,11 @@ struct ModelSpec {
   bool declared_keeps[kWeightClasses] = {false, false, false, true, true, true, true};
   std::vector<Warning> warnings;
 };
+
+// Learned vectors of width hidden in each of the model's norms: the weight (unless non-parametric) and a LayerNorm's bias.
+inline int norm_vectors(const ModelSpec& m) {
+  return (m.norm_weight ? 1 : 0) + (m.norm == NormKind::Layer && m.norm_bias ? 1 : 0);
+}
 
 struct ParamCounts {
   i64 total = 0;            // every parameter, tied embeddings once

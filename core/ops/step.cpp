@@ -20,7 +20,7 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   const i64 n = gs.g.count;
   const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
   b.elementwise(l.norms > 1 ? "norms x" + std::to_string(l.norms) : "norm", gs.g.label, n, T * h * l.norms, b.norm_cost(), 1,
-                h * l.norms * (b.m.norm_bias ? 2 : 1))
+                h * l.norms * norm_vectors(b.m))
       .dispatches = static_cast<double>(n * l.norms);
   if (l.altup > 0) add_altup(b, gs, "altup_predict");
   if (l.laurel_rank > 0) add_laurel(b, gs);
@@ -143,7 +143,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       pos.act_write_bytes = T * h * b.ab;
     }
     // BLOOM's LayerNorm after the embedding.
-    if (m.embedding_norm) b.elementwise("embedding_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
+    if (m.embedding_norm) b.elementwise("embedding_norm", "", 1, T * h, b.norm_cost(), 1, h * norm_vectors(m));
   }
   if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
   if (m.has_embedding) add_gemma_inputs(b, T);
@@ -153,7 +153,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
   if (m.has_head) {
     add_gemma_outputs(b, T);
     if (m.hc_mult > 0) add_hyper_head(b, T);
-    b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * (m.norm_bias ? 2 : 1));
+    b.elementwise("final_norm", "", 1, T * h, b.norm_cost(), 1, h * norm_vectors(m));
     b.wclass = WeightClass::LmHead;
     b.gemm("lm_head", "", 1, logit_rows, h, V, m.lm_head_bias);
   }

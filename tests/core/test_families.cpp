@@ -1582,3 +1582,76 @@ TEST_CASE("Hy3 by hand: q/k norms, 192 experts and a shared one after a dense la
   // HYV3Config's defaults: the same model, with its 131,072-token window.
   CHECK(count_params(parse({{"model_type", "hy_v3"}})).total == total);
 }
+
+// StarCoder, MPT-7B and OLMo-7B (io/families_legacy.cpp), each config as its model page publishes it, module by module:
+//   StarCoder (gpt_bigcode; h = 6144, 48 heads of 128, multi_query): wte 49,152 x h (tied) and wpe 8,192 x h; per
+//     layer c_attn h x (h + 2 x 128) + its bias, c_proj h x h + h, c_fc / c_proj of 24,576 with biases, two LayerNorms;
+//     ln_f: 15,517,456,384 (the card's 15.5B).
+//   MPT-7B (mpt; h = 4096): wte 50,432 x h (tied); per layer Wqkv h x 3h, out_proj h x h, up_proj / down_proj of
+//     4h, no biases, norm_1 and norm_2 weights only; norm_f: 6,649,286,656, MosaicML's stated 6.7B.
+//   OLMo-7B (olmo): Llama's layers (no biases, SwiGLU of 11008), untied, LayerNorms with no parameters at all:
+//     6,888,095,744 (the card's 6.89B).
+TEST_CASE("StarCoder, MPT-7B and OLMo-7B by hand: multi-query, ALiBi without biases, norms that learn nothing",
+          "[families][params]") {
+  const json starcoder = {{"model_type", "gpt_bigcode"}, {"architectures", {"GPTBigCodeForCausalLM"}},
+                          {"activation_function", "gelu_pytorch_tanh"}, {"attention_softmax_in_fp32", true},
+                          {"attn_pdrop", 0.1}, {"embd_pdrop", 0.1}, {"resid_pdrop", 0.1}, {"inference_runner", 0},
+                          {"layer_norm_epsilon", 1e-05}, {"max_batch_size", nullptr}, {"max_sequence_length", nullptr},
+                          {"multi_query", true}, {"n_embd", 6144}, {"n_head", 48}, {"n_inner", 24576}, {"n_layer", 40},
+                          {"n_positions", 8192}, {"pad_key_length", true}, {"pre_allocate_kv_cache", false},
+                          {"scale_attention_softmax_in_fp32", true}, {"scale_attn_weights", true},
+                          {"validate_runner_input", true}, {"vocab_size", 49152}};
+  {
+    const long long h = 6144;
+    const long long layer = h * (h + 256) + (h + 256) + h * h + h + 2 * (h * 24576) + 24576 + h + 4 * h;
+    const long long total = 49152 * h + 8192 * h + 40 * layer + 2 * h;
+    const ModelSpec m = parse(starcoder);
+    CHECK(total == 15517456384LL);
+    CHECK(count_params(m).total == total);
+    CHECK(m.layers[0].attn.n_kv_heads == 1);
+    CHECK(m.position_rows == 8192);
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+    json mha = starcoder;
+    mha["multi_query"] = false;  // SantaCoder-style full heads: k and v of every head
+    CHECK(count_params(parse(mha)).total == total + 40 * (2 * (h - 128) * (h + 1)));
+  }
+  const json mpt = {{"model_type", "mpt"}, {"architectures", {"MPTForCausalLM"}},
+                    {"attn_config", {{"alibi", true}, {"alibi_bias_max", 8}, {"attn_impl", "torch"}, {"attn_pdrop", 0},
+                                     {"attn_type", "multihead_attention"}, {"attn_uses_sequence_id", false},
+                                     {"clip_qkv", nullptr}, {"prefix_lm", false}, {"qk_ln", false}, {"softmax_scale", nullptr}}},
+                    {"d_model", 4096}, {"emb_pdrop", 0}, {"embedding_fraction", 1.0}, {"expansion_ratio", 4},
+                    {"init_device", "cpu"}, {"learned_pos_emb", true}, {"logit_scale", nullptr}, {"max_seq_len", 2048},
+                    {"n_heads", 32}, {"n_layers", 32}, {"no_bias", true}, {"norm_type", "low_precision_layernorm"},
+                    {"resid_pdrop", 0}, {"tokenizer_name", "EleutherAI/gpt-neox-20b"}, {"verbose", 0}, {"vocab_size", 50432}};
+  {
+    const long long h = 4096;
+    const long long total = 50432 * h + 32 * (4 * h * h + 2 * h * 4 * h + 2 * h) + h;
+    const ModelSpec m = parse(mpt);
+    CHECK(total == 6649286656LL);
+    CHECK(count_params(m).total == total);
+    CHECK(m.layers[0].attn.rope_dim == 0);
+    CHECK(m.position_rows == 0);
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+    json learned = mpt;
+    learned["attn_config"]["alibi"] = false;
+    CHECK(std::string(error_of(learned).what()) ==
+          "/model/attn_config/alibi is not true: MptConfig without ALiBi learns positions, which Infercast does not model for it");
+    json wide = mpt;
+    wide["expansion_ratio"] = 8;
+    CHECK(count_params(parse(wide)).total == total + 32 * 2 * h * 4 * h);
+  }
+  const json olmo = {{"model_type", "olmo"}, {"architectures", {"OlmoForCausalLM"}}, {"attention_bias", false},
+                     {"clip_qkv", nullptr}, {"hidden_act", "silu"}, {"hidden_size", 4096}, {"intermediate_size", 11008},
+                     {"max_position_embeddings", 2048}, {"num_attention_heads", 32}, {"num_hidden_layers", 32},
+                     {"num_key_value_heads", 32}, {"rope_scaling", nullptr}, {"rope_theta", 10000.0},
+                     {"tie_word_embeddings", false}, {"vocab_size", 50304}};
+  {
+    const long long h = 4096;
+    const long long total = 2 * 50304 * h + 32 * (4 * h * h + 3 * h * 11008);
+    const ModelSpec m = parse(olmo);
+    CHECK(total == 6888095744LL);
+    CHECK(count_params(m).total == total);
+    CHECK(count_params(m).norms == 0);
+    for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  }
+}
