@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace infercast {
 
@@ -25,6 +26,10 @@ const std::vector<Arch>& archs() {
       {"smollm3", "smollm3"},     {"internlm2", "internlm2"},   {"gemma2", "gemma2"},
       {"gemma3", "gemma3_text"},  {"gpt-oss", "gpt_oss"},       {"llama4", "llama4_text"},
       {"deepseek2", "deepseek_v3"}, {"gemma3n", "gemma3n_text"},
+      // The GPT lineage (io/families_legacy.cpp): their configs spell the sizes their own way (legacy_names below).
+      {"gpt2", "gpt2"},           {"starcoder", "gpt_bigcode"}, {"gptneox", "gpt_neox"},
+      {"phi2", "phi"},            {"bloom", "bloom"},           {"mpt", "mpt"},
+      {"olmo", "olmo"},
   };
   return table;
 }
@@ -97,6 +102,46 @@ void gemma3n_fields(json& cfg, const GgufHeader& h, const json& md) {
   const bool published = vt == vp && (vt == 262144 || vt == 262400);
   cfg["vocab_size"] = published ? 262400.0 : vt;
   cfg["vocab_size_per_layer_input"] = published ? 262144.0 : vp;
+}
+
+// The GPT lineage's configs name the common sizes their own way (GPT2Config's n_embd, BloomConfig's n_layer,
+// MptConfig's d_model); the families read them under those names. The file's copies of a tied embedding
+// (llama.cpp's converters write output.weight for GPT-2, BLOOM, StarCoder and MPT) stay untied: the file holds both.
+void legacy_names(json& cfg, const std::string& a, const std::function<json(const std::string&)>& num, bool has_qkv_bias) {
+  const auto rename = [&](const char* from, const char* to) {
+    if (cfg.contains(from)) {
+      cfg[to] = cfg[from];
+      cfg.erase(from);
+    }
+  };
+  const double h = cfg["hidden_size"].is_number() ? cfg["hidden_size"].get<double>() : 0;
+  const double heads = cfg["num_attention_heads"].is_number() ? cfg["num_attention_heads"].get<double>() : 0;
+  // RoPE on rope.dimension_count of each head (GPT-NeoX, Phi): the share the configs give.
+  if ((a == "gptneox" || a == "phi2") && !num("rope.dimension_count").is_null() && h > 0 && heads > 0)
+    cfg[a == "gptneox" ? "rotary_pct" : "partial_rotary_factor"] = num("rope.dimension_count").get<double>() / (h / heads);
+  if (a == "gptneox" && !num("use_parallel_residual").is_null()) cfg["use_parallel_residual"] = num("use_parallel_residual");
+  if (a == "gpt2" || a == "starcoder") {
+    if (a == "starcoder") cfg["multi_query"] = cfg.value("num_key_value_heads", json(heads)) == json(1.0) ||
+                                               cfg.value("num_key_value_heads", json(heads)) == json(1);
+    for (const auto& [from, to] : {std::pair{"hidden_size", "n_embd"}, {"num_hidden_layers", "n_layer"},
+                                   {"num_attention_heads", "n_head"}, {"intermediate_size", "n_inner"},
+                                   {"max_position_embeddings", "n_positions"}})
+      rename(from, to);
+  } else if (a == "bloom") {
+    rename("num_hidden_layers", "n_layer");
+    rename("num_attention_heads", "n_head");
+    cfg.erase("intermediate_size");  // BloomMLP is 4 x hidden
+  } else if (a == "mpt") {
+    if (cfg.contains("intermediate_size") && h > 0) cfg["expansion_ratio"] = cfg["intermediate_size"].get<double>() / h;
+    cfg.erase("intermediate_size");
+    for (const auto& [from, to] : {std::pair{"hidden_size", "d_model"}, {"num_hidden_layers", "n_layers"},
+                                   {"num_attention_heads", "n_heads"}, {"max_position_embeddings", "max_seq_len"}})
+      rename(from, to);
+  } else if (a == "gptneox" || a == "phi2") {
+    cfg["attention_bias"] = has_qkv_bias;
+  }
+  // One KV head or all of them, as the families read it.
+  if (a != "olmo") cfg.erase("num_key_value_heads");
 }
 
 }  // namespace
@@ -281,6 +326,8 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     cfg["use_qk_norm"] = num("expert_count").get<double>() != 128;
   }
   if (a == "gemma3n") gemma3n_fields(cfg, h, md);
+  if (a == "gpt2" || a == "starcoder" || a == "gptneox" || a == "phi2" || a == "bloom" || a == "mpt" || a == "olmo")
+    legacy_names(cfg, a, num, has_tensor("blk.0.attn_qkv.bias") || bias);
   if (a == "gemma3") {
     // The loader slides only with a window, five layers in six (load_swa_pattern(ml, 6)).
     const bool sliding = !num("attention.sliding_window").is_null() && num("attention.sliding_window").get<double>() > 0;

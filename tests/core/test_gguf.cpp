@@ -135,13 +135,13 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   for (std::size_t cut = 0; cut < bytes.size(); cut += 997) CHECK_FALSE(nlohmann::json::parse(call_bytes("gguf", bytes.substr(0, cut)))["ok"].get<bool>());
   std::string arch = bytes;
   const auto at = arch.find("llama");
-  arch.replace(at, 5, "bloom");
+  arch.replace(at, 5, "rwkv6");
   CHECK(gguf_error(arch) ==
-        "gguf.unsupported_architecture | general.architecture holds \"bloom\"; expected one of cohere2, command-r, dbrx, "
+        "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bloom, cohere2, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
-        "granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mistral, "
-        "nemotron_h, nemotron_h_moe, olmo2, olmoe, phi3, "
-        "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder2 "
+        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mistral, "
+        "mpt, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
+        "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder, starcoder2 "
         "(drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
   // Metadata the tensor table does not bear out: 160 blocks over 16 layers of tensors is refused, never analyzed as
@@ -241,4 +241,71 @@ TEST_CASE("GGUF headers of the new families read into their configs, to the tens
   CHECK_FALSE(m.layers[0].ffn.moe);
   CHECK(m.layers[1].ffn.moe);
   CHECK(count_params(m).total == v["params_total"].get<long long>());
+}
+
+TEST_CASE("GGUF headers of the GPT lineage read into their configs, to the tensors' exact count", "[gguf][families]") {
+  const std::uint64_t h = 64, V = 1000, P = 256;
+  using Tensors = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
+  const auto blocks = [](Tiny& t, int L, const Tensors& per_layer) {
+    for (int i = 0; i < L; ++i)
+      for (const auto& [n, d] : per_layer) t.tensors.push_back({"blk." + std::to_string(i) + "." + n, d});
+  };
+  // GPT-2: learned positions (position_embd), a fused qkv with biases, LayerNorms with biases, the converter's copy
+  // of the embedding as output.weight (the file holds both).
+  Tiny gpt2{"gpt2",
+            {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 256}, {"attention.head_count", 4},
+             {"context_length", 256}},
+            {{"token_embd.weight", {h, V}}, {"position_embd.weight", {h, P}}, {"output_norm.weight", {h}},
+             {"output_norm.bias", {h}}, {"output.weight", {h, V}}}};
+  blocks(gpt2, 2, {{"attn_norm.weight", {h}}, {"attn_norm.bias", {h}}, {"attn_qkv.weight", {h, 3 * h}}, {"attn_qkv.bias", {3 * h}},
+                   {"attn_output.weight", {h, h}}, {"attn_output.bias", {h}}, {"ffn_norm.weight", {h}}, {"ffn_norm.bias", {h}},
+                   {"ffn_up.weight", {h, 4 * h}}, {"ffn_up.bias", {4 * h}}, {"ffn_down.weight", {4 * h, h}}, {"ffn_down.bias", {h}}});
+  json v = nlohmann::json::parse(call_bytes("gguf", gpt2.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "gpt2");
+  CHECK(v["config"]["n_embd"] == 64);
+  CHECK(v["config"]["n_positions"] == 256);
+  ModelSpec m = parse_model_config(v["config"]);
+  CHECK(m.position_rows == 256);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  // StarCoder: one key-value head (head_count_kv 1: multi_query), c_attn h x (h + 2 x 16).
+  Tiny sc{"starcoder",
+          {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 256}, {"attention.head_count", 4},
+           {"attention.head_count_kv", 1}, {"context_length", 256}},
+          {{"token_embd.weight", {h, V}}, {"position_embd.weight", {h, P}}, {"output_norm.weight", {h}},
+           {"output_norm.bias", {h}}, {"output.weight", {h, V}}}};
+  blocks(sc, 2, {{"attn_norm.weight", {h}}, {"attn_norm.bias", {h}}, {"attn_qkv.weight", {h, h + 32}}, {"attn_qkv.bias", {h + 32}},
+                 {"attn_output.weight", {h, h}}, {"attn_output.bias", {h}}, {"ffn_norm.weight", {h}}, {"ffn_norm.bias", {h}},
+                 {"ffn_up.weight", {h, 4 * h}}, {"ffn_up.bias", {4 * h}}, {"ffn_down.weight", {4 * h, h}}, {"ffn_down.bias", {h}}});
+  v = nlohmann::json::parse(call_bytes("gguf", sc.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "gpt_bigcode");
+  CHECK(v["config"]["multi_query"] == true);
+  m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].attn.n_kv_heads == 1);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  // phi-2: RoPE on rope.dimension_count (8 of 16), one LayerNorm a layer, an output with a bias.
+  Tiny phi{"phi2",
+           {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 256}, {"attention.head_count", 4},
+            {"attention.head_count_kv", 4}, {"rope.dimension_count", 8}, {"context_length", 2048}},
+           {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}, {"output_norm.bias", {h}}, {"output.weight", {h, V}},
+            {"output.bias", {V}}}};
+  blocks(phi, 2, {{"attn_norm.weight", {h}}, {"attn_norm.bias", {h}}, {"attn_qkv.weight", {h, 3 * h}}, {"attn_qkv.bias", {3 * h}},
+                  {"attn_output.weight", {h, h}}, {"attn_output.bias", {h}}, {"ffn_up.weight", {h, 4 * h}}, {"ffn_up.bias", {4 * h}},
+                  {"ffn_down.weight", {4 * h, h}}, {"ffn_down.bias", {h}}});
+  v = nlohmann::json::parse(call_bytes("gguf", phi.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "phi");
+  CHECK(v["config"]["partial_rotary_factor"] == 0.5);
+  m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].attn.rope_dim == 8);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  // MPT: ALiBi, no biases, LayerNorm weights only, the MLP's width as expansion_ratio.
+  Tiny mpt{"mpt",
+           {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 256}, {"attention.head_count", 4},
+            {"context_length", 2048}},
+           {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}, {"output.weight", {h, V}}}};
+  blocks(mpt, 2, {{"attn_norm.weight", {h}}, {"attn_qkv.weight", {h, 3 * h}}, {"attn_output.weight", {h, h}},
+                  {"ffn_norm.weight", {h}}, {"ffn_up.weight", {h, 4 * h}}, {"ffn_down.weight", {4 * h, h}}});
+  v = nlohmann::json::parse(call_bytes("gguf", mpt.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "mpt");
+  CHECK(v["config"]["expansion_ratio"] == 4.0);
+  CHECK(count_params(parse_model_config(v["config"])).total == v["params_total"].get<long long>());
 }
