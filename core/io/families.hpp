@@ -33,6 +33,7 @@ enum class SlidingRule {
   QwenMaxWindow,  // layers from max_window_layers on, when use_sliding_window is true (Qwen)
   Alternate,      // even layers sliding, odd layers full (Gemma 2)
   Pattern,        // every sliding_window_pattern-th layer full, the rest sliding (Gemma 3)
+  AttentionTypes, // GPT-Neo's attention_types: [[["global", "local"], n], ...] repeated to the layers
 };
 // How the MLP becomes a mixture of experts.
 enum class MoeRule {
@@ -121,6 +122,7 @@ struct FamilyTraits {
   bool embedding_norm = false;             // a LayerNorm after the input embedding (BLOOM's word_embeddings_layernorm)
   bool output_gate = false;                // a sigmoid gate on the attention output from h (AFMoE's gate_proj)
   bool norm_weight = true;                 // false: norms without parameters (OLMo 1)
+  bool o_bias = false;                     // o_proj has a bias whatever the attention's bias rule says (GPT-Neo)
   const char* multi_query_key = "";        // a key that, true, gives one KV head (GPT-BigCode's multi_query, default true)
   const char* intermediate_ratio_key = ""; // the MLP's width as this key's multiple of the hidden size (MPT's expansion_ratio)
   // A nested object of attention settings (MPT's attn_config): alibi must be true (no positions are learned),

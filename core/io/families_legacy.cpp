@@ -193,6 +193,30 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
                   {"max_position_embeddings", 2048}, {"vocab_size", 50368}, {"tie_word_embeddings", true}};
   v.push_back(mpt);
 
+  // GPT-Neo (EleutherAI's 125M, 1.3B, 2.7B): global and local layers as attention_types lists them (local: the last
+  // window_size tokens), q, k and v without biases and out_proj with one, learned positions, the head tied to wte.
+  FamilyTraits neo = family("gpt_neo", "GPTNeoForCausalLM");
+  neo.activation = "gelu_new";
+  neo.bias = BiasRule::None;
+  neo.o_bias = true;
+  neo.rope = false;
+  neo.learned_positions = true;
+  neo.tied_default = true;
+  neo.intermediate_multiple = 4;
+  neo.sliding = SlidingRule::AttentionTypes;
+  neo.key_aliases = {{"num_hidden_layers", "num_layers"}, {"num_attention_heads", "num_heads"},
+                     {"hidden_act", "activation_function"}, {"sliding_window", "window_size"}};
+  neo.ignored_keys = {"embed_dropout", "resid_dropout", "attention_layers", "classifier_dropout", "gradient_checkpointing",
+                      "summary_type", "summary_use_proj", "summary_activation", "summary_proj_to_labels",
+                      "summary_first_dropout", "attention_dropout"};
+  neo.config_class = "GPTNeoConfig";
+  neo.source = "gpt_neo/configuration_gpt_neo.py, modeling_gpt_neo.py (GPTNeoSelfAttention: q, k, v without bias)";
+  neo.defaults = {{"vocab_size", 50257},      {"max_position_embeddings", 2048}, {"hidden_size", 2048},
+                  {"num_hidden_layers", 24},  {"num_attention_heads", 16},       {"sliding_window", 256},
+                  {"hidden_act", "gelu_new"}, {"tie_word_embeddings", true},
+                  {"attention_types", json::array({json::array({json::array({"global", "local"}), 12})})}};
+  v.push_back(neo);
+
   // OLMo 1 (OlmoForCausalLM): Llama's layers with LayerNorms that learn nothing (OlmoLayerNorm), clip_qkv.
   FamilyTraits olmo = family("olmo", "OlmoForCausalLM");
   olmo.norm_bias = false;

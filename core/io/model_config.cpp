@@ -187,6 +187,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     a.qkv_bias = b;
     a.o_bias = t.o_bias_key[0] ? r.boolean_or(t.o_bias_key, false) : b && t.bias_on_o;
   }
+  a.o_bias = a.o_bias || t.o_bias;
   a.qk_norm = t.qk_norm || (t.qk_norm_key[0] && r.boolean_or(t.qk_norm_key, false));
   a.qk_norm_full = t.qk_norm_full;
   a.fused_qkv = t.fused_qkv;
@@ -217,6 +218,35 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       const auto sliding = sliding_by_pattern(r, L, 6);
       for (i64 i = 0; i < L; ++i)
         kinds[static_cast<std::size_t>(i)] = sliding[static_cast<std::size_t>(i)] && window > 0 ? LayerKind::Sliding : LayerKind::Full;
+      break;
+    }
+    case SlidingRule::AttentionTypes: {
+      // GPTNeoConfig.expand_attention_types_params: each entry [kinds, n] repeats its list of kinds n times.
+      std::vector<bool> local;
+      const json* types = r.raw("attention_types");
+      const std::string at = r.child_path("attention_types");
+      const auto bad = [&](const std::string& what) {
+        throw InputError("model.invalid", at, at + " " + what + "; expected [[[\"global\", \"local\"], n], ...], one kind per layer in all");
+      };
+      if (types) {
+        if (!types->is_array()) bad("is not a list");
+        for (const auto& entry : *types) {
+          if (!entry.is_array() || entry.size() != 2 || !entry[0].is_array() || !entry[1].is_number_integer()) bad("holds an entry that is not [kinds, n]");
+          const i64 times = entry[1].get<i64>();
+          if (times < 0 || times > L) bad("repeats an entry " + std::to_string(times) + " times");
+          for (i64 k = 0; k < times; ++k)
+            for (const auto& kind : entry[0]) {
+              if (!kind.is_string() || (kind != "global" && kind != "local")) bad("names a kind other than global or local");
+              if (static_cast<i64>(local.size()) > L) bad("lists more kinds than the " + std::to_string(L) + " layers");
+              local.push_back(kind == "local");
+            }
+        }
+        if (static_cast<i64>(local.size()) != L)
+          bad("lists " + std::to_string(local.size()) + " kinds for " + std::to_string(L) + " layers");
+      }
+      if (local.empty()) local.assign(static_cast<std::size_t>(L), false);
+      for (i64 i = 0; i < L; ++i)
+        kinds[static_cast<std::size_t>(i)] = local[static_cast<std::size_t>(i)] && window > 0 ? LayerKind::Sliding : LayerKind::Full;
       break;
     }
     case SlidingRule::None: break;

@@ -1655,3 +1655,42 @@ TEST_CASE("StarCoder, MPT-7B and OLMo-7B by hand: multi-query, ALiBi without bia
     for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
   }
 }
+
+// GPT-Neo-125M (gpt_neo) as its model page publishes its config, module by module (h = 768): wte 50,257 x h (tied),
+// wpe 2,048 x h; per layer q, k, v h x h without biases, out_proj h x h + h, c_fc / c_proj of 3072 with biases, two
+// LayerNorms; ln_f: 125,198,592. attention_types [[["global", "local"], 6]]: even layers global, odd layers attend
+// the last window_size (256) tokens.
+TEST_CASE("GPT-Neo-125M by hand: global and local layers from attention_types, a biased out_proj only", "[families][params]") {
+  json types = json::array();
+  for (int i = 0; i < 6; ++i) {
+    types.push_back("global");
+    types.push_back("local");
+  }
+  const json neo = {{"model_type", "gpt_neo"}, {"architectures", {"GPTNeoForCausalLM"}}, {"activation_function", "gelu_new"},
+                    {"attention_dropout", 0}, {"attention_layers", types},
+                    {"attention_types", {{{"global", "local"}, 6}}}, {"embed_dropout", 0}, {"gradient_checkpointing", false},
+                    {"hidden_size", 768}, {"intermediate_size", nullptr}, {"layer_norm_epsilon", 1e-05},
+                    {"max_position_embeddings", 2048}, {"num_heads", 12}, {"num_layers", 12}, {"resid_dropout", 0},
+                    {"summary_activation", nullptr}, {"summary_first_dropout", 0.1}, {"summary_proj_to_labels", true},
+                    {"summary_type", "cls_index"}, {"summary_use_proj", true}, {"vocab_size", 50257}, {"window_size", 256}};
+  const long long h = 768;
+  const long long layer = 3 * h * h + h * h + h + 2 * h * 3072 + 3072 + h + 4 * h;
+  const long long total = 50257 * h + 2048 * h + 12 * layer + 2 * h;
+  const ModelSpec m = parse(neo);
+  CHECK(total == 125198592LL);
+  CHECK(count_params(m).total == total);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[1].attn.window == 256);
+  CHECK(m.layers[1].attn.o_bias);
+  CHECK_FALSE(m.layers[1].attn.qkv_bias);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  json short_list = neo;
+  short_list["attention_types"] = {{{"global", "local"}, 5}};
+  CHECK(std::string(error_of(short_list).what()) ==
+        "/model/attention_types lists 10 kinds for 12 layers; expected [[[\"global\", \"local\"], n], ...], one kind per layer in all");
+  json odd = neo;
+  odd["attention_types"] = {{{"global", "sparse"}, 6}};
+  CHECK(std::string(error_of(odd).what()) ==
+        "/model/attention_types names a kind other than global or local; expected [[[\"global\", \"local\"], n], ...], one kind "
+        "per layer in all");
+}
