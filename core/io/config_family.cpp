@@ -72,6 +72,9 @@ json with_family_defaults(const json& config, const FamilyTraits& family, std::v
     for (const auto& [field, config_key] : family.key_aliases)
       if (field == d.key) key = config_key;
     if (out.contains(key)) continue;
+    bool spelled_otherwise = false;
+    for (const auto& [field, alt] : family.alt_keys) spelled_otherwise = spelled_otherwise || (field == d.key && out.contains(alt));
+    if (spelled_otherwise) continue;
     // layer_types names every layer's kind: a pattern is then neither read nor missing.
     if (key == "sliding_window_pattern" && out.contains("layer_types")) continue;
     out[key] = d.value;
@@ -92,6 +95,7 @@ void check_schema(const json& config, const FamilyTraits& family, const std::vec
   for (const auto& k : foreign) {
     bool aliased = false;
     for (const auto& [field, key] : family.key_aliases) aliased = aliased || key == k;
+    for (const auto& [field, key] : family.alt_keys) aliased = aliased || key == k;
     if (!aliased && config.contains(k)) found.push_back(k);
   }
   if (found.empty()) return;

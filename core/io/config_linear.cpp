@@ -77,7 +77,7 @@ LayerSpec hybrid_layer(bool recurrent, const RecurrentSpec& g, const AttentionSp
 
 void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t) {
   const DeltaNetDefaults d = deltanet_defaults(t.model_type);
-  const i64 L = read_hybrid_frame(r, m, {d.hidden, d.layers, d.vocab, 0, false});
+  const i64 L = read_hybrid_frame(r, m, {d.hidden, d.layers, d.vocab, t.model_type == std::string("olmo_hybrid") ? 65536 : 0, false});
   m.activation = r.string_or("hidden_act", "silu");
   m.mtp_layers = r.nonneg_int_or("mtp_num_hidden_layers", 0);  // Qwen3.5's MTP module: reported, not counted
   config_ignore(r, {"mtp_use_dedicated_embeddings", "full_attention_interval", "mamba_ssm_dtype", "router_aux_loss_coef",
@@ -114,8 +114,13 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
   g.kind = RecurrentKind::GatedDeltaNet;
   g.heads = r.positive_int_or("linear_num_value_heads", olmo ? a.n_heads : 32);
   g.groups = r.positive_int_or("linear_num_key_heads", olmo ? a.n_heads : 16);
-  g.state_dim = r.positive_int_or("linear_key_head_dim", olmo ? std::max<i64>(1, 3 * m.hidden / (4 * g.groups)) : 128);
-  g.head_dim = r.positive_int_or("linear_value_head_dim", olmo ? 2 * g.state_dim : 128);
+  // OlmoHybridConfig: int(0.75 * hidden / key heads), values twice as wide (bounded so that the defaults cannot
+  // overflow; a real size past 2^40 is refused by the count).
+  const i64 olmo_key = std::clamp<i64>(static_cast<i64>(0.75 * static_cast<double>(std::min<i64>(m.hidden, i64(1) << 40)) /
+                                                        static_cast<double>(g.groups)),
+                                       1, i64(1) << 40);
+  g.state_dim = r.positive_int_or("linear_key_head_dim", olmo ? olmo_key : 128);
+  g.head_dim = r.positive_int_or("linear_value_head_dim", olmo ? 2 * std::min<i64>(g.state_dim, i64(1) << 40) : 128);
   g.conv_kernel = r.positive_int_or("linear_conv_kernel_dim", 4);
   g.chunk = 64;  // fla's chunk_gated_delta_rule
   g.state_bits = config_state_bits(r, "mamba_ssm_dtype", 0);

@@ -73,13 +73,15 @@ std::vector<bool> routed_layers(Reader& r, i64 L) {
 }  // namespace
 
 i64 rotary_dims(Reader& r, i64 head_dim) {
+  // transformers 5 keeps the share in rope_parameters; it wins over the top-level key, which a family's default
+  // may have filled (Phi's 0.5 where phi-2 says 0.4 in rope_parameters).
   double factor = r.number_in_or("partial_rotary_factor", 0, 1, -1);
   if (r.has("rope_parameters")) {
     const json* rp = r.raw("rope_parameters");
     if (rp->is_object() && rp->contains("partial_rotary_factor")) {
       Reader p = r.object("rope_parameters");
       const double f = p.number_in_or("partial_rotary_factor", 0, 1, -1);
-      if (factor < 0) factor = f;
+      if (f >= 0) factor = f;
     }
   }
   // rotary_dim (MiniMax-M2, GPT-J): the rotated width itself; transformers turns it into partial_rotary_factor.

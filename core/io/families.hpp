@@ -87,6 +87,9 @@ struct FamilyTraits {
   std::vector<FieldDefault> defaults = {}; // transformers' documented defaults of the fields we read
   // Fields this family's configs spell their own way: {field we read, the config's key} (EXAONE 3's num_layers).
   std::vector<std::pair<std::string, std::string>> key_aliases = {};
+  // Fields a config may spell either way: {field we read, another key} (BLOOM-176B's n_embed and n_layer, where
+  // bloom-560m writes hidden_size): the other key is read where the field is absent.
+  std::vector<std::pair<std::string, std::string>> alt_keys = {};
   NormKind norm = NormKind::RMS;           // the norm of every layer and the final norm
   bool norm_bias = false;                  // LayerNorm with a bias (StarCoder2, StableLM, Phi-MoE)
   const char* bias_key = "attention_bias";  // the key BiasRule::Key reads

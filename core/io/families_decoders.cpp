@@ -367,7 +367,7 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   // expert_hidden_dim) behind a sigmoid router with its e_score_correction_bias, and num_shared_experts shared ones.
   // The MTP layer is stored as layer num_hidden_layers: reported, not counted.
   FamilyTraits hy3{"hy_v3", {}, {"HYV3ForCausalLM"}};
-  hy3.bias = BiasRule::None;
+  hy3.mlp_bias_key = true;  // attention_bias and mlp_bias (false by default; the release omits both)
   hy3.qk_norm_key = "qk_norm";
   hy3.moe = MoeRule::DeepSeekLike;
   hy3.routing_bias_key = "moe_router_enable_expert_bias";

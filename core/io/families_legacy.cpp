@@ -136,7 +136,9 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
   bloom.embedding_norm = true;
   bloom.tied_default = true;
   bloom.intermediate_multiple = 4;  // BloomMLP: 4 x hidden_size, whatever n_inner says
-  bloom.key_aliases = {{"num_hidden_layers", "n_layer"}, {"num_attention_heads", "n_head"}};
+  // BloomConfig's attribute_map (n_layer, n_head) and its n_embed keyword: bloom-560m writes hidden_size, n_layer
+  // and n_head, BLOOM-176B n_embed, n_layer and num_attention_heads.
+  bloom.alt_keys = {{"hidden_size", "n_embed"}, {"num_hidden_layers", "n_layer"}, {"num_attention_heads", "n_head"}};
   bloom.ignored_keys = {"n_inner", "attention_softmax_in_fp32", "bias_dropout_fusion", "masked_softmax_fusion",
                         "offset_alibi", "skip_bias_add", "skip_bias_add_qkv", "slow_but_exact", "seq_length"};
   bloom.config_class = "BloomConfig";
@@ -168,9 +170,10 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
                       {"tie_word_embeddings", true}};
   v.push_back(bigcode);
 
-  // MPT (MosaicML's MPT-7B and 30B; transformers' MptModel): ALiBi, Wqkv and out_proj without biases, an MLP of
-  // expansion_ratio x d_model without biases, LayerNorms without bias (transformers drops them whatever no_bias
-  // says), the head tied to wte. attn_config must say alibi (MPT without it learns positions, not modelled).
+  // MPT (MosaicML's MPT-7B and 30B; transformers' MptModel, vLLM's mpt.py): ALiBi, Wqkv and out_proj without biases
+  // (no_bias true; false is refused), an MLP of expansion_ratio x d_model without biases (vLLM reads the ratio,
+  // transformers fixes 4, as every release has), LayerNorms without bias, the head tied to wte. attn_config must say
+  // alibi and plain multi-head attention; ffn_config the plain MLP (llm-foundry's GQA and GLU variants are refused).
   FamilyTraits mpt = family("mpt", "MPTForCausalLM");
   mpt.architectures.push_back("MptForCausalLM");
   mpt.norm_bias = false;
@@ -183,10 +186,11 @@ void add_legacy_families(std::vector<FamilyTraits>& v) {
   mpt.intermediate_ratio_key = "expansion_ratio";
   mpt.intermediate_multiple = 4;
   mpt.attn_config_key = "attn_config";
+  mpt.fixed_keys = {{"no_bias", true}};
   mpt.key_aliases = {{"hidden_size", "d_model"}, {"num_attention_heads", "n_heads"}, {"num_hidden_layers", "n_layers"},
                      {"max_position_embeddings", "max_seq_len"}};
-  mpt.ignored_keys = {"tokenizer_name", "no_bias", "norm_type", "learned_pos_emb", "emb_pdrop", "embedding_fraction", "init_config",
-                      "init_device", "logit_scale", "verbose", "ffn_config", "fc_type", "use_pad_tok_in_ffn"};
+  mpt.ignored_keys = {"tokenizer_name", "norm_type", "learned_pos_emb", "emb_pdrop", "embedding_fraction", "init_config",
+                      "init_device", "logit_scale", "verbose", "fc_type", "use_pad_tok_in_ffn"};
   mpt.config_class = "MptConfig";
   mpt.source = "mpt/configuration_mpt.py, modeling_mpt.py (MptBlock: norm_1 / norm_2 without bias, MptMLP)";
   mpt.defaults = {{"hidden_size", 2048}, {"num_attention_heads", 16}, {"num_hidden_layers", 24},

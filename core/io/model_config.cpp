@@ -125,6 +125,8 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
   for (const auto& [field, key] : t.key_aliases) r.alias(field, key);
+  for (const auto& [field, alt] : t.alt_keys)
+    if (!r.has(field) && r.has(alt)) r.alias(field, alt);
   m.norm = t.norm;
   m.norm_bias = t.norm_bias;
   m.norm_weight = t.norm_weight;
@@ -152,7 +154,17 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
                                           " without ALiBi learns positions, which Infercast does not model for it");
     if (ac.boolean_or("qk_ln", false))
       ac.fail("qk_ln", "unsupported", ac.child_path("qk_ln") + " is true: q/k LayerNorms are not modelled for " + t.config_class);
+    if (ac.string_or("attn_type", "multihead_attention") != "multihead_attention")
+      ac.fail("attn_type", "unsupported", ac.child_path("attn_type") + " holds \"" + ac.string("attn_type") +
+                                              "\"; Infercast models " + t.config_class + " with multihead_attention only");
     for (const auto& key : ac.unread()) ac.raw(key);  // kernels, clipping, scales: no count changes
+  }
+  if (t.attn_config_key[0] && r.has("ffn_config")) {
+    Reader fc = r.object("ffn_config");
+    if (fc.string_or("ffn_type", "mptmlp") != "mptmlp")
+      fc.fail("ffn_type", "unsupported", fc.child_path("ffn_type") + " holds \"" + fc.string("ffn_type") + "\"; Infercast models " +
+                                             t.config_class + " with the plain MLP (mptmlp) only");
+    for (const auto& key : fc.unread()) fc.raw(key);
   }
   check_kv_divides(r, nh, nkv, "num_attention_heads", "num_key_value_heads");
   const i64 hd = head_dim_of(r, h, nh, "num_attention_heads");
@@ -161,6 +173,10 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     if (m.max_position < 1)
       r.fail("max_position_embeddings", "missing_field", r.child_path("max_position_embeddings") +
                                                              " is missing; expected the rows of the learned position table (a positive integer)");
+    if (m.max_position > limit::kPositionRows)
+      r.fail("max_position_embeddings", "out_of_range", r.child_path("max_position_embeddings") + " holds " +
+                                                            std::to_string(m.max_position) + "; expected at most " +
+                                                            std::to_string(limit::kPositionRows) + " rows of learned positions");
     m.position_rows = m.max_position + t.position_offset;
   }
   m.embedding_norm = t.embedding_norm;
@@ -234,6 +250,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
           if (!entry.is_array() || entry.size() != 2 || !entry[0].is_array() || !entry[1].is_number_integer()) bad("holds an entry that is not [kinds, n]");
           const i64 times = entry[1].get<i64>();
           if (times < 0 || times > L) bad("repeats an entry " + std::to_string(times) + " times");
+          if (entry[0].empty()) continue;
           for (i64 k = 0; k < times; ++k)
             for (const auto& kind : entry[0]) {
               if (!kind.is_string() || (kind != "global" && kind != "local")) bad("names a kind other than global or local");

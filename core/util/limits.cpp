@@ -15,6 +15,7 @@ const std::vector<LimitEntry>& limits() {
       {"message_bytes", static_cast<double>(kMessageBytes), "bytes", "an error message; a longer one keeps its head and its tail"},
       {"text_config_depth", kTextConfigDepth, "levels", "text_config nested inside text_config in a model config"},
       {"model_layers", static_cast<double>(kModelLayers), "layers", "layers of a model: num_hidden_layers or its family's key, and a GGUF's block_count (the largest published models have about 200)"},
+      {"position_rows", static_cast<double>(kPositionRows), "rows", "rows of a learned position table: max_position_embeddings or its family's key (GPT-2's n_positions, 1,024; StarCoder's 8,192)"},
       {"request_entries", static_cast<double>(kRequestEntries), "entries", "entries of /workload/requests (their counts add up to at most 1000000 requests)"},
       {"analysis_steps", kAnalysisSteps, "steps", "steps one analysis makes operators for: prefill chunks (the longest request over /workload/prefill_chunk) plus decode intervals (where requests' keys cross a sliding window, an attention chunk or the attention tile)"},
       {"request_steps", kRequestSteps, "request-steps", "request entries, plus each entry's prefill chunks, plus each entry's own decode boundaries times the layer groups (the decode's running sums touch a request once, and at each of its boundaries once per layer group)"},

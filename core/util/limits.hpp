@@ -19,6 +19,7 @@ constexpr std::uint64_t kMessageBytes = 2048;          // an error message (long
 constexpr int kTextConfigDepth = 3;                    // text_config inside text_config
 // Models
 constexpr std::int64_t kModelLayers = 100000;          // layers of a model (the largest published have about 200)
+constexpr std::int64_t kPositionRows = std::int64_t(1) << 32;  // rows of a learned position table (GPT-2: 1,024)
 // Workloads and sweeps
 constexpr std::uint64_t kRequestEntries = 65536;       // entries of /workload/requests (their counts add to 1e6)
 constexpr double kAnalysisSteps = 65536;               // steps one analysis makes operators for: prefill chunks + decode intervals

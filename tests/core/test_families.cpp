@@ -1694,3 +1694,42 @@ TEST_CASE("GPT-Neo-125M by hand: global and local layers from attention_types, a
         "/model/attention_types names a kind other than global or local; expected [[[\"global\", \"local\"], n], ...], one kind "
         "per layer in all");
 }
+
+// Spellings and refusals the review of the GPT lineage found (issue 20's standard: a config is read as its runtime
+// reads it, or refused by name):
+//   BLOOM-176B writes n_embed, n_layer and num_attention_heads where bloom-560m writes hidden_size, n_layer and n_head
+//   (BloomConfig takes both): 14336 wide, 70 layers, 112 heads: 176,247,271,424, BigScience's stated count;
+//   transformers 5 keeps phi-2's RoPE share (0.4) in rope_parameters, which wins over PhiConfig's default 0.5;
+//   MPT variants Infercast does not model (biases, grouped-query attention, a gated MLP) are refused, not counted
+//   as the plain MPT.
+TEST_CASE("The GPT lineage's other spellings: BLOOM-176B's n_embed, phi-2's rope_parameters, MPT's variants refused",
+          "[families][params]") {
+  const long long h = 14336;
+  const long long layer = h * 3 * h + 3 * h + h * h + h + h * 4 * h + 4 * h + 4 * h * h + h + 4 * h;
+  const long long total = 250880 * h + 2 * h + 70 * layer + 2 * h;
+  CHECK(total == 176247271424LL);
+  const ModelSpec bloom = parse({{"model_type", "bloom"}, {"n_embed", 14336}, {"n_layer", 70}, {"num_attention_heads", 112},
+                                 {"vocab_size", 250880}, {"pretraining_tp", 4}, {"slow_but_exact", false}});
+  CHECK(count_params(bloom).total == total);
+  CHECK(bloom.layers[0].attn.n_heads == 112);
+  for (const auto& w : bloom.warnings) CHECK(w.code != "model.unused_field");
+
+  const ModelSpec phi = parse({{"model_type", "phi"}, {"hidden_size", 2560}, {"num_attention_heads", 32},
+                               {"rope_parameters", {{"partial_rotary_factor", 0.4}, {"rope_theta", 10000.0}, {"rope_type", "default"}}}});
+  CHECK(phi.layers[0].attn.rope_dim == 32);
+
+  const json mpt = {{"model_type", "mpt"}, {"d_model", 256}, {"n_heads", 4}, {"n_layers", 2}, {"vocab_size", 1000}};
+  CHECK(count_params(parse(mpt)).total == 1000 * 256 + 2 * (4 * 256 * 256 + 2 * 256 * 1024 + 2 * 256) + 256);
+  json biased = mpt;
+  biased["no_bias"] = false;
+  CHECK(std::string(error_of(biased).what()) ==
+        "/model/no_bias holds false; Infercast models MptConfig with true only (as the released checkpoints have it)");
+  json gqa = mpt;
+  gqa["attn_config"] = {{"attn_type", "grouped_query_attention"}, {"kv_n_heads", 1}};
+  CHECK(std::string(error_of(gqa).what()) ==
+        "/model/attn_config/attn_type holds \"grouped_query_attention\"; Infercast models MptConfig with multihead_attention only");
+  json glu = mpt;
+  glu["ffn_config"] = {{"ffn_type", "mptglu"}};
+  CHECK(std::string(error_of(glu).what()) ==
+        "/model/ffn_config/ffn_type holds \"mptglu\"; Infercast models MptConfig with the plain MLP (mptmlp) only");
+}
