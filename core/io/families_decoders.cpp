@@ -385,6 +385,22 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                   {"qk_norm", true},           {"moe_router_enable_expert_bias", true}};
   add(hy3);
 
+  // dots.llm1 (dots1; transformers' modular_dots1.py): Qwen3's attention (per-head q/k norms) and DeepSeek-V3's
+  // layers: dense MLPs on the first first_k_dense_replace layers, then n_routed_experts behind a sigmoid router with
+  // its e_score_correction_bias and n_shared_experts shared ones. Sliding layers only where layer_types names them
+  // (the released config has no window).
+  FamilyTraits dots1{"dots1", {}, {"Dots1ForCausalLM"}};
+  dots1.qk_norm = true;
+  dots1.moe = MoeRule::DeepSeekLike;
+  dots1.config_class = "Dots1Config";
+  dots1.source = "dots1/configuration_dots1.py, modular_dots1.py (Dots1Attention: Qwen3Attention; Dots1MoE: DeepseekV3MoE)";
+  dots1.ignored_keys = {"moe_layer_freq"};
+  dots1.defaults = {{"vocab_size", 152064},      {"hidden_size", 4608},       {"intermediate_size", 10944},
+                    {"moe_intermediate_size", 1408}, {"num_hidden_layers", 62}, {"num_attention_heads", 32},
+                    {"num_key_value_heads", 32}, {"first_k_dense_replace", 0}, {"hidden_act", "silu"},
+                    {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false}};
+  add(dots1);
+
   // ERNIE 4.5 (dense): biases on every projection when use_bias.
   FamilyTraits ernie{"ernie4_5", {}, {"Ernie4_5ForCausalLM"}};
   ernie.bias_key = "use_bias";

@@ -1733,3 +1733,26 @@ TEST_CASE("The GPT lineage's other spellings: BLOOM-176B's n_embed, phi-2's rope
   CHECK(std::string(error_of(glu).what()) ==
         "/model/ffn_config/ffn_type holds \"mptglu\"; Infercast models MptConfig with the plain MLP (mptmlp) only");
 }
+
+// dots.llm1 (dots1; tests/data/configs/dots.llm1.base.json, SOURCES.md), module by module as modular_dots1.py names
+// them (h = 4096, V = 152,064, 32 heads and 32 KV heads of 128): q, k, v, o without biases and q/k norms of 128;
+// layer 0 a dense MLP of 10944; 61 MoE layers: 128 experts of 1408, two shared (one MLP of 2816), gate.weight 128 x h
+// and e_score_correction_bias; two norms a layer; embedding, final norm and an untied head: 142,774,381,696, the
+// published total ("142B", 14B active).
+TEST_CASE("dots.llm1 by hand: Qwen3's attention with DeepSeek-V3's experts (dots1)", "[families][params]") {
+  const json cfg = data_config("dots.llm1.base.json");
+  const ModelSpec m = parse(cfg);
+  const long long h = 4096, V = 152064;
+  const long long attn = 4 * h * h + 2 * 128;
+  const long long expert = 3 * h * 1408;
+  const long long moe = 128 * expert + 2 * expert + 128 * h + 128;
+  const long long total = 2 * V * h + h + 62 * (attn + 2 * h) + 3 * h * 10944 + 61 * moe;
+  const auto c = count_params(m);
+  CHECK(total == 142774381696LL);
+  CHECK(c.total == total);
+  CHECK(c.active == total - 61 * 122 * expert);
+  CHECK(m.layers[0].attn.qk_norm);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.n_shared == 2);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+}
