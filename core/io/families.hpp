@@ -126,7 +126,11 @@ struct FamilyTraits {
   bool output_gate = false;                // a sigmoid gate on the attention output from h (AFMoE's gate_proj)
   bool norm_weight = true;                 // false: norms without parameters (OLMo 1)
   bool o_bias = false;                     // o_proj has a bias whatever the attention's bias rule says (GPT-Neo)
-  const char* multi_query_key = "";        // a key that, true, gives one KV head (GPT-BigCode's multi_query, default true)
+  // A key that, true, gives one KV head or multi_query_groups_key's count of them (GPT-BigCode's multi_query, true by
+  // default; ChatGLM's multi_query_attention with multi_query_group_num, false by default).
+  const char* multi_query_key = "";
+  bool multi_query_default = true;
+  const char* multi_query_groups_key = "";
   const char* intermediate_ratio_key = ""; // the MLP's width as this key's multiple of the hidden size (MPT's expansion_ratio)
   // A nested object of attention settings (MPT's attn_config): alibi must be true (no positions are learned),
   // qk_ln false; the rest (clip_qkv, softmax_scale, kernels) changes no count.

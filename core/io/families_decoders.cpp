@@ -401,6 +401,37 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                     {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false}};
   add(dots1);
 
+  // ChatGLM2, ChatGLM3 and GLM-4-9B-chat (chatglm; THUDM's remote modeling_chatglm.py): a fused query_key_value
+  // (add_qkv_bias) and dense (add_bias_linear), multi_query_group_num KV heads of kv_channels where
+  // multi_query_attention, RoPE on half of each head, a fused SwiGLU (dense_h_to_4h), RMSNorms, an untied
+  // output_layer. rmsnorm false (LayerNorms) and post_layer_norm false (no final norm) are refused. The config class's
+  // defaults are ChatGLM2-6B's.
+  FamilyTraits chatglm{"chatglm", {}, {"ChatGLMModel", "ChatGLMForConditionalGeneration"}};
+  chatglm.fused_qkv = true;
+  chatglm.fused_gate_up = true;
+  chatglm.bias_key = "add_qkv_bias";
+  chatglm.o_bias_key = "add_bias_linear";
+  chatglm.mlp_bias_key = true;
+  chatglm.mlp_bias_name = "add_bias_linear";
+  chatglm.multi_query_key = "multi_query_attention";
+  chatglm.multi_query_default = false;
+  chatglm.multi_query_groups_key = "multi_query_group_num";
+  chatglm.key_aliases = {{"num_hidden_layers", "num_layers"}, {"intermediate_size", "ffn_hidden_size"},
+                         {"vocab_size", "padded_vocab_size"}, {"head_dim", "kv_channels"},
+                         {"max_position_embeddings", "seq_length"}};
+  chatglm.fixed_keys = {{"rmsnorm", true}, {"post_layer_norm", true}};
+  chatglm.ignored_keys = {"num_hidden_layers", "apply_query_key_layer_scaling", "attention_softmax_in_fp32",
+                          "bias_dropout_fusion", "fp32_residual_connection", "layernorm_epsilon", "rope_ratio",
+                          "original_rope", "classifier_dropout", "pre_seq_len", "prefix_projection"};
+  chatglm.config_class = "ChatGLMConfig";
+  chatglm.source = "THUDM/glm-4-9b-chat and chatglm3-6b configuration_chatglm.py, modeling_chatglm.py (GLMBlock, "
+                   "SelfAttention.query_key_value, MLP.dense_h_to_4h)";
+  chatglm.defaults = {{"num_hidden_layers", 28},  {"vocab_size", 65024},     {"hidden_size", 4096},
+                      {"intermediate_size", 13696}, {"head_dim", 128},       {"num_attention_heads", 32},
+                      {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"partial_rotary_factor", 0.5},
+                      {"hidden_act", "silu"}};
+  add(chatglm);
+
   // ERNIE 4.5 (dense): biases on every projection when use_bias.
   FamilyTraits ernie{"ernie4_5", {}, {"Ernie4_5ForCausalLM"}};
   ernie.bias_key = "use_bias";

@@ -146,7 +146,10 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
                            std::to_string(h) + "): the projections between the two widths are not modelled");
   m.vocab = r.positive_int("vocab_size");
   const i64 nh = r.positive_int("num_attention_heads");
-  const i64 nkv = t.multi_query_key[0] && r.boolean_or(t.multi_query_key, true) ? 1 : r.positive_int_or("num_key_value_heads", nh);
+  const bool multi_query = t.multi_query_key[0] && r.boolean_or(t.multi_query_key, t.multi_query_default);
+  if (t.multi_query_groups_key[0] && !multi_query) r.raw(t.multi_query_groups_key);  // read only with multi_query
+  const i64 nkv = multi_query ? (t.multi_query_groups_key[0] ? r.positive_int_or(t.multi_query_groups_key, 1) : 1)
+                              : r.positive_int_or("num_key_value_heads", nh);
   if (t.attn_config_key[0] && r.has(t.attn_config_key)) {
     Reader ac = r.object(t.attn_config_key);
     if (!ac.boolean_or("alibi", true))

@@ -1756,3 +1756,40 @@ TEST_CASE("dots.llm1 by hand: Qwen3's attention with DeepSeek-V3's experts (dots
   CHECK(m.layers[1].ffn.n_shared == 2);
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
+
+// GLM-4-9B-chat (chatglm; tests/data/configs/glm-4-9b-chat.json, SOURCES.md) and ChatGLM3-6B, module by module as the
+// remote modeling_chatglm.py names them (h = 4096, 32 heads and 2 KV groups of 128): query_key_value
+// h x (32 + 2 x 2) x 128 with its bias (add_qkv_bias), dense without one, dense_h_to_4h h x 2 x 13696 and
+// dense_4h_to_h, two RMSNorms a layer, final_layernorm, word_embeddings and an untied output_layer.
+// GLM-4-9B: 40 layers, 151,552 rows: 9,399,951,360. ChatGLM3-6B: 28 layers, 65,024 rows: 6,243,584,000. Both are what
+// the models' num_parameters summaries print.
+TEST_CASE("GLM-4-9B-chat and ChatGLM3-6B by hand: fused qkv with a bias, two KV groups (chatglm)", "[families][params]") {
+  const json cfg = data_config("glm-4-9b-chat.json");
+  const long long h = 4096;
+  const auto count = [&](long long V, long long L) {
+    const long long layer = h * (32 + 4) * 128 + (32 + 4) * 128 + 32 * 128 * h + 3 * h * 13696 + 2 * h;
+    return 2 * V * h + L * layer + h;
+  };
+  const ModelSpec m = parse(cfg);
+  CHECK(count(151552, 40) == 9399951360LL);
+  CHECK(count_params(m).total == count(151552, 40));
+  CHECK(m.layers[0].attn.n_kv_heads == 2);
+  CHECK(m.layers[0].attn.rope_dim == 64);
+  CHECK(m.layers[0].attn.qkv_bias);
+  CHECK_FALSE(m.layers[0].attn.o_bias);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  const json chatglm3 = {{"model_type", "chatglm"}, {"num_layers", 28}, {"padded_vocab_size", 65024}, {"hidden_size", 4096},
+                         {"ffn_hidden_size", 13696}, {"kv_channels", 128}, {"num_attention_heads", 32}, {"seq_length", 8192},
+                         {"multi_query_attention", true}, {"multi_query_group_num", 2}, {"add_bias_linear", false},
+                         {"add_qkv_bias", true}, {"rmsnorm", true}, {"post_layer_norm", true}};
+  CHECK(count(65024, 28) == 6243584000LL);
+  CHECK(count_params(parse(chatglm3)).total == 6243584000LL);
+  // Without multi_query_attention every head has its keys and values.
+  json mha = chatglm3;
+  mha["multi_query_attention"] = false;
+  CHECK(parse(mha).layers[0].attn.n_kv_heads == 32);
+  json ln = chatglm3;
+  ln["rmsnorm"] = false;
+  CHECK(std::string(error_of(ln).what()) ==
+        "/model/rmsnorm holds false; Infercast models ChatGLMConfig with true only (as the released checkpoints have it)");
+}
