@@ -23,6 +23,17 @@ std::string joined(const std::vector<std::string>& items) {
 
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : number_text(v); }
 
+// Where a family's defaults come from, for messages: a source that starts with a folder of transformers' models
+// ("gemma3/configuration_gemma3.py") is named as transformers'; another (a model repository's own files) as written.
+std::string source_text(const FamilyTraits& family) {
+  const std::string s = family.source;
+  const auto slash = s.find('/');
+  bool folder = slash != std::string::npos && slash > 0;
+  for (std::size_t i = 0; folder && i < slash; ++i)
+    folder = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_';
+  return folder ? "transformers " + s : s;
+}
+
 }  // namespace
 
 std::string model_label(const json& config) {
@@ -62,6 +73,21 @@ const FamilyTraits& family_of_config(const json& config, const std::string& path
                      where + " holds \"" + type + "\" (" + arch_text + "), which Infercast recognizes but does not model: " +
                          f->unsupported);
   return *f;
+}
+
+std::string type_from_architectures(const json& config, const std::string& path, std::vector<Warning>& warnings) {
+  const std::string where = path + "/model_type";
+  const auto archs = architectures_of(config);
+  const FamilyTraits* f = find_family_by_architecture(archs);
+  if (!f)
+    throw InputError("model.missing_field", where,
+                     where + " is missing; expected a string" +
+                         (archs.empty() ? std::string()
+                                        : " (its architectures " + joined(archs) + " name no family Infercast reads)"));
+  warnings.push_back(Warning{"model.family_by_architecture", where,
+                             where + " is missing; read as " + f->model_type + " because its architectures " +
+                                 joined(archs) + " name that family"});
+  return f->model_type;
 }
 
 json with_family_defaults(const json& config, const FamilyTraits& family, std::vector<std::string>& filled) {
@@ -112,8 +138,8 @@ void note_defaults(const FamilyTraits& family, const json& filled_config, const 
   for (const auto& k : filled) list += (list.empty() ? "" : ", ") + k + " " + value_text(filled_config.at(k));
   warnings.push_back(Warning{"model.defaults", path.empty() ? "/" : path,
                              (path.empty() ? std::string("the config") : path) + " omits " + std::to_string(filled.size()) +
-                                 " field(s); " + family.config_class + "'s defaults fill them: " + list + " (transformers " +
-                                 family.source + ")"});
+                                 " field(s); " + family.config_class + "'s defaults fill them: " + list + " (" +
+                                 source_text(family) + ")"});
 }
 
 bool non_finite_at(const json& config, const std::string& path, const std::string& pointer) {

@@ -18,6 +18,10 @@ namespace infercast {
 // for a family recognized but not modelled.
 const FamilyTraits& family_of_config(const json& config, const std::string& path, const std::string& type,
                                      std::vector<Warning>& warnings);
+// The model_type of a config that has none (remote-code checkpoints load through auto_map without one: MiniCPM-2B):
+// the family one of its architectures names, with a note in `warnings`. Throws model.missing_field (naming the
+// architectures when there are some) when they name none.
+std::string type_from_architectures(const json& config, const std::string& path, std::vector<Warning>& warnings);
 // `config` with the family's default for every field it omits (absent, not null); `filled` lists those fields.
 json with_family_defaults(const json& config, const FamilyTraits& family, std::vector<std::string>& filled);
 // Refuses a config that spells its sizes in another schema than the family's (GPT-2 style n_embd / n_layer /

@@ -878,7 +878,8 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     return inner_spec;
   }
   if (type.empty() && !native_deepseek) {
-    probe.string("model_type");  // throws missing_field
+    if (probe.has("model_type")) probe.string("model_type");  // null or another type: refused as such
+    type = type_from_architectures(config, path, m.warnings);
   }
   const FamilyTraits& family = native_deepseek ? *find_family("deepseek_v3") : family_of_config(config, path, type, m.warnings);
   m.model_type = native_deepseek ? "deepseek_v3" : type;

@@ -1793,3 +1793,15 @@ TEST_CASE("GLM-4-9B-chat and ChatGLM3-6B by hand: fused qkv with a bias, two KV 
   CHECK(std::string(error_of(ln).what()) ==
         "/model/rmsnorm holds false; Infercast models ChatGLMConfig with true only (as the released checkpoints have it)");
 }
+
+TEST_CASE("A config without model_type whose architectures name no family is refused naming them", "[families][errors]") {
+  json cfg = small("llama");
+  cfg.erase("model_type");
+  cfg["architectures"] = {"BertModel"};
+  const InputError e = error_of(cfg);
+  CHECK(e.code() == "model.missing_field");
+  CHECK(std::string(e.what()) ==
+        "/model/model_type is missing; expected a string (its architectures BertModel name no family Infercast reads)");
+  cfg["architectures"] = {"LlamaForCausalLM"};
+  CHECK(parse(cfg).model_type == "llama");
+}
