@@ -82,7 +82,9 @@ struct FamilyTraits {
   MoeRule moe = MoeRule::None;
   bool chunked_nope = false;               // Llama 4: chunked attention on RoPE layers, NoPE global layers, L2 qk-norm
   bool softcapping = false;                // attention and final logit soft-capping keys (Gemma 2/3): a tanh not counted
-  const char* source = "";                 // where the traits and defaults were read (transformers' files)
+  // Where the traits and defaults were read: a folder of transformers' models ("gemma3/configuration_gemma3.py"),
+  // named in messages as transformers', or a model repository's own files, named as written.
+  const char* source = "";
   const char* config_class = "";           // transformers' config class, named in messages ("LlamaConfig")
   std::vector<FieldDefault> defaults = {}; // transformers' documented defaults of the fields we read
   // Fields this family's configs spell their own way: {field we read, the config's key} (EXAONE 3's num_layers).
@@ -104,6 +106,9 @@ struct FamilyTraits {
   bool nope_layers = false;                // no_rope_layers / no_rope_layer_interval mark NoPE layers (SmolLM3)
   bool rope_sliding_only = false;          // full-attention layers have no RoPE (Cohere 2)
   const char* experts_key = "num_local_experts";  // MoeRule::Mixtral's expert count (OLMoE: num_experts)
+  // MoeRule::Mixtral applies only where experts_key holds a positive count; absent or 0, every layer is dense
+  // (MiniCPM: MiniCPM-MoE-8x2B writes num_experts, the dense models do not).
+  bool experts_optional = false;
   // A score-correction bias per expert: MoeRule::Mixtral's (MiniMax-M2); Layout::DeepSeek's when the config has no
   // topk_method (DeepSeek-V3's noaux_tc router; DeepSeek-V2's greedy and Mistral 4's softmax routers have none).
   bool routing_bias = false;

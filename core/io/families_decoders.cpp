@@ -604,6 +604,48 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   minimax_m2.ignored_keys = {"use_qk_norm", "qk_norm_type", "use_routing_bias", "use_mtp", "mtp_transformer_layers",
                              "num_mtp_modules", "attn_type_list"};
   add(minimax_m2);
+
+  // Nemotron-3, Minitron and Nemotron-Mini (NemotronForCausalLM): Llama's attention with RoPE on
+  // partial_rotary_factor of each head, an ungated MLP (up_proj, ReLU squared, down_proj; mlp_bias), LayerNorm1P (a
+  // LayerNorm with a weight and a bias) before attention, before the MLP and at the end, an untied head. vLLM's
+  // NemotronConfig also reads head_dim from kv_channels and the RoPE share from rope_percent / rope_percentage, as
+  // older checkpoints spell them; transformers' class reads neither (Minitron-8B's first config gave only kv_channels,
+  // 128, where hidden / heads is 85).
+  FamilyTraits nemotron{"nemotron", {}, {"NemotronForCausalLM"}};
+  nemotron.activation = "relu2";
+  nemotron.norm = NormKind::Layer;
+  nemotron.norm_bias = true;
+  nemotron.gated_mlp = false;
+  nemotron.mlp_bias_key = true;
+  nemotron.alt_keys = {{"head_dim", "kv_channels"}, {"partial_rotary_factor", "rope_percent"},
+                       {"partial_rotary_factor", "rope_percentage"}};
+  nemotron.config_class = "NemotronConfig";
+  nemotron.source = "nemotron/configuration_nemotron.py, modeling_nemotron.py (NemotronLayerNorm1P, NemotronMLP up_proj / "
+                    "down_proj); vLLM's transformers_utils/configs/nemotron.py (kv_channels, rope_percent)";
+  nemotron.defaults = {{"vocab_size", 256000},      {"hidden_size", 6144},       {"intermediate_size", 24576},
+                       {"num_hidden_layers", 32},   {"num_attention_heads", 48}, {"hidden_act", "relu2"},
+                       {"max_position_embeddings", 4096}, {"tie_word_embeddings", false}, {"partial_rotary_factor", 0.5},
+                       {"attention_bias", false},   {"mlp_bias", false}};
+  add(nemotron);
+
+  // MiniCPM 1, 2 and 4 (remote code, openbmb's modeling_minicpm.py; vLLM's models/minicpm.py): Llama's layout with
+  // muP scalars on the embedding, the residual branches and the logits (scale_emb, scale_depth, dim_model_base),
+  // which change no count. MiniCPM-MoE-8x2B writes num_experts: that many experts of intermediate_size behind a
+  // router without bias (w1, w2, w3), top num_experts_per_tok, on every layer. The head is tied unless the config
+  // says otherwise: MiniCPM-2B's config does not say, and its published 2,724,880,896 parameters count it tied.
+  // MiniCPM4's sparse_config (InfLLM v2's block-sparse attention past dense_len tokens) is not modelled: attention
+  // is timed dense, and the key is reported as unused.
+  FamilyTraits minicpm{"minicpm", {}, {"MiniCPMForCausalLM"}};
+  minicpm.tied_default = true;
+  minicpm.moe = MoeRule::Mixtral;
+  minicpm.experts_key = "num_experts";
+  minicpm.experts_optional = true;
+  minicpm.config_class = "MiniCPMConfig";
+  minicpm.ignored_keys = {"scale_emb", "dim_model_base", "scale_depth", "hidden_act_param", "use_mup"};
+  minicpm.source = "the model repositories' configuration_minicpm.py and modeling_minicpm.py (openbmb/MiniCPM-2B-sft-bf16, "
+                   "MiniCPM-MoE-8x2B); vLLM's models/minicpm.py (MiniCPMMoE)";
+  minicpm.defaults = {{"tie_word_embeddings", true}};
+  add(minicpm);
 }
 
 }  // namespace infercast

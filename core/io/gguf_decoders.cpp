@@ -25,7 +25,8 @@ const std::vector<Arch>& archs() {
       {"ernie4_5-moe", "ernie4_5_moe"}, {"hunyuan-moe", "hunyuan_v1_moe"}, {"hunyuan-dense", "hunyuan_v1_dense"},
       {"smollm3", "smollm3"},     {"internlm2", "internlm2"},   {"gemma2", "gemma2"},
       {"gemma3", "gemma3_text"},  {"gpt-oss", "gpt_oss"},       {"llama4", "llama4_text"},
-      {"deepseek2", "deepseek_v3"}, {"gemma3n", "gemma3n_text"},
+      {"deepseek2", "deepseek_v3"}, {"gemma3n", "gemma3n_text"}, {"nemotron", "nemotron"},
+      {"minicpm", "minicpm"},
       // The GPT lineage (io/families_legacy.cpp): their configs spell the sizes their own way (legacy_names below).
       {"gpt2", "gpt2"},           {"starcoder", "gpt_bigcode"}, {"gptneox", "gpt_neox"},
       {"phi2", "phi"},            {"bloom", "bloom"},           {"mpt", "mpt"},
@@ -257,17 +258,18 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     put("intermediate_size", "feed_forward_length", false);
     put("sliding_window", "attention.sliding_window", false);
   }
-  // Whatever RoPE does not rotate: rope.dimension_count of a head_dim (GLM, StableLM).
-  if (!num("rope.dimension_count").is_null() && (a == "glm4" || a == "glm4moe" || a == "stablelm")) {
+  // Whatever RoPE does not rotate: rope.dimension_count of a head_dim (GLM, StableLM, Nemotron).
+  if (!num("rope.dimension_count").is_null() && (a == "glm4" || a == "glm4moe" || a == "stablelm" || a == "nemotron")) {
     const double heads = num("attention.head_count").get<double>();
     const double hd = !num("attention.key_length").is_null() ? num("attention.key_length").get<double>()
                                                                : num("embedding_length").get<double>() / heads;
     cfg["partial_rotary_factor"] = num("rope.dimension_count").get<double>() / hd;
   }
   if (a == "granite" || a == "granitemoe" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
-      a == "glm4moe" || a == "hunyuan-moe" || a == "hunyuan-dense" || a == "smollm3" || a == "olmo2" || a == "olmoe")
+      a == "glm4moe" || a == "hunyuan-moe" || a == "hunyuan-dense" || a == "smollm3" || a == "olmo2" || a == "olmoe" ||
+      a == "nemotron")
     cfg["attention_bias"] = bias;
-  if (a == "granite" || a == "smollm3") cfg["mlp_bias"] = has_tensor("blk.0.ffn_up.bias");
+  if (a == "granite" || a == "smollm3" || a == "nemotron") cfg["mlp_bias"] = has_tensor("blk.0.ffn_up.bias");
   if (a == "starcoder2" || a == "ernie4_5" || a == "ernie4_5-moe") cfg["use_bias"] = bias;
   if (a == "internlm2") cfg["bias"] = has_tensor("blk.0.attn_qkv.bias");
   if (a == "command-r") cfg["use_qk_norm"] = q_norm;
@@ -296,6 +298,9 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     put("moe_num_shared_experts", "expert_shared_count", false);
     put("moe_layer_start_index", "leading_dense_block_count", false);
     put("moe_layer_interval", "moe_every_n_layers", false);
+  } else if (a == "minicpm") {  // MiniCPM-MoE: experts where the file counts them, else the dense model
+    put("num_experts", "expert_count", false);
+    put("num_experts_per_tok", "expert_used_count", false);
   } else if (a == "hunyuan-moe") {
     put("num_experts", "expert_count", true);
     put("moe_topk", "expert_used_count", true);

@@ -327,7 +327,9 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   FfnSpec moe = dense;
   moe.moe = true;
   std::vector<bool> is_moe(static_cast<std::size_t>(L), false);
-  if (t.moe == MoeRule::Mixtral) {
+  const bool dense_family = t.experts_optional && r.nonneg_int_or(t.experts_key, 0) == 0;
+  if (dense_family) r.raw("num_experts_per_tok");  // a dense model's top-k selects nothing
+  if (t.moe == MoeRule::Mixtral && !dense_family) {
     moe.n_experts = r.positive_int(t.experts_key);
     moe.top_k = r.positive_int("num_experts_per_tok");
     moe.expert_intermediate = dense.intermediate;

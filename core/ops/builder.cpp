@@ -67,7 +67,7 @@ double Builder::norm_cost() const {
 double Builder::act_cost() const {
   const auto& a = m.activation;
   if (a.find("gelu") != std::string::npos) return s.convention.gelu_flops_per_element;
-  if (a == "relu") return 1;
+  if (a == "relu" || a == "fatrelu") return 1;  // FATReLU (MiniCPM-S): ReLU at a threshold, one compare and select
   if (a == "relu2") return 2;  // ReLU squared (Nemotron-H): max and a multiply
   // xIELU (Apertus): alpha_p x^2 + beta x where x > 0, alpha_n (expm1(min(x, eps)) - x) + beta x elsewhere: a
   // compare, a select and about four operations on the branch taken, the exponential counted as one.

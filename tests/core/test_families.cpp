@@ -1794,6 +1794,94 @@ TEST_CASE("GLM-4-9B-chat and ChatGLM3-6B by hand: fused qkv with a bias, two KV 
         "/model/rmsnorm holds false; Infercast models ChatGLMConfig with true only (as the released checkpoints have it)");
 }
 
+// Minitron-8B-Base and Nemotron-Mini-4B-Instruct (nemotron; tests/data/configs/, SOURCES.md), module by module as
+// modeling_nemotron.py names them: q_proj h x (heads x 128), k_proj and v_proj h x (8 x 128), o_proj, up_proj and
+// down_proj (no gate: ReLU squared), input_layernorm and post_attention_layernorm as LayerNorm1P (a weight and a
+// bias each), the final norm likewise, embed_tokens and an untied lm_head (V = 256,000).
+// Minitron-8B: h = 4096, 48 heads, MLP 16384, 32 layers: 8,271,699,968 (its bf16 checkpoint is 16.5 GB).
+// Nemotron-Mini-4B: h = 3072, 24 heads, MLP 9216, 32 layers, the head size spelled kv_channels: 4,190,509,056 (the
+// Hub's "4.19B").
+TEST_CASE("Minitron-8B and Nemotron-Mini-4B by hand: ReLU-squared MLP, LayerNorm1P, half RoPE (nemotron)",
+          "[families][params]") {
+  const auto count = [](long long h, long long heads, long long I) {
+    const long long attn = h * heads * 128 + 2 * h * 8 * 128 + heads * 128 * h;
+    const long long layer = attn + 2 * h * I + 2 * 2 * h;
+    return 2 * 256000 * h + 32 * layer + 2 * h;
+  };
+  CHECK(count(4096, 48, 16384) == 8271699968LL);
+  CHECK(count(3072, 24, 9216) == 4190509056LL);
+  const json minitron = data_config("minitron-8b-base.json");
+  const ModelSpec m = parse(minitron);
+  CHECK(count_params(m).total == 8271699968LL);
+  CHECK(m.layers[0].attn.head_dim == 128);
+  CHECK(m.layers[0].attn.rope_dim == 64);
+  CHECK_FALSE(m.layers[0].ffn.gated);
+  CHECK(m.activation == "relu2");
+  CHECK(m.norm == NormKind::Layer);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  const ModelSpec mini = parse(data_config("nemotron-mini-4b-instruct.json"));
+  CHECK(count_params(mini).total == 4190509056LL);
+  for (const auto& w : mini.warnings) CHECK(w.code != "model.unused_field");
+  // Minitron-8B's first config spelled the head size kv_channels and older ones the RoPE share rope_percent, as
+  // vLLM reads them; with neither head key the head would be hidden / heads, which 48 does not divide.
+  json old = minitron;
+  old.erase("head_dim");
+  old.erase("partial_rotary_factor");
+  old["kv_channels"] = 128;
+  old["rope_percent"] = 0.25;
+  const ModelSpec o = parse(old);
+  CHECK(count_params(o).total == 8271699968LL);
+  CHECK(o.layers[0].attn.rope_dim == 32);
+  old.erase("kv_channels");
+  CHECK(std::string(error_of(old).what()) ==
+        "/model/hidden_size holds 4096, which is not a multiple of /model/num_attention_heads (48); give head_dim explicitly");
+}
+
+// MiniCPM-2B-sft (minicpm; tests/data/configs/minicpm-2b-sft-fp32.json, SOURCES.md): remote code without a model_type,
+// found through its architectures. Llama's modules (h = 2304, 36 heads and 36 KV heads of 64, MLP 5760, 40 layers,
+// V = 122,753), two RMSNorms a layer and the final one, the head tied (the config does not say; MiniCPMConfig's
+// default): 2,724,880,896, the count MiniCPM-2B's public MTEB records print. MiniCPM-MoE-8x2B's layers (its card: 8
+// experts, 2 active) replace the MLP with 8 experts of 5760 and a router of 8 x h: 13,590,468,864 without the
+// embedding, the card's "13.6B".
+TEST_CASE("MiniCPM-2B by hand, found by its architectures; MiniCPM-MoE's experts (minicpm)", "[families][params]") {
+  const long long h = 2304, V = 122753;
+  const long long attn = 4 * h * h;
+  const long long mlp = 3 * h * 5760;
+  CHECK(V * h + 40 * (attn + mlp + 2 * h) + h == 2724880896LL);
+  const json cfg = data_config("minicpm-2b-sft-fp32.json");
+  CHECK_FALSE(cfg.contains("model_type"));
+  const ModelSpec m = parse(cfg);
+  CHECK(m.model_type == "minicpm");
+  CHECK(count_params(m).total == 2724880896LL);
+  CHECK(m.tied_embeddings);
+  const Warning* found = warning(m, "model.family_by_architecture");
+  REQUIRE(found);
+  CHECK(found->message ==
+        "/model/model_type is missing; read as minicpm because its architectures MiniCPMForCausalLM name that family");
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // MiniCPM-2B-128k writes tie_word_embeddings false: an untied head of V x h.
+  json untied = cfg;
+  untied["tie_word_embeddings"] = false;
+  CHECK(count_params(parse(untied)).total == 2724880896LL + V * h);
+
+  json moe = cfg;
+  moe["num_experts"] = 8;
+  moe["num_experts_per_tok"] = 2;
+  const ModelSpec e = parse(moe);
+  const auto c = count_params(e);
+  const long long layer = attn + 8 * mlp + 8 * h + 2 * h;
+  CHECK(c.total == V * h + 40 * layer + h);
+  CHECK(c.total - V * h == 13590468864LL);
+  CHECK(c.active == V * h + 40 * (attn + 2 * mlp + 8 * h + 2 * h) + h);
+  CHECK(e.layers[0].ffn.moe);
+  CHECK(e.layers[0].ffn.top_k == 2);
+  // num_experts 0 is the dense model, its top-k read and unused.
+  moe["num_experts"] = 0;
+  const ModelSpec d = parse(moe);
+  CHECK(count_params(d).total == 2724880896LL);
+  for (const auto& w : d.warnings) CHECK(w.code != "model.unused_field");
+}
+
 TEST_CASE("A config without model_type whose architectures name no family is refused naming them", "[families][errors]") {
   json cfg = small("llama");
   cfg.erase("model_type");

@@ -139,8 +139,8 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bloom, cohere2, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
-        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mistral, "
-        "mpt, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
+        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, minicpm, "
+        "mistral, mpt, nemotron, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder, starcoder2 "
         "(drop the model's config.json instead)");
   CHECK(gguf_error("") == "gguf.bad_magic | the file does not start with \"GGUF\"; expected a GGUF model file (llama.cpp)");
@@ -308,4 +308,45 @@ TEST_CASE("GGUF headers of the GPT lineage read into their configs, to the tenso
   CHECK(v["config"]["model_type"] == "mpt");
   CHECK(v["config"]["expansion_ratio"] == 4.0);
   CHECK(count_params(parse_model_config(v["config"])).total == v["params_total"].get<long long>());
+}
+
+TEST_CASE("GGUF headers of Nemotron and MiniCPM read into their configs, to the tensors' exact count", "[gguf][families]") {
+  const std::uint64_t h = 64, V = 1000, I = 256;
+  using Tensors = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
+  const auto blocks = [](Tiny& t, int L, const Tensors& per_layer) {
+    for (int i = 0; i < L; ++i)
+      for (const auto& [n, d] : per_layer) t.tensors.push_back({"blk." + std::to_string(i) + "." + n, d});
+  };
+  // Nemotron (llama.cpp's LLM_ARCH_NEMOTRON): LayerNorms with biases, an ungated MLP, RoPE on rope.dimension_count
+  // (8 of 16) of each head.
+  Tiny nem{"nemotron",
+           {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 256}, {"attention.head_count", 4},
+            {"attention.head_count_kv", 2}, {"rope.dimension_count", 8}, {"context_length", 4096}},
+           {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}, {"output_norm.bias", {h}}, {"output.weight", {h, V}}}};
+  blocks(nem, 2, {{"attn_norm.weight", {h}}, {"attn_norm.bias", {h}}, {"attn_q.weight", {h, h}}, {"attn_k.weight", {h, 32}},
+                  {"attn_v.weight", {h, 32}}, {"attn_output.weight", {h, h}}, {"ffn_norm.weight", {h}}, {"ffn_norm.bias", {h}},
+                  {"ffn_up.weight", {h, I}}, {"ffn_down.weight", {I, h}}});
+  json v = nlohmann::json::parse(call_bytes("gguf", nem.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "nemotron");
+  CHECK(v["config"]["partial_rotary_factor"] == 0.5);
+  CHECK(v["config"]["mlp_bias"] == false);
+  ModelSpec m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].attn.rope_dim == 8);
+  CHECK_FALSE(m.layers[0].ffn.gated);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  // MiniCPM-MoE: a tied head (no output.weight), 4 experts (top 2) behind a router without bias.
+  Tiny cpm{"minicpm",
+           {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 32}, {"attention.head_count", 4},
+            {"attention.head_count_kv", 4}, {"expert_count", 4}, {"expert_used_count", 2}, {"context_length", 4096}},
+           {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}}};
+  blocks(cpm, 2, {{"attn_norm.weight", {h}}, {"attn_q.weight", {h, h}}, {"attn_k.weight", {h, h}}, {"attn_v.weight", {h, h}},
+                  {"attn_output.weight", {h, h}}, {"ffn_norm.weight", {h}}, {"ffn_gate_inp.weight", {h, 4}},
+                  {"ffn_gate_exps.weight", {h, 32, 4}}, {"ffn_up_exps.weight", {h, 32, 4}}, {"ffn_down_exps.weight", {32, h, 4}}});
+  v = nlohmann::json::parse(call_bytes("gguf", cpm.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "minicpm");
+  CHECK(v["config"]["tie_word_embeddings"] == true);
+  m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].ffn.n_experts == 4);
+  CHECK(m.layers[0].ffn.top_k == 2);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
 }
