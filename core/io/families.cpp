@@ -145,6 +145,17 @@ const std::vector<FamilyTraits>& model_families() {
                        {"sliding_window", 4096}};
     add(gemma2);
 
+    // VaultGemma (Google's differentially private Gemma): Gemma 2's layers without the post-norms (two norms a
+    // layer), Gemma2Config's defaults; VaultGemma-1B's config makes every layer full attention through layer_types.
+    FamilyTraits vaultgemma = gemma2;
+    vaultgemma.model_type = "vaultgemma";
+    vaultgemma.architectures = {"VaultGemmaForCausalLM"};
+    vaultgemma.norms = 2;
+    vaultgemma.source = "vaultgemma/modular_vaultgemma.py (VaultGemmaDecoderLayer deletes post_attention_layernorm and "
+                        "post_feedforward_layernorm)";
+    vaultgemma.config_class = "VaultGemmaConfig";
+    add(vaultgemma);
+
     FamilyTraits gemma3 = gemma2;
     gemma3.model_type = "gemma3_text";
     gemma3.aliases = {"gemma3"};

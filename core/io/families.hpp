@@ -108,7 +108,9 @@ struct FamilyTraits {
   const char* experts_key = "num_local_experts";  // MoeRule::Mixtral's expert count (OLMoE: num_experts)
   // MoeRule::Mixtral applies only where experts_key holds a positive count; absent or 0, every layer is dense
   // (MiniCPM: MiniCPM-MoE-8x2B writes num_experts, the dense models do not).
+  // Layout::DeepSeek: no routed experts where n_routed_experts is absent or 0 (every MLP dense), as for MoeRule::Mixtral.
   bool experts_optional = false;
+  bool v_head_from_hidden = false;         // Layout::DeepSeek: v_head_dim absent is hidden / heads (MiniCPM3)
   // A score-correction bias per expert: MoeRule::Mixtral's (MiniMax-M2); Layout::DeepSeek's when the config has no
   // topk_method (DeepSeek-V3's noaux_tc router; DeepSeek-V2's greedy and Mistral 4's softmax routers have none).
   bool routing_bias = false;

@@ -145,6 +145,20 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                     {"num_experts_per_tok", 8}, {"num_experts", 64}};
   add(olmoe);
 
+  // FlexOlmo (flex_olmo): OLMo 2's layers (post-norms after attention and MLP, no input norm: two norms a layer,
+  // whole-width q/k norms) with OLMoE's experts (num_experts of intermediate_size behind a router without bias).
+  // FlexOlmo-7x7B-1T runs all 7 experts (top 7).
+  FamilyTraits flex_olmo = olmoe;
+  flex_olmo.model_type = "flex_olmo";
+  flex_olmo.architectures = {"FlexOlmoForCausalLM"};
+  flex_olmo.config_class = "FlexOlmoConfig";
+  flex_olmo.source = "flex_olmo/configuration_flex_olmo.py, modular_flex_olmo.py (Olmo2's post-norms, OlmoeSparseMoeBlock)";
+  flex_olmo.defaults = {{"vocab_size", 100352},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                        {"num_hidden_layers", 32},   {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                        {"max_position_embeddings", 4096}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                        {"num_experts_per_tok", 5},  {"num_experts", 7}};
+  add(flex_olmo);
+
   // Granite 3.x: Llama's layout; embedding, attention, residual and logit multipliers scale activations and cost
   // nothing that is counted.
   FamilyTraits granite{"granite", {}, {"GraniteForCausalLM"}};
@@ -628,6 +642,20 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                        {"attention_bias", false},   {"mlp_bias", false}};
   add(nemotron);
 
+  // Arcee's AFM (arcee; transformers' ArceeConfig): Llama's attention and RMSNorms with Nemotron's ungated MLP
+  // (up_proj, ReLU squared, down_proj; mlp_bias), an untied head.
+  FamilyTraits arcee{"arcee", {}, {"ArceeForCausalLM"}};
+  arcee.activation = "relu2";
+  arcee.gated_mlp = false;
+  arcee.mlp_bias_key = true;
+  arcee.config_class = "ArceeConfig";
+  arcee.source = "arcee/configuration_arcee.py, modeling_arcee.py (ArceeMLP: up_proj and down_proj, relu2)";
+  arcee.defaults = {{"vocab_size", 32000},       {"hidden_size", 2560},       {"intermediate_size", 18432},
+                    {"num_hidden_layers", 32},   {"num_attention_heads", 32}, {"hidden_act", "relu2"},
+                    {"max_position_embeddings", 4096}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                    {"mlp_bias", false}};
+  add(arcee);
+
   // MiniCPM 1, 2 and 4 (remote code, openbmb's modeling_minicpm.py; vLLM's models/minicpm.py): Llama's layout with
   // muP scalars on the embedding, the residual branches and the logits (scale_emb, scale_depth, dim_model_base),
   // which change no count. MiniCPM-MoE-8x2B writes num_experts: that many experts of intermediate_size behind a
@@ -646,6 +674,41 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                    "MiniCPM-MoE-8x2B); vLLM's models/minicpm.py (MiniCPMMoE)";
   minicpm.defaults = {{"tie_word_embeddings", true}};
   add(minicpm);
+
+  // MiniCPM3 (minicpm3; transformers' MiniCPM3Config, whose defaults are MiniCPM3-4B's): DeepSeek-V2's MLA
+  // (q_a_proj, q_a_layernorm, q_b_proj, kv_a_proj_with_mqa, kv_a_layernorm, kv_b_proj, o_proj) with values of
+  // hidden / heads where v_head_dim is not given, Llama's dense MLP on every layer, the head tied; MiniCPM's muP
+  // scalars, and a head_dim that transformers overwrites with qk_rope_head_dim, change no count.
+  FamilyTraits minicpm3{"minicpm3", {}, {"MiniCPM3ForCausalLM"}};
+  minicpm3.layout = Layout::DeepSeek;
+  minicpm3.experts_optional = true;
+  minicpm3.v_head_from_hidden = true;
+  minicpm3.config_class = "MiniCPM3Config";
+  minicpm3.ignored_keys = {"scale_emb", "dim_model_base", "scale_depth", "head_dim"};
+  minicpm3.source = "minicpm3/modular_minicpm3.py (MiniCPM3Attention, MiniCPM3Config.__post_init__: v_head_dim)";
+  minicpm3.defaults = {{"vocab_size", 73448},      {"hidden_size", 2560},     {"intermediate_size", 6400},
+                       {"num_hidden_layers", 62},  {"num_attention_heads", 40}, {"num_key_value_heads", 40},
+                       {"hidden_act", "silu"},     {"max_position_embeddings", 32768}, {"tie_word_embeddings", true},
+                       {"attention_bias", false},  {"kv_lora_rank", 256},     {"q_lora_rank", 768},
+                       {"qk_nope_head_dim", 64},   {"qk_rope_head_dim", 32}};
+  add(minicpm3);
+
+  // Youtu-LLM (youtu; transformers' YoutuConfig, whose defaults are Youtu-LLM-2B's): DeepSeek-V3's MLA (q_lora_rank,
+  // kv_lora_rank, nope 128 + rope 64, values of 128) on Llama's body with a dense SwiGLU MLP on every layer (Qwen3's
+  // MLP: no biases, whatever mlp_bias says), the head tied. transformers sets head_dim to qk_rope_head_dim, which
+  // sizes nothing. The first Base revision's remote code named it youtu_llm.
+  FamilyTraits youtu{"youtu", {"youtu_llm"}, {"YoutuForCausalLM"}};
+  youtu.layout = Layout::DeepSeek;
+  youtu.experts_optional = true;
+  youtu.config_class = "YoutuConfig";
+  youtu.ignored_keys = {"head_dim", "mlp_bias"};
+  youtu.source = "youtu/configuration_youtu.py, modular_youtu.py (DeepseekV3Attention, Qwen3MLP)";
+  youtu.defaults = {{"vocab_size", 128256},      {"hidden_size", 2048},       {"intermediate_size", 6144},
+                    {"num_hidden_layers", 32},   {"num_attention_heads", 16}, {"num_key_value_heads", 16},
+                    {"hidden_act", "silu"},      {"max_position_embeddings", 131072}, {"tie_word_embeddings", true},
+                    {"attention_bias", false},   {"kv_lora_rank", 512},       {"q_lora_rank", 1536},
+                    {"qk_nope_head_dim", 128},   {"qk_rope_head_dim", 64},    {"v_head_dim", 128}};
+  add(youtu);
 }
 
 }  // namespace infercast

@@ -479,7 +479,9 @@ struct DeepSeekKeys {
   const char *hidden, *layers, *heads, *inter, *moe_inter, *experts, *shared, *topk, *first_dense, *vocab;
 };
 
-void parse_deepseek(Ctx& c, bool native, bool routing_bias, bool dsa_family) {
+void parse_deepseek(Ctx& c, bool native, const FamilyTraits& t) {
+  const bool routing_bias = t.routing_bias;
+  const bool dsa_family = std::string(t.model_type) == "deepseek_v32";
   Reader& r = c.r;
   ModelSpec& m = c.m;
   const DeepSeekKeys k = native ? DeepSeekKeys{"dim", "n_layers", "n_heads", "inter_dim", "moe_inter_dim", "n_routed_experts",
@@ -513,7 +515,10 @@ void parse_deepseek(Ctx& c, bool native, bool routing_bias, bool dsa_family) {
   a.kv_lora_rank = r.positive_int("kv_lora_rank");
   a.qk_nope_dim = r.positive_int("qk_nope_head_dim");
   a.qk_rope_dim = r.positive_int("qk_rope_head_dim");
-  a.v_head_dim = r.positive_int("v_head_dim");
+  a.v_head_dim = t.v_head_from_hidden && !r.has("v_head_dim") ? h / a.n_heads : r.positive_int("v_head_dim");
+  if (a.v_head_dim < 1)
+    r.fail("v_head_dim", "missing_field", r.child_path("v_head_dim") + " is missing and hidden_size (" + std::to_string(h) +
+                                              ") is smaller than the head count; expected a positive integer");
   a.head_dim = a.qk_nope_dim + a.qk_rope_dim;
   a.rope_dim = a.qk_rope_dim;
   a.qkv_bias = false;
@@ -531,6 +536,16 @@ void parse_deepseek(Ctx& c, bool native, bool routing_bias, bool dsa_family) {
 
   FfnSpec dense;
   dense.intermediate = r.positive_int(k.inter);
+  // A family whose models may have no experts (MiniCPM3): every MLP dense.
+  if (t.experts_optional && r.nonneg_int_or(k.experts, 0) == 0) {
+    for (const char* key : {k.topk, k.moe_inter, k.shared, k.first_dense}) r.raw(key);
+    LayerSpec layer;
+    layer.attn = a;
+    layer.ffn = dense;
+    m.layers.insert(m.layers.end(), static_cast<std::size_t>(L), layer);
+    m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);
+    return;
+  }
   FfnSpec moe;
   moe.moe = true;
   moe.n_experts = r.positive_int(k.experts);
@@ -897,7 +912,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::LlamaLike: parse_llama_like(c, family); break;
     case Layout::Falcon: parse_falcon(c, type); break;
     case Layout::DeepSeek:
-      parse_deepseek(c, native_deepseek, family.routing_bias, std::string(family.model_type) == "deepseek_v32");
+      parse_deepseek(c, native_deepseek, family);
       break;
     case Layout::Dbrx: parse_dbrx(top, m); break;
     case Layout::GatedDeltaNet: parse_gated_deltanet_hybrid(top, m, family); break;

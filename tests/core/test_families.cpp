@@ -1893,3 +1893,120 @@ TEST_CASE("A config without model_type whose architectures name no family is ref
   cfg["architectures"] = {"LlamaForCausalLM"};
   CHECK(parse(cfg).model_type == "llama");
 }
+
+// MiniCPM3-4B (minicpm3): the fields of openbmb's config.json as the MiniCPM3-RAG-LoRA repository's copy of it
+// shows them (https://huggingface.co/openbmb/MiniCPM3-RAG-LoRA/blame/main/config.json, `_name_or_path`
+// openbmb/MiniCPM3-4B; its longrope factors left out), module by module as modular_minicpm3.py names them: q_a_proj
+// h x 768, q_a_layernorm 768, q_b_proj 768 x 40 x (64 + 32), kv_a_proj_with_mqa h x (256 + 32), kv_a_layernorm 256,
+// kv_b_proj 256 x 40 x (64 + 64) (values of h / heads = 64: the config gives no v_head_dim), o_proj 40 x 64 x h; a
+// dense MLP of 6400 on all 62 layers, two norms a layer, the final norm, the head tied: 4,073,875,968, which the
+// 8.15 GB bf16 checkpoint bears out (untied it would be 8.52 GB).
+TEST_CASE("MiniCPM3-4B by hand: DeepSeek-V2's MLA with dense MLPs and values of hidden / heads (minicpm3)",
+          "[families][params]") {
+  const json cfg = {{"architectures", {"MiniCPM3ForCausalLM"}}, {"model_type", "minicpm3"}, {"bos_token_id", 1},
+                    {"eos_token_id", {2, 73440}}, {"hidden_act", "silu"}, {"initializer_range", 0.1},
+                    {"hidden_size", 2560}, {"num_hidden_layers", 62}, {"intermediate_size", 6400},
+                    {"max_position_embeddings", 32768}, {"num_attention_heads", 40}, {"num_key_value_heads", 40},
+                    {"qk_nope_head_dim", 64}, {"qk_rope_head_dim", 32}, {"q_lora_rank", 768}, {"kv_lora_rank", 256},
+                    {"rms_norm_eps", 1e-05}, {"head_dim", 96}, {"vocab_size", 73448}, {"scale_emb", 12},
+                    {"dim_model_base", 256}, {"scale_depth", 1.4}};
+  const long long h = 2560;
+  const long long attn = h * 768 + 768 + 768 * 40 * 96 + h * (256 + 32) + 256 + 256 * 40 * 128 + 40 * 64 * h;
+  const long long layer = attn + 3 * h * 6400 + 2 * h;
+  const long long total = 73448 * h + 62 * layer + h;
+  CHECK(total == 4073875968LL);
+  const ModelSpec m = parse(cfg);
+  CHECK(count_params(m).total == total);
+  CHECK(m.tied_embeddings);
+  CHECK(m.layers[0].attn.kind == AttnKind::MLA);
+  CHECK(m.layers[0].attn.v_head_dim == 64);
+  CHECK_FALSE(m.layers[61].ffn.moe);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // A v_head_dim written wins; DeepSeek-V2's own family still requires it.
+  json v = cfg;
+  v["v_head_dim"] = 32;
+  CHECK(parse(v).layers[0].attn.v_head_dim == 32);
+  json ds2 = cfg;
+  ds2["model_type"] = "deepseek_v2";
+  ds2["architectures"] = {"DeepseekV2ForCausalLM"};
+  CHECK(std::string(error_of(ds2).what()) == "/model/v_head_dim is missing; expected a positive integer");
+}
+
+// Four families of transformers 5 over blocks Infercast has, each counted by hand to its published total. The
+// configs are the released models' fields as third-party audits of the Hub's files tabulate them (the files
+// themselves are gated or were not reachable): Youtu-LLM-2B, VaultGemma-1B, AFM-4.5B-Base, FlexOlmo-7x7B-1T.
+// - Youtu-LLM-2B (youtu): MLA as DeepSeek-V3 (q_a 2048 x 1536, q_a norm, q_b 1536 x 16 x 192, kv_a 2048 x 576,
+//   kv_a norm 512, kv_b 512 x 16 x 256, o 16 x 128 x 2048), a dense SwiGLU of 6144 on all 32 layers, the head tied:
+//   1,961,560,064, the Hub's count of its BF16 safetensors ("1.96B" in its paper).
+// - VaultGemma-1B (vaultgemma): Gemma 2's attention with 4 heads of 256 (wider than h = 1152), a GeGLU of 6912, two
+//   norms a layer (the post-norms deleted), 26 layers, the head tied: 1,038,741,120, the Hub's count.
+// - AFM-4.5B-Base (arcee): 20 heads and 4 KV heads of 128, an ungated ReLU-squared MLP of 18432 (up, down), 36
+//   layers, V = 128,004 untied: 4,619,184,640 (published: "about 4.619B").
+// - FlexOlmo-7x7B-1T (flex_olmo): OLMo 2's layers (whole-width q/k norms, two post-norms) with 7 experts of 11008
+//   (all 7 active), V = 100,352 untied: 33,270,665,216, the total_parameters of its safetensors index (float32).
+TEST_CASE("Youtu-LLM, VaultGemma, AFM and FlexOlmo by hand (youtu, vaultgemma, arcee, flex_olmo)", "[families][params]") {
+  const json youtu = {{"model_type", "youtu"}, {"architectures", {"YoutuForCausalLM"}}, {"vocab_size", 128256},
+                      {"hidden_size", 2048}, {"intermediate_size", 6144}, {"num_hidden_layers", 32},
+                      {"num_attention_heads", 16}, {"num_key_value_heads", 16}, {"kv_lora_rank", 512},
+                      {"q_lora_rank", 1536}, {"qk_rope_head_dim", 64}, {"qk_nope_head_dim", 128}, {"v_head_dim", 128},
+                      {"head_dim", 64}, {"tie_word_embeddings", true}, {"rope_interleave", true}, {"mlp_bias", false},
+                      {"rope_parameters", {{"rope_type", "default"}, {"rope_theta", 1600000}}}};
+  long long h = 2048;
+  const long long mla = h * 1536 + 1536 + 1536 * 16 * 192 + h * 576 + 512 + 512 * 16 * 256 + 16 * 128 * h;
+  long long total = 128256 * h + 32 * (mla + 3 * h * 6144 + 2 * h) + h;
+  CHECK(total == 1961560064LL);
+  ModelSpec m = parse(youtu);
+  CHECK(count_params(m).total == total);
+  CHECK(m.layers[0].attn.kind == AttnKind::MLA);
+  CHECK_FALSE(m.layers[31].ffn.moe);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+
+  json vault = {{"model_type", "vaultgemma"}, {"architectures", {"VaultGemmaForCausalLM"}}, {"vocab_size", 256000},
+                {"hidden_size", 1152}, {"intermediate_size", 6912}, {"num_hidden_layers", 26},
+                {"num_attention_heads", 4}, {"num_key_value_heads", 4}, {"head_dim", 256},
+                {"hidden_activation", "gelu_pytorch_tanh"}, {"query_pre_attn_scalar", 256}, {"sliding_window", 512},
+                {"attn_logit_softcapping", nullptr}, {"final_logit_softcapping", nullptr}, {"max_position_embeddings", 1024},
+                {"rope_theta", 10000.0}};
+  vault["layer_types"] = std::vector<std::string>(26, "full_attention");
+  h = 1152;
+  total = 256000 * h + 26 * (4 * h * 1024 + 3 * h * 6912 + 2 * h) + h;
+  CHECK(total == 1038741120LL);
+  m = parse(vault);
+  CHECK(count_params(m).total == total);
+  CHECK(m.tied_embeddings);
+  CHECK(m.layers[0].attn.window == 0);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // Without layer_types, Gemma2Config's alternation: layer 0 slides, layer 1 is full.
+  vault.erase("layer_types");
+  m = parse(vault);
+  CHECK(m.layers[0].attn.window == 512);
+  CHECK(m.layers[1].attn.window == 0);
+
+  const json afm = {{"model_type", "arcee"}, {"architectures", {"ArceeForCausalLM"}}, {"vocab_size", 128004},
+                    {"hidden_size", 2560}, {"intermediate_size", 18432}, {"num_hidden_layers", 36},
+                    {"num_attention_heads", 20}, {"num_key_value_heads", 4}, {"head_dim", 128}, {"hidden_act", "relu2"},
+                    {"max_position_embeddings", 65536}, {"tie_word_embeddings", false},
+                    {"rope_scaling", {{"rope_type", "yarn"}, {"factor", 20.0}, {"original_max_position_embeddings", 4096}}}};
+  h = 2560;
+  total = 2 * 128004 * h + 36 * (2 * h * 2560 + 2 * h * 512 + 2 * h * 18432 + 2 * h) + h;
+  CHECK(total == 4619184640LL);
+  m = parse(afm);
+  CHECK(count_params(m).total == total);
+  CHECK_FALSE(m.layers[0].ffn.gated);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+
+  const json flex = {{"model_type", "flex_olmo"}, {"architectures", {"FlexOlmoForCausalLM"}}, {"vocab_size", 100352},
+                     {"hidden_size", 4096}, {"intermediate_size", 11008}, {"num_hidden_layers", 32},
+                     {"num_attention_heads", 32}, {"num_key_value_heads", 32}, {"num_experts", 7},
+                     {"num_experts_per_tok", 7}, {"norm_topk_prob", false}, {"max_position_embeddings", 4096},
+                     {"rope_theta", 500000}, {"tie_word_embeddings", false}, {"torch_dtype", "float32"}};
+  h = 4096;
+  total = 2 * 100352 * h + 32 * (4 * h * h + 2 * h + 7 * 3 * h * 11008 + 7 * h + 2 * h) + h;
+  CHECK(total == 33270665216LL);
+  m = parse(flex);
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  CHECK(c.active == total);
+  CHECK(m.layers[0].attn.qk_norm);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+}
