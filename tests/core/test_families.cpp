@@ -1843,7 +1843,7 @@ TEST_CASE("Minitron-8B and Nemotron-Mini-4B by hand: ReLU-squared MLP, LayerNorm
 // default): 2,724,880,896, the count MiniCPM-2B's public MTEB records print. MiniCPM-MoE-8x2B's layers (its card: 8
 // experts, 2 active) replace the MLP with 8 experts of 5760 and a router of 8 x h: 13,590,468,864 without the
 // embedding, the card's "13.6B".
-TEST_CASE("MiniCPM-2B by hand, found by its architectures; MiniCPM-MoE's experts (minicpm)", "[families][params]") {
+TEST_CASE("MiniCPM-2B by hand, found by its architectures, and MiniCPM-MoE's experts (minicpm)", "[families][params]") {
   const long long h = 2304, V = 122753;
   const long long attn = 4 * h * h;
   const long long mlp = 3 * h * 5760;
