@@ -166,19 +166,7 @@ void parse_kimi_linear(Reader& r, ModelSpec& m) {
   const i64 first_dense = r.nonneg_int_or("first_k_dense_replace", 1);
   const i64 freq = r.positive_int_or("moe_layer_freq", 1);
   for (i64 i = 0; i < L; ++i) routed[static_cast<std::size_t>(i)] = i >= first_dense && i % freq == 0;
-  if (r.has("mlp_layer_types")) {
-    const auto types = r.string_array_or("mlp_layer_types");
-    if (static_cast<i64>(types.size()) != L)
-      r.fail("mlp_layer_types", "invalid", r.child_path("mlp_layer_types") + " has " + std::to_string(types.size()) +
-                                               " entries; expected one per layer (" + std::to_string(L) + ")");
-    for (std::size_t i = 0; i < types.size(); ++i) {
-      if (types[i] != "dense" && types[i] != "sparse")
-        throw InputError("model.unsupported", r.child_path("mlp_layer_types") + "/" + std::to_string(i),
-                         r.child_path("mlp_layer_types") + "/" + std::to_string(i) + " holds \"" + types[i] +
-                             "\"; expected dense or sparse");
-      routed[i] = types[i] == "sparse";
-    }
-  }
+  if (const auto listed = config_mlp_layer_types(r, L); !listed.empty()) routed = listed;
 
   m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {

@@ -907,6 +907,14 @@ TEST_CASE("Kimi-Linear-48B-A3B by hand: KDA beside NoPE MLA and 256 experts + a 
   for (int i = 1; i <= 27; ++i) types.push_back(i % 4 == 0 || i == 27 ? "full_attention" : "linear_attention");
   native["layer_types"] = types;
   CHECK(count_params(parse(native)).total == c.total);
+  // transformers' mlp_layer_types decides which layers route, as for every family that writes it (one list reader):
+  // the same dense first layer, a list that also names an MTP layer cut to the layers, a wrong name refused.
+  json listed = native;
+  listed["mlp_layer_types"] = json::array({"dense"});
+  for (int i = 1; i < 28; ++i) listed["mlp_layer_types"].push_back("sparse");
+  CHECK(count_params(parse(listed)).total == c.total);
+  listed["mlp_layer_types"][3] = "moe";
+  CHECK(std::string(error_of(listed).what()) == "/model/mlp_layer_types/3 holds \"moe\"; expected dense or sparse");
   // Without a layer list the sources disagree: refused, naming the field.
   json bare = cfg;
   bare.erase("linear_attn_config");
