@@ -656,6 +656,22 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                     {"mlp_bias", false}};
   add(arcee);
 
+  // BitNet b1.58 (bitnet; transformers' BitNetConfig and modular_bitnet.py): Llama's attention and RMSNorms, a gated
+  // MLP (GemmaMLP, never a bias) with ReLU squared, and two sub-norms a layer: attn_sub_norm (hidden wide) on the
+  // attention output before o_proj and ffn_sub_norm (intermediate wide) before down_proj. Its quantization_config
+  // (quant_method bitnet) declares the ternary weights (io/model_config.cpp, read_quantization).
+  FamilyTraits bitnet{"bitnet", {}, {"BitNetForCausalLM"}};
+  bitnet.activation = "relu2";
+  bitnet.bias = BiasRule::Key;
+  bitnet.sub_norms = true;
+  bitnet.config_class = "BitNetConfig";
+  bitnet.source = "bitnet/configuration_bitnet.py, modular_bitnet.py (BitNetAttention.attn_sub_norm, BitNetMLP.ffn_sub_norm)";
+  bitnet.defaults = {{"vocab_size", 128256},      {"hidden_size", 2560},       {"intermediate_size", 6912},
+                     {"num_hidden_layers", 30},   {"num_attention_heads", 20}, {"num_key_value_heads", 5},
+                     {"hidden_act", "relu2"},     {"max_position_embeddings", 2048}, {"tie_word_embeddings", false},
+                     {"attention_bias", false}};
+  add(bitnet);
+
   // MiniCPM 1, 2 and 4 (remote code, openbmb's modeling_minicpm.py; vLLM's models/minicpm.py): Llama's layout with
   // muP scalars on the embedding, the residual branches and the logits (scale_emb, scale_depth, dim_model_base),
   // which change no count. MiniCPM-MoE-8x2B writes num_experts: that many experts of intermediate_size behind a

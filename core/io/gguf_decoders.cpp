@@ -26,7 +26,7 @@ const std::vector<Arch>& archs() {
       {"smollm3", "smollm3"},     {"internlm2", "internlm2"},   {"gemma2", "gemma2"},
       {"gemma3", "gemma3_text"},  {"gpt-oss", "gpt_oss"},       {"llama4", "llama4_text"},
       {"deepseek2", "deepseek_v3"}, {"gemma3n", "gemma3n_text"}, {"nemotron", "nemotron"},
-      {"minicpm", "minicpm"},
+      {"minicpm", "minicpm"},     {"bitnet", "bitnet"},
       // The GPT lineage (io/families_legacy.cpp): their configs spell the sizes their own way (legacy_names below).
       {"gpt2", "gpt2"},           {"starcoder", "gpt_bigcode"}, {"gptneox", "gpt_neox"},
       {"phi2", "phi"},            {"bloom", "bloom"},           {"mpt", "mpt"},
@@ -267,7 +267,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   }
   if (a == "granite" || a == "granitemoe" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
       a == "glm4moe" || a == "hunyuan-moe" || a == "hunyuan-dense" || a == "smollm3" || a == "olmo2" || a == "olmoe" ||
-      a == "nemotron")
+      a == "nemotron" || a == "bitnet")
     cfg["attention_bias"] = bias;
   if (a == "granite" || a == "smollm3" || a == "nemotron") cfg["mlp_bias"] = has_tensor("blk.0.ffn_up.bias");
   if (a == "starcoder2" || a == "ernie4_5" || a == "ernie4_5-moe") cfg["use_bias"] = bias;

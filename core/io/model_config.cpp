@@ -402,6 +402,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     if (!rule_ffn.empty()) layer.ffn = rule_ffn[static_cast<std::size_t>(i)];
     layer.norms = parallel ? t.parallel_norms : t.norms;  // a parallel block normalizes once (GPT-NeoX: twice)
     layer.parallel = parallel;
+    layer.sub_norms = t.sub_norms;
     m.layers.push_back(layer);
   }
 
@@ -647,6 +648,7 @@ static void read_quantization(Reader q, ModelSpec& m) {
   if (m.declared_quant.empty() && q.has("quant_algo")) m.declared_quant = "modelopt";
   if (m.declared_quant.empty() && q.has("bits") && q.has("group_size")) m.declared_quant = "mlx";
   const std::string& method = m.declared_quant;
+  bool online = false;  // weights quantized as the model runs: stored and loaded as they are (BitNet's online mode)
   if (method == "mlx") {
     // mlx-lm (mlx-community): `mode` affine (N-bit integers, an fp16 scale and bias per group of G: mlxN-gG), or
     // the MX / NV formats.
@@ -733,6 +735,21 @@ static void read_quantization(Reader q, ModelSpec& m) {
     q.raw("fmt");
     const json* scheme = q.raw("activation_scheme");
     if (scheme && scheme->is_string() && (*scheme == "dynamic" || *scheme == "static")) m.declared_activations = "fp8";
+  } else if (method == "bitnet") {
+    // BitNet b1.58 (transformers' BitNetQuantConfig): quantization_mode "offline" is the checkpoint of ternary
+    // weights packed four per byte with one scale per Linear (i2_s); "online" keeps bf16 masters and ternarizes them
+    // on the fly, so the stored and loaded weights are bf16. The embedding and the head stay bf16 either way.
+    const std::string mode = q.string_or("quantization_mode", "offline");
+    q.raw("linear_class");
+    if (mode == "offline") {
+      m.declared_weights = "i2_s";
+    } else {
+      online = true;
+      m.warnings.push_back(Warning{"model.quantization_online", q.child_path("quantization_mode"),
+                                   q.child_path("quantization_mode") + " holds \"" + mode +
+                                       "\": the checkpoint keeps bf16 weights and ternarizes them as it runs; weights are "
+                                       "forecast in bf16 (set precision.weights to i2_s or tq2_0 for a ternary runtime)"});
+    }
   } else if (method == "mxfp4") {
     m.declared_weights = "mxfp4";
   } else if (method == "fbgemm_fp8") {
@@ -760,7 +777,7 @@ static void read_quantization(Reader q, ModelSpec& m) {
   }
   // ModelOpt's mixed precision (NVIDIA's DeepSeek-V4 NVFP4): the routed experts in NVFP4, the rest as declared.
   if (q.string_or("moe_quant_algo", "") == "NVFP4") m.declared_expert_weights = "nvfp4";
-  if (m.declared_weights.empty()) {
+  if (m.declared_weights.empty() && !online) {
     m.warnings.push_back(Warning{"model.quantization_not_applied", q.path(),
                                  q.path() + " declares quant_method \"" + method +
                                      "\", which Infercast does not read; weights default to bf16 (set precision.weights)"});

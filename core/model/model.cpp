@@ -152,6 +152,9 @@ ParamCounts count_params(const ModelSpec& m) {
     if (L.has_attention) attention += attention_count(L.attn, h);
     if (L.recurrent.kind != RecurrentKind::None) attention += recurrent_params(L.recurrent, h.v);
     norms += Count(L.norms) * norm_w;
+    // BitNet's sub-norms: one of the hidden width after attention, one of the intermediate width in a dense MLP.
+    if (L.sub_norms)
+      norms += Count(norm_vectors(m)) * (h + (L.has_ffn && !L.ffn.moe ? Count(L.ffn.intermediate) : Count(0)));
     // Gemma 3n / Gemma 4 blocks: always active, counted with the dense MLPs (their matrices), the router (AltUp's
     // coefficients) and the norms (their vectors, layer_scalar's one value).
     const Count extra_dense = Count(2) * h * L.per_layer_input + Count(2) * h * L.laurel_rank;

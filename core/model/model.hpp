@@ -128,6 +128,9 @@ struct LayerSpec {
   bool parallel = false;  // attention and FFN read the same input (Falcon, GPT-J): one residual add
   bool has_attention = true;  // false: no softmax attention (a recurrent layer, or Nemotron-H's MLP-only blocks)
   bool has_ffn = true;        // false: a mixer-only block (Nemotron-H)
+  // BitNet's sub-norms: an RMSNorm of the attention output (hidden wide) before o_proj and one of the dense MLP's
+  // activated intermediate before down_proj.
+  bool sub_norms = false;
   // Gemma 3n / Gemma 4 blocks around attention and MLP (docs/formulas.md, "Gemma 3n and Gemma 4").
   i64 per_layer_input = 0;    // per-layer input width P: gate h x P, projection P x h, a norm of h
   i64 laurel_rank = 0;        // LAuReL: h x r and r x h projections and a norm of h (Gemma 3n)

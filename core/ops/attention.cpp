@@ -110,6 +110,8 @@ void add_attention(Builder& b, const GroupStep& gs) {
     b.elementwise("head_gate", G, n, T * nh * vhd, 1, 1).flops += c * T * nh * conv.silu_flops_per_element;
   }
   if (b.s.online_hadamard) b.elementwise("hadamard_o_in", G, n, T * nh * vhd, hadamard_flops_per_element(a.n_heads), 1);
+  if (gs.g.spec.sub_norms)  // BitNet's attn_sub_norm (sized hidden_size, which n_h x d equals in its checkpoints)
+    b.elementwise("attn_sub_norm", G, n, T * nh * vhd, b.norm_cost(), 1, h * norm_vectors(b.m));
   b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
 }
 

@@ -30,9 +30,9 @@ auto fields_of(const FfnSpec& x) {
 // Every field of a LayerSpec, bound by position: a field added to LayerSpec and not named here
 // does not compile.
 auto fields_of(const LayerSpec& x) {
-  const auto& [attn, recurrent, ffn, norms, parallel, has_attention, has_ffn, per_layer_input, laurel_rank, altup, layer_scalar, hc_mult, hc_sinkhorn_iters] = x;
+  const auto& [attn, recurrent, ffn, norms, parallel, has_attention, has_ffn, sub_norms, per_layer_input, laurel_rank, altup, layer_scalar, hc_mult, hc_sinkhorn_iters] = x;
   return std::make_tuple(fields_of(attn), fields_of(recurrent), fields_of(ffn), norms, parallel, has_attention, has_ffn,
-                         per_layer_input, laurel_rank, altup, layer_scalar, hc_mult, hc_sinkhorn_iters);
+                         sub_norms, per_layer_input, laurel_rank, altup, layer_scalar, hc_mult, hc_sinkhorn_iters);
 }
 
 std::string label_of(const LayerSpec& l) {

@@ -37,6 +37,8 @@ void add_dense_mlp(Builder& b, const GroupStep& gs, const std::string& prefix, d
   }
   if (b.s.online_hadamard)
     b.elementwise(prefix + "hadamard_down_in", G, n, T * width, hadamard_flops_per_element(static_cast<i64>(width)), 1);
+  if (gs.g.spec.sub_norms && prefix.empty())  // BitNet's ffn_sub_norm of the activated intermediate
+    b.elementwise("ffn_sub_norm", G, n, T * width, b.norm_cost(), 1, width * norm_vectors(b.m));
   b.gemm(prefix + "down_proj", G, n, T, width, h, bias);
 }
 

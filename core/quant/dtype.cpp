@@ -90,6 +90,10 @@ const std::vector<DType>& all_dtypes() {
       {"iq2_xxs", 2.0625, ComputeType::INT8, true, "GGUF IQ2_XXS: 66 bytes per 256 weights (lattice codebook)"},
       {"iq1_m", 1.75, ComputeType::INT8, true, "GGUF IQ1_M: 56 bytes per 256 weights (ternary codebook)"},
       {"iq1_s", 1.5625, ComputeType::INT8, true, "GGUF IQ1_S: 50 bytes per 256 weights (ternary codebook)"},
+      {"tq2_0", 2.0625, ComputeType::INT8, true, "GGUF TQ2_0: ternary weights, 2 bits each and an fp16 scale per 256 (66 bytes)"},
+      {"tq1_0", 1.6875, ComputeType::INT8, true, "GGUF TQ1_0: ternary weights, five in a byte and an fp16 scale per 256 (54 bytes)"},
+      {"i2_s", 2, ComputeType::INT8, true,
+       "ternary weights packed four in a byte with one scale per matrix (BitNet b1.58's checkpoint; bitnet.cpp's I2_S)"},
   };
   return table;
 }

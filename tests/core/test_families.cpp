@@ -2018,3 +2018,45 @@ TEST_CASE("Youtu-LLM, VaultGemma, AFM and FlexOlmo by hand (youtu, vaultgemma, a
   CHECK(m.layers[0].attn.qk_norm);
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
+
+// BitNet b1.58 2B4T (bitnet; tests/data/configs/bitnet-b1.58-2B-4T-bf16.json, SOURCES.md), module by module as
+// modular_bitnet.py names them (h = 2560, 20 heads and 5 KV heads of 128, MLP 6912, 30 layers, V = 128,256 tied):
+// q, k, v, o; gate, up, down (ReLU squared, no biases); input_layernorm, post_attention_layernorm, attn_sub_norm (h)
+// and ffn_sub_norm (6912); the final norm: 2,412,820,480, the total a public layer dump of the checkpoint prints.
+// Its ternary linears are 2,084,044,800 weights: packed four in a byte (the offline checkpoint, i2_s) they take
+// 521,011,200 bytes beside the bf16 embedding and norms, 1,178,562,560 in all, the 1,178,623,988-byte file less its
+// header and 210 scales.
+TEST_CASE("BitNet b1.58 2B4T by hand: sub-norms, and its ternary weights in bytes (bitnet)", "[families][params]") {
+  const json cfg = data_config("bitnet-b1.58-2B-4T-bf16.json");
+  const long long h = 2560, I = 6912, V = 128256;
+  const long long linear = 2 * h * h + 2 * h * 640 + 3 * h * I;
+  const long long norms = 3 * h + I;
+  CHECK(V * h + 30 * (linear + norms) + h == 2412820480LL);
+  const ModelSpec m = parse(cfg);
+  const auto c = count_params(m);
+  CHECK(c.total == 2412820480LL);
+  CHECK(c.norms == 30 * norms + h);
+  CHECK(m.layers[0].sub_norms);
+  CHECK(m.activation == "relu2");
+  // The bf16 masters are ternarized as the model runs: weights stay bf16, and a note says so.
+  CHECK(m.declared_weights.empty());
+  CHECK(warning(m, "model.quantization_online"));
+  CHECK_FALSE(warning(m, "model.quantization_not_applied"));
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // The packed checkpoint (quantization_mode offline): the linears in i2_s, the embedding and norms in bf16.
+  json packed = cfg;
+  packed["quantization_config"]["quantization_mode"] = "offline";
+  CHECK(parse(packed).declared_weights == "i2_s");
+  const json a = api_value("analyze", {{"model", packed}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"batch", 1}, {"prompt", 16}, {"gen", 2}}}});
+  CHECK(a["memory"]["weights_bytes"].get<double>() == 2.0 * V * h + 30 * linear / 4 + 2.0 * (30 * norms + h));
+  CHECK(a["memory"]["weights_bytes"].get<double>() == 1178562560.0);
+  // Each sub-norm is an operator of its width, before o_proj and before down_proj.
+  const auto& ops = a["ops"];
+  bool attn_sub = false, ffn_sub = false;
+  for (const auto& o : ops) {
+    if (o["name"] == "attn_sub_norm") attn_sub = true;
+    if (o["name"] == "ffn_sub_norm") ffn_sub = o["weight_bytes"].get<double>() == 30 * 2.0 * I;
+  }
+  CHECK(attn_sub);
+  CHECK(ffn_sub);
+}

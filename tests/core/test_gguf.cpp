@@ -137,7 +137,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   const auto at = arch.find("llama");
   arch.replace(at, 5, "rwkv6");
   CHECK(gguf_error(arch) ==
-        "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bloom, cohere2, command-r, dbrx, "
+        "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bitnet, bloom, cohere2, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
         "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, minicpm, "
         "mistral, mpt, nemotron, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
@@ -349,4 +349,49 @@ TEST_CASE("GGUF headers of Nemotron and MiniCPM read into their configs, to the 
   CHECK(m.layers[0].ffn.n_experts == 4);
   CHECK(m.layers[0].ffn.top_k == 2);
   CHECK(count_params(m).total == v["params_total"].get<long long>());
+}
+
+TEST_CASE("A GGUF of BitNet in TQ2_0 reads its sub-norms and its ternary bytes", "[gguf][families]") {
+  // llama.cpp's LLM_ARCH_BITNET: attn_sub_norm and ffn_sub_norm beside Llama's tensors, the linears in TQ2_0
+  // (ggml type 35: 66 bytes per 256 weights), norms and the tied embedding in F32 / F16.
+  const std::uint64_t h = 256, V = 1000, I = 512;
+  constexpr std::uint32_t kF32 = 0, kF16 = 1, kTQ2 = 35;
+  Writer w;
+  w.b = "GGUF";
+  w.put<std::uint32_t>(3);
+  const int L = 2;
+  w.put<std::uint64_t>(2 + 11 * L);  // tensors
+  w.put<std::uint64_t>(6);           // metadata
+  w.kv_str("general.architecture", "bitnet");
+  w.kv_u32("bitnet.block_count", L);
+  w.kv_u32("bitnet.embedding_length", static_cast<std::uint32_t>(h));
+  w.kv_u32("bitnet.feed_forward_length", static_cast<std::uint32_t>(I));
+  w.kv_u32("bitnet.attention.head_count", 4);
+  w.kv_u32("bitnet.attention.head_count_kv", 2);
+  w.tensor("token_embd.weight", {h, V}, kF16);
+  w.tensor("output_norm.weight", {h}, kF32);
+  for (int i = 0; i < L; ++i) {
+    const std::string p = "blk." + std::to_string(i) + ".";
+    w.tensor(p + "attn_norm.weight", {h}, kF32);
+    w.tensor(p + "attn_q.weight", {h, h}, kTQ2);
+    w.tensor(p + "attn_k.weight", {h, h / 2}, kTQ2);
+    w.tensor(p + "attn_v.weight", {h, h / 2}, kTQ2);
+    w.tensor(p + "attn_sub_norm.weight", {h}, kF32);
+    w.tensor(p + "attn_output.weight", {h, h}, kTQ2);
+    w.tensor(p + "ffn_norm.weight", {h}, kF32);
+    w.tensor(p + "ffn_gate.weight", {h, I}, kTQ2);
+    w.tensor(p + "ffn_up.weight", {h, I}, kTQ2);
+    w.tensor(p + "ffn_sub_norm.weight", {I}, kF32);
+    w.tensor(p + "ffn_down.weight", {I, h}, kTQ2);
+  }
+  const nlohmann::json v = nlohmann::json::parse(call_bytes("gguf", w.b))["value"];
+  CHECK(v["config"]["model_type"] == "bitnet");
+  CHECK(v["config"]["tie_word_embeddings"] == true);
+  const ModelSpec m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].sub_norms);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  // Every linear is TQ2_0: the file's format for the attention and MLP weights.
+  CHECK(v["precision"]["weights"] == "tq2_0");
+  CHECK(v["precision"]["by_class"]["ffn"] == "tq2_0");
+  CHECK(v["precision"]["by_class"]["embedding"] == "fp16");
 }
