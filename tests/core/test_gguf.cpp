@@ -187,6 +187,14 @@ struct Tiny {
   }
 };
 
+using Tensors = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
+
+// The same tensors in each of L blocks (blk.<i>.<name>).
+void blocks(Tiny& t, int L, const Tensors& per_layer) {
+  for (int i = 0; i < L; ++i)
+    for (const auto& [n, d] : per_layer) t.tensors.push_back({"blk." + std::to_string(i) + "." + n, d});
+}
+
 }  // namespace
 
 TEST_CASE("GGUF headers of the new families read into their configs, to the tensors' exact count", "[gguf][families]") {
@@ -245,11 +253,6 @@ TEST_CASE("GGUF headers of the new families read into their configs, to the tens
 
 TEST_CASE("GGUF headers of the GPT lineage read into their configs, to the tensors' exact count", "[gguf][families]") {
   const std::uint64_t h = 64, V = 1000, P = 256;
-  using Tensors = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
-  const auto blocks = [](Tiny& t, int L, const Tensors& per_layer) {
-    for (int i = 0; i < L; ++i)
-      for (const auto& [n, d] : per_layer) t.tensors.push_back({"blk." + std::to_string(i) + "." + n, d});
-  };
   // GPT-2: learned positions (position_embd), a fused qkv with biases, LayerNorms with biases, the converter's copy
   // of the embedding as output.weight (the file holds both).
   Tiny gpt2{"gpt2",
@@ -312,11 +315,6 @@ TEST_CASE("GGUF headers of the GPT lineage read into their configs, to the tenso
 
 TEST_CASE("GGUF headers of Nemotron and MiniCPM read into their configs, to the tensors' exact count", "[gguf][families]") {
   const std::uint64_t h = 64, V = 1000, I = 256;
-  using Tensors = std::vector<std::pair<std::string, std::vector<std::uint64_t>>>;
-  const auto blocks = [](Tiny& t, int L, const Tensors& per_layer) {
-    for (int i = 0; i < L; ++i)
-      for (const auto& [n, d] : per_layer) t.tensors.push_back({"blk." + std::to_string(i) + "." + n, d});
-  };
   // Nemotron (llama.cpp's LLM_ARCH_NEMOTRON): LayerNorms with biases, an ungated MLP, RoPE on rope.dimension_count
   // (8 of 16) of each head.
   Tiny nem{"nemotron",
