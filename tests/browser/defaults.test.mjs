@@ -184,6 +184,9 @@ test("the page's HTML holds the analysis made at build time; a link hides it unt
     await c.route(/\.wasm$/, async (route) => { await heldCore; await route.continue(); });
   }, 'commit');
   await linked.page.waitForSelector('#cards .card', { state: 'attached' });
+  // The body can be parsed before the stylesheet arrives; nothing is painted until it has (a stylesheet in the head
+  // blocks rendering), so the rules are read once it is loaded (a link's sheet exists only then).
+  await linked.page.waitForFunction(() => [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet));
   for (const id of ['cards', 'answer', 'status']) {
     assert.equal(await linked.page.evaluate((i) => getComputedStyle(document.getElementById(i)).visibility, id), 'hidden', id);
   }
