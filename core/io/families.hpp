@@ -24,7 +24,9 @@ enum class Layout {
   // Nemotron-NAS / DeciLM (io/config_decilm.cpp).
   DeciLM,
   // Kimi Linear: Kimi Delta Attention beside MLA, DeepSeek-V3's experts (io/config_kimi.cpp).
-  KimiLinear
+  KimiLinear,
+  // LongCat-Flash: two MLA sub-layers a block, a shortcut MoE with identity experts (io/config_longcat.cpp).
+  LongcatFlash
 };
 // Which layers use a sliding window when the config has no layer_types.
 enum class SlidingRule {

@@ -139,6 +139,23 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   step3p7.source = "step3p7/configuration_step3p7.py, modular_step3p7.py (Step3p7Attention: laguna's LagunaAttention)";
   v.push_back(step3p7);
 
+  // LongCat-Flash: blocks of two MLA attentions and two dense MLPs, a shortcut MoE beside the first MLP whose
+  // router also picks zero-computation (identity) experts. The checkpoint's MTP block (model.mtp.*) is not loaded by
+  // transformers and not counted.
+  FamilyTraits longcat{"longcat_flash", {}, {"LongcatFlashForCausalLM"}};
+  longcat.layout = Layout::LongcatFlash;
+  longcat.config_class = "LongcatFlashConfig";
+  longcat.source = "longcat_flash/configuration_longcat_flash.py, modular_longcat_flash.py; vLLM's models/longcat_flash.py";
+  longcat.key_aliases = {{"num_hidden_layers", "num_layers"}};
+  longcat.ignored_keys = {"num_hidden_layers"};
+  longcat.defaults = {{"num_hidden_layers", 28},     {"vocab_size", 131072},        {"hidden_size", 6144},
+                      {"num_attention_heads", 64},   {"hidden_act", "silu"},        {"max_position_embeddings", 131072},
+                      {"tie_word_embeddings", false}, {"attention_bias", false},    {"ffn_hidden_size", 12288},
+                      {"q_lora_rank", 1536},         {"kv_lora_rank", 512},         {"qk_nope_head_dim", 128},
+                      {"qk_rope_head_dim", 64},      {"v_head_dim", 128},           {"moe_topk", 12},
+                      {"n_routed_experts", 512},     {"zero_expert_num", 256},      {"expert_ffn_hidden_size", 2048}};
+  v.push_back(longcat);
+
   // Nemotron-NAS (DeciLM): Llama's blocks, each sized by block_configs, some without attention.
   FamilyTraits decilm{"nemotron-nas", {"deci", "nemotron_nas"}, {"DeciLMForCausalLM"}};
   decilm.layout = Layout::DeciLM;

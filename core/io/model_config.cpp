@@ -8,6 +8,7 @@
 #include "io/config_deepseek.hpp"
 #include "io/config_gemma.hpp"
 #include "io/config_kimi.hpp"
+#include "io/config_longcat.hpp"
 #include "io/config_mimo.hpp"
 #include "io/config_minimax.hpp"
 #include "io/config_hybrid.hpp"
@@ -947,6 +948,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Step3p7: parse_step3p7(top, m); break;
     case Layout::DeciLM: parse_decilm(top, m); break;
     case Layout::KimiLinear: parse_kimi_linear(top, m); break;
+    case Layout::LongcatFlash: parse_longcat_flash(top, m); break;
   }
   // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
   if (top.has("vision_config")) read_vision_config(top, type, m);

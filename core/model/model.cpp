@@ -179,7 +179,9 @@ ParamCounts count_params(const ModelSpec& m) {
       active_ffn += dense;
       continue;
     }
-    const Count r = h * f.n_experts + (f.router_bias ? f.n_experts : 0) + (f.score_correction_bias ? f.n_experts : 0) +
+    // The router scores every slot, identity experts included (LongCat-Flash's classifier and its bias).
+    const i64 slots = f.n_experts + f.zero_experts;
+    const Count r = h * slots + (f.router_bias ? slots : 0) + (f.score_correction_bias ? slots : 0) +
                     (f.router_scales ? h + f.n_experts : Count(0)) +
                     (f.hash_routed ? Count(m.vocab) * f.top_k : Count(0));  // DeepSeek-V4's tid2eid table
     // A latent MoE's experts work at the latent width; its two projections are dense and always active.
@@ -193,7 +195,14 @@ ParamCounts count_params(const ModelSpec& m) {
     ffn_dense += latent_proj;
     // A hash layer's token reads its own row of tid2eid (top_k entries), not the whole table.
     const Count table_unread = f.hash_routed ? Count(m.vocab - 1) * f.top_k : Count(0);
-    active_ffn += r + Count(f.top_k) * expert + shared + latent_proj + Count(-1) * table_unread;
+    // A token's top_k picks land on identity experts in the proportion zero_experts / slots under balanced
+    // routing (LongCat-Flash: 12 x 512 / 768 = 8 computed experts, its published 27B activated on average); the
+    // expected count is rounded to the parameter.
+    const Count picked = Count(f.top_k) * expert;
+    const Count computed = f.zero_experts > 0 ? Count((picked * f.n_experts).v / slots +
+                                                      ((picked * f.n_experts).v % slots * 2 >= slots ? 1 : 0))
+                                              : picked;
+    active_ffn += r + computed + shared + latent_proj + Count(-1) * table_unread;
   }
   ParamCounts c;
   c.embedding = embedding.v;

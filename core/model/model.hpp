@@ -103,6 +103,10 @@ struct FfnSpec {
   i64 n_experts = 0;
   i64 top_k = 0;
   i64 expert_intermediate = 0;
+  // Identity experts beside the routed ones (LongCat-Flash's zero-computation experts): the router scores
+  // n_experts + zero_experts slots and a token's top_k picks among them; a pick of an identity expert passes the
+  // token through unchanged, so a token computes top_k x n_experts / (n_experts + zero_experts) experts on average.
+  i64 zero_experts = 0;
   i64 n_shared = 0;             // shared experts (always active)
   i64 shared_intermediate = 0;  // width of each shared expert
   bool shared_gate = false;     // Qwen2-MoE: sigmoid gate on the shared expert (h x 1)

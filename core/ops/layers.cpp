@@ -23,8 +23,8 @@ auto fields_of(const RecurrentSpec& x) {
 // Every field of a FfnSpec, bound by position: a field added to FfnSpec and not named here
 // does not compile.
 auto fields_of(const FfnSpec& x) {
-  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, hash_routed, router_scales, gaussian_topk, act_params, latent] = x;
-  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, hash_routed, router_scales, gaussian_topk, act_params, latent);
+  const auto& [moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, zero_experts, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, hash_routed, router_scales, gaussian_topk, act_params, latent] = x;
+  return std::tie(moe, gated, bias, fused_gate_up, intermediate, n_experts, top_k, expert_intermediate, zero_experts, n_shared, shared_intermediate, shared_gate, shared_bias, router_bias, expert_bias, score_correction_bias, hash_routed, router_scales, gaussian_topk, act_params, latent);
 }
 
 // Every field of a LayerSpec, bound by position: a field added to LayerSpec and not named here

@@ -48,11 +48,14 @@ void add_moe(Builder& b, const GroupStep& gs) {
   const i64 n = gs.g.count;
   const std::string& G = gs.g.label;
   const double T = gs.T, h = static_cast<double>(b.m.hidden);
-  const double E = static_cast<double>(f.n_experts), k = static_cast<double>(f.top_k);
+  const double E = static_cast<double>(f.n_experts), slots = static_cast<double>(f.n_experts + f.zero_experts);
+  // Picks of identity experts (LongCat-Flash's zero-computation experts) compute nothing: under balanced routing a
+  // token computes top_k x E / slots experts; the combine still weighs all top_k picks.
+  const double k_picked = static_cast<double>(f.top_k), k = k_picked * E / slots;
   const double Ie = static_cast<double>(f.expert_intermediate);
   b.wclass = WeightClass::Router;
   if (f.router_scales) b.elementwise("router_norm", G, n, T * h, b.norm_cost() + 1, 1, h + E);  // Gemma 4
-  b.gemm("router", G, n, T, h, E, f.router_bias);
+  b.gemm("router", G, n, T, h, slots, f.router_bias);
   const double touched = experts_touched(conv.moe, E, k, T);
   const double routed = T * k;  // token-expert pairs
   const double up_width = (f.gated ? 2 : 1) * Ie;
@@ -70,7 +73,7 @@ void add_moe(Builder& b, const GroupStep& gs) {
   if (b.s.online_hadamard)
     b.elementwise("experts_hadamard_down_in", G, n, routed * Ie, hadamard_flops_per_element(f.expert_intermediate), 1);
   b.gemm("experts_down", G, n, routed, Ie, x, f.expert_bias, touched);
-  b.elementwise("experts_combine", G, n, T * x, 2 * k, k);
+  b.elementwise("experts_combine", G, n, T * x, 2 * k_picked, k_picked);
   if (f.latent > 0) {
     b.wclass = WeightClass::Ffn;
     b.gemm("fc2_latent_proj", G, n, T, x, h, f.bias);

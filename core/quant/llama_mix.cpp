@@ -140,9 +140,10 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
     if (!f.moe) {
       mlp(WeightClass::Ffn, f.intermediate, 1, f.bias, f.fused_gate_up, h);
     } else {
-      f32(WeightClass::Router, L, static_cast<double>(h) * f.n_experts);  // ffn_gate_inp: never quantized
-      if (f.router_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
-      if (f.score_correction_bias) f32(WeightClass::Router, L, static_cast<double>(f.n_experts));
+      const double slots = static_cast<double>(f.n_experts + f.zero_experts);
+      f32(WeightClass::Router, L, static_cast<double>(h) * slots);  // ffn_gate_inp: never quantized
+      if (f.router_bias) f32(WeightClass::Router, L, slots);
+      if (f.score_correction_bias) f32(WeightClass::Router, L, slots);
       if (f.hash_routed) f32(WeightClass::Router, L, static_cast<double>(m.vocab) * f.top_k);  // tid2eid
       mlp(WeightClass::Experts, f.expert_intermediate, static_cast<double>(f.n_experts), f.expert_bias, false,
           f.latent > 0 ? f.latent : h);

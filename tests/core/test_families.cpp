@@ -1765,6 +1765,51 @@ TEST_CASE("dots.llm1 by hand: Qwen3's attention with DeepSeek-V3's experts (dots
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
 
+// LongCat-Flash-Chat (longcat_flash; tests/data/configs/longcat-flash-chat.json, SOURCES.md), module by module as
+// modular_longcat_flash.py names them. Each of the 28 blocks: self_attn.{0,1}, two MLAs of DeepSeek-V3's shape
+// (h = 6144, 64 heads, q_lora 1536, kv_lora 512, nope 128 + rope 64, v 128); mlps.{0,1}, two SwiGLU MLPs of 12288;
+// input_layernorm.{0,1} and post_attention_layernorm.{0,1}; one MoE: router.classifier (512 + 256) x h and its
+// e_score_correction_bias of 768, 512 experts of 2048 (the 256 identity experts hold no weights). An untied head.
+// 560,664,980,480 without the checkpoint's MTP block (model.mtp.*: its own embedding, eh_proj h x 2h, enorm, hnorm,
+// two norms, one MLA, one dense MLP and a norm: 1,197,899,776), which transformers does not load; with it
+// 561,862,880,256, the Hub's total for the checkpoint as a public table of Hub totals gives it.
+TEST_CASE("LongCat-Flash by hand: two MLAs a block, a shortcut MoE with identity experts (longcat_flash)", "[families][params]") {
+  const ModelSpec m = parse(data_config("longcat-flash-chat.json"));
+  const long long h = 6144, V = 131072;
+  const long long mla = h * 1536 + 1536 + 1536 * 64 * 192 + h * 576 + 512 + 512 * 64 * 256 + 64 * 128 * h;
+  const long long dense = 3 * h * 12288, expert = 3 * h * 2048, router = 768 * h + 768;
+  const long long block = 2 * mla + 2 * dense + 4 * h + router + 512 * expert;
+  const long long total = 2 * V * h + 28 * block + h;
+  const long long mtp = V * h + 2 * h * h + 4 * h + mla + dense + h;
+  CHECK(total == 560664980480LL);
+  CHECK(total + mtp == 561862880256LL);
+  const auto c = count_params(m);
+  CHECK(c.total == total);
+  // Balanced routing over 768 slots: 12 x 512 / 768 = 8 experts computed a token, the published 27B on average.
+  CHECK(c.active == total - 28 * (512 - 8) * expert);
+  CHECK(c.active_no_embed == c.active - V * h);
+  CHECK(std::abs(static_cast<double>(c.active_no_embed) / 1e9 - 27.1) < 0.1);
+  REQUIRE(m.layers.size() == 56);
+  CHECK(m.layers[0].ffn.moe);
+  CHECK(m.layers[0].ffn.zero_experts == 256);
+  CHECK(m.layers[0].ffn.n_shared == 1);
+  CHECK(m.layers[0].ffn.shared_intermediate == 12288);
+  CHECK_FALSE(m.layers[1].ffn.moe);
+  CHECK(m.layers[1].attn.kind == AttnKind::MLA);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // A decode token: the router scores 768 slots; the experts' GEMMs run for 8 computed experts, the combine
+  // weighs all 12 picks.
+  const auto ops = step_ops(m, group_layers(m), {Request{0, 1, 1}}, settings());
+  CHECK(find_op(ops, "router").flops == 28 * 2.0 * h * 768);
+  CHECK(find_op(ops, "experts_gate_up").flops == 28 * 2.0 * 8 * h * 2 * 2048);
+  CHECK(find_op(ops, "experts_down").flops == 28 * 2.0 * 8 * 2048 * h);
+  CHECK(find_op(ops, "experts_combine").flops == 28 * 2.0 * 12 * h);
+  // An identity expert that is not "identity" is refused, naming the key.
+  json other = data_config("longcat-flash-chat.json");
+  other["zero_expert_type"] = "zero";
+  CHECK_THROWS_WITH(parse(other), Catch::Contains("/zero_expert_type holds \"zero\"; expected identity"));
+}
+
 // GLM-4-9B-chat (chatglm; tests/data/configs/glm-4-9b-chat.json, SOURCES.md) and ChatGLM3-6B, module by module as the
 // remote modeling_chatglm.py names them (h = 4096, 32 heads and 2 KV groups of 128): query_key_value
 // h x (32 + 2 x 2) x 128 with its bias (add_qkv_bias), dense without one, dense_h_to_4h h x 2 x 13696 and
