@@ -656,6 +656,22 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                     {"mlp_bias", false}};
   add(arcee);
 
+  // Kyutai's Helium preview (helium; transformers' HeliumConfig, whose defaults are helium-1-preview-2b's): Llama's
+  // layers with an explicit head_dim, q/k/v biases where attention_bias says and never one on o_proj (built as a
+  // hidden x hidden Linear without bias, so only checkpoints with heads x head_dim = hidden load), mlp_bias, RoPE
+  // on interleaved pairs (no count change), an untied head. The released helium-1-2b checkpoints are model_type
+  // llama.
+  FamilyTraits helium{"helium", {}, {"HeliumForCausalLM"}};
+  helium.bias_on_o = false;
+  helium.mlp_bias_key = true;
+  helium.config_class = "HeliumConfig";
+  helium.source = "helium/configuration_helium.py, modular_helium.py (HeliumAttention: o_proj without bias)";
+  helium.defaults = {{"vocab_size", 48000},       {"hidden_size", 2560},       {"intermediate_size", 7040},
+                     {"num_hidden_layers", 24},   {"num_attention_heads", 20}, {"num_key_value_heads", 20},
+                     {"head_dim", 128},           {"hidden_act", "silu"},      {"max_position_embeddings", 4096},
+                     {"tie_word_embeddings", false}, {"attention_bias", false}, {"mlp_bias", false}};
+  add(helium);
+
   // BitNet b1.58 (bitnet; transformers' BitNetConfig and modular_bitnet.py): Llama's attention and RMSNorms, a gated
   // MLP (GemmaMLP, never a bias) with ReLU squared, and two sub-norms a layer: attn_sub_norm (hidden wide) on the
   // attention output before o_proj and ffn_sub_norm (intermediate wide) before down_proj. Its quantization_config

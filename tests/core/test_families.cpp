@@ -1765,6 +1765,26 @@ TEST_CASE("dots.llm1 by hand: Qwen3's attention with DeepSeek-V3's experts (dots
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
 
+// Helium preview (helium; tests/data/configs/helium-1-preview-2b-4bit.mlx.json, SOURCES.md), module by module as
+// modular_helium.py names them: q, k, v of 20 heads of 128 (h = 2560), o_proj h x h without a bias, a SwiGLU MLP of
+// 7040, two RMSNorms a layer, 24 layers, an untied head of 48,000 rows: 2,172,643,840. No published total was found;
+// the MLX conversion's 559 tensors (24 x 23 + the embedding's and head's weight, scales and biases, the final norm)
+// agree with this layout.
+TEST_CASE("Helium preview by hand: Llama's layers, o_proj never biased (helium)", "[families][params]") {
+  const ModelSpec m = parse(data_config("helium-1-preview-2b-4bit.mlx.json"));
+  const long long h = 2560, V = 48000;
+  const long long layer = 4 * h * h + 3 * h * 7040 + 2 * h;
+  CHECK(count_params(m).total == 2 * V * h + 24 * layer + h);
+  CHECK(count_params(m).total == 2172643840LL);
+  CHECK(m.declared_weights == "mlx4-g64");
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // attention_bias gives q, k and v their biases, never o_proj.
+  const ModelSpec b = parse(small("helium", {{"attention_bias", true}}));
+  CHECK(b.layers[0].attn.qkv_bias);
+  CHECK_FALSE(b.layers[0].attn.o_bias);
+  CHECK(count_params(b).total - count_params(parse(small("helium"))).total == 2 * (4 * 16 + 2 * 2 * 16));
+}
+
 // LongCat-Flash-Chat (longcat_flash; tests/data/configs/longcat-flash-chat.json, SOURCES.md), module by module as
 // modular_longcat_flash.py names them. Each of the 28 blocks: self_attn.{0,1}, two MLAs of DeepSeek-V3's shape
 // (h = 6144, 64 heads, q_lora 1536, kv_lora 512, nope 128 + rope 64, v 128); mlps.{0,1}, two SwiGLU MLPs of 12288;
