@@ -108,7 +108,8 @@ void gemma3n_fields(json& cfg, const GgufHeader& h, const json& md) {
 // The GPT lineage's configs name the common sizes their own way (GPT2Config's n_embd, BloomConfig's n_layer,
 // MptConfig's d_model); the families read them under those names. The file's copies of a tied embedding
 // (llama.cpp's converters write output.weight for GPT-2, BLOOM, StarCoder and MPT) stay untied: the file holds both.
-void legacy_names(json& cfg, const std::string& a, const std::function<json(const std::string&)>& num, bool has_qkv_bias) {
+void legacy_names(json& cfg, const std::string& a, const json& md, const std::function<json(const std::string&)>& num,
+                  bool has_qkv_bias) {
   const auto rename = [&](const char* from, const char* to) {
     if (cfg.contains(from)) {
       cfg[to] = cfg[from];
@@ -120,7 +121,9 @@ void legacy_names(json& cfg, const std::string& a, const std::function<json(cons
   // RoPE on rope.dimension_count of each head (GPT-NeoX, Phi): the share the configs give.
   if ((a == "gptneox" || a == "phi2") && !num("rope.dimension_count").is_null() && h > 0 && heads > 0)
     cfg[a == "gptneox" ? "rotary_pct" : "partial_rotary_factor"] = num("rope.dimension_count").get<double>() / (h / heads);
-  if (a == "gptneox" && !num("use_parallel_residual").is_null()) cfg["use_parallel_residual"] = num("use_parallel_residual");
+  // GPT-NeoX's one boolean key.
+  const std::string parallel_key = a + ".use_parallel_residual";
+  if (a == "gptneox" && md.contains(parallel_key) && md[parallel_key].is_boolean()) cfg["use_parallel_residual"] = md[parallel_key];
   if (a == "gpt2" || a == "starcoder") {
     if (a == "starcoder") cfg["multi_query"] = cfg.value("num_key_value_heads", json(heads)) == json(1.0) ||
                                                cfg.value("num_key_value_heads", json(heads)) == json(1);
@@ -172,8 +175,10 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     const std::string key = arch + "." + k;
     if (!md.contains(key)) return nullptr;
     const json& v = md[key];
-    if (v.is_array()) return v.empty() ? json(nullptr) : v[0];  // per-layer arrays: the first layer's value
-    return v.is_number() || v.is_boolean() ? v : json(nullptr);
+    // Per-layer arrays: the first layer's value. Anything but a number (a boolean, a string) reads as absent, as in
+    // io/gguf.cpp: a required field is then named as missing rather than failing inside.
+    const json& first = v.is_array() && !v.empty() ? v[0] : v;
+    return first.is_number() ? first : json(nullptr);
   };
   const auto has_tensor = [&](const std::string& name) {
     return std::any_of(h.tensors.begin(), h.tensors.end(), [&](const GgufTensor& t) { return t.name == name; });
@@ -245,7 +250,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     // DeepSeek's MTP module is dropped by the converter unless the file names it.
     if (!cfg.contains("num_nextn_predict_layers")) cfg["num_nextn_predict_layers"] = 0;
     // The router's score-correction bias (exp_probs_b) marks DeepSeek-V3's sigmoid routing.
-    const std::uint32_t gating = num("expert_gating_func").is_null() ? 1u : num("expert_gating_func").get<std::uint32_t>();
+    const double gating = num("expert_gating_func").is_null() ? 1 : num("expert_gating_func").get<double>();
     cfg["scoring_func"] = gating == 2 ? "sigmoid" : "softmax";
     cfg["topk_method"] = has_tensor("blk." + cfg.value("first_k_dense_replace", json(0)).dump() + ".exp_probs_b.bias") ? "noaux_tc" : "greedy";
   } else {
@@ -332,7 +337,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   }
   if (a == "gemma3n") gemma3n_fields(cfg, h, md);
   if (a == "gpt2" || a == "starcoder" || a == "gptneox" || a == "phi2" || a == "bloom" || a == "mpt" || a == "olmo")
-    legacy_names(cfg, a, num, has_tensor("blk.0.attn_qkv.bias") || bias);
+    legacy_names(cfg, a, md, num, has_tensor("blk.0.attn_qkv.bias") || bias);
   if (a == "gemma3") {
     // The loader slides only with a window, five layers in six (load_swa_pattern(ml, 6)).
     const bool sliding = !num("attention.sliding_window").is_null() && num("attention.sliding_window").get<double>() > 0;

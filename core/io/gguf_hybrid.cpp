@@ -60,7 +60,12 @@ struct Meta {
         if (e.is_number() && (best.is_null() || e.get<double>() > best.get<double>())) best = e;
       return best;
     }
-    return v->is_number() || v->is_boolean() ? *v : json(nullptr);
+    return v->is_number() ? *v : json(nullptr);  // a boolean or a string is not a number: read as absent
+  }
+  // A boolean; null when absent or of another type.
+  json flag(const std::string& k) const {
+    const json* v = find(k);
+    return v && v->is_boolean() ? *v : json(nullptr);
   }
   json need(const std::string& k) const {
     json v = num(k);
@@ -246,7 +251,7 @@ json gguf_hybrid_config(const GgufHeader& h, const std::string& arch) {
   json types = json::array();
   for (std::int64_t i = 0; i < L; ++i) types.push_back(attn(static_cast<std::uint64_t>(i)) ? "attention" : "mamba");
   cfg["layer_types"] = types;
-  const json rope = m.num("rope.scaling.finetuned");
+  const json rope = m.flag("rope.scaling.finetuned");
   cfg["position_embedding_type"] = (!rope.is_null() && rope.is_boolean() && rope.get<bool>()) ? "rope" : "nope";
   if (any("ffn_up_exps")) {
     cfg["num_local_experts"] = first_dim("ffn_up_exps", 2);
