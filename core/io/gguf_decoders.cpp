@@ -26,7 +26,7 @@ const std::vector<Arch>& archs() {
       {"smollm3", "smollm3"},     {"internlm2", "internlm2"},   {"gemma2", "gemma2"},
       {"gemma3", "gemma3_text"},  {"gpt-oss", "gpt_oss"},       {"llama4", "llama4_text"},
       {"deepseek2", "deepseek_v3"}, {"gemma3n", "gemma3n_text"}, {"nemotron", "nemotron"},
-      {"minicpm", "minicpm"},     {"bitnet", "bitnet"},
+      {"minicpm", "minicpm"},     {"minicpm3", "minicpm3"},     {"bitnet", "bitnet"},
       // The GPT lineage (io/families_legacy.cpp): their configs spell the sizes their own way (legacy_names below).
       {"gpt2", "gpt2"},           {"starcoder", "gpt_bigcode"}, {"gptneox", "gpt_neox"},
       {"phi2", "phi"},            {"bloom", "bloom"},           {"mpt", "mpt"},
@@ -253,6 +253,30 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     const double gating = num("expert_gating_func").is_null() ? 1 : num("expert_gating_func").get<double>();
     cfg["scoring_func"] = gating == 2 ? "sigmoid" : "softmax";
     cfg["topk_method"] = has_tensor("blk." + cfg.value("first_k_dense_replace", json(0)).dump() + ".exp_probs_b.bias") ? "noaux_tc" : "greedy";
+  } else if (a == "minicpm3") {
+    // DeepSeek-V2's MLA with a dense MLP (llama.cpp's MiniCPM3Model): key_length holds nope + rope, and no
+    // value_length is written, so values are hidden / heads wide (MiniCPM3Config's default, v_head_from_hidden).
+    // The RoPE factors (rope_factors_long / _short, f32) are tensors, not parameters.
+    put("hidden_size", "embedding_length", true);
+    put("num_hidden_layers", "block_count", true);
+    put("num_attention_heads", "attention.head_count", true);
+    put("num_key_value_heads", "attention.head_count_kv", false);
+    put("max_position_embeddings", "context_length", false);
+    put("intermediate_size", "feed_forward_length", true);
+    put("kv_lora_rank", "attention.kv_lora_rank", true);
+    put("q_lora_rank", "attention.q_lora_rank", false);
+    put("qk_rope_head_dim", "rope.dimension_count", true);
+    put("v_head_dim", "attention.value_length", false);
+    const json k = num("attention.key_length");
+    if (k.is_null())
+      throw InputError("gguf.missing_field", "/gguf/minicpm3.attention.key_length",
+                       "minicpm3.attention.key_length is missing from the GGUF metadata; expected the query and key "
+                       "head size (qk_nope_head_dim + qk_rope_head_dim)");
+    cfg["qk_nope_head_dim"] = k.get<double>() - cfg["qk_rope_head_dim"].get<double>();
+    if (cfg["qk_nope_head_dim"].get<double>() < 0)
+      throw InputError("gguf.bad_value", "/gguf/minicpm3.rope.dimension_count",
+                       "minicpm3.rope.dimension_count is larger than the key length; expected the rotated part of a head");
+    if (!cfg.contains("q_lora_rank")) cfg["q_lora_rank"] = nullptr;
   } else {
     put("hidden_size", "embedding_length", true);
     put(a == "exaone" ? "num_layers" : "num_hidden_layers", "block_count", true);

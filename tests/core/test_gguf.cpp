@@ -1,6 +1,7 @@
 // GGUF headers: a header written here in llama.cpp's layout for Llama-3.2-1B (its real tensor names, shapes and a
 // Q4_K_M-style mix of types; no weights) reads back to the preset's exact parameter count and shapes, and broken
 // files get exact errors.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -139,7 +140,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bitnet, bloom, cohere2, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
-        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, minicpm, "
+        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, minicpm, minicpm3, "
         "mistral, mpt, nemotron, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder, starcoder2 "
         "(drop the model's config.json instead)");
@@ -347,6 +348,38 @@ TEST_CASE("GGUF headers of Nemotron and MiniCPM read into their configs, to the 
   CHECK(m.layers[0].ffn.n_experts == 4);
   CHECK(m.layers[0].ffn.top_k == 2);
   CHECK(count_params(m).total == v["params_total"].get<long long>());
+}
+
+TEST_CASE("A GGUF of MiniCPM3 reads its MLA sizes: values hidden / heads, RoPE factors apart", "[gguf][families]") {
+  // llama.cpp's LLM_ARCH_MINICPM3 (convert_hf_to_gguf.py, MiniCPM3Model): DeepSeek-V2's MLA tensors with a dense
+  // MLP; key_length is nope + rope (8 + 8), no value_length (values are 64 / 4 = 16 wide), the head tied, and the
+  // long and short RoPE factors stored as two f32 tensors of rope / 2 values, which are not parameters.
+  const std::uint64_t h = 64, V = 1000, I = 128;
+  Tiny cpm{"minicpm3",
+           {{"embedding_length", 64}, {"block_count", 2}, {"feed_forward_length", 128}, {"attention.head_count", 4},
+            {"attention.head_count_kv", 4}, {"attention.q_lora_rank", 16}, {"attention.kv_lora_rank", 16},
+            {"attention.key_length", 16}, {"rope.dimension_count", 8}, {"context_length", 4096}},
+           {{"token_embd.weight", {h, V}}, {"output_norm.weight", {h}}, {"rope_factors_long.weight", {4}},
+            {"rope_factors_short.weight", {4}}}};
+  blocks(cpm, 2, {{"attn_norm.weight", {h}}, {"attn_q_a.weight", {h, 16}}, {"attn_q_a_norm.weight", {16}},
+                  {"attn_q_b.weight", {16, 4 * 16}}, {"attn_kv_a_mqa.weight", {h, 16 + 8}}, {"attn_kv_a_norm.weight", {16}},
+                  {"attn_kv_b.weight", {16, 4 * (8 + 16)}}, {"attn_output.weight", {4 * 16, h}}, {"ffn_norm.weight", {h}},
+                  {"ffn_gate.weight", {h, I}}, {"ffn_up.weight", {h, I}}, {"ffn_down.weight", {I, h}}});
+  const json v = nlohmann::json::parse(call_bytes("gguf", cpm.bytes()))["value"];
+  CHECK(v["config"]["model_type"] == "minicpm3");
+  CHECK(v["config"]["qk_nope_head_dim"] == 8);
+  const ModelSpec m = parse_model_config(v["config"]);
+  CHECK(m.layers[0].attn.kind == AttnKind::MLA);
+  CHECK(m.layers[0].attn.v_head_dim == 16);
+  CHECK(m.tied_embeddings);
+  CHECK(count_params(m).total == v["params_total"].get<long long>() - 8);
+  // A file without key_length is refused, naming the key.
+  Tiny no_key = cpm;
+  no_key.u32.erase(std::remove_if(no_key.u32.begin(), no_key.u32.end(), [](const auto& kv) { return kv.first == "attention.key_length"; }),
+                   no_key.u32.end());
+  CHECK(nlohmann::json::parse(call_bytes("gguf", no_key.bytes()))["error"]["message"] ==
+        "minicpm3.attention.key_length is missing from the GGUF metadata; expected the query and key head size "
+        "(qk_nope_head_dim + qk_rope_head_dim)");
 }
 
 TEST_CASE("A GGUF of BitNet in TQ2_0 reads its sub-norms and its ternary bytes", "[gguf][families]") {
