@@ -56,8 +56,9 @@ void footprint(Analysis& a, const Workload& w) {
     const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
     a.kv_cache_bytes += static_cast<double>(r.count) * kv_bytes_per_request(a.groups, kb, end_ctx, a.window_kv_full);
   }
-  // Recurrent layers keep a constant state per sequence, held with the KV cache (docs/formulas.md, "Memory").
-  a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s.precision.activations.bits_per_element / 8);
+  // Recurrent layers keep a constant state per sequence, and cross-attention layers their image tokens' keys and
+  // values, held with the KV cache (docs/formulas.md, "Memory").
+  a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s);
   a.kv_cache_bytes += a.state_bytes;
   for (const auto& g : a.groups)
     a.kv_bytes_per_token += static_cast<double>(g.count) *

@@ -78,8 +78,9 @@ StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens
 // full where `window_held_in_full`).
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx,
                             bool window_held_in_full = false);
-// State bytes one request holds in recurrent layers, whatever its context (conv windows in the activations' type).
-double state_bytes_per_request(const std::vector<LayerGroup>& groups, double act_bytes_per_element);
+// State bytes one request holds whatever its context: recurrent layers' states (conv windows in the activations'
+// type) and cross-attention layers' keys and values of its image tokens (in the KV type).
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s);
 
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.

@@ -39,10 +39,11 @@ void read_images(Reader& wr, const ModelSpec& m, Workload& w) {
                                             " images per prompt; expected at most " + std::to_string(field::image_count.hi));
     for (i64 i = 0; i < count; ++i) w.settings.images.push_back(img);
   }
+  w.settings.cross_tokens = cross_attention_tokens(m.vision, w.settings.images);
   if (m.vision.kind == VisionKind::None)
     wr.fail("images", "unsupported", wr.child_path("images") + " is given, but " + (m.name.empty() ? m.model_type : m.name) +
                                          " has no vision encoder Infercast models (vision_config of Llama 4, Gemma 3, Gemma 3n, "
-                                         "Gemma 4, Qwen2.5-VL, Qwen3-VL, Qwen3.5 or Mistral 3)");
+                                         "Gemma 4, Llama 3.2 Vision, Qwen2.5-VL, Qwen3-VL, Qwen3.5 or Mistral 3)");
   const i64 tokens = image_tokens(m, w.settings.images);
   bool fresh = false;
   for (auto& q : w.requests)

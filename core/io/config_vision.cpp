@@ -3,6 +3,7 @@
 // configuration_pixtral.py and configuration_mistral3.py, and the modeling files named in model/vision.cpp.
 #include "io/config_vision.hpp"
 
+#include "model/count.hpp"
 #include "model/mobilenet.hpp"
 
 namespace infercast {
@@ -18,6 +19,7 @@ VisionKind kind_of(const std::string& type) {
   if (type == "gemma4") return VisionKind::Gemma4;
   if (type == "gemma3n") return VisionKind::MobileNetV5;
   if (type == "llama4") return VisionKind::Llama4;
+  if (type == "mllama") return VisionKind::Mllama;
   if (type == "qwen2_5_vl") return VisionKind::Qwen25;
   // Qwen3-Omni's thinker holds Qwen3-VL's encoder (Qwen3OmniMoeVisionEncoderConfig is Qwen3VLMoeVisionConfig).
   if (type == "qwen3_vl" || type == "qwen3_vl_moe" || type == "qwen3_5" || type == "qwen3_5_moe" || type == "qwen3_omni_moe_thinker")
@@ -119,6 +121,50 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       for (const char* key : {"global_head_dim", "rope_parameters", "max_position_embeddings", "rms_norm_eps", "hidden_activation"})
         v.raw(key);
       top.raw("vision_soft_tokens_per_image");
+      break;
+    }
+    case VisionKind::Mllama: {
+      // MllamaVisionModel (transformers' MllamaVisionConfig; attention_heads is how it stores num_attention_heads):
+      // a Conv2d patch embedding without bias, a class token, num_hidden_layers local blocks and num_global_layers
+      // gated ones (gate_attn, gate_ffn), all without attention biases, with a biased GELU MLP and two LayerNorms;
+      // gated position embeddings with a table per tile arrangement (tile_embedding: A x T x N x D, A the supported
+      // aspect ratios and a padding row, T tiles, N patches and the class token), pre and post tile embeddings
+      // (A x T x D, a gate each), layernorm_pre and layernorm_post. The projector maps the last state and the
+      // intermediate layers' (vision_output_dim) to the text width, with a bias.
+      blocks(v, s, 1280, 32, 16, 5120);
+      if (v.has("attention_heads")) {
+        s.heads = size_or(v, "attention_heads", kEncoderCount, 16);
+        if (s.hidden % s.heads != 0)
+          throw InputError("model.invalid", v.child_path("attention_heads"),
+                           v.child_path("attention_heads") + " holds " + std::to_string(s.heads) + ", which does not divide " +
+                               v.child_path("hidden_size") + " (" + std::to_string(s.hidden) + ")");
+      }
+      const i64 global = v.int_in_or("num_global_layers", 0, kEncoderCount, 8);
+      s.layers += global;
+      s.attn_bias = false;
+      s.patch = size_or(v, "patch_size", 4096, 14);
+      s.channels = size_or(v, "num_channels", 64, 3);
+      s.image_size = size_or(v, "image_size", kSide, 448);
+      at_least_a_patch(s);
+      s.patch_bias = false;
+      s.class_token = true;
+      const i64 tile = (s.image_size / s.patch) * (s.image_size / s.patch) + 1;
+      s.positions = tile;
+      s.max_tiles = size_or(v, "max_num_tiles", 64, 4);
+      i64 ratios = 8;  // MllamaVisionConfig's default: 1x1, 1x2, 1x3, 1x4, 2x1, 2x2, 3x1, 4x1
+      if (const json* list = v.raw("supported_aspect_ratios")) {
+        if (!list->is_array() || list->empty())
+          v.fail("supported_aspect_ratios", "wrong_type", v.child_path("supported_aspect_ratios") +
+                                                              " holds " + describe(*list) + "; expected a list of [rows, columns] tile arrangements");
+        ratios = static_cast<i64>(list->size());
+      }
+      const Count rows = Count(ratios + 1);
+      const Count extra = Count(1) + rows * s.max_tiles * tile * s.hidden + Count(2) * (rows * s.max_tiles * s.hidden + 1) +
+                          Count(4) * s.hidden + Count(2) * global;
+      s.extra_params = extra.v;
+      const i64 out = size_or(v, "vision_output_dim", kEncoderWidth, 7680);
+      s.projector = {{out, text, true}};  // multi_modal_projector
+      for (const char* key : {"intermediate_layers_indices", "norm_eps", "hidden_act", "initializer_range"}) v.raw(key);
       break;
     }
     case VisionKind::Llama4: {

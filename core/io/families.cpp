@@ -196,6 +196,18 @@ const std::vector<FamilyTraits>& model_families() {
                        {"use_qk_norm", true},      {"no_rope_layer_interval", 4}, {"attention_chunk_size", 8192}};
     add(llama4);
 
+    // Llama 3.2 Vision's language model (mllama_text_model, the text_config of mllama checkpoints): Llama 3.1's
+    // layers with cross-attention layers at cross_attention_layers and 8 more embedding rows (the image tokens).
+    FamilyTraits mllama{"mllama_text_model", {}, {"MllamaForConditionalGeneration", "MllamaForCausalLM"}};
+    mllama.cross_attention = true;
+    mllama.source = "mllama/configuration_mllama.py, modeling_mllama.py (MllamaTextModel, MllamaCrossAttentionDecoderLayer)";
+    mllama.config_class = "MllamaTextConfig";
+    mllama.defaults = {{"vocab_size", 128256},      {"hidden_size", 4096},        {"intermediate_size", 14336},
+                       {"num_hidden_layers", 40},   {"num_attention_heads", 32},  {"num_key_value_heads", 8},
+                       {"hidden_act", "silu"},      {"max_position_embeddings", 131072}, {"tie_word_embeddings", false},
+                       {"cross_attention_layers", json::array({3, 8, 13, 18, 23, 28, 33, 38})}};
+    add(mllama);
+
     FamilyTraits gpt_oss{"gpt_oss", {}, {"GptOssForCausalLM"}};
     gpt_oss.bias_default = true;
     gpt_oss.sinks = true;

@@ -134,6 +134,9 @@ struct FamilyTraits {
   bool embedding_norm = false;             // a LayerNorm after the input embedding (BLOOM's word_embeddings_layernorm)
   bool output_gate = false;                // a sigmoid gate on the attention output from h (AFMoE's gate_proj)
   bool sub_norms = false;                  // BitNet's attn_sub_norm and ffn_sub_norm (LayerSpec::sub_norms)
+  // Llama 3.2 Vision's text model: the layers cross_attention_layers names are cross-attention layers, and the input
+  // embedding holds vocab + 8 rows (io/model_config.cpp, read_cross_attention_layers).
+  bool cross_attention = false;
   bool norm_weight = true;                 // false: norms without parameters (OLMo 1)
   bool o_bias = false;                     // o_proj has a bias whatever the attention's bias rule says (GPT-Neo)
   // A key that, true, gives one KV head or multi_query_groups_key's count of them (GPT-BigCode's multi_query, true by

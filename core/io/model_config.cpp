@@ -122,6 +122,34 @@ std::string activation_of(Reader& r, const std::string& fallback) {
 }
 
 // Decoder families that share the Llama layout (io/families.cpp says which and how each differs).
+// Llama 3.2 Vision (MllamaTextConfig): the layers cross_attention_layers names attend the image tokens instead of
+// the text (AttentionSpec::cross: no RoPE, per-head q and k norms, two tanh gates; MllamaTextCrossAttention), and
+// the input embedding holds vocab_size + 8 rows (MllamaTextModel.embed_tokens). The family's defaults give 11B's
+// list when a config omits it.
+void read_cross_attention_layers(Reader& r, ModelSpec& m, i64 L) {
+  const std::vector<i64> cross = r.int_array_or("cross_attention_layers");
+  const std::string at = r.child_path("cross_attention_layers");
+  for (std::size_t i = 0; i < cross.size(); ++i) {
+    const i64 k = cross[i];
+    if (k < 0 || k >= L)
+      throw InputError("model.invalid", at + "/" + std::to_string(i),
+                       at + "/" + std::to_string(i) + " holds " + std::to_string(k) + "; expected a layer from 0 to " +
+                           std::to_string(L - 1));
+    AttentionSpec& a = m.layers[m.layers.size() - static_cast<std::size_t>(L - k)].attn;
+    if (a.cross)
+      throw InputError("model.invalid", at + "/" + std::to_string(i),
+                       at + "/" + std::to_string(i) + " holds " + std::to_string(k) + ", which the list names twice");
+    a.cross = true;
+    a.rope_dim = 0;
+    a.window = a.chunk = 0;
+    a.qk_norm = true;
+    a.qk_norm_weight = true;
+    a.qk_norm_full = false;
+    a.qkv_bias = a.o_bias = false;
+  }
+  m.embedding_rows = m.vocab + 8;
+}
+
 void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   Reader& r = c.r;
   ModelSpec& m = c.m;
@@ -408,6 +436,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   }
 
   m.mtp_layers = r.nonneg_int_or("num_nextn_predict_layers", 0);  // GLM-4.5's MTP layer: reported, not counted
+  if (t.cross_attention) read_cross_attention_layers(r, m, L);
   if (t.softcapping) {
     for (const char* key : {"attn_logit_softcapping", "final_logit_softcapping"}) {
       if (r.has(key)) {

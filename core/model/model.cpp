@@ -77,6 +77,7 @@ Count attention_count(const AttentionSpec& a, Count h) {
                         : Count(k_norm ? 2 : 1) * a.head_dim;
   }
   if (a.sinks) p += a.n_heads;
+  if (a.cross) p += 2;  // cross_attn_attn_gate and cross_attn_mlp_gate (Llama 3.2 Vision), one value each
   if (a.head_gate) p += h * a.n_heads;  // g_proj
   return p;
 }
@@ -129,6 +130,8 @@ ParamCounts count_params(const ModelSpec& m) {
   // One matrix serves as embedding and head only when the model is tied and holds both (a whole model).
   const bool shared_head = m.tied_embeddings && m.has_embedding && m.has_head;
   const Count table = Count(m.vocab) * h;
+  // An input embedding with rows of its own beyond the vocabulary (Llama 3.2 Vision's 8 image tokens).
+  const Count input_table = m.embedding_rows > 0 ? Count(m.embedding_rows) * h : table;
   // Per-layer embeddings (Gemma 3n, Gemma 4): a second table, gathered like the first, and the projection of the
   // embedding into every layer's input with its norm. AltUp's projections into and out of the extra streams.
   const bool ple = m.ple_vocab > 0 && m.has_embedding;
@@ -139,7 +142,7 @@ ParamCounts count_params(const ModelSpec& m) {
   const Count altup_proj = (m.has_embedding ? altup_n * h * h : Count(0)) + (m.has_head ? altup_n * h * h : Count(0));
   // Learned absolute positions (GPT-2, OPT) are gathered with the input embedding and counted in it.
   const Count positions = m.has_embedding ? Count(m.position_rows) * h : Count(0);
-  Count embedding = (m.has_embedding ? table : Count(0)) + ple_table + positions;
+  Count embedding = (m.has_embedding ? input_table : Count(0)) + ple_table + positions;
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
   if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
   Count norms = (m.has_head ? norm_w : Count(0)) + ple_norm;  // the final norm

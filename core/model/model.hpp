@@ -45,6 +45,11 @@ struct AttentionSpec {
   bool fused_qkv = false;  // checkpoint stores one qkv matrix (Phi-3, Falcon): one dispatch, same FLOPs
   bool output_gate = false;  // gated attention (Qwen3-Next, Qwen3.5): q_proj also yields a sigmoid gate on the output
   bool head_gate = false;    // a gate per head (Step-3.7's g_proj, h x n_h): each head's output times sigmoid(g)
+  // Cross-attention (Llama 3.2 Vision's cross-attention layers): queries from the text, keys and values projected
+  // from the image tokens (StepSettings::cross_tokens a sequence), computed once in its prefill and cached; no RoPE,
+  // a tanh gate on the attention's and the MLP's output (two stored scalars). Without images the whole layer is
+  // skipped, as transformers and vLLM skip it.
+  bool cross = false;
   // DeepSeek sparse attention (DeepSeek-V3.2): a lightning indexer with its own heads scores every cached key and
   // each query attends only its index_topk best (0: dense attention).
   i64 index_topk = 0;
@@ -160,6 +165,7 @@ struct ModelSpec {
   std::string model_type;
   i64 hidden = 0;
   i64 vocab = 0;
+  i64 embedding_rows = 0;  // rows of the input embedding when not vocab (Llama 3.2 Vision: vocab + 8 image tokens)
   bool tied_embeddings = false;
   bool lm_head_bias = false;  // the LM head adds a bias of V values (Phi-MoE lm_head_bias, ERNIE 4.5 MoE use_bias)
   NormKind norm = NormKind::RMS;

@@ -20,7 +20,8 @@ const NameTable<VisionKind>& vision_kind_names() {
                                         {VisionKind::Qwen25, "qwen2_5_vl", "Qwen2.5-VL: dynamic resolution, window attention"},
                                         {VisionKind::Qwen3, "qwen3_vl", "Qwen3-VL and Qwen3.5: dynamic resolution, deepstack"},
                                         {VisionKind::MobileNetV5, "mobilenetv5", "Gemma 3n: MobileNetV5-300M, 768 x 768 images, 256 tokens each"},
-                                        {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"}});
+                                        {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"},
+                                        {VisionKind::Mllama, "mllama", "Llama 3.2 Vision: 4 tiles of 560 x 560, 6,404 tokens each image for cross-attention"}});
   return t;
 }
 
@@ -120,6 +121,17 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
       p.tokens = p.merged + 2;
       break;
     }
+    case VisionKind::Mllama: {
+      // MllamaImageProcessor pads every image to max_tiles tiles (pack_images), whatever its size; the encoder runs
+      // on all of them as one sequence, each tile's patches and class token padded to a multiple of 8
+      // (MllamaVisionModel). Its output, the tiles' patches and class tokens, is what the text's cross-attention
+      // layers read (cross_attention_tokens); the prompt holds one <|image|> token.
+      const i64 side = v.image_size / v.patch, tile = side * side + 1;
+      p.sequences = {v.max_tiles * ((tile + 7) / 8 * 8)};
+      p.merged = v.max_tiles * tile;
+      p.tokens = 1;
+      break;
+    }
     case VisionKind::Llama4: {
       // Tiles of image_size: as many as cover the image (scaled down to fit max_tiles), and a global thumbnail tile
       // when there is more than one. Each tile: its patches and the class token.
@@ -156,6 +168,13 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
     }
   }
   return p;
+}
+
+i64 cross_attention_tokens(const VisionSpec& v, const std::vector<ImageSize>& images) {
+  if (v.kind != VisionKind::Mllama) return 0;
+  i64 t = 0;
+  for (const auto& img : images) t += plan_image(v, img).merged;
+  return t;
 }
 
 }  // namespace infercast

@@ -15,7 +15,7 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5 };
+enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5, Mllama };
 const NameTable<VisionKind>& vision_kind_names();
 
 struct ProjectorGemm {
@@ -68,5 +68,8 @@ struct ImagePlan {
 
 i64 vision_params(const VisionSpec& v);
 ImagePlan plan_image(const VisionSpec& v, const ImageSize& image);
+// The image tokens a sequence's cross-attention layers attend (Llama 3.2 Vision: the encoder's output of every
+// image); 0 for encoders whose tokens join the prompt.
+i64 cross_attention_tokens(const VisionSpec& v, const std::vector<ImageSize>& images);
 
 }  // namespace infercast

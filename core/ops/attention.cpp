@@ -40,6 +40,46 @@ void add_block_indexer(Builder& b, const GroupStep& gs) {
   }
 }
 
+namespace {
+
+// The attention kernel over the step's (query, key) pairs and cached keys: fused (flash), or scores, softmax and
+// the weighted sum of values apart.
+void add_attention_kernel(Builder& b, const GroupStep& gs, double nh, double nkv, double hd, double vhd) {
+  const Convention& conv = b.s.convention;
+  const i64 n = gs.g.count;
+  const std::string& G = gs.g.label;
+  const double c = static_cast<double>(n), T = gs.T;
+  const double sm = conv.softmax_flops_per_score + conv.score_scale_flops;
+  const double bmm_minus = conv.gemm_minus_mn ? 1 : 0;
+  const double qk_flops = gs.pairs * nh * (2 * hd - bmm_minus);
+  const double av_flops = gs.pairs * nh * (2 * vhd) - (conv.gemm_minus_mn ? T * nh * vhd : 0);
+  const double kv_read = gs.keys * nkv * (hd + vhd) * b.kb;
+  if (b.s.attention == AttnImpl::Fused) {
+    Op& op = b.add("attention", G, OpClass::Attention, n);
+    op.flops = c * (qk_flops + av_flops + gs.pairs * nh * sm);
+    op.act_read_bytes = c * T * nh * hd * b.ab;
+    op.kv_read_bytes = c * kv_read;
+    op.act_write_bytes = c * T * nh * vhd * b.ab;
+    gs.finish_attention(b, op, nh * (2 * hd + 2 * vhd + sm), c * gs.keys * nkv * (hd + vhd));
+  } else {
+    Op& qk = b.add("attn_scores", G, OpClass::Attention, n);
+    qk.flops = c * (qk_flops + gs.pairs * nh * conv.score_scale_flops);
+    qk.act_read_bytes = c * T * nh * hd * b.ab;
+    qk.kv_read_bytes = c * gs.keys * nkv * hd * b.kb;
+    qk.act_write_bytes = c * gs.pairs * nh * b.ab;
+    gs.finish_attention(b, qk, nh * 2 * hd, c * gs.keys * nkv * hd);
+    b.elementwise("softmax", G, n, gs.pairs * nh, conv.softmax_flops_per_score, 1);
+    Op& av = b.add("attn_av", G, OpClass::Attention, n);
+    av.flops = c * av_flops;
+    av.act_read_bytes = c * gs.pairs * nh * b.ab;
+    av.kv_read_bytes = c * gs.keys * nkv * vhd * b.kb;
+    av.act_write_bytes = c * T * nh * vhd * b.ab;
+    gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);
+  }
+}
+
+}  // namespace
+
 void add_attention(Builder& b, const GroupStep& gs) {
   const Convention& conv = b.s.convention;
   const AttentionSpec& a = gs.g.spec.attn;
@@ -48,8 +88,6 @@ void add_attention(Builder& b, const GroupStep& gs) {
   const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
   const double nh = static_cast<double>(a.n_heads), nkv = static_cast<double>(a.n_kv_heads);
   const double hd = static_cast<double>(a.head_dim), vhd = static_cast<double>(a.v_head_dim);
-  const double sm = conv.softmax_flops_per_score + conv.score_scale_flops;
-  const double bmm_minus = conv.gemm_minus_mn ? 1 : 0;
   b.wclass = WeightClass::Attention;
 
   // A layer sharing an earlier layer's cache computes queries only (Gemma 3n, Gemma 4): no k/v projections,
@@ -79,31 +117,7 @@ void add_attention(Builder& b, const GroupStep& gs) {
     op.kv_write_bytes = c * T * nkv * (hd + vhd) * b.kb;
     if (conv.split_rope_and_cache_write) op.dispatches = 2 * c;  // keys and values apart
   }
-  const double qk_flops = gs.pairs * nh * (2 * hd - bmm_minus);
-  const double av_flops = gs.pairs * nh * (2 * vhd) - (conv.gemm_minus_mn ? T * nh * vhd : 0);
-  const double kv_read = gs.keys * nkv * (hd + vhd) * b.kb;
-  if (b.s.attention == AttnImpl::Fused) {
-    Op& op = b.add("attention", G, OpClass::Attention, n);
-    op.flops = c * (qk_flops + av_flops + gs.pairs * nh * sm);
-    op.act_read_bytes = c * T * nh * hd * b.ab;
-    op.kv_read_bytes = c * kv_read;
-    op.act_write_bytes = c * T * nh * vhd * b.ab;
-    gs.finish_attention(b, op, nh * (2 * hd + 2 * vhd + sm), c * gs.keys * nkv * (hd + vhd));
-  } else {
-    Op& qk = b.add("attn_scores", G, OpClass::Attention, n);
-    qk.flops = c * (qk_flops + gs.pairs * nh * conv.score_scale_flops);
-    qk.act_read_bytes = c * T * nh * hd * b.ab;
-    qk.kv_read_bytes = c * gs.keys * nkv * hd * b.kb;
-    qk.act_write_bytes = c * gs.pairs * nh * b.ab;
-    gs.finish_attention(b, qk, nh * 2 * hd, c * gs.keys * nkv * hd);
-    b.elementwise("softmax", G, n, gs.pairs * nh, conv.softmax_flops_per_score, 1);
-    Op& av = b.add("attn_av", G, OpClass::Attention, n);
-    av.flops = c * av_flops;
-    av.act_read_bytes = c * gs.pairs * nh * b.ab;
-    av.kv_read_bytes = c * gs.keys * nkv * vhd * b.kb;
-    av.act_write_bytes = c * T * nh * vhd * b.ab;
-    gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);
-  }
+  add_attention_kernel(b, gs, nh, nkv, hd, vhd);
   if (a.output_gate) b.elementwise("output_gate", G, n, T * nh * vhd, conv.silu_flops_per_element + 1, 2);  // o * sigmoid(g)
   if (a.head_gate) {  // Step-3.7: one gate a head, g_proj from the layer's input
     b.gemm("g_proj (head gate)", G, n, T, h, nh, false);
@@ -113,6 +127,33 @@ void add_attention(Builder& b, const GroupStep& gs) {
   if (gs.g.spec.sub_norms)  // BitNet's attn_sub_norm (sized hidden_size, which n_h x d equals in its checkpoints)
     b.elementwise("attn_sub_norm", G, n, T * nh * vhd, b.norm_cost(), 1, h * norm_vectors(b.m));
   b.gemm("o_proj", G, n, T, nh * vhd, h, a.o_bias);
+}
+
+// Llama 3.2 Vision's cross-attention (MllamaTextCrossAttention): queries from the step's tokens with a per-head
+// q_norm and no RoPE; keys and values projected from the image tokens (already at the text width) with a per-head
+// k_norm, once per new prompt, and kept in the cache; every query attends all of its sequence's image tokens; the
+// attention's and the MLP's outputs are scaled by tanh of their gates.
+void add_cross_attention(Builder& b, const GroupStep& gs) {
+  const AttentionSpec& a = gs.g.spec.attn;
+  const i64 n = gs.g.count;
+  const std::string& G = gs.g.label;
+  const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden), X = gs.cross_new;
+  const double nh = static_cast<double>(a.n_heads), nkv = static_cast<double>(a.n_kv_heads);
+  const double hd = static_cast<double>(a.head_dim), vhd = static_cast<double>(a.v_head_dim);
+  b.wclass = WeightClass::Attention;
+  b.gemm("q_proj", G, n, T, h, nh * hd, false);
+  b.elementwise("q_norm", G, n, T * nh * hd, b.norm_cost(), 1, hd);
+  if (X > 0) {
+    b.gemm("cross_k_proj", G, n, X, h, nkv * hd, false);
+    b.gemm("cross_v_proj", G, n, X, h, nkv * vhd, false);
+    b.elementwise("k_norm", G, n, X * nkv * hd, b.norm_cost(), 1, hd);
+    Op& op = b.add("cross_kv_cache_write", G, OpClass::Memory, n);
+    op.act_read_bytes = c * X * nkv * (hd + vhd) * b.ab;
+    op.kv_write_bytes = c * X * nkv * (hd + vhd) * b.kb;
+  }
+  add_attention_kernel(b, gs, nh, nkv, hd, vhd);
+  b.gemm("o_proj", G, n, T, nh * vhd, h, false);
+  b.elementwise("cross_attn_gates", G, n, 2 * T * h, 1, 1, 2);  // tanh(gate) x output, for attention and MLP
 }
 
 }  // namespace infercast

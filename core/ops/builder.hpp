@@ -47,6 +47,7 @@ struct GroupStep : GroupAttention {
 // The blocks of a layer, each adding its operators in execution order.
 void add_attention(Builder& b, const GroupStep& gs);  // standard (MHA, GQA, MQA), windows and chunks
 void add_mla(Builder& b, const GroupStep& gs);        // multi-head latent attention, expanded or absorbed
+void add_cross_attention(Builder& b, const GroupStep& gs);  // attention over image tokens (Llama 3.2 Vision)
 void add_compressed_attention(Builder& b, const GroupStep& gs);  // DeepSeek-V4: window, pooled entries, indexer
 // DeepSeek-V4's hyper-connection around one block of a layer (ops/compressed.cpp): the mixing weights from the n
 // streams, their collapse into the block's input (`collapse`), or the block's output written back (otherwise).

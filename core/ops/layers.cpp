@@ -9,8 +9,8 @@ namespace {
 // Every field of an AttentionSpec, bound by position: a field added to AttentionSpec and not named here
 // does not compile.
 auto fields_of(const AttentionSpec& x) {
-  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, head_gate, index_topk, index_heads, index_head_dim, index_block, kv_shared, kv_weights_kept, k_eq_v, v_norm, compress_ratio, o_groups, o_lora_rank] = x;
-  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, head_gate, index_topk, index_heads, index_head_dim, index_block, kv_shared, kv_weights_kept, k_eq_v, v_norm, compress_ratio, o_groups, o_lora_rank);
+  const auto& [kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, head_gate, cross, index_topk, index_heads, index_head_dim, index_block, kv_shared, kv_weights_kept, k_eq_v, v_norm, compress_ratio, o_groups, o_lora_rank] = x;
+  return std::tie(kind, n_heads, n_kv_heads, head_dim, v_head_dim, q_lora_rank, kv_lora_rank, qk_nope_dim, qk_rope_dim, rope_dim, window, chunk, qkv_bias, o_bias, qk_norm, qk_norm_weight, qk_norm_full, sinks, fused_qkv, output_gate, head_gate, cross, index_topk, index_heads, index_head_dim, index_block, kv_shared, kv_weights_kept, k_eq_v, v_norm, compress_ratio, o_groups, o_lora_rank);
 }
 
 // Every field of a RecurrentSpec, bound by position: a field added to RecurrentSpec and not named here
@@ -43,8 +43,9 @@ std::string label_of(const LayerSpec& l) {
     else if (l.attn.window > 0) attn = "sliding " + std::to_string(l.attn.window);
     else if (l.attn.chunk > 0) attn = "chunked " + std::to_string(l.attn.chunk);
     else if (l.attn.kind == AttnKind::MLA) attn = "MLA";
+    else if (l.attn.cross) attn = "cross";
     else attn = "full";
-    if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::Compressed) attn += " NoPE";
+    if (l.attn.rope_dim == 0 && l.attn.kind != AttnKind::Compressed && !l.attn.cross) attn += " NoPE";
     if (l.attn.index_topk > 0) attn += " top-" + std::to_string(l.attn.index_topk);
     if (l.attn.kv_shared) attn += " shared KV";
   }

@@ -85,6 +85,9 @@ struct StepSettings {
   bool online_hadamard = false;  // QuaRot: rotations of q/k, of the o_proj input and of the down_proj input
   Fusion fusion;                 // a runtime's fusions beyond fused_mlp and fused attention
   std::vector<ImageSize> images;  // images in every new prompt: the vision encoder runs on them in the prefill
+  // Image tokens every sequence's cross-attention layers attend (Llama 3.2 Vision: cross_attention_tokens of the
+  // images); 0: no images, and those layers are skipped.
+  i64 cross_tokens = 0;
 };
 
 struct Op {
@@ -141,13 +144,15 @@ struct GroupAttention {
   double recurrent_tokens = 0;
   double chunked_tokens = 0;
   double chunks = 0;
+  // Cross-attention layers: image tokens whose keys and values the step computes (one image set per new prompt).
+  double cross_new = 0;
 };
 // Every quantity of a GroupAttention: each sums over requests (times their counts).
 inline constexpr double GroupAttention::*kGroupAttentionParts[] = {
     &GroupAttention::pairs,      &GroupAttention::keys,           &GroupAttention::pairs_padded,
     &GroupAttention::index_pairs, &GroupAttention::index_keys,    &GroupAttention::seqs,
     &GroupAttention::seqs_with_state, &GroupAttention::recurrent_tokens, &GroupAttention::chunked_tokens,
-    &GroupAttention::chunks};
+    &GroupAttention::chunks,     &GroupAttention::cross_new};
 inline constexpr int kGroupAttentionPartCount = sizeof(kGroupAttentionParts) / sizeof(kGroupAttentionParts[0]);
 struct StepShape {
   double tokens = 0;

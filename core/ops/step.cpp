@@ -17,6 +17,8 @@ GroupStep group_step(const LayerGroup& g, const GroupAttention& ga, double T, bo
 
 void add_layer_group(Builder& b, const GroupStep& gs) {
   const LayerSpec& l = gs.g.spec;
+  // A cross-attention layer without images is skipped whole, its MLP too (transformers' MllamaTextModel, vLLM).
+  if (l.has_attention && l.attn.cross && b.s.cross_tokens == 0) return;
   const i64 n = gs.g.count;
   const double c = static_cast<double>(n), T = gs.T, h = static_cast<double>(b.m.hidden);
   b.elementwise(l.norms > 1 ? "norms x" + std::to_string(l.norms) : "norm", gs.g.label, n, T * h * l.norms, b.norm_cost(), 1,
@@ -26,7 +28,8 @@ void add_layer_group(Builder& b, const GroupStep& gs) {
   if (l.laurel_rank > 0) add_laurel(b, gs);
   if (l.recurrent.kind != RecurrentKind::None) add_recurrent(b, gs);
   if (l.hc_mult > 0) add_hyper_connection(b, gs, "attn", true);
-  if (l.has_attention && l.attn.kind == AttnKind::Standard) add_attention(b, gs);
+  if (l.has_attention && l.attn.cross) add_cross_attention(b, gs);
+  else if (l.has_attention && l.attn.kind == AttnKind::Standard) add_attention(b, gs);
   else if (l.has_attention && l.attn.kind == AttnKind::Compressed) add_compressed_attention(b, gs);
   else if (l.has_attention) add_mla(b, gs);
   // Residual adds: two per sequential block, one three-way add per parallel block; one for a single-block layer
@@ -58,6 +61,16 @@ GroupAttention request_attention(const LayerSpec& l, const Request& r, const Ste
   const AttentionSpec& a = l.attn;
   const double tile = static_cast<double>(s.attention_tile);
   const double cached = static_cast<double>(r.cached), input = static_cast<double>(r.input);
+  if (a.cross) {  // every new token attends the sequence's image tokens; a new prompt computes their keys and values
+    const double X = static_cast<double>(s.cross_tokens);
+    if (r.input > 0 && X > 0) {
+      ga.pairs = input * X;
+      ga.keys = X;
+      ga.pairs_padded = tile > 0 ? ga.pairs * std::ceil(X / tile) * tile / X : ga.pairs;
+      if (r.cached == 0) ga.cross_new = X;
+    }
+    return ga;
+  }
   ga.pairs = attention_pairs(a, cached, input, s.convention.causal_pairs && s.attention == AttnImpl::Fused);
   ga.keys = attention_keys_read(a, cached, input);
   const double k = ga.keys;

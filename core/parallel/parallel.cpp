@@ -94,6 +94,7 @@ ModelSpec shard(const ModelSpec& frame, const ModelSpec& m, int tp, int first, i
   s.has_embedding = m.has_embedding && first == 0;
   s.has_head = m.has_head && last == static_cast<int>(m.layers.size());
   s.vocab = ceil_div(m.vocab, tp);
+  if (m.embedding_rows > 0) s.embedding_rows = ceil_div(m.embedding_rows, tp);
   for (auto& L : s.layers) {
     auto& a = L.attn;
     if (L.has_attention) {

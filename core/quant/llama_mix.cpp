@@ -74,7 +74,8 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
   const auto add = [&](Cat c, WeightClass cls, int layer, i64 ne0, double n, bool q = true) { t.push_back({c, cls, layer, ne0, n, q}); };
   const auto f32 = [&](WeightClass cls, int layer, double n) { t.push_back({Cat::Other, cls, layer, 1, n, false}); };
   const bool shared_head = m.tied_embeddings && m.has_embedding && m.has_head;
-  if (m.has_embedding) add(Cat::TokenEmbd, WeightClass::Embedding, -1, h, static_cast<double>(m.vocab) * h);
+  const double rows = static_cast<double>(m.embedding_rows > 0 ? m.embedding_rows : m.vocab);
+  if (m.has_embedding) add(Cat::TokenEmbd, WeightClass::Embedding, -1, h, rows * h);
   for (std::size_t li = 0; li < m.layers.size(); ++li) {
     const int L = static_cast<int>(li);
     const LayerSpec& ly = m.layers[li];

@@ -38,7 +38,7 @@ double request_kv_bytes(const ServingSetup& s, double context) {
     bytes += static_cast<double>(g.count) * kv_bytes_resident(g.spec.attn, s.kv_bytes_per_element, ctx, s.window_kv_full);
   // A recurrent layer's state (gated DeltaNet, Mamba) is held for every running request whatever its length, in the
   // same pool (vLLM's hybrid KV cache manager allocates one per request), as the analysis counts it.
-  return bytes + state_bytes_per_request(s.kv_groups, s.workload.settings.precision.activations.bits_per_element / 8);
+  return bytes + state_bytes_per_request(s.kv_groups, s.workload.settings);
 }
 
 ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,

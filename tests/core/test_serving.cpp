@@ -184,7 +184,7 @@ TEST_CASE("a hybrid model's recurrent state is held per request in the KV pool",
   // analysis counts it) beside its attention cache, whatever its length.
   const ModelSpec m = test::preset_model("qwen3-next-80b-a3b");
   const ServingSetup s = serving_setup(m, runtime_workload("vllm", "fp8"), one_device("nvidia-h200-sxm"), ParallelPlan{});
-  const double state = state_bytes_per_request(group_layers(m), 2.0);
+  const double state = state_bytes_per_request(group_layers(m), s.workload.settings);
   CHECK(state == 39518208.0);
   const double block = static_cast<double>(s.limits.kv_block_tokens);
   CHECK(request_kv_bytes(s, block) == Approx(block * s.memory.kv_bytes_per_token + state));
