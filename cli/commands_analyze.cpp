@@ -9,6 +9,15 @@ namespace infercast::cli {
 
 namespace {
 
+// What the KV cache holds per sequence whatever its context: recurrent state, the images' keys and values.
+std::string state_note(const json& mem) {
+  const double image = mem.value("image_kv_bytes", 0.0), recurrent = mem["state_bytes"].get<double>() - image;
+  std::string out;
+  if (recurrent > 0) out += "; of which " + bytes_str(recurrent) + " recurrent state, constant per sequence";
+  if (image > 0) out += "; of which " + bytes_str(image) + " the images' keys and values (cross-attention), constant per sequence";
+  return out;
+}
+
 void print_offload(const json& o) {
   const auto& d = o["device"];
   const auto& h = o["host_part"];
@@ -89,9 +98,7 @@ void print_analysis_table(const json& r) {
   const auto& mem = r["memory"];
   std::cout << "\nMemory: weights " << bytes_str(mem["weights_bytes"].get<double>()) << " + KV cache "
             << bytes_str(mem["kv_cache_bytes"].get<double>()) << " (at the end of the workload"
-            << (mem["state_bytes"].get<double>() > 0
-                    ? "; of which " + bytes_str(mem["state_bytes"].get<double>()) + " recurrent state, constant per sequence"
-                    : std::string())
+            << state_note(mem)
             << ") + activations "
             << bytes_str(mem["activation_peak_bytes"].get<double>())
             << (mem["compute_buffer_bytes"].is_number() ? " (the compute buffer " + (r.contains("execution") ? r["execution"]["runtime_name"].get<std::string>() : std::string("the runtime")) + " reserves)" : std::string())

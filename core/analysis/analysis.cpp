@@ -59,6 +59,7 @@ void footprint(Analysis& a, const Workload& w) {
   // Recurrent layers keep a constant state per sequence, and cross-attention layers their image tokens' keys and
   // values, held with the KV cache (docs/formulas.md, "Memory").
   a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s);
+  a.image_kv_bytes = a.batch_requests * image_kv_bytes_per_request(a.groups, s);
   a.kv_cache_bytes += a.state_bytes;
   for (const auto& g : a.groups)
     a.kv_bytes_per_token += static_cast<double>(g.count) *

@@ -96,7 +96,8 @@ struct Analysis {
   double weights_bytes = 0;
   double kv_bytes_per_token = 0;   // summed over layers, one token, before windows bound it
   double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored; the state included
-  double state_bytes = 0;          // of which the recurrent layers' constant state per sequence (all requests)
+  double state_bytes = 0;          // of which the constant state per sequence (all requests): recurrent layers' and
+  double image_kv_bytes = 0;       // of that, cross-attention layers' keys and values of the images
   double activation_peak_bytes = 0;
   double batch_requests = 0;
   // Phases

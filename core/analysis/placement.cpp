@@ -18,17 +18,21 @@ double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, do
   return bytes;
 }
 
-double state_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s) {
-  const double ab = s.precision.activations.bits_per_element / 8, kb = s.precision.kv.bits_per_element / 8;
-  const double X = static_cast<double>(s.cross_tokens);
+double image_kv_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s) {
+  const double kb = s.precision.kv.bits_per_element / 8, X = static_cast<double>(s.cross_tokens);
   double bytes = 0;
   for (const auto& g : groups) {
-    bytes += static_cast<double>(g.count) * recurrent_state_bytes(g.spec.recurrent, ab);
-    // Cross-attention layers keep the keys and values of their sequence's image tokens (Llama 3.2 Vision).
     const AttentionSpec& a = g.spec.attn;
     if (g.spec.has_attention && a.cross)
       bytes += static_cast<double>(g.count) * X * static_cast<double>(a.n_kv_heads * (a.head_dim + a.v_head_dim)) * kb;
   }
+  return bytes;
+}
+
+double state_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s) {
+  const double ab = s.precision.activations.bits_per_element / 8;
+  double bytes = image_kv_bytes_per_request(groups, s);
+  for (const auto& g : groups) bytes += static_cast<double>(g.count) * recurrent_state_bytes(g.spec.recurrent, ab);
   return bytes;
 }
 

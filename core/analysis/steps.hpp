@@ -81,6 +81,8 @@ double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_byt
 // State bytes one request holds whatever its context: recurrent layers' states (conv windows in the activations'
 // type) and cross-attention layers' keys and values of its image tokens (in the KV type).
 double state_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s);
+// Of that, the cross-attention layers' keys and values of the request's image tokens (Llama 3.2 Vision).
+double image_kv_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s);
 
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.

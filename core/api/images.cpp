@@ -17,7 +17,7 @@ json images_json(const ModelSpec& m, const std::vector<ImageSize>& images) {
     i64 patches = 0;
     for (i64 s : p.sequences) patches += s;
     a.push_back({{"width", img.width}, {"height", img.height}, {"tokens", p.tokens}, {"encoder_patches", patches},
-                 {"encoder_sequences", p.sequences.size()}});
+                 {"encoder_sequences", p.sequences.size()}, {"cross_attention_tokens", cross_attention_tokens(m.vision, {img})}});
   }
   return a;
 }

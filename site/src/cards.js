@@ -18,6 +18,13 @@ export function boundOf(r, phase) {
   return total > 0 ? `${top[0]}-bound (${((100 * top[1]) / total).toFixed(0)}% of time)` : '-';
 }
 
+// What the KV cache holds per sequence whatever its length: recurrent layers' state, cross-attention layers'
+// keys and values of the images (Llama 3.2 Vision).
+const stateNote = (m) => {
+  const image = m.image_kv_bytes ?? 0;
+  const recurrent = (m.state_bytes ?? 0) - image;
+  return (recurrent > 0 ? `; ${bytes(recurrent)} of it recurrent state` : '') + (image > 0 ? `; ${bytes(image)} of it the images' keys and values` : '');
+};
 const fitsText = (m) => (m.fits ? (m.fits_first_tier ? 'fits' : 'fits only by spilling to slower tiers') : 'does NOT fit');
 // A value the core cannot know (no published price or power) shows as a dash with the reason.
 const DASH = '—';
@@ -105,7 +112,7 @@ export const CARDS = [
   { id: 'prefill_flops', label: 'Prefill FLOPs', show: () => true, value: (r) => si(r.prefill.flops, 'FLOP'), sub: (r) => `${bytes(r.prefill.bytes)} moved` },
   { id: 'decode_flops', label: 'Decode FLOPs / token', show: () => true, value: (r) => si(r.decode.flops_per_token, 'FLOP'), sub: (r) => `${bytes(r.decode.bytes)} moved per step` },
   { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes),
-    sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)${r.memory.state_bytes > 0 ? `; ${bytes(r.memory.state_bytes)} of it recurrent state` : ''}` },
+    sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)${stateNote(r.memory)}` },
   { id: 'images', label: 'Image tokens', show: (r) => r.workload.image_tokens > 0, value: (r) => count(r.workload.image_tokens),
     sub: (r) => `${r.workload.images.length} image(s) in each prompt, ${r.model.vision_encoder} encoder` },
 ];

@@ -134,13 +134,15 @@ export const CARD_EXPLAINERS = {
     const w = r.workload;
     return { title: 'KV cache', convention: convention(r), formula: 'KV bytes per token = sum over layers of (K + V widths, or the MLA latent) x bytes per element; x each request\'s context, sliding windows and chunks capped',
       lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`,
-        ...(m.state_bytes > 0 ? [`of which ${bytes(m.state_bytes)} is the recurrent state of linear-attention and state-space layers: constant per sequence, whatever the context`] : [])] };
+        ...(m.state_bytes - (m.image_kv_bytes ?? 0) > 0 ? [`of which ${bytes(m.state_bytes - (m.image_kv_bytes ?? 0))} is the recurrent state of linear-attention and state-space layers: constant per sequence, whatever the context`] : []),
+        ...(m.image_kv_bytes > 0 ? [`of which ${bytes(m.image_kv_bytes)} is the cross-attention layers' keys and values of each prompt's image tokens: computed once in its prefill, constant per sequence`] : [])] };
   },
   images(r) {
     const w = r.workload;
     return { title: 'Image tokens', convention: convention(r),
       formula: `tokens per image from its size as the ${r.model.vision_encoder} processor resizes and patches it (docs/formulas.md, "Vision encoders"); they join every new prompt`,
-      lines: [...w.images.map((im) => `${im.width} x ${im.height}: ${count(im.encoder_patches)} encoder patches in ${count(im.encoder_sequences)} sequence(s) -> ${count(im.tokens)} tokens`),
+      lines: [...w.images.map((im) => `${im.width} x ${im.height}: ${count(im.encoder_patches)} encoder patches in ${count(im.encoder_sequences)} sequence(s) -> ${count(im.tokens)} tokens` +
+        (im.cross_attention_tokens > 0 ? `, and ${count(im.cross_attention_tokens)} tokens the cross-attention layers attend (docs/formulas.md, "Cross-attention")` : '')),
         `${count(w.image_tokens)} tokens added to each new prompt`] };
   },
   prefill_flops: (r) => flopsCard('Prefill FLOPs', 'prefill', r),

@@ -121,6 +121,8 @@ TEST_CASE("the analyze call with an image: one prompt token, the cross cache in 
                                         {"workload", {{"batch", 2}, {"prompt", 100}, {"gen", 10}, {"images", {{{"width", 560}, {"height", 560}}}}}}});
   CHECK(v["workload"]["image_tokens"] == 1);
   CHECK(v["memory"]["state_bytes"] == 2 * 8 * 6404.0 * 2 * 1024 * 2);
+  CHECK(v["memory"]["image_kv_bytes"] == v["memory"]["state_bytes"]);
+  CHECK(v["workload"]["images"][0]["cross_attention_tokens"] == 6404);
   const json text = api_value("analyze", {{"model", data_config("llama-3.2-11b-vision-instruct.json")},
                                            {"hardware", "nvidia-h100-sxm"},
                                            {"workload", {{"batch", 2}, {"prompt", 101}, {"gen", 10}}}});
