@@ -137,6 +137,9 @@ struct FamilyTraits {
   // Llama 3.2 Vision's text model: the layers cross_attention_layers names are cross-attention layers, and the input
   // embedding holds vocab + 8 rows (io/model_config.cpp, read_cross_attention_layers).
   bool cross_attention = false;
+  // A key that, when true, adds two norms to every layer (HyperCLOVA X's use_post_norm: Peri-LN's norms of the
+  // attention's and the MLP's outputs, post_norm1 and post_norm2).
+  const char* post_norm_key = "";
   bool norm_weight = true;                 // false: norms without parameters (OLMo 1)
   bool o_bias = false;                     // o_proj has a bias whatever the attention's bias rule says (GPT-Neo)
   // A key that, true, gives one KV head or multi_query_groups_key's count of them (GPT-BigCode's multi_query, true by

@@ -172,6 +172,22 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   granite.ignored_keys = {"embedding_multiplier", "attention_multiplier", "residual_multiplier", "logits_scaling"};
   add(granite);
 
+  // HyperCLOVA X SEED (hyperclovax; transformers' HyperCLOVAXConfig): Granite's layers and muP multipliers (which
+  // change no count; logits_scaling multiplies rather than divides), an explicit head_dim, and with use_post_norm
+  // (Peri-LN) two more RMSNorms a layer, of the attention's and the MLP's outputs. The default of use_post_norm is
+  // the newest stored revision's (true; an earlier one had false).
+  FamilyTraits hyperclovax{"hyperclovax", {}, {"HyperCLOVAXForCausalLM"}};
+  hyperclovax.mlp_bias_key = true;
+  hyperclovax.post_norm_key = "use_post_norm";
+  hyperclovax.config_class = "HyperCLOVAXConfig";
+  hyperclovax.source = "hyperclovax/configuration_hyperclovax.py, modular_hyperclovax.py (post_norm1, post_norm2)";
+  hyperclovax.defaults = {{"vocab_size", 32000},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                          {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                          {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                          {"mlp_bias", false},        {"use_post_norm", true}};
+  hyperclovax.ignored_keys = granite.ignored_keys;
+  add(hyperclovax);
+
   // Granite 3.x MoE: num_local_experts experts of intermediate_size (input_linear 2I x h, output_linear), a
   // router without bias, on every layer.
   FamilyTraits granitemoe{"granitemoe", {}, {"GraniteMoeForCausalLM"}};

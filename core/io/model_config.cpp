@@ -415,6 +415,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   const bool qk_norm_llama4 = t.chunked_nope && r.boolean_or("use_qk_norm", false);
   const auto rule_ffn = moe_rule_layers(r, t, L, dense);
   const bool parallel = t.parallel_key[0] ? r.boolean_or(t.parallel_key, t.parallel) : t.parallel;
+  const int post_norms = t.post_norm_key[0] && r.boolean_or(t.post_norm_key, false) ? 2 : 0;
   m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     LayerSpec layer;
@@ -429,7 +430,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     }
     layer.ffn = is_moe[static_cast<std::size_t>(i)] ? moe : dense;
     if (!rule_ffn.empty()) layer.ffn = rule_ffn[static_cast<std::size_t>(i)];
-    layer.norms = parallel ? t.parallel_norms : t.norms;  // a parallel block normalizes once (GPT-NeoX: twice)
+    layer.norms = (parallel ? t.parallel_norms : t.norms) + post_norms;  // a parallel block normalizes once (GPT-NeoX: twice)
     layer.parallel = parallel;
     layer.sub_norms = t.sub_norms;
     m.layers.push_back(layer);

@@ -1785,6 +1785,31 @@ TEST_CASE("Helium preview by hand: Llama's layers, o_proj never biased (helium)"
   CHECK(count_params(b).total - count_params(parse(small("helium"))).total == 2 * (4 * 16 + 2 * 2 * 16));
 }
 
+// HyperCLOVA X SEED Think 14B (hyperclovax): its config's sizes as a public audit of the Hub's config.json (revision
+// ddcb423f) tabulates them, read with HyperCLOVAXConfig's defaults: 38 layers of 6144, 48 heads and 8 KV heads of
+// 128, a SwiGLU MLP of 14336, four RMSNorms a layer with use_post_norm (Peri-LN), an untied head of 110,592 rows:
+// 14,748,112,896, the checkpoint's safetensors count the same audit quotes (its weights are F32).
+TEST_CASE("HyperCLOVA X SEED 14B by hand: Granite's layers with Peri-LN post-norms (hyperclovax)", "[families][params]") {
+  const json c = {{"model_type", "hyperclovax"}, {"hidden_size", 6144}, {"num_hidden_layers", 38}, {"num_attention_heads", 48},
+                  {"num_key_value_heads", 8}, {"head_dim", 128}, {"intermediate_size", 14336}, {"vocab_size", 110592},
+                  {"max_position_embeddings", 131072}, {"attention_bias", false}, {"mlp_bias", false},
+                  {"embedding_multiplier", 10.0}, {"attention_multiplier", 0.0078125}, {"residual_multiplier", 1.0},
+                  {"logits_scaling", 0.125}, {"use_post_norm", true}, {"tie_word_embeddings", false}};
+  const ModelSpec m = parse(c);
+  const long long h = 6144, V = 110592;
+  const long long layer = 2 * h * 48 * 128 + 2 * h * 8 * 128 + 3 * h * 14336 + 4 * h;
+  CHECK(count_params(m).total == 2 * V * h + 38 * layer + h);
+  CHECK(count_params(m).total == 14748112896LL);
+  CHECK(m.layers[0].norms == 4);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // Without post-norms (the 32B model's text config), two norms a layer; transformers' default is with them.
+  json off = c;
+  off["use_post_norm"] = false;
+  CHECK(parse(off).layers[0].norms == 2);
+  off.erase("use_post_norm");
+  CHECK(parse(off).layers[0].norms == 4);
+}
+
 // LongCat-Flash-Chat (longcat_flash; tests/data/configs/longcat-flash-chat.json, SOURCES.md), module by module as
 // modular_longcat_flash.py names them. Each of the 28 blocks: self_attn.{0,1}, two MLAs of DeepSeek-V3's shape
 // (h = 6144, 64 heads, q_lora 1536, kv_lora 512, nope 128 + rope 64, v 128); mlps.{0,1}, two SwiGLU MLPs of 12288;
