@@ -80,3 +80,24 @@ test('a hybrid model\'s KV card names the recurrent state it holds, as the CLI r
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('Llama 3.2 Vision in the page: one prompt token an image, the images\' keys and values in the KV card, as the CLI', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.2-11b-vision&hardware=nvidia-h100-sxm`);
+  await settled(page);
+  await page.click('#vision summary');
+  await page.fill('#images', '1120x560');
+  await page.waitForFunction(() => /images=/.test(location.hash));
+  const native = analyze('--model', 'llama-3.2-11b-vision', '--hardware', 'nvidia-h100-sxm', '--images', '1120x560');
+  assert.equal(native.workload.image_tokens, 1);
+  assert.ok(native.memory.image_kv_bytes > 0);
+  await page.waitForFunction((t) => [...document.querySelectorAll('.card')].some((c) => c.querySelector('.value').textContent === t), seconds(native.ttft_s));
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(native.decode.tpot_s));
+  assert.equal(await cardSub(page, 'KV cache'),
+    `${bytes(native.memory.kv_bytes_per_token)} per token (before windows); ${bytes(native.memory.image_kv_bytes)} of it the images' keys and values`);
+  await page.click('.card:has-text("Image tokens")');
+  await page.waitForSelector('#explain:not([hidden])');
+  const lines = (await page.textContent('#explain-lines')).split('\n');
+  assert.equal(lines[0], `1120 x 560: ${count(6432)} encoder patches in 1 sequence(s) -> 1 tokens, and ${count(6404)} tokens the cross-attention layers attend (docs/formulas.md, "Cross-attention")`);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});

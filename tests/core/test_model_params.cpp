@@ -114,6 +114,10 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"gemma-4-31b", 31273088876LL, 30697345340LL},
       // Gemma 3n E4B with MobileNetV5 and the audio Conformer (test_vision.cpp): the checkpoint's 7,849,978,192.
       {"gemma-3n-e4b", 7849978192LL, 6866696688LL},
+      // Llama 3.2 Vision: text 9,775,192,080 + vision 863,567,379 + projector 31,461,376, the Hub's count
+      // (test_cross_attention.cpp); LongCat-Flash without its MTP block, 8 of 12 picks computed (test_families.cpp).
+      {"llama-3.2-11b-vision", 10670220835LL, 9775192080LL},
+      {"longcat-flash-chat", 560664980480LL, 27954818048LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
