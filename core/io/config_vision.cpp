@@ -62,6 +62,16 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       v.fail("image_size", "invalid", v.child_path("image_size") + " holds " + std::to_string(x.image_size) +
                                           ", smaller than patch_size (" + std::to_string(x.patch) + ")");
   };
+  // Square tiles of image_size cut into patches without a bias, and a class token a tile (Llama 4, Llama 3.2
+  // Vision; both configs default to 448-pixel tiles of 14-pixel patches).
+  const auto tiles = [&](VisionSpec& x) {
+    x.patch = size_or(v, "patch_size", 4096, 14);
+    x.channels = size_or(v, "num_channels", 64, 3);
+    x.image_size = size_or(v, "image_size", kSide, 448);
+    at_least_a_patch(x);
+    x.patch_bias = false;
+    x.class_token = true;
+  };
   switch (kind) {
     case VisionKind::Siglip: {
       // SiglipVisionModel without its head; Gemma3MultiModalProjector: an RMSNorm and one projection, after an
@@ -142,12 +152,7 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       const i64 global = v.int_in_or("num_global_layers", 0, kEncoderCount, 8);
       s.layers += global;
       s.attn_bias = false;
-      s.patch = size_or(v, "patch_size", 4096, 14);
-      s.channels = size_or(v, "num_channels", 64, 3);
-      s.image_size = size_or(v, "image_size", kSide, 448);
-      at_least_a_patch(s);
-      s.patch_bias = false;
-      s.class_token = true;
+      tiles(s);
       const i64 tile = (s.image_size / s.patch) * (s.image_size / s.patch) + 1;
       s.positions = tile;
       s.max_tiles = size_or(v, "max_num_tiles", 64, 4);
@@ -171,12 +176,7 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       // Llama4VisionModel: an unfold-and-linear patch embedding, a class token, 34 blocks with biases, pre and post
       // LayerNorms; pixel shuffle (ratio 0.5: 2 x 2 patches per token) into Llama4VisionMLP2, then the projector.
       blocks(v, s, 768, 34, 16, 5632);
-      s.patch = size_or(v, "patch_size", 4096, 14);
-      s.channels = size_or(v, "num_channels", 64, 3);
-      s.image_size = size_or(v, "image_size", kSide, 448);
-      at_least_a_patch(s);
-      s.patch_bias = false;
-      s.class_token = true;
+      tiles(s);
       s.positions = (s.image_size / s.patch) * (s.image_size / s.patch) + 1;
       const double ratio = v.number_in_or("pixel_shuffle_ratio", 0.01, 1, 0.5);
       s.merge = static_cast<i64>(1 / ratio + 0.5);

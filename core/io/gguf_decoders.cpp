@@ -189,6 +189,18 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   const auto put = [&](const char* hf, const std::string& key, bool required) {
     put_gguf_field(cfg, num(key), arch, hf, key, required);
   };
+  // DeepSeek-V2's MLA as llama.cpp writes it (deepseek2, minicpm3): the common sizes, the two ranks (no
+  // q_lora_rank: a plain q_proj) and the rotated part of a head.
+  const auto mla_sizes = [&] {
+    put("hidden_size", "embedding_length", true);
+    put("num_hidden_layers", "block_count", true);
+    put("num_attention_heads", "attention.head_count", true);
+    put("max_position_embeddings", "context_length", false);
+    put("intermediate_size", "feed_forward_length", true);
+    put("kv_lora_rank", "attention.kv_lora_rank", true);
+    put("q_lora_rank", "attention.q_lora_rank", false);
+    put("qk_rope_head_dim", "rope.dimension_count", true);
+  };
   // DeepSeek's mixture-of-experts keys, which GLM-4.5 shares; llama.cpp counts MTP layers among the blocks, so a
   // file that names them has block_count - nextn_predict_layers model layers.
   const auto deepseek_moe = [&] {
@@ -220,14 +232,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     cfg["attn_config"] = attn;
     cfg["ffn_config"] = ffn;
   } else if (a == "deepseek2") {  // MLA written as MQA: the head sizes are in the *_mla keys (docs/formulas.md, "GGUF")
-    put("hidden_size", "embedding_length", true);
-    put("num_hidden_layers", "block_count", true);
-    put("num_attention_heads", "attention.head_count", true);
-    put("max_position_embeddings", "context_length", false);
-    put("intermediate_size", "feed_forward_length", true);
-    put("kv_lora_rank", "attention.kv_lora_rank", true);
-    put("q_lora_rank", "attention.q_lora_rank", false);
-    put("qk_rope_head_dim", "rope.dimension_count", true);
+    mla_sizes();
     cfg["num_key_value_heads"] = cfg["num_attention_heads"];
     if (!num("attention.key_length_mla").is_null()) {
       cfg["qk_nope_head_dim"] = num("attention.key_length_mla").get<double>() - cfg["qk_rope_head_dim"].get<double>();
@@ -257,15 +262,8 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     // DeepSeek-V2's MLA with a dense MLP (llama.cpp's MiniCPM3Model): key_length holds nope + rope, and no
     // value_length is written, so values are hidden / heads wide (MiniCPM3Config's default, v_head_from_hidden).
     // The RoPE factors (rope_factors_long / _short, f32) are tensors, not parameters.
-    put("hidden_size", "embedding_length", true);
-    put("num_hidden_layers", "block_count", true);
-    put("num_attention_heads", "attention.head_count", true);
+    mla_sizes();
     put("num_key_value_heads", "attention.head_count_kv", false);
-    put("max_position_embeddings", "context_length", false);
-    put("intermediate_size", "feed_forward_length", true);
-    put("kv_lora_rank", "attention.kv_lora_rank", true);
-    put("q_lora_rank", "attention.q_lora_rank", false);
-    put("qk_rope_head_dim", "rope.dimension_count", true);
     put("v_head_dim", "attention.value_length", false);
     const json k = num("attention.key_length");
     if (k.is_null())
