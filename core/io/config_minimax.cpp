@@ -164,10 +164,11 @@ void parse_step3p7(Reader& r, ModelSpec& m) {
     const json* e = r.raw("moe_layers_enum");
     std::vector<i64> idx;
     if (e->is_string()) {
+      // Digits between commas; an index of more than 9 digits is past any layer (kept out, as indices past L are).
       std::string s = e->get<std::string>(), cur;
       for (char ch : s + ",") {
         if (ch == ',') {
-          if (!cur.empty()) idx.push_back(std::stoll(cur));
+          if (!cur.empty()) idx.push_back(cur.size() > 9 ? L : static_cast<i64>(std::stoll(cur)));
           cur.clear();
         } else if (ch >= '0' && ch <= '9') {
           cur += ch;
