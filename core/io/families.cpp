@@ -197,8 +197,9 @@ const std::vector<FamilyTraits>& model_families() {
     add(llama4);
 
     // Llama 3.2 Vision's language model (mllama_text_model, the text_config of mllama checkpoints): Llama 3.1's
-    // layers with cross-attention layers at cross_attention_layers and 8 more embedding rows (the image tokens).
-    FamilyTraits mllama{"mllama_text_model", {}, {"MllamaForConditionalGeneration", "MllamaForCausalLM"}};
+    // layers with cross-attention layers at cross_attention_layers and 8 more embedding rows (the image tokens). A
+    // text_config without its own model_type takes the wrapper's, mllama.
+    FamilyTraits mllama{"mllama_text_model", {"mllama"}, {"MllamaForConditionalGeneration", "MllamaForCausalLM"}};
     mllama.cross_attention = true;
     mllama.source = "mllama/configuration_mllama.py, modeling_mllama.py (MllamaTextModel, MllamaCrossAttentionDecoderLayer)";
     mllama.config_class = "MllamaTextConfig";

@@ -53,6 +53,10 @@ TEST_CASE("Llama 3.2 11B Vision by hand: cross-attention layers, tiles, the proj
   CHECK(c.total == 10670220835LL);
   CHECK(c.total == text_params(4096, 40, 8, 14336) + c.vision);
   REQUIRE(m.layers.size() == 40);
+  // A text_config that does not name its model_type takes the wrapper's (mllama): the same model.
+  json unnamed = data_config("llama-3.2-11b-vision-instruct.json");
+  unnamed["text_config"].erase("model_type");
+  CHECK(count_params(parse(unnamed)).total == c.total);
   for (std::size_t i = 0; i < 40; ++i) CHECK(m.layers[i].attn.cross == (i % 5 == 3));
   CHECK(m.layers[3].attn.rope_dim == 0);
   CHECK(m.layers[3].attn.qk_norm);
