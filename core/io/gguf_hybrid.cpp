@@ -1,7 +1,12 @@
 #include "io/gguf_hybrid.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
 #include <map>
+
+#include "io/json_reader.hpp"
+#include "util/limits.hpp"
 
 namespace infercast {
 
@@ -74,7 +79,17 @@ struct Meta {
                        arch + "." + k + " is missing from the GGUF metadata; expected it for a " + arch + " model");
     return v;
   }
-  std::int64_t int_of(const std::string& k) const { return need(k).get<std::int64_t>(); }
+  // A whole number within 64 bits; another value (1e300 stored as a float, 2.5) is refused, naming the key, never
+  // cast past its range.
+  std::int64_t int_of(const std::string& k) const {
+    const json v = need(k);
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() <= static_cast<std::uint64_t>(INT64_MAX)) return v.get<std::int64_t>();
+    if (v.is_number_integer() && !v.is_number_unsigned()) return v.get<std::int64_t>();
+    const double d = v.get<double>();
+    if (v.is_number_float() && d == std::floor(d) && std::fabs(d) < 9e18) return static_cast<std::int64_t>(d);
+    throw InputError("gguf.bad_value", "/gguf/" + arch + "." + k,
+                     arch + "." + k + " holds " + number_text(v) + "; expected a whole number");
+  }
 };
 
 [[noreturn]] void irregular(const std::string& arch, const std::string& what) {
@@ -109,6 +124,11 @@ json gguf_hybrid_config(const GgufHeader& h, const std::string& arch) {
   const Inventory inv = inventory(h);
   const std::int64_t hidden = m.int_of("embedding_length");
   std::int64_t L = m.int_of("block_count");
+  // Bounded before any per-layer list is built (a header may claim billions of blocks).
+  if (L < 1 || L > limit::kModelLayers)
+    throw InputError("gguf.bad_value", "/gguf/" + arch + ".block_count",
+                     arch + ".block_count holds " + std::to_string(L) + "; expected 1 to " +
+                         std::to_string(limit::kModelLayers) + " layers");
   json cfg = json::object();
   cfg["hidden_size"] = hidden;
   cfg["vocab_size"] = m.num("vocab_size").is_null() ? json(inv.vocab_rows) : m.num("vocab_size");
@@ -174,7 +194,12 @@ json gguf_hybrid_config(const GgufHeader& h, const std::string& arch) {
     cfg["model_type"] = "nemotron_h";
     const json nextn = m.num("nextn_predict_layers");
     if (!nextn.is_null()) {  // llama.cpp appends the MTP block after the model's layers
-      L -= nextn.get<std::int64_t>();
+      const std::int64_t n = m.int_of("nextn_predict_layers");
+      if (n < 0 || n >= L)
+        throw InputError("gguf.bad_value", "/gguf/" + arch + ".nextn_predict_layers",
+                         arch + ".nextn_predict_layers holds " + std::to_string(n) + "; expected 0 to " +
+                             std::to_string(L - 1) + " (fewer than the blocks)");
+      L -= n;
       cfg["num_nextn_predict_layers"] = nextn;
     }
     std::string pattern;
