@@ -21,11 +21,8 @@ double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, do
 double image_kv_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s) {
   const double kb = s.precision.kv.bits_per_element / 8, X = static_cast<double>(s.cross_tokens);
   double bytes = 0;
-  for (const auto& g : groups) {
-    const AttentionSpec& a = g.spec.attn;
-    if (g.spec.has_attention && a.cross)
-      bytes += static_cast<double>(g.count) * X * static_cast<double>(a.n_kv_heads * (a.head_dim + a.v_head_dim)) * kb;
-  }
+  for (const auto& g : groups)
+    if (g.spec.has_attention) bytes += static_cast<double>(g.count) * X * image_kv_bytes_per_token(g.spec.attn, kb);
   return bytes;
 }
 

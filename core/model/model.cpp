@@ -202,9 +202,8 @@ ParamCounts count_params(const ModelSpec& m) {
     // routing (LongCat-Flash: 12 x 512 / 768 = 8 computed experts, its published 27B activated on average); the
     // expected count is rounded to the parameter.
     const Count picked = Count(f.top_k) * expert;
-    const Count computed = f.zero_experts > 0 ? Count((picked * f.n_experts).v / slots +
-                                                      ((picked * f.n_experts).v % slots * 2 >= slots ? 1 : 0))
-                                              : picked;
+    const i64 on_routed = (picked * f.n_experts).v;  // picked x E, divided by the slots below
+    const Count computed = f.zero_experts > 0 ? Count(on_routed / slots + (on_routed % slots * 2 >= slots ? 1 : 0)) : picked;
     active_ffn += r + computed + shared + latent_proj + Count(-1) * table_unread;
   }
   ParamCounts c;

@@ -149,7 +149,7 @@ void add_cross_attention(Builder& b, const GroupStep& gs) {
     b.elementwise("k_norm", G, n, X * nkv * hd, b.norm_cost(), 1, hd);
     Op& op = b.add("cross_kv_cache_write", G, OpClass::Memory, n);
     op.act_read_bytes = c * X * nkv * (hd + vhd) * b.ab;
-    op.kv_write_bytes = c * X * nkv * (hd + vhd) * b.kb;
+    op.kv_write_bytes = c * X * image_kv_bytes_per_token(a, b.kb);
   }
   add_attention_kernel(b, gs, nh, nkv, hd, vhd);
   b.gemm("o_proj", G, n, T, nh * vhd, h, false);

@@ -42,12 +42,16 @@ double mla_latent_bytes(const AttentionSpec& a, double kvb) {
 
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kvb) {
   if (a.kv_shared) return 0;  // reads the cache of an earlier layer (Gemma 3n, Gemma 4)
-  if (a.cross) return 0;      // image tokens' keys and values: a constant per sequence (cross_kv_bytes)
+  if (a.cross) return 0;      // image tokens' keys and values: a constant per sequence (image_kv_bytes_per_token)
   // DeepSeek-V4: the window's entries, one head_dim-wide vector a token (keys are the values); the pooled entries
   // are compressed_kv_bytes_per_token's.
   if (a.kind == AttnKind::Compressed) return static_cast<double>(a.n_kv_heads * a.head_dim) * kvb;
   if (a.kind == AttnKind::MLA) return mla_latent_bytes(a, kvb) + index_key_bytes(a);
   return static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb + index_key_bytes(a);
+}
+
+double image_kv_bytes_per_token(const AttentionSpec& a, double kvb) {
+  return a.cross ? static_cast<double>(a.n_kv_heads) * static_cast<double>(a.head_dim + a.v_head_dim) * kvb : 0;
 }
 
 double compressed_kv_bytes_per_token(const AttentionSpec& a, double kvb) {

@@ -10,6 +10,8 @@ namespace infercast {
 // KV-cache bytes of one token in one layer at the given KV precision (with DeepSeek-V3.2's indexer keys, which stay
 // fp8 with an fp32 scale per 128 values whatever the KV precision).
 double kv_bytes_per_token_layer(const AttentionSpec& a, double kv_bytes_per_element);
+// A cross-attention layer's keys and values of one image token (Llama 3.2 Vision); 0 for any other layer.
+double image_kv_bytes_per_token(const AttentionSpec& a, double kv_bytes_per_element);
 // Bytes of one indexer key (DeepSeek sparse attention): index_head_dim fp8 values and one fp32 scale per 128;
 // MiniMax-M3's: index_head_dim bf16 values.
 double index_key_bytes(const AttentionSpec& a);
