@@ -1,5 +1,8 @@
 #include "io/config_common.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "util/limits.hpp"
 
 namespace infercast {
@@ -10,6 +13,20 @@ i64 config_layer_count(Reader& r, const std::string& key) {
     r.fail(key, "out_of_range", r.child_path(key) + " holds " + std::to_string(L) + "; expected at most " +
                                     std::to_string(limit::kModelLayers) + " layers");
   return L;
+}
+
+i64 config_share(i64 x, double f) {
+  if (!(f < 1)) return x;
+  if (!(f > 0) || x <= 0) return 0;
+  const double v = std::floor(static_cast<double>(x) * f);
+  return v >= 9.2e18 ? x : std::min(x, static_cast<i64>(v));
+}
+
+std::vector<bool> config_listed_layers(Reader& r, const char* key, i64 n) {
+  std::vector<bool> out(static_cast<std::size_t>(std::max<i64>(n, 0)), false);
+  for (const i64 i : r.int_array_or(key))
+    if (i >= 0 && i < n) out[static_cast<std::size_t>(i)] = true;
+  return out;
 }
 
 i64 config_head_dim(Reader& r, i64 hidden, i64 heads, const char* heads_key, const char* head_dim_key) {

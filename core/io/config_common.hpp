@@ -8,12 +8,19 @@
 
 #include "io/families.hpp"
 #include "io/json_reader.hpp"
+#include "model/count.hpp"
 #include "model/model.hpp"
 
 namespace infercast {
 
 // A layer count, bounded so that a typo cannot allocate a trillion layer records.
 i64 config_layer_count(Reader& r, const std::string& key);
+// floor(x * f) for a share f in [0, 1] of a size x (a rotary factor): from 0 to x, never a cast out of range.
+i64 config_share(i64 x, double f);
+// The layers an integer list at `key` names (mlp_only_layers, moe_layers): whether each of the n layers is listed.
+// Entries outside 0..n-1 name no layer and are skipped, as transformers' `i in list` tests skip them; linear in the
+// list and the layers. Absent or null: none listed.
+std::vector<bool> config_listed_layers(Reader& r, const char* key, i64 n);
 // head_dim when given (key `head_dim_key`), else hidden / heads (refused when it does not divide).
 i64 config_head_dim(Reader& r, i64 hidden, i64 heads, const char* heads_key, const char* head_dim_key = "head_dim");
 // Refuses KV heads (or key heads, or groups) that do not divide the heads.

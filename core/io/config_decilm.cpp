@@ -6,6 +6,8 @@
 
 #include <string>
 
+#include "util/limits.hpp"
+
 namespace infercast {
 
 void parse_decilm(Reader& r, ModelSpec& m) {
@@ -22,6 +24,9 @@ void parse_decilm(Reader& r, ModelSpec& m) {
   const i64 heads = r.positive_int("num_attention_heads");
   const i64 head_dim = config_head_dim(r, h, heads, "num_attention_heads");
   std::vector<Reader> blocks = r.object_array("block_configs");
+  if (static_cast<i64>(blocks.size()) > limit::kModelLayers)
+    r.fail("block_configs", "out_of_range", r.child_path("block_configs") + " has " + std::to_string(blocks.size()) +
+                                                " entries; expected at most " + std::to_string(limit::kModelLayers) + " layers");
   if (r.has("num_hidden_layers")) {
     const i64 L = config_layer_count(r, "num_hidden_layers");
     if (L != static_cast<i64>(blocks.size()))
@@ -60,7 +65,11 @@ void parse_decilm(Reader& r, ModelSpec& m) {
       mlp.bias = mlp_bias;
       if (f.has("ffn_mult")) {
         const double mult = f.number_in("ffn_mult", 0, 1000);
-        i64 width = static_cast<i64>(2 * mult * static_cast<double>(h) / 3);
+        const double exact = 2 * mult * static_cast<double>(h) / 3;
+        if (!(exact < 1e15))  // past any model's width, and past exact doubles
+          f.fail("ffn_mult", "out_of_range", f.child_path("ffn_mult") + " gives an MLP " + number_text(json(exact)) +
+                                                 " wide (2/3 x ffn_mult x hidden_size); expected at most 1e15");
+        i64 width = static_cast<i64>(exact);
         if (width % 256 != 0) width += 256 - width % 256;
         if (width <= 0) f.fail("ffn_mult", "invalid", f.child_path("ffn_mult") + " gives an MLP of no width");
         mlp.intermediate = width;

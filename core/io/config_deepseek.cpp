@@ -29,7 +29,7 @@ void parse_deepseek_v4(Reader& r, ModelSpec& m) {
     a.qk_rope_dim = r.positive_int("qk_rope_head_dim");
   } else {
     const double f = r.number_in_or("partial_rotary_factor", 0, 1, 64.0 / 512.0);
-    a.qk_rope_dim = static_cast<i64>(static_cast<double>(a.head_dim) * f);
+    a.qk_rope_dim = config_share(a.head_dim, f);
   }
   r.raw("partial_rotary_factor");
   if (a.qk_rope_dim > a.head_dim)

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "model/count.hpp"
+
 namespace infercast {
 
 namespace {
@@ -40,9 +42,11 @@ std::vector<bool> kv_shared_layers(Reader& r, const std::vector<bool>& sliding, 
   std::vector<bool> out(sliding.size(), false);
   const i64 first = L - shared;
   if (shared <= 0 || first <= 0) return out;
+  // Whether the layers before the shared ones hold a sliding and a full attention layer (one pass, not one per layer).
+  bool before[2] = {false, false};
+  for (i64 j = 0; j < first; ++j) before[sliding[static_cast<std::size_t>(j)] ? 1 : 0] = true;
   for (i64 i = first; i < L; ++i) {
-    bool producer = false;
-    for (i64 j = 0; j < first; ++j) producer = producer || sliding[static_cast<std::size_t>(j)] == sliding[static_cast<std::size_t>(i)];
+    const bool producer = before[sliding[static_cast<std::size_t>(i)] ? 1 : 0];
     if (!producer)
       throw InputError("model.invalid", r.child_path("num_kv_shared_layers"),
                        r.child_path("num_kv_shared_layers") + " holds " + std::to_string(shared) + ": layer " +
@@ -196,7 +200,7 @@ void parse_gemma4(Reader& r, ModelSpec& m) {
     }
     for (const auto& key : rp.unread()) rp.raw(key);
   }
-  global.rope_dim = static_cast<i64>(static_cast<double>(global.head_dim) * factor);
+  global.rope_dim = config_share(global.head_dim, factor);
   i64 window = r.positive_int("sliding_window");
   const std::string bidirectional = r.string_or("use_bidirectional_attention", "");
   if (bidirectional == "all") window = window / 2 + 1;  // Gemma4TextConfig: exclusive bounds for flash attention
@@ -233,7 +237,7 @@ void parse_gemma4(Reader& r, ModelSpec& m) {
     layer.attn = sliding[k] ? local : global;
     if (sliding[k]) layer.attn.window = window;
     layer.attn.kv_shared = shared[k];
-    const i64 w = width * (double_wide && shared[k] ? 2 : 1);  // Gemma4TextMLP: double width on shared layers
+    const i64 w = (Count(width) * (double_wide && shared[k] ? 2 : 1)).v;  // Gemma4TextMLP: double width on shared layers
     if (moe.moe) {
       layer.ffn = moe;
       layer.ffn.shared_intermediate = w;

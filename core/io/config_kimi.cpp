@@ -84,7 +84,7 @@ void parse_kimi_linear(Reader& r, ModelSpec& m) {
   a.qk_nope_dim = r.positive_int("qk_nope_head_dim");
   a.qk_rope_dim = r.nonneg_int_or("qk_rope_head_dim", 64);
   a.v_head_dim = r.positive_int("v_head_dim");
-  a.head_dim = a.qk_nope_dim + a.qk_rope_dim;
+  a.head_dim = (Count(a.qk_nope_dim) + a.qk_rope_dim).v;
   a.rope_dim = r.boolean_or("mla_use_nope", false) ? 0 : a.qk_rope_dim;
 
   // KDA (KimiDeltaAttention): num_heads heads of head_dim for q, k and v alike, a short convolution on each.

@@ -2,6 +2,7 @@
 // transformers' defaults per family (configuration_qwen3_next.py, configuration_qwen3_5.py,
 // configuration_qwen3_5_moe.py, configuration_minimax.py; MiniMax's own configuration_minimax_m1.py).
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "io/config_hybrid.hpp"
@@ -103,7 +104,7 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
   } else {
     // Gated attention (Qwen3NextAttention): q_proj also yields a sigmoid gate, per-head q/k RMSNorms, partial RoPE.
     a.head_dim = r.positive_int_or("head_dim", 256);
-    a.rope_dim = static_cast<i64>(static_cast<double>(a.head_dim) * rotary_factor(r, 0.25));
+    a.rope_dim = config_share(a.head_dim, rotary_factor(r, 0.25));
     a.output_gate = r.boolean_or("attn_output_gate", true);
   }
   a.v_head_dim = a.head_dim;
@@ -147,10 +148,9 @@ void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t)
     moe.shared_gate = true;  // Qwen2MoeSparseMoeBlock's shared_expert_gate
     config_check_top_k(r, moe, "num_experts_per_tok");
     const i64 step = r.positive_int_or("decoder_sparse_step", 1);
-    const auto dense_only = r.int_array_or("mlp_only_layers");
+    const auto dense_only = config_listed_layers(r, "mlp_only_layers", L);
     for (i64 i = 0; i < L; ++i)
-      is_moe[static_cast<std::size_t>(i)] =
-          std::find(dense_only.begin(), dense_only.end(), i) == dense_only.end() && (i + 1) % step == 0;
+      is_moe[static_cast<std::size_t>(i)] = !dense_only[static_cast<std::size_t>(i)] && (i + 1) % step == 0;
     if (dense.intermediate == 0 && std::find(is_moe.begin(), is_moe.end(), false) != is_moe.end())
       dense.intermediate = r.positive_int("intermediate_size");  // dense layers need their width
   }
@@ -180,7 +180,7 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   a.head_dim = config_head_dim(r, h, a.n_heads, "num_attention_heads");
   a.v_head_dim = a.head_dim;
   a.rope_dim = r.has("rotary_dim") ? std::min(r.positive_int("rotary_dim"), a.head_dim)
-                                   : static_cast<i64>(static_cast<double>(a.head_dim) * rotary_factor(r, 1.0));
+                                   : config_share(a.head_dim, rotary_factor(r, 1.0));
 
   RecurrentSpec g;
   g.kind = RecurrentKind::Lightning;
@@ -282,11 +282,20 @@ void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& t) {
   i64 ff = r.has("intermediate_size") ? r.positive_int("intermediate_size") : r.positive_int_or("block_ff_dim", 12288);
   r.raw("block_ff_dim");
   if (!experts && r.boolean_or("block_auto_adjust_ff_dim", true)) {
-    ff = 2 * ff / 3;
+    // Lfm2MLP: int(2 ff / 3), times block_ffn_dim_multiplier, rounded up to block_multiple_of. Computed in
+    // doubles and bounded, so a huge width is refused as such rather than wrapping.
     const double mult = r.number_in_or("block_ffn_dim_multiplier", 0, 100, 1.0);
-    ff = static_cast<i64>(mult * static_cast<double>(ff));
     const i64 multiple = r.positive_int_or("block_multiple_of", 256);
-    ff = multiple * ((ff + multiple - 1) / multiple);
+    const double scaled = std::floor(mult * std::floor(2.0 * static_cast<double>(ff) / 3));
+    const double rounded = static_cast<double>(multiple) * std::ceil(scaled / static_cast<double>(multiple));
+    if (!(rounded < 1e15)) {
+      const char* key = static_cast<double>(multiple) > scaled ? "block_multiple_of"
+                                                                : (r.has("intermediate_size") ? "intermediate_size" : "block_ff_dim");
+      r.fail(key, "out_of_range",
+             r.child_path(key) + " makes the MLP " + number_text(json(rounded)) +
+                 " wide (2/3 of the width, times block_ffn_dim_multiplier, rounded up to block_multiple_of); expected at most 1e15");
+    }
+    ff = static_cast<i64>(rounded);
   } else {
     r.raw("block_ffn_dim_multiplier");
     r.raw("block_multiple_of");

@@ -45,7 +45,7 @@ void parse_longcat_flash(Reader& r, ModelSpec& m) {
   a.qk_nope_dim = r.positive_int("qk_nope_head_dim");
   a.qk_rope_dim = r.positive_int("qk_rope_head_dim");
   a.v_head_dim = r.positive_int("v_head_dim");
-  a.head_dim = a.qk_nope_dim + a.qk_rope_dim;
+  a.head_dim = (Count(a.qk_nope_dim) + a.qk_rope_dim).v;
   a.rope_dim = a.qk_rope_dim;
   if (r.has("qk_head_dim") && r.positive_int("qk_head_dim") != a.head_dim)
     r.fail("qk_head_dim", "invalid", r.child_path("qk_head_dim") + " holds " + std::to_string(r.positive_int("qk_head_dim")) +
@@ -67,10 +67,11 @@ void parse_longcat_flash(Reader& r, ModelSpec& m) {
   moe.shared_intermediate = dense.intermediate;
   moe.score_correction_bias = true;
   moe.router_bias = r.boolean_or("router_bias", false);
-  if (moe.top_k > moe.n_experts + moe.zero_experts)
+  const i64 slots = (Count(moe.n_experts) + moe.zero_experts).v;
+  if (moe.top_k > slots)
     r.fail("moe_topk", "invalid", r.child_path("moe_topk") + " holds " + std::to_string(moe.top_k) +
                                       ", more than the routed and zero-computation experts (" +
-                                      std::to_string(moe.n_experts + moe.zero_experts) + ")");
+                                      std::to_string(slots) + ")");
 
   m.layers.reserve(m.layers.size() + 2 * static_cast<std::size_t>(blocks));
   for (i64 i = 0; i < blocks; ++i) {

@@ -26,15 +26,15 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
   full.sinks = r.boolean_or("add_full_attention_sink_bias", false);
   AttentionSpec swa = full;
   swa.n_heads = r.positive_int_or("swa_num_attention_heads", full.n_heads);
-  swa.n_kv_heads = r.positive_int_or("swa_num_key_value_heads", 2 * full.n_kv_heads);
+  swa.n_kv_heads = r.positive_int_or("swa_num_key_value_heads", (Count(2) * full.n_kv_heads).v);
   swa.head_dim = r.positive_int_or("swa_head_dim", full.head_dim);
   swa.v_head_dim = r.positive_int_or("swa_v_head_dim", full.v_head_dim);
   swa.window = r.positive_int_or("sliding_window", 128);
   swa.sinks = r.boolean_or("add_swa_attention_sink_bias", true);
   config_check_divides(r, full.n_heads, full.n_kv_heads, "num_attention_heads", "num_key_value_heads");
   config_check_divides(r, swa.n_heads, swa.n_kv_heads, "swa_num_attention_heads", "swa_num_key_value_heads");
-  full.rope_dim = static_cast<i64>(static_cast<double>(full.head_dim) * rotary);  // vLLM's int(head_size x factor)
-  swa.rope_dim = static_cast<i64>(static_cast<double>(swa.head_dim) * rotary);
+  full.rope_dim = config_share(full.head_dim, rotary);  // vLLM's int(head_size x factor)
+  swa.rope_dim = config_share(swa.head_dim, rotary);
 
   // Which layers slide: the Hub's hybrid_layer_pattern (1: sliding), else layer_types, else transformers' default
   // (full on the first layer and every sixth).

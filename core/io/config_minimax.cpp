@@ -42,7 +42,7 @@ void parse_minimax_m3(Reader& r, ModelSpec& m) {
   config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
   a.head_dim = a.v_head_dim = config_head_dim(r, h, a.n_heads, "num_attention_heads");
   a.rope_dim = r.has("rotary_dim") ? r.positive_int("rotary_dim")
-                                   : static_cast<i64>(static_cast<double>(a.head_dim) * r.number_in_or("partial_rotary_factor", 0, 1, 1));
+                                   : config_share(a.head_dim, r.number_in_or("partial_rotary_factor", 0, 1, 1));
   r.raw("partial_rotary_factor");
   // Per-head q/k norms: per_head shares one head_dim-wide weight across the heads, per_layer has one per head.
   a.qk_norm = r.boolean_or("use_qk_norm", true);
@@ -58,7 +58,7 @@ void parse_minimax_m3(Reader& r, ModelSpec& m) {
       sparse.index_heads = s.positive_int("sparse_num_index_heads");
       sparse.index_head_dim = s.positive_int("sparse_index_dim");
       sparse.index_block = s.positive_int("sparse_block_size");
-      sparse.index_topk = s.positive_int("sparse_topk_blocks") * sparse.index_block;
+      sparse.index_topk = (Count(s.positive_int("sparse_topk_blocks")) * sparse.index_block).v;
       if (s.has("sparse_attention_freq")) sparse_attn = layer_flags(s, "sparse_attention_freq", L);
       else sparse_attn.assign(static_cast<std::size_t>(L), true);
     }

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "io/config_hybrid.hpp"
+#include "model/count.hpp"
 
 namespace infercast {
 
@@ -161,13 +162,13 @@ void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 
   RecurrentSpec g;
   g.kind = RecurrentKind::Mamba;
-  g.heads = r.positive_int_or("mamba_expand", 2) * h;  // d_inner channels
+  g.heads = (Count(r.positive_int_or("mamba_expand", 2)) * h).v;  // d_inner channels
   g.head_dim = 1;
   g.groups = 1;
   g.state_dim = r.positive_int_or("mamba_d_state", 16);
   g.conv_kernel = r.positive_int_or("mamba_d_conv", 4);
   const json* dt = r.raw("mamba_dt_rank");
-  if (!dt || (dt->is_string() && dt->get<std::string>() == "auto")) g.dt_rank = (h + 15) / 16;  // ceil(h / 16)
+  if (!dt || (dt->is_string() && dt->get<std::string>() == "auto")) g.dt_rank = (Count(h) + 15).v / 16;  // ceil(h / 16)
   else g.dt_rank = r.positive_int("mamba_dt_rank");
   g.conv_bias = r.boolean_or("mamba_conv_bias", true);
   g.in_bias = g.out_bias = r.boolean_or("mamba_proj_bias", false);
@@ -227,12 +228,12 @@ void parse_falcon_h1(Reader& r, const json& cfg, ModelSpec& m, const FamilyTrait
   const i64 expand = r.positive_int_or("mamba_expand", 2);
   // mamba_d_ssm: absent takes the class default 1024; null means mamba_expand x hidden_size.
   const bool d_ssm_null = cfg.contains("mamba_d_ssm") && cfg["mamba_d_ssm"].is_null();
-  const i64 inner = r.has("mamba_d_ssm") ? r.positive_int("mamba_d_ssm") : (d_ssm_null ? expand * h : 1024);
+  const i64 inner = r.has("mamba_d_ssm") ? r.positive_int("mamba_d_ssm") : (d_ssm_null ? (Count(expand) * h).v : 1024);
   r.raw("mamba_d_ssm");
   g.heads = r.positive_int_or("mamba_n_heads", 128);
   const json* dh = r.raw("mamba_d_head");
   g.head_dim = (!dh || (dh->is_string() && dh->get<std::string>() == "auto")) ? inner / g.heads : r.positive_int("mamba_d_head");
-  if (g.heads * g.head_dim != inner)
+  if ((Count(g.heads) * g.head_dim).v != inner)
     throw InputError("model.invalid", r.child_path("mamba_n_heads"),
                      r.child_path("mamba_n_heads") + " (" + std::to_string(g.heads) + ") x mamba_d_head (" +
                          std::to_string(g.head_dim) + ") is not the Mamba width " + std::to_string(inner) +
@@ -273,11 +274,11 @@ void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 
   RecurrentSpec g;
   g.kind = RecurrentKind::Mamba2;
-  const i64 inner = r.positive_int_or("mamba_expand", 2) * h;
+  const i64 inner = (Count(r.positive_int_or("mamba_expand", 2)) * h).v;
   g.heads = r.positive_int_or("mamba_n_heads", 128);
   const json* dh = r.raw("mamba_d_head");
   g.head_dim = (!dh || (dh->is_string() && dh->get<std::string>() == "auto")) ? inner / g.heads : r.positive_int("mamba_d_head");
-  if (g.heads * g.head_dim != inner)
+  if ((Count(g.heads) * g.head_dim).v != inner)
     throw InputError("model.invalid", r.child_path("mamba_n_heads"),
                      r.child_path("mamba_n_heads") + " (" + std::to_string(g.heads) + ") x mamba_d_head (" +
                          std::to_string(g.head_dim) + ") is not mamba_expand x hidden_size (" + std::to_string(inner) + ")");

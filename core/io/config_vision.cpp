@@ -30,6 +30,25 @@ VisionKind kind_of(const std::string& type) {
 
 // The encoder's blocks: sizes under either the ViT names (hidden_size, num_hidden_layers, num_attention_heads) or
 // Qwen's (depth, num_heads).
+// The encoder blocks a list at `key` names (fullatt_block_indexes, deepstack_visual_indexes): each from 0 to
+// layers - 1 and named once, in order; refused otherwise, naming the entry.
+std::vector<i64> block_indexes(Reader& v, const char* key, i64 layers) {
+  const std::vector<i64> list = v.int_array_or(key);
+  std::vector<bool> seen(static_cast<std::size_t>(layers), false);
+  const std::string at = v.child_path(key);
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const i64 k = list[i];
+    const std::string entry = at + "/" + std::to_string(i);
+    if (k < 0 || k >= layers)
+      throw InputError("model.invalid", entry,
+                       entry + " holds " + std::to_string(k) + "; expected a block of the encoder, from 0 to " + std::to_string(layers - 1));
+    if (seen[static_cast<std::size_t>(k)])
+      throw InputError("model.invalid", entry, entry + " holds " + std::to_string(k) + ", which the list names twice");
+    seen[static_cast<std::size_t>(k)] = true;
+  }
+  return list;
+}
+
 void blocks(Reader& v, VisionSpec& s, i64 hidden, i64 layers, i64 heads, i64 inter) {
   s.hidden = size_or(v, "hidden_size", kEncoderWidth, hidden);
   s.layers = v.has("depth") ? size_or(v, "depth", kEncoderCount, layers) : size_or(v, "num_hidden_layers", kEncoderCount, layers);
@@ -208,8 +227,10 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       s.projector = {{merged, merged, true}, {merged, out, true}};
       s.extra_params = s.hidden;  // the merger's ln_q
       s.window = size_or(v, "window_size", kSide, 112) / s.patch;
-      s.full_layers = v.int_array_or("fullatt_block_indexes");
-      if (!v.has("fullatt_block_indexes")) s.full_layers = {7, 15, 23, 31};
+      s.full_layers = block_indexes(v, "fullatt_block_indexes", s.layers);
+      if (!v.has("fullatt_block_indexes"))  // Qwen2_5_VLVisionConfig's default, within the blocks there are
+        for (const i64 k : {7, 15, 23, 31})
+          if (k < s.layers) s.full_layers.push_back(k);
       s.min_pixels = 56 * 56;       // preprocessor_config.json of the Qwen2.5-VL releases
       s.max_pixels = 12845056;
       break;
@@ -227,7 +248,7 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       const i64 merged = s.hidden * s.merge * s.merge;
       s.projector = {{merged, merged, true}, {merged, out, true}};
       s.extra_params = 2 * s.hidden;  // the merger's LayerNorm
-      s.deepstack = v.has("deepstack_visual_indexes") ? static_cast<i64>(v.int_array_or("deepstack_visual_indexes").size())
+      s.deepstack = v.has("deepstack_visual_indexes") ? static_cast<i64>(block_indexes(v, "deepstack_visual_indexes", s.layers).size())
                                                       : (type.rfind("qwen3_5", 0) == 0 ? 0 : 3);
       s.min_pixels = 65536;  // preprocessor_config.json of the Qwen3-VL and Qwen3.5 releases
       s.max_pixels = 16777216;

@@ -87,7 +87,7 @@ i64 rotary_dims(Reader& r, i64 head_dim) {
   // rotary_dim (MiniMax-M2, GPT-J): the rotated width itself; transformers turns it into partial_rotary_factor.
   if (factor < 0 && r.has("rotary_dim")) return std::min(head_dim, r.positive_int("rotary_dim"));
   if (factor < 0) return head_dim;
-  return static_cast<i64>(std::floor(static_cast<double>(head_dim) * factor));
+  return config_share(head_dim, factor);
 }
 
 std::vector<bool> sliding_by_pattern(Reader& r, i64 L, i64 fallback) {
@@ -139,7 +139,7 @@ std::vector<FfnSpec> moe_rule_layers(Reader& r, const FamilyTraits& t, i64 L, co
     moe.expert_bias = dense.bias;
     const i64 shared = r.nonneg_int_or("moe_num_shared_experts", 0);
     moe.n_shared = shared > 0 ? 1 : 0;
-    moe.shared_intermediate = moe.expert_intermediate * shared;
+    moe.shared_intermediate = (Count(moe.expert_intermediate) * shared).v;  // Ernie4_5_MoeMLP of width x count
     moe.shared_bias = dense.bias;
     moe.score_correction_bias = true;
     const i64 start = r.nonneg_int_or("moe_layer_start_index", 0);

@@ -282,9 +282,10 @@ json gguf_model(const GgufHeader& h) {
     const FamilyTraits* fam = find_family(c["model_type"].get<std::string>());
     const bool own_default = fam && std::any_of(fam->defaults.begin(), fam->defaults.end(),
                                                 [](const FieldDefault& d) { return d.key == "head_dim"; });
-    if (!own_default && c.contains("head_dim") &&
-        c["hidden_size"].get<double>() == c["head_dim"].get<double>() * c["num_attention_heads"].get<double>())
-      c.erase("head_dim");
+    // (The older families' decoders name the sizes their own way, n_embd or n_head: then nothing is compared.)
+    const auto number = [&](const char* key) { return c.contains(key) && c[key].is_number() ? c[key].get<double>() : -1.0; };
+    const double hd = number("head_dim"), hidden = number("hidden_size"), heads = number("num_attention_heads");
+    if (!own_default && hd > 0 && hidden > 0 && heads > 0 && hidden == hd * heads) c.erase("head_dim");
     return result(c);
   }
   if (!hybrid.is_null()) {

@@ -123,6 +123,10 @@ json gguf_hybrid_config(const GgufHeader& h, const std::string& arch) {
   const Meta m{h.metadata, arch};
   const Inventory inv = inventory(h);
   const std::int64_t hidden = m.int_of("embedding_length");
+  // Bounded before the widths are divided by it (a header may say 0, or a negative width).
+  if (hidden < 1)
+    throw InputError("gguf.bad_value", "/gguf/" + arch + ".embedding_length",
+                     arch + ".embedding_length holds " + std::to_string(hidden) + "; expected a positive width");
   std::int64_t L = m.int_of("block_count");
   // Bounded before any per-layer list is built (a header may claim billions of blocks).
   if (L < 1 || L > limit::kModelLayers)

@@ -88,6 +88,28 @@ enum class LayerKind { Full, Sliding, Chunked };
 // layer_types when given (HF's newer configs), else the family's rule.
 // Layer counts are bounded (limit::kModelLayers) so a typo cannot allocate a trillion layer records.
 constexpr i64 kMaxParams = 1000000000000000;
+
+// Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding byte counts to
+// the unit, and no such model exists. count_params throws model.too_large past 2^63.
+void check_total(const ModelSpec& m, const std::string& path) {
+  const i64 total = count_params(m).total;
+  if (total > kMaxParams)
+    throw InputError("model.too_large", path,
+                     (path.empty() ? std::string("the config") : path) + " describes " + std::to_string(total) +
+                         " parameters; expected at most " + std::to_string(kMaxParams) + " (check its sizes)");
+}
+
+// One note per key the reader did not use, up to 20, then one that counts the rest: a config of a million keys
+// gives 21 notes, not a million.
+void note_unused(Reader& top, const std::vector<std::string>& keys, const std::string& advice, std::vector<Warning>& out) {
+  constexpr std::size_t kNotes = 20;
+  for (std::size_t i = 0; i < keys.size() && i < kNotes; ++i)
+    out.push_back(Warning{"model.unused_field", top.child_path(keys[i]), top.child_path(keys[i]) + " is not used by Infercast" + advice});
+  if (keys.size() > kNotes)
+    out.push_back(Warning{"model.unused_field", top.child_path(keys[kNotes]),
+                          std::to_string(keys.size() - kNotes) + " more fields of " + (top.path().empty() ? std::string("the config") : top.path()) +
+                              ", from " + top.child_path(keys[kNotes]) + " on, are not used by Infercast" + advice});
+}
 i64 layer_count(Reader& r, const std::string& key) { return config_layer_count(r, key); }
 
 std::vector<LayerKind> read_layer_types(Reader& r, i64 n_layers, const std::vector<LayerKind>& fallback) {
@@ -379,11 +401,9 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       moe.shared_gate = true;
     }
     const i64 step = r.positive_int_or("decoder_sparse_step", 1);
-    auto dense_only = r.int_array_or("mlp_only_layers");
-    for (i64 i = 0; i < L; ++i) {
-      const bool listed = std::find(dense_only.begin(), dense_only.end(), i) != dense_only.end();
-      is_moe[static_cast<std::size_t>(i)] = !listed && ((i + 1) % step == 0);
-    }
+    const auto dense_only = config_listed_layers(r, "mlp_only_layers", L);
+    for (i64 i = 0; i < L; ++i)
+      is_moe[static_cast<std::size_t>(i)] = !dense_only[static_cast<std::size_t>(i)] && ((i + 1) % step == 0);
   } else if (t.moe == MoeRule::GptOss) {
     moe.n_experts = r.positive_int("num_local_experts");
     moe.top_k = r.has("num_experts_per_tok") ? r.positive_int("num_experts_per_tok") : r.positive_int("experts_per_token");
@@ -399,12 +419,11 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     moe.n_shared = 1;
     moe.shared_intermediate = dense.intermediate;
     dense.intermediate = r.positive_int_or("intermediate_size_mlp", dense.intermediate);
-    auto listed = r.int_array_or("moe_layers");
+    const bool given = r.has("moe_layers") && !r.int_array_or("moe_layers").empty();
+    const auto listed = config_listed_layers(r, "moe_layers", L);
     const i64 step = r.positive_int_or("interleave_moe_layer_step", 1);
-    for (i64 i = 0; i < L; ++i) {
-      is_moe[static_cast<std::size_t>(i)] =
-          listed.empty() ? ((i + 1) % step == 0) : std::find(listed.begin(), listed.end(), i) != listed.end();
-    }
+    for (i64 i = 0; i < L; ++i)
+      is_moe[static_cast<std::size_t>(i)] = given ? listed[static_cast<std::size_t>(i)] : ((i + 1) % step == 0);
   }
   if (moe.moe && moe.n_experts > 0 && moe.top_k > moe.n_experts) {
     throw InputError("model.invalid", r.child_path("num_experts_per_tok"),
@@ -551,7 +570,7 @@ void parse_deepseek(Ctx& c, bool native, const FamilyTraits& t) {
   if (a.v_head_dim < 1)
     r.fail("v_head_dim", "missing_field", r.child_path("v_head_dim") + " is missing and hidden_size (" + std::to_string(h) +
                                               ") is smaller than the head count; expected a positive integer");
-  a.head_dim = a.qk_nope_dim + a.qk_rope_dim;
+  a.head_dim = (Count(a.qk_nope_dim) + a.qk_rope_dim).v;
   a.rope_dim = a.qk_rope_dim;
   a.qkv_bias = false;
   if (!native) r.boolean_or("attention_bias", false);
@@ -875,11 +894,10 @@ ModelSpec parse_omni(Reader& top, const json& config, const std::string& path, c
                                      " is not counted or forecast: parameters, weights in memory and times cover the "
                                      "thinker (text, image and audio in, text out)"});
   }
-  for (const auto& key : top.unread()) {
-    if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
-      m.warnings.push_back(Warning{"model.unused_field", top.child_path(key), top.child_path(key) + " is not used by Infercast"});
-    top.raw(key);
-  }
+  std::vector<std::string> unused;
+  for (const auto& key : top.unread())
+    if (!harmless_keys().count(key) && key.find("token") == std::string::npos) unused.push_back(key);
+  note_unused(top, unused, "", m.warnings);
   return m;
 }
 
@@ -933,12 +951,10 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     else top.raw("audio_config");
     // Qwen3-Omni's thinker: how audio and video positions advance, which changes no count.
     if (type == "qwen3_omni_moe_thinker") config_ignore(top, {"position_id_per_seconds", "seconds_per_chunk"});
-    for (const auto& key : top.unread()) {
-      if (!harmless_keys().count(key) && key.find("token") == std::string::npos)
-        m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
-                                     top.child_path(key) + " is not used by Infercast"});
-      top.raw(key);
-    }
+    std::vector<std::string> unused;
+    for (const auto& key : top.unread())
+      if (!harmless_keys().count(key) && key.find("token") == std::string::npos) unused.push_back(key);
+    note_unused(top, unused, "", m.warnings);
     for (auto& w : m.warnings) inner_spec.warnings.insert(inner_spec.warnings.begin(), w);
     return inner_spec;
   }
@@ -990,19 +1006,14 @@ ModelSpec parse_config(const json& config, const std::string& path) {
   } else if (top.has("quantization")) {
     read_quantization(top.object("quantization"), m);
   }
-  // Counts above 1e15 (500x the largest published model) are refused: past them doubles stop holding
-  // byte counts to the unit, and no such model exists. count_params throws model.too_large past 2^63.
-  const i64 total = count_params(m).total;
-  if (total > kMaxParams)
-    throw InputError("model.too_large", path,
-                     (path.empty() ? std::string("the config") : path) + " describes " + std::to_string(total) +
-                         " parameters; expected at most " + std::to_string(kMaxParams) + " (check its sizes)");
+  check_total(m, path);  // before the notes: a config past the limit is refused whatever else it says
+  std::vector<std::string> unused;
   for (const auto& key : top.unread()) {
     if (harmless_keys().count(key) || key.find("token_id") != std::string::npos) continue;
     if (std::find(filled.begin(), filled.end(), key) != filled.end()) continue;  // a default nobody read
-    m.warnings.push_back(Warning{"model.unused_field", top.child_path(key),
-                                 top.child_path(key) + " is not used by Infercast; check that it does not change the architecture"});
+    unused.push_back(key);
   }
+  note_unused(top, unused, "; check that it does not change the architecture", m.warnings);
   note_defaults(family, doc, filled, path, m.warnings);
   return m;
 }
@@ -1011,7 +1022,14 @@ ModelSpec parse_config(const json& config, const std::string& path) {
 
 ModelSpec parse_model_config(const json& config, const std::string& path) {
   try {
-    return parse_config(config, path);
+    ModelSpec m = parse_config(config, path);
+    check_total(m, path);  // with the vision and audio towers a wrapper adds around its text model
+    if (m.mtp_layers > limit::kModelLayers)
+      throw InputError("model.out_of_range", path,
+                       (path.empty() ? std::string("the config") : path) + " describes " + std::to_string(m.mtp_layers) +
+                           " MTP layers (num_nextn_predict_layers or its family's key); expected at most " +
+                           std::to_string(limit::kModelLayers));
+    return m;
   } catch (const InputError& e) {
     // A non-finite number (Python's json writes NaN and Infinity) where a finite one is computed with: the
     // message names the field, and here the model whose config holds it.

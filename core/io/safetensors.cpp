@@ -336,10 +336,22 @@ json safetensors_checkpoint(const json& rows, const json* config) {
                        "and model.layers.N.self_attn.q_proj/k_proj, as Llama, Mistral, Qwen and Mixtral use); drop the "
                        "checkpoint's config.json with its .safetensors files");
     inferred = true;
+    // Every tensor a size is read from is a matrix with rows (a header may give a scalar or an empty shape).
+    for (const T* t : {q, k, gate, find({"block_sparse_moe.experts.0.w1.weight"}, 0),
+                       find({"mlp.experts.0.gate_proj.weight", "mlp.experts.0.up_proj.weight"}, 0),
+                       find({"mlp.shared_expert.gate_proj.weight", "mlp.shared_expert.up_proj.weight"}, 0)}) {
+      if (!t || (t->shape.size() == 2 && t->shape[0] > 0)) continue;
+      std::string dims;
+      for (const auto d : t->shape) dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+      throw InputError("safetensors.unknown_layout", "/tensors/" + t->name,
+                       t->name + " has shape [" + dims +
+                           "]; expected a matrix of at least one row, as a projection is; drop the checkpoint's config.json "
+                           "with its .safetensors files");
+    }
     const std::uint64_t hidden = embed->shape[1], vocab = embed->shape[0];
     const std::uint64_t q_out = q->shape[0], kv_out = k->shape[0];
     std::uint64_t head_dim = 0;
-    if (qn && qn->shape.size() == 1) head_dim = qn->shape[0];
+    if (qn && qn->shape.size() == 1 && qn->shape[0] > 0) head_dim = qn->shape[0];
     else {
       head_dim = (q_out % 128 == 0 && kv_out % 128 == 0) ? 128 : 64;
       if (q_out == hidden && hidden % head_dim != 0) head_dim = 64;
@@ -391,8 +403,9 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   std::uint64_t mtp_params = 0;
   if (m.mtp_layers > 0)
     for (const auto& t : ts)
-      if (t.layer >= model_layers && !is_side_tensor(t.name)) mtp_params += t.params;
-  params -= mtp_params;
+      if (t.layer >= model_layers && !is_side_tensor(t.name) && !is_encoder_tensor(t.name))
+        mtp_params += t.params;  // an encoder's layers past the model's are the encoder's, counted below
+  params -= std::min(params, mtp_params);
   // Encoders the config's model leaves out are reported apart, as the model's count leaves them out: every audio
   // tower (Gemma 3n's, Gemma 4's small models'), and a vision tower where none is modelled (Gemma 3n's MobileNet;
   // Gemma 3's, Gemma 4's, Llama 4's, Qwen-VL's and Pixtral's are counted).
@@ -403,7 +416,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     if (((audio && counted.audio == 0) || (!audio && counted.vision == 0 && is_encoder_tensor(t.name))) && !is_side_tensor(t.name))
       encoder_params += t.params;
   }
-  params -= encoder_params;
+  params -= std::min(params, encoder_params);
   // Gemma 4's KV-shared layers read an earlier layer's cache: E2B's and E4B's checkpoints still store their k and v
   // projections and k-norm, which transformers never builds (ignored on load). Reported apart, as the model's count
   // leaves them out.
@@ -415,7 +428,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
         (has_text(t.name, "self_attn.k_proj.") || has_text(t.name, "self_attn.v_proj.") || has_text(t.name, "self_attn.k_norm.")))
       unloaded_params += t.params;
   }
-  params -= unloaded_params;
+  params -= std::min(params, unloaded_params);
   json checks = json::array();
   const auto check = [&](const char* field, std::uint64_t in_config, std::uint64_t in_header) {
     checks.push_back({{"field", field}, {"config", in_config}, {"header", in_header}, {"ok", in_config == in_header}});
@@ -427,7 +440,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
     }
     if (layers >= 0)
       check(m.mtp_layers > 0 ? "num_hidden_layers + num_nextn_predict_layers" : "num_hidden_layers",
-            static_cast<std::uint64_t>(model_layers + m.mtp_layers), static_cast<std::uint64_t>(layers + 1));
+            static_cast<std::uint64_t>(model_layers) + static_cast<std::uint64_t>(m.mtp_layers), static_cast<std::uint64_t>(layers + 1));
     if (!m.layers.empty()) {
       const LayerSpec& l0 = m.layers.front();
       if (q && q->shape.size() == 2 && l0.attn.kind != AttnKind::MLA)

@@ -1,5 +1,6 @@
 // A parameter count that refuses to overflow: configs come from users, and a signed overflow would be undefined
-// behaviour (and a wrong answer). Any count past 2^63 - 1 throws model.too_large. Internal to model/.
+// behaviour (and a wrong answer). Any count past 2^63 - 1 throws model.too_large. Internal to model/ and the config
+// readers (io/config_common.hpp), which size layers with it.
 #pragma once
 
 #include "model/model.hpp"

@@ -183,7 +183,7 @@ ParamCounts count_params(const ModelSpec& m) {
       continue;
     }
     // The router scores every slot, identity experts included (LongCat-Flash's classifier and its bias).
-    const i64 slots = f.n_experts + f.zero_experts;
+    const Count slots = Count(f.n_experts) + f.zero_experts;
     const Count r = h * slots + (f.router_bias ? slots : 0) + (f.score_correction_bias ? slots : 0) +
                     (f.router_scales ? h + f.n_experts : Count(0)) +
                     (f.hash_routed ? Count(m.vocab) * f.top_k : Count(0));  // DeepSeek-V4's tid2eid table
@@ -203,7 +203,8 @@ ParamCounts count_params(const ModelSpec& m) {
     // expected count is rounded to the parameter.
     const Count picked = Count(f.top_k) * expert;
     const i64 on_routed = (picked * f.n_experts).v;  // picked x E, divided by the slots below
-    const Count computed = f.zero_experts > 0 ? Count(on_routed / slots + (on_routed % slots * 2 >= slots ? 1 : 0)) : picked;
+    const i64 k = slots.v;
+    const Count computed = f.zero_experts > 0 ? Count(on_routed / k + (on_routed % k >= k - on_routed % k ? 1 : 0)) : picked;
     active_ffn += r + computed + shared + latent_proj + Count(-1) * table_unread;
   }
   ParamCounts c;

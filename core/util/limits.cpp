@@ -14,7 +14,7 @@ const std::vector<LimitEntry>& limits() {
       {"json_values", static_cast<double>(kJsonValues), "values", "array elements and object members in one JSON text"},
       {"message_bytes", static_cast<double>(kMessageBytes), "bytes", "an error message; a longer one keeps its head and its tail"},
       {"text_config_depth", kTextConfigDepth, "levels", "text_config nested inside text_config in a model config"},
-      {"model_layers", static_cast<double>(kModelLayers), "layers", "layers of a model: num_hidden_layers or its family's key, and a GGUF's block_count (the largest published models have about 200)"},
+      {"model_layers", static_cast<double>(kModelLayers), "layers", "layers of a model: num_hidden_layers or its family's key, DeciLM's block_configs, the MTP layers, and a GGUF's block_count (the largest published models have about 200)"},
       {"position_rows", static_cast<double>(kPositionRows), "rows", "rows of a learned position table: max_position_embeddings or its family's key (GPT-2's n_positions, 1,024; StarCoder's 8,192)"},
       {"request_entries", static_cast<double>(kRequestEntries), "entries", "entries of /workload/requests (their counts add up to at most 1000000 requests)"},
       {"analysis_steps", kAnalysisSteps, "steps", "steps one analysis makes operators for: prefill chunks (the longest request over /workload/prefill_chunk) plus decode intervals (where requests' keys cross a sliding window, an attention chunk or the attention tile)"},

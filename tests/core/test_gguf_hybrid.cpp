@@ -219,3 +219,26 @@ TEST_CASE("a hybrid GGUF whose layers do not follow the family's pattern is refu
         "jamba GGUF: attention layers do not repeat with one period; Infercast reads this family's layers as "
         "transformers does (drop the model's config.json instead)");
 }
+
+TEST_CASE("a hybrid GGUF whose embedding_length is 0 or negative is refused before any division", "[gguf][hybrid]") {
+  // Found by reading (stop 51): jamba and granitehybrid divided ssm.inner_size by it (SIGFPE).
+  for (const char* arch : {"jamba", "granitehybrid"}) {
+    for (const std::uint32_t width : {0u, 0xFFFFFFFFu}) {
+      Header w;
+      const std::string a = arch;
+      w.text("general.architecture", a);
+      w.u32(a + ".block_count", 2);
+      Header::str(w.meta, a + ".embedding_length"), Header::put<std::uint32_t>(w.meta, width ? 5 : 4);  // i32 -1 or u32 0
+      Header::put<std::uint32_t>(w.meta, width), ++w.n_meta;
+      w.u32(a + ".ssm.conv_kernel", 4);
+      w.u32(a + ".ssm.state_size", 16);
+      w.u32(a + ".ssm.inner_size", 128);
+      w.u32(a + ".ssm.time_step_rank", 4);
+      w.u32(a + ".ssm.group_count", 1);
+      const auto env = nlohmann::json::parse(call_bytes("gguf", w.bytes()));
+      REQUIRE_FALSE(env["ok"].get<bool>());
+      CHECK(env["error"]["code"] == "gguf.bad_value");
+      CHECK(env["error"]["message"] == a + ".embedding_length holds " + (width ? "-1" : "0") + "; expected a positive width");
+    }
+  }
+}

@@ -416,3 +416,18 @@ TEST_CASE("Olmo-Hybrid-7B by hand: gated DeltaNet on three layers of four, OLMo 
   CHECK(two.layers[1].has_attention);
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
+
+TEST_CASE("keys Infercast does not read give at most 21 notes, however many there are", "[hybrid][errors]") {
+  // Found by reading (stop 51): one note per key; a config of 2,000,000 such keys took 1.6 GB.
+  json cfg = json::parse(R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 100,
+      "num_attention_heads": 4, "intermediate_size": 128})");
+  for (int i = 0; i < 1000; ++i) cfg["unknown_" + std::to_string(10000 + i)] = i;
+  std::vector<Warning> unused;
+  for (const auto& w : parse_model_config(cfg, "/model").warnings)
+    if (w.code == "model.unused_field") unused.push_back(w);
+  REQUIRE(unused.size() == 21);
+  CHECK(unused[0].message == "/model/unknown_10000 is not used by Infercast; check that it does not change the architecture");
+  CHECK(unused[20].path == "/model/unknown_10020");
+  CHECK(unused[20].message == "980 more fields of /model, from /model/unknown_10020 on, are not used by Infercast; check that "
+                                  "it does not change the architecture");
+}

@@ -461,3 +461,37 @@ TEST_CASE("a Gemma 4 E2B checkpoint matches its config with both encoders, its u
   for (const auto& c : v["checks"]) CHECK(c["ok"].get<bool>());
   CHECK(v["matches"].get<bool>());
 }
+
+TEST_CASE("shapes that cannot size a model are refused, and encoder tensors past the layers are not MTP layers", "[safetensors]") {
+  // Found by reading (stop 51): a scalar q_proj or gate_proj had shape[0] read from an empty shape (a segfault); a
+  // q_norm of width 0 became the head size and divided the widths (SIGFPE).
+  for (const char* name : {"model.layers.0.self_attn.q_proj.weight", "model.layers.0.mlp.gate_proj.weight"}) {
+    auto ts = llama_1b();
+    for (auto& t : ts)
+      if (t.name == name) t.shape = {};
+    CHECK(error(call("checkpoint", json{{"tensors", rows_of({ts})}}.dump())) ==
+          std::string("safetensors.unknown_layout | ") + name +
+              " has shape []; expected a matrix of at least one row, as a projection is; drop the checkpoint's "
+              "config.json with its .safetensors files");
+  }
+  auto qn = llama_1b();
+  qn.push_back({"model.layers.0.self_attn.q_norm.weight", "BF16", {0}});
+  const json v = ok(call("checkpoint", json{{"tensors", rows_of({qn})}}.dump()));
+  CHECK(v["config"]["head_dim"] == 128);  // the width 0 is no head size: the guess of 128, said
+  CHECK(v["assumed"] == json::array({"head_dim"}));
+
+  // A vision tensor whose layer index is past a DeepSeek-V3 config's one layer (the config has an MTP layer): it
+  // was subtracted as an MTP tensor and again as an encoder tensor, and the unsigned total wrapped to 1.8e19.
+  std::vector<Tensor> ts = {{"model.embed_tokens.weight", "BF16", {100, 64}}, {"model.norm.weight", "BF16", {64}},
+                            {"model.layers.0.self_attn.q_proj.weight", "BF16", {64, 64}},
+                            {"model.layers.0.mlp.down_proj.weight", "BF16", {64, 128}},
+                            {"model.vision_tower.layers.5.mlp.fc1.weight", "BF16", {4096, 4096}}};
+  const json cfg = {{"model_type", "deepseek_v3"}, {"hidden_size", 64}, {"num_hidden_layers", 1}, {"num_attention_heads", 4},
+                    {"intermediate_size", 128}, {"moe_intermediate_size", 32}, {"n_routed_experts", 4},
+                    {"num_experts_per_tok", 2}, {"n_shared_experts", 1}, {"first_k_dense_replace", 1},
+                    {"kv_lora_rank", 16}, {"q_lora_rank", nullptr}, {"qk_rope_head_dim", 8}, {"qk_nope_head_dim", 16},
+                    {"v_head_dim", 16}, {"vocab_size", 100}, {"num_nextn_predict_layers", 1}, {"tie_word_embeddings", false}};
+  const json d = ok(call("checkpoint", json{{"tensors", rows_of({ts})}, {"model", cfg}}.dump()));
+  CHECK(d["params_total"].get<i64>() == 100 * 64 + 64 + 64 * 64 + 64 * 128);  // the vision tower reported apart
+  CHECK(d["encoder_params"].get<i64>() == 4096 * 4096);
+}
