@@ -1,8 +1,11 @@
-// Mamba and Mamba2 hybrids: Nemotron-H (single-block layers: Mamba2, attention, MLP or MoE), Jamba (Mamba layers
+// Mamba and Mamba2 models: pure ones (Mamba, Falcon Mamba, Mamba2 / Codestral Mamba: one mixer a layer, no
+// attention, no MLP) and hybrids: Bamba (Mamba2 layers and Llama attention on attn_layer_indices, a SwiGLU MLP in
+// every layer), Nemotron-H (single-block layers: Mamba2, attention, MLP or MoE), Jamba (Mamba layers
 // with attention every attn_layer_period, MoE every expert_layer_period), Falcon-H1 (attention and Mamba2 side by
 // side in every layer) and Granite 4.0 hybrids (Mamba2 or attention, then MoE with a shared MLP). Defaults are
 // transformers' (configuration_nemotron_h.py, configuration_jamba.py, configuration_falcon_h1.py,
-// configuration_granitemoehybrid.py).
+// configuration_granitemoehybrid.py, configuration_mamba.py, configuration_falcon_mamba.py, configuration_mamba2.py,
+// configuration_bamba.py).
 #include <cmath>
 #include <string>
 
@@ -323,6 +326,134 @@ void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
       throw InputError("model.unsupported", r.child_path("layer_types") + "/" + std::to_string(i),
                        r.child_path("layer_types") + "/" + std::to_string(i) + " holds \"" + t + "\"; expected mamba or attention");
     layer.ffn = ffn;
+    m.layers.push_back(layer);
+  }
+}
+
+void parse_mamba(Reader& r, ModelSpec& m, const FamilyTraits& t) {
+  // MambaConfig, FalconMambaConfig and Mamba2Config: every default is in the family's table (io/families_hybrid.cpp).
+  const std::string type = t.model_type;
+  const bool v2 = type == "mamba2";
+  const i64 L = read_hybrid_frame(r, m, v2 ? HybridFrame{4096, 64, 32768, 0, false} : HybridFrame{768, 32, 50280, 0, true});
+  const i64 h = m.hidden;
+  m.max_position = 0;  // no positions: nothing bounds the context but memory
+  m.activation = r.string_or("hidden_act", "silu");
+  config_ignore(r, {"layer_norm_epsilon", "initializer_range", "residual_in_fp32", "rescale_prenorm_residual",
+                    "time_step_scale", "time_step_min", "time_step_max", "time_step_init_scheme", "time_step_floor",
+                    "time_step_limit", "use_mambapy", "use_falcon_mambapy", "mixer_rms_eps", "fused_add_norm",
+                    "pad_vocab_size_multiple", "ssm_cfg", "rms_norm", "norm_before_gate", "use_cache",
+                    // state-spaces' own names beside the -hf checkpoints' keys (mamba-130m-hf writes both); the
+                    // config classes never read them
+                    "d_model", "d_inner", "n_layer"});
+
+  RecurrentSpec g;
+  g.conv_kernel = r.positive_int_or("conv_kernel", 4);
+  g.conv_bias = r.boolean_or("use_conv_bias", true);
+  g.in_bias = g.out_bias = r.boolean_or("use_bias", false);
+  g.state_dim = r.positive_int_or("state_size", v2 ? 128 : 16);
+  g.state_bits = config_state_bits(r, "mamba_ssm_cache_dtype", 0);  // the model's dtype unless the config says
+  // The mixer's width. MambaConfig and FalconMambaConfig derive intermediate_size = expand x hidden_size and then
+  // set the config's own keys over it, so a written intermediate_size wins (Falcon Mamba 7B writes expand 16 beside
+  // intermediate_size 8192, and its checkpoint is 8192 wide). Mamba2Mixer takes expand x hidden_size whatever the
+  // config writes.
+  const i64 expand = r.positive_int_or("expand", 2);
+  const bool written = !v2 && r.has("intermediate_size");
+  const i64 inner = written ? r.positive_int("intermediate_size") : (Count(expand) * h).v;
+  if (v2) r.raw("intermediate_size");
+  if (v2) {
+    g.kind = RecurrentKind::Mamba2;
+    g.heads = r.positive_int_or("num_heads", 128);
+    g.head_dim = r.positive_int_or("head_dim", 64);
+    g.groups = r.positive_int_or("n_groups", 8);
+    g.chunk = r.positive_int_or("chunk_size", 256);
+    g.norm = true;  // Mamba2Mixer's MambaRMSNormGated over the width, whatever rms_norm says
+    if ((Count(g.heads) * g.head_dim).v != inner)
+      throw InputError("model.invalid", r.child_path("num_heads"),
+                       r.child_path("num_heads") + " (" + std::to_string(g.heads) + ") x head_dim (" + std::to_string(g.head_dim) +
+                           ") is not the mixer's width " + std::to_string(inner) + " (expand x hidden_size)");
+    config_check_divides(r, g.heads, g.groups, "num_heads", "n_groups");
+    r.raw("time_step_rank");  // Mamba2 has one time step per head: the rank changes no count
+  } else {
+    g.kind = RecurrentKind::Mamba;
+    g.heads = inner;  // d_inner channels
+    g.head_dim = 1;
+    g.groups = 1;
+    g.chunk = 1;
+    const json* dt = r.raw("time_step_rank");
+    if (!dt || (dt->is_string() && dt->get<std::string>() == "auto")) g.dt_rank = (Count(h) + 15).v / 16;  // ceil(h / 16)
+    else g.dt_rank = r.positive_int("time_step_rank");
+    // Falcon Mamba normalizes dt, B and C with RMSNorms that have no weights (rms_forward): work, no parameters.
+    g.dt_norms = type == "falcon_mamba";
+    g.dt_norm_weights = false;
+  }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    layer.norms = 1;  // the block's pre-norm
+    layer.has_attention = false;
+    layer.has_ffn = false;
+    layer.recurrent = g;
+    m.layers.push_back(layer);
+  }
+}
+
+void parse_bamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
+  const i64 L = read_hybrid_frame(r, m, {4096, 32, 128000, 262144, false});
+  const i64 h = m.hidden;
+  m.activation = r.string_or("hidden_act", "silu");
+  config_ignore(r, {"z_loss_coefficient", "num_logits_to_keep", "rms_norm_eps", "initializer_range", "attention_dropout",
+                    "rope_theta", "rope_scaling", "rope_parameters", "use_cache", "use_mamba_kernels"});
+
+  // BambaAttention: Llama's, head_dim hidden / heads, RoPE on half of each head (partial_rotary_factor 0.5, set by
+  // BambaConfig itself), no biases unless the config says.
+  AttentionSpec a = config_attention(r, h, true);
+  const double rotary = r.number_in_or("partial_rotary_factor", 0, 1, 0.5);
+  a.rope_dim = config_share(a.head_dim, rotary);
+  a.qkv_bias = a.o_bias = r.boolean_or("attention_bias", false);
+
+  RecurrentSpec g;  // BambaMixer: Mamba2's mixer under mamba_* keys
+  g.kind = RecurrentKind::Mamba2;
+  const i64 inner = (Count(r.positive_int_or("mamba_expand", 2)) * h).v;
+  g.heads = r.positive_int_or("mamba_n_heads", 128);
+  const json* dh = r.raw("mamba_d_head");
+  g.head_dim = (!dh || (dh->is_string() && dh->get<std::string>() == "auto")) ? inner / g.heads : r.positive_int("mamba_d_head");
+  if ((Count(g.heads) * g.head_dim).v != inner)
+    throw InputError("model.invalid", r.child_path("mamba_n_heads"),
+                     r.child_path("mamba_n_heads") + " (" + std::to_string(g.heads) + ") x mamba_d_head (" +
+                         std::to_string(g.head_dim) + ") is not mamba_expand x hidden_size (" + std::to_string(inner) + ")");
+  g.groups = r.positive_int_or("mamba_n_groups", 1);
+  config_check_divides(r, g.heads, g.groups, "mamba_n_heads", "mamba_n_groups");
+  g.state_dim = r.positive_int_or("mamba_d_state", 256);
+  g.conv_kernel = r.positive_int_or("mamba_d_conv", 4);
+  g.chunk = r.positive_int_or("mamba_chunk_size", 256);
+  g.conv_bias = r.boolean_or("mamba_conv_bias", true);
+  g.in_bias = g.out_bias = r.boolean_or("mamba_proj_bias", false);
+  g.state_bits = config_state_bits(r, "mamba_ssm_cache_dtype", 0);
+
+  FfnSpec mlp;  // BambaMLP: Llama's gated MLP
+  mlp.intermediate = r.positive_int_or("intermediate_size", 14336);
+  mlp.bias = r.boolean_or("mlp_bias", false);
+
+  // attn_layer_indices names the attention layers; every other layer is Mamba2 (null or absent: all of them).
+  std::vector<bool> attention(static_cast<std::size_t>(L), false);
+  const std::vector<i64> idx = r.int_array_or("attn_layer_indices");
+  const std::string at = r.child_path("attn_layer_indices");
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    if (idx[i] < 0 || idx[i] >= L)
+      throw InputError("model.invalid", at + "/" + std::to_string(i),
+                       at + "/" + std::to_string(i) + " holds " + std::to_string(idx[i]) + "; expected a layer from 0 to " +
+                           std::to_string(L - 1));
+    attention[static_cast<std::size_t>(idx[i])] = true;
+  }
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
+  for (i64 i = 0; i < L; ++i) {
+    LayerSpec layer;
+    if (attention[static_cast<std::size_t>(i)]) layer.attn = a;
+    else {
+      layer.has_attention = false;
+      layer.recurrent = g;
+    }
+    layer.ffn = mlp;  // input_layernorm and pre_ff_layernorm: the default two norms
     m.layers.push_back(layer);
   }
 }

@@ -93,6 +93,51 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   granite.source = "granitemoehybrid/configuration_granitemoehybrid.py, modular_granitemoehybrid.py";
   v.push_back(granite);
 
+  // Mamba (Gu & Dao 2023), Falcon Mamba and Mamba2 (Dao & Gu 2024; Codestral Mamba): a state-space mixer and a
+  // pre-norm per layer, no attention, no MLP. The defaults are the config classes' (MambaConfig's
+  // time_step_rank "auto" is ceil(hidden_size / 16)).
+  FamilyTraits mamba{"mamba", {}, {"MambaForCausalLM"}};
+  mamba.layout = Layout::Mamba;
+  mamba.config_class = "MambaConfig";
+  mamba.source = "mamba/configuration_mamba.py, modeling_mamba.py (MambaMixer)";
+  mamba.defaults = {{"vocab_size", 50280}, {"hidden_size", 768},       {"state_size", 16},
+                    {"num_hidden_layers", 32}, {"expand", 2},        {"conv_kernel", 4},
+                    {"use_bias", true},     {"use_conv_bias", true},   {"hidden_act", "silu"},
+                    {"time_step_rank", "auto"}, {"tie_word_embeddings", true}};  // the -hf checkpoints write use_bias false
+  v.push_back(mamba);
+  FamilyTraits falcon_mamba = mamba;
+  falcon_mamba.model_type = "falcon_mamba";
+  falcon_mamba.architectures = {"FalconMambaForCausalLM"};
+  falcon_mamba.config_class = "FalconMambaConfig";
+  falcon_mamba.source = "falcon_mamba/configuration_falcon_mamba.py, modeling_falcon_mamba.py (FalconMambaMixer: "
+                        "rms_forward on dt, B and C, without weights)";
+  for (auto& d : falcon_mamba.defaults)
+    if (d.key == "use_bias") d.value = false;  // FalconMambaConfig's default, unlike MambaConfig's
+  v.push_back(falcon_mamba);
+  FamilyTraits mamba2{"mamba2", {}, {"Mamba2ForCausalLM"}};
+  mamba2.layout = Layout::Mamba;
+  mamba2.config_class = "Mamba2Config";
+  mamba2.source = "mamba2/configuration_mamba2.py, modeling_mamba2.py (Mamba2Mixer, MambaRMSNormGated)";
+  mamba2.defaults = {{"num_heads", 128},      {"head_dim", 64},         {"vocab_size", 32768},
+                     {"hidden_size", 4096},   {"state_size", 128},      {"num_hidden_layers", 64},
+                     {"expand", 2},           {"conv_kernel", 4},       {"n_groups", 8},
+                     {"use_bias", false},     {"use_conv_bias", true},  {"hidden_act", "silu"},
+                     {"chunk_size", 256},     {"tie_word_embeddings", false}};
+  v.push_back(mamba2);
+
+  // Bamba (IBM): Mamba2 layers with a few Llama attention layers, a gated MLP in every layer.
+  FamilyTraits bamba{"bamba", {}, {"BambaForCausalLM"}};
+  bamba.layout = Layout::Bamba;
+  bamba.config_class = "BambaConfig";
+  bamba.source = "bamba/configuration_bamba.py, modular_bamba.py (BambaMixer, BambaAttention, BambaMLP)";
+  bamba.defaults = {{"vocab_size", 128000},      {"hidden_size", 4096},        {"intermediate_size", 14336},
+                    {"num_hidden_layers", 32},   {"num_attention_heads", 32},  {"num_key_value_heads", 8},
+                    {"hidden_act", "silu"},      {"max_position_embeddings", 262144}, {"tie_word_embeddings", false},
+                    {"mamba_n_heads", 128},      {"mamba_d_head", "auto"},     {"mamba_n_groups", 1},
+                    {"mamba_d_state", 256},      {"mamba_d_conv", 4},          {"mamba_expand", 2},
+                    {"mamba_chunk_size", 256},   {"mamba_conv_bias", true},    {"mamba_proj_bias", false}};
+  v.push_back(bamba);
+
   // Multimodal wrappers whose text model is an existing family (their vision encoders: io/config_vision.cpp).
   const auto alias = [&](const char* family, std::vector<std::string> names, std::vector<std::string> archs) {
     for (auto& f : v) {

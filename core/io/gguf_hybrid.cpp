@@ -112,8 +112,8 @@ std::pair<std::int64_t, std::int64_t> period_of(const std::vector<std::int64_t>&
 }  // namespace
 
 const std::vector<std::string>& gguf_hybrid_architectures() {
-  static const std::vector<std::string> names = {"falcon-h1", "granitehybrid", "jamba", "nemotron_h", "nemotron_h_moe",
-                                                 "qwen35", "qwen35moe", "qwen3next"};
+  static const std::vector<std::string> names = {"falcon-h1", "granitehybrid", "jamba", "mamba", "mamba2", "nemotron_h",
+                                                 "nemotron_h_moe", "qwen35", "qwen35moe", "qwen3next"};
   return names;
 }
 
@@ -227,6 +227,36 @@ json gguf_hybrid_config(const GgufHeader& h, const std::string& arch) {
       cfg["moe_intermediate_size"] = m.need("expert_feed_forward_length");
       cfg["moe_shared_expert_intermediate_size"] = m.need("expert_shared_feed_forward_length");
       if (!m.num("moe_latent_size").is_null()) cfg["moe_latent_size"] = m.num("moe_latent_size");
+    }
+    return cfg;
+  }
+
+  // Mamba and Mamba2 (llama.cpp's mamba and mamba2): a mixer and a norm per block, no attention, no MLP. Falcon
+  // Mamba is written as mamba with ssm.dt_b_c_rms; Mamba2's time_step_rank holds its head count. llama.cpp's
+  // converter writes head_count 0 and an arbitrary context_length (2^20): neither describes the model.
+  if (arch == "mamba" || arch == "mamba2") {
+    const json rms = m.flag("ssm.dt_b_c_rms");
+    const bool falcon = arch == "mamba" && !rms.is_null() && rms.get<bool>();
+    cfg["model_type"] = arch == "mamba2" ? "mamba2" : (falcon ? "falcon_mamba" : "mamba");
+    cfg.erase("num_attention_heads");
+    cfg.erase("num_key_value_heads");
+    cfg.erase("max_position_embeddings");
+    cfg["num_hidden_layers"] = L;
+    cfg["state_size"] = state;
+    cfg["conv_kernel"] = conv;
+    cfg["use_conv_bias"] = any("ssm_conv1d_bias");
+    cfg["use_bias"] = any("ssm_in_bias");
+    cfg["mamba_ssm_cache_dtype"] = "float32";  // llama.cpp keeps recurrent states in f32
+    cfg["hidden_act"] = "silu";                 // llama.cpp's mamba graphs gate with SiLU
+    if (inner % hidden != 0) irregular(arch, "ssm.inner_size is not a multiple of embedding_length");
+    cfg["expand"] = inner / hidden;
+    if (arch == "mamba") {
+      cfg["intermediate_size"] = inner;
+      cfg["time_step_rank"] = rank;
+    } else {
+      cfg["num_heads"] = rank;
+      cfg["head_dim"] = rank > 0 ? inner / rank : 0;
+      cfg["n_groups"] = m.int_of("ssm.group_count");
     }
     return cfg;
   }

@@ -986,6 +986,8 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Jamba: parse_jamba(top, m, family); break;
     case Layout::FalconH1: parse_falcon_h1(top, config, m, family); break;
     case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
+    case Layout::Mamba: parse_mamba(top, m, family); break;
+    case Layout::Bamba: parse_bamba(top, m, family); break;
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m); break;
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;

@@ -94,7 +94,8 @@ struct RecurrentSpec {
   bool out_bias = false;   // out_proj bias
   bool conv_bias = false;  // convolution bias
   bool norm = true;        // gated RMSNorm before out_proj
-  bool dt_norms = false;   // Jamba: RMSNorms of the time step, B and C
+  bool dt_norms = false;   // RMSNorms of the time step, B and C (Jamba, Falcon Mamba)
+  bool dt_norm_weights = true;  // those norms have weights (Jamba's) or none (Falcon Mamba's rms_forward)
   int state_bits = 0;      // bits per element of the stored recurrent state (0: the activations' type)
 };
 

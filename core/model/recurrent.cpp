@@ -13,8 +13,8 @@ const NameTable<RecurrentKind>& recurrent_kind_names() {
   static const NameTable<RecurrentKind> t(
       {{RecurrentKind::None, "none", "no recurrent mixer"},
        {RecurrentKind::GatedDeltaNet, "gated-deltanet", "gated DeltaNet linear attention (Qwen3-Next, Qwen3.5)"},
-       {RecurrentKind::Mamba, "mamba", "Mamba selective state-space mixer (Jamba)"},
-       {RecurrentKind::Mamba2, "mamba2", "Mamba2 state-space duality mixer (Nemotron-H, Falcon-H1, Granite 4.0)"},
+       {RecurrentKind::Mamba, "mamba", "Mamba selective state-space mixer (Mamba, Falcon Mamba, Jamba)"},
+       {RecurrentKind::Mamba2, "mamba2", "Mamba2 state-space duality mixer (Mamba2, Bamba, Nemotron-H, Falcon-H1, Granite 4.0)"},
        {RecurrentKind::Lightning, "lightning", "lightning attention: linear attention with decay (MiniMax-01, M1)"},
        {RecurrentKind::ShortConv, "short-conv", "gated short convolution: B x, a depthwise causal conv, C times it (LFM2)"},
        {RecurrentKind::KimiDelta, "kda", "Kimi Delta Attention: gated DeltaNet with a decay per key channel (Kimi Linear)"}});
@@ -85,7 +85,7 @@ i64 recurrent_params(const RecurrentSpec& r, i64 hidden) {
       p += inner * (Count(r.dt_rank) + Count(2) * r.state_dim);
       p += Count(r.dt_rank) * inner + inner;
       p += inner * r.state_dim + inner;
-      if (r.dt_norms) p += Count(r.dt_rank) + Count(2) * r.state_dim;
+      if (r.dt_norms && r.dt_norm_weights) p += Count(r.dt_rank) + Count(2) * r.state_dim;
       p += inner * h + (r.out_bias ? h : Count(0));
       break;
     case RecurrentKind::ShortConv:

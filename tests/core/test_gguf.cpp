@@ -140,7 +140,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bitnet, bloom, cohere2, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
-        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, minicpm, minicpm3, "
+        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mamba, mamba2, minicpm, minicpm3, "
         "mistral, mpt, nemotron, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder, starcoder2 "
         "(drop the model's config.json instead)");

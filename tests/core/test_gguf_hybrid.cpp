@@ -220,9 +220,105 @@ TEST_CASE("a hybrid GGUF whose layers do not follow the family's pattern is refu
         "transformers does (drop the model's config.json instead)");
 }
 
+// Mamba (llama.cpp's mamba) as convert_hf_to_gguf.py writes mamba-130m-hf: per block attn_norm, ssm_in (x and z),
+// ssm_conv1d with its bias, ssm_x (dt, B, C), ssm_dt with its bias, ssm_a (-exp(A_log)), ssm_d, ssm_out; no output
+// tensor (tied); head_count 0 and context_length 2^20 written but meaningless. 129,135,360 parameters, as the -hf
+// checkpoint (test_hybrid.cpp).
+Header mamba_130m(bool falcon_norms) {
+  const u64 h = 768, D = 1536, L = 24;
+  Header w;
+  w.text("general.architecture", "mamba");
+  w.u32("mamba.block_count", L);
+  w.u32("mamba.embedding_length", h);
+  w.u32("mamba.context_length", 1u << 20);
+  w.u32("mamba.attention.head_count", 0);
+  w.u32("mamba.feed_forward_length", 0);
+  w.u32("mamba.ssm.conv_kernel", 4);
+  w.u32("mamba.ssm.inner_size", D);
+  w.u32("mamba.ssm.state_size", 16);
+  w.u32("mamba.ssm.time_step_rank", 48);
+  if (falcon_norms) {
+    Header::str(w.meta, "mamba.ssm.dt_b_c_rms"), Header::put<std::uint32_t>(w.meta, 7), Header::put<std::uint8_t>(w.meta, 1);
+    ++w.n_meta;
+  }
+  w.t("token_embd.weight", {h, 50280});
+  w.t("output_norm.weight", {h}, F32);
+  for (u64 i = 0; i < L; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.t(b + "attn_norm.weight", {h}, F32);
+    w.t(b + "ssm_in.weight", {h, 2 * D});
+    w.t(b + "ssm_conv1d.weight", {4, D}, F32);
+    w.t(b + "ssm_conv1d.bias", {D}, F32);
+    w.t(b + "ssm_x.weight", {D, 48 + 32});
+    w.t(b + "ssm_dt.weight", {48, D});
+    w.t(b + "ssm_dt.bias", {D}, F32);
+    w.t(b + "ssm_a", {16, D}, F32);
+    w.t(b + "ssm_d", {D}, F32);
+    w.t(b + "ssm_out.weight", {D, h});
+  }
+  return w;
+}
+
+TEST_CASE("a Mamba GGUF reads back to mamba-130m-hf, and with dt_b_c_rms to Falcon Mamba's layers", "[gguf][hybrid]") {
+  const auto v = read(mamba_130m(false));
+  CHECK(v["config"]["model_type"] == "mamba");
+  CHECK(v["params_total"].get<i64>() == 129135360LL);
+  CHECK(v["params_from_config"].get<i64>() == 129135360LL);
+  const ModelSpec m = parse_model_config(v["config"], "/config");
+  std::string notes;
+  for (const auto& x : m.warnings) notes += x.message + "\n";
+  INFO(notes);
+  CHECK(m.warnings.empty());
+  REQUIRE(m.layers.size() == 24);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Mamba);
+  CHECK(m.layers[0].recurrent.state_bits == 32);  // llama.cpp keeps recurrent states in f32
+  CHECK(m.max_position == 0);
+  const auto f = read(mamba_130m(true));
+  CHECK(f["config"]["model_type"] == "falcon_mamba");
+  CHECK(f["params_total"].get<i64>() == 129135360LL);  // the norms have no weights
+}
+
+// Codestral Mamba (llama.cpp's mamba2): time_step_rank holds the 128 heads, group_count the 8 groups; ssm_dt is a
+// bias only (dt_bias), ssm_norm the gated norm in 8 groups. 7,285,403,648 parameters, Mistral's published count.
+TEST_CASE("a Mamba2 GGUF reads back to Codestral Mamba's 7,285,403,648 parameters", "[gguf][hybrid]") {
+  const u64 h = 4096, D = 8192, conv = D + 2 * 8 * 128, L = 64;
+  Header w;
+  w.text("general.architecture", "mamba2");
+  w.u32("mamba2.block_count", L);
+  w.u32("mamba2.embedding_length", h);
+  w.u32("mamba2.context_length", 1u << 20);
+  w.u32("mamba2.attention.head_count", 0);
+  w.u32("mamba2.ssm.conv_kernel", 4);
+  w.u32("mamba2.ssm.inner_size", D);
+  w.u32("mamba2.ssm.state_size", 128);
+  w.u32("mamba2.ssm.time_step_rank", 128);
+  w.u32("mamba2.ssm.group_count", 8);
+  w.t("token_embd.weight", {h, 32768});
+  w.t("output.weight", {h, 32768});
+  w.t("output_norm.weight", {h}, F32);
+  for (u64 i = 0; i < L; ++i) {
+    const std::string b = "blk." + std::to_string(i) + ".";
+    w.t(b + "attn_norm.weight", {h}, F32);
+    w.t(b + "ssm_in.weight", {h, D + conv + 128});
+    w.t(b + "ssm_conv1d.weight", {4, conv}, F32);
+    w.t(b + "ssm_conv1d.bias", {conv}, F32);
+    w.t(b + "ssm_dt.bias", {128}, F32);
+    w.t(b + "ssm_a", {1, 128}, F32);
+    w.t(b + "ssm_d", {1, 128}, F32);
+    w.t(b + "ssm_norm.weight", {D / 8, 8}, F32);
+    w.t(b + "ssm_out.weight", {D, h});
+  }
+  const auto v = read(w);
+  CHECK(v["config"]["model_type"] == "mamba2");
+  CHECK(v["config"]["num_heads"] == 128);
+  CHECK(v["config"]["head_dim"] == 64);
+  CHECK(v["params_total"].get<i64>() == 7285403648LL);
+  CHECK(v["params_from_config"].get<i64>() == 7285403648LL);
+}
+
 TEST_CASE("a hybrid GGUF whose embedding_length is 0 or negative is refused before any division", "[gguf][hybrid]") {
   // Found by reading (stop 51): jamba and granitehybrid divided ssm.inner_size by it (SIGFPE).
-  for (const char* arch : {"jamba", "granitehybrid"}) {
+  for (const char* arch : {"jamba", "granitehybrid", "mamba"}) {
     for (const std::uint32_t width : {0u, 0xFFFFFFFFu}) {
       Header w;
       const std::string a = arch;

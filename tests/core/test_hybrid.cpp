@@ -417,6 +417,138 @@ TEST_CASE("Olmo-Hybrid-7B by hand: gated DeltaNet on three layers of four, OLMo 
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
 
+// Mamba (state-spaces/mamba-*-hf): in_proj (x, z), a depthwise conv with bias, x_proj (dt, B, C), dt_proj with its
+// bias, A_log (d_inner x N), D, out_proj, one RMSNorm per layer; tied embeddings (MambaConfig declares no
+// tie_word_embeddings, so PretrainedConfig's True holds). The config is mamba-130m-hf's as published, with the
+// original repository's d_model, d_inner and n_layer beside transformers' keys. Totals: 129,135,360 for 130m and
+// 2,768,345,600 for 2.8b, the parameter counts of the -hf checkpoints (sum of p.numel() over the loaded model, as
+// published with those checkpoints' measured sizes).
+TEST_CASE("Mamba by hand: mamba-130m-hf and mamba-2.8b-hf to the parameter, their state per sequence", "[hybrid][params]") {
+  const std::string mamba_130m = R"({"architectures": ["MambaForCausalLM"], "bos_token_id": 0, "conv_kernel": 4,
+      "d_inner": 1536, "d_model": 768, "eos_token_id": 0, "expand": 2, "fused_add_norm": true, "hidden_act": "silu",
+      "hidden_size": 768, "initializer_range": 0.1, "intermediate_size": 1536, "layer_norm_epsilon": 1e-05,
+      "model_type": "mamba", "n_layer": 24, "num_hidden_layers": 24, "pad_token_id": 0, "pad_vocab_size_multiple": 8,
+      "rescale_prenorm_residual": false, "residual_in_fp32": true, "rms_norm": true, "ssm_cfg": {}, "state_size": 16,
+      "time_step_floor": 0.0001, "time_step_init_scheme": "random", "time_step_max": 0.1, "time_step_min": 0.001,
+      "time_step_rank": 48, "time_step_scale": 1.0, "torch_dtype": "float32", "transformers_version": "4.39.0.dev0",
+      "use_bias": false, "use_cache": true, "use_conv_bias": true, "vocab_size": 50280})";
+  const auto per_layer = [](ll h, ll R) {
+    const ll D = 2 * h, N = 16;
+    return h * 2 * D + D * 4 + D + D * (R + 2 * N) + R * D + D + D * N + D + D * h + h;
+  };
+  const auto m = from_json(mamba_130m);
+  CHECK(count_params(m).total == 24 * per_layer(768, 48) + 50280 * 768 + 768);
+  CHECK(count_params(m).total == 129135360LL);
+  // The one note: the config omits tie_word_embeddings, which MambaConfig leaves at PretrainedConfig's true.
+  REQUIRE(m.warnings.size() == 1);
+  CHECK(m.warnings[0].message.find("tie_word_embeddings true") != std::string::npos);
+  CHECK(m.tied_embeddings);
+  CHECK_FALSE(m.layers[0].has_attention);
+  CHECK_FALSE(m.layers[0].has_ffn);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Mamba);
+  CHECK(m.layers[0].recurrent.dt_rank == 48);
+  // Per layer and sequence: the conv window (3 x 1536) and the state (1536 x 16); 700,416 values over 24 layers.
+  CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == (3.0 * 1536 + 1536.0 * 16) * 2);
+  CHECK(24 * (3 * 1536 + 1536 * 16) == 700416);
+
+  json big = json::parse(mamba_130m);
+  big["hidden_size"] = big["d_model"] = 2560;
+  big["num_hidden_layers"] = big["n_layer"] = 64;
+  big["intermediate_size"] = big["d_inner"] = 5120;
+  big["time_step_rank"] = 160;
+  CHECK(count_params(parse_model_config(big, "/model")).total == 2768345600LL);
+  // time_step_rank "auto" is ceil(hidden_size / 16): 160 here.
+  big["time_step_rank"] = "auto";
+  CHECK(count_params(parse_model_config(big, "/model")).total == 2768345600LL);
+  CHECK(64 * per_layer(2560, 160) + 50280LL * 2560 + 2560 == 2768345600LL);
+}
+
+// Falcon Mamba 7B (tiiuae/falcon-mamba-7b's config): Mamba's layers, dt/B/C RMSNorms without weights (non-persistent
+// buffers: work, no parameters), untied. Its config writes expand 16 beside intermediate_size 8192: the written key
+// wins, as FalconMambaConfig sets the config's keys over the derived width, and the checkpoint is 8192 wide.
+TEST_CASE("Falcon Mamba 7B by hand: intermediate_size over expand, weightless dt/B/C norms", "[hybrid][params]") {
+  const auto m = from_json(R"({"_name_or_path": "./", "architectures": ["FalconMambaForCausalLM"], "bos_token_id": 0,
+      "conv_kernel": 4, "eos_token_id": 11, "expand": 16, "hidden_act": "silu", "hidden_size": 4096,
+      "initializer_range": 0.1, "intermediate_size": 8192, "layer_norm_epsilon": 1e-05, "model_type": "falcon_mamba",
+      "num_hidden_layers": 64, "pad_token_id": 11, "rescale_prenorm_residual": false, "residual_in_fp32": true,
+      "state_size": 16, "tie_word_embeddings": false, "time_step_floor": 0.0001, "time_step_init_scheme": "random",
+      "time_step_max": 0.1, "time_step_min": 0.001, "time_step_rank": 256, "time_step_scale": 1.0,
+      "torch_dtype": "bfloat16", "transformers_version": "4.43.0.dev0", "use_bias": false, "use_cache": true,
+      "use_conv_bias": true, "vocab_size": 65024})");
+  const ll h = 4096, D = 8192, R = 256, N = 16;
+  const ll layer = h * 2 * D + D * 4 + D + D * (R + 2 * N) + R * D + D + D * N + D + D * h + h;
+  CHECK(layer == 105312256);
+  CHECK(count_params(m).total == 64 * layer + 2 * 65024 * h + h);
+  CHECK(count_params(m).total == 7272665088LL);
+  CHECK(m.warnings.empty());
+  CHECK(m.layers[0].recurrent.heads == 8192);
+  CHECK(m.layers[0].recurrent.dt_norms);
+  CHECK_FALSE(m.layers[0].recurrent.dt_norm_weights);
+}
+
+// Mamba-Codestral-7B-v0.1 (Mamba2): in_proj to z, x (8192 each), B, C (8 groups x 128 each) and dt (128 heads); a
+// conv over 8192 + 2048 channels with bias; dt_bias, A_log and D per head; the gated RMSNorm over 8192; out_proj; one
+// norm per layer; untied. Mistral's announcement: "7,285,403,648 parameters". Its config writes time_step_limit
+// [0.0, Infinity] (Python's json) and an intermediate_size that Mamba2Mixer never reads.
+TEST_CASE("Codestral Mamba 7B by hand: Mamba2 to Mistral's published 7,285,403,648", "[hybrid][params]") {
+  const std::string text = R"({"_name_or_path": "/raid/pablo/codestral-hf-good/", "architectures": ["Mamba2ForCausalLM"],
+      "bos_token_id": 0, "chunk_size": 256, "conv_kernel": 4, "eos_token_id": 0, "expand": 2, "head_dim": 64,
+      "hidden_act": "silu", "hidden_size": 4096, "initializer_range": 0.1, "intermediate_size": 8192,
+      "layer_norm_epsilon": 1e-05, "model_type": "mamba2", "n_groups": 8, "norm_before_gate": true, "num_heads": 128,
+      "num_hidden_layers": 64, "pad_token_id": 0, "rescale_prenorm_residual": false, "residual_in_fp32": true,
+      "rms_norm": true, "state_size": 128, "tie_word_embeddings": false, "time_step_floor": 0.0001,
+      "time_step_init_scheme": "random", "time_step_limit": [0.0, Infinity], "time_step_max": 0.1,
+      "time_step_min": 0.001, "time_step_rank": 256, "time_step_scale": 1.0, "torch_dtype": "bfloat16",
+      "transformers_version": "4.44.0.dev0", "use_bias": false, "use_cache": true, "use_conv_bias": true,
+      "vocab_size": 32768})";
+  const auto m = parse_model_config(parse_json_text(text, "config.json", "input"), "/model");
+  const ll h = 4096, D = 8192, conv = D + 2 * 8 * 128;
+  const ll layer = h * (2 * D + 2 * 8 * 128 + 128) + conv * 4 + conv + 3 * 128 + D + D * h + h;
+  CHECK(layer == 109640064);
+  CHECK(count_params(m).total == 64 * layer + 2 * 32768 * h + h);
+  CHECK(count_params(m).total == 7285403648LL);
+  CHECK(m.warnings.empty());
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::Mamba2);
+  CHECK(m.max_position == 0);  // no positions: memory alone bounds the context
+  // State per layer and sequence: the conv window 3 x 10240 and 128 heads x 64 x 128; 69,074,944 values in all.
+  CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == (3.0 * 10240 + 128.0 * 64 * 128) * 2);
+  CHECK(64 * (3 * 10240 + 128 * 64 * 128) == 69074944);
+}
+
+// Bamba-9B's sizes (IBM's architecture table: 32 layers, attention at 9, 18 and 27, hidden 4096, MLP 14336, GQA
+// 32/8, Mamba2 heads of 64, one group, d_state 128, conv 4; vocab 128256). No public config.json or exact total was
+// found, so this checks the formula by hand: BambaMixer is Mamba2's mixer under mamba_* keys; attention is Llama's
+// without biases, RoPE on half of each head; every layer has a gated MLP and two norms.
+TEST_CASE("Bamba by hand: Mamba2 layers, Llama attention on attn_layer_indices, an MLP in every layer", "[hybrid][params]") {
+  const auto m = from_json(R"({"model_type": "bamba", "architectures": ["BambaForCausalLM"], "hidden_size": 4096,
+      "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+      "attn_layer_indices": [9, 18, 27], "mamba_n_heads": 128, "mamba_d_head": 64, "mamba_n_groups": 1,
+      "mamba_d_state": 128, "mamba_d_conv": 4, "mamba_expand": 2, "mamba_chunk_size": 256, "mamba_conv_bias": true,
+      "mamba_proj_bias": false, "vocab_size": 128256, "tie_word_embeddings": false, "hidden_act": "silu",
+      "max_position_embeddings": 262144})");
+  const ll h = 4096, D = 8192, conv = D + 2 * 128;
+  const ll mixer = h * (2 * D + 2 * 128 + 128) + conv * 4 + conv + 3 * 128 + D + D * h;
+  const ll attn = h * h + 2 * h * 1024 + h * h;
+  const ll mlp = 3 * h * 14336;
+  CHECK(count_params(m).total == 29 * (mixer + mlp + 2 * h) + 3 * (attn + mlp + 2 * h) + 2 * 128256 * h + h);
+  CHECK(count_params(m).total == 9780235392LL);
+  CHECK(m.warnings.empty());
+  CHECK(m.layers[9].has_attention);
+  CHECK(m.layers[9].attn.rope_dim == 64);
+  CHECK_FALSE(m.layers[8].has_attention);
+  CHECK(m.layers[8].recurrent.kind == RecurrentKind::Mamba2);
+}
+
+TEST_CASE("Mamba2 and Bamba configs that cannot be built are refused naming the field", "[hybrid][errors]") {
+  CHECK(error_of(R"({"model_type": "mamba2", "hidden_size": 1024, "expand": 2, "num_heads": 16, "head_dim": 64})") ==
+        "model.invalid /model/num_heads: /model/num_heads (16) x head_dim (64) is not the mixer's width 2048 (expand x "
+        "hidden_size)");
+  CHECK(error_of(R"({"model_type": "bamba", "num_hidden_layers": 4, "attn_layer_indices": [1, 4]})") ==
+        "model.invalid /model/attn_layer_indices/1: /model/attn_layer_indices/1 holds 4; expected a layer from 0 to 3");
+  CHECK(error_of(R"({"model_type": "mamba", "hidden_size": 4611686018427387904, "expand": 4})") ==
+        "model.too_large /model: the config describes more than 9223372036854775807 parameters; check its sizes");
+}
+
 TEST_CASE("keys Infercast does not read give at most 21 notes, however many there are", "[hybrid][errors]") {
   // Found by reading (stop 51): one note per key; a config of 2,000,000 such keys took 1.6 GB.
   json cfg = json::parse(R"({"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "vocab_size": 100,
