@@ -118,6 +118,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // (test_cross_attention.cpp); LongCat-Flash without its MTP block, 8 of 12 picks computed (test_families.cpp).
       {"llama-3.2-11b-vision", 10670220835LL, 9775192080LL},
       {"longcat-flash-chat", 560664980480LL, 27954818048LL},
+      // State-space models (test_hybrid.cpp): Codestral Mamba is Mistral's published 7,285,403,648.
+      {"falcon-mamba-7b", 7272665088LL, 7272665088LL},
+      {"codestral-mamba-7b", 7285403648LL, 7285403648LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
