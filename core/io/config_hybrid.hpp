@@ -29,6 +29,8 @@ void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_mamba(Reader& r, ModelSpec& m, const FamilyTraits& t);
 // Bamba: Mamba2 layers, Llama attention on attn_layer_indices, a gated MLP after either.
 void parse_bamba(Reader& r, ModelSpec& m, const FamilyTraits& t);
+// RecurrentGemma (Griffin): RG-LRU recurrent blocks and local MQA attention in block_types' cycle (config_griffin.cpp).
+void parse_recurrent_gemma(Reader& r, ModelSpec& m);
 
 // The hybrid families' entries of the traits table (io/families_hybrid.cpp).
 void add_hybrid_families(std::vector<FamilyTraits>& table);

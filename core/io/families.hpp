@@ -17,8 +17,9 @@ enum class Layout {
   LlamaLike, Falcon, DeepSeek, Dbrx,
   // Hybrids of softmax attention and recurrent mixers (io/config_hybrid.hpp).
   GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid, Lfm2,
-  // Mamba, Falcon Mamba and Mamba2: state-space layers alone; Bamba (io/config_ssm.cpp).
-  Mamba, Bamba,
+  // Mamba, Falcon Mamba and Mamba2: state-space layers alone; Bamba (io/config_ssm.cpp); RecurrentGemma
+  // (io/config_griffin.cpp).
+  Mamba, Bamba, RecurrentGemma,
   // Gemma 3n and Gemma 4 (io/config_gemma.cpp).
   Gemma3n, Gemma4,
   // DeepSeek-V4 (io/config_deepseek.cpp), MiMo-V2-Flash (io/config_mimo.cpp), MiniMax-M3 (io/config_minimax.cpp).

@@ -138,6 +138,19 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
                     {"mamba_chunk_size", 256},   {"mamba_conv_bias", true},    {"mamba_proj_bias", false}};
   v.push_back(bamba);
 
+  // RecurrentGemma (Griffin): two RG-LRU recurrent blocks, then one local MQA attention block, each with a gated
+  // GeLU MLP of intermediate_size / 2 with biases.
+  FamilyTraits rgemma{"recurrent_gemma", {}, {"RecurrentGemmaForCausalLM"}};
+  rgemma.layout = Layout::RecurrentGemma;
+  rgemma.config_class = "RecurrentGemmaConfig";
+  rgemma.source = "recurrent_gemma/configuration_recurrent_gemma.py, modeling_recurrent_gemma.py (RecurrentGemmaRglru, "
+                  "RecurrentGemmaRecurrentBlock, RecurrentGemmaSdpaAttention, RecurrentGemmaMlp)";
+  rgemma.defaults = {{"num_hidden_layers", 26},     {"vocab_size", 256000},       {"hidden_size", 2560},
+                     {"intermediate_size", 7680},   {"num_attention_heads", 10},  {"attention_window_size", 2048},
+                     {"conv1d_width", 4},           {"hidden_activation", "gelu_pytorch_tanh"},
+                     {"partial_rotary_factor", 0.5}, {"attention_bias", false},   {"tie_word_embeddings", true}};
+  v.push_back(rgemma);
+
   // Multimodal wrappers whose text model is an existing family (their vision encoders: io/config_vision.cpp).
   const auto alias = [&](const char* family, std::vector<std::string> names, std::vector<std::string> archs) {
     for (auto& f : v) {

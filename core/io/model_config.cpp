@@ -988,6 +988,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::GraniteHybrid: parse_granite_hybrid(top, m, family); break;
     case Layout::Mamba: parse_mamba(top, m, family); break;
     case Layout::Bamba: parse_bamba(top, m, family); break;
+    case Layout::RecurrentGemma: parse_recurrent_gemma(top, m); break;
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m); break;
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;

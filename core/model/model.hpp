@@ -77,16 +77,18 @@ struct AttentionSpec {
 // heads x head_dim x state_dim values; the short causal convolution keeps its last conv_kernel - 1 inputs.
 // KimiDelta: Kimi Delta Attention (Kimi Linear), a gated DeltaNet whose decay is one value per key channel, with
 // low-rank (state_dim-wide) projections of that decay and of the output gate.
-enum class RecurrentKind { None, GatedDeltaNet, Mamba, Mamba2, Lightning, ShortConv, KimiDelta };
+enum class RecurrentKind { None, GatedDeltaNet, Mamba, Mamba2, Lightning, ShortConv, KimiDelta, RgLru };
 const NameTable<RecurrentKind>& recurrent_kind_names();
 
 struct RecurrentSpec {
   RecurrentKind kind = RecurrentKind::None;
   i64 heads = 0;        // value heads (gated DeltaNet, KDA), SSM heads (Mamba2), heads (lightning), channels d_inner
-                        // (Mamba), conv channels (short conv: LFM2's conv_dim)
+                        // (Mamba), conv channels (short conv: LFM2's conv_dim), gate blocks (RG-LRU)
   i64 groups = 0;       // key heads (gated DeltaNet, KDA), B/C groups (Mamba2; 1 for Mamba), 0 for lightning
-  i64 head_dim = 0;     // value width per head: d_v (gated DeltaNet, KDA), P (Mamba2), d (lightning), 1 (Mamba)
-  i64 state_dim = 0;    // key width per head: d_k (gated DeltaNet, KDA), d_state N (Mamba, Mamba2), d (lightning)
+  i64 head_dim = 0;     // value width per head: d_v (gated DeltaNet, KDA), P (Mamba2), d (lightning), 1 (Mamba), the
+                        // block width lru_width / heads (RG-LRU)
+  i64 state_dim = 0;    // key width per head: d_k (gated DeltaNet, KDA), d_state N (Mamba, Mamba2), d (lightning), 1
+                        // (RG-LRU: one value per channel)
   i64 conv_kernel = 0;  // short causal depthwise convolution (0: none)
   i64 dt_rank = 0;      // Mamba: rank of the time-step projection
   i64 chunk = 0;        // chunk length of the prefill algorithm (fla's 64, SSD's chunk_size, lightning's block_size)

@@ -17,7 +17,8 @@ const NameTable<RecurrentKind>& recurrent_kind_names() {
        {RecurrentKind::Mamba2, "mamba2", "Mamba2 state-space duality mixer (Mamba2, Bamba, Nemotron-H, Falcon-H1, Granite 4.0)"},
        {RecurrentKind::Lightning, "lightning", "lightning attention: linear attention with decay (MiniMax-01, M1)"},
        {RecurrentKind::ShortConv, "short-conv", "gated short convolution: B x, a depthwise causal conv, C times it (LFM2)"},
-       {RecurrentKind::KimiDelta, "kda", "Kimi Delta Attention: gated DeltaNet with a decay per key channel (Kimi Linear)"}});
+       {RecurrentKind::KimiDelta, "kda", "Kimi Delta Attention: gated DeltaNet with a decay per key channel (Kimi Linear)"},
+       {RecurrentKind::RgLru, "rg-lru", "Griffin's recurrent block: a gated linear recurrence per channel (RecurrentGemma)"}});
   return t;
 }
 
@@ -31,6 +32,7 @@ i64 recurrent_conv_channels(const RecurrentSpec& r) {
       return (inner + Count(2) * r.groups * r.state_dim).v;
     case RecurrentKind::Mamba: return inner.v;  // x only; B, C and the time step come from x_proj after the conv
     case RecurrentKind::ShortConv: return inner.v;  // B x, every channel
+    case RecurrentKind::RgLru: return inner.v;      // the x branch, every channel of lru_width
     default: return 0;
   }
 }
@@ -92,6 +94,14 @@ i64 recurrent_params(const RecurrentSpec& r, i64 hidden) {
       // Lfm2ShortConv: in_proj to [B, C, x] (3 conv_dim), the depthwise conv (counted above), out_proj; conv_bias
       // gives all three their biases.
       p += h * (Count(3) * inner) + (r.in_bias ? Count(3) * inner : Count(0));
+      p += inner * h + (r.out_bias ? h : Count(0));
+      break;
+    case RecurrentKind::RgLru:
+      // RecurrentGemmaRecurrentBlock: linear_y and linear_x (h -> W, with biases), the conv (counted above),
+      // RG-LRU's recurrent_param (W) and its input and recurrence gates (block-diagonal: heads blocks of
+      // head_dim x head_dim, with biases), linear_out (W -> h, with bias).
+      p += Count(2) * (h * inner + (r.in_bias ? inner : Count(0)));
+      p += inner + Count(2) * (Count(r.heads) * r.head_dim * r.head_dim + inner);
       p += inner * h + (r.out_bias ? h : Count(0));
       break;
     case RecurrentKind::Lightning:

@@ -20,6 +20,22 @@ auto fields_of(const RecurrentSpec& x) {
   return std::tie(kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, dt_norm_weights, state_bits);
 }
 
+// A group's label for its recurrent mixer: a switch without a default, so a kind added without a label is a
+// compiler warning, never an index past a table.
+const char* recurrent_label(RecurrentKind k) {
+  switch (k) {
+    case RecurrentKind::None: return "";
+    case RecurrentKind::GatedDeltaNet: return "gated DeltaNet";
+    case RecurrentKind::Mamba: return "Mamba";
+    case RecurrentKind::Mamba2: return "Mamba2";
+    case RecurrentKind::Lightning: return "lightning";
+    case RecurrentKind::ShortConv: return "short conv";
+    case RecurrentKind::KimiDelta: return "KDA";
+    case RecurrentKind::RgLru: return "RG-LRU";
+  }
+  return "";
+}
+
 // Every field of a FfnSpec, bound by position: a field added to FfnSpec and not named here
 // does not compile.
 auto fields_of(const FfnSpec& x) {
@@ -49,8 +65,7 @@ std::string label_of(const LayerSpec& l) {
     if (l.attn.index_topk > 0) attn += " top-" + std::to_string(l.attn.index_topk);
     if (l.attn.kv_shared) attn += " shared KV";
   }
-  static const char* const kRecurrent[] = {"", "gated DeltaNet", "Mamba", "Mamba2", "lightning", "short conv", "KDA"};
-  const std::string rec = kRecurrent[static_cast<int>(l.recurrent.kind)];
+  const std::string rec = recurrent_label(l.recurrent.kind);
   std::string mixer = rec.empty() ? attn : (attn.empty() ? rec : rec + " + " + attn);
   if (!l.has_ffn) return mixer.empty() ? "identity" : mixer;
   const std::string ffn = l.ffn.moe ? "MoE" : "dense";

@@ -46,6 +46,7 @@ void add_recurrent(Builder& b, const GroupStep& gs) {
     case RecurrentKind::Lightning: add_lightning(b, gs); break;
     case RecurrentKind::ShortConv: add_short_conv(b, gs); break;
     case RecurrentKind::KimiDelta: add_kda(b, gs); break;
+    case RecurrentKind::RgLru: add_rglru(b, gs); break;
     case RecurrentKind::None: break;
   }
 }

@@ -1,5 +1,6 @@
 // Pieces the recurrent mixers share (internal to ops/): the short causal convolution and the scan operator that
-// reads and writes each sequence's state. Each kind's own operators are in deltanet.cpp, kda.cpp, ssm.cpp, lightning.cpp and short_conv.cpp
+// reads and writes each sequence's state. Each kind's own operators are in deltanet.cpp, kda.cpp, ssm.cpp, lightning.cpp,
+// short_conv.cpp and rglru.cpp
 // (docs/formulas.md, "Linear attention and state-space layers").
 #pragma once
 
@@ -28,5 +29,6 @@ void add_mamba2(Builder& b, const GroupStep& gs);
 void add_mamba(Builder& b, const GroupStep& gs);
 void add_lightning(Builder& b, const GroupStep& gs);
 void add_short_conv(Builder& b, const GroupStep& gs);
+void add_rglru(Builder& b, const GroupStep& gs);
 
 }  // namespace infercast

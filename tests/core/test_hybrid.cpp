@@ -563,3 +563,37 @@ TEST_CASE("keys Infercast does not read give at most 21 notes, however many ther
   CHECK(unused[20].message == "980 more fields of /model, from /model/unknown_10020 on, are not used by Infercast; check that "
                                   "it does not change the architecture");
 }
+
+// recurrentgemma-2b's config as published (its `_block_types` is the older attribute name; the cycle is the default
+// one either way). 18 recurrent and 8 local-attention layers; 2,682,862,080 parameters, the Hub's safetensors total
+// for google/recurrentgemma-2b-it. Per recurrent block: linear_y and linear_x (h x W, biases), conv1d (4 taps,
+// bias), recurrent_param, two gates of 10 blocks of 256 x 256 with biases, linear_out (bias); per attention block:
+// q h x 2560, MQA k and v h x 256, o 2560 x h with a bias; every layer an MLP of 15360 / 2 with biases and two norms.
+TEST_CASE("RecurrentGemma-2B by hand: RG-LRU blocks and local MQA attention to the Hub's 2,682,862,080", "[hybrid][params]") {
+  const auto m = from_json(R"({"_block_types": ["recurrent", "recurrent", "attention"],
+      "architectures": ["RecurrentGemmaForCausalLM"], "attention_bias": false, "attention_dropout": 0.0,
+      "attention_window_size": 2048, "conv1d_width": 4, "embeddings_scale_by_sqrt_dim": true, "head_dim": 256,
+      "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 2560, "intermediate_size": 15360,
+      "logits_soft_cap": 30.0, "lru_width": 2560, "model_type": "recurrent_gemma", "num_attention_heads": 10,
+      "num_hidden_layers": 26, "num_key_value_heads": 1, "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-06,
+      "rope_theta": 10000.0, "vocab_size": 256000})");
+  const ll h = 2560, W = 2560, f = 7680;
+  const ll rec = 2 * (h * W + W) + 4 * W + W + W + 2 * (10 * 256 * 256 + W) + W * h + h;
+  CHECK(rec == 20999680);
+  const ll att = h * 2560 + 2 * h * 256 + 2560 * h + h;
+  const ll mlp = 2 * (h * f + f) + f * h + h;
+  CHECK(count_params(m).total == 18 * (rec + mlp + 2 * h) + 8 * (att + mlp + 2 * h) + 256000 * h + h);
+  CHECK(count_params(m).total == 2682862080LL);
+  REQUIRE(m.layers.size() == 26);
+  CHECK(m.layers[2].has_attention);
+  CHECK(m.layers[2].attn.window == 2048);
+  CHECK(m.layers[2].attn.rope_dim == 128);
+  CHECK(m.layers[0].recurrent.kind == RecurrentKind::RgLru);
+  // State per recurrent layer and sequence: 2,560 fp32 values and the conv window 3 x 2,560 (bf16 here).
+  CHECK(recurrent_state_bytes(m.layers[0].recurrent, 2) == 2560.0 * 4 + 3 * 2560.0 * 2);
+  CHECK(error_of(R"({"model_type": "recurrent_gemma", "lru_width": 1000, "num_attention_heads": 16})") ==
+        "model.invalid /model/lru_width: /model/lru_width holds 1000, which is not a multiple of "
+        "/model/num_attention_heads (16)");
+  CHECK(error_of(R"({"model_type": "recurrent_gemma", "block_types": ["recurrent", "mlp"]})") ==
+        "model.unsupported /model/block_types/1: /model/block_types/1 holds \"mlp\"; expected recurrent or attention");
+}

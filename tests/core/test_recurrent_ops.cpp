@@ -160,3 +160,28 @@ TEST_CASE("tensor parallelism splits recurrent heads and refuses splits that do 
   REQUIRE(bad["ok"] == false);
   CHECK(bad["error"]["path"] == "/parallel/tp");
 }
+
+// RecurrentGemma-2B's recurrent block in decode (batch 2): linear_y and linear_x, the conv (no activation), the two
+// block-diagonal gates (10 blocks of 256 x 256) as one matmul, the RG-LRU scan with its fp32 state of one value a
+// channel, GeLU(y) times the recurrence, linear_out.
+TEST_CASE("RecurrentGemma's RG-LRU block, one layer: gates, scan and state in decode", "[ops][hybrid]") {
+  const auto m = parse_model_config(json::parse(R"({"model_type": "recurrent_gemma", "hidden_size": 2560,
+      "lru_width": 2560, "num_attention_heads": 10, "num_key_value_heads": 1, "head_dim": 256, "intermediate_size": 15360,
+      "num_hidden_layers": 3, "vocab_size": 256000, "conv1d_width": 4, "attention_window_size": 2048})"), "/model");
+  const auto ops = ops_for(m, {{1000, 1, 2}}, settings());
+  const double T = 2, h = 2560, W = 2560, bw = 256;
+  const std::string G = find_op(ops, "rg_lru").group;
+  CHECK(find_op(ops, "linear_y", G).flops == 2 * 2 * T * h * W + 2 * T * W);  // two layers, with biases
+  CHECK(find_op(ops, "linear_x", G).flops == 2 * 2 * T * h * W + 2 * T * W);
+  CHECK(find_op(ops, "rg_lru_gates", G).flops == 2 * (2 * T * bw * 2 * W + T * 2 * W));
+  const auto& scan = find_op(ops, "rg_lru", G);
+  CHECK(scan.flops == 2 * T * W * 19);  // two sigmoids (8), the decay (3 + exp 1), sqrt(1 - a^2) (3), input (2), update (2)
+  CHECK(scan.kv_read_bytes == 2 * 2 * W * 4);   // the state, fp32, read and written once per sequence
+  CHECK(scan.kv_write_bytes == 2 * 2 * W * 4);
+  const auto& conv = find_op(ops, "conv1d", G);
+  CHECK(conv.flops == 2 * T * W * (2 * 4 + 1));  // 4 taps with a bias, no activation
+  CHECK(conv.kv_read_bytes == 2 * 2 * W * 3 * 2);
+  CHECK(find_op(ops, "linear_out", G).flops == 2 * (2 * T * W * h + T * h));
+  for (const auto& o : ops)
+    if (o.group == G) CHECK(o.name != "kv_cache_write");
+}
