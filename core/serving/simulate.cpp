@@ -53,6 +53,7 @@ struct Req {
   bool prefilling = true, admitted = false;
   double kv = 0;      // bytes held (or reserved)
   double alloc = 0;   // tokens its blocks hold
+  double in_step = -1;  // the engine step it was last scheduled in (never evicted to make room within that step)
 };
 
 // numpy-style percentile (linear between ranks), as the serving benchmarks report.
@@ -171,6 +172,14 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     int input;
   };
   std::vector<Entry> step;
+  double step_serial = 0;  // the step being scheduled (Req::in_step)
+  const auto schedule = [&](std::size_t idx, int input) {
+    step.push_back({idx, input});
+    reqs[idx].in_step = step_serial;
+  };
+  // The output tokens the running requests have left, kept as they are admitted, sample, finish and are evicted
+  // (SGLang's admission weighs it for every prompt it admits: summing it there would cost admissions x running).
+  std::int64_t left_to_generate = 0;
   double preempted_before = 0;
   // Multi-step scheduling: steps left in the current window, and the tokens its steps sampled (streamed at its end).
   int window_left = 0;
@@ -187,7 +196,9 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
     q.prefilling = true;
     q.target = q.isl + q.generated;
     q.admitted = false;
-    running.erase(std::find(running.begin(), running.end(), idx));
+    left_to_generate -= q.osl - q.generated;
+    // The victim is most often the newest running request: searched from the back.
+    running.erase(std::find(running.rbegin(), running.rend(), idx).base() - 1);
     waiting.push_front(idx);
     out.preemptions += 1;
     if (reserving) reserve_ratio = 0.7;
@@ -207,7 +218,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       if (L.preemption == Preemption::None || running.empty()) return false;
       const std::size_t victim = running.back();
       if (victim == idx) return false;
-      if (std::any_of(step.begin(), step.end(), [&](const Entry& e) { return e.r == victim; })) return false;
+      if (reqs[victim].in_step == step_serial) return false;
       preempt(victim);
     }
     used += need;
@@ -226,7 +237,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
         --k;
         continue;
       }
-      step.push_back({idx, 1});
+      schedule(idx, 1);
     }
   };
   const auto admit = [&](double& budget, bool chunk, bool one_chunked) {
@@ -248,8 +259,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       // SGLang's admission keeps room for the running requests' next tokens: new_token_ratio of what they have
       // left to generate (0.7 after an eviction, decaying to 0.1 over 600 decode steps).
       if (reserve_ratio > 0) {
-        double left = 0;
-        for (std::size_t i : running) left += reqs[i].osl - reqs[i].generated;
+        const auto left = static_cast<double>(left_to_generate);
         const double more = request_kv_bytes(s, q.computed + take) - q.kv;
         if (used + more + reserve_ratio * left * s.memory.kv_bytes_per_token > pool && !running.empty()) break;
       }
@@ -257,7 +267,8 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       waiting.pop_front();
       q.admitted = true;
       running.push_back(idx);
-      step.push_back({idx, static_cast<int>(take)});
+      left_to_generate += q.osl - q.generated;
+      schedule(idx, static_cast<int>(take));
       budget -= take;
       ++prompts;
       if (take < remaining) chunked_taken = true;
@@ -327,6 +338,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       continue;
     }
     step.clear();
+    step_serial += 1;
     preempted_before = out.preemptions;
     double budget = static_cast<double>(L.token_budget);
     bool prefill_step = false;
@@ -340,7 +352,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
         if (!q.prefilling || budget <= 0) continue;
         const double take = std::min<double>(q.target - q.computed, budget);
         if (!grow(idx, q.computed + take)) continue;
-        step.push_back({idx, static_cast<int>(take)});
+        schedule(idx, static_cast<int>(take));
         budget -= take;
       }
       const bool mid_chunk = !step.empty();
@@ -360,7 +372,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
           --k;
           continue;
         }
-        step.push_back({idx, static_cast<int>(take)});
+        schedule(idx, static_cast<int>(take));
         budget -= take;
       }
       // As vLLM's scheduler does, no prompt is admitted in a step that had to evict.
@@ -440,6 +452,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       }
       if (!emit) continue;
       q.generated += 1;
+      left_to_generate -= 1;
       emitted.push_back(e.r);
       if (q.generated < q.osl) continue;
       q.done = true;
