@@ -62,13 +62,6 @@ double batches_within(double bmax) {
   return static_cast<double>(std::upper_bound(std::begin(kBatches), std::end(kBatches), bmax) - std::begin(kBatches));
 }
 
-// The most requests a setup's pool holds at once (mean context, or reserved to the last token).
-double pool_requests(const ServingSetup& s, double isl, double osl) {
-  const double ctx = s.limits.preemption == Preemption::None ? isl + osl : isl + osl / 2;
-  const double per = request_kv_bytes(s, ctx);
-  return per > 0 ? std::floor(std::max(0.0, s.memory.kv_bytes) / per) : 0;
-}
-
 }  // namespace
 
 DeployResult deploy_search(const ModelSpec& m, const Workload& w, const System& sys, int devices, const DeploySpec& spec) {

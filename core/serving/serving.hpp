@@ -111,6 +111,15 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
 // KV bytes one request holds at `context` tokens, rounded up to whole blocks.
 double request_kv_bytes(const ServingSetup& s, double context);
 
+// The context a request of mean lengths `isl` and `osl` holds in the pool, as the steady state and the deployment
+// search count it: its mean (isl + osl / 2), or reserved to its last token when nothing may be evicted.
+double held_context(const ServingSetup& s, double isl, double osl);
+// The most requests of those lengths the pool holds at once (0 when not even one; 1e6 when they hold nothing).
+double pool_requests(const ServingSetup& s, double isl, double osl);
+// Throws serving.does_not_fit (at /serving/isl) when the pool holds no request of those lengths: the steady state
+// would run one anyway at many times the pool, and the simulation would drop every request.
+void check_request_fits(const ServingSetup& s, double isl, double osl);
+
 // Pipeline parallelism with micro-batches (SchedulerLimits::pp_micro_batches, docs/serving.md, "Pipeline
 // parallelism"): a replica of pp stages serves as pp streams, each with its share of the sequence cap and the KV pool,
 // whose steps come round at the pipeline's cycle (Execution::pipeline_in_flight: the streams the load keeps busy).

@@ -41,6 +41,28 @@ double request_kv_bytes(const ServingSetup& s, double context) {
   return bytes + state_bytes_per_request(s.kv_groups, s.workload.settings);
 }
 
+double held_context(const ServingSetup& s, double isl, double osl) {
+  return s.limits.preemption == Preemption::None ? isl + osl : isl + osl / 2;
+}
+
+double pool_requests(const ServingSetup& s, double isl, double osl) {
+  const double per = request_kv_bytes(s, held_context(s, isl, osl));
+  return per > 0 ? std::floor(std::max(0.0, s.memory.kv_bytes) / per) : 1e6;
+}
+
+void check_request_fits(const ServingSetup& s, double isl, double osl) {
+  if (pool_requests(s, isl, osl) >= 1) return;
+  const double ctx = held_context(s, isl, osl);
+  const auto whole = [](double v) { return std::to_string(static_cast<long long>(std::ceil(v))); };
+  throw InputError("serving.does_not_fit", "/serving/isl",
+                   "/serving: a request of " + whole(isl) + " prompt and " + whole(osl) + " output tokens holds " +
+                       gb(request_kv_bytes(s, ctx)) + " of KV cache per device at " + whole(ctx) +
+                       (s.limits.preemption == Preemption::None ? " tokens (reserved to its last token)" : " tokens (its mean context)") +
+                       ", more than the whole KV pool it is served from (" + gb(std::max(0.0, s.memory.kv_bytes)) +
+                       " per device); expected shorter requests (/serving/isl, /serving/osl), a plan over more devices, or "
+                       "a larger memory_fraction");
+}
+
 ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& plan,
                            long long max_num_seqs, long long token_budget) {
   ServingSetup s;
@@ -199,18 +221,21 @@ ServingForecast forecast_serving(const ModelSpec& m, const Workload& w, const Sy
   f.setup.model = &m;
   f.steps.emplace_back(m, w, sys, plan, max_step_tokens(f.setup, load), max_decode_batch(f.setup, load));
   const StepModel& sm = f.steps.front();
-  f.steady = steady_state(f.setup, sm, load, sm.execution());
+  double work = 0;  // the simulation's request-steps: checked first (the steady state may refuse the load too)
   if (simulate) {
     const int dp = std::max(1, plan.dp);
     const double clients = load.concurrency > 0 ? std::max(1.0, std::round(load.concurrency / dp)) : 0;
     double n = load.requests > 0 ? std::ceil(load.requests / dp) : (clients > 0 ? std::clamp(8 * clients, 200.0, 4000.0) : 1000.0);
     n = std::max(n, clients);
-    const double work = n * (load.osl.mean + load.isl.mean / static_cast<double>(std::max<long long>(1, f.setup.limits.token_budget)));
+    work = n * (load.osl.mean + load.isl.mean / static_cast<double>(std::max<long long>(1, f.setup.limits.token_budget)));
     if (work > limit::kServingRequestSteps)
       throw InputError("serving.too_large", load.requests > 0 ? "/serving/requests" : "/serving/concurrency",
                        "the simulation would run " + std::to_string(static_cast<long long>(work)) +
                            " request-steps (requests x output tokens); expected at most 50000000: give fewer /serving/requests "
                            "or use the steady state (/serving/simulate false)");
+  }
+  f.steady = steady_state(f.setup, sm, load, sm.execution());
+  if (simulate) {
     // Engine steps: the request-steps over the batch the steady state runs (one request at a time at the least;
     // with pipeline micro-batches, the batch of every stream together: each stream runs its share of the work).
     const double batch = f.steady.mean_batch * (has_pipeline_streams(f.setup) ? pipeline_streams(f.setup, load, sm.execution()).busy : 1);

@@ -166,6 +166,8 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   std::size_t in_system = closed ? next_arrival : 0;
   std::vector<double> ttft, tpot, e2e;
   GapHistogram itl;
+  double dropped = 0;       // requests that did not fit the pool even alone
+  int longest_dropped = 0;  // the longest of them, tokens
 
   struct Entry {
     std::size_t r;
@@ -379,11 +381,12 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       if (out.preemptions == preempted_before) admit(budget, L.chunked_prefill && L.policy == StepPolicy::DecodeFirst, false);
     }
     if (step.empty()) {
-      // Nothing could be scheduled: the first waiting prompt does not fit the pool even alone.
+      // Nothing could be scheduled: the first waiting prompt does not fit the pool even alone. It is dropped and
+      // counted (one warning for them all, after the run).
       if (running.empty() && !waiting.empty()) {
-        out.warnings.push_back({"serving.request_too_long", "/serving/isl",
-                                "a request of " + std::to_string(reqs[waiting.front()].isl + reqs[waiting.front()].osl) +
-                                    " tokens does not fit the KV cache even alone; it was dropped"});
+        const Req& q = reqs[waiting.front()];
+        dropped += 1;
+        longest_dropped = std::max(longest_dropped, q.isl + q.osl);
         reqs[waiting.front()].finish = t;
         waiting.pop_front();
         --in_system;
@@ -499,6 +502,11 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   out.mean_step_s = out.steps > 0 ? busy / out.steps : 0;
   out.memory.kv_peak_fraction = pool > 0 ? peak / pool : 0;
   out.memory.max_concurrency = std::floor(pool / std::max(1.0, request_kv_bytes(s, out.mean_isl + out.mean_osl)));
+  if (dropped > 0)
+    out.warnings.push_back({"serving.request_too_long", "/serving/isl",
+                            std::to_string(static_cast<long long>(dropped)) + " of " + std::to_string(N) +
+                                " requests (the longest " + std::to_string(longest_dropped) +
+                                " tokens) did not fit the KV cache even alone; they were dropped"});
   if (out.preemptions > 0)
     out.warnings.push_back({"serving.preempted", "/serving",
                             "the KV cache ran out " + std::to_string(static_cast<long long>(out.preemptions)) +

@@ -141,10 +141,9 @@ ServingResult steady_state(const ServingSetup& s, const StepModel& sm, const Ser
   out.mean_isl = isl;
   out.mean_osl = osl;
   // The largest number in flight: the sequence cap and what the pool holds (at the mean context, or reserved to
-  // the last token when nothing may be evicted).
-  const double ctx = s.limits.preemption == Preemption::None ? isl + osl : isl + osl / 2;
-  const double per = request_kv_bytes(s, ctx);
-  double bmax = per > 0 ? std::floor(std::max(0.0, s.memory.kv_bytes) / per) : 1e6;
+  // the last token when nothing may be evicted); a pool that holds not even one request is refused.
+  check_request_fits(s, isl, osl);
+  double bmax = pool_requests(s, isl, osl);
   if (s.limits.max_num_seqs > 0) bmax = std::min(bmax, static_cast<double>(s.limits.max_num_seqs));
   bmax = std::max(1.0, bmax);
   out.memory.max_concurrency = bmax;

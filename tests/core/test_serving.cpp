@@ -743,3 +743,49 @@ TEST_CASE("SGLang's admission weighs its reserve from a running sum: a hundred t
   CHECK(s["engine"]["mean_step_s"].get<double>() == 0.12309906200199122);
   CHECK(s["requests_per_s"].get<double>() == 121853.08121809542);
 }
+
+TEST_CASE("requests the KV pool cannot hold even alone are dropped under one warning that counts them", "[serving][regression]") {
+  const ModelSpec m = test::preset_model("llama-3.2-1b");
+  const System sys = one_device("nvidia-h100-sxm");
+  const Workload w = runtime_workload("vllm");
+  ServingLoad load = fixed(4096, 16);
+  load.concurrency = 64;
+  load.requests = 500;
+  ServingSetup s = serving_setup(m, w, sys, ParallelPlan{});
+  s.memory.kv_bytes = request_kv_bytes(s, 1024);  // a pool of 1,024 tokens: no request of 4,112 fits
+  const StepModel sm(m, w, sys, ParallelPlan{}, max_step_tokens(s, load), max_decode_batch(s, load));
+  const ServingResult r = simulate_serving(s, sm, load, sm.execution());
+  std::vector<Warning> dropped;
+  for (const auto& x : r.warnings)
+    if (x.code == "serving.request_too_long") dropped.push_back(x);
+  REQUIRE(dropped.size() == 1);  // was one per request: 500 here, a million (186 MB of output) in the audit's case
+  CHECK(dropped[0].path == "/serving/isl");
+  CHECK(dropped[0].message == "500 of 500 requests (the longest 4112 tokens) did not fit the KV cache even alone; they were dropped");
+  CHECK(r.requests == 0);
+  // The forecast refuses such a load before it simulates: the mean request does not fit the pool.
+  CHECK_THROWS_AS(steady_state(s, sm, load, sm.execution()), InputError);
+}
+
+TEST_CASE("a request larger than the whole KV pool is refused, not served at many times the pool", "[serving][regression]") {
+  const auto err = [](const nlohmann::json& req) { return nlohmann::json::parse(infercast::call("serving", req.dump()))["error"]; };
+  // The steady state forced one request in flight and reported the pool 2,214% full.
+  for (bool simulate : {false, true}) {
+    const auto e = err({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                        {"serving", {{"concurrency", 4}, {"isl", 10000000}, {"osl", 10}, {"simulate", simulate}}}});
+    CHECK(e["code"] == "serving.does_not_fit");
+    CHECK(e["path"] == "/serving/isl");
+    CHECK(e["message"] ==
+          "/serving: a request of 10000000 prompt and 10 output tokens holds 1220.7 GiB of KV cache per device at 10000005 "
+          "tokens (its mean context), more than the whole KV pool it is served from (55.1 GiB per device); expected shorter "
+          "requests (/serving/isl, /serving/osl), a plan over more devices, or a larger memory_fraction");
+  }
+  // TensorRT-LLM reserves every request to its last token.
+  const auto t = err({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "tensorrt-llm"},
+                      {"serving", {{"concurrency", 4}, {"isl", 1000000}, {"osl", 10}, {"simulate", false}}}});
+  CHECK(t["code"] == "serving.does_not_fit");
+  CHECK(t["message"].get<std::string>().find("at 1000010 tokens (reserved to its last token)") != std::string::npos);
+  // A request that fits is served as before.
+  const auto v = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                                       {"serving", {{"concurrency", 4}, {"isl", 100000}, {"osl", 10}, {"simulate", false}}}});
+  CHECK(v["memory"]["kv_peak_fraction"].get<double>() <= 1.0);
+}
