@@ -37,7 +37,8 @@ json api_serving(const json& request) {
   const ServingLoad& l = f.load;  // as served: a hit rate the runtime cannot use reads 0
   out["load"] = {{"concurrency", l.concurrency},
                  {"request_rate", l.request_rate},
-                 {"requests", main.requests * mi.plan.dp},
+                 // Served: every busy replica's (or pipeline stream's) share; the steady state simulates none.
+                 {"requests", f.has_simulation ? main.requests * main.replicas : l.requests},
                  {"isl", l.isl.mean},
                  {"osl", l.osl.mean},
                  {"isl_distribution", length_kind_names().name(l.isl.kind)},

@@ -71,6 +71,7 @@ struct ServingResult {
   double duration_s = 0;                    // simulated time (first arrival to last finish)
   // The engine
   double requests = 0, output_tokens = 0, input_tokens = 0;  // simulated, one replica
+  double replicas = 1;  // the replicas (pipeline streams counted as replicas) that each ran a share like this one
   double steps = 0, prefill_steps = 0, mixed_steps = 0, decode_steps = 0;
   double mean_batch = 0;     // running requests per step, averaged over steps
   double mean_step_s = 0;

@@ -125,6 +125,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
   const double replicas = closed ? std::min(static_cast<double>(dp), std::max(1.0, load.concurrency)) : dp;
   const double clients = closed ? std::max(1.0, std::round(load.concurrency / replicas)) : 0;
   const double copies = closed ? load.concurrency / clients : dp;
+  out.replicas = replicas;
   const double rate = closed ? 0 : load.request_rate / dp;
   double n_req = load.requests > 0 ? std::ceil(load.requests / replicas)
                                    : (closed ? std::clamp(8 * clients, 200.0, 4000.0) : 1000.0);

@@ -789,3 +789,20 @@ TEST_CASE("a request larger than the whole KV pool is refused, not served at man
                                        {"serving", {{"concurrency", 4}, {"isl", 100000}, {"osl", 10}, {"simulate", false}}}});
   CHECK(v["memory"]["kv_peak_fraction"].get<double>() <= 1.0);
 }
+
+TEST_CASE("load.requests counts what was served over the busy replicas and pipeline streams", "[serving][regression]") {
+  // 64 clients over 65,536 replicas keep 64 busy, one request each (was 65,536: one per replica).
+  const auto dp = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"parallel", {{"dp", 65536}}},
+                                        {"serving", {{"concurrency", 64}, {"requests", 64}, {"isl", 8}, {"osl", 40}}}});
+  CHECK(dp["engine"]["requests"] == 1);
+  CHECK(dp["load"]["requests"] == 64);
+  // 32 pipeline streams of one replica, two requests each (was 2: the streams were left out).
+  const auto pp = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"parallel", {{"pp", 32}}},
+                                        {"serving", {{"concurrency", 64}, {"requests", 64}, {"isl", 8}, {"osl", 40}}}});
+  CHECK(pp["engine"]["requests"] == 2);
+  CHECK(pp["load"]["requests"] == 64);
+  // The steady state simulates none: it echoes the request's.
+  const auto st = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                                        {"serving", {{"concurrency", 8}, {"requests", 100}, {"simulate", false}}}});
+  CHECK(st["load"]["requests"] == 100);
+}
