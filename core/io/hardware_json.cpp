@@ -87,7 +87,7 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     Reader acc = r.object("peak_dense_TFLOPS_fp16_accumulate");
     for (std::size_t i = 0; i < 8; ++i) {
       if (!has_fp16_accumulate(i)) continue;
-      const double v = acc.positive_number_or(kPeakKeys[i], 0) * 1e12;
+      const double v = read_field_at(acc, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;  // the peaks' range
       if (v > 0 && v < hw.peak_flops[i])
         acc.fail(kPeakKeys[i], "inconsistent",
                  acc.child_path(kPeakKeys[i]) + " holds " + number_text(v / 1e12) + ", below peak_dense_TFLOPS/" + kPeakKeys[i] + " (" +

@@ -168,3 +168,15 @@ TEST_CASE("functions and options are generated from their tables", "[api][option
   CHECK(big["error"]["message"] == "/workload/batch holds 1000001; expected an integer from 1 to 1000000");
   CHECK(json::parse(call("models", R"({"x": 1})"))["error"]["code"] == "request.unknown_field");
 }
+
+TEST_CASE("a peak with FP16 accumulate takes the peaks' range", "[errors][regression]") {
+  json dev = json::parse(call("device", R"({"hardware": "nvidia-h100-sxm"})"))["value"];
+  for (double v : {1e300, 1e20}) {
+    dev["peak_dense_TFLOPS_fp16_accumulate"] = {{"fp16", v}};
+    const json e = err("device", json({{"hardware", dev}}).dump());
+    CHECK(e["code"] == "hardware.out_of_range");
+    CHECK(e["path"] == "/hardware/peak_dense_TFLOPS_fp16_accumulate/fp16");
+    CHECK(e["message"] == "/hardware/peak_dense_TFLOPS_fp16_accumulate/fp16 holds " + std::string(v == 1e300 ? "1e+300" : "1e+20") +
+                              "; expected a number from 1e-06 to 10000000");
+  }
+}
