@@ -25,7 +25,9 @@ json int_option(const IntField& f) {
   return {{"path", f.path}, {"kind", "integer"}, {"min", f.lo}, {"max", f.hi}, {"default", f.fallback}, {"help", f.help}};
 }
 json number_option(const NumberField& f) {
-  return {{"path", f.path}, {"kind", "number"}, {"min", f.lo}, {"max", f.hi}, {"default", f.fallback}, {"help", f.help}};
+  json o = {{"path", f.path}, {"kind", "number"}, {"min", f.lo}, {"max", f.hi}, {"default", f.fallback}, {"help", f.help}};
+  if (f.least > 0) o["least_nonzero"] = f.least;  // 0 means none; any other value at least this
+  return o;
 }
 template <class E>
 json enum_option(const char* path, const NameTable<E>& t, E def, const char* help) {

@@ -13,6 +13,9 @@ const char* last_part(const char* path) {
   return slash ? slash + 1 : path;
 }
 const CostAssumptions kCosts{};
+// The smallest bandwidth and power other than 0 ("none"): a tier's and a link's least bandwidth, and a milliwatt.
+constexpr double kLeastGBps = 1e-6;
+constexpr double kLeastWatts = 1e-3;
 const Speculative kSpec{};
 const MlaConversion kMla{};
 }  // namespace
@@ -21,12 +24,12 @@ const char* IntField::key() const { return last_part(path); }
 const char* NumberField::key() const { return last_part(path); }
 
 std::int64_t read_field(Reader& r, const IntField& f) { return r.int_in_or(f.key(), f.lo, f.hi, f.fallback); }
-double read_field(Reader& r, const NumberField& f) { return r.number_in_or(f.key(), f.lo, f.hi, f.fallback); }
+double read_field(Reader& r, const NumberField& f) { return read_field_at(r, f, f.key(), f.fallback); }
 double read_required(Reader& r, const NumberField& f, const std::string& key) {
   return r.number_in(key.empty() ? std::string(f.key()) : key, f.lo, f.hi);
 }
 double read_field_at(Reader& r, const NumberField& f, const std::string& key, double fallback) {
-  return r.number_in_or(key, f.lo, f.hi, fallback);
+  return f.least > 0 ? r.zero_or_number_in_or(key, f.lo, f.least, f.hi, fallback) : r.number_in_or(key, f.lo, f.hi, fallback);
 }
 
 namespace field {
@@ -80,7 +83,7 @@ const NumberField eff_dispatch_us{"/hardware/efficiency/dispatch_us", 0, 1e6, 0,
 const NumberField acceptance{"/speculative/acceptance", 0, 1, kSpec.acceptance, "chance each drafted token is accepted"};
 const NumberField compute_power_fraction{"/costs/compute_power_fraction", 0, 1, kCosts.compute_power_fraction, "share of dynamic power spent computing at full load"};
 const NumberField static_fraction{"/costs/static_fraction", 0, 1, kCosts.static_fraction, "idle power as a share of the device's power"};
-const NumberField power_w{"/costs/power_W", 0, 1e7, kCosts.power_w, "device power, watts (0: the device's own)"};
+const NumberField power_w{"/costs/power_W", 0, 1e7, kCosts.power_w, "device power, watts (0: the device's own)", kLeastWatts};
 const NumberField lifetime_years{"/costs/lifetime_years", 0.01, 100, kCosts.lifetime_years, "years the device serves"};
 const NumberField utilization{"/costs/utilization", 0.001, 1, kCosts.utilization, "share of the lifetime spent serving"};
 const NumberField usd_per_kwh{"/costs/usd_per_kWh", 0, 100, kCosts.usd_per_kwh, "electricity price, US$ per kWh"};
@@ -88,7 +91,7 @@ const NumberField pue{"/costs/pue", 1, 10, kCosts.pue, "facility power per devic
 const NumberField price_usd{"/costs/price_USD", 0, 1e10, kCosts.price_usd, "device price, US$ (0: the device's own)"};
 const NumberField grid_g_per_kwh{"/costs/grid_gCO2e_per_kWh", 0, 5000, kCosts.grid_g_per_kwh, "grid carbon intensity (0: the region's)"};
 const NumberField embodied_kgco2e{"/costs/embodied_kgCO2e", 0, 1e9, kCosts.embodied_kgco2e, "embodied carbon of the device, kg CO2e (the device's own when absent)"};
-const NumberField sram_bandwidth_gbps{"/sram_bandwidth_GBps", 0, 1e9, 0, "bandwidth of swept on-chip SRAM, GB/s"};
+const NumberField sram_bandwidth_gbps{"/sram_bandwidth_GBps", 0, 1e9, 0, "bandwidth of swept on-chip SRAM, GB/s", kLeastGBps};
 const NumberField max_tpot_s{"/constraints/max_tpot_s", 0, 1e9, 0, "largest TPOT a design point may have (0: none)"};
 const NumberField max_ttft_s{"/constraints/max_ttft_s", 0, 1e9, 0, "largest TTFT a design point may have (0: none)"};
 const NumberField max_power_w{"/constraints/max_power_W", 0, 1e9, 0, "largest power a design point may draw (0: none)"};
@@ -99,14 +102,15 @@ const NumberField hw_tier_capacity_gb{"/hardware/memory_tiers/*/capacity_GB", 1e
 const NumberField hw_tier_capacity_gib{"/hardware/memory_tiers/*/capacity_GiB", 1e-6, 1e9, 0, "capacity of a memory tier, GiB (2^30 bytes; DRAM, HBM and SRAM are sold so: a \"80 GB\" H100 holds 80 GiB)"};
 const NumberField hw_tier_bandwidth_gbps{"/hardware/memory_tiers/*/bandwidth_GBps", 1e-6, 1e9, 0, "bandwidth of a memory tier, GB/s"};
 const NumberField hw_tier_energy_pj{"/hardware/memory_tiers/*/energy_pJ_per_byte", 0, 1e6, 0, "energy to move a byte from this tier, pJ (0: the class's)"};
-const NumberField hw_interconnect_gbps{"/hardware/interconnect_GBps", 0, 1e9, 0, "device-to-device link, GB/s per direction (0: none)"};
-const NumberField hw_tdp_w{"/hardware/tdp_W", 0, 1e7, 0, "board power, watts (0: unknown)"};
+const NumberField hw_interconnect_gbps{"/hardware/interconnect_GBps", 0, 1e9, 0, "device-to-device link, GB/s per direction (0: none)", kLeastGBps};
+const NumberField hw_tdp_w{"/hardware/tdp_W", 0, 1e7, 0, "board power, watts (0: unknown)", kLeastWatts};
 const NumberField hw_idle_w{"/hardware/idle_W", 0, 1e7, 0, "idle power, watts (0: a share of the TDP)"};
 const NumberField hw_price_usd{"/hardware/price_USD", 0, 1e10, 0, "device price, US$ (0: unknown)"};
 const NumberField hw_embodied_kgco2e{"/hardware/embodied_kgCO2e", 0, 1e9, 0, "embodied carbon, kg CO2e (0: unknown)"};
 const NumberField link_bandwidth_gbps{"/system/intra/bandwidth_GBps", 1e-6, 1e9, 0, "link bandwidth per device and direction, GB/s (inter-node links too)"};
 const IntField serving_concurrency{"/serving/concurrency", 0, kMaxBatch, 0, "closed loop: clients, each sending its next request when its last one finishes (0: an open loop at /serving/request_rate)"};
-const NumberField serving_request_rate{"/serving/request_rate", 0, 1e6, 0, "open loop: Poisson arrivals per second (when /serving/concurrency is 0)"};
+// At least 1e-3 requests/s (one every 17 minutes): arrival times stay small enough that a step's seconds add to them.
+const NumberField serving_request_rate{"/serving/request_rate", 0, 1e6, 0, "open loop: Poisson arrivals per second (when /serving/concurrency is 0)", 1e-3};
 const IntField serving_requests{"/serving/requests", 0, 1000000, 0, "requests simulated (0: 8 x the concurrency within 200 to 4000, or 1000 at a rate)"};
 const IntField serving_isl{"/serving/isl", 1, 10000000, 1024, "prompt tokens per request (the mean when distributed)"};
 const IntField serving_osl{"/serving/osl", 1, 10000000, 256, "output tokens per request (the mean when distributed)"};

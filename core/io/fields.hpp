@@ -27,6 +27,9 @@ struct NumberField {
   const char* path;
   double lo, hi, fallback;
   const char* help;
+  // Where 0 means "none" (lo 0): the smallest other value taken, so that a denormal or near-zero one cannot turn a
+  // result infinite (0: every value from lo).
+  double least = 0;
   const char* key() const;
 };
 

@@ -224,6 +224,14 @@ double Reader::number_in_or(const std::string& key, double lo, double hi, double
   return d;
 }
 
+double Reader::zero_or_number_in_or(const std::string& key, double lo, double least, double hi, double fallback) {
+  const double d = number_in_or(key, lo, hi, fallback);
+  if (has(key) && d != 0 && d < least)
+    fail(key, "out_of_range", child_path(key) + " holds " + describe(*raw(key)) + "; expected 0 (none) or a number from " +
+                                  number_text(json(least)) + " to " + number_text(json(hi)));
+  return d;
+}
+
 double Reader::number_in(const std::string& key, double lo, double hi) {
   if (!has(key))
     fail(key, "missing_field", child_path(key) + " is missing; expected a number from " + number_text(json(lo)) + " to " + number_text(json(hi)));

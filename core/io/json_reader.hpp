@@ -52,6 +52,9 @@ class Reader {
   double positive_number_or(const std::string& key, double fallback);
   double nonneg_number_or(const std::string& key, double fallback);
   double number_in_or(const std::string& key, double lo, double hi, double fallback);
+  // A number from `lo` (0: "none") to `hi` that is 0 or at least `least`: what number_in_or reads, a value between 0
+  // and `least` refused too (a denormal or near-zero one would turn a result infinite).
+  double zero_or_number_in_or(const std::string& key, double lo, double least, double hi, double fallback);
   double number_in(const std::string& key, double lo, double hi);  // required
   bool boolean_or(const std::string& key, bool fallback);
   std::string string(const std::string& key);

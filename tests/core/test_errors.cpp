@@ -169,6 +169,46 @@ TEST_CASE("functions and options are generated from their tables", "[api][option
   CHECK(json::parse(call("models", R"({"x": 1})"))["error"]["code"] == "request.unknown_field");
 }
 
+TEST_CASE("where 0 means none, a near-zero value is refused: no infinite joules or seconds", "[errors][regression]") {
+  // Each range started at 0 (none), so 1e-300 passed and the result came out infinite (result.not_finite).
+  json dev = json::parse(call("device", R"({"hardware": "nvidia-h100-sxm"})"))["value"];
+  const auto analyze_with = [&](const char* key, double v) {
+    json d = dev;
+    d[key] = v;
+    return err("analyze", json({{"model", "llama-3.1-8b"}, {"hardware", d}, {"parallel", {{"tp", 2}}}}).dump());
+  };
+  auto e = analyze_with("interconnect_GBps", 1e-300);
+  CHECK(e["code"] == "hardware.out_of_range");
+  CHECK(e["path"] == "/hardware/interconnect_GBps");
+  CHECK(e["message"] == "/hardware/interconnect_GBps holds 1e-300; expected 0 (none) or a number from 1e-06 to 1000000000");
+  e = analyze_with("tdp_W", 1e-300);
+  CHECK(e["path"] == "/hardware/tdp_W");
+  CHECK(e["message"] == "/hardware/tdp_W holds 1e-300; expected 0 (none) or a number from 0.001 to 10000000");
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": 1e-300}})");
+  CHECK(e["code"] == "request.out_of_range");
+  CHECK(e["message"] == "/costs/power_W holds 1e-300; expected 0 (none) or a number from 0.001 to 10000000");
+  e = err("sweep", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "axes": [{"param": "sram_MB", "values": [0, 1, 100000]}],
+      "sram_bandwidth_GBps": 1e-300, "objectives": ["tpot_s", "ttft_s"]})");
+  CHECK(e["message"] == "/sram_bandwidth_GBps holds 1e-300; expected 0 (none) or a number from 1e-06 to 1000000000");
+  e = err("dse_device", R"({"hardware": "nvidia-h100-sxm", "params": {"sram_MB": 10}, "sram_bandwidth_GBps": 1e-300})");
+  CHECK(e["path"] == "/sram_bandwidth_GBps");
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": -1}})");
+  CHECK(e["message"] == "/costs/power_W holds -1; expected a number from 0 to 10000000");  // as before
+  // 0 stays "none", and the floor itself is taken.
+  for (double v : {0.0, 1e-6}) {
+    json d = dev;
+    d["interconnect_GBps"] = v;
+    CHECK(json::parse(call("analyze", json({{"model", "llama-3.2-1b"}, {"hardware", d}}).dump()))["ok"].get<bool>());
+  }
+  CHECK(json::parse(call("analyze", R"({"model": "llama-3.2-1b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": 0.001}})"))["ok"].get<bool>());
+  // The options list the floor.
+  const json options = json::parse(call("options", "{}"))["value"];
+  bool listed = false;
+  for (const auto& o : options)
+    if (o["path"] == "/hardware/interconnect_GBps") listed = o["least_nonzero"] == 1e-6 && o["min"] == 0;
+  CHECK(listed);
+}
+
 TEST_CASE("a peak with FP16 accumulate takes the peaks' range", "[errors][regression]") {
   json dev = json::parse(call("device", R"({"hardware": "nvidia-h100-sxm"})"))["value"];
   for (double v : {1e300, 1e20}) {

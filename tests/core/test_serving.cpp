@@ -790,6 +790,17 @@ TEST_CASE("a request larger than the whole KV pool is refused, not served at man
   CHECK(v["memory"]["kv_peak_fraction"].get<double>() <= 1.0);
 }
 
+TEST_CASE("an open-loop rate has a floor: arrivals stay where a step's seconds still add to them", "[serving][regression]") {
+  const auto e = nlohmann::json::parse(infercast::call(
+      "serving", nlohmann::json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"serving", {{"request_rate", 1e-300}}}}).dump()))["error"];
+  CHECK(e["code"] == "request.out_of_range");
+  CHECK(e["path"] == "/serving/request_rate");
+  CHECK(e["message"] == "/serving/request_rate holds 1e-300; expected 0 (none) or a number from 0.001 to 1000000");
+  const auto v = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
+                                       {"serving", {{"request_rate", 0.001}, {"isl", 8}, {"osl", 40}, {"requests", 20}}}});
+  CHECK(v["e2e_s"]["mean"].get<double>() > 0.1);  // 1e-300 gave 0: every step absorbed by arrival times near 1e302
+}
+
 TEST_CASE("load.requests counts what was served over the busy replicas and pipeline streams", "[serving][regression]") {
   // 64 clients over 65,536 replicas keep 64 busy, one request each (was 65,536: one per replica).
   const auto dp = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"parallel", {{"dp", 65536}}},
