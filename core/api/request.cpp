@@ -516,6 +516,13 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     mi.plan.pp = static_cast<int>(read_field(p, field::pp));
     mi.plan.ep = static_cast<int>(read_field(p, field::ep));
     mi.plan.dp = static_cast<int>(read_field(p, field::dp));
+    // Each factor is in range; their product too, before anything counts the plan's devices (docs/schema.md, "Limits").
+    const std::int64_t devices = static_cast<std::int64_t>(mi.plan.tp) * mi.plan.pp * mi.plan.dp;
+    if (devices > limit::kPlanDevices)
+      p.fail("dp", "out_of_range",
+             p.child_path("dp") + " holds " + std::to_string(mi.plan.dp) + " with tp " + std::to_string(mi.plan.tp) + " and pp " +
+                 std::to_string(mi.plan.pp) + ": " + std::to_string(devices) + " devices; expected tp x pp x dp at most " +
+                 std::to_string(limit::kPlanDevices) + " (the devices of the largest system, 4096 per node in 65536 nodes)");
     mi.plan.algorithm = read_enum(p, "algorithm", collective_algo_names(), CollectiveAlgo::Auto);
     p.reject_unknown();
   } else {

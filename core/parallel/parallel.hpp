@@ -9,6 +9,7 @@
 // operators, memory, placement and timing are computed in one place; communication is added per step.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,9 @@ struct ParallelPlan {
   int ep = 1;  // expert parallel: the routed experts are divided among this many of a stage's tp devices
   int dp = 1;  // data-parallel replicas (independent copies, each serving the workload)
   CollectiveAlgo algorithm = CollectiveAlgo::Auto;
-  int devices() const { return tp * pp * dp; }
+  // tp x pp x dp, at most limit::kPlanDevices (2^28): read_multi refuses a larger plan before anything asks, and the
+  // product is formed in 64 bits.
+  int devices() const { return static_cast<int>(static_cast<std::int64_t>(tp) * pp * dp); }
 };
 
 // Speculative decoding: a draft proposes `draft_tokens` tokens, the target verifies them in one step.

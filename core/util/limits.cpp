@@ -25,6 +25,7 @@ const std::vector<LimitEntry>& limits() {
       {"fit_blocks", kFitBlocks, "blocks", "validate: step blocks its runtime fits time per evaluation, every fit together (each source left out refits)"},
       {"serving_request_steps", kServingRequestSteps, "request-steps", "a serving simulation: its requests times their output tokens and prompt chunks (serving.too_large past it)"},
       {"serving_steps", kServingSteps, "steps", "a serving simulation's engine steps: estimated from the steady state's batch before it starts, and a backstop while it runs"},
+      {"plan_devices", static_cast<double>(kPlanDevices), "devices", "tp x pp x dp of a plan (/parallel): as many devices as the largest system holds, 4,096 per node in 65,536 nodes"},
       {"deploy_layer_layouts", kDeployLayerLayouts, "layer-layouts", "a deployment search's tensor/pipeline layouts times the model's layers (deploy): each layout's setups analyze every layer"},
       {"serving_stage_steps", kServingStageSteps, "stage-steps", "a serving simulation's engine steps times the plan's pipeline stages (each step times every stage)"},
       {"deploy_evaluations", kDeployEvaluations, "configurations", "configurations one deployment search times (deploy): past it the prefill and decode pool sizes are searched on a geometric grid"},

@@ -30,6 +30,7 @@ constexpr double kCallSteps = 524288;                  // steps over every evalu
 constexpr double kSweepPoints = 4e6;                   // design points of one sweep
 constexpr double kServingRequestSteps = 5e7;           // a serving simulation: requests x (output tokens + prompt chunks)
 constexpr double kServingSteps = 2e6;                  // a serving simulation's engine steps
+constexpr std::int64_t kPlanDevices = std::int64_t(4096) * 65536;  // tp x pp x dp of a plan: the largest system's devices (2^28)
 constexpr double kDeployEvaluations = 500000;          // configurations one deployment search times
 constexpr double kDeployLayerLayouts = 100000;         // a deployment search's parallel layouts x the model's layers
 constexpr double kServingStageSteps = 4e6;             // a serving simulation's engine steps x pipeline stages

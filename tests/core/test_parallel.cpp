@@ -444,3 +444,38 @@ TEST_CASE("speculative decoding: energy and cost follow the verification and dra
         Approx(plain["cost"]["decode"]["static_j"].get<double>() * (e2e(none) - none["parallel"]["ttft_s"].get<double>()) /
                (e2e(plain) - plain["ttft_s"].get<double>())));
 }
+
+TEST_CASE("a plan's devices are bounded before anything counts them: no int overflow", "[parallel][regression]") {
+  // tp, pp and dp each within range multiply past 2^31: the product wrapped to -262,144 or 0 devices, and
+  // tokens_per_s_per_device came out as the total.
+  const nlohmann::json model = {{"model_type", "llama"}, {"hidden_size", 256}, {"num_attention_heads", 64}, {"num_key_value_heads", 64},
+                                {"intermediate_size", 256}, {"num_hidden_layers", 4096}, {"vocab_size", 1024},
+                                {"max_position_embeddings", 4096}};
+  const auto err = [&](int tp, int pp, int dp) {
+    const nlohmann::json req = {{"model", model}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"prompt", 16}, {"gen", 4}}},
+                                {"parallel", {{"tp", tp}, {"pp", pp}, {"dp", dp}}}};
+    const nlohmann::json env = nlohmann::json::parse(infercast::call("analyze", req.dump()));
+    REQUIRE_FALSE(env["ok"].get<bool>());
+    return env["error"];
+  };
+  auto e = err(64, 4096, 32767);
+  CHECK(e["code"] == "request.out_of_range");
+  CHECK(e["path"] == "/parallel/dp");
+  CHECK(e["message"] == "/parallel/dp holds 32767 with tp 64 and pp 4096: 8589672448 devices; expected tp x pp x dp at most "
+                        "268435456 (the devices of the largest system, 4096 per node in 65536 nodes)");
+  e = err(64, 4096, 65536);
+  CHECK(e["message"] == "/parallel/dp holds 65536 with tp 64 and pp 4096: 17179869184 devices; expected tp x pp x dp at most "
+                        "268435456 (the devices of the largest system, 4096 per node in 65536 nodes)");
+  e = err(8, 4096, 65536);  // 2^31 exactly: signed overflow (UB) at the first count
+  CHECK(e["path"] == "/parallel/dp");
+  // At the limit the plan is forecast, and counts its devices.
+  const auto v = api_value("analyze", {{"model", model}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"prompt", 16}, {"gen", 4}}},
+                                       {"parallel", {{"tp", 64}, {"pp", 4096}, {"dp", 1024}}}});
+  CHECK(v["parallel"]["plan"]["devices"] == 268435456);
+  CHECK(v["parallel"]["tokens_per_s_per_device"].get<double>() < v["parallel"]["total_tokens_per_s"].get<double>());
+  ParallelPlan p;
+  p.tp = 4096;
+  p.pp = 4096;
+  p.dp = 16;
+  CHECK(p.devices() == 268435456);
+}
