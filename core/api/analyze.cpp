@@ -60,13 +60,13 @@ void api_analyze(const json& request, JsonWriter& out) {
   r.reject_unknown();
   // A plan analyzes each pipeline stage (and the draft) again.
   if (mi.active) {
-    const double stages = 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0);
+    const double stages = plan_analyses(mi);
     check_work(estimate_work(rm.spec, w, stages), stages, "the plan's stages");
   }
   // Offloading analyzes the device's share for each -ngl its search tries (a bisection), the host's, and the host
   // layers on the device.
   if (offload) {
-    const double tries = 4 + std::ceil(std::log2(static_cast<double>(rm.spec.layers.size()) + 2));
+    const double tries = offload_analyses(rm.spec);
     check_work(estimate_work(rm.spec, w, tries), tries, "the offload split");
   }
   OffloadResult split;

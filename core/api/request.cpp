@@ -565,6 +565,14 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
   }
 }
 
+double plan_analyses(const MultiInputs& mi) {
+  return mi.active ? 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0) : 1;
+}
+
+double offload_analyses(const ModelSpec& m) {
+  return 4 + std::ceil(std::log2(static_cast<double>(m.layers.size()) + 2));
+}
+
 ServingRequest read_serving(Reader& r, bool deploy) {
   ServingRequest out;
   ServingLoad& l = out.load;

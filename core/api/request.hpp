@@ -76,6 +76,11 @@ struct MultiInputs {
   ResolvedModel draft;
 };
 void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
+// Analyses one forecast runs, for the work limits (analysis/work.hpp): the single-device analysis, and with a plan
+// each pipeline stage's (and the draft's two); with an offload split, the tries of its search (a bisection over the
+// layers), the host's share and the host layers on the device.
+double plan_analyses(const MultiInputs& mi);
+double offload_analyses(const ModelSpec& m);
 
 // /serving: the load (concurrency or rate, lengths and their distributions, prefix hits, requests simulated, seed)
 // and the scheduler overrides. `deploy`: only the lengths and prefix hits (a deployment search chooses the rest).

@@ -108,8 +108,10 @@ json api_quant_sweep(const json& request) {
   const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
   sr.reject_unknown();
   r.reject_unknown();
+  // Each format runs the forecast's analyses: a plan's stages, or an offload split's tries.
   const double formats = static_cast<double>(weights.size() * kvs.size());
-  check_work(estimate_work(rm.spec, base, formats), formats, "the quantization sweep");
+  const double analyses = formats * (offload ? offload_analyses(rm.spec) : plan_analyses(mi));
+  check_work(estimate_work(rm.spec, base, analyses), analyses, "the quantization sweep");
 
   json rows = json::array();
   for (const std::string& wt : weights) {

@@ -87,3 +87,21 @@ TEST_CASE("work: requests split into entries forecast as one entry of the same c
   CHECK(b.kv_cache_bytes == Approx(a.kv_cache_bytes).epsilon(1e-12));
   CHECK_NOTHROW(check_workload(m, split));
 }
+
+TEST_CASE("work: a quantization sweep over a plan counts every format's stages", "[work][regression]") {
+  // 70 formats of a 4,096-stage plan: each format forecasts the plan (the model once, then each stage), 286,790
+  // analyses; the limit counted 70.
+  const nlohmann::json model = {{"model_type", "llama"}, {"hidden_size", 256}, {"num_attention_heads", 4}, {"num_key_value_heads", 4},
+                                {"intermediate_size", 256}, {"num_hidden_layers", 4096}, {"vocab_size", 1024},
+                                {"max_position_embeddings", 4096}};
+  const nlohmann::json req = {{"model", model}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"prompt", 16}, {"gen", 4}}},
+                              {"parallel", {{"pp", 4096}}}, {"sweep", {{"kv", {"bf16", "int8", "int4", "fp8", "bf16", "int8", "int4"}}}}};
+  const nlohmann::json env = nlohmann::json::parse(call("quant_sweep", req.dump()));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  CHECK(env["error"]["code"] == "workload.too_much_work");
+  CHECK(env["error"]["message"] ==
+        "/workload: the quantization sweep runs 286790 analyses of 2 steps each, 1 decode interval (an interval ends where a "
+        "request's keys cross a sliding window, an attention chunk or the attention tile), with 16 operators a step: 9177280 "
+        "operator-steps in all, past the limit of 8388608; expected fewer generated tokens, fewer distinct requests, or a "
+        "larger prefill chunk or tile");
+}
