@@ -176,17 +176,27 @@ json api_calibrate(const json& request) {
     points.push_back(p);
   }
   r.reject_unknown();
-  // Each evaluation analyzes every point: the search gets the evaluations the work limit leaves (about 4000 for 60
-  // plain points, where it settles within a few hundred), and a set of points too heavy for a search is refused.
-  double steps = 0;
-  for (const auto& p : points) steps += estimate_work(*p.model, p.workload).steps();
-  const double evaluations = std::floor(limit::kCallSteps / steps);
+  // Each evaluation analyzes every point: the search gets the evaluations the work limits leave, in steps and in
+  // operator-steps (a step's operators: a Llama step has 16, a Gemma 3n step 191; about 4000 evaluations for 60
+  // plain Llama points, where it settles within a few hundred), and a set of points too heavy for a search is
+  // refused. Every point's operators are counted (as for the many analyses of a sweep).
+  double steps = 0, operator_steps = 0;
+  for (const auto& p : points) {
+    const WorkEstimate e = estimate_work(*p.model, p.workload, limit::kCallSteps);
+    steps += e.steps();
+    operator_steps += e.operator_steps();
+  }
+  const bool by_operators = limit::kCallOperatorSteps / operator_steps < limit::kCallSteps / steps;
+  const double evaluations = std::floor(std::min(limit::kCallSteps / steps, limit::kCallOperatorSteps / operator_steps));
   if (evaluations < 2 + 51.0 * static_cast<double>(params.size()))
     throw InputError("workload.too_much_work", "/points",
-                     "/points: the " + std::to_string(points.size()) + " points take " + number_text(json(steps)) +
-                         " steps per evaluation, and a search over " + std::to_string(params.size()) +
+                     "/points: the " + std::to_string(points.size()) + " points take " +
+                         (by_operators ? number_text(json(operator_steps)) + " operator-steps" : number_text(json(steps)) + " steps") +
+                         " per evaluation, and a search over " + std::to_string(params.size()) +
                          " parameters needs at least " + std::to_string(2 + 51 * params.size()) + " evaluations: past the limit of " +
-                         number_text(json(limit::kCallSteps)) + " steps; expected fewer points or lighter workloads");
+                         (by_operators ? number_text(json(limit::kCallOperatorSteps)) + " operator-steps"
+                                       : number_text(json(limit::kCallSteps)) + " steps") +
+                         "; expected fewer points or lighter workloads");
   const CalibrationResult res = calibrate(*hw, points, params, static_cast<int>(std::min(evaluations, 1e9)));
   json fitted_names = json::array();
   for (EffParam p : params) fitted_names.push_back(eff_param_name(p));

@@ -105,3 +105,28 @@ TEST_CASE("work: a quantization sweep over a plan counts every format's stages",
         "operator-steps in all, past the limit of 8388608; expected fewer generated tokens, fewer distinct requests, or a "
         "larger prefill chunk or tile");
 }
+
+TEST_CASE("work: a calibration's evaluations are bounded by their operator-steps too", "[work][regression]") {
+  // Gemma 3n's 191 operators a step weigh 12 times a Llama's 16: 60 points ran 4,124 evaluations (52 s of CPU).
+  const std::vector<std::string> metrics = {"ttft_s", "tpot_s", "e2e_s", "decode_tokens_per_s", "prompt_tokens_per_s", "output_tokens_per_s"};
+  const std::vector<double> values = {0.05, 0.04, 3.0, 53.0, 3040.0, 45.0};
+  nlohmann::json points = nlohmann::json::array();
+  for (int i = 0; i < 60; ++i)
+    points.push_back({{"metric", metrics[i % 6]}, {"value", values[i % 6]}, {"workload", {{"batch", 1 + i % 4}, {"prompt", 128 + i}, {"gen", 2}}}});
+  const auto v = api_value("calibrate", {{"hardware", "nvidia-h100-sxm"}, {"model", "gemma-3n-e4b"},
+                                         {"fit", {"gemm", "gemm_low", "attention", "elementwise", "memory", "dispatch_us"}},
+                                         {"points", points}});
+  CHECK(v["stopped_at_work_limit"].get<bool>());
+  CHECK(v["evaluations"].get<double>() <= 400);  // 8,388,608 / (120 steps x about 191 operators), was 4,124
+  // Points too heavy for a search are refused by their operator-steps.
+  nlohmann::json heavy = nlohmann::json::array();
+  for (int i = 0; i < 60; ++i)
+    heavy.push_back({{"metric", "ttft_s"}, {"value", 0.05}, {"workload", {{"prompt", 2048}, {"prefill_chunk", 64}, {"gen", 2}}}});
+  const nlohmann::json env = nlohmann::json::parse(
+      call("calibrate", nlohmann::json({{"hardware", "nvidia-h100-sxm"}, {"model", "gemma-3n-e4b"}, {"fit", {"gemm"}}, {"points", heavy}}).dump()));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  CHECK(env["error"]["code"] == "workload.too_much_work");
+  CHECK(env["error"]["message"] ==
+        "/points: the 60 points take 378180 operator-steps per evaluation, and a search over 1 parameters needs at least 53 "
+        "evaluations: past the limit of 8388608 operator-steps; expected fewer points or lighter workloads");
+}
