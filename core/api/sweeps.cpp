@@ -2,7 +2,9 @@
 // LIFE's t_c/t_m map.
 #include "api/operations.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <utility>
 
@@ -343,11 +345,39 @@ json api_dse_device(const json& request) {
   if (p[0] <= 0 || p[1] <= 0) throw InputError("request.out_of_range", "/params", "/params: compute_TFLOPS and bandwidth_GBps must be above 0");
   if (p[static_cast<int>(DseParam::SramMB)] > 0 && spec.sram_bandwidth_bytes_per_s <= 0)
     r.fail("sram_bandwidth_GBps", "missing_field", "/sram_bandwidth_GBps is missing; the point has SRAM, so give its bandwidth");
+  check_dse_base(*hw);  // as the sweep: a base without a peak or memory has nothing to scale
   const DseWorkload wl = dse_base(*hw, spec.costs);
-  if (hw->tiers.empty()) throw InputError("dse.no_memory", "/hardware", "/hardware: " + hw->name + " has no memory tier to scale");
   HardwareSpec d = dse_device(wl, spec, p);
   d.default_runtime = default_runtime_id(*hw);  // a design runs what its base device runs
-  return hardware_to_json(d);
+  // The document is kept as a custom device, so it must read back as one: its main memory within a tier's range
+  // (the sweep may take capacity 0, a point where nothing fits; a device cannot), and everything else checked by
+  // reading it back.
+  const bool sram = p[static_cast<int>(DseParam::SramMB)] > 0;
+  const MemoryTier& main = d.tiers[sram ? 1 : 0];
+  const double unit = main.capacity_in_gib ? 1073741824.0 : 1e9;
+  if (main.capacity_bytes / unit < field::hw_tier_capacity_gb.lo || d.reserve_bytes > main.capacity_bytes) {
+    // The least capacity_GB that would do: the tier's least, and the driver's reserve beside it (SRAM in front moves
+    // the reserve onto the main tier) or within it.
+    const double reserve_gb = hw->reserve_bytes / 1e9;
+    const double tier_gb = field::hw_tier_capacity_gb.lo * unit / 1e9;
+    char least[32];
+    std::snprintf(least, sizeof least, "%.10g", sram ? reserve_gb + tier_gb : std::max(reserve_gb, tier_gb));
+    pr.fail("capacity_GB", "out_of_range",
+            pr.child_path("capacity_GB") + " holds " + number_text(json(p[static_cast<int>(DseParam::CapacityGB)])) +
+                "; a device's main memory holds at least " + number_text(json(field::hw_tier_capacity_gb.lo)) +
+                (main.capacity_in_gib ? " GiB" : " GB") + (sram ? " beside" : " and") + " the driver's reserve of " +
+                number_text(json(reserve_gb)) + " GB" + (sram ? ", which the SRAM in front moves onto it" : "") +
+                ": expected at least " + least + " GB");
+  }
+  json doc = hardware_to_json(d);
+  try {
+    parse_hardware(doc);
+  } catch (const InputError& e) {
+    throw InputError("request.out_of_range", "/params",
+                     "/params: the design point's device does not read back as a device document (" + std::string(e.what()) +
+                         "); expected parameters within the document's ranges");
+  }
+  return doc;
 }
 
 // LIFE's Fig. 4: t_c / t_m of the prefill (and of the first decode step) over a grid of compute and bandwidth,

@@ -90,13 +90,17 @@ DseWorkload dse_base(const HardwareSpec& base, const CostAssumptions& costs) {
   return wl;
 }
 
-DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs) {
-  DseWorkload wl = dse_base(base, costs);
-  wl.timing = w.timing;
+void check_dse_base(const HardwareSpec& base) {
   if (base_tflops(base) <= 0)
     throw InputError("dse.no_compute", "/hardware", "/hardware: " + base.name + " has no compute peak to scale; expected a device with peak_dense_TFLOPS");
   if (base.tiers.empty() || base.tiers[0].bandwidth_bytes_per_s <= 0)
     throw InputError("dse.no_memory", "/hardware", "/hardware: " + base.name + " has no memory tier to scale");
+}
+
+DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs) {
+  DseWorkload wl = dse_base(base, costs);
+  wl.timing = w.timing;
+  check_dse_base(base);
   const Analysis a = analyze(m, w, &base);
   const Execution& x = a.execution;
   wl.memory_efficiency = x.eff.memory;

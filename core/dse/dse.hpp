@@ -114,7 +114,10 @@ struct DseWorkload {
 
 // The base device and its energy model only (enough for dse_device); dse_prepare starts from it.
 DseWorkload dse_base(const HardwareSpec& base, const CostAssumptions& costs);
-// Throws InputError for a base device that cannot run the workload (no compute peak, no memory).
+// Throws InputError for a base device that cannot be scaled: no compute peak (dse.no_compute), no memory tier
+// (dse.no_memory). dse_prepare and a design point's device (dse_device) check it first.
+void check_dse_base(const HardwareSpec& base);
+// Throws InputError for a base device that cannot run the workload (check_dse_base).
 DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpec& base, const CostAssumptions& costs);
 // Every point of the grid (or of the spec's part): each (compute, bandwidth, capacity, SRAM) cell timed once, its
 // operators summed for a block of cells at a time (vectorized across cells), every price and power point of the

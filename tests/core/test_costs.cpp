@@ -361,3 +361,43 @@ TEST_CASE("a design point that cannot hold the model is never feasible, spilling
     for (const auto& f : v["front"]) CHECK(f["params"]["capacity_GB"].get<double>() == Approx(85.9));
   }
 }
+
+TEST_CASE("dse_device refuses what a sweep refuses, and returns only documents that read back as devices", "[dse][api][regression]") {
+  const auto err = [](const json& req) {
+    const json env = json::parse(call("dse_device", req.dump()));
+    REQUIRE_FALSE(env["ok"].get<bool>());
+    return env["error"];
+  };
+  // A base without a compute peak: the sweep says dse.no_compute; dse_device returned an infinite tdp_W.
+  json nopeak = api_value("device", {{"hardware", "nvidia-h100-sxm"}});
+  nopeak["peak_dense_TFLOPS"] = json::object();
+  nopeak.erase("peak_estimated");
+  nopeak.erase("architecture");
+  auto e = err({{"hardware", nopeak}, {"params", {{"compute_TFLOPS", 100}}}});
+  CHECK(e["code"] == "dse.no_compute");
+  CHECK(e["message"] == "/hardware: NVIDIA H100 SXM5 80GB has no compute peak to scale; expected a device with peak_dense_TFLOPS");
+  // Capacity 0 is a sweep point (nothing fits), never a device (a tier holds at least 1e-6 GB).
+  e = err({{"hardware", "nvidia-h100-sxm"}, {"params", {{"capacity_GB", 0}}}});
+  CHECK(e["code"] == "request.out_of_range");
+  CHECK(e["path"] == "/params/capacity_GB");
+  CHECK(e["message"] == "/params/capacity_GB holds 0; a device's main memory holds at least 1e-06 GiB and the driver's reserve of "
+                        "1.33751862272 GB: expected at least 1.337518623 GB");
+  // With SRAM in front, the reserve comes off the main memory: some must be left.
+  e = err({{"hardware", "nvidia-h100-sxm"}, {"params", {{"capacity_GB", 0.5}, {"sram_MB", 100}}}, {"sram_bandwidth_GBps", 10000}});
+  CHECK(e["path"] == "/params/capacity_GB");
+  CHECK(e["message"] == "/params/capacity_GB holds 0.5; a device's main memory holds at least 1e-06 GiB beside the driver's reserve "
+                        "of 1.33751862272 GB, which the SRAM in front moves onto it: expected at least 1.337519696 GB");
+  // A peak past a device's range (fp8 at twice the 1e7 TFLOPS asked for bf16) does not read back.
+  e = err({{"hardware", "nvidia-h100-sxm"}, {"params", {{"compute_TFLOPS", 1e7}}}});
+  CHECK(e["code"] == "request.out_of_range");
+  CHECK(e["path"] == "/params");
+  CHECK(e["message"] == "/params: the design point's device does not read back as a device document (/peak_dense_TFLOPS/fp8 holds "
+                        "20001010.713563774; expected a number from 1e-06 to 10000000); expected parameters within the document's ranges");
+  // Every document dse_device returns reads back.
+  for (const json& params : {json{{"capacity_GB", 1.337519}}, json{{"sram_MB", 1}, {"capacity_GB", 1.3375197}}, json::object()}) {
+    json req = {{"hardware", "nvidia-h100-sxm"}, {"params", params}};
+    if (params.contains("sram_MB")) req["sram_bandwidth_GBps"] = 1e-6;
+    const json dev = api_value("dse_device", req);
+    CHECK(json::parse(call("device", json({{"hardware", dev}}).dump()))["ok"].get<bool>());
+  }
+}
