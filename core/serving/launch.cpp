@@ -16,6 +16,21 @@ namespace infercast {
 
 namespace {
 
+// The model's id as one shell word: as it is when every character is one a Hugging Face id uses
+// ([A-Za-z0-9._/:@+-]), else in POSIX single quotes (a quote inside as '\''), so that a copied command never runs
+// what a model document's source or id holds. One that would read as an option (a leading '-'), one with a control
+// character (a line break would split the command), or none at all, is the placeholder MODEL.
+std::string shell_word(const std::string& repo) {
+  if (repo.empty() || repo.front() == '-') return "MODEL";
+  for (unsigned char c : repo)
+    if (c < 0x20 || c == 0x7f) return "MODEL";
+  const bool plain = repo.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/:@+-") == std::string::npos;
+  if (plain) return repo;
+  std::string q = "'";
+  for (char c : repo) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 std::string flag_number(double v) {
   char b[32];
   std::snprintf(b, sizeof b, "%g", v);
@@ -60,8 +75,9 @@ std::string trtllm_one(const std::string& repo, const ParallelPlan& p, long long
 
 }  // namespace
 
-LaunchCommands launch_commands(const DeployConfig& c, const std::string& repo, const Workload& w) {
+LaunchCommands launch_commands(const DeployConfig& c, const std::string& model, const Workload& w) {
   LaunchCommands l;
+  const std::string repo = shell_word(model);
   const long long B = c.batch, T = c.token_budget;
   if (!c.disaggregated) {
     l.vllm = vllm_one(repo, c.plan, B, T, w, true, "");

