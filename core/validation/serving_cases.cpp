@@ -159,13 +159,15 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   }
   // The engine's launch flags the source printed: the sequence cap and the chunk budget it ran with override the
   // runtime's shipped defaults (vLLM --max-num-seqs / --max-num-batched-tokens, SGLang --max-running-requests /
-  // --chunked-prefill-size, TGI --max-concurrent-requests / --max-batch-prefill-tokens).
+  // --chunked-prefill-size, TGI --max-concurrent-requests / --max-batch-prefill-tokens). A flag past the range a
+  // serving request takes for it (io/fields.cpp) is not stated: the runtime's default stands.
   double flag = 0;
   long long max_seqs = 0, budget = 0;
+  const auto in_range = [&](const IntField& f) { return flag >= 1 && flag <= static_cast<double>(f.hi); };
   for (const std::regex* f : {&P.max_num_seqs, &P.max_running_requests, &P.max_concurrent_requests})
-    if (find_number(notes, *f, flag)) max_seqs = static_cast<long long>(flag);
+    if (find_number(notes, *f, flag) && in_range(field::serving_max_num_seqs)) max_seqs = static_cast<long long>(flag);
   for (const std::regex* f : {&P.max_batched_tokens, &P.chunked_prefill_size, &P.max_batch_prefill_tokens})
-    if (find_number(notes, *f, flag)) budget = static_cast<long long>(flag);
+    if (find_number(notes, *f, flag) && in_range(field::serving_max_batched_tokens)) budget = static_cast<long long>(flag);
   // vLLM 0.5.5-0.6's multi-step scheduling: N decode steps per schedule, streamed together.
   const int scheduler_steps = find_number(notes, P.scheduler_steps, flag) ? static_cast<int>(std::clamp(flag, 1.0, 64.0)) : 0;
   if (inf) conc = prompts;

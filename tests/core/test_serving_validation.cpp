@@ -73,3 +73,18 @@ TEST_CASE("a KV-cache format leaves the GEMMs of a 16-bit model in 16 bits", "[v
   REQUIRE(formats("Q4_0", "f16 KV (llama.cpp default)", w, a, kv));
   CHECK(a == "fp16");
 }
+
+TEST_CASE("launch flags past a serving request's ranges are not stated: the runtime's defaults stand", "[serving][validation][regression]") {
+  // 1e23 was cast to long long (undefined behaviour); 2e8 batched tokens, past the 1e8 a request takes, left the row
+  // not covered.
+  const std::string all = "concurrency=8; num_prompts=8";
+  const std::string csv = std::string(kHeader) + row("1", "serving_ttft_p50", all) +
+                          row("2", "serving_ttft_p50", all + "; vllm serve --max-num-batched-tokens 200000000") +
+                          row("3", "serving_ttft_p50", all + "; vllm serve --max-num-seqs 2000000") +
+                          row("4", "serving_ttft_p50", all + "; vllm serve --max-num-seqs 99999999999999999999999 --max-num-batched-tokens 99999999999999999999999");
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(csv), opt);
+  const double plain = forecast(rep, "1");
+  for (const char* id : {"2", "3", "4"}) CHECK(forecast(rep, id) == plain);
+}
