@@ -25,7 +25,13 @@ json api_checkpoint(const json& req) {
       throw InputError("request.unknown_preset", "/model", "/model holds " + quote_text(mv->get<std::string>(), 200) + ", which is not a model preset; run `infercast models` for the list");
     config = p->config;
   } else if (mv && mv->is_object()) {
-    config = mv->contains("schema_version") && mv->contains("config") ? mv->at("config") : *mv;
+    // A preset document's config, or a bare config.json: checked here, so that its errors name the request's pointer
+    // (/model/config/..., /model/...) rather than the checkpoint reader's.
+    const bool preset = mv->contains("schema_version") && mv->contains("config");
+    config = preset ? mv->at("config") : *mv;
+    if (!config.is_object())
+      throw InputError("request.wrong_type", "/model/config", "/model/config holds " + describe(config) + "; expected a config.json object");
+    parse_model_config(config, preset ? "/model/config" : "/model");
   } else if (mv) {
     throw InputError("request.wrong_type", "/model", "/model holds " + describe(*mv) + "; expected a preset id or a config.json object");
   }

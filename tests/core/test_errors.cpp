@@ -220,3 +220,27 @@ TEST_CASE("a peak with FP16 accumulate takes the peaks' range", "[errors][regres
                               "; expected a number from 1e-06 to 10000000");
   }
 }
+
+TEST_CASE("a model preset document's errors name the request's pointer", "[errors][regression]") {
+  // The preset reader named its fields from the document's root (/stated_params/total) with its own prefix.
+  auto e = err("analyze", R"({"model": {"schema_version": 1, "config": {}, "id": "a", "name": "b", "source": "c",
+      "stated_params": {"total": 5}}, "hardware": "nvidia-h100-sxm"})");
+  CHECK(e["code"] == "request.wrong_type");
+  CHECK(e["path"] == "/model/stated_params/total");
+  CHECK(e["message"] == "/model/stated_params/total holds 5; expected a string");
+  e = err("analyze", R"({"model": {"schema_version": 2, "config": {}}})");
+  CHECK(e["code"] == "request.unsupported");
+  CHECK(e["path"] == "/model/schema_version");
+  CHECK(e["message"] == "/model/schema_version holds 2; expected 1");
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "speculative": {"model": {"schema_version": 1,
+      "config": {}, "name": "b", "source": "c", "stated_params": {"total": "1B"}}}})");
+  CHECK(e["path"] == "/speculative/model/id");
+  CHECK(e["message"] == "/speculative/model/id is missing; expected a string");
+  e = err("checkpoint", R"({"tensors": [["model.norm.weight", "BF16", [64]]], "model": {"schema_version": 1, "config": 5}})");
+  CHECK(e["code"] == "request.wrong_type");
+  CHECK(e["path"] == "/model/config");
+  CHECK(e["message"] == "/model/config holds 5; expected a config.json object");
+  e = err("checkpoint", R"({"tensors": [["model.norm.weight", "BF16", [64]]], "model": {"model_type": "llama", "hidden_size": 0}})");
+  CHECK(e["path"] == "/model/hidden_size");
+  CHECK(e["message"] == "/model/hidden_size holds 0; expected a positive integer");
+}
