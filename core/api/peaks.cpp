@@ -8,6 +8,7 @@
 #include "api/result.hpp"
 #include "hardware/derive.hpp"
 #include "io/defaults.hpp"
+#include "io/fields.hpp"
 #include "io/presets.hpp"
 
 namespace infercast {
@@ -23,6 +24,17 @@ std::string tflops_text(double flops) {
 double matrix16(const HardwareSpec& h) {
   const double bf = h.peak_flops[static_cast<std::size_t>(ComputeType::BF16)];
   return bf > 0 ? bf : h.peak_flops[static_cast<std::size_t>(ComputeType::FP16)];
+}
+
+// The first derived peak past the largest a device document takes (field::hw_peak_tflops), as "2.621e+10 TFLOPS
+// bf16"; "" when every one is within it (a device could not hold the peak the derivation suggests).
+std::string peak_past_range(const DerivedPeaks& d) {
+  for (const auto* rates : {&d.flops, &d.flops_fp16_accumulate})
+    for (std::size_t i = 0; i < 8; ++i)
+      if ((*rates)[i] / 1e12 > field::hw_peak_tflops.hi)
+        return number_text(json(round_estimate_tflops((*rates)[i]))) + " TFLOPS " + compute_type_name(static_cast<ComputeType>(i)) +
+               (rates == &d.flops ? "" : " with FP16 accumulate");
+  return "";
 }
 
 json rates_json(const std::array<double, 8>& flops) {
@@ -57,6 +69,10 @@ std::string peak_suggestion(const HardwareSpec& hw) {
     const Generation* g = find_generation(hw.architecture.generation);
     if (g) {
       if (const auto d = derive_peaks(hw, *g)) {
+        const std::string past = peak_past_range(*d);
+        if (!past.empty())
+          return " Its architecture gives " + past + ", past the largest peak a device takes (" +
+                 number_text(json(field::hw_peak_tflops.hi)) + " TFLOPS): check architecture/compute_units and clock_GHz.";
         for (ComputeType t : {ComputeType::BF16, ComputeType::FP16}) {
           const auto i = static_cast<std::size_t>(t);
           if (d->flops[i] <= 0) continue;
@@ -116,6 +132,12 @@ json api_derive_peaks(const json& request) {
     throw InputError("request.missing_field", "/hardware/architecture",
                      "/hardware/architecture has no compute_units and clock_GHz, and no published peak of a type " + g.key +
                          " has a rate for; expected one of them");
+  const std::string past = peak_past_range(*d);
+  if (!past.empty())
+    throw InputError("request.out_of_range", "/hardware/architecture",
+                     "/hardware/architecture gives " + past + ", past the largest peak a device document takes (" +
+                         number_text(json(field::hw_peak_tflops.hi)) +
+                         " TFLOPS); expected fewer compute_units or a lower clock_GHz");
   std::vector<ComputeType> all;
   json lines = json::object(), lines_acc = json::object();
   for (std::size_t i = 0; i < 8; ++i) {

@@ -346,3 +346,26 @@ TEST_CASE("a custom device without a peak is a lower bound, with a suggested est
   const json none = json::parse(call("derive_peaks", json({{"hardware", hw_doc("")}}).dump()));
   CHECK(none["error"]["message"] == "/hardware/architecture is missing; expected {generation, compute_units, clock_GHz} to derive peaks from");
 }
+
+TEST_CASE("derived peaks past a device document's range are refused, and not suggested", "[derive][regression]") {
+  // 1e7 Gaudi 2 units at 20 GHz: 2.6e10 TFLOPS bf16, which a device document (1e-6 to 1e7) would refuse.
+  json doc = hw_doc("");
+  doc["architecture"] = {{"generation", "intel-gaudi2"}, {"compute_units", 10000000}, {"clock_GHz", 20}};
+  const json env = json::parse(call("derive_peaks", json({{"hardware", doc}}).dump()));
+  REQUIRE_FALSE(env["ok"].get<bool>());
+  CHECK(env["error"]["code"] == "request.out_of_range");
+  CHECK(env["error"]["path"] == "/hardware/architecture");
+  CHECK(env["error"]["message"] ==
+        "/hardware/architecture gives 26210000000 TFLOPS bf16, past the largest peak a device document takes (10000000 TFLOPS); "
+        "expected fewer compute_units or a lower clock_GHz");
+  // The missing-peak warning says so instead of suggesting it.
+  doc["peak_dense_TFLOPS"] = json::object();
+  doc.erase("peak_estimated");
+  const json a = api_value("analyze", {{"model", "llama-3.2-1b"}, {"hardware", doc}});
+  bool said = false;
+  for (const auto& w : a["warnings"])
+    if (w["code"] == "hardware.no_compute_peak")
+      said = w["message"].get<std::string>().find("Its architecture gives 26210000000 TFLOPS bf16, past the largest peak a device takes "
+                                                  "(10000000 TFLOPS): check architecture/compute_units and clock_GHz.") != std::string::npos;
+  CHECK(said);
+}
