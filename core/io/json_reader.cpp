@@ -77,6 +77,11 @@ std::string pointer_escape(const std::string& key) {
 
 json parse_json_text(const std::string& text, const std::string& what, const std::string& code_prefix) {
   check_json_text(text.data(), text.data() + text.size(), what, code_prefix);
+  // The parser stops at a NUL byte as at the end: whatever followed would be dropped without a word. JSON has no
+  // raw NUL, in a string or out of one (a string writes it \u0000).
+  if (const auto z = text.find('\0'); z != std::string::npos)
+    throw InputError(code_prefix + ".malformed_json", "",
+                     what + " holds a NUL byte at byte " + std::to_string(z) + "; expected JSON text, which has none");
   try {
     // NaN, Infinity and -Infinity as Python's json writes them (io/python_json.hpp).
     bool python = false;
