@@ -70,10 +70,12 @@ export function moduleTransport(module, onFailure = (err) => ({ ok: false, error
   };
   // Requests go in as UTF-8 bytes: the module copies them as they are (a string it would encode in JavaScript).
   const encoder = new TextEncoder();
-  const text = (request) => encoder.encode(JSON.stringify(request ?? {}));
+  const text = (request) => encoder.encode(requestText(request));
   return {
     envelope: (fn, request) => guard(() => JSON.parse(module.call(fn, text(request)))),
-    envelopeBytes: (fn, bytes) => guard(() => JSON.parse(module.callBytes(fn, bytes))),
+    // At most the first MAX_FILE_BYTES of a file go in, as the CLI reads them: every function of file bytes reads a
+    // header within them, and the module copies what it is given (3 GB would exhaust its memory for good).
+    envelopeBytes: (fn, bytes) => guard(() => JSON.parse(module.callBytes(fn, bytes.length > MAX_FILE_BYTES ? bytes.subarray(0, MAX_FILE_BYTES) : bytes))),
     // The request's number columns ("layout": "columns") as Float64Array views of one buffer, not as text.
     envelopeColumns: module.callColumns
       ? (fn, request) => guard(() => {
@@ -82,6 +84,24 @@ export function moduleTransport(module, onFailure = (err) => ({ ok: false, error
       })
       : (fn, request) => guard(() => JSON.parse(module.call(fn, text(request)))),
   };
+}
+
+// The bytes of a file a function of file bytes reads at most: the largest header any reads (a safetensors header
+// is at most 100,000,000 bytes after its 8-byte length; a GGUF header at most 64 MiB), as the CLI's --request.
+export const MAX_FILE_BYTES = 100000008;
+
+// A request as JSON text. JSON.stringify writes NaN and the infinities as null, which the core would read as an
+// absent field and fill with its default: `prompt: Infinity` ran with 512 tokens. They are written as the literals
+// Python's json writes (NaN, Infinity, -Infinity), which the core reads and refuses by field, as the CLI does.
+const NON_FINITE = '\u{10FFFF}infercast-non-finite:';
+export function requestText(request) {
+  let found = false;
+  const text = JSON.stringify(request ?? {}, (key, v) => {
+    if (typeof v !== 'number' || Number.isFinite(v)) return v;
+    found = true;
+    return NON_FINITE + (Number.isNaN(v) ? 'NaN' : v > 0 ? 'Infinity' : '-Infinity');
+  });
+  return found ? text.replace(/"\u{10FFFF}infercast-non-finite:(NaN|Infinity|-Infinity)"/gu, '$1') : text;
 }
 
 const isBytes = (x) => x instanceof Uint8Array || x instanceof ArrayBuffer;

@@ -44,10 +44,26 @@ test('refused requests throw InfercastError with code and path', () => {
   assert.throws(() => core.call('no_such_function', {}), (e) => e instanceof InfercastError && e.code === 'api.unknown_function');
   assert.throws(() => core.gguf('text'), TypeError);
   assert.throws(() => core.gguf(new Uint8Array([1, 2, 3])), (e) => e instanceof InfercastError && e.code.startsWith('gguf.'));
+  // NaN and the infinities reach the core as themselves and are refused by field, as the CLI refuses them; JSON's
+  // null would have been read as an absent field and its default (found by an audit: prompt Infinity ran with 512).
+  assert.throws(() => core.analyze({ model: 'llama-3.1-8b', workload: { prompt: Infinity } }),
+    (e) => e instanceof InfercastError && e.path === '/workload/prompt' && /holds Infinity/.test(e.message));
+  assert.throws(() => core.analyze({ model: 'llama-3.1-8b', workload: { batch: NaN } }),
+    (e) => e instanceof InfercastError && e.path === '/workload/batch' && /holds NaN/.test(e.message));
   const env = core.envelope('analyze', { model: 7 });
   assert.equal(env.ok, false);
   assert.equal(env.error.path, '/model');
   assert.equal(env.schema_version, 2);
+});
+
+test('a file goes to the core cut to the bytes a header can use, as the CLI reads it', () => {
+  // An audit passed 3 GB to the module: it exhausted the module's memory for good. At most 100,000,008 bytes go in.
+  let seen = -1;
+  const t = moduleTransport({ call: () => '{}', callBytes: (fn, b) => { seen = b.length; return '{"ok": true, "value": 1}'; } });
+  t.envelopeBytes('gguf', new Uint8Array(100000008 + 4096));
+  assert.equal(seen, 100000008);
+  t.envelopeBytes('gguf', new Uint8Array(16));
+  assert.equal(seen, 16);
 });
 
 test('one method per function of the core, and the same over an asynchronous transport', async () => {
