@@ -10,6 +10,20 @@ const TYPES = {
   '.wasm': 'application/wasm', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
 
+// Whether an Accept-Encoding header takes `name`: a listed coding (or *) whose q is not 0 (RFC 9110 12.5.3), not a
+// substring ("notgzip" is not gzip; "gzip;q=0" refuses it).
+export function accepted(header, name) {
+  let star = false;
+  for (const part of String(header || '').split(',')) {
+    const [coding, ...params] = part.trim().toLowerCase().split(';').map((x) => x.trim());
+    const q = params.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    if (coding === name) return weight > 0;
+    if (coding === '*') star = weight > 0;
+  }
+  return star;
+}
+
 export function serve(dir, port = 8000, host = '127.0.0.1', prefix = '/') {
   const root = path.resolve(dir);
   const server = http.createServer((req, res) => {
@@ -41,8 +55,7 @@ export function serve(dir, port = 8000, host = '127.0.0.1', prefix = '/') {
       // not there: readFile answers 404
     }
     // The file's precompressed form when the browser takes it (build-site.mjs writes .br and .gz beside each).
-    const accepts = String(req.headers['accept-encoding'] || '');
-    const encoding = [['br', '.br'], ['gzip', '.gz']].find(([name, ext]) => accepts.includes(name) && fs.existsSync(file + ext));
+    const encoding = [['br', '.br'], ['gzip', '.gz']].find(([name, ext]) => accepted(req.headers['accept-encoding'], name) && fs.existsSync(file + ext));
     fs.readFile(encoding ? file + encoding[1] : file, (err, data) => {
       if (err) {
         res.writeHead(404).end('not found');

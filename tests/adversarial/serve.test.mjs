@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { serve } from '../../scripts/serve.mjs';
+import { accepted, serve } from '../../scripts/serve.mjs';
 
 function raw(port, text) {
   return new Promise((resolve, reject) => {
@@ -45,4 +45,16 @@ test('malformed URLs are answered and the server keeps serving', async () => {
     fs.rmSync(dir, { recursive: true, force: true });
     fs.rmSync(path.join(dir, '..', path.basename(dir) + '-secret'), { recursive: true, force: true });
   }
+});
+
+test('Accept-Encoding is read as codings with weights, not as a substring', () => {
+  // Found by an audit: "gzip;q=0" (gzip refused) and "notgzip" were sent gzip.
+  assert.equal(accepted('gzip, deflate, br', 'br'), true);
+  assert.equal(accepted('gzip;q=0', 'gzip'), false);
+  assert.equal(accepted('notgzip', 'gzip'), false);
+  assert.equal(accepted('br;q=0.5, gzip;q=0', 'gzip'), false);
+  assert.equal(accepted('*', 'br'), true);
+  assert.equal(accepted('*;q=0, gzip', 'br'), false);
+  assert.equal(accepted('GZIP', 'gzip'), true);
+  assert.equal(accepted(undefined, 'gzip'), false);
 });
