@@ -19,6 +19,30 @@ namespace {
 // A key or its older spelling (Nemotron-H's configs use both: n_groups / mamba_n_groups, conv_kernel / mamba_d_conv).
 const char* either(Reader& r, const char* key, const char* old_key) { return r.has(key) || !r.has(old_key) ? key : old_key; }
 
+// Mamba2's mixer under the mamba_* keys Granite 4.0 hybrids and Bamba share (their config classes' defaults):
+// mamba_expand x hidden_size wide in mamba_n_heads heads (mamba_d_head "auto": the width over the heads), B and C in
+// mamba_n_groups groups.
+RecurrentSpec read_mamba2_keys(Reader& r, i64 h) {
+  RecurrentSpec g;
+  g.kind = RecurrentKind::Mamba2;
+  const i64 inner = (Count(r.positive_int_or("mamba_expand", 2)) * h).v;
+  g.heads = r.positive_int_or("mamba_n_heads", 128);
+  const json* dh = r.raw("mamba_d_head");
+  g.head_dim = (!dh || (dh->is_string() && dh->get<std::string>() == "auto")) ? inner / g.heads : r.positive_int("mamba_d_head");
+  if ((Count(g.heads) * g.head_dim).v != inner)
+    throw InputError("model.invalid", r.child_path("mamba_n_heads"),
+                     r.child_path("mamba_n_heads") + " (" + std::to_string(g.heads) + ") x mamba_d_head (" +
+                         std::to_string(g.head_dim) + ") is not mamba_expand x hidden_size (" + std::to_string(inner) + ")");
+  g.groups = r.positive_int_or("mamba_n_groups", 1);
+  config_check_divides(r, g.heads, g.groups, "mamba_n_heads", "mamba_n_groups");
+  g.state_dim = r.positive_int_or("mamba_d_state", 256);
+  g.conv_kernel = r.positive_int_or("mamba_d_conv", 4);
+  g.chunk = r.positive_int_or("mamba_chunk_size", 256);
+  g.conv_bias = r.boolean_or("mamba_conv_bias", true);
+  g.in_bias = g.out_bias = r.boolean_or("mamba_proj_bias", false);
+  return g;
+}
+
 }  // namespace
 
 void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
@@ -275,22 +299,7 @@ void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   AttentionSpec a = config_attention(r, h, pos == "rope");
   a.qkv_bias = a.o_bias = r.boolean_or("attention_bias", false);
 
-  RecurrentSpec g;
-  g.kind = RecurrentKind::Mamba2;
-  const i64 inner = (Count(r.positive_int_or("mamba_expand", 2)) * h).v;
-  g.heads = r.positive_int_or("mamba_n_heads", 128);
-  const json* dh = r.raw("mamba_d_head");
-  g.head_dim = (!dh || (dh->is_string() && dh->get<std::string>() == "auto")) ? inner / g.heads : r.positive_int("mamba_d_head");
-  if ((Count(g.heads) * g.head_dim).v != inner)
-    throw InputError("model.invalid", r.child_path("mamba_n_heads"),
-                     r.child_path("mamba_n_heads") + " (" + std::to_string(g.heads) + ") x mamba_d_head (" +
-                         std::to_string(g.head_dim) + ") is not mamba_expand x hidden_size (" + std::to_string(inner) + ")");
-  g.groups = r.positive_int_or("mamba_n_groups", 1);
-  g.state_dim = r.positive_int_or("mamba_d_state", 256);
-  g.conv_kernel = r.positive_int_or("mamba_d_conv", 4);
-  g.chunk = r.positive_int_or("mamba_chunk_size", 256);
-  g.conv_bias = r.boolean_or("mamba_conv_bias", true);
-  g.in_bias = g.out_bias = r.boolean_or("mamba_proj_bias", false);
+  RecurrentSpec g = read_mamba2_keys(r, h);
 
   std::vector<std::string> types = r.string_array_or("layer_types");
   if (types.empty()) types.assign(static_cast<std::size_t>(L), "mamba");
@@ -411,23 +420,7 @@ void parse_bamba(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   a.rope_dim = config_share(a.head_dim, rotary);
   a.qkv_bias = a.o_bias = r.boolean_or("attention_bias", false);
 
-  RecurrentSpec g;  // BambaMixer: Mamba2's mixer under mamba_* keys
-  g.kind = RecurrentKind::Mamba2;
-  const i64 inner = (Count(r.positive_int_or("mamba_expand", 2)) * h).v;
-  g.heads = r.positive_int_or("mamba_n_heads", 128);
-  const json* dh = r.raw("mamba_d_head");
-  g.head_dim = (!dh || (dh->is_string() && dh->get<std::string>() == "auto")) ? inner / g.heads : r.positive_int("mamba_d_head");
-  if ((Count(g.heads) * g.head_dim).v != inner)
-    throw InputError("model.invalid", r.child_path("mamba_n_heads"),
-                     r.child_path("mamba_n_heads") + " (" + std::to_string(g.heads) + ") x mamba_d_head (" +
-                         std::to_string(g.head_dim) + ") is not mamba_expand x hidden_size (" + std::to_string(inner) + ")");
-  g.groups = r.positive_int_or("mamba_n_groups", 1);
-  config_check_divides(r, g.heads, g.groups, "mamba_n_heads", "mamba_n_groups");
-  g.state_dim = r.positive_int_or("mamba_d_state", 256);
-  g.conv_kernel = r.positive_int_or("mamba_d_conv", 4);
-  g.chunk = r.positive_int_or("mamba_chunk_size", 256);
-  g.conv_bias = r.boolean_or("mamba_conv_bias", true);
-  g.in_bias = g.out_bias = r.boolean_or("mamba_proj_bias", false);
+  RecurrentSpec g = read_mamba2_keys(r, h);  // BambaMixer: Mamba2's mixer under mamba_* keys
   g.state_bits = config_state_bits(r, "mamba_ssm_cache_dtype", 0);
 
   FfnSpec mlp;  // BambaMLP: Llama's gated MLP
