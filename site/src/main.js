@@ -151,7 +151,9 @@ async function updatePlacements(mine) {
     results.push({ placement, env });
   }
   renderPlacements($('placements'), r, results);
-  $('memory-note').textContent = !r.hardware ? '' : wanted.length
+  $('memory-note').textContent = !r.hardware ? '' : r.parallel
+    ? `One device of the plan: the bar's full width is what one ${r.hardware.name} can hold (its memory less what the driver, the OS and the runtime keep); the Several devices tab lists every stage.`
+    : wanted.length
     ? 'Each row pins the weights and the KV cache to a tier first (they spill to the next when it is full); the bars show the current placement: fastest tier first.'
     : `${r.hardware.name} has one memory tier: every byte is read at ${r.hardware.memory_tiers[0].bandwidth_GBps.toLocaleString('en-US')} GB/s.`;
 }

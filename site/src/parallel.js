@@ -91,7 +91,7 @@ export function renderPlan(r, box) {
   box.appendChild(h);
   const scope = document.createElement('p');
   scope.className = 'help';
-  scope.textContent = 'The cards above and these tables describe the plan. The roofline, the operator table and the quantization sweep below describe the whole model on one device.';
+  scope.textContent = 'The cards above, these tables and the memory chart describe the plan (one device of it). The roofline, the operator table and the quantization sweep describe the whole model on one device.';
   box.appendChild(scope);
   box.appendChild(table(['Stage', 'Layers', 'Parameters per device', 'Weights', 'KV cache', 'Activations', 'Required', 'Capacity', 'Fits', 'Prefill', 'TPOT'],
     p.stages.map((s) => [String(s.stage), `${s.first_layer}-${s.first_layer + s.layers - 1}`, count(s.params_per_device), bytes(s.weights_bytes),

@@ -79,10 +79,53 @@ export function drawDecomposition(container, r) {
 
 const PLACED = [['weights', 'weights', '#2563eb'], ['kv_cache', 'KV cache', '#c2410c'], ['activations', 'activations', '#059669']];
 
-// One bar per memory tier, its full width the tier's capacity, filled by what the placement puts there.
+// Under a plan over several devices, one bar per pipeline stage: what one device of that stage holds (the plan's
+// per-device weights, KV cache and activations) against what one device can use. r.memory describes the whole model
+// on one device and would say a model the plan fits "does not fit". More than four stages: the fullest one only.
+function drawPlanMemory(container, r) {
+  const p = r.parallel;
+  const W = 560, L = 4, ROW = 50;
+  let stages = p.stages;
+  const many = stages.length > 4;
+  if (many) stages = [stages.reduce((a, s) => (s.required_bytes / s.capacity_bytes > a.required_bytes / a.capacity_bytes ? s : a))];
+  const H = ROW * stages.length + 40;
+  const split = ['tp', 'pp', 'ep', 'dp'].filter((k) => p.plan[k] > 1).map((k) => `${k} ${p.plan[k]}`).join(', ') || 'one device';
+  const over = Math.max(...stages.map((s) => s.required_bytes - s.capacity_bytes));
+  return drawSvg(container, { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif', 'font-size': 11 }, (svg, add) => {
+    stages.forEach((s, i) => {
+      const y = 6 + ROW * i;
+      const cap = s.capacity_bytes;
+      const which = p.stages.length > 1 ? `, stage ${s.stage}${many ? ` (the fullest of ${p.stages.length})` : ''}` : '';
+      add(svg, 'text', { x: L, y: y + 11 }, `One device of ${p.plan.devices} (${split}${which}): ${bytes(cap)} usable`);
+      const by = y + 17, bw = W - L - 8;
+      add(svg, 'rect', { x: L, y: by, width: bw, height: 22, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.4 });
+      let x = L;
+      for (const [b, [, label, color]] of [[s.weights_bytes, PLACED[0]], [s.kv_cache_bytes, PLACED[1]], [s.activation_peak_bytes, PLACED[2]]]) {
+        const width = cap > 0 ? Math.min((b / cap) * bw, L + bw - x) : 0;
+        if (width <= 0) continue;
+        const rect = add(svg, 'rect', { x, y: by, width, height: 22, fill: color, 'fill-opacity': 0.85 });
+        add(rect, 'title', {}, `${label} on one device: ${bytes(b)} (${((100 * b) / cap).toFixed(1)}% of what it can use)`);
+        x += width;
+      }
+      add(svg, 'text', { x: W - 8, y: y + 11, 'text-anchor': 'end', class: 'muted' }, `${((100 * s.required_bytes) / cap).toFixed(1)}% used`);
+    });
+    let x = 4;
+    const y = ROW * stages.length + 24;
+    for (const [, label, color] of PLACED) {
+      add(svg, 'rect', { x, y: y - 8, width: 9, height: 9, fill: color });
+      add(svg, 'text', { x: x + 12, y }, label);
+      x += 30 + label.length * 6;
+    }
+    if (over > 0) add(svg, 'text', { x: W - 8, y, 'text-anchor': 'end', fill: '#dc2626' }, `${bytes(over)} over one device`);
+  });
+}
+
+// One bar per memory tier, its full width the tier's capacity, filled by what the placement puts there. Under a
+// plan over several devices, one device of the plan (drawPlanMemory).
 export function drawMemory(container, r) {
   const hw = r.hardware;
   const placement = r.memory.placement;
+  if (hw && r.parallel && r.parallel.stages && r.parallel.stages.length) return drawPlanMemory(container, r);
   if (!hw || !placement) {
     container.textContent = 'Pick a device to see where the bytes live.';
     return null;

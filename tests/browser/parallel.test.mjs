@@ -70,6 +70,33 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   await context.close();
 });
 
+test('the memory chart under a plan draws one device of it, never the whole model on one device', async () => {
+  // DeepSeek-V3 on 16 H200 (the audit's case): the planner picks tp 8; the chart used to say "444.7% used" and
+  // "501.29 GiB do not fit anywhere" while the answer said it fits on each device.
+  const scenario = 'model=deepseek-v3&hardware=nvidia-h200-sxm&system=2x-hgx-h200-ib';
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#${scenario}&tab=charts`);
+  await settled(page);
+  const cli = native(['analyze', '--model', 'deepseek-v3', '--hardware', 'nvidia-h200-sxm', '--system', path.join(root, 'presets/systems/2x-hgx-h200-ib.json')]).parallel;
+  assert.equal(cli.fits, true);
+  const s0 = cli.stages[0];
+  await page.waitForFunction(() => /One device of/.test(document.getElementById('memory').textContent));
+  const labels = () => page.$$eval('#memory svg > text', (ts) => ts.map((t) => t.textContent));
+  const text = await labels();
+  assert.ok(!text.some((t) => /do not fit/.test(t)), text.join(' | '));
+  assert.equal(text[0], `One device of 8 (tp 8): ${bytes(s0.capacity_bytes)} usable`);
+  assert.equal(text[1], `${((100 * s0.required_bytes) / s0.capacity_bytes).toFixed(1)}% used`);
+  assert.match(await page.textContent('#memory-note'), /^One device of the plan/);
+  // Two pipeline stages: one bar each, every one under 100%.
+  await page.goto(`${env.base}#${scenario}&tp=8&pp=2&tab=charts`);
+  await settled(page);
+  await page.waitForFunction(() => /stage 1/.test(document.getElementById('memory').textContent));
+  const used = (await labels()).filter((t) => /% used$/.test(t));
+  assert.equal(used.length, 2);
+  for (const u of used) assert.ok(parseFloat(u) < 100, u);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('a link naming a system and no plan runs the core\'s plan, as the CLI does; a link naming tp 1 keeps one device', async () => {
   const scenario = 'model=deepseek-v3&weights=fp8&prompt=1024&gen=256&system=hgx-h200';
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#${scenario}`);
