@@ -6,6 +6,29 @@ import { rate, seconds } from './format.js';
 
 // GiB, as the rest of the page, nvidia-smi and vLLM's logs state memory, and as DRAM is sold (a "141 GB" H200 holds
 // 141 GiB): "6.2", "23", "140.5".
+// The first clause of a basis text (a device class's reserve basis): cut at the first ':' or ';' outside
+// parentheses, a parenthesis left open at the end (its sources) dropped, so the text shown is a whole sentence part
+// with its parentheses closed. Cutting at the first ':' anywhere ended an Apple device's note inside "(Metal's
+// recommendedMaxWorkingSetSize", its parenthesis never closed.
+export function basisSummary(basis) {
+  const text = String(basis || '');
+  let depth = 0, end = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if ((c === ':' || c === ';') && depth === 0) { end = i; break; }
+  }
+  let head = text.slice(0, end).trim();
+  // A trailing parenthesis (its sources) goes: "3/4 above (Metal's ...)" reads "3/4 above".
+  for (;;) {
+    const m = /\s*\([^()]*(?:\([^()]*\)[^()]*)*\)?$/.exec(head);
+    if (!m || m.index === 0) break;
+    head = head.slice(0, m.index).trim();
+  }
+  return head;
+}
+
 export function gb(bytes) {
   const x = bytes / 2 ** 30;
   if (x >= 1000) return x.toFixed(0);
@@ -55,7 +78,7 @@ export function answerOf(r, chosen) {
   const m = r.memory;
   const bound = Boolean(r.lower_bound);
   if (bound) notes.push(`No compute peak is published for ${dev}: its times count memory traffic and dispatch only, so they are lower bounds (and tokens/s an upper bound).`);
-  if (m.reserve_bytes > 0) notes.push(`${gb(m.reserve_bytes)} GiB of its ${gb(m.physical_capacity_bytes)} GiB are kept by the driver and OS (${m.reserve_basis.split(':')[0]}); change it under Device.`);
+  if (m.reserve_bytes > 0) notes.push(`${gb(m.reserve_bytes)} GiB of its ${gb(m.physical_capacity_bytes)} GiB are kept by the driver and OS (${basisSummary(m.reserve_basis)}); change it under Device.`);
   const then = `first token after ${bound ? 'at least ' : ''}${seconds(r.ttft_s)}, then ${speed(r, r.decode.tpot_s, r.decode.tokens_per_s, r.decode.batch_tokens_per_s, bound)}`;
   if (r.offload) {
     const o = r.offload;

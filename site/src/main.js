@@ -3,7 +3,7 @@
 // (controls.js), files (files.js) and devices (devices.js) live in their own modules.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
 import BUILT from 'infercast:catalogs';
-import { gb, renderAnswer } from './answer.js';
+import { basisSummary, gb, renderAnswer } from './answer.js';
 import { CATALOGS } from './catalog-names.js';
 import { connect } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
@@ -233,7 +233,7 @@ function renderNumbers(r) {
     const GB = (b, digits) => String(+(b / 1e9).toFixed(digits));
     setProp($('reserve'), 'placeholder', `${GB(r.memory.reserve_bytes, 2)} (device's)`);
     // The basis's first clause on the page, the whole of it (with its sources) as the field's tooltip.
-    setText($('reserve-help'), `${GB(r.memory.reserve_bytes, 2)} of ${GB(r.memory.physical_capacity_bytes, 1)} GB (${gb(r.memory.physical_capacity_bytes)} GiB): ${r.memory.reserve_basis.split(/[:(]/)[0].trim()}`);
+    setText($('reserve-help'), `${GB(r.memory.reserve_bytes, 2)} of ${GB(r.memory.physical_capacity_bytes, 1)} GB (${gb(r.memory.physical_capacity_bytes)} GiB): ${basisSummary(r.memory.reserve_basis)}`);
     setProp($('reserve-help'), 'title', r.memory.reserve_basis);
     setProp($('reserve'), 'title', r.memory.reserve_basis);
   } else {

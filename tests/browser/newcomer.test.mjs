@@ -106,6 +106,10 @@ test('which Mac should I buy for Qwen3-30B-A3B? Five actions, side by side', asy
   const m4 = native('analyze', '--model', 'qwen3-30b-a3b', '--hardware', 'apple-m4-pro');
   await answerIs(page, answerOf(m4, 'declared').sentence);
   assert.match(await page.textContent('#answer-notes'), /kept by the driver and OS/);
+  // Its basis is cut at a clause, not inside its sources' parenthesis: every parenthesis closes, the sentence ends.
+  const notes = await page.textContent('#answer-notes');
+  assert.equal((notes.match(/\(/g) || []).length, (notes.match(/\)/g) || []).length, notes);
+  assert.match(notes, /\(macOS lets the GPU wire about 2\/3 of the memory on machines up to 36 GB and 3\/4 above\); change it under Device\.$/);
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
