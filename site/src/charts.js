@@ -23,6 +23,37 @@ function boxWidth(box) {
   return w;
 }
 export const chartWidth = (box) => Math.max(220, Math.min(boxWidth(box) || 520, 1400));
+
+// A y axis as deep as its widest tick label, its tick and the gap: uPlot's default 50 px cut "12,500" to "2,500"
+// under the axis title (the batching chart on a phone). Used as an axis's `size`; uPlot calls it as it settles the
+// layout (cycleNum counts those rounds; past the first the size is kept, so the layout converges).
+export function fitSize(u, values, axisIdx, cycleNum) {
+  const axis = u.axes[axisIdx];
+  if (cycleNum > 1) return axis._size;
+  return Math.ceil(axis.ticks.size + axis.gap + widest(u, axis, values)) + 2;
+}
+
+// The widest of an axis's tick labels, in CSS pixels.
+function widest(u, axis, values) {
+  let w = 0;
+  if (values && values.length) {
+    u.ctx.save();
+    u.ctx.font = axis.font[0];
+    for (const v of values) w = Math.max(w, u.ctx.measureText(String(v ?? '')).width);
+    u.ctx.restore();
+  }
+  return w / (uPlot.pxRatio || 1);
+}
+
+// The same for an x axis whose labels are drawn at `deg` degrees: as deep as its longest label reaches down.
+export function fitRotated(deg) {
+  const a = (Math.abs(deg) * Math.PI) / 180;
+  return (u, values, axisIdx, cycleNum) => {
+    const axis = u.axes[axisIdx];
+    if (cycleNum > 1) return axis._size;
+    return Math.ceil(axis.ticks.size + axis.gap + widest(u, axis, values) * Math.sin(a) + axis.font[2] * Math.cos(a)) + 4;
+  };
+}
 const zeroBased = (u, lo, hi) => [0, hi > 0 ? hi * 1.1 : 1];
 
 // Writes a label beside each point of the series `list` (canvas text, so it follows the chart's scales); a label
@@ -68,7 +99,7 @@ export function renderTimeline(r) {
   drawPlot(box, {
     width: chartWidth(box), height: 260,
     scales: { x: { time: false }, y: { range: zeroBased } },
-    axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color }],
+    axes: [{ label: 'context (tokens)', stroke: getComputedStyle(document.body).color }, { label: 'TPOT (ms)', stroke: getComputedStyle(document.body).color, size: fitSize }],
     series: [{ label: 'context (tokens)' }, { label: 'TPOT (ms)', stroke: '#2563eb', width: 2 }],
   }, [xs, ys]);
 }
@@ -98,12 +129,20 @@ export function renderSweep(v) {
     data.push(weights.map((w) => row(w, k).required_bytes / 2 ** 30));
     series.push({ label: `GiB, KV ${k}`, stroke: color, width: 1, dash: [6, 4], scale: 'gb', points: { show: true } });
   });
-  // Names at an angle that fits the width: steeper (and the axis deeper) when the columns are narrow.
-  const narrow = chartWidth(box) / Math.max(1, xs.length) < 70;
-  const axes = [{ label: 'weight format (bits per weight, scales included)', stroke: fg, splits: () => xs, rotate: narrow ? -70 : -30,
-    size: narrow ? 92 : 64, values: (u, ticks) => ticks.map((t) => names[t] ?? '') }];
-  if (hw) axes.push({ scale: 'tps', label: 'decode tokens/s per sequence', stroke: fg });
-  axes.push({ scale: 'gb', label: 'memory required (GiB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw } });
+  // Names at an angle that fits the width: steeper (and the axis deeper) when the columns are narrow. Columns
+  // narrower than a line of text (a phone: ten formats in about 150 px) name every second or third format, the
+  // others keeping their tick: rotated names closer than their height overlapped.
+  const width = chartWidth(box);
+  const narrow = width / Math.max(1, xs.length) < 70;
+  const phone = width < 500;
+  const every = (u) => {
+    const col = u.bbox.width / (uPlot.pxRatio || 1) / Math.max(1, xs.length);
+    return col > 0 ? Math.max(1, Math.ceil(16 / col)) : 1;
+  };
+  const axes = [{ label: phone ? 'weight format (bits/weight)' : 'weight format (bits per weight, scales included)', stroke: fg, splits: () => xs,
+    rotate: narrow ? -70 : -30, size: fitRotated(narrow ? 70 : 30), values: (u, ticks) => { const k = every(u); return ticks.map((t, i) => (i % k ? '' : names[t] ?? '')); } }];
+  if (hw) axes.push({ scale: 'tps', label: phone ? 'tokens/s per sequence' : 'decode tokens/s per sequence', stroke: fg, size: fitSize });
+  axes.push({ scale: 'gb', label: 'memory required (GiB)', stroke: fg, side: hw ? 1 : 3, grid: { show: !hw }, size: fitSize });
   drawPlot(box, {
     shapeKey: names.join('\n'),  // the x axis names these formats: a chart of other formats is drawn anew
     width: chartWidth(box), height: 320,

@@ -1,6 +1,6 @@
 // Several devices, speculative decoding and batching curves in the page: the request fields, the plan cards and
 // tables, and the batching chart. All numbers come from the core (core/parallel); nothing is computed here.
-import { chartWidth, pointLabels } from './charts.js';
+import { chartWidth, fitSize, pointLabels } from './charts.js';
 import { ctx } from './ctx.js';
 import { replacePlot } from './plots.js';
 import { bytes, count, seconds } from './format.js';
@@ -129,7 +129,7 @@ export function renderBatching(v, box, note) {
   replacePlot(box, {
     width: chartWidth(box), height: 280,
     scales: { x: { time: false } },
-    axes: [{ label: 'time per output token (ms)', stroke: color }, { label: 'total tokens/s (all requests)', stroke: color }],
+    axes: [{ label: 'time per output token (ms)', stroke: color }, { label: 'total tokens/s (all requests)', stroke: color, size: fitSize }],
     series: [{ label: 'TPOT (ms)' }, { label: 'fits (tokens/s)', stroke: '#2563eb', width: 2, points: { show: true } },
       { label: 'KV cache does not fit (tokens/s)', stroke: '#dc2626', width: 2, dash: [6, 4], points: { show: true } }],
     hooks: { draw: [pointLabels([2, 1], label)] },

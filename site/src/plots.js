@@ -12,7 +12,9 @@ export function replacePlot(box, opts, data) {
   plots.delete(box.id);
   box.textContent = '';
   if (!opts) return null;
-  const u = new uPlot(opts, data, box);
+  // No live legend: its values read "--" until the pointer is over the plot (a phone has none), which looked like
+  // missing data; the legend names the series and hides one when clicked.
+  const u = new uPlot({ legend: { live: false }, ...opts }, data, box);
   plots.set(box.id, u);
   return u;
 }
