@@ -171,15 +171,30 @@ export function drawFront(canvas, v) {
   g.clearRect(0, 0, w, h);
   const pts = v.front;
   if (!pts.length) return;
+  // Text and the ring in the page's text colour (dark mode too: #444 and #111 vanished on its #1d2026).
+  const fg = getComputedStyle(document.body).color;
+  // The legend: what the colours and the ring mean, in as many rows as the width needs (a phone cut it off).
+  g.font = '11px sans-serif';
+  const items = [...Object.entries(MODE_COLOUR).map(([text, c]) => ({ text, c, w: 11 + g.measureText(text).width })),
+    ...(v.best ? [{ text: 'best under the SLA', ring: true, w: 15 + g.measureText('best under the SLA').width }] : [])];
+  const m = { l: 64, r: 12, t: 0, b: 38 };
+  let lx = m.l + 8, row = 0;
+  for (const it of items) {
+    if (lx > m.l + 8 && lx + it.w > w - m.r) { lx = m.l + 8; row += 1; }
+    it.x = lx;
+    it.row = row;
+    lx += it.w + 16;
+  }
+  m.t = 26 + 16 * row;  // the legend above the plot, clear of the front
+  const pad = 12;  // points and the best one's ring inside the frame, never on its edge
   const xs = pts.map((p) => p.tokens_per_s_per_user), ys = pts.map((p) => p.tokens_per_s_per_device);
   const lx0 = Math.log10(Math.min(...xs) * 0.8), lx1 = Math.log10(Math.max(...xs) * 1.25);
   const ly0 = Math.log10(Math.min(...ys) * 0.8), ly1 = Math.log10(Math.max(...ys) * 1.25);
-  const m = { l: 64, r: 12, t: 26, b: 38 };  // the legend above the plot, clear of the front
-  const X = (x) => m.l + (Math.log10(x) - lx0) / (lx1 - lx0 || 1) * (w - m.l - m.r);
-  const Y = (y) => h - m.b - (Math.log10(y) - ly0) / (ly1 - ly0 || 1) * (h - m.t - m.b);
+  const X = (x) => m.l + pad + (Math.log10(x) - lx0) / (lx1 - lx0 || 1) * (w - m.l - m.r - 2 * pad);
+  const Y = (y) => h - m.b - pad - (Math.log10(y) - ly0) / (ly1 - ly0 || 1) * (h - m.t - m.b - 2 * pad);
   g.strokeStyle = '#888';
   g.strokeRect(m.l, m.t, w - m.l - m.r, h - m.t - m.b);
-  g.fillStyle = '#444';
+  g.fillStyle = fg;
   g.font = '12px sans-serif';
   g.textAlign = 'center';
   g.fillText('tokens/s per user', m.l + (w - m.l - m.r) / 2, h - 4);
@@ -201,25 +216,25 @@ export function drawFront(canvas, v) {
   g.textAlign = 'right';
   for (const t of ticks(ly0, ly1)) g.fillText(label(t), m.l - 4, Y(t) + 4);
   g.textAlign = 'left';
-  // The legend: what the colours and the ring mean.
-  let lx = m.l + 8;
-  for (const [text, c] of Object.entries(MODE_COLOUR)) {
-    g.fillStyle = c;
-    g.beginPath();
-    g.arc(lx + 4, m.t - 12, 3.5, 0, 2 * Math.PI);
-    g.fill();
-    g.fillStyle = '#444';
-    g.fillText(text, lx + 11, m.t - 8);
-    lx += 16 + g.measureText(text).width + 10;
-  }
-  if (v.best) {
-    g.strokeStyle = '#111';
-    g.lineWidth = 1.5;
-    g.beginPath();
-    g.arc(lx + 5, m.t - 12, 6, 0, 2 * Math.PI);
-    g.stroke();
-    g.lineWidth = 1;
-    g.fillText('best under the SLA', lx + 15, m.t - 8);
+  for (const it of items) {
+    const y = 14 + 16 * it.row;
+    if (it.ring) {
+      g.strokeStyle = fg;
+      g.lineWidth = 1.5;
+      g.beginPath();
+      g.arc(it.x + 5, y - 4, 6, 0, 2 * Math.PI);
+      g.stroke();
+      g.lineWidth = 1;
+      g.fillStyle = fg;
+      g.fillText(it.text, it.x + 15, y);
+    } else {
+      g.fillStyle = it.c;
+      g.beginPath();
+      g.arc(it.x + 4, y - 4, 3.5, 0, 2 * Math.PI);
+      g.fill();
+      g.fillStyle = fg;
+      g.fillText(it.text, it.x + 11, y);
+    }
   }
   g.strokeStyle = MODE_COLOUR.aggregated;
   g.beginPath();
@@ -232,11 +247,12 @@ export function drawFront(canvas, v) {
     g.fill();
   }
   if (v.best) {
-    g.strokeStyle = '#111';
+    g.strokeStyle = fg;
     g.lineWidth = 2;
     g.beginPath();
     g.arc(X(v.best.tokens_per_s_per_user), Y(v.best.tokens_per_s_per_device), 8, 0, 2 * Math.PI);
     g.stroke();
+    g.lineWidth = 1;
   }
 }
 

@@ -16,8 +16,26 @@ function recordCanvasText() {
   const fill = proto.fillText;
   const clear = proto.clearRect;
   proto.clearRect = function clearRect(x, y, w, h) {
-    if (x <= 0 && y <= 0 && w >= this.canvas.width && h >= this.canvas.height) this.canvas.__texts = [];
+    if (x <= 0 && y <= 0 && w >= this.canvas.width / 4 && h >= this.canvas.height / 4) {
+      this.canvas.__texts = [];
+      this.canvas.__rings = [];
+    }
     return clear.call(this, x, y, w, h);
+  };
+  // Rings (radius 8: the deployment chart's best point) and frames, where they were drawn.
+  const arc = proto.arc;
+  proto.arc = function (x, y, r, ...rest) {
+    if (r === 8) {
+      const m = this.getTransform();
+      (this.canvas.__rings ||= []).push([m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f, r * m.a]);
+    }
+    return arc.call(this, x, y, r, ...rest);
+  };
+  const strokeRect = proto.strokeRect;
+  proto.strokeRect = function (x, y, w, h) {
+    const m = this.getTransform();
+    this.canvas.__frame = [m.a * x + m.e, m.d * y + m.f, m.a * w, m.d * h];
+    return strokeRect.call(this, x, y, w, h);
   };
   proto.fillText = function fillText(t, x, y) {
     const text = String(t);
@@ -35,7 +53,19 @@ function recordCanvasText() {
 }
 
 // The text on the canvases under `selector`, with the canvas's size in canvas pixels.
-const canvasTexts = (page, selector) => page.$$eval(`${selector} canvas`, (cs) => cs.map((c) => ({ width: c.width, height: c.height, texts: c.__texts || [] })));
+const canvasTexts = (page, selector) => page.$$eval(`${selector}`, (cs) => cs.map((c) => c.querySelector('canvas') || c)
+  .map((c) => ({ width: c.width, height: c.height, texts: c.__texts || [], rings: c.__rings || [], frame: c.__frame })));
+
+// WCAG's contrast ratio of two CSS colours (rgb()/rgba()/#rrggbb).
+function contrast(a, b) {
+  const rgb = (c) => (c.startsWith('#') ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16)) : c.match(/[\d.]+/g).slice(0, 3).map(Number));
+  const lum = (c) => {
+    const [r, g, bl] = rgb(c).map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
 
 // Whether two convex quadrilaterals overlap by more than `slack` pixels (separating axes).
 function overlap(p, q, slack = 1) {
@@ -76,21 +106,48 @@ test('at 360 px the uPlot charts keep their tick labels whole, names apart and n
   // The batching chart: 12,500 tokens/s and more on its y axis, which read "2,500" under the axis title.
   await showTab(page, 'multi');
   await page.waitForFunction(() => document.querySelector('#batching canvas')?.__texts?.some((t) => /^1\d,\d{3}$/.test(t.text)));
-  assertLegible(await canvasTexts(page, '#batching'), 'batching');
+  assertLegible(await canvasTexts(page, '#batching canvas'), 'batching');
   await page.locator('#batching').screenshot({ path: path.join(artifacts, 'layout-batching-360.png') });
   // The quantization sweep: ten formats named on a 360 px chart, two y axes, the x axis's title whole.
   await page.goto(`${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
   await settled(page);
   await showTab(page, 'quant');
   await page.waitForFunction(() => document.querySelector('#quant-sweep canvas')?.__texts?.some((t) => /^weight format/.test(t.text)));
-  assertLegible(await canvasTexts(page, '#quant-sweep'), 'quantization sweep');
+  assertLegible(await canvasTexts(page, '#quant-sweep canvas'), 'quantization sweep');
   await showTab(page, 'charts');
   await page.waitForFunction(() => document.querySelector('#timeline canvas')?.__texts?.length > 0);
-  assertLegible(await canvasTexts(page, '#timeline'), 'timeline');
+  assertLegible(await canvasTexts(page, '#timeline canvas'), 'timeline');
   // No live legend: its values read "--" until a pointer is over the plot, and a phone has none.
   for (const id of ['timeline', 'quant-sweep', 'batching']) {
     assert.deepEqual(await page.$$eval(`#${id} .u-legend .u-value`, (vs) => vs.map((v) => v.textContent)), [], id);
   }
   assert.deepEqual(consoleErrors, []);
   await context.close();
+});
+
+test('the deployment chart: its legend wraps on a phone, its text reads in dark mode, the best point clear of the frame', async () => {
+  for (const [width, scheme] of [[360, 'light'], [1366, 'dark']]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&tab=serving`,
+      async (ctx) => ctx.addInitScript(recordCanvasText));
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize({ width, height: 800 });
+    await settled(page);
+    await showTab(page, 'serving');
+    await page.click('#dep-run');
+    await page.waitForFunction(() => /configurations over/.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+    await page.waitForFunction(() => document.getElementById('dep-plot').__texts?.some((t) => t.text === 'best under the SLA'));
+    const [plot] = await canvasTexts(page, '#dep-plot');
+    assertLegible([plot], `deployment chart at ${width} px`);
+    // Every text in a colour that reads on the figure's background (#444 on #1d2026 did not).
+    const bg = await page.$eval('#dep-plot', (c) => getComputedStyle(c.closest('figure')).backgroundColor);
+    for (const t of plot.texts) assert.ok(contrast(t.color, bg) >= 4.5, `"${t.text}" in ${t.color} on ${bg}: ${contrast(t.color, bg).toFixed(2)}`);
+    // The best point's ring inside the frame, not on its top edge.
+    assert.equal(plot.rings.length, 1);
+    const [x, y, r] = plot.rings[0];
+    const [fx, fy, fw, fh] = plot.frame;
+    assert.ok(y - r >= fy && y + r <= fy + fh && x - r >= fx && x + r <= fx + fw, `ring at ${x},${y} r ${r}, frame ${plot.frame}`);
+    await page.locator('#dep-plot').screenshot({ path: path.join(artifacts, `layout-depplot-${width}-${scheme}.png`) });
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
 });
