@@ -151,3 +151,30 @@ test('the deployment chart: its legend wraps on a phone, its text reads in dark 
     await context.close();
   }
 });
+
+test('numbers right-aligned in every table whose second column holds them; text columns stay left', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await settled(page);
+  await showTab(page, 'serving');
+  await page.click('#srv-run');
+  await page.waitForFunction(() => /Simulated in/.test(document.getElementById('srv-status').textContent), null, { timeout: 30000 });
+  const align = (sel) => page.$$eval(sel, (cs) => cs.map((c) => getComputedStyle(c).textAlign));
+  // p50 beside p90, p99: the p50 column was left-aligned by a rule meant for the operator table's layers.
+  assert.deepEqual([...new Set(await align('#srv-result td:nth-child(2)'))], ['right']);
+  // The fitted efficiencies, the design-space front and the comparison, filled as their code fills them (a number
+  // in the second cell): right.
+  await page.evaluate(() => {
+    for (const id of ['cal-fitted', 'dse-front', 'compare', 'dep-front']) {
+      const t = document.getElementById(id);
+      t.textContent = '';
+      const tr = t.createTBody().insertRow();
+      for (const v of ['name', '0.85', '0.9']) tr.insertCell().textContent = v;
+    }
+  });
+  for (const id of ['cal-fitted', 'dse-front', 'compare', 'dep-front']) assert.equal((await align(`#${id} td:nth-child(2)`))[0], 'right', id);
+  // The operator table's second column is text (each operator's layers): left.
+  await showTab(page, 'ops');
+  assert.deepEqual([...new Set(await align('#ops tbody td:nth-child(2)'))], ['left']);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
