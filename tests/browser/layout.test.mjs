@@ -178,3 +178,19 @@ test('numbers right-aligned in every table whose second column holds them; text 
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('inputs in a row line up when a label wraps', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await settled(page);
+  for (const width of [360, 1366, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    // "Generated tokens" wraps to two lines beside "Batch" and "Prompt tokens": its input sat 19 px lower.
+    const tops = await page.$$eval(['#batch', '#prompt', '#gen'].join(','), (es) => es.map((e) => Math.round(e.getBoundingClientRect().bottom)));
+    assert.equal(new Set(tops).size, 1, `${width} px: input bottoms ${tops}`);
+    await showTab(page, 'multi');
+    const multi = await page.$$eval(['#ep', '#algo', '#dpn'].join(','), (es) => es.map((e) => Math.round(e.getBoundingClientRect().bottom)));
+    assert.ok(Math.max(...multi) - Math.min(...multi) <= 2, `${width} px: ${multi}`);
+  }
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
