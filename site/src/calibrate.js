@@ -3,6 +3,7 @@
 // the selected device. The residuals show before and after; the fitted device is kept in this browser and selected,
 // so every other model, workload and format is then forecast on it.
 import { $, backend, ctx, state } from './ctx.js';
+import { EFFICIENCY_NAMES } from './format.js';
 import { fillEditor, keepDevice } from './devices.js';
 import { fillHardware } from './lists.js';
 import { update } from './main.js';
@@ -74,7 +75,7 @@ export async function runCalibration() {
 
 export function renderCalibration(v) {
   const fmt = (k, x) => (k.endsWith('_us') ? `${x.toPrecision(3)} µs` : x.toPrecision(3));
-  table($('cal-fitted'), ['Efficiency', 'Before', 'Fitted'], Object.keys(v.start).map((k) => [k, fmt(k, v.start[k]), fmt(k, v.fitted[k])]));
+  table($('cal-fitted'), ['Efficiency', 'Before', 'Fitted'], Object.keys(v.start).map((k) => [EFFICIENCY_NAMES[k] || k, fmt(k, v.start[k]), fmt(k, v.fitted[k])]));
   const rows = v.points.map((p) => [p.label || p.metric, p.metric, `${p.batch} x ${p.cached ? `${p.cached}+` : ''}${p.prompt}, gen ${p.gen}, ${p.weights}`,
     num(p.measured), num(p.forecast_before), pct(p.error_before), num(p.forecast_after), pct(p.error_after)]);
   const cls = v.points.map((p) => [, , , , , Math.abs(p.error_before) > 0.15 ? 'bad' : '', , Math.abs(p.error_after) > 0.15 ? 'bad' : 'good']);

@@ -51,3 +51,10 @@ export function rate(v, unit) {
   if (!Number.isFinite(v)) return '-';
   return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ${unit}`;
 }
+
+// The efficiencies a fit reports (docs/forecast.md, "Calibration"), named as the Settings tab names them; a key
+// this list does not know is shown as it is.
+export const EFFICIENCY_NAMES = {
+  gemm: 'GEMM', gemm_low: 'GEMM in 8 bits or fewer', attention: 'Attention', elementwise: 'Elementwise',
+  memory: 'Memory bandwidth', kv_memory: 'KV cache bandwidth', dispatch_us: 'Dispatch gap', graph_dispatch_us: 'Dispatch gap in a replayed graph',
+};

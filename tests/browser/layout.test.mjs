@@ -194,3 +194,14 @@ test('inputs in a row line up when a label wraps', async () => {
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('no source path in the text a user reads', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#tab=serving`);
+  await settled(page);
+  // The Serving panel's introduction cited "(site/src/serving.js; docs/serving.md)".
+  const visible = await page.evaluate(() => document.querySelector('main').innerText);
+  assert.doesNotMatch(visible, /site\/src\/|\.js\b/);
+  assert.match(await page.textContent('#serving-panel > p.help'), /^Continuous batching under the runtime's scheduler: requests/);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { answerOf } from '../../site/src/answer.js';
-import { seconds } from '../../site/src/format.js';
+import { EFFICIENCY_NAMES, seconds } from '../../site/src/format.js';
 import { analyzed, artifacts, cardValue, openPage, root, settled, showTab, withBrowser } from './helpers.mjs';
 
 const env = withBrowser();
@@ -290,6 +290,10 @@ test('a pasted llama-bench run calibrates the device, shows its residuals, and e
   assert.equal(cells[1][0], 'tg128');
   assert.equal(cells[1][3], '112.0');  // measured 111.95 tok/s
   assert.equal(cells[1][7], `${want.points[1].error_after >= 0 ? '+' : ''}${(100 * want.points[1].error_after).toFixed(1)}%`);
+  // The fitted efficiencies by name, as Settings names them: every term the fit reports, none as its raw key.
+  const names = await page.$$eval('#cal-fitted tbody tr', (trs) => trs.map((tr) => tr.cells[0].textContent));
+  assert.deepEqual(names, Object.keys(want.start).map((k) => EFFICIENCY_NAMES[k]));
+  assert.ok(names.every((n) => n && !n.includes('_')), names.join(', '));
   assert.match(await page.textContent('#cal-notes'), /Read as llama-bench\. Llama-bench ran "llama 8B Q4_K - Medium" \(8\.03 B parameters\), read as q4_k_m/);
   await page.click('#cal-save');
   await page.waitForFunction(() => /custom:custom-nvidia-rtx-3080-calibrated/.test(decodeURIComponent(location.hash)));
