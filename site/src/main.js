@@ -242,7 +242,7 @@ function renderNumbers(r) {
   // The serving engine's budget of the first tier (its memory fraction), where it holds one.
   const runtimeName = r.execution ? r.execution.runtime_name : 'the runtime';
   setText($('memfrac-help'), r.memory.runtime_usable_bytes != null
-    ? `${runtimeName} holds weights, activations and its KV cache within ${gb(r.memory.runtime_usable_bytes)} GiB of the first memory tier${r.memory.runtime_reserve_bytes > 0 ? ` (it keeps ${gb(r.memory.runtime_reserve_bytes)} GiB aside)` : ''}.`
+    ? `${runtimeName} holds weights, activations and its KV cache within ${gb(r.memory.runtime_usable_bytes)} GiB of the first memory tier${r.memory.runtime_reserve_bytes > 0 ? ` (it keeps ${gb(r.memory.runtime_reserve_bytes)} GiB aside)` : ''}${gb(r.memory.capacity_bytes) !== gb(r.memory.runtime_usable_bytes) ? `; ${gb(r.memory.capacity_bytes)} GiB of it are usable for this workload, the rest held for the activations its memory profiling reserves beyond this workload's own` : ''}.`
     : r.hardware ? `${runtimeName} allocates the cache for the context asked for: no fraction applies.` : '');
   setText($('model-info'), `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}${m.params_active !== m.params_total ? `, ${count(m.params_active)} active per token` : ''}; ${m.num_layers} layers${m.groups.length > 1 ? `: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}` : ''}.`);
   setProp($('model-info'), 'title', `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`);

@@ -134,7 +134,13 @@ export function renderBatching(v, box, note) {
       { label: 'KV cache does not fit (tokens/s)', stroke: '#dc2626', width: 2, dash: [6, 4], points: { show: true } }],
     hooks: { draw: [pointLabels([2, 1], label)] },
   }, [xs, fit, over]);
-  note.textContent = `Batch 1 to ${count(v.points[v.points.length - 1].batch)} per replica; the KV cache stops fitting after ${count(v.kv_fit_batch)} requests. Static batches: the whole batch is prefilled, then decoded together.`;
+  // The "Fits at most" card divides the room left by this batch's KV cache and activations per request; this curve
+  // computes each batch's memory at its size: the two can differ by a few requests, and the note says which is which.
+  const r = ctx.lastResult;
+  const card = r && r.memory ? (r.parallel ? r.parallel.max_batch : r.memory.max_batch) : null;
+  const cardNote = card != null && card >= 1 && card !== v.kv_fit_batch
+    ? ` (the "Fits at most" card's ${count(card)} grows this batch's KV cache and activations in step with the requests instead)` : '';
+  note.textContent = `Batch 1 to ${count(v.points[v.points.length - 1].batch)} per replica; a batch stops fitting after ${count(v.kv_fit_batch)} requests, its KV cache and activations computed at each size${cardNote}. Static batches: the whole batch is prefilled, then decoded together.`;
 }
 
 export function batchingCsv(v) {

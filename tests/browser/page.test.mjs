@@ -225,8 +225,13 @@ test('the memory reserve field, its placeholder and its note are in one unit, GB
 test('the runtime memory fraction field sets the budget the answer counts against', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-h100-sxm`);
   await analyzed(page);
-  assert.match(await page.textContent('#memfrac-help'), /^vLLM \(V1 engine\) holds weights, activations and its KV cache within 71\.3 GiB of the first memory tier\.$/);
-  assert.match(await page.textContent('#answer'), /usable under vLLM \(V1 engine\)'s memory fraction/);
+  // The budget (71.3 GiB) and, beside it, the "usable" figure the answer and the memory card count against (what the
+  // memory profile keeps for activations beyond this workload's comes off): two numbers, each named.
+  const help = await page.textContent('#memfrac-help');
+  assert.match(help, /^vLLM \(V1 engine\) holds weights, activations and its KV cache within 71\.3 GiB of the first memory tier; ([\d.]+) GiB of it are usable for this workload, the rest held for the activations its memory profiling reserves beyond this workload's own\.$/);
+  const answer = await page.textContent('#answer');
+  assert.match(answer, /usable under vLLM \(V1 engine\)'s memory fraction/);
+  assert.equal(/ of ([\d.]+) GiB usable/.exec(answer)[1], /; ([\d.]+) GiB of it are usable/.exec(help)[1]);
   await page.fill('#memfrac', '0.5');
   await page.waitForFunction(() => location.hash.includes('memfrac=0.5'));
   await page.waitForFunction(() => /within 39\.6 GiB/.test(document.getElementById('memfrac-help').textContent));

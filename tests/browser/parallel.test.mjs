@@ -47,6 +47,11 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   assert.equal(cells[7], seconds(cli8.communication.decode_step[0].wait_s));
   assert.ok(cli8.communication.decode_step[0].wait_s > 0);
   await page.waitForFunction(() => /stops fitting after/.test(document.getElementById('batching-note').textContent));
+  // The curve's fit and the "Fits at most" card differ by a few requests; the note names both and says how each is counted.
+  const fitCard = await cardValue(page, 'Fits at most');
+  const batchNote = await page.textContent('#batching-note');
+  assert.match(batchNote, /a batch stops fitting after [\d,]+ requests, its KV cache and activations computed at each size/);
+  if (!batchNote.includes(`after ${fitCard}`)) assert.ok(batchNote.includes(`the "Fits at most" card's ${fitCard.replace(' requests', '')} grows this batch's`), `${fitCard} | ${batchNote}`);
   await page.locator('#plan').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'parallel-deepseek.png'), fullPage: false });
   // Expert parallelism inside tp communicates as tp alone: every device holds every token, so the MoE output is
