@@ -1,6 +1,7 @@
 // What every part of the page shares: the DOM helper, the backend that owns the core, the defaults, the state
 // (kept in the link) and the context of the latest results. One object each, mutated in place, never replaced.
 import { createBackend } from './backend.js';
+import { printable } from './dom.js';
 import { MULTI_DEFAULTS } from './parallel.js';
 
 export const $ = (id) => document.getElementById(id);
@@ -8,7 +9,7 @@ export const $ = (id) => document.getElementById(id);
 export function option(value, text) {
   const o = document.createElement('option');
   o.value = value;
-  o.textContent = text;
+  o.textContent = printable(text);
   return o;
 }
 

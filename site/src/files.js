@@ -4,6 +4,7 @@
 // its drop is still the latest before it reads more or changes anything.
 import { syncInputs } from './controls.js';
 import { $, backend, ctx, state } from './ctx.js';
+import { printable } from './dom.js';
 import { keepModel } from './devices.js';
 import { bytes, count } from './format.js';
 import { fillModels } from './lists.js';
@@ -42,7 +43,7 @@ export function applyPrecision(p) {
 export async function useSafetensors(shards, configFile, job = newJob()) {
   $('model-error').textContent = '';
   $('gguf-info').textContent = `Reading the safetensors headers of ${shards.length} file(s)...`;
-  const fail = (msg) => { if (!job.current()) return; $('gguf-info').textContent = ''; $('model-error').textContent = msg; };
+  const fail = (msg) => { if (!job.current()) return; $('gguf-info').textContent = ''; $('model-error').textContent = printable(msg); };
   const rows = [];
   let headerBytes = 0;
   // Every header together within the JSON a checkpoint call may take (the rows are smaller than the headers).
@@ -90,12 +91,12 @@ export async function useSafetensors(shards, configFile, job = newJob()) {
   const mix = v.types.filter((t) => t.params > 0).sort((a, b) => b.params - a.params)
     .map((t) => `${t.dtype} ${((100 * t.params) / (v.params_total + v.side_params + v.mtp_params + v.encoder_params + v.unloaded_params)).toFixed(1)}%`).join(', ');
   const bad = v.checks.filter((c) => !c.ok).map((c) => `${c.field}: config ${count(c.config)}, header ${count(c.header)}`);
-  $('gguf-info').textContent = `Read the safetensors headers of ${shards.length} file(s) (${count(headerBytes)} bytes, no weights): ${v.tensors} tensors, `
+  $('gguf-info').textContent = printable(`Read the safetensors headers of ${shards.length} file(s) (${count(headerBytes)} bytes, no weights): ${v.tensors} tensors, `
     + `${count(v.params_total)} parameters${v.encoder_params ? ` (and ${count(v.encoder_params)} in encoders the forecast leaves out)` : ''}${v.unloaded_params ? ` (and ${count(v.unloaded_params)} stored but never loaded)` : ''}, ${bytes(v.tensor_bytes)} stored; types by elements: ${mix}. `
     + `Config from ${origin}: ${v.matches ? 'every shape matches' : `shapes differ (${bad.join('; ')})`}`
     + `${v.assumed.length ? `; assumed ${v.assumed.join(', ')} (not in the shapes: drop config.json with the files to be exact)` : ''}`
     + `${v.packed ? '; packed integer weights: their format comes from the config\'s quantization_config' : ''}. `
-    + `Weight formats set per class: ${state.wclasses || 'none known'}.`;
+    + `Weight formats set per class: ${state.wclasses || 'none known'}.`);
   fillModels();
   syncInputs();
   update();
@@ -134,7 +135,7 @@ export async function useFile(file, job = newJob()) {
   const text = await boundedText(file);
   if (!job.current()) return;
   if (text.error) {
-    $('model-error').textContent = text.error;
+    $('model-error').textContent = printable(text.error);
     return;
   }
   useConfigText(text.text, file.name, job);
@@ -144,7 +145,7 @@ export async function useFile(file, job = newJob()) {
 // (64 MiB) when the metadata runs longer; never more. Nothing is uploaded.
 export async function useGguf(file, job = newJob()) {
   $('model-error').textContent = '';
-  $('gguf-info').textContent = `Reading the header of ${file.name}...`;
+  $('gguf-info').textContent = printable(`Reading the header of ${file.name}...`);
   const max = Math.min(file.size, limitOf('gguf_header_bytes', 64 << 20));
   let size = Math.min(max, 16 << 20);
   for (;;) {
@@ -158,7 +159,7 @@ export async function useGguf(file, job = newJob()) {
     }
     if (!env.ok) {
       $('gguf-info').textContent = '';
-      $('model-error').textContent = `${file.name}: ${env.error.message}`;
+      $('model-error').textContent = printable(`${file.name}: ${env.error.message}`);
       return;
     }
     const v = env.value;
@@ -167,9 +168,9 @@ export async function useGguf(file, job = newJob()) {
     applyPrecision(v.precision);
     const mix = v.types.filter((t) => t.params > 0).sort((a, b) => b.params - a.params)
       .map((t) => `${t.type} ${((100 * t.params) / v.params_total).toFixed(1)}%`).join(', ');
-    $('gguf-info').textContent = `Read from the GGUF header of ${file.name} (${count(v.header_bytes)} bytes, no weights): ${v.tensors} tensors, `
+    $('gguf-info').textContent = printable(`Read from the GGUF header of ${file.name} (${count(v.header_bytes)} bytes, no weights): ${v.tensors} tensors, `
       + `${count(v.params_total)} parameters (${count(v.params_from_config)} in the layers the config describes), ${bytes(v.tensor_bytes)} of tensors; `
-      + `types by parameters: ${mix}. Weight formats set per class: ${state.wclasses || 'none known'}.`;
+      + `types by parameters: ${mix}. Weight formats set per class: ${state.wclasses || 'none known'}.`);
     keepModel(v.config, v.name);
     fillModels();
     syncInputs();
@@ -199,19 +200,19 @@ export async function useConfigText(text, origin, job = newJob()) {
   const parsed = await parseConfigText(text, origin);
   if (!job.current()) return;
   if (parsed.error) {
-    $('model-error').textContent = parsed.error;
+    $('model-error').textContent = printable(parsed.error);
     return;
   }
   const cfg = parsed.cfg;
   if (cfg === null || typeof cfg !== 'object' || Array.isArray(cfg)) {
-    $('model-error').textContent = `${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`;
+    $('model-error').textContent = printable(`${origin} holds ${Array.isArray(cfg) ? 'an array' : typeof cfg}; expected a config.json object`);
     return;
   }
   // The text as given (the core checks its size and depth before reading it); the config kept is the parsed one.
   return backend.envelope('model', { model: cfg }).then((env) => {
     if (!job.current()) return;
     if (!env.ok) {
-      $('model-error').textContent = `${origin}: ${env.error.message}`;
+      $('model-error').textContent = printable(`${origin}: ${env.error.message}`);
       return;
     }
     state.config = cfg;

@@ -134,3 +134,23 @@ test('a dropped gpt-oss GGUF (MXFP4 experts) reads as the CLI reads it', async (
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base)), []);
   await context.close();
 });
+
+// A GGUF whose general.name holds terminal escapes (ESC ]0;pwned BEL ESC [31m): the page shows the name with each
+// control character as '?', as the CLI prints it, in the model line, the answer, the model list and everywhere else.
+test('control characters in a file\'s model name are shown as ?, never raw', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-rtx-4090`);
+  await analyzed(page);
+  await page.setInputFiles('#config-file', path.join(root, 'tests/fuzz/corpus/gguf/escape-name.gguf'));
+  await page.waitForFunction(() => /Read from the GGUF header/.test(document.getElementById('gguf-info').textContent));
+  await page.waitForFunction(() => /pwned/.test(document.getElementById('model-info').textContent));
+  await analyzed(page);
+  // eslint-disable-next-line no-control-regex
+  const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+  assert.match(await page.textContent('#model-info'), /^\?\]0;pwned\?\?\[31mred: /);
+  const texts = await page.evaluate(() => [document.body.textContent, ...[...document.querySelectorAll('option')].map((o) => o.textContent),
+    ...[...document.querySelectorAll('[title]')].map((e) => e.title)]);
+  const raw = texts.filter((t) => controls.test(t));
+  assert.deepEqual(raw.map((t) => JSON.stringify(t.slice(Math.max(0, t.search(controls) - 40), t.search(controls) + 20))), []);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
