@@ -205,3 +205,26 @@ test('no source path in the text a user reads', async () => {
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('at 360 px the small controls are at least 32 px to a finger', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await page.setViewportSize({ width: 360, height: 780 });
+  await settled(page);
+  const small = async (selector) => page.$$eval(selector, (es) => es.filter((e) => e.getClientRects().length > 0)
+    .map((e) => ({ what: `${e.tagName.toLowerCase()} "${(e.textContent || e.getAttribute('aria-label') || e.closest('tr')?.textContent || '').trim().slice(0, 30)}"`, r: e.getBoundingClientRect() }))
+    .filter(({ r }) => r.height < 32 || r.width < 32).map(({ what, r }) => `${what} ${Math.round(r.width)}x${Math.round(r.height)}`));
+  const openAll = () => page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  await showTab(page, 'settings');
+  await openAll();
+  // The memory tier's remove button was 22x29 px; each summary 17-19 px tall.
+  assert.deepEqual(await small('#panel-settings table.tiers td button'), []);
+  assert.deepEqual(await small('section.inputs details > summary, #panel-settings details > summary'), []);
+  await showTab(page, 'charts');
+  assert.deepEqual(await small('#panel-charts .chart-actions button'), []);
+  // The sweep axes' checkboxes were 13x13 px.
+  await showTab(page, 'dse');
+  assert.ok((await page.$$('#dse-axes input[type="checkbox"]')).length > 0);
+  assert.deepEqual(await small('#dse-axes input[type="checkbox"]'), []);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
