@@ -51,7 +51,7 @@ int sweep(const Args& a, const std::string& fmt, bool front_only) {
     if (v != "yes" && v != "no") die("--allow-spill holds \"" + v + "\"; expected yes or no");
     req["constraints"]["must_fit"] = v == "no";
   }
-  if (front_only) req["keep_points"] = 0;
+  if (front_only) req["keep_points"] = 0;  // pareto lists the front only: no sample (--keep is sweep's alone)
   const json v = unwrap(call("sweep", request_text(req)));
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";

@@ -118,7 +118,7 @@ const std::vector<Flag>& flags() {
       {"--max-power", "sweep", K::Number, "/constraints/max_power_W", "W", ""},
       {"--allow-spill", "sweep", K::Custom, "", "yes|no", "let design points spill to slower memory tiers (default no)"},
       {"--sram-bandwidth", "sweep", K::Number, "/sram_bandwidth_GBps", "GBPS", ""},
-      {"--keep", "sweep", K::Int, "/keep_points", "N", ""},
+      {"--keep", "sweep-sample", K::Int, "/keep_points", "N", ""},
       {"--csv", "validate", K::Custom, "", "FILE", "measurements in the columns of presets/validation/measured_public.csv"},
       {"--class", "validate", K::String, "/hardware_class", "CLASS", "summarize the rows measured on this device class apart"},
       {"--device", "validate", K::String, "/hardware_id", "ID", "summarize the rows measured on this hardware preset apart"},

@@ -43,7 +43,7 @@ const std::vector<Command>& commands() {
        {"table", "json", "csv"},
        run_quant_sweep},
       {"sweep", "--model ... --hardware BASE --axis PARAM=MIN:MAX:STEPS[:log|linear] [--axis ...] [options]",
-       "design points (a sample) and the Pareto front", with(kAnalysis, {"sweep"}), {"csv", "json", "table"}, run_sweep},
+       "design points (a sample) and the Pareto front", with(kAnalysis, {"sweep", "sweep-sample"}), {"csv", "json", "table"}, run_sweep},
       {"pareto", "--model ... --hardware BASE --axis ... [--objectives a,b[,c,d]]", "only the Pareto front",
        with(kAnalysis, {"sweep"}), {"table", "csv", "json"}, run_pareto},
       {"validate", "[--csv FILE] [--write-fits FILE] [--class C] [--device ID] [--measured-runtime ID]",

@@ -63,6 +63,17 @@ const cases = {
     assert.equal(s.status, 0, s.stderr);
     assert.match(s.stdout, /"concurrency": 3\b/);
   },
+
+  // #11: --keep (how many sampled points a sweep lists) is sweep's; pareto lists only the front and refuses it.
+  pareto_keep() {
+    const base = ['--model', 'llama-3.2-1b', '--hardware', 'nvidia-h100-sxm', '--axis', 'compute_TFLOPS=1,2', '--keep', '7'];
+    refused(run(['pareto', ...base]), 'infercast: unknown option --keep for `infercast pareto`; see infercast pareto --help\n');
+    assert.doesNotMatch(run(['pareto', '--help']).stdout, /--keep/);
+    assert.match(run(['sweep', '--help']).stdout, /--keep N/);
+    const s = run(['sweep', ...base.slice(0, -1), '1', '--format', 'json']);
+    assert.equal(s.status, 0, s.stderr);
+    assert.equal(JSON.parse(s.stdout).sample.count, 1);
+  },
 };
 
 try {
