@@ -3,7 +3,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "api/api.hpp"
 #include "cli/command.hpp"
@@ -141,8 +140,7 @@ int run_calibrate(const Args& a, const std::string& fmt) {
   json points = json::array();
   for (const auto& text : a.has("--point") ? a.values.at("--point") : std::vector<std::string>{}) {
     json p = json::object(), wl = json::object(), prec = json::object();
-    std::stringstream ss(text);
-    for (std::string kv; std::getline(ss, kv, ',');) {
+    for (const std::string& kv : split_commas("--point", text)) {
       const auto eq = kv.find('=');
       if (eq == std::string::npos) die("--point \"" + text + "\": \"" + kv + "\" is not key=value");
       const std::string k = kv.substr(0, eq), val = kv.substr(eq + 1);

@@ -24,9 +24,7 @@ json parse_axis(const std::string& text) {
     return x;
   };
   if (rest.find(':') != std::string::npos) {
-    std::vector<std::string> parts;
-    std::stringstream ss(rest);
-    for (std::string item; std::getline(ss, item, ':');) parts.push_back(item);
+    const std::vector<std::string> parts = split_items("--axis", rest, ':');
     if (parts.size() < 3 || parts.size() > 4) die("--axis \"" + text + "\": expected MIN:MAX:STEPS[:log|linear]");
     ax["min"] = num(parts[0]);
     ax["max"] = num(parts[1]);
@@ -34,7 +32,7 @@ json parse_axis(const std::string& text) {
     if (parts.size() == 4) ax["scale"] = parts[3];
   } else {
     json values = json::array();
-    for (const auto& v : split_commas(rest)) values.push_back(num(v));
+    for (const auto& v : split_commas("--axis", rest)) values.push_back(num(v));
     ax["values"] = values;
   }
   return ax;

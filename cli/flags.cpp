@@ -234,7 +234,7 @@ void apply_simple_flags(const Args& a, json& request) {
       case K::Int: request[at] = integer(name, v); break;
       case K::Number: request[at] = number(name, v); break;
       case K::String: request[at] = v; break;
-      case K::List: request[at] = split_commas(v); break;
+      case K::List: request[at] = split_commas(name, v); break;
       case K::Document: request[at] = document(v); break;
       case K::OnOff:
         if (v != "on" && v != "off") die(name + " holds \"" + v + "\"; expected on or off");
@@ -303,10 +303,8 @@ json document(const std::string& text) {
 // "WxH[xN],...": one image object per item (N identical images).
 json images_value(const std::string& flag, const std::string& v) {
   json out = json::array();
-  for (const auto& item : split_commas(v)) {
-    std::vector<std::string> parts;
-    std::stringstream ss(item);
-    for (std::string p; std::getline(ss, p, 'x');) parts.push_back(p);
+  for (const auto& item : split_commas(flag, v)) {
+    const std::vector<std::string> parts = split_items(flag, item, 'x');
     if (parts.size() < 2 || parts.size() > 3) die(flag + " holds \"" + item + "\"; expected WIDTHxHEIGHT or WIDTHxHEIGHTxCOUNT");
     json img = {{"width", integer(flag, parts[0])}, {"height", integer(flag, parts[1])}};
     if (parts.size() == 3) img["count"] = integer(flag, parts[2]);
@@ -315,11 +313,19 @@ json images_value(const std::string& flag, const std::string& v) {
   return out;
 }
 
-std::vector<std::string> split_commas(const std::string& v) {
+std::vector<std::string> split_items(const std::string& flag, const std::string& v, char sep) {
   std::vector<std::string> out;
-  std::stringstream ss(v);
-  for (std::string item; std::getline(ss, item, ',');) out.push_back(item);
-  return out;
+  for (std::size_t start = 0;;) {
+    const std::size_t end = v.find(sep, start);
+    out.push_back(v.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (out.back().empty())
+      die(flag + " holds \"" + v + "\", which has an empty item; expected items separated by a single '" + std::string(1, sep) +
+          "', none at either end");
+    if (end == std::string::npos) return out;
+    start = end + 1;
+  }
 }
+
+std::vector<std::string> split_commas(const std::string& flag, const std::string& v) { return split_items(flag, v, ','); }
 
 }  // namespace infercast::cli

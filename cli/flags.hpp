@@ -66,7 +66,10 @@ json integer(const std::string& flag, const std::string& text);
 json number(const std::string& flag, const std::string& text);
 // A preset id as it is, or a file's JSON (exit 2 naming the file when it does not parse).
 json document(const std::string& text);
-std::vector<std::string> split_commas(const std::string& text);
+// `text` split at each `sep`, every item kept; exit 2 naming the flag when an item is empty (a separator at either
+// end or two together: "int4," is refused, never read as "int4").
+std::vector<std::string> split_items(const std::string& flag, const std::string& text, char sep);
+std::vector<std::string> split_commas(const std::string& flag, const std::string& text);
 // "WxH[xN],..." to workload.images.
 json images_value(const std::string& flag, const std::string& text);
 

@@ -87,7 +87,7 @@ void add_convert_mla(const Args& a, json& req) {
   const std::string v = a.one("--convert-mla");
   json c = json::object();
   if (v != "default") {
-    const auto parts = split_commas(v);
+    const auto parts = split_commas("--convert-mla", v);
     if (parts.size() != 5) die("--convert-mla holds \"" + v + "\"; expected default or Q_RANK,KV_RANK,NOPE,ROPE,V (five integers)");
     const char* keys[] = {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"};
     for (int i = 0; i < 5; ++i) c[keys[i]] = integer("--convert-mla", parts[i]);

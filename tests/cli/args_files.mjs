@@ -74,6 +74,25 @@ const cases = {
     assert.equal(s.status, 0, s.stderr);
     assert.equal(JSON.parse(s.stdout).sample.count, 1);
   },
+
+  // #12: a list with an empty item (a separator at an end, or two together) is refused, naming the flag.
+  empty_items() {
+    const lm = ['--model', 'llama-3.2-1b', '--hardware', 'nvidia-h100-sxm'];
+    const gemma = ['analyze', '--model', 'gemma-3n-e4b', '--hardware', 'nvidia-h100-sxm'];
+    const empty = (flag, value, sep) =>
+      `infercast: ${flag} holds "${value}", which has an empty item; expected items separated by a single '${sep}', none at either end\n`;
+    refused(run([...gemma, '--images', '896x896x']), empty('--images', '896x896x', 'x'));
+    refused(run([...gemma, '--images', '896x896x1x']), empty('--images', '896x896x1x', 'x'));
+    refused(run([...gemma, '--images', '896x896,']), empty('--images', '896x896,', ','));
+    refused(run(['quant-sweep', ...lm, '--sweep-kv', 'int4,']), empty('--sweep-kv', 'int4,', ','));
+    refused(run(['quant-sweep', ...lm, '--sweep-kv', ',int4']), empty('--sweep-kv', ',int4', ','));
+    refused(run(['quant-sweep', ...lm, '--sweep-kv', '']), empty('--sweep-kv', '', ','));
+    refused(run(['sweep', ...lm, '--axis', 'compute_TFLOPS=1:2:3:']), empty('--axis', '1:2:3:', ':'));
+    refused(run(['sweep', ...lm, '--axis', 'compute_TFLOPS=1,2,']), empty('--axis', '1,2,', ','));
+    refused(run(['sweep', ...lm, '--objectives', 'tpot_s,,power_W']), empty('--objectives', 'tpot_s,,power_W', ','));
+    const ok = run([...gemma, '--images', '896x896x2', '--format', 'json']);
+    assert.equal(ok.status, 0, ok.stderr);
+  },
 };
 
 try {
