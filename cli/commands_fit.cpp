@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 
 #include "api/api.hpp"
 #include "cli/command.hpp"
@@ -140,10 +141,12 @@ int run_calibrate(const Args& a, const std::string& fmt) {
   json points = json::array();
   for (const auto& text : a.has("--point") ? a.values.at("--point") : std::vector<std::string>{}) {
     json p = json::object(), wl = json::object(), prec = json::object();
+    std::set<std::string> seen;
     for (const std::string& kv : split_commas("--point", text)) {
       const auto eq = kv.find('=');
       if (eq == std::string::npos) die("--point \"" + text + "\": \"" + kv + "\" is not key=value");
       const std::string k = kv.substr(0, eq), val = kv.substr(eq + 1);
+      if (!seen.insert(k).second) die("--point \"" + text + "\": key \"" + k + "\" is given twice; give it once");
       if (k == "metric") p["metric"] = val;
       else if (k == "value") {
         try {

@@ -93,6 +93,18 @@ const cases = {
     const ok = run([...gemma, '--images', '896x896x2', '--format', 'json']);
     assert.equal(ok.status, 0, ok.stderr);
   },
+
+  // #13: a key given twice in one --point is refused (the last one silently won).
+  point_repeated_key() {
+    const c = ['calibrate', '--hardware', 'nvidia-h100-sxm', '--model', 'llama-3.2-1b'];
+    refused(run([...c, '--point', 'metric=tpot_s,value=0.002,value=0.5']),
+      'infercast: --point "metric=tpot_s,value=0.002,value=0.5": key "value" is given twice; give it once\n');
+    refused(run([...c, '--point', 'metric=tpot_s,value=0.002,batch=1,batch=64']),
+      'infercast: --point "metric=tpot_s,value=0.002,batch=1,batch=64": key "batch" is given twice; give it once\n');
+    refused(run([...c, '--point', 'metric=tpot_s,value=0.002,']), /^infercast: --point holds "metric=tpot_s,value=0.002,", which has an empty item/);
+    const ok = run([...c, '--point', 'metric=tpot_s,value=0.002,batch=1', '--point', 'metric=tpot_s,value=0.004,batch=8']);
+    assert.equal(ok.status, 0, ok.stderr);
+  },
 };
 
 try {
