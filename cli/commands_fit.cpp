@@ -1,6 +1,5 @@
 // validate and calibrate: forecasts against measurements, and a device's efficiencies fitted to a user's own.
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -11,6 +10,16 @@
 #include "cli/output.hpp"
 
 namespace infercast::cli {
+
+namespace {
+
+// Writes a file a flag names, or exits 2 naming the flag, the file and why (a full disk included).
+void write_or_die(const std::string& flag, const std::string& path, const std::string& text) {
+  const std::string why = write_text_file(path, text);
+  if (!why.empty()) die(flag + ": cannot write " + path + " (" + why + ")");
+}
+
+}  // namespace
 
 int run_validate(const Args& a, const std::string& fmt) {
   json req = json::object();
@@ -45,9 +54,7 @@ int run_validate(const Args& a, const std::string& fmt) {
                                  "'runtime fits are what validate gives' (docs/forecast.md, \"Fitted over classes\")."},
                       {"collective_wait", wait},
                       {"fits", fits}};
-    std::ofstream out(a.one("--write-fits"));
-    if (!out) die("--write-fits: cannot write " + a.one("--write-fits"));
-    out << doc.dump(2) << "\n";
+    write_or_die("--write-fits", a.one("--write-fits"), doc.dump(2) + "\n");
   }
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
@@ -168,11 +175,7 @@ int run_calibrate(const Args& a, const std::string& fmt) {
   }
   if (!points.empty()) req["points"] = points;
   const json v = unwrap(call("calibrate", request_text(req)));
-  if (a.has("--save")) {
-    std::ofstream out(a.one("--save"));
-    if (!out) die("cannot write " + a.one("--save"));
-    out << v["hardware"].dump(2) << "\n";
-  }
+  if (a.has("--save")) write_or_die("--save", a.one("--save"), v["hardware"].dump(2) + "\n");
   if (fmt == "json") {
     std::cout << v.dump(2) << "\n";
     return 0;

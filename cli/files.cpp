@@ -1,6 +1,8 @@
 #include "cli/files.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -48,6 +50,20 @@ std::string read_file_prefix(const std::string& path, std::size_t limit) {
   in.read(&out[0], static_cast<std::streamsize>(limit));
   out.resize(static_cast<std::size_t>(in.gcount()));
   return out;
+}
+
+std::string write_text_file(const std::string& path, const std::string& text) {
+  errno = 0;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return errno ? std::strerror(errno) : "it cannot be opened for writing";
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.flush();
+  const int write_errno = errno;
+  const bool written = static_cast<bool>(out);
+  out.close();
+  if (written && out) return "";
+  const int e = write_errno ? write_errno : errno;
+  return e ? std::strerror(e) : "the write failed";
 }
 
 namespace {

@@ -15,6 +15,9 @@ std::string read_text_file(const std::string& path);
 std::string read_stdin();
 // Reads at most the first `limit` bytes of a file (a GGUF header, not its weights).
 std::string read_file_prefix(const std::string& path, std::size_t limit);
+// Writes `text` to `path` (created or truncated) and closes it: "" when every byte reached the file, else why not
+// ("No space left on device"), the write and the close both checked.
+std::string write_text_file(const std::string& path, const std::string& text);
 
 // The .safetensors files of a checkpoint: every *.safetensors in `path` when it is a folder, or in the folder of
 // `path` when it names one (a snapshot folder holds one checkpoint, often in shards); sorted. Empty when `path`

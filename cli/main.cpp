@@ -1,6 +1,7 @@
 // infercast: the command-line front end. Each command is one entry below: its flag groups (cli/flags.cpp), its
 // output formats and its handler; help, unknown-flag errors and --flag=value parsing follow from the tables.
 // run() is the whole CLI in-process (cli/entry.cpp holds main).
+#include <cstring>
 #include <iostream>
 
 #include "api/api.hpp"
@@ -88,7 +89,8 @@ void print_help() {
   std::cout << "  infercast COMMAND --help   the command's flags, with their defaults, ranges and choices\n"
                "  infercast --version\n\n"
                "Exit status: 0 on success, 1 for a finding the command reports (checkpoint: the config disagrees with\n"
-               "the shapes), 2 on bad input (a message on stderr names the field). --format json prints the result\n"
+               "the shapes), 2 on bad input (a message on stderr names the field) or output that could not be written\n"
+               "(a full disk: the message names the file, or says the output). --format json prints the result\n"
                "with its schema_version and version (docs/schema.md, \"Versions\").\n";
 }
 
@@ -149,9 +151,15 @@ int dispatch(int argc, char** argv) {
 
 int run(int argc, char** argv) {
   // Everything written goes through the terminal filter (cli/output.hpp), restored when the command ends.
-  const TerminalFilter out(std::cout), err(std::cerr);
+  TerminalFilter out(std::cout), err(std::cerr);
   try {
-    return dispatch(argc, argv);
+    const int status = dispatch(argc, argv);
+    // A result that did not reach stdout (a full disk, a closed pipe) is a failure, never exit 0.
+    if (const int e = out.flush()) {
+      std::cerr << "infercast: could not write the output (" << std::strerror(e) << ")\n";
+      return 2;
+    }
+    return status;
   } catch (const Exit& e) {
     std::cout.flush();
     std::cerr << "infercast: " << e.message << "\n";

@@ -1,5 +1,6 @@
 #include "cli/output.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -71,21 +72,82 @@ std::string pct(double v) {
   return b;
 }
 
+namespace {
+
+// Streams bytes through, holding a UTF-8 sequence until it is whole: ASCII but C0 controls (newline and tab kept)
+// and DEL, and every whole valid sequence but a C1 control (U+0080..U+009F), go on as they are; anything else (a
+// stray continuation byte, a lead byte not followed by its continuations, an overlong form, a surrogate, a byte
+// past U+10FFFF) becomes one '?' per byte.
+class Utf8Guard {
+ public:
+  template <class Emit>
+  bool put(unsigned char c, Emit&& emit) {
+    if (n_ > 0) {
+      if (c >= lo_ && c <= hi_) {
+        buf_[len_++] = static_cast<char>(c);
+        lo_ = 0x80, hi_ = 0xbf;
+        if (len_ < n_) return true;
+        const bool c1 = n_ == 2 && static_cast<unsigned char>(buf_[0]) == 0xc2 && static_cast<unsigned char>(buf_[1]) <= 0x9f;
+        const std::size_t len = len_;
+        n_ = len_ = 0;
+        if (c1) return emit('?');
+        for (std::size_t i = 0; i < len; ++i)
+          if (!emit(buf_[i])) return false;
+        return true;
+      }
+      if (!finish(emit)) return false;  // the sequence broke off: its bytes are '?', and `c` starts afresh
+    }
+    if (c < 0x80) return emit((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : static_cast<char>(c));
+    // The second byte's range excludes overlong forms (E0, F0), surrogates (ED) and code points past U+10FFFF (F4).
+    lo_ = 0x80, hi_ = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) {
+      n_ = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      n_ = 3;
+      if (c == 0xe0) lo_ = 0xa0;
+      if (c == 0xed) hi_ = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n_ = 4;
+      if (c == 0xf0) lo_ = 0x90;
+      if (c == 0xf4) hi_ = 0x8f;
+    } else {
+      return emit('?');  // a continuation byte alone, an overlong lead (C0, C1) or F5..FF
+    }
+    buf_[0] = static_cast<char>(c);
+    len_ = 1;
+    return true;
+  }
+  // An unfinished sequence at the end: a '?' for each of its bytes.
+  template <class Emit>
+  bool finish(Emit&& emit) {
+    const std::size_t len = len_;
+    n_ = len_ = 0;
+    for (std::size_t i = 0; i < len; ++i)
+      if (!emit('?')) return false;
+    return true;
+  }
+
+ private:
+  char buf_[4] = {};
+  std::size_t n_ = 0, len_ = 0;
+  unsigned char lo_ = 0x80, hi_ = 0xbf;
+};
+
+}  // namespace
+
 std::string clean(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7f) {
-      out += '?';
-    } else if (c == 0xc2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-               static_cast<unsigned char>(text[i + 1]) <= 0x9f) {
-      out += '?';  // a C1 control (U+0080..U+009F) in UTF-8
-      ++i;
-    } else {
-      out += text[i];
-    }
+  const auto emit = [&out](char c) {
+    out += c;
+    return true;
+  };
+  Utf8Guard guard;
+  for (const char c : text) {
+    const auto b = static_cast<unsigned char>(c);
+    guard.put(b == '\n' || b == '\t' ? 0x01 : b, emit);  // clean() is for one line: newline and tab are '?' too
   }
+  guard.finish(emit);
   return out;
 }
 
@@ -95,11 +157,18 @@ namespace infercast::cli {
 
 namespace {
 
-// Forwards to `to`, replacing C0 controls (but newline and tab), DEL and UTF-8-encoded C1 controls with '?'.
+// Forwards to `to` through a Utf8Guard (clean()'s rule, newlines and tabs kept), and remembers the first write to
+// `to` that failed, with its errno, so run() can say the output was not written rather than exit 0.
 class FilterBuf : public std::streambuf {
  public:
   explicit FilterBuf(std::streambuf* to) : to_(to) {}
-  ~FilterBuf() override { flush_pending(); }
+
+  // The end of the output: an unfinished UTF-8 sequence becomes '?'s, and `to` is flushed.
+  int finish() {
+    guard_.finish([this](char c) { return emit(c); });
+    return sync();
+  }
+  int error() const { return error_; }
 
  protected:
   int_type overflow(int_type ch) override {
@@ -111,32 +180,30 @@ class FilterBuf : public std::streambuf {
       if (!put(static_cast<unsigned char>(s[i]))) return i;
     return n;
   }
+  // A sequence split across two writes stays held: it is completed (or refused) by the bytes that follow.
   int sync() override {
-    flush_pending();
-    return to_->pubsync();
+    errno = 0;
+    if (to_->pubsync() == 0) return 0;
+    fail();
+    return -1;
   }
 
  private:
-  bool emit(char c) { return !traits_type::eq_int_type(to_->sputc(c), traits_type::eof()); }
-  void flush_pending() {
-    if (pending_) emit(static_cast<char>(0xc2));
-    pending_ = false;
+  void fail() {
+    if (!error_) error_ = errno ? errno : EIO;
+  }
+  bool emit(char c) {
+    errno = 0;
+    if (!traits_type::eq_int_type(to_->sputc(c), traits_type::eof())) return true;
+    fail();
+    return false;
   }
   bool put(unsigned char c) {
-    if (pending_) {  // after 0xC2: 0x80..0x9F make a C1 control
-      pending_ = false;
-      if (c >= 0x80 && c <= 0x9f) return emit('?');
-      if (!emit(static_cast<char>(0xc2))) return false;
-    }
-    if (c == 0xc2) {
-      pending_ = true;
-      return true;
-    }
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) return emit('?');
-    return emit(static_cast<char>(c));
+    return guard_.put(c, [this](char x) { return emit(x); });
   }
   std::streambuf* to_;
-  bool pending_ = false;
+  Utf8Guard guard_;
+  int error_ = 0;
 };
 
 }  // namespace
@@ -146,7 +213,15 @@ TerminalFilter::TerminalFilter(std::ostream& stream)
   stream_.rdbuf(filter_.get());
 }
 
+int TerminalFilter::flush() {
+  auto* f = static_cast<FilterBuf*>(filter_.get());
+  f->finish();
+  stream_.flush();
+  return f->error() ? f->error() : stream_ ? 0 : EIO;
+}
+
 TerminalFilter::~TerminalFilter() {
+  static_cast<FilterBuf*>(filter_.get())->finish();
   stream_.flush();
   stream_.rdbuf(original_);
 }

@@ -22,7 +22,8 @@ std::string pct(double v);                   // +12.3%
 // value (null, with its reason) printed as unknown, never as 0.
 void print_cost_line(const json& cost);
 // Text that came from a file (a model's name, a GGUF's general.name): control characters (ESC and the rest of
-// C0, DEL, C1) become '?', so a file cannot move the cursor or recolour the terminal.
+// C0, DEL, C1) become '?', and so does every byte that is not part of valid UTF-8 (a bare 0x9B is an 8-bit CSI to a
+// terminal that is not in UTF-8 mode), so a file cannot move the cursor or recolour the terminal.
 std::string clean(const std::string& text);
 
 // While it lives, everything written to `stream` passes through clean()'s rule byte by byte (newlines and tabs kept):
@@ -33,6 +34,9 @@ class TerminalFilter {
   ~TerminalFilter();
   TerminalFilter(const TerminalFilter&) = delete;
   TerminalFilter& operator=(const TerminalFilter&) = delete;
+  // Flushes the stream to its destination: 0 when everything written so far reached it, else the errno of the
+  // first write that failed (ENOSPC on a full disk; EIO when the system gave no reason).
+  int flush();
 
  private:
   std::ostream& stream_;

@@ -64,6 +64,45 @@ const cases = {
     assert.match(s.stdout, /"concurrency": 3\b/);
   },
 
+  // #4: a file or stdout that cannot be written (a full disk) fails with a message naming it, never exit 0.
+  write_errors() {
+    if (!fs.existsSync('/dev/full')) return console.log('no /dev/full: skipped');
+    const full = fs.openSync('/dev/full', 'w');
+    const r = run(['models', '--format', 'json'], { stdio: ['ignore', full, 'pipe'] });
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr, 'infercast: could not write the output (No space left on device)\n');
+    const t = run(['models'], { stdio: ['ignore', full, 'pipe'] });
+    assert.equal(t.status, 2);
+    const c = run(['calibrate', '--hardware', 'nvidia-h100-sxm', '--model', 'llama-3.2-1b', '--point', 'metric=tpot_s,value=0.002', '--save', '/dev/full']);
+    refused(c, 'infercast: --save: cannot write /dev/full (No space left on device)\n');
+    const w = run(['validate', '--csv', threeSources, '--no-cross-validate', '--write-fits', '/dev/full']);
+    refused(w, 'infercast: --write-fits: cannot write /dev/full (No space left on device)\n');
+    refused(run(['validate', '--csv', threeSources, '--no-cross-validate', '--write-fits', path.join(tmp, 'no/such/dir.json')]),
+      /^infercast: --write-fits: cannot write .*no\/such\/dir\.json \(No such file or directory\)\n$/);
+    // A file that can be written still is, and says so.
+    const saved = path.join(tmp, 'mine.json');
+    const ok = run(['calibrate', '--hardware', 'nvidia-h100-sxm', '--model', 'llama-3.2-1b', '--point', 'metric=tpot_s,value=0.002', '--save', saved]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /Saved the calibrated device to /);
+    assert.equal(typeof JSON.parse(fs.readFileSync(saved, 'utf8')), 'object');
+  },
+
+  // #8: a byte that is not part of valid UTF-8 (a bare 0x9B is an 8-bit CSI) never reaches the terminal.
+  raw_c1_bytes() {
+    const a = shell('"$0" analyze --model llama-3.2-1b --batch "$(printf \'\\233[31m\')"');
+    assert.equal(a.status, 2);
+    assert.ok(!a.stderr.includes(0x9b), a.stderr.toString('hex'));
+    assert.equal(a.stderr.toString('utf8'), 'infercast: --batch holds "?[31m"; expected an integer\n');
+    const b = shell('"$0" analyze "$(printf -- \'--bo\\23331mgus\')"');
+    assert.equal(b.status, 2);
+    assert.ok(!b.stderr.includes(0x9b), b.stderr.toString('hex'));
+    assert.match(b.stderr.toString('utf8'), /^infercast: unknown option --bo\?31mgus for/);
+    // A truncated sequence, an overlong form, a surrogate, a stray continuation, F8 and C1: one '?' a byte; whole characters (é, €, an emoji) pass as they are.
+    const c = shell('"$0" analyze --model llama-3.2-1b --batch "$(printf \'\\342\\202x\\300\\257\\355\\240\\200\\370é€😀\\302\\233\')"');
+    assert.equal(c.status, 2);
+    assert.equal(c.stderr.toString('utf8'), 'infercast: --batch holds "??x??????é€😀?"; expected an integer\n');
+  },
+
   // #11: --keep (how many sampled points a sweep lists) is sweep's; pareto lists only the front and refuses it.
   pareto_keep() {
     const base = ['--model', 'llama-3.2-1b', '--hardware', 'nvidia-h100-sxm', '--axis', 'compute_TFLOPS=1,2', '--keep', '7'];
