@@ -61,13 +61,14 @@ int run_validate(const Args& a, const std::string& fmt) {
     return 0;
   }
   if (fmt == "csv") {
+    // The text cells come from the user's CSV: quoted as RFC 4180 asks, a formula's first character neutralized.
+    const auto cell = [](const json& x) { return csv_text(x.get<std::string>()); };
     std::cout << "row_id,group,model,hardware,weights,batch,prompt,gen,metric,unit,measured,forecast,error\n";
     for (const auto& r : v["rows"]) {
       if (!r["covered"].get<bool>()) continue;
-      std::cout << r["row_id"].get<std::string>() << "," << r["group"].get<std::string>() << "," << r["model_id"].get<std::string>()
-                << "," << r["hardware_id"].get<std::string>() << "," << r["weights"].get<std::string>() << "," << r["batch"] << ","
-                << r["prompt"] << "," << r["gen"] << "," << r["metric"].get<std::string>() << ",\"" << r["unit"].get<std::string>()
-                << "\"," << r["measured"] << "," << r["forecast"] << "," << r["error"] << "\n";
+      std::cout << cell(r["row_id"]) << "," << cell(r["group"]) << "," << cell(r["model_id"]) << "," << cell(r["hardware_id"]) << ","
+                << cell(r["weights"]) << "," << r["batch"] << "," << r["prompt"] << "," << r["gen"] << "," << cell(r["metric"]) << ","
+                << csv_text(r["unit"].get<std::string>(), true) << "," << r["measured"] << "," << r["forecast"] << "," << r["error"] << "\n";
     }
     return 0;
   }

@@ -151,6 +151,16 @@ std::string clean(const std::string& text) {
   return out;
 }
 
+std::string csv_text(const std::string& text, bool quote) {
+  std::string cell = text;
+  if (!cell.empty() && (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@' || cell[0] == '\t' || cell[0] == '\r'))
+    cell.insert(0, 1, '\'');
+  if (!quote && cell.find_first_of(",\"\r\n") == std::string::npos) return cell;
+  std::string out = "\"";
+  for (const char c : cell) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 }  // namespace infercast::cli
 
 namespace infercast::cli {

@@ -26,6 +26,11 @@ void print_cost_line(const json& cost);
 // terminal that is not in UTF-8 mode), so a file cannot move the cursor or recolour the terminal.
 std::string clean(const std::string& text);
 
+// A CSV cell of text that came from the user (RFC 4180): quoted when it holds a comma, a quote or a line break (or
+// always, with `quote`), its quotes doubled; a cell a spreadsheet would take for a formula (its first character =,
+// +, -, @, tab or carriage return) gets a leading apostrophe, as OWASP's "CSV injection" advice has it.
+std::string csv_text(const std::string& text, bool quote = false);
+
 // While it lives, everything written to `stream` passes through clean()'s rule byte by byte (newlines and tabs kept):
 // no file can put an escape sequence on the terminal, whichever output path printed its text.
 class TerminalFilter {

@@ -87,6 +87,27 @@ const cases = {
     assert.equal(typeof JSON.parse(fs.readFileSync(saved, 'utf8')), 'object');
   },
 
+  // #7: validate --format csv: cells from the user's CSV quoted (RFC 4180) and never a spreadsheet formula.
+  validate_csv_cells() {
+    const lines = fs.readFileSync(threeSources, 'utf8').split('\n');
+    const ids = ['"1,=HYPERLINK(""x"")"', '=1+1', '"@SUM(A1) ""q"""', '-2+3'];
+    for (let i = 0; i < ids.length; i++) lines[i + 1] = ids[i] + lines[i + 1].slice(lines[i + 1].indexOf(','));
+    const f = path.join(tmp, 'inj.csv');
+    fs.writeFileSync(f, lines.slice(0, ids.length + 1).join('\n') + '\n');
+    const r = run(['validate', '--csv', f, '--no-cross-validate', '--format', 'csv']);
+    assert.equal(r.status, 0, r.stderr);
+    const out = r.stdout.trimEnd().split('\n');
+    const head = csvFields(out[0]);
+    assert.equal(head.length, 13);
+    const rows = out.slice(1).map(csvFields);
+    assert.equal(rows.length, ids.length);
+    for (const row of rows) assert.equal(row.length, head.length, JSON.stringify(row));
+    assert.deepEqual(rows.map((x) => x[0]), ['1,=HYPERLINK("x")', "'=1+1", `'@SUM(A1) "q"`, "'-2+3"]);
+    assert.ok(out[1].startsWith('"1,=HYPERLINK(""x"")",'), out[1]);
+    assert.ok(out[3].startsWith(`"'@SUM(A1) ""q""",`), out[3]);
+    for (const row of rows) assert.doesNotMatch(row.slice(1).join(','), /(^|,)[=+@]/);
+  },
+
   // #8: a byte that is not part of valid UTF-8 (a bare 0x9B is an 8-bit CSI) never reaches the terminal.
   raw_c1_bytes() {
     const a = shell('"$0" analyze --model llama-3.2-1b --batch "$(printf \'\\233[31m\')"');
