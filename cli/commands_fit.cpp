@@ -27,7 +27,7 @@ int run_validate(const Args& a, const std::string& fmt) {
     try {
       req["csv"] = read_text_file(a.one("--csv"));
     } catch (const InputError& e) {
-      die(e.what());
+      die(std::string(e.what()) + " [" + e.code() + "]");
     }
   }
   apply_simple_flags(a, req);
@@ -143,8 +143,11 @@ int run_calibrate(const Args& a, const std::string& fmt) {
   apply_simple_flags(a, req);
   if (a.has("--model")) req["model"] = document(a.one("--model"));
   if (a.has("--measurements")) {
-    if (!file_exists(a.one("--measurements"))) die("--measurements: cannot read " + a.one("--measurements"));
-    req["measurements"] = read_text_file(a.one("--measurements"));
+    try {
+      req["measurements"] = read_text_file(a.one("--measurements"));
+    } catch (const InputError& e) {
+      die("--measurements: " + std::string(e.what()) + " [" + e.code() + "]");
+    }
   }
   json points = json::array();
   for (const auto& text : a.has("--point") ? a.values.at("--point") : std::vector<std::string>{}) {

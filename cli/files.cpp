@@ -14,9 +14,24 @@
 
 namespace infercast {
 
+namespace {
+bool readable_kind(mode_t mode) { return S_ISREG(mode) || S_ISFIFO(mode) || S_ISCHR(mode); }
+
+// Refuses what no read should take as a file's text: a missing path (with the system's reason), a folder (an
+// ifstream opens one and reads it as empty), a block device or a socket.
+void check_readable(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw InputError("cli.unreadable_file", "", "cannot read " + path + " (" + std::strerror(errno) + ")");
+  if (S_ISDIR(st.st_mode)) throw InputError("cli.unreadable_file", "", "cannot read " + path + ": it is a folder; expected a file");
+  if (!readable_kind(st.st_mode))
+    throw InputError("cli.unreadable_file", "", "cannot read " + path + ": it is not a file, a pipe or a character device");
+}
+}  // namespace
+
 bool file_exists(const std::string& path) {
   struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  return ::stat(path.c_str(), &st) == 0 && readable_kind(st.st_mode);
 }
 
 namespace {
@@ -36,6 +51,7 @@ std::string read_bounded(std::istream& in, const std::string& what) {
 }  // namespace
 
 std::string read_text_file(const std::string& path) {
+  check_readable(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cli.unreadable_file", "", "cannot read " + path);
   return read_bounded(in, path);
@@ -44,6 +60,7 @@ std::string read_text_file(const std::string& path) {
 std::string read_stdin() { return read_bounded(std::cin, "standard input"); }
 
 std::string read_file_prefix(const std::string& path, std::size_t limit) {
+  check_readable(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError("cli.unreadable_file", "", "cannot read " + path);
   std::string out(limit, '\0');

@@ -7,13 +7,18 @@
 
 namespace infercast {
 
+// Whether `path` names something to read: a regular file, a named pipe (a shell's process substitution, <(cat
+// hw.json), is /dev/fd/N) or a character device (/dev/stdin, /dev/null). Not a folder, and not a missing path (a
+// preset id).
 bool file_exists(const std::string& path);
-// Reads a whole file of at most limit::kRequestBytes; throws InputError("cli.unreadable_file") naming the path, or
-// cli.too_large past the limit (a device such as /dev/zero included: at most limit + 1 bytes are ever read).
+// Reads a whole file of at most limit::kRequestBytes; throws InputError("cli.unreadable_file") naming the path (a
+// folder, a block device or a socket is refused as such, never read as empty), or cli.too_large past the limit (a
+// device such as /dev/zero included: at most limit + 1 bytes are ever read). A named pipe is read until its writer
+// closes it; with no writer, the read waits for one, as cat does.
 std::string read_text_file(const std::string& path);
 // Standard input, within the same limit.
 std::string read_stdin();
-// Reads at most the first `limit` bytes of a file (a GGUF header, not its weights).
+// Reads at most the first `limit` bytes of a file (a GGUF header, not its weights); refuses what read_text_file does.
 std::string read_file_prefix(const std::string& path, std::size_t limit);
 // Writes `text` to `path` (created or truncated) and closes it: "" when every byte reached the file, else why not
 // ("No space left on device"), the write and the close both checked.

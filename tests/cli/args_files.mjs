@@ -124,6 +124,41 @@ const cases = {
     assert.equal(c.stderr.toString('utf8'), 'infercast: --batch holds "??x??????é€😀?"; expected an integer\n');
   },
 
+  // #9: a folder is refused (it was read as an empty file); a pipe (process substitution) is read like a file.
+  not_regular_files() {
+    const dir = path.join(tmp, 'adir');
+    fs.mkdirSync(dir);
+    const folder = `cannot read ${dir}: it is a folder; expected a file [cli.unreadable_file]`;
+    refused(run(['call', 'analyze', '--request', dir]), `infercast: ${folder}\n`);
+    refused(run(['call', 'gguf', '--request', dir]), `infercast: ${folder}\n`);
+    refused(run(['validate', '--csv', dir]), `infercast: ${folder}\n`);
+    refused(run(['calibrate', '--hardware', 'apple-m2-ultra', '--model', 'llama-2-7b', '--measurements', dir]), `infercast: --measurements: ${folder}\n`);
+    const gguf = path.join(tmp, 'x.gguf');
+    fs.mkdirSync(gguf);
+    refused(run(['analyze', '--model', gguf]), `infercast: cannot read ${gguf}: it is a folder; expected a file\n`);
+    refused(run(['call', 'analyze', '--request', path.join(tmp, 'missing.json')]),
+      `infercast: cannot read ${path.join(tmp, 'missing.json')} (No such file or directory) [cli.unreadable_file]\n`);
+    // A file, its bytes through a pipe (bash's <(cat FILE) is /dev/fd/N), and /dev/stdin: the same result.
+    const hw = path.join(root, 'presets/hardware/nvidia-h100-sxm.json');
+    const args = '--model llama-3.2-1b --format json';
+    const file = shell(`"$0" analyze ${args} --hardware "$1"`, hw);
+    const pipe = shell(`"$0" analyze ${args} --hardware <(cat "$1")`, hw);
+    const stdin = shell(`"$0" analyze ${args} --hardware /dev/stdin < "$1"`, hw);
+    assert.equal(file.status, 0, file.stderr.toString());
+    assert.equal(pipe.status, 0, pipe.stderr.toString());
+    assert.equal(stdin.status, 0, stdin.stderr.toString());
+    assert.equal(pipe.stdout.toString(), file.stdout.toString());
+    assert.equal(stdin.stdout.toString(), file.stdout.toString());
+    const req = path.join(tmp, 'req.json');
+    fs.writeFileSync(req, '{"model": "llama-3.2-1b", "hardware": "nvidia-h100-sxm"}');
+    const viaPipe = shell('"$0" call analyze --request <(cat "$1")', req);
+    assert.equal(viaPipe.status, 0, viaPipe.stderr.toString());
+    assert.equal(viaPipe.stdout.toString(), run(['call', 'analyze', '--request', req]).stdout);
+    const meas = shell('"$0" calibrate --hardware apple-m2-ultra --model llama-2-7b --measurements <(cat "$1") --format json',
+      data('vllm-bench-serve-no-concurrency.txt'));
+    assert.equal(meas.status, 0, meas.stderr.toString());
+  },
+
   // #11: --keep (how many sampled points a sweep lists) is sweep's; pareto lists only the front and refuses it.
   pareto_keep() {
     const base = ['--model', 'llama-3.2-1b', '--hardware', 'nvidia-h100-sxm', '--axis', 'compute_TFLOPS=1,2', '--keep', '7'];
