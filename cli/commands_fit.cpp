@@ -1,4 +1,5 @@
 // validate and calibrate: forecasts against measurements, and a device's efficiencies fitted to a user's own.
+#include <cctype>
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -19,6 +20,52 @@ void write_or_die(const std::string& flag, const std::string& path, const std::s
   if (!why.empty()) die(flag + ": cannot write " + path + " (" + why + ")");
 }
 
+// A summary table's row: a group with no rows has no errors to show ("-", never 0.0%).
+std::vector<std::string> summary_row(const std::string& name, const json& g) {
+  const int n = g["rows"].get<int>();
+  if (n == 0) return {name, "0", "-", "-", "-"};
+  return {name, std::to_string(n), pct(g["median_abs_error"].get<double>()).substr(1), pct(g["p90_abs_error"].get<double>()).substr(1),
+          pct(g["median_signed_error"].get<double>())};
+}
+
+// --class, --device and --measured-runtime select rows to summarize apart: a selection of no covered row (a typo)
+// would show 0.0% errors, so it is refused, naming the flag that matches nothing and what the rows hold.
+void check_selection(const Args& a, const json& v) {
+  if (!v.contains("selection")) return;
+  int selected = 0;
+  for (const auto& g : v["selection"]["groups"]) selected += g["rows"].get<int>();
+  if (selected > 0) return;
+  const auto lower = [](std::string s) {
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  struct Filter {
+    const char* flag;
+    const char* field;
+    bool fold;  // runtimes match whatever their case
+  };
+  std::vector<std::string> given;
+  for (const Filter& f : {Filter{"--class", "hardware_class", false}, Filter{"--device", "hardware_id", false},
+                          Filter{"--measured-runtime", "runtime", true}}) {
+    if (!a.has(f.flag)) continue;
+    given.push_back(std::string(f.flag) + " " + quote_text(a.one(f.flag), 200));
+    std::set<std::string> held;
+    for (const auto& r : v["rows"])
+      if (r["covered"].get<bool>() && r.contains(f.field) && r[f.field].is_string() && !r[f.field].get<std::string>().empty())
+        held.insert(f.fold ? lower(r[f.field].get<std::string>()) : r[f.field].get<std::string>());
+    const std::string want = f.fold ? lower(a.one(f.flag)) : a.one(f.flag);
+    if (held.count(want)) continue;
+    std::string list;
+    std::size_t i = 0;
+    for (const auto& h : held) list += (i++ == 0 ? "" : i == held.size() ? " or " : ", ") + h;
+    die(std::string(f.flag) + " holds " + quote_text(a.one(f.flag), 200) + ", which no forecast row has" +
+        (held.empty() ? "; these measurements have no forecast row" : "; expected " + list));
+  }
+  std::string both;
+  for (std::size_t i = 0; i < given.size(); ++i) both += (i == 0 ? "" : i + 1 == given.size() ? " and " : ", ") + given[i];
+  die(both + " select no forecast row together; each matches rows alone");
+}
+
 }  // namespace
 
 int run_validate(const Args& a, const std::string& fmt) {
@@ -33,6 +80,7 @@ int run_validate(const Args& a, const std::string& fmt) {
   apply_simple_flags(a, req);
   if (a.has("--no-cross-validate")) req["cross_validate"] = false;
   const json v = unwrap(call("validate", request_text(req)));
+  check_selection(a, v);
   // --fit FILE: the class fits of every runtime, as presets/defaults/runtime_fits.json holds them.
   if (a.has("--write-fits")) {
     // "N rows from S1, S2": what a fit was made over.
@@ -91,9 +139,7 @@ int run_validate(const Args& a, const std::string& fmt) {
   for (const auto& [why, n] : reasons) std::cout << "\n  " << n << " x " << why;
   std::cout << "\n\n";
   std::vector<std::vector<std::string>> sum = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
-  for (const auto& g : v["groups"])
-    sum.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
-                   pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+  for (const auto& g : v["groups"]) sum.push_back(summary_row(g["group"], g));
   std::cout << "In sample (the shipped defaults, fitted with every source):\n";
   print_table(sum);
   if (v.contains("selection")) {
@@ -102,16 +148,12 @@ int run_validate(const Args& a, const std::string& fmt) {
               << (sel["hardware_id"] != "" ? " device " + sel["hardware_id"].get<std::string>() : "")
               << (sel["runtime_id"] != "" ? " runtime " + sel["runtime_id"].get<std::string>() : "") << "\n";
     std::vector<std::vector<std::string>> s2 = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
-    for (const auto& g : sel["groups"])
-      s2.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
-                    pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+    for (const auto& g : sel["groups"]) s2.push_back(summary_row(g["group"], g));
     std::cout << "In sample:\n";
     print_table(s2);
     if (sel.contains("loso_groups")) {
       std::vector<std::vector<std::string>> s3 = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
-      for (const auto& g : sel["loso_groups"])
-        s3.push_back({g["group"], std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
-                      pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+      for (const auto& g : sel["loso_groups"]) s3.push_back(summary_row(g["group"], g));
       std::cout << "Leaving each source out:\n";
       print_table(s3);
     }
@@ -119,9 +161,7 @@ int run_validate(const Args& a, const std::string& fmt) {
   if (v.contains("cross_validation")) {
     const json& cv = v["cross_validation"];
     std::vector<std::vector<std::string>> loso = {{"group", "rows", "median |error|", "p90 |error|", "median error"}};
-    for (const auto& [name, g] : cv["groups"].items())
-      loso.push_back({name, std::to_string(g["rows"].get<int>()), pct(g["median_abs_error"].get<double>()).substr(1),
-                      pct(g["p90_abs_error"].get<double>()).substr(1), pct(g["median_signed_error"].get<double>())});
+    for (const auto& [name, g] : cv["groups"].items()) loso.push_back(summary_row(name, g));
     std::cout << "\nLeave one source out (each source's rows forecast with every fit made without them; the figure we quote):\n";
     print_table(loso);
     std::vector<std::vector<std::string>> src = {{"source", "rows", "in sample", "left out"}};

@@ -159,6 +159,23 @@ const cases = {
     assert.equal(meas.status, 0, meas.stderr.toString());
   },
 
+  // #10: --device, --class or --measured-runtime selecting no row is refused (it showed 0.0% errors).
+  validate_empty_selection() {
+    const v = ['validate', '--csv', threeSources, '--no-cross-validate'];
+    refused(run([...v, '--device', 'nope']),
+      /^infercast: --device holds "nope", which no forecast row has; expected [a-z0-9-]+(, [a-z0-9-]+)* or [a-z0-9-]+\n$/);
+    refused(run([...v, '--measured-runtime', 'nope']), /^infercast: --measured-runtime holds "nope", which no forecast row has; expected .*tensorrt-llm\n$/);
+    refused(run([...v, '--class', 'nope']), /^infercast: --class holds "nope", which no forecast row has; expected /);
+    const all = JSON.parse(run([...v, '--format', 'json']).stdout);
+    const row = (f) => all.rows.find((r) => r.covered && r[f]);
+    const other = all.rows.find((r) => r.covered && r.runtime.toLowerCase() !== row('runtime').runtime.toLowerCase() && r.hardware_id !== row('hardware_id').hardware_id);
+    refused(run([...v, '--device', row('hardware_id').hardware_id, '--measured-runtime', other.runtime]),
+      /^infercast: --device "[^"]+" and --measured-runtime "[^"]+" select no forecast row together; each matches rows alone\n$/);
+    const ok = run([...v, '--device', row('hardware_id').hardware_id]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.match(ok.stdout, /Selection: device /);
+  },
+
   // #11: --keep (how many sampled points a sweep lists) is sweep's; pareto lists only the front and refuses it.
   pareto_keep() {
     const base = ['--model', 'llama-3.2-1b', '--hardware', 'nvidia-h100-sxm', '--axis', 'compute_TFLOPS=1,2', '--keep', '7'];
