@@ -18,19 +18,6 @@
 
 namespace infercast {
 
-ModelPreset parse_preset_at(const json& doc, const std::string& path, const std::string& code_prefix) {
-  try {
-    return parse_model_preset(doc);
-  } catch (const InputError& e) {
-    // The preset reader names its fields from the document's root ("/stated_params/total") with its own prefix.
-    const std::string& code = e.code();
-    const std::string kind = code.substr(code.find('.') + 1);
-    const std::string message = e.what();
-    const bool named = !e.path().empty() && message.rfind(e.path(), 0) == 0;
-    throw InputError(code_prefix + "." + kind, path + e.path(), named ? path + message : path + ": " + message);
-  }
-}
-
 ResolvedModel resolve_model(Reader& r) {
   const json* v = r.raw("model");
   if (!v) r.fail("model", "missing_field", r.child_path("model") + " is missing; expected a preset id or a config.json object");
@@ -51,7 +38,7 @@ ResolvedModel resolve_model(Reader& r) {
   } else if (v->is_object()) {
     // A preset document (with its config) or a bare Hugging Face config.json.
     if (v->contains("schema_version") && v->contains("config")) {
-      ModelPreset p = parse_preset_at(*v, r.child_path("model"), r.code_prefix());
+      ModelPreset p = parse_model_preset(*v, r.child_path("model"), r.code_prefix());
       out.spec = parse_model_config(p.config, r.child_path("model") + "/config");
       out.id = p.id;
       out.name = p.name;

@@ -10,7 +10,6 @@
 #include "cost/cost.hpp"
 #include "hardware/hardware.hpp"
 #include "io/json_reader.hpp"
-#include "io/model_config.hpp"
 #include "parallel/parallel.hpp"
 #include "quant/weight_format.hpp"
 #include "runtime/runtime.hpp"
@@ -28,9 +27,6 @@ struct ResolvedModel {
   std::string stated_total, stated_active;
 };
 ResolvedModel resolve_model(Reader& r);
-// A model preset document given in a request at `path` (/model, /speculative/model, /points/3/model): read as
-// parse_model_preset reads it, its errors naming the request's pointer and carrying the request's code prefix.
-ModelPreset parse_preset_at(const json& doc, const std::string& path, const std::string& code_prefix);
 
 // The request's "hardware": a preset id or a hardware object (parsed into `storage`); nullptr when absent.
 const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage);

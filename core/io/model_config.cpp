@@ -1042,11 +1042,12 @@ ModelSpec parse_model_config(const json& config, const std::string& path) {
   }
 }
 
-ModelPreset parse_model_preset(const json& doc) {
-  Reader r(doc, "", "preset");
+ModelPreset parse_model_preset(const json& doc, const std::string& path, const std::string& code_prefix) {
+  Reader r(doc, path, code_prefix);
   ModelPreset p;
   const auto version = r.positive_int("schema_version");
-  if (version != 1) r.fail("schema_version", "unsupported", "/schema_version holds " + std::to_string(version) + "; expected 1");
+  if (version != 1)
+    r.fail("schema_version", "unsupported", r.child_path("schema_version") + " holds " + std::to_string(version) + "; expected 1");
   p.id = r.string("id");
   p.name = r.string("name");
   p.source = r.string("source");

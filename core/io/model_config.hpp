@@ -27,6 +27,8 @@ struct ModelPreset {
   json config;
 };
 
-ModelPreset parse_model_preset(const json& doc);
+// A preset document read at `path` in a larger document (a request's /model, /speculative/model): its errors name
+// that pointer and carry `code_prefix` (a preset file: "" and "preset").
+ModelPreset parse_model_preset(const json& doc, const std::string& path = "", const std::string& code_prefix = "preset");
 
 }  // namespace infercast
