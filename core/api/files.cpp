@@ -19,23 +19,24 @@ json api_checkpoint(const json& req) {
   const json* mv = r.raw("model");
   r.reject_unknown();
   json config;
+  std::string config_path = "/model";
   if (mv && mv->is_string()) {
     const ModelPreset* p = find_model_preset(mv->get<std::string>());
     if (!p)
       throw InputError("request.unknown_preset", "/model", "/model holds " + quote_text(mv->get<std::string>(), 200) + ", which is not a model preset; run `infercast models` for the list");
     config = p->config;
   } else if (mv && mv->is_object()) {
-    // A preset document's config, or a bare config.json: checked here, so that its errors name the request's pointer
-    // (/model/config/..., /model/...) rather than the checkpoint reader's.
+    // A preset document's config, or a bare config.json: its errors name the request's pointer (/model/config/...,
+    // /model/...), which the checkpoint reader is given.
     const bool preset = mv->contains("schema_version") && mv->contains("config");
     config = preset ? mv->at("config") : *mv;
     if (!config.is_object())
       throw InputError("request.wrong_type", "/model/config", "/model/config holds " + describe(config) + "; expected a config.json object");
-    parse_model_config(config, preset ? "/model/config" : "/model");
+    if (preset) config_path = "/model/config";
   } else if (mv) {
     throw InputError("request.wrong_type", "/model", "/model holds " + describe(*mv) + "; expected a preset id or a config.json object");
   }
-  return safetensors_checkpoint(*rows, mv ? &config : nullptr);
+  return safetensors_checkpoint(*rows, mv ? &config : nullptr, config_path);
 }
 
 // A config.json's text as a file holds it, in JSON as Python writes it (NaN, Infinity): checked as a model config

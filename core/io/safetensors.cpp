@@ -239,7 +239,7 @@ json safetensors_header_json(const SafetensorsHeader& h) {
   return {{"header_bytes", h.header_bytes}, {"data_bytes", h.data_bytes}, {"metadata", h.metadata}, {"tensors", rows}};
 }
 
-json safetensors_checkpoint(const json& rows, const json* config) {
+json safetensors_checkpoint(const json& rows, const json* config, const std::string& config_path) {
   if (!rows.is_array() || rows.empty())
     throw InputError("safetensors.bad_value", "/tensors", "/tensors holds " + describe(rows) + "; expected a non-empty array of [name, dtype, shape] rows");
   if (rows.size() > limit::kCheckpointTensors)
@@ -395,7 +395,7 @@ json safetensors_checkpoint(const json& rows, const json* config) {
   }
 
   // The config against the shapes.
-  const ModelSpec m = parse_model_config(cfg, config ? "/config" : "/safetensors/config");
+  const ModelSpec m = parse_model_config(cfg, config ? config_path : "/safetensors/config");
   const std::uint64_t from_config = static_cast<std::uint64_t>(count_params(m).total);
   // Multi-token-prediction layers follow the model's layers in the checkpoint (DeepSeek-V3's layer 61); they are
   // reported apart, as the model's parameter count leaves them out.

@@ -44,7 +44,8 @@ json safetensors_header_json(const SafetensorsHeader& h);
 //  by_class}, "config" (the one given, or one inferred from the tensor names), "inferred" (bool), "assumed"
 //  [field names guessed], "checks" [{field, config, header, ok}], "params_from_config", "matches" (bool)}.
 // Throws InputError safetensors.bad_value for malformed rows and safetensors.unknown_layout when no config is
-// given and the names follow no layout this reader knows.
-json safetensors_checkpoint(const json& tensors, const json* config);
+// given and the names follow no layout this reader knows. A config's errors name `config_path`, the pointer to it in
+// the request (/model, /model/config).
+json safetensors_checkpoint(const json& tensors, const json* config, const std::string& config_path);
 
 }  // namespace infercast
