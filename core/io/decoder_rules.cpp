@@ -90,6 +90,31 @@ i64 rotary_dims(Reader& r, i64 head_dim) {
   return config_share(head_dim, factor);
 }
 
+std::vector<bool> read_rope_per_layer(Reader& r, i64 L) {
+  std::vector<bool> nope(static_cast<std::size_t>(L), false);
+  const std::string at = r.child_path("layer_rope_theta");
+  if (const json* thetas = r.raw("layer_rope_theta")) {
+    if (!thetas->is_array())
+      throw InputError("model.wrong_type", at, at + " holds " + describe(*thetas) + "; expected a list of RoPE bases, one per layer (0: no RoPE)");
+    if (static_cast<i64>(thetas->size()) != L)
+      throw InputError("model.invalid", at, at + " has " + std::to_string(thetas->size()) + " entries; expected one per layer (" + std::to_string(L) + ")");
+    for (std::size_t i = 0; i < thetas->size(); ++i) {
+      const json& v = (*thetas)[i];
+      if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))
+        throw InputError("model.invalid", at + "/" + std::to_string(i),
+                         at + "/" + std::to_string(i) + " holds " + describe(v) + "; expected a RoPE base of 0 (no RoPE) or more");
+      nope[i] = v.get<double>() == 0;
+    }
+  }
+  const auto flags = r.int_array_or("no_rope_layers");
+  if (!flags.empty() && static_cast<i64>(flags.size()) != L)
+    throw InputError("model.invalid", r.child_path("no_rope_layers"),
+                     r.child_path("no_rope_layers") + " has " + std::to_string(flags.size()) + " entries; expected one per layer (" +
+                         std::to_string(L) + ")");
+  for (std::size_t i = 0; i < flags.size(); ++i) nope[i] = nope[i] || flags[i] == 0;
+  return nope;
+}
+
 std::vector<bool> sliding_by_pattern(Reader& r, i64 L, i64 fallback) {
   std::vector<bool> out(static_cast<std::size_t>(L), false);
   const json* v = r.raw("sliding_window_pattern");

@@ -39,6 +39,7 @@ enum class SlidingRule {
   Alternate,      // even layers sliding, odd layers full (Gemma 2)
   Pattern,        // every sliding_window_pattern-th layer full, the rest sliding (Gemma 3)
   AttentionTypes, // GPT-Neo's attention_types: [[["global", "local"], n], ...] repeated to the layers
+  FirstOfFour,    // layers 0, 4, 8, ... full, the rest sliding (Granite SWASH's default layer_types)
 };
 // How the MLP becomes a mixture of experts.
 enum class MoeRule {
@@ -109,6 +110,9 @@ struct FamilyTraits {
   bool parallel = false;                   // attention and MLP read one norm's output; one residual add (Cohere)
   const char* parallel_key = "";           // a key that chooses the parallel block (StableLM use_parallel_residual)
   bool nope_layers = false;                // no_rope_layers / no_rope_layer_interval mark NoPE layers (SmolLM3)
+  // RoPE per layer, all layers rotating when neither key is given (Granite SWASH): layer_rope_theta's base of each
+  // layer (0: NoPE), or an earlier revision's no_rope_layers flags (0: NoPE).
+  bool rope_per_layer = false;
   bool rope_sliding_only = false;          // full-attention layers have no RoPE (Cohere 2)
   const char* experts_key = "num_local_experts";  // MoeRule::Mixtral's expert count (OLMoE: num_experts)
   // MoeRule::Mixtral applies only where experts_key holds a positive count; absent or 0, every layer is dense

@@ -201,6 +201,52 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
   granitemoe.ignored_keys = granite.ignored_keys;
   add(granitemoe);
 
+  // GraniteMoeShared: GraniteMoe's layers and, where shared_intermediate_size is positive, a shared expert beside the
+  // routed ones on every layer (shared_mlp: input_linear h -> 2 x shared_intermediate_size, gate and up, and
+  // output_linear; no bias, no gate of its own: its output is added to the mixture's).
+  FamilyTraits granitemoeshared = granitemoe;
+  granitemoeshared.model_type = "granitemoeshared";
+  granitemoeshared.architectures = {"GraniteMoeSharedForCausalLM"};
+  granitemoeshared.shared_expert_key = "shared_intermediate_size";
+  granitemoeshared.config_class = "GraniteMoeSharedConfig";
+  granitemoeshared.source = "granitemoeshared/configuration_granitemoeshared.py, modular_granitemoeshared.py (GraniteMoeSharedMLP)";
+  granitemoeshared.defaults = {{"vocab_size", 32000},      {"hidden_size", 4096},       {"intermediate_size", 11008},
+                               {"num_hidden_layers", 32},  {"num_attention_heads", 32}, {"hidden_act", "silu"},
+                               {"max_position_embeddings", 2048}, {"tie_word_embeddings", false}, {"attention_bias", false},
+                               {"num_local_experts", 8},   {"num_experts_per_tok", 2},  {"shared_intermediate_size", 0}};
+  add(granitemoeshared);
+
+  // Granite SWASH (granite_swa, Granite 4.5): Granite's layers with a learned sink logit per head on every layer
+  // (sinks, num_attention_heads wide) and sliding-window attention on the layers layer_types names (by default all
+  // but layers 0, 4, 8, ...); layer_rope_theta gives each layer its RoPE base, 0 for none.
+  FamilyTraits granite_swa = granite;
+  granite_swa.model_type = "granite_swa";
+  granite_swa.architectures = {"GraniteSWAForCausalLM"};
+  granite_swa.sinks = true;
+  granite_swa.sliding = SlidingRule::FirstOfFour;
+  granite_swa.rope_per_layer = true;
+  granite_swa.config_class = "GraniteSWAConfig";
+  granite_swa.source = "granite_swa/modular_granite_swa.py (GraniteSWAConfig over GraniteConfig, GraniteSWAAttention's sinks)";
+  granite_swa.defaults = {{"vocab_size", 100352},     {"hidden_size", 2560},       {"intermediate_size", 8192},
+                          {"num_hidden_layers", 24},  {"num_attention_heads", 20}, {"num_key_value_heads", 4},
+                          {"hidden_act", "silu"},     {"max_position_embeddings", 8192}, {"tie_word_embeddings", true},
+                          {"attention_bias", false},  {"mlp_bias", false},         {"sliding_window", 128}};
+  add(granite_swa);
+
+  // Granite SWASH MoE (granitemoe_swa): GraniteMoeShared's layers with Granite SWASH's attention (sinks, sliding
+  // windows, RoPE per layer).
+  FamilyTraits granitemoe_swa = granitemoeshared;
+  granitemoe_swa.model_type = "granitemoe_swa";
+  granitemoe_swa.architectures = {"GraniteMoeSWAForCausalLM"};
+  granitemoe_swa.sinks = true;
+  granitemoe_swa.sliding = SlidingRule::FirstOfFour;
+  granitemoe_swa.rope_per_layer = true;
+  granitemoe_swa.config_class = "GraniteMoeSWAConfig";
+  granitemoe_swa.source = "granitemoe_swa/modular_granitemoe_swa.py (GraniteMoeSWAConfig over GraniteMoeSharedConfig)";
+  granitemoe_swa.defaults = granitemoeshared.defaults;
+  granitemoe_swa.defaults.push_back({"sliding_window", 128});
+  add(granitemoe_swa);
+
   // Command R / R+ (Cohere): attention and MLP in parallel after one LayerNorm without bias; optional per-head
   // LayerNorms of q and k (weights per head); logit_scale multiplies the logits.
   FamilyTraits cohere{"cohere", {}, {"CohereForCausalLM"}};

@@ -320,9 +320,14 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
         kinds[static_cast<std::size_t>(i)] = local[static_cast<std::size_t>(i)] && window > 0 ? LayerKind::Sliding : LayerKind::Full;
       break;
     }
+    case SlidingRule::FirstOfFour:
+      if (window > 0)
+        for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = i % 4 == 0 ? LayerKind::Full : LayerKind::Sliding;
+      break;
     case SlidingRule::None: break;
   }
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
+  if (t.rope_per_layer) nope = read_rope_per_layer(r, L);
   i64 chunk = 0;
   if (t.chunked_nope || t.nope_layers) {
     if (t.chunked_nope) chunk = r.nonneg_int_or("attention_chunk_size", 0);

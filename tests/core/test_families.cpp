@@ -2150,3 +2150,115 @@ TEST_CASE("BitNet b1.58 2B4T by hand: sub-norms, and its ternary weights in byte
   CHECK(attn_sub);
   CHECK(ffn_sub);
 }
+
+// Granite SWASH (granite_swa): GraniteSWAConfig's defaults are granite-swash-2b's sizes (24 layers of 2560, 20 heads
+// and 4 KV heads of 128, a SwiGLU MLP of 8192, a tied head of 100,352 rows), and every layer adds a sink logit per
+// head: 24 x (2 x 2560 x 2560 + 2 x 2560 x 512 + 3 x 2560 x 8192 + 2 x 2560 + 20) + 100,352 x 2560 + 2560
+// = 2,144,463,840, the 2.144B a public table of Hub totals gives the checkpoint.
+TEST_CASE("Granite SWASH by hand: sinks on every layer, sliding windows but on every fourth (granite_swa)", "[families][params]") {
+  const ModelSpec m = parse(json{{"model_type", "granite_swa"}});
+  const long long h = 2560, V = 100352;
+  const long long layer = 2 * h * 2560 + 2 * h * 512 + 3 * h * 8192 + 2 * h + 20;
+  CHECK(count_params(m).total == V * h + 24 * layer + h);
+  CHECK(count_params(m).total == 2144463840LL);
+  CHECK(m.tied_embeddings);
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    CAPTURE(i);
+    CHECK(m.layers[i].attn.sinks);
+    CHECK(m.layers[i].attn.window == (i % 4 == 0 ? 0 : 128));  // layer_types' default: full at i % 4 == 0
+    CHECK(m.layers[i].attn.rope_dim == 128);
+  }
+  // layer_types as the config writes it, and layer_rope_theta's 0 for a NoPE layer.
+  json c = {{"model_type", "granite_swa"}, {"num_hidden_layers", 4}, {"sliding_window", 512},
+            {"layer_types", {"full_attention", "sliding_attention", "full_attention", "sliding_attention"}},
+            {"layer_rope_theta", {0, 10000.0, 0, 10000}}, {"embedding_multiplier", 12.0}, {"attention_multiplier", 0.0078125},
+            {"residual_multiplier", 0.22}, {"logits_scaling", 10.0}};
+  const ModelSpec s = parse(c);
+  CHECK(s.layers[0].attn.window == 0);
+  CHECK(s.layers[1].attn.window == 512);
+  CHECK(s.layers[2].attn.window == 0);
+  CHECK(s.layers[0].attn.rope_dim == 0);
+  CHECK(s.layers[1].attn.rope_dim == 128);
+  for (const auto& w : s.warnings) CHECK(w.code != "model.unused_field");
+  // An earlier revision's no_rope_layers flags (1: RoPE, 0: none) mark the same layers.
+  c.erase("layer_rope_theta");
+  c["no_rope_layers"] = {0, 1, 0, 1};
+  CHECK(parse(c).layers[2].attn.rope_dim == 0);
+  CHECK(parse(c).layers[3].attn.rope_dim == 128);
+  // A list of the wrong length, or a negative base, names the field.
+  c.erase("no_rope_layers");
+  c["layer_rope_theta"] = {10000, 0};
+  CHECK_THROWS_WITH(parse(c), "/model/layer_rope_theta has 2 entries; expected one per layer (4)");
+  c["layer_rope_theta"] = {10000, -1, 0, 0};
+  CHECK_THROWS_WITH(parse(c), "/model/layer_rope_theta/1 holds -1; expected a RoPE base of 0 (no RoPE) or more");
+  c["layer_rope_theta"] = "10000";
+  CHECK_THROWS_WITH(parse(c), "/model/layer_rope_theta holds \"10000\" (a string); expected a list of RoPE bases, one per layer (0: no RoPE)");
+}
+
+// GraniteMoeShared (granitemoeshared): GraniteMoe's experts (input_linear E x 2I x h, output_linear E x h x I, a router
+// without bias) and, with shared_intermediate_size, one ungated-by-router SwiGLU shared expert beside them on every
+// layer; 0 (the default) leaves GraniteMoe's layer.
+TEST_CASE("GraniteMoeShared by hand: a shared expert beside GraniteMoe's mixture (granitemoeshared)", "[families][params]") {
+  const json c = small("granitemoeshared", {{"num_local_experts", 8}, {"num_experts_per_tok", 2}, {"shared_intermediate_size", 96}});
+  const ModelSpec m = parse(c);
+  const long long h = 64;
+  const long long attn = h * 64 + 2 * h * 32 + 64 * h, experts = 8 * 3 * h * 128, router = 8 * h, shared = 3 * h * 96;
+  CHECK(count_params(m).total == 2 * 1000 * h + 2 * (attn + experts + router + shared + 2 * h) + h);
+  CHECK(count_params(m).active == 2 * 1000 * h + 2 * (attn + 2 * 3 * h * 128 + router + shared + 2 * h) + h);
+  CHECK(count_params(m).experts_shared == 2 * shared);
+  CHECK(m.layers[0].ffn.n_shared == 1);
+  CHECK_FALSE(m.layers[0].ffn.shared_gate);
+  json none = c;
+  none.erase("shared_intermediate_size");
+  CHECK(parse(none).layers[0].ffn.n_shared == 0);
+  CHECK(count_params(parse(none)).total == count_params(parse(small("granitemoe", {{"num_local_experts", 8}, {"num_experts_per_tok", 2}}))).total);
+}
+
+// granite-swash-3b-a600m (granitemoe_swa): its config as a public MLX adapter checks the checkpoint's config.json key by
+// key (vocab 100,352, 28 layers of 1280, 20 heads and 4 KV heads of 64, 48 experts of 512 top 4, a shared expert of
+// 1280, tied, window 128, 8 full layers at 0, 3, 7, ..., 27). Each layer: attention 2 x 1280 x 1280 + 2 x 1280 x 256,
+// 20 sinks, experts 48 x 3 x 1280 x 512, router 48 x 1280, shared expert 3 x 1280 x 1280, two norms; with the tied
+// table and the final norm 3,020,382,000 in all and 598,171,440 active: the "3.02B / A0.598B" a public table of Hub
+// totals gives.
+TEST_CASE("Granite SWASH 3B-A600M by hand: experts, a shared expert, sinks and windows (granitemoe_swa)", "[families][params]") {
+  json types = json::array();
+  for (int i = 0; i < 28; ++i) types.push_back(i == 0 || i % 4 == 3 ? "full_attention" : "sliding_attention");
+  const json c = {{"model_type", "granitemoe_swa"}, {"architectures", {"GraniteMoeSWAForCausalLM"}}, {"vocab_size", 100352},
+                  {"hidden_size", 1280}, {"intermediate_size", 512}, {"num_hidden_layers", 28}, {"num_attention_heads", 20},
+                  {"num_key_value_heads", 4}, {"num_local_experts", 48}, {"num_experts_per_tok", 4},
+                  {"shared_intermediate_size", 1280}, {"sliding_window", 128}, {"max_position_embeddings", 8192},
+                  {"tie_word_embeddings", true}, {"embedding_multiplier", 12}, {"attention_multiplier", 0.015625},
+                  {"residual_multiplier", 0.26}, {"logits_scaling", 5}, {"layer_types", types}, {"rope_theta", 10000}};
+  const ModelSpec m = parse(c);
+  const long long h = 1280;
+  const long long attn = 2 * h * 1280 + 2 * h * 256 + 20, expert = 3 * h * 512, rest = 48 * h + 3 * h * 1280 + 2 * h;
+  CHECK(count_params(m).total == 100352 * h + 28 * (attn + 48 * expert + rest) + h);
+  CHECK(count_params(m).total == 3020382000LL);
+  CHECK(count_params(m).active == 598171440LL);
+  int full = 0;
+  for (const auto& l : m.layers) full += l.attn.window == 0;
+  CHECK(full == 8);
+  CHECK(m.layers[3].attn.window == 0);
+  CHECK(m.layers[4].attn.window == 128);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+}
+
+// ibm-research/moe-7b-1b-active-shared-experts (granitemoeshared), its sizes as two public summaries of its
+// config.json give them: 40 layers of 1536, 12 heads and 4 KV heads of 128, 62 experts of 512 top 6, a shared
+// expert of 1024, a tied table of 50,257 rows. Per layer: attention 2 x 1536 x 1536 + 2 x 1536 x 512, experts
+// 62 x 3 x 1536 x 512, router 62 x 1536, shared 3 x 1536 x 1024, two norms: 6,372,584,448 in all and
+// 1,087,761,408 active, whose parts equal those summaries' per-component figures (attention 251,658,240 and the
+// shared experts 188,743,680 over the 40 layers).
+TEST_CASE("GraniteMoeShared 7B-1B by hand (granitemoeshared)", "[families][params]") {
+  const json c = {{"model_type", "granitemoeshared"}, {"vocab_size", 50257}, {"hidden_size", 1536}, {"intermediate_size", 512},
+                  {"num_hidden_layers", 40}, {"num_attention_heads", 12}, {"num_key_value_heads", 4}, {"num_local_experts", 62},
+                  {"num_experts_per_tok", 6}, {"shared_intermediate_size", 1024}, {"tie_word_embeddings", true},
+                  {"embedding_multiplier", 12}, {"residual_multiplier", 0.22}, {"attention_multiplier", 0.0078125},
+                  {"logits_scaling", 6}};
+  const ModelSpec m = parse(c);
+  const ParamCounts p = count_params(m);
+  CHECK(p.attention == 251658240LL);
+  CHECK(p.experts_shared == 188743680LL);
+  CHECK(p.total == 6372584448LL);
+  CHECK(p.active == 1087761408LL);
+}
