@@ -121,6 +121,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // State-space models (test_hybrid.cpp): Codestral Mamba is Mistral's published 7,285,403,648.
       {"falcon-mamba-7b", 7272665088LL, 7272665088LL},
       {"codestral-mamba-7b", 7285403648LL, 7285403648LL},
+      // Granite SWASH (test_families.cpp): the 2.144B and 3.02B / A0.598B a public table of Hub totals gives.
+      {"granite-swash-2b", 2144463840LL, 2144463840LL},
+      {"granite-swash-3b-a600m", 3020382000LL, 598171440LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
