@@ -31,6 +31,9 @@ const std::vector<Arch>& archs() {
       {"gpt2", "gpt2"},           {"starcoder", "gpt_bigcode"}, {"gptneox", "gpt_neox"},
       {"phi2", "phi"},            {"bloom", "bloom"},           {"mpt", "mpt"},
       {"olmo", "olmo"},
+      // Granite SWASH, dense and MoE under one architecture (llama.cpp's granite-swa.cpp): granitemoe_swa where the
+      // file counts experts.
+      {"granite_swa", "granite_swa"},
   };
   return table;
 }
@@ -292,7 +295,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
                                                                : num("embedding_length").get<double>() / heads;
     cfg["partial_rotary_factor"] = num("rope.dimension_count").get<double>() / hd;
   }
-  if (a == "granite" || a == "granitemoe" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
+  if (a == "granite" || a == "granitemoe" || a == "granite_swa" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
       a == "glm4moe" || a == "hunyuan-moe" || a == "hunyuan-dense" || a == "smollm3" || a == "olmo2" || a == "olmoe" ||
       a == "nemotron" || a == "bitnet")
     cfg["attention_bias"] = bias;
@@ -331,6 +334,29 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   } else if (a == "hunyuan-moe") {
     put("num_experts", "expert_count", true);
     put("moe_topk", "expert_used_count", true);
+  } else if (a == "granite_swa") {
+    // Granite SWASH: experts (and a shared expert, ffn_up_shexp fused 2 x its width) where expert_count is written;
+    // the sliding layers as a per-layer array (true: sliding), else GraniteSWAConfig's default pattern; RoPE per
+    // layer as rope_pattern (0: none), no_rope_layers' convention. Sinks on every layer (attn_sinks).
+    if (!num("expert_count").is_null() && num("expert_count").get<double>() > 0) {
+      cfg["model_type"] = "granitemoe_swa";
+      put("num_local_experts", "expert_count", true);
+      put("num_experts_per_tok", "expert_used_count", true);
+      put("intermediate_size", "expert_feed_forward_length", false);
+      put("shared_intermediate_size", "expert_shared_feed_forward_length", false);
+    }
+    const std::string pattern = a + ".attention.sliding_window_pattern";
+    if (md.contains(pattern) && md[pattern].is_array())
+      cfg["layer_types"] = layer_types(md, a, cfg["num_hidden_layers"].get<double>(), 4, "sliding_attention");
+    const std::string rope = a + ".attention.rope_pattern";
+    if (md.contains(rope) && md[rope].is_array()) {
+      if (static_cast<double>(md[rope].size()) != cfg["num_hidden_layers"].get<double>())
+        throw InputError("gguf.bad_value", "/gguf/" + rope,
+                         rope + " has " + std::to_string(md[rope].size()) + " entries; expected one per block (" + a +
+                             ".block_count)");
+      cfg["no_rope_layers"] = json::array();
+      for (const auto& f : md[rope]) cfg["no_rope_layers"].push_back(f.is_boolean() ? (f.get<bool>() ? 1 : 0) : f.is_number() && f.get<double>() != 0 ? 1 : 0);
+    }
   } else if (a == "gpt-oss") {
     put("num_local_experts", "expert_count", true);
     put("num_experts_per_tok", "expert_used_count", true);

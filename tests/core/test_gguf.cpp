@@ -140,7 +140,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   CHECK(gguf_error(arch) ==
         "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bitnet, bloom, cohere2, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
-        "gpt2, gptneox, granite, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mamba, mamba2, minicpm, minicpm3, "
+        "gpt2, gptneox, granite, granite_swa, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mamba, mamba2, minicpm, minicpm3, "
         "mistral, mpt, nemotron, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
         "phimoe, qwen2, qwen2moe, qwen3, qwen35, qwen35moe, qwen3moe, qwen3next, smollm3, stablelm, starcoder, starcoder2 "
         "(drop the model's config.json instead)");
@@ -425,4 +425,62 @@ TEST_CASE("A GGUF of BitNet in TQ2_0 reads its sub-norms and its ternary bytes",
   CHECK(v["precision"]["weights"] == "tq2_0");
   CHECK(v["precision"]["by_class"]["ffn"] == "tq2_0");
   CHECK(v["precision"]["by_class"]["embedding"] == "fp16");
+}
+
+// Granite SWASH as llama.cpp's granite-swa.cpp loads it: one architecture, experts where expert_count is written; the
+// sliding layers as a per-layer array (true: sliding), RoPE per layer as rope_pattern (0: none), attn_sinks per head.
+TEST_CASE("GGUF headers of Granite SWASH read into granite_swa and granitemoe_swa, to the tensors' exact count", "[gguf][families]") {
+  const std::uint64_t h = 64, I = 128, V = 1000;
+  const Tensors attention = {{"attn_norm.weight", {h}},     {"attn_q.weight", {h, 64}},      {"attn_k.weight", {h, 32}},
+                             {"attn_v.weight", {h, 32}},    {"attn_output.weight", {64, h}}, {"attn_sinks.weight", {4}},
+                             {"ffn_norm.weight", {h}}};
+  const auto file = [&](bool moe, bool rope_pattern) {
+    test::GgufFile f;
+    f.text("general.architecture", "granite_swa");
+    f.u32s("granite_swa", {{"embedding_length", h}, {"block_count", 4}, {"feed_forward_length", I}, {"attention.head_count", 4},
+                           {"attention.head_count_kv", 2}, {"context_length", 8192}, {"attention.sliding_window", 128}});
+    f.bools("granite_swa.attention.sliding_window_pattern", {false, true, true, false});
+    if (rope_pattern) f.i32s("granite_swa.attention.rope_pattern", {1, 1, 1, 0});
+    f.f32("granite_swa.logit_scale", 10.0f);
+    if (moe) f.u32s("granite_swa", {{"expert_count", 4}, {"expert_used_count", 2}, {"expert_feed_forward_length", 32},
+                                    {"expert_shared_feed_forward_length", 48}});
+    f.tensor("token_embd.weight", {h, V});
+    f.tensor("output_norm.weight", {h});
+    for (int i = 0; i < 4; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      for (const auto& [n, d] : attention) f.tensor(b + n, d);
+      const Tensors mlp = moe ? Tensors{{"ffn_gate_inp.weight", {h, 4}}, {"ffn_gate_exps.weight", {h, 32, 4}},
+                                        {"ffn_up_exps.weight", {h, 32, 4}}, {"ffn_down_exps.weight", {32, h, 4}},
+                                        {"ffn_up_shexp.weight", {h, 96}}, {"ffn_down_shexp.weight", {48, h}}}
+                              : Tensors{{"ffn_gate.weight", {h, I}}, {"ffn_up.weight", {h, I}}, {"ffn_down.weight", {I, h}}};
+      for (const auto& [n, d] : mlp) f.tensor(b + n, d);
+    }
+    return f.bytes();
+  };
+  json v = nlohmann::json::parse(call_bytes("gguf", file(false, true)))["value"];
+  CHECK(v["config"]["model_type"] == "granite_swa");
+  CHECK(v["config"]["tie_word_embeddings"] == true);
+  ModelSpec m = parse_model_config(v["config"]);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  CHECK(m.layers[0].attn.sinks);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[1].attn.window == 128);
+  CHECK(m.layers[3].attn.window == 0);
+  CHECK(m.layers[3].attn.rope_dim == 0);
+  CHECK(m.layers[2].attn.rope_dim == 16);
+  v = nlohmann::json::parse(call_bytes("gguf", file(true, false)))["value"];
+  CHECK(v["config"]["model_type"] == "granitemoe_swa");
+  m = parse_model_config(v["config"]);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  CHECK(m.layers[0].ffn.n_shared == 1);
+  CHECK(m.layers[0].ffn.shared_intermediate == 48);
+  CHECK(m.layers[3].attn.rope_dim == 16);
+  // A rope_pattern of the wrong length names the key.
+  test::GgufFile bad;
+  bad.text("general.architecture", "granite_swa");
+  bad.u32s("granite_swa", {{"embedding_length", h}, {"block_count", 4}, {"attention.head_count", 4}});
+  bad.i32s("granite_swa.attention.rope_pattern", {1, 0});
+  bad.tensor("token_embd.weight", {h, V});
+  CHECK(gguf_error(bad.bytes()) ==
+        "gguf.bad_value | granite_swa.attention.rope_pattern has 2 entries; expected one per block (granite_swa.block_count)");
 }
