@@ -173,6 +173,22 @@ std::vector<FfnSpec> moe_rule_layers(Reader& r, const FamilyTraits& t, i64 L, co
                                                                                       : r.nonneg_int_or("moe_layer_end_index", L - 1);
     const i64 interval = r.positive_int_or("moe_layer_interval", 1);
     for (i64 i = 0; i < L; ++i) out.push_back(((i + 1) % interval == 0 && i >= start && i <= end) ? moe : dense);
+  } else if (t.moe == MoeRule::Cohere2Moe) {
+    // Cohere2Moe (cohere2_moe/modular_cohere2_moe.py): a router of num_experts x h without bias (sigmoid or softmax
+    // scores, no correction bias), MixtralExperts of intermediate_size, one shared MLP of intermediate_size x
+    // num_shared_experts where that count is positive; dense MLPs of prefix_dense_intermediate_size (else
+    // intermediate_size) on the first first_k_dense_replace layers (or mlp_layer_types' dense ones).
+    moe.n_experts = r.positive_int("num_experts");
+    moe.top_k = r.positive_int("num_experts_per_tok");
+    check_top_k(r, "num_experts_per_tok", moe.top_k, moe.n_experts);
+    moe.expert_intermediate = dense.intermediate;
+    const i64 shared = r.nonneg_int_or("num_shared_experts", 0);
+    moe.n_shared = shared > 0 ? 1 : 0;
+    moe.shared_intermediate = (Count(dense.intermediate) * shared).v;
+    FfnSpec prefix = dense;
+    prefix.intermediate = r.positive_int_or("prefix_dense_intermediate_size", dense.intermediate);
+    const std::vector<bool> routed = routed_layers(r, L);
+    for (i64 i = 0; i < L; ++i) out.push_back(routed[static_cast<std::size_t>(i)] ? moe : prefix);
   } else if (t.moe == MoeRule::Hunyuan) {
     // Hunyuan (hunyuan_v1_moe/modular_hunyuan_v1_moe.py): on every layer a gate without bias, num_experts experts
     // and one shared MLP, all of intermediate_size; num_experts and moe_topk may be given per layer.

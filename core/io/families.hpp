@@ -40,6 +40,9 @@ enum class SlidingRule {
   Pattern,        // every sliding_window_pattern-th layer full, the rest sliding (Gemma 3)
   AttentionTypes, // GPT-Neo's attention_types: [[["global", "local"], n], ...] repeated to the layers
   FirstOfFour,    // layers 0, 4, 8, ... full, the rest sliding (Granite SWASH's default layer_types)
+  // Cohere2Moe: the first first_k_dense_replace layers by prefix_dense_sliding_window_pattern (1 by default: all full,
+  // and rotating), the rest by sliding_window_pattern counted from the first of them ((i + 1) % n == 0 full).
+  DensePrefix,
 };
 // How the MLP becomes a mixture of experts.
 enum class MoeRule {
@@ -54,6 +57,8 @@ enum class MoeRule {
   Ernie,    // moe_num_experts + shared experts of moe_intermediate_size x moe_num_shared_experts on layers
             // moe_layer_start_index..moe_layer_end_index every moe_layer_interval, a score-correction bias (ERNIE 4.5)
   Hunyuan,  // num_experts (or one per layer) of intermediate_size, moe_topk, one shared MLP on every layer
+  Cohere2Moe,  // num_experts of intermediate_size and one shared MLP of intermediate_size x num_shared_experts,
+               // after first_k_dense_replace dense layers of prefix_dense_intermediate_size
 };
 // Where q/k/v/o biases come from.
 enum class BiasRule {
@@ -99,6 +104,7 @@ struct FamilyTraits {
   // bloom-560m writes hidden_size): the other key is read where the field is absent.
   std::vector<std::pair<std::string, std::string>> alt_keys = {};
   NormKind norm = NormKind::RMS;           // the norm of every layer and the final norm
+  const char* rms_norm_key = "";           // a key that, given, makes every norm an RMSNorm (Cohere2Moe's rms_norm_eps)
   bool norm_bias = false;                  // LayerNorm with a bias (StarCoder2, StableLM, Phi-MoE)
   const char* bias_key = "attention_bias";  // the key BiasRule::Key reads
   bool bias_on_o = true;                   // BiasRule::Key: the key also gives o_proj a bias (GLM: q, k, v only)

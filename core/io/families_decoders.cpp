@@ -285,6 +285,28 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                           "use_parallel_embedding"};
   add(cohere2);
 
+  // Cohere2 MoE (Command A+'s text model, North-Mini-Code): Cohere 2's parallel block (one norm: RMSNorm where
+  // rms_norm_eps is given, else Cohere's LayerNorm without bias; no q/k norms) with experts after a dense prefix;
+  // sliding layers by their own pattern in the prefix and after it, RoPE on the sliding layers and on a dense prefix
+  // whose pattern is 1 (force_rope).
+  FamilyTraits cohere2_moe = cohere2;
+  cohere2_moe.model_type = "cohere2_moe";
+  cohere2_moe.architectures = {"Cohere2MoeForCausalLM"};
+  cohere2_moe.moe = MoeRule::Cohere2Moe;
+  cohere2_moe.sliding = SlidingRule::DensePrefix;
+  cohere2_moe.rms_norm_key = "rms_norm_eps";
+  cohere2_moe.config_class = "Cohere2MoeConfig";
+  cohere2_moe.source = "cohere2_moe/configuration_cohere2_moe.py, modular_cohere2_moe.py (Cohere2MoeSparseMoeBlock, force_rope)";
+  cohere2_moe.defaults = {{"vocab_size", 256000},     {"hidden_size", 8192},       {"intermediate_size", 22528},
+                          {"num_hidden_layers", 40},  {"num_attention_heads", 64}, {"head_dim", 128},
+                          {"hidden_act", "silu"},     {"max_position_embeddings", 8192}, {"tie_word_embeddings", true},
+                          {"attention_bias", false},  {"sliding_window", 4096},    {"sliding_window_pattern", 4},
+                          {"num_experts", 8},         {"num_experts_per_tok", 2},  {"num_shared_experts", 0},
+                          {"first_k_dense_replace", 0}, {"prefix_dense_sliding_window_pattern", 1}};
+  cohere2_moe.ignored_keys = {"logit_scale", "expert_selection_fn", "norm_topk_prob", "shared_expert_combination_strategy",
+                              "use_parallel_block", "use_qk_norm"};
+  add(cohere2_moe);
+
   // Phi-3.5-MoE: Mixtral's MoE, LayerNorms with bias, optional attention and LM-head biases.
   FamilyTraits phimoe{"phimoe", {}, {"PhimoeForCausalLM", "PhiMoEForCausalLM"}};
   phimoe.norm = NormKind::Layer;

@@ -178,7 +178,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   for (const auto& [field, key] : t.key_aliases) r.alias(field, key);
   for (const auto& [field, alt] : t.alt_keys)
     if (!r.has(field) && r.has(alt)) r.alias(field, alt);
-  m.norm = t.norm;
+  m.norm = t.rms_norm_key[0] && r.raw(t.rms_norm_key) ? NormKind::RMS : t.norm;
   m.norm_bias = t.norm_bias;
   m.norm_weight = t.norm_weight;
   m.lm_head_bias = t.lm_head_bias_key[0] ? r.boolean_or(t.lm_head_bias_key, t.lm_head_bias) : t.lm_head_bias;
@@ -266,6 +266,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
 
   // Sliding windows.
   i64 window = 0;
+  i64 prefix_rope = 0;  // layers before this one rotate even where rope_sliding_only would make them NoPE
   std::vector<LayerKind> kinds(static_cast<std::size_t>(L), LayerKind::Full);
   if (r.has("sliding_window")) window = r.positive_int("sliding_window");
   else r.raw("sliding_window");
@@ -324,6 +325,18 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       if (window > 0)
         for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = i % 4 == 0 ? LayerKind::Full : LayerKind::Sliding;
       break;
+    case SlidingRule::DensePrefix: {
+      const i64 k = std::min(L, r.nonneg_int_or("first_k_dense_replace", 0));
+      const i64 prefix = r.positive_int_or("prefix_dense_sliding_window_pattern", 1);
+      const i64 n = r.positive_int_or("sliding_window_pattern", 4);
+      for (i64 i = 0; i < L; ++i) {
+        const bool sliding = i < k ? (i + 1) % prefix != 0 : (i - k + 1) % n != 0;
+        kinds[static_cast<std::size_t>(i)] = sliding && window > 0 ? LayerKind::Sliding : LayerKind::Full;
+      }
+      // Cohere2MoeAttention's force_rope: the dense prefix rotates whatever its kind when its pattern is 1.
+      if (prefix == 1) prefix_rope = k;
+      break;
+    }
     case SlidingRule::None: break;
   }
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
@@ -348,7 +361,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   // Cohere 2 and EXAONE 4 rotate only in their sliding layers: the full-attention layers are NoPE.
   if (t.rope_sliding_only && std::find(kinds.begin(), kinds.end(), LayerKind::Sliding) != kinds.end())
     for (i64 i = 0; i < L; ++i)
-      if (kinds[static_cast<std::size_t>(i)] == LayerKind::Full) nope[static_cast<std::size_t>(i)] = true;
+      if (kinds[static_cast<std::size_t>(i)] == LayerKind::Full && i >= prefix_rope) nope[static_cast<std::size_t>(i)] = true;
   for (auto k : kinds) {
     if (k == LayerKind::Sliding && window == 0)
       throw InputError("model.missing_field", r.child_path("sliding_window"),

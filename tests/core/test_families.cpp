@@ -2262,3 +2262,57 @@ TEST_CASE("GraniteMoeShared 7B-1B by hand (granitemoeshared)", "[families][param
   CHECK(p.total == 6372584448LL);
   CHECK(p.active == 1087761408LL);
 }
+
+// North-Mini-Code-1.0 (cohere2_moe), its sizes as a public validator of the released checkpoint pins them (49 layers
+// of 2048, 32 heads and 4 KV heads of 128, one dense layer of 3072, then 128 experts of 768 top 8 without shared
+// experts, a tied table of 262,144 rows (the validator requires lm_head absent; Cohere2MoeConfig ties by default),
+// RMSNorm). Cohere 2's parallel block: one norm a layer. Layer 0: attention
+// 2 x 2048 x 4096 + 2 x 2048 x 512, MLP 3 x 2048 x 3072; each of the 48 MoE layers: the same attention, a router of
+// 128 x 2048, experts 128 x 3 x 2048 x 768: 30,484,303,872 in all (no exact total is published; llama.cpp names the
+// model 30B-A3B).
+TEST_CASE("Cohere2 MoE by hand: a parallel block, a dense prefix, experts, RoPE where Cohere2MoeAttention rotates (cohere2_moe)", "[families][params]") {
+  const json c = {{"model_type", "cohere2_moe"}, {"architectures", {"Cohere2MoeForCausalLM"}}, {"hidden_size", 2048},
+                  {"head_dim", 128}, {"num_hidden_layers", 49}, {"intermediate_size", 768},
+                  {"prefix_dense_intermediate_size", 3072}, {"num_attention_heads", 32}, {"num_key_value_heads", 4},
+                  {"vocab_size", 262144}, {"num_experts", 128}, {"num_experts_per_tok", 8}, {"num_shared_experts", 0},
+                  {"first_k_dense_replace", 1}, {"prefix_dense_sliding_window_pattern", 1}, {"expert_selection_fn", "sigmoid"},
+                  {"sliding_window", 4096}, {"rope_theta", 50000}, {"max_position_embeddings", 500000},
+                  {"use_parallel_block", true}, {"use_qk_norm", false}, {"norm_topk_prob", false},
+                  {"rms_norm_eps", 1e-06}, {"layer_norm_eps", 1e-05}};
+  const ModelSpec m = parse(c);
+  const long long h = 2048;
+  const long long attn = 2 * h * 4096 + 2 * h * 512;
+  const long long total = 262144 * h + (attn + 3 * h * 3072 + h) + 48 * (attn + 128 * h + 128 * 3 * h * 768 + h) + h;
+  CHECK(count_params(m).total == total);
+  CHECK(count_params(m).total == 30484303872LL);
+  CHECK(count_params(m).active == 262144 * h + (attn + 3 * h * 3072 + h) + 48 * (attn + 128 * h + 8 * 3 * h * 768 + h) + h);
+  CHECK(m.norm == NormKind::RMS);
+  CHECK(m.layers[0].parallel);
+  CHECK(m.layers[0].norms == 1);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  // Layer 0 (the dense prefix, pattern 1) is full and rotates; after it every fourth layer is full and NoPE.
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    CAPTURE(i);
+    const bool full = i % 4 == 0;
+    CHECK(m.layers[i].attn.window == (full ? 0 : 4096));
+    CHECK(m.layers[i].attn.rope_dim == (full && i > 0 ? 0 : 128));
+  }
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // Shared experts: one MLP of intermediate_size x num_shared_experts; without rms_norm_eps, Cohere's LayerNorm.
+  json s = c;
+  s["num_shared_experts"] = 4;
+  s.erase("rms_norm_eps");
+  const ModelSpec sm = parse(s);
+  CHECK(count_params(sm).experts_shared == 48 * 3 * h * 768 * 4);
+  CHECK(sm.layers[1].ffn.n_shared == 1);
+  CHECK(sm.norm == NormKind::Layer);
+  // Cohere2MoeConfig's defaults: 40 layers, 8 experts top 2, every layer routed, Cohere 2's (i + 1) % 4 full layers.
+  const ModelSpec d = parse(json{{"model_type", "cohere2_moe"}});
+  CHECK(d.layers.size() == 40);
+  CHECK(d.layers[0].ffn.n_experts == 8);
+  CHECK(d.layers[3].attn.window == 0);
+  CHECK(d.layers[3].attn.rope_dim == 0);
+  CHECK(d.layers[0].attn.window == 4096);
+  CHECK(d.tied_embeddings);
+}
