@@ -34,6 +34,7 @@ const std::vector<Arch>& archs() {
       // Granite SWASH, dense and MoE under one architecture (llama.cpp's granite-swa.cpp): granitemoe_swa where the
       // file counts experts.
       {"granite_swa", "granite_swa"},
+      {"cohere2moe", "cohere2_moe"},
   };
   return table;
 }
@@ -295,7 +296,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
                                                                : num("embedding_length").get<double>() / heads;
     cfg["partial_rotary_factor"] = num("rope.dimension_count").get<double>() / hd;
   }
-  if (a == "granite" || a == "granitemoe" || a == "granite_swa" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
+  if (a == "granite" || a == "granitemoe" || a == "granite_swa" || a == "cohere2moe" || a == "command-r" || a == "cohere2" || a == "phimoe" || a == "glm4" ||
       a == "glm4moe" || a == "hunyuan-moe" || a == "hunyuan-dense" || a == "smollm3" || a == "olmo2" || a == "olmoe" ||
       a == "nemotron" || a == "bitnet")
     cfg["attention_bias"] = bias;
@@ -334,6 +335,44 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
   } else if (a == "hunyuan-moe") {
     put("num_experts", "expert_count", true);
     put("moe_topk", "expert_used_count", true);
+  } else if (a == "cohere2moe") {
+    // Cohere2 MoE (llama.cpp's cohere2moe.cpp): feed_forward_length is the dense prefix's width, the experts'
+    // expert_feed_forward_length; RMSNorm where its epsilon is written (else LayerNorm); the sliding layers as a
+    // per-layer array (true: sliding) or a period n (layer i full when i % n == 0; 4 when absent); the dense prefix
+    // rotates (force_rope).
+    if (cfg.contains("intermediate_size")) cfg["prefix_dense_intermediate_size"] = cfg["intermediate_size"];
+    put("intermediate_size", "expert_feed_forward_length", true);
+    put("num_experts", "expert_count", true);
+    put("num_experts_per_tok", "expert_used_count", true);
+    put("num_shared_experts", "expert_shared_count", false);
+    put("first_k_dense_replace", "leading_dense_block_count", false);
+    const json nextn = num("nextn_predict_layers");  // counted among the blocks, as GLM-4.5's
+    if (!nextn.is_null()) {
+      cfg["num_nextn_predict_layers"] = nextn;
+      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
+    }
+    put("rms_norm_eps", "attention.layer_norm_rms_epsilon", false);
+    const json shexp = num("expert_shared_feed_forward_length");
+    if (!shexp.is_null() && cfg.contains("num_shared_experts") &&
+        shexp.get<double>() != cfg["intermediate_size"].get<double>() * cfg["num_shared_experts"].get<double>())
+      throw InputError("gguf.unsupported", "/gguf/cohere2moe.expert_shared_feed_forward_length",
+                       "cohere2moe.expert_shared_feed_forward_length holds " + shexp.dump() +
+                           "; only the experts' width times expert_shared_count is modelled (Cohere2MoeConfig's shared MLP)");
+    const double layers = cfg["num_hidden_layers"].get<double>();
+    const std::string pattern = a + ".attention.sliding_window_pattern";
+    if (layers >= 1 && layers <= static_cast<double>(limit::kModelLayers)) {
+      const json* v = md.contains(pattern) ? &md[pattern] : nullptr;
+      double period = 4;
+      if (v && v->is_number() && v->get<double>() >= 1 && v->get<double>() <= 1e6) period = v->get<double>();
+      cfg["layer_types"] = json::array();
+      const bool listed = v && v->is_array() && static_cast<double>(v->size()) == layers;
+      for (double i = 0; i < layers; ++i) {
+        const json* b = listed ? &(*v)[static_cast<std::size_t>(i)] : nullptr;
+        const bool sliding = b ? (b->is_boolean() ? b->get<bool>() : b->is_number() && b->get<double>() != 0)
+                               : std::fmod(i, period) != 0;
+        cfg["layer_types"].push_back(sliding ? "sliding_attention" : "full_attention");
+      }
+    }
   } else if (a == "granite_swa") {
     // Granite SWASH: experts (and a shared expert, ffn_up_shexp fused 2 x its width) where expert_count is written;
     // the sliding layers as a per-layer array (true: sliding), else GraniteSWAConfig's default pattern; RoPE per

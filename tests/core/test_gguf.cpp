@@ -138,7 +138,7 @@ TEST_CASE("broken GGUF files get exact errors", "[gguf]") {
   const auto at = arch.find("llama");
   arch.replace(at, 5, "rwkv6");
   CHECK(gguf_error(arch) ==
-        "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bitnet, bloom, cohere2, command-r, dbrx, "
+        "gguf.unsupported_architecture | general.architecture holds \"rwkv6\"; expected one of bitnet, bloom, cohere2, cohere2moe, command-r, dbrx, "
         "deepseek2, ernie4_5, ernie4_5-moe, exaone, exaone4, falcon-h1, gemma, gemma2, gemma3, gemma3n, glm4, glm4moe, gpt-oss, "
         "gpt2, gptneox, granite, granite_swa, granitehybrid, granitemoe, hunyuan-dense, hunyuan-moe, internlm2, jamba, llama, llama4, mamba, mamba2, minicpm, minicpm3, "
         "mistral, mpt, nemotron, nemotron_h, nemotron_h_moe, olmo, olmo2, olmoe, phi2, phi3, "
@@ -483,4 +483,61 @@ TEST_CASE("GGUF headers of Granite SWASH read into granite_swa and granitemoe_sw
   bad.tensor("token_embd.weight", {h, V});
   CHECK(gguf_error(bad.bytes()) ==
         "gguf.bad_value | granite_swa.attention.rope_pattern has 2 entries; expected one per block (granite_swa.block_count)");
+}
+
+// Cohere2 MoE as llama.cpp's cohere2moe.cpp loads it: feed_forward_length the dense prefix's width,
+// expert_feed_forward_length the experts', RMSNorm where its epsilon is written, a sliding period (layer i full when
+// i % n == 0) or a per-layer array, the fused-or-not expert tensors, shared experts of the experts' width x count.
+TEST_CASE("GGUF headers of Cohere2 MoE read into cohere2_moe, to the tensors' exact count", "[gguf][families]") {
+  const std::uint64_t h = 64, V = 1000;
+  const auto file = [&](bool rms, bool shared, std::uint32_t shexp) {
+    test::GgufFile f;
+    f.text("general.architecture", "cohere2moe");
+    f.u32s("cohere2moe", {{"embedding_length", h}, {"block_count", 5}, {"feed_forward_length", 96}, {"attention.head_count", 4},
+                          {"attention.head_count_kv", 2}, {"attention.key_length", 16}, {"attention.value_length", 16},
+                          {"context_length", 8192}, {"attention.sliding_window", 4096}, {"expert_count", 4},
+                          {"expert_used_count", 2}, {"expert_feed_forward_length", 32}, {"leading_dense_block_count", 1}});
+    if (shared) f.u32s("cohere2moe", {{"expert_shared_count", 2}, {"expert_shared_feed_forward_length", shexp}});
+    f.f32(rms ? "cohere2moe.attention.layer_norm_rms_epsilon" : "cohere2moe.attention.layer_norm_epsilon", 1e-5f);
+    f.f32("cohere2moe.logit_scale", 1.0f);
+    f.tensor("token_embd.weight", {h, V});
+    f.tensor("output_norm.weight", {h});
+    for (int i = 0; i < 5; ++i) {
+      const std::string b = "blk." + std::to_string(i) + ".";
+      for (const auto& [n, d] : Tensors{{"attn_norm.weight", {h}}, {"attn_q.weight", {h, 64}}, {"attn_k.weight", {h, 32}},
+                                        {"attn_v.weight", {h, 32}}, {"attn_output.weight", {64, h}}})
+        f.tensor(b + n, d);
+      const Tensors mlp = i == 0 ? Tensors{{"ffn_gate.weight", {h, 96}}, {"ffn_up.weight", {h, 96}}, {"ffn_down.weight", {96, h}}}
+                                 : Tensors{{"ffn_gate_inp.weight", {h, 4}}, {"ffn_gate_exps.weight", {h, 32, 4}},
+                                           {"ffn_up_exps.weight", {h, 32, 4}}, {"ffn_down_exps.weight", {32, h, 4}}};
+      for (const auto& [n, d] : mlp) f.tensor(b + n, d);
+      if (i > 0 && shared)
+        for (const auto& [n, d] : Tensors{{"ffn_gate_shexp.weight", {h, 64}}, {"ffn_up_shexp.weight", {h, 64}},
+                                          {"ffn_down_shexp.weight", {64, h}}})
+          f.tensor(b + n, d);
+    }
+    return f.bytes();
+  };
+  json v = nlohmann::json::parse(call_bytes("gguf", file(true, false, 0)))["value"];
+  CHECK(v["config"]["model_type"] == "cohere2_moe");
+  CHECK(v["config"]["prefix_dense_intermediate_size"] == 96);
+  CHECK(v["config"]["intermediate_size"] == 32);
+  ModelSpec m = parse_model_config(v["config"]);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  CHECK(m.norm == NormKind::RMS);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  CHECK(m.layers[0].attn.window == 0);     // i % 4 == 0: full; the dense prefix rotates
+  CHECK(m.layers[0].attn.rope_dim == 16);
+  CHECK(m.layers[1].attn.window == 4096);
+  CHECK(m.layers[4].attn.window == 0);     // full and NoPE
+  CHECK(m.layers[4].attn.rope_dim == 0);
+  v = nlohmann::json::parse(call_bytes("gguf", file(false, true, 64)))["value"];
+  m = parse_model_config(v["config"]);
+  CHECK(count_params(m).total == v["params_total"].get<long long>());
+  CHECK(m.norm == NormKind::Layer);
+  CHECK(m.layers[1].ffn.shared_intermediate == 64);
+  CHECK(gguf_error(file(true, true, 48)) ==
+        "gguf.unsupported | cohere2moe.expert_shared_feed_forward_length holds 48; only the experts' width times "
+        "expert_shared_count is modelled (Cohere2MoeConfig's shared MLP)");
 }
