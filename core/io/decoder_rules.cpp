@@ -90,10 +90,12 @@ i64 rotary_dims(Reader& r, i64 head_dim) {
   return config_share(head_dim, factor);
 }
 
-std::vector<bool> read_rope_per_layer(Reader& r, i64 L) {
+std::vector<bool> read_rope_per_layer(Reader& r, i64 L, bool& listed) {
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
+  listed = false;
   const std::string at = r.child_path("layer_rope_theta");
   if (const json* thetas = r.raw("layer_rope_theta")) {
+    listed = true;
     if (!thetas->is_array())
       throw InputError("model.wrong_type", at, at + " holds " + describe(*thetas) + "; expected a list of RoPE bases, one per layer (0: no RoPE)");
     if (static_cast<i64>(thetas->size()) != L)
@@ -111,6 +113,7 @@ std::vector<bool> read_rope_per_layer(Reader& r, i64 L) {
     throw InputError("model.invalid", r.child_path("no_rope_layers"),
                      r.child_path("no_rope_layers") + " has " + std::to_string(flags.size()) + " entries; expected one per layer (" +
                          std::to_string(L) + ")");
+  listed = listed || !flags.empty();
   for (std::size_t i = 0; i < flags.size(); ++i) nope[i] = nope[i] || flags[i] == 0;
   return nope;
 }

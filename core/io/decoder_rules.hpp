@@ -23,7 +23,8 @@ std::vector<bool> sliding_by_pattern(Reader& r, i64 L, i64 fallback);
 // Which of L layers are NoPE for a family that sets RoPE per layer (Granite SWASH): layer_rope_theta holds each
 // layer's base (0: no RoPE), an earlier revision's no_rope_layers a flag a layer (1: RoPE, 0: none); all RoPE
 // without either.
-std::vector<bool> read_rope_per_layer(Reader& r, i64 L);
+// `listed`: whether either key was given.
+std::vector<bool> read_rope_per_layer(Reader& r, i64 L, bool& listed);
 
 // The FFN of every layer under MoeRule::DeepSeekLike, Ernie or Hunyuan (empty for the other rules). `dense` is the
 // dense MLP the non-MoE layers keep.

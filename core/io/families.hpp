@@ -43,6 +43,7 @@ enum class SlidingRule {
   // Cohere2Moe: the first first_k_dense_replace layers by prefix_dense_sliding_window_pattern (1 by default: all full,
   // and rotating), the rest by sliding_window_pattern counted from the first of them ((i + 1) % n == 0 full).
   DensePrefix,
+  LastOfFour,     // every fourth layer counted back from the last full, the rest sliding (Muse Glimmer)
 };
 // How the MLP becomes a mixture of experts.
 enum class MoeRule {
@@ -145,6 +146,8 @@ struct FamilyTraits {
   bool learned_positions = false;
   int position_offset = 0;
   bool embedding_norm = false;             // a LayerNorm after the input embedding (BLOOM's word_embeddings_layernorm)
+  bool embedding_norm_weight = true;       // false: that norm has no parameters (Muse Glimmer's embed_norm)
+  bool qk_norm_weightless = false;         // q/k norms without weights (Muse Glimmer's scaleless RMSNorm)
   bool output_gate = false;                // a sigmoid gate on the attention output from h (AFMoE's gate_proj)
   bool sub_norms = false;                  // BitNet's attn_sub_norm and ffn_sub_norm (LayerSpec::sub_norms)
   // Llama 3.2 Vision's text model: the layers cross_attention_layers names are cross-attention layers, and the input

@@ -159,6 +159,32 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                         {"num_experts_per_tok", 5},  {"num_experts", 7}};
   add(flex_olmo);
 
+  // Muse Glimmer's text model (muse_glimmer_text, Meta): Gemma 2's layer (four centered RMSNorms, a gated MLP) with
+  // AFMoE's attention: a sigmoid gate on the output (gate_proj h -> heads x head_dim), q and k normed by one RMSNorm
+  // without weights; a norm without weights after the embedding; sliding windows on three layers in four, the full
+  // ones counted back from the last and without RoPE unless layer_rope_theta says otherwise.
+  {
+    FamilyTraits muse{"muse_glimmer_text", {}, {"MuseGlimmerForCausalLM"}};
+    muse.activation = "silu";
+    muse.norms = 4;
+    muse.softcapping = true;
+    muse.sliding = SlidingRule::LastOfFour;
+    muse.rope_per_layer = true;
+    muse.rope_sliding_only = true;
+    muse.output_gate = true;
+    muse.qk_norm_weightless = true;
+    muse.embedding_norm = true;
+    muse.embedding_norm_weight = false;
+    muse.config_class = "MuseGlimmerTextConfig";
+    muse.source = "muse_glimmer/modular_muse_glimmer.py (MuseGlimmerTextAttention over AfmoeAttention, Gemma2DecoderLayer)";
+    muse.defaults = {{"vocab_size", 202048},     {"hidden_size", 6656},       {"intermediate_size", 19968},
+                     {"num_hidden_layers", 52},  {"num_attention_heads", 32}, {"num_key_value_heads", 2},
+                     {"head_dim", 128},          {"hidden_activation", "silu"}, {"max_position_embeddings", 131072},
+                     {"tie_word_embeddings", false}, {"attention_bias", false}, {"sliding_window", 2048}};
+    muse.ignored_keys = {"qk_scale_factor", "output_multiplier", "post_norm_eps"};
+    add(muse);
+  }
+
   // Granite 3.x: Llama's layout; embedding, attention, residual and logit multipliers scale activations and cost
   // nothing that is counted.
   FamilyTraits granite{"granite", {}, {"GraniteForCausalLM"}};

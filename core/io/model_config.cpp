@@ -234,6 +234,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
     m.position_rows = m.max_position + t.position_offset;
   }
   m.embedding_norm = t.embedding_norm;
+  m.embedding_norm_weight = t.embedding_norm_weight;
   // Llama-3.1's "llama3" RoPE scaling: llama.cpp's converter stores its factors as a tensor (rope_freqs).
   if (const json* rs = r.raw("rope_scaling"); rs && rs->is_object()) {
     const auto type = rs->contains("rope_type") ? rs->at("rope_type") : rs->contains("type") ? rs->at("type") : json();
@@ -260,6 +261,10 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   a.o_bias = a.o_bias || t.o_bias;
   a.qk_norm = t.qk_norm || (t.qk_norm_key[0] && r.boolean_or(t.qk_norm_key, false));
   a.qk_norm_full = t.qk_norm_full;
+  if (t.qk_norm_weightless) {
+    a.qk_norm = true;
+    a.qk_norm_weight = false;
+  }
   a.fused_qkv = t.fused_qkv;
   a.sinks = t.sinks;
   a.output_gate = t.output_gate;
@@ -337,10 +342,17 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       if (prefix == 1) prefix_rope = k;
       break;
     }
+    case SlidingRule::LastOfFour:
+      if (window > 0)
+        for (i64 i = 0; i < L; ++i) kinds[static_cast<std::size_t>(i)] = (L - 1 - i) % 4 == 0 ? LayerKind::Full : LayerKind::Sliding;
+      break;
     case SlidingRule::None: break;
   }
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
-  if (t.rope_per_layer) nope = read_rope_per_layer(r, L);
+  // RoPE per layer as the config lists it; without a list, the family's rule below (Muse Glimmer: NoPE on its full
+  // layers, as Cohere 2).
+  bool rope_listed = false;
+  if (t.rope_per_layer) nope = read_rope_per_layer(r, L, rope_listed);
   i64 chunk = 0;
   if (t.chunked_nope || t.nope_layers) {
     if (t.chunked_nope) chunk = r.nonneg_int_or("attention_chunk_size", 0);
@@ -359,7 +371,7 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   }
   kinds = read_layer_types(r, L, kinds);
   // Cohere 2 and EXAONE 4 rotate only in their sliding layers: the full-attention layers are NoPE.
-  if (t.rope_sliding_only && std::find(kinds.begin(), kinds.end(), LayerKind::Sliding) != kinds.end())
+  if (t.rope_sliding_only && !rope_listed && std::find(kinds.begin(), kinds.end(), LayerKind::Sliding) != kinds.end())
     for (i64 i = 0; i < L; ++i)
       if (kinds[static_cast<std::size_t>(i)] == LayerKind::Full && i >= prefix_rope) nope[static_cast<std::size_t>(i)] = true;
   for (auto k : kinds) {

@@ -146,7 +146,7 @@ ParamCounts count_params(const ModelSpec& m) {
   Count lm_head = m.has_head && !shared_head ? table : Count(0);
   if (m.has_head && m.lm_head_bias) lm_head += m.vocab;  // the head's bias is its own even when the matrix is tied
   Count norms = (m.has_head ? norm_w : Count(0)) + ple_norm;  // the final norm
-  if (m.embedding_norm && m.has_embedding) norms += norm_w;      // BLOOM's word_embeddings_layernorm
+  if (m.embedding_norm && m.embedding_norm_weight && m.has_embedding) norms += norm_w;  // BLOOM's word_embeddings_layernorm
   // DeepSeek-V4's hyper head: hc_fn n x n*h, hc_base n, hc_scale 1 (with the routers, as the layers' mixings).
   const Count hc_head = m.hc_mult > 0 && m.has_head ? Count(m.hc_mult) * m.hc_mult * h + m.hc_mult + 1 : Count(0);
   Count attention, ffn_dense = ple_proj + altup_proj, router = hc_head, experts_routed, experts_shared,

@@ -196,6 +196,7 @@ struct ModelSpec {
   // Learned absolute positions (GPT-2, OPT): rows of width hidden, gathered with the input embedding (0: none).
   i64 position_rows = 0;
   bool embedding_norm = false;  // a norm after the input embedding (BLOOM), of the model's norm kind
+  bool embedding_norm_weight = true;  // false: that norm has no parameters (Muse Glimmer's scaleless RMSNorm)
   i64 rope_freqs = 0;  // RoPE frequency factors a GGUF stores as a tensor (Llama-3.1's llama3 scaling): f32, not a parameter
   std::string declared_quant;  // quantization_config.quant_method, if any
   // What the checkpoint's quantization_config means for storage: the format of the quantized weights (a dtype

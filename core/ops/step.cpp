@@ -156,7 +156,8 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
       pos.act_write_bytes = T * h * b.ab;
     }
     // BLOOM's LayerNorm after the embedding.
-    if (m.embedding_norm) b.elementwise("embedding_norm", "", 1, T * h, b.norm_cost(), 1, h * norm_vectors(m));
+    if (m.embedding_norm)
+      b.elementwise("embedding_norm", "", 1, T * h, b.norm_cost(), 1, m.embedding_norm_weight ? h * norm_vectors(m) : 0);
   }
   if (m.has_embedding && m.vision.kind != VisionKind::None && !s.images.empty()) add_vision(b, shape.new_prompts, s.images);
   if (m.has_embedding) add_gemma_inputs(b, T);

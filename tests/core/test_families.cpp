@@ -2316,3 +2316,41 @@ TEST_CASE("Cohere2 MoE by hand: a parallel block, a dense prefix, experts, RoPE 
   CHECK(d.layers[0].attn.window == 4096);
   CHECK(d.tied_embeddings);
 }
+
+// Muse Glimmer 30B's text model (muse_glimmer_text): MuseGlimmerTextConfig's defaults are the released sizes (52
+// layers of 6656, 32 heads and 2 KV heads of 128, a SwiGLU MLP of 19968, an untied head of 202,048 rows). A layer:
+// q, the output gate (gate_proj) and o of 6656 x 4096 each, k and v of 6656 x 256, the MLP, four norms; the q/k norm
+// and the embedding's norm have no weights: 52 x 483,944,448 + 2 x 202,048 x 6656 + 6656 = 27,854,780,928.
+TEST_CASE("Muse Glimmer's text model by hand: gated attention, scaleless q/k norms, NoPE full layers (muse_glimmer_text)", "[families][params]") {
+  const ModelSpec m = parse(json{{"model_type", "muse_glimmer_text"}});
+  const long long h = 6656;
+  const long long layer = 3 * h * 4096 + 2 * h * 256 + 3 * h * 19968 + 4 * h;
+  CHECK(layer == 483944448LL);
+  CHECK(count_params(m).total == 52 * layer + 2 * 202048 * h + h);
+  CHECK(count_params(m).total == 27854780928LL);
+  CHECK(m.embedding_norm);
+  CHECK_FALSE(m.embedding_norm_weight);
+  CHECK(m.layers[0].attn.output_gate);
+  CHECK(m.layers[0].attn.qk_norm);
+  CHECK_FALSE(m.layers[0].attn.qk_norm_weight);
+  // Full attention without RoPE on every fourth layer counted back from the last; sliding 2048 with RoPE elsewhere.
+  for (std::size_t i = 0; i < m.layers.size(); ++i) {
+    CAPTURE(i);
+    const bool full = (51 - i) % 4 == 0;
+    CHECK(m.layers[i].attn.window == (full ? 0 : 2048));
+    CHECK(m.layers[i].attn.rope_dim == (full ? 0 : 128));
+  }
+  // layer_rope_theta decides where it is given: a full layer with a base rotates.
+  json theta = json::array();
+  for (int i = 0; i < 52; ++i) theta.push_back(i == 51 ? 500000.0 : ((51 - i) % 4 == 0 ? 0.0 : 500000.0));
+  const ModelSpec t = parse(json{{"model_type", "muse_glimmer_text"}, {"layer_rope_theta", theta}});
+  CHECK(t.layers[51].attn.rope_dim == 128);
+  CHECK(t.layers[47].attn.rope_dim == 0);
+  CHECK(t.layers[50].attn.rope_dim == 128);
+  // A 50-layer model counts its pattern from the last layer: 49, 45, ..., 1 full.
+  const ModelSpec s = parse(json{{"model_type", "muse_glimmer_text"}, {"num_hidden_layers", 50}});
+  CHECK(s.layers[49].attn.window == 0);
+  CHECK(s.layers[1].attn.window == 0);
+  CHECK(s.layers[3].attn.window == 2048);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+}
