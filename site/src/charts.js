@@ -8,10 +8,23 @@ import { drawPlot, replacePlot } from './plots.js';
 // A box's width, kept current by a ResizeObserver (which reads it after each layout): reading clientWidth while
 // the page has unpainted changes forces a layout in the middle of drawing (6 ms per input on a 2-core machine).
 // A box seen hidden (width 0) is measured again when next asked.
+// A box given a function (whenResized) has it called when its width changes once it has been drawn.
 const widths = new WeakMap();
+const resized = new WeakMap();
 const sizes = typeof ResizeObserver === 'function'
-  ? new ResizeObserver((entries) => { for (const e of entries) widths.set(e.target, e.target.clientWidth); })
+  ? new ResizeObserver((entries) => {
+    for (const e of entries) {
+      const w = e.target.clientWidth;
+      const before = widths.get(e.target);
+      widths.set(e.target, w);
+      if (w && before !== w) resized.get(e.target)?.();
+    }
+  })
   : null;
+export function whenResized(box, fn) {
+  resized.set(box, fn);
+  boxWidth(box);
+}
 function boxWidth(box) {
   const known = widths.get(box);
   if (known) return known;

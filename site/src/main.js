@@ -7,7 +7,7 @@ import { basisSummary, gb, renderAnswer } from './answer.js';
 import { CATALOGS } from './catalog-names.js';
 import { connect } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
-import { renderSweep, renderTimeline } from './charts.js';
+import { chartWidth, renderSweep, renderTimeline, whenResized } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, fillChoices, syncInputs } from './controls.js';
 import { $, backend, ctx, option, state } from './ctx.js';
@@ -263,12 +263,28 @@ function renderCharts(r) {
   if (!$('panel-charts').hidden) {
     setText($('roofline-phase'), state.phase);
     setText($('phase-toggle'), state.phase === 'decode' ? 'Show prefill' : 'Show decode');
-    drawRoofline($('roofline'), r, state.phase);
-    drawDecomposition($('decomposition'), r);
-    drawMemory($('memory'), r);
+    drawSvgCharts(r);
     renderTimeline(r);
   }
   if (!$('panel-ops').hidden) renderOps(r);
+}
+
+// The SVG charts, each drawn as wide as its box (its text at its size on screen, not scaled with the drawing).
+function drawSvgCharts(r) {
+  drawRoofline($('roofline'), r, state.phase, chartWidth($('roofline')));
+  drawDecomposition($('decomposition'), r, chartWidth($('decomposition')));
+  drawMemory($('memory'), r, chartWidth($('memory')));
+}
+
+// A box whose width changed (a phone turned, a window resized, the layout's columns) is drawn again at its width,
+// once per frame however many changed.
+let resizeFrame = 0;
+function redrawSvgCharts() {
+  if (resizeFrame) return;
+  resizeFrame = requestAnimationFrame(() => {
+    resizeFrame = 0;
+    if (ctx.lastResult && !$('panel-charts').hidden) drawSvgCharts(ctx.lastResult);
+  });
 }
 
 // The presets and lists the controls are filled from: read by the core at build time and built into the page
@@ -377,6 +393,7 @@ async function start() {
     if (!ctx.lastTcTm || ctx.lastTcTm.generation !== ctx.generation) runTcTm();
   });
   buildDseControls();
+  for (const id of ['roofline', 'decomposition', 'memory']) whenResized($(id), redrawSvgCharts);
   redraw.observe($('dse-plot'));
   redraw.observe($('tctm'));
   syncInputs();

@@ -1,9 +1,10 @@
 // A log-log roofline drawn as SVG (so it exports as SVG as-is): the compute roof of the data type the
 // operators run in, a slanted roof per memory tier, and one point per operator at its intensity and the
 // throughput the forecast gives it. Every label is text content, never HTML.
-import { drawSvg, NS } from './svg.js';
+import { drawSvg, fitText, FONT, FONT_PX, NS, textWidth } from './svg.js';
 
-export function drawRoofline(container, result, phase) {
+// Drawn `width` CSS pixels wide (its box's width: main.js), a view box as wide, so the text is FONT_PX on screen.
+export function drawRoofline(container, result, phase, width = 560) {
   const hw = result.hardware;
   // The device's operators (with offload, the host's run elsewhere and are not on this roofline).
   const ops = result.ops.filter((o) => o.phase === phase && o.flops > 0 && o.bytes > 0 && o.time_s > 0 && o.device !== 'host');
@@ -11,7 +12,7 @@ export function drawRoofline(container, result, phase) {
     container.textContent = hw ? 'No operators with FLOPs in this phase.' : 'Pick a device to see the roofline.';
     return null;
   }
-  const W = 560, H = 300, L = 58, R = 12, T = 10, B = 40;
+  const W = Math.round(width), H = 300, L = 58, R = 12, T = 10, B = 40;
   const peaks = hw.peak_dense_TFLOPS;
   const used = ops[0].compute_type_used;
   const peak = (peaks[used] ?? Math.max(...Object.values(peaks))) * 1e12;
@@ -27,12 +28,14 @@ export function drawRoofline(container, result, phase) {
   const ymax = peak * 2, ymin = Math.max(Math.min(...ys) / 4, ymax / 1e9);
   const lx = (x) => L + ((Math.log10(x) - Math.log10(xmin)) / (Math.log10(xmax) - Math.log10(xmin))) * (W - L - R);
   const ly = (y) => T + (1 - (Math.log10(y) - Math.log10(ymin)) / (Math.log10(ymax) - Math.log10(ymin))) * (H - T - B);
-  return drawSvg(container, { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': 'system-ui, sans-serif' }, (svg, add) => {
+  return drawSvg(container, { xmlns: NS, viewBox: `0 0 ${W} ${H}`, width: '100%', 'font-family': FONT, 'font-size': FONT_PX }, (svg, add) => {
     add(svg, 'rect', { x: L, y: T, width: W - L - R, height: H - T - B, fill: 'none', stroke: 'currentColor', 'stroke-opacity': 0.3 });
+    // A label every decade, or every second or third where a narrow chart has no room for each.
+    const every = Math.ceil((textWidth('1e-10') + 8) / ((W - L - R) / (Math.log10(xmax) - Math.log10(xmin))));
     for (let e = Math.ceil(Math.log10(xmin)); e <= Math.floor(Math.log10(xmax)); e++) {
       const x = lx(10 ** e);
       add(svg, 'line', { x1: x, x2: x, y1: T, y2: H - B, stroke: 'currentColor', 'stroke-opacity': 0.08 });
-      add(svg, 'text', { x, y: H - B + 14, 'text-anchor': 'middle' }, `1e${e}`);
+      if (e % every === 0) add(svg, 'text', { x, y: H - B + 14, 'text-anchor': 'middle' }, `1e${e}`);
     }
     for (let e = Math.ceil(Math.log10(ymin)); e <= Math.floor(Math.log10(ymax)); e++) {
       const y = ly(10 ** e);
@@ -50,7 +53,18 @@ export function drawRoofline(container, result, phase) {
         fill: 'none', stroke: colors[i % colors.length], 'stroke-width': 2,
       });
       add(path, 'title', {}, `${t.name}: ${(t.bw / 1e9).toFixed(0)} GB/s, ridge at ${r.toFixed(1)} FLOP/byte`);
-      add(svg, 'text', { x: lx(r) - 4, y: ly(peak) + 14 + 12 * i, fill: colors[i % colors.length], 'text-anchor': 'end' }, `${t.name} ridge ${r.toFixed(0)} FLOP/B`);
+      // Under the flat roof right of the ridge (left of it the slanted roof runs through the label), or left of
+      // the ridge where the right has no room.
+      // A long tier name ("Grace LPDDR5X (per superchip, ...)") is cut to the room there is, whole in its tooltip.
+      const tail = ` ridge ${r.toFixed(0)} FLOP/B`;
+      // (A slower tier's ridge may lie past the chart's right edge: its label then ends at the edge.)
+      const rx = Math.min(lx(r), W - R);
+      const right = W - R - 2 - (rx + 6), leftRoom = rx - 4 - (L + 2);
+      const full = `${t.name}${tail}`;
+      const left = textWidth(full) > right && leftRoom > right;
+      const text = `${fitText(t.name, Math.max(left ? leftRoom : right, 0) - textWidth(tail))}${tail}`;
+      const label = add(svg, 'text', { x: left ? rx - 4 : rx + 6, y: ly(peak) + 14 + 13 * i, fill: colors[i % colors.length], 'text-anchor': left ? 'end' : 'start' }, text);
+      add(label, 'title', {}, full);
     });
     add(svg, 'text', { x: W - R - 4, y: ly(peak) - 4, 'text-anchor': 'end' }, `${used} peak ${(peak / 1e12).toFixed(1)} TFLOP/s`);
     ops.forEach((o, i) => {

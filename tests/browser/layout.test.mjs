@@ -228,3 +228,57 @@ test('at 360 px the small controls are at least 32 px to a finger', async () => 
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// The boxes of every text of the SVG charts under `ids`, their rendered font size (the CSS size through the
+// drawing's scale), the box of their <svg> and of the chart's box.
+const svgTexts = (page, ids) => page.evaluate((list) => list.map((id) => {
+  const box = document.getElementById(id);
+  const svg = box.querySelector('svg');
+  const rect = (e) => { const r = e.getBoundingClientRect(); return { x: r.left, y: r.top, r: r.right, b: r.bottom }; };
+  return {
+    id, box: rect(box), svg: rect(svg), viewBox: svg.getAttribute('viewBox'),
+    texts: [...svg.querySelectorAll('text')].map((t) => ({ text: (t.firstChild?.nodeValue || '').trim(), px: parseFloat(getComputedStyle(t).fontSize) * svg.getScreenCTM().a, ...rect(t) })),
+  };
+}), ids);
+
+function assertSvgLegible(charts, what) {
+  for (const c of charts) {
+    for (const t of c.texts) {
+      assert.ok(t.px >= 11 - 1e-6, `${what} ${c.id}: "${t.text}" drawn at ${t.px.toFixed(1)} px`);
+      assert.ok(t.x >= c.svg.x - 1 && t.r <= c.svg.r + 1 && t.y >= c.svg.y - 1 && t.b <= c.svg.b + 1, `${what} ${c.id}: "${t.text}" leaves its chart`);
+    }
+    for (let i = 0; i < c.texts.length; i++) {
+      for (let j = i + 1; j < c.texts.length; j++) {
+        const [a, b] = [c.texts[i], c.texts[j]];
+        const ox = Math.min(a.r, b.r) - Math.max(a.x, b.x), oy = Math.min(a.b, b.b) - Math.max(a.y, b.y);
+        assert.ok(!(ox > 1 && oy > 2), `${what} ${c.id}: "${a.text}" overlaps "${b.text}"`);
+      }
+    }
+    // No blank box under the drawing: the chart's box is as tall as the drawing (a min-height of 280 px left 94-120
+    // px of nothing under a chart scaled down to a phone).
+    assert.ok(c.box.b - c.svg.b <= 4, `${what} ${c.id}: ${Math.round(c.box.b - c.svg.b)} px blank under the chart`);
+  }
+}
+
+test('the SVG charts are drawn at their box\'s width: text at 11 px on a phone and a laptop, redrawn on a resize', async () => {
+  const ids = ['roofline', 'decomposition', 'memory'];
+  for (const [width, url] of [[390, '#model=llama-3.1-8b&hardware=nvidia-h100-sxm'], [1366, '#model=llama-3.1-8b&hardware=nvidia-h100-sxm'],
+    [390, '#model=deepseek-v3&hardware=nvidia-h200-sxm&system=2x-hgx-h200-ib'], [390, "#model=llama-3.1-8b&hardware=nvidia-gb200"]]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}${url}`);
+    await page.setViewportSize({ width, height: 900 });
+    await settled(page);
+    // Drawn at 560 units and scaled to a 348 px phone column, their text was 6.8 px (8.9 px at 1366).
+    await page.waitForFunction(() => document.querySelector('#roofline svg'));
+    assertSvgLegible(await svgTexts(page, ids), `${width} px ${url}`);
+    await page.locator('#panel-charts').screenshot({ path: path.join(artifacts, `layout-svg-charts-${width}-${url.length}.png`) });
+    if (width === 1366) {
+      // A window made narrow: each chart is drawn again at its new width.
+      await page.setViewportSize({ width: 390, height: 900 });
+      await page.waitForFunction((list) => list.every((id) => { const s = document.querySelector(`#${id} svg`); return Math.abs(s.viewBox.baseVal.width - s.getBoundingClientRect().width) < 1; }), ids, { timeout: 5000 })
+        .catch(() => {});
+      assertSvgLegible(await svgTexts(page, ids), 'resized to 390 px');
+    }
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
