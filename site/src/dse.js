@@ -225,10 +225,15 @@ export function drawTcTm(canvas, m, phase) {
     }
   }
   ctx.fillStyle = fg;
+  ctx.font = '11px sans-serif';
   // Three digits, never an exponent: the axes follow the device, from a tenth of a TOPS to thousands of GB/s.
+  // A label every column or every few, as many as fit with a gap between them (every second column of twenty ran
+  // the labels together on a phone: "1090129014801680").
   const tick = (v) => String(+v.toPrecision(3));
-  m.compute_TOPS.forEach((c, i) => { if (i % Math.ceil(nx / 10) === 0) ctx.fillText(tick(c), L + i * cw + 2, H - B + 12); });
-  m.bandwidth_GBps.forEach((b, j) => { if (j % Math.ceil(ny / 10) === 0) ctx.fillText(tick(b), 4, H - B - j * ch - ch / 2 + 3); });
+  const widest = Math.max(...m.compute_TOPS.map((c) => ctx.measureText(tick(c)).width));
+  const xEvery = Math.max(1, Math.ceil((widest + 10) / cw)), yEvery = Math.max(1, Math.ceil(16 / ch));
+  m.compute_TOPS.forEach((c, i) => { if (i % xEvery === 0) ctx.fillText(tick(c), L + i * cw + 2, H - B + 13); });
+  m.bandwidth_GBps.forEach((b, j) => { if (j % yEvery === 0) ctx.fillText(tick(b), 4, H - B - j * ch - ch / 2 + 4); });
   ctx.fillText('compute (TOPS) →', L, H - 6);
   ctx.fillText('GB/s ↑', 4, T + 10);
   // The device the map is drawn around, ringed at its peak and bandwidth (each axis's cells centred on its values).
@@ -245,9 +250,17 @@ export function drawTcTm(canvas, m, phase) {
     }
     ctx.lineWidth = 1;
     ctx.font = '11px sans-serif';
-    ctx.fillStyle = '#111';
+    // The device's name beside the ring where it fits, else above it (below when the ring is at the top), inside
+    // the map (flipped to the left of the ring, it ran over the y axis's labels on a phone), on a light backing
+    // that keeps it legible over any cell.
     const label = d.name;
     const w = ctx.measureText(label).width;
-    ctx.fillText(label, x + 10 + w < W - R ? x + 10 : x - 10 - w, y - 8);
+    const beside = x + 10 + w <= W - R ? x + 10 : x - 10 - w >= L + 2 ? x - 10 - w : null;
+    const lx = beside ?? Math.max(L + 2, Math.min(W - R - w - 2, x - w / 2));
+    const ly = beside !== null ? y - 8 : y - 24 >= T ? y - 12 : y + 22;
+    ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+    ctx.fillRect(lx - 2, ly - 10, w + 4, 14);
+    ctx.fillStyle = '#111';
+    ctx.fillText(label, lx, ly);
   }
 }

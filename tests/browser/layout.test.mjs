@@ -282,3 +282,27 @@ test('the SVG charts are drawn at their box\'s width: text at 11 px on a phone a
     await context.close();
   }
 });
+
+test('the t_c/t_m map on a phone: its x labels apart, the device\'s name clear of the y axis\'s labels', async () => {
+  for (const width of [360, 390, 1366]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&tab=dse`,
+      async (ctx) => ctx.addInitScript(recordCanvasText));
+    await page.setViewportSize({ width, height: 800 });
+    await settled(page);
+    await page.waitForFunction(() => document.getElementById('tctm').__texts?.some((t) => t.text === 'NVIDIA H100 SXM5 80GB')
+      && document.getElementById('tctm').width === Math.round(document.getElementById('tctm').clientWidth * devicePixelRatio), null, { timeout: 30000 });
+    const [map] = await canvasTexts(page, '#tctm');
+    // Every label inside the canvas, none over another ("NVIDIA H100 SXM5 80GB" over the "3690" tick at 360 px).
+    assertLegible([map], `t_c/t_m map at ${width} px`);
+    // The x labels (one row under the map) at least 8 px apart: every second of twenty columns printed
+    // "1090129014801680" at 360 px.
+    const row = map.texts.filter((t) => /^[\d.]+$/.test(t.text)).map((t) => ({ x0: Math.min(...t.corners.map((c) => c[0])), x1: Math.max(...t.corners.map((c) => c[0])), y: Math.round(t.corners[0][1]) }));
+    const bottom = Math.max(...row.map((t) => t.y));
+    const xs = row.filter((t) => t.y === bottom).sort((a, b) => a.x0 - b.x0);
+    assert.ok(xs.length >= 4, `${width} px: ${xs.length} x labels`);
+    for (let i = 1; i < xs.length; i++) assert.ok(xs[i].x0 - xs[i - 1].x1 >= 8, `${width} px: x labels ${Math.round(xs[i].x0 - xs[i - 1].x1)} px apart`);
+    await page.locator('#tctm').screenshot({ path: path.join(artifacts, `layout-tctm-${width}.png`) });
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
