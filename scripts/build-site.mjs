@@ -86,8 +86,9 @@ const firstModule = `export default ${JSON.stringify({ request: firstRequest, re
 // page knows its request (the guard below, style.css), and the page's first update takes them away if its request
 // is another (first.js, settleBuilt).
 const builtCode = (await build({
-  stdin: { contents: "export { cardsHtml } from './cards.js'; export { answerTexts } from './answer.js'; export { readResult } from './result.js';" +
-    " export { BUILT_STATUS, builtAnswer } from './first.js'; export { DEFAULTS } from './ctx.js';",
+  stdin: { contents: "export { cardsHtml, publishedLabel } from './cards.js'; export { answerTexts } from './answer.js'; export { readResult } from './result.js';" +
+    " export { BUILT_STATUS, builtAnswer } from './first.js'; export { DEFAULTS } from './ctx.js'; export { inputNotes } from './notes.js';" +
+    " export { hardwareLabel, modelLabel } from './lists.js'; export { usualRuntimeText } from './runtimes.js';",
   resolveDir: path.join(root, 'site/src'), loader: 'js' },
   bundle: true, format: 'esm', platform: 'node', write: false, logLevel: 'warning', plugins: [pageRequest, coreModule] })).outputFiles[0].text;
 const page = await import(`data:text/javascript;base64,${Buffer.from(builtCode).toString('base64')}`);
@@ -95,8 +96,29 @@ const escapeHtml = (t) => String(t).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '
 // The envelope as the page's first update gets it (first.js builtAnswer, for the page's own first request).
 const builtResult = page.readResult(page.builtAnswer(JSON.parse(firstRequest)).value);
 const builtAnswerText = page.answerTexts(builtResult, page.DEFAULTS.weights);
+// The inputs as the page's script fills them for its defaults (the selects' chosen options, the runtime's field,
+// the lines under the model and the device), so that filling them moves nothing: empty at first paint, they grew
+// the inputs by 175 px on a phone and pushed the cards down when the script ran. Only the chosen option is written
+// (the script fills the lists); a link hides them until then, as it hides the numbers.
+const notes = page.inputNotes(builtResult);
+const defaultModel = catalogs.models.find((m) => m.id === page.DEFAULTS.model);
+const defaultDevice = catalogs.hardware.find((h) => h.id === page.DEFAULTS.hardware);
+const usualRuntime = (catalogs.runtimes.find((rt) => rt.id === defaultDevice.default_runtime) || {}).name || '';
+const chosen = (value, text) => `<option value="${escapeHtml(value)}" selected>${escapeHtml(text)}</option>`;
+const helpBuilt = (id, text, title) => [`<p id="${id}" class="help"></p>`,
+  `<p id="${id}" class="help" data-built${title ? ` title="${escapeHtml(title)}"` : ''}>${escapeHtml(text)}</p>`];
 // index.html's elements, each replaced once (a missing one is an error: the page changed under this script).
 const BUILT_INTO = [
+  ['<select id="model"></select>', `<select id="model" data-built>${chosen(defaultModel.id, page.modelLabel(defaultModel))}</select>`],
+  ['<select id="hardware"></select>', `<select id="hardware" data-built>${chosen(defaultDevice.id, page.hardwareLabel(defaultDevice))}</select>`],
+  ['<div id="runtime-field" hidden>', '<div id="runtime-field">'],
+  ['<select id="runtime" disabled></select>', `<select id="runtime" data-built>${chosen('', page.usualRuntimeText(usualRuntime))}</select>`],
+  ['<select id="weights"></select>', `<select id="weights" data-built>${chosen('declared', page.publishedLabel(builtResult.workload.precision, true))}</select>`],
+  ['<select id="kv"></select>', `<select id="kv" data-built>${chosen(page.DEFAULTS.kv, page.DEFAULTS.kv)}</select>`],
+  helpBuilt('model-info', notes.modelInfo, notes.modelTitle),
+  helpBuilt('hardware-info', notes.hardwareInfo),
+  helpBuilt('reserve-help', notes.reserveHelp, notes.reserveBasis),
+  helpBuilt('memfrac-help', notes.memfracHelp),
   ['<p id="status" class="status" role="status" aria-live="polite">Loading the core...</p>',
     `<p id="status" class="status" role="status" aria-live="polite" data-built data-loading="Loading the core...">${escapeHtml(page.BUILT_STATUS)}</p>`],
   ['<p id="answer" class="answer" tabindex="-1" aria-live="polite">Loading the core...</p>',

@@ -19,6 +19,10 @@ export function modelMatches(m, query) {
   return words.every((w) => hay.includes(w));
 }
 
+// A preset's name in the lists (the page's build writes the default's into the HTML: build-site.mjs).
+export const modelLabel = (m) => `${m.name} (${m.stated_params_total})`;
+export const hardwareLabel = (h) => (estimatedPeak(h) ? `${h.name} (estimated peak)` : h.name);
+
 export function fillModels() {
   const sel = $('model');
   const q = $('model-search').value.trim();
@@ -30,11 +34,11 @@ export function fillModels() {
   ctx.store.doc.models.forEach((m, i) => { if (JSON.stringify(m.config) !== current) g.appendChild(option(`mine:${i}`, `${m.name} (yours)`)); });
   if (g.children.length) sel.appendChild(g);
   const found = ctx.presets.models.filter((m) => modelMatches(m, q));
-  for (const m of found) sel.appendChild(option(m.id, `${m.name} (${m.stated_params_total})`));
+  for (const m of found) sel.appendChild(option(m.id, modelLabel(m)));
   // The model analyzed stays in the list (and selected) even when the search does not match it.
   if (!state.config && !found.some((m) => m.id === state.model)) {
     const cur = ctx.presets.models.find((m) => m.id === state.model);
-    if (cur) sel.insertBefore(option(cur.id, `${cur.name} (${cur.stated_params_total}), current`), sel.firstChild);
+    if (cur) sel.insertBefore(option(cur.id, `${modelLabel(cur)}, current`), sel.firstChild);
   }
   sel.value = state.model;
   const note = $('model-search-note');
@@ -70,7 +74,7 @@ export function fillHardware() {
   for (const [cls, list] of byClass) {
     const g = document.createElement('optgroup');
     g.label = cls;
-    for (const h of list) g.appendChild(option(h.id, estimatedPeak(h) ? `${h.name} (estimated peak)` : h.name));
+    for (const h of list) g.appendChild(option(h.id, hardwareLabel(h)));
     sel.appendChild(g);
   }
   sel.value = state.hardware;

@@ -3,7 +3,7 @@
 // (controls.js), files (files.js) and devices (devices.js) live in their own modules.
 // User text (model names, config fields, error messages) is only ever set as textContent, never as HTML.
 import BUILT from 'infercast:catalogs';
-import { basisSummary, gb, renderAnswer } from './answer.js';
+import { renderAnswer } from './answer.js';
 import { CATALOGS } from './catalog-names.js';
 import { connect } from '../../npm/client.js';
 import { publishedLabel, renderCards } from './cards.js';
@@ -15,7 +15,7 @@ import { fillEditor, syncDelete, syncEfficiencies } from './devices.js';
 import { buildDseControls } from './dse.js';
 import { cancelStaleSweep, redraw, runTcTm, warmSweepWorkers } from './dsepanel.js';
 import { setProp, setText } from './dom.js';
-import { count } from './format.js';
+import { inputNotes } from './notes.js';
 import { renderOps } from './opstable.js';
 import { replacePlot } from './plots.js';
 import { showTab, whenShown } from './tabs.js';
@@ -227,32 +227,23 @@ function renderNumbers(r) {
   syncRuntime(r);
   setText($('weights').options[0], publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario));
   if (state.activations === 'declared' && !state.scenario) setText($('activations').options[0], `as published: ${r.workload.precision.activations}`);
-  if (r.memory.reserve_bytes !== undefined) {
-    // In the field's unit, decimal GB (the request's memory_reserve_GB): the placeholder is the value to type for
-    // the device's own reserve. The capacity beside it in GiB too, as the rest of the page states memory.
-    const GB = (b, digits) => String(+(b / 1e9).toFixed(digits));
-    setProp($('reserve'), 'placeholder', `${GB(r.memory.reserve_bytes, 2)} (device's)`);
-    // The basis's first clause on the page, the whole of it (with its sources) as the field's tooltip.
-    setText($('reserve-help'), `${GB(r.memory.reserve_bytes, 2)} of ${GB(r.memory.physical_capacity_bytes, 1)} GB (${gb(r.memory.physical_capacity_bytes)} GiB): ${basisSummary(r.memory.reserve_basis)}`);
-    setProp($('reserve-help'), 'title', r.memory.reserve_basis);
-    setProp($('reserve'), 'title', r.memory.reserve_basis);
+  const notes = inputNotes(r);
+  if (notes.hasReserve) {
+    setProp($('reserve'), 'placeholder', notes.reservePlaceholder);
+    setText($('reserve-help'), notes.reserveHelp);
+    setProp($('reserve-help'), 'title', notes.reserveBasis);
+    setProp($('reserve'), 'title', notes.reserveBasis);
   } else {
     setText($('reserve-help'), '');
   }
-  // The serving engine's budget of the first tier (its memory fraction), where it holds one.
-  const runtimeName = r.execution ? r.execution.runtime_name : 'the runtime';
-  setText($('memfrac-help'), r.memory.runtime_usable_bytes != null
-    ? `${runtimeName} holds weights, activations and its KV cache within ${gb(r.memory.runtime_usable_bytes)} GiB of the first memory tier${r.memory.runtime_reserve_bytes > 0 ? ` (it keeps ${gb(r.memory.runtime_reserve_bytes)} GiB aside)` : ''}${gb(r.memory.capacity_bytes) !== gb(r.memory.runtime_usable_bytes) ? `; ${gb(r.memory.capacity_bytes)} GiB of it are usable for this workload, the rest held for the activations its memory profiling reserves beyond this workload's own` : ''}.`
-    : r.hardware ? `${runtimeName} allocates the cache for the context asked for: no fraction applies.` : '');
-  setText($('model-info'), `${m.name}: ${count(m.params_total)} parameters${m.stated_params_total ? ` (${m.stated_params_total} stated)` : ''}${m.params_active !== m.params_total ? `, ${count(m.params_active)} active per token` : ''}; ${m.num_layers} layers${m.groups.length > 1 ? `: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}` : ''}.`);
-  setProp($('model-info'), 'title', `${m.name}: ${count(m.params_active)} parameters active per token including the input embedding; layer groups: ${m.groups.map((g) => `${g.count}x ${g.label}`).join('; ')}`);
+  setText($('memfrac-help'), notes.memfracHelp);
+  setText($('model-info'), notes.modelInfo);
+  setProp($('model-info'), 'title', notes.modelTitle);
   setText($('warnings'), [...m.warnings, ...(r.warnings || [])].map((w) => `Note: ${w.message}`).join('\n'));
   renderPlan(r, $('plan'));
   syncEfficiencies();  // the placeholders show what this analysis ran with
-  // The device in a line; its sources (and how an estimated peak was derived) one click away.
-  const est = r.hardware && r.hardware.peak_estimated ? `estimated peaks (${r.hardware.peak_estimated.dtypes.join(', ')}): ${r.hardware.peak_estimated.derivation}. ` : '';
-  setText($('hardware-info'), !r.hardware ? '' : `${r.hardware.vendor} ${r.hardware.class}${r.hardware.peak_estimated ? '; peaks estimated' : ''}${r.parallel ? `; in ${r.parallel.system.name}` : ''}`);
-  setText($('hardware-source'), !r.hardware ? '' : `${est}Source: ${r.hardware.source}${r.parallel ? `. System: ${r.parallel.system.source || r.parallel.system.name}` : ''}`);
+  setText($('hardware-info'), notes.hardwareInfo);
+  setText($('hardware-source'), notes.hardwareSource);
   setProp($('hardware-source-box'), 'hidden', !r.hardware);
   renderCards($('cards'), r);
 }
@@ -353,6 +344,8 @@ async function start() {
     $('scenario').appendChild(o);
   }
   $('version').textContent = version.value.version;
+  // The chosen options the page's build wrote into the HTML (build-site.mjs) give way to the whole lists.
+  for (const id of ['weights', 'kv']) $(id).textContent = '';
   $('weights').appendChild(option('declared', 'as published'));
   $('activations').appendChild(option('declared', 'as published'));
   // llama.cpp's file types (each tensor in the type llama-quantize gives it) first for weights, then every format.
@@ -397,6 +390,9 @@ async function start() {
   redraw.observe($('dse-plot'));
   redraw.observe($('tctm'));
   syncInputs();
+  // The lists are the page's own now (a link's choices in them): shown, never emptied as built numbers are (first.js).
+  for (const sel of document.querySelectorAll('select[data-built]')) sel.removeAttribute('data-built');
+  if (!ctx.runtimes.length) $('runtime-field').hidden = true;
   bind();
   initServingPanel();
   fillEditor();

@@ -7,6 +7,9 @@ import { selectedDeviceDoc } from './request.js';
 
 export const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
 
+// The first choice, named after the device's usual runtime when it is known.
+export const usualRuntimeText = (usual) => (usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime");
+
 export function fillRuntimes(list) {
   if (!Array.isArray(list) || !list.length) return;  // the field stays hidden
   ctx.runtimes = list;
@@ -35,7 +38,7 @@ export function syncRuntime(result) {
   let usual = doc && doc.default_runtime ? nameOf(doc.default_runtime) : '';
   const r = result || ctx.lastResult;
   if (!usual && doc && !state.runtime && r && r.execution && r.hardware && r.hardware.id === doc.id) usual = r.execution.runtime_name;
-  setText(sel.options[0], usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime");
+  setText(sel.options[0], usualRuntimeText(usual));
   // The Serving tab's first choice sends no runtime of its own: the request then carries the Device panel's choice
   // (request.js), or none and the core takes the device's usual one. It is named after the runtime that will run.
   const srv = $('srv-runtime');

@@ -306,3 +306,39 @@ test('the t_c/t_m map on a phone: its x labels apart, the device\'s name clear o
     await context.close();
   }
 });
+
+test('the first paint holds the inputs as the script fills them: nothing moves when it runs', async () => {
+  const place = (page) => page.evaluate(() => ({
+    top: Object.fromEntries(['#cards', 'section.details', '#runtime-field', '#reserve', '#memfrac'].map((s) => [s, Math.round(document.querySelector(s).getBoundingClientRect().top + scrollY)])),
+    chosen: ['model', 'hardware', 'runtime', 'weights', 'kv'].map((id) => document.getElementById(id).selectedOptions[0]?.textContent ?? ''),
+  }));
+  for (const width of [390, 768, 1366]) {
+    let release;
+    const held = new Promise((resolve) => { release = resolve; });
+    const { page, context, consoleErrors } = await openPage(env.browser, env.base, async (c) => {
+      await c.route(/app\.[0-9a-f]+\.js$/, async (route) => { await held; await route.continue(); });
+      await c.addInitScript(() => {
+        window.layoutShift = 0;
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.layoutShift += e.value; }).observe({ type: 'layout-shift', buffered: true });
+      });
+    }, 'commit');
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForSelector('#cards .card');
+    await page.waitForFunction(() => [...document.querySelectorAll('link[rel=stylesheet]')].every((l) => l.sheet));
+    // Before the script: the selects name the default model, device, runtime and formats (they were empty), and
+    // the lines under them are there.
+    const first = await place(page);
+    assert.deepEqual(first.chosen, ['Llama-3.1-8B (8B)', 'NVIDIA H100 SXM5 80GB', "the device's usual runtime: vLLM (V1 engine)", 'as published: bf16', 'bf16']);
+    for (const id of ['model-info', 'hardware-info', 'reserve-help', 'memfrac-help']) assert.notEqual(await page.textContent(`#${id}`), '', id);
+    release();
+    await settled(page);
+    // After it: the same places (the cards moved down 228 px at 390, 158 px at 768) and no layout shift.
+    const then = await place(page);
+    assert.deepEqual(then, first, `${width} px`);
+    const shift = await page.evaluate(() => window.layoutShift);
+    assert.ok(shift < 0.001, `${width} px: layout shift ${shift.toFixed(4)}`);
+    assert.equal(await page.locator('[data-built]').count(), 0);
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
