@@ -223,12 +223,22 @@ export function cardsHtml(r, escape) {
     + `<div class="label">${escape(t.label)}</div><div class="value" elementtiming="numbers">${escape(t.value)}</div><div class="sub">${escape(t.sub)}</div></div>`).join('');
 }
 
-// The weight formats the model is published in, as the "as published" choice shows them: "fp8_block128 (bf16:
-// embedding, lm_head, router)". The classes are listed only while that choice is the one analyzed.
-export function publishedLabel(p, analyzed) {
+// The weight formats the model is published in, as the "as published" choice shows them: "fp8_block128 + bf16",
+// the formats only (the classes, listed in the choice itself, made it 532 px wide in a 132 px select); the classes in
+// each other format under the select (publishedClasses). Both only while that choice is the one analyzed.
+function published(p, analyzed) {
   const main = p.declared_weights || 'bf16';
   const byDtype = new Map();
   if (analyzed) for (const [cls, d] of Object.entries(p.by_class)) byDtype.set(d.dtype, [...(byDtype.get(d.dtype) || []), cls]);
-  const rest = [...byDtype].filter(([d]) => d !== main).map(([d, cls]) => `${d}: ${cls.join(', ')}`);
-  return `as published: ${main}${rest.length ? ` (${rest.join('; ')})` : ''}`;
+  return { main, rest: [...byDtype].filter(([d]) => d !== main) };
+}
+
+export function publishedLabel(p, analyzed) {
+  const { main, rest } = published(p, analyzed);
+  return `as published: ${[main, ...rest.map(([d]) => d)].join(' + ')}`;
+}
+
+export function publishedClasses(p, analyzed) {
+  const { main, rest } = published(p, analyzed);
+  return rest.length ? `Published in ${main}; ${rest.map(([d, cls]) => `${d}: ${cls.join(', ')}`).join('; ')}.` : '';
 }

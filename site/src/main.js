@@ -6,7 +6,7 @@ import BUILT from 'infercast:catalogs';
 import { renderAnswer } from './answer.js';
 import { CATALOGS } from './catalog-names.js';
 import { connect } from '../../npm/client.js';
-import { publishedLabel, renderCards } from './cards.js';
+import { publishedClasses, publishedLabel, renderCards } from './cards.js';
 import { chartWidth, renderSweep, renderTimeline, whenResized } from './charts.js';
 import { entryRequest, parseEntries, renderCompare } from './compare.js';
 import { bind, fillChoices, syncInputs } from './controls.js';
@@ -225,7 +225,9 @@ function renderNumbers(r) {
   const m = r.model;
   renderAnswer($('answer'), $('answer-notes'), r, state.weights);
   syncRuntime(r);
-  setText($('weights').options[0], publishedLabel(r.workload.precision, state.weights === 'declared' && !state.wclasses && !state.scenario));
+  const asPublished = state.weights === 'declared' && !state.wclasses && !state.scenario;
+  setText($('weights').options[0], publishedLabel(r.workload.precision, asPublished));
+  setText($('weights-info'), publishedClasses(r.workload.precision, asPublished));
   if (state.activations === 'declared' && !state.scenario) setText($('activations').options[0], `as published: ${r.workload.precision.activations}`);
   const notes = inputNotes(r);
   if (notes.hasReserve) {
@@ -321,7 +323,7 @@ async function start() {
   ctx.options = options.value;
   ctx.limits = limits.value;
   fillChoices();
-  $('system').appendChild(option('', 'none: one node of the device, its own interconnect'));
+  $('system').appendChild(option('', 'none: one node of the device'));
   for (const sy of systems.value) {
     const o = option(sy.id, sy.name);
     o.title = sy.source;

@@ -7,8 +7,9 @@ import { selectedDeviceDoc } from './request.js';
 
 export const nameOf = (id) => (ctx.runtimes.find((rt) => rt.id === id) || {}).name || id;
 
-// The first choice, named after the device's usual runtime when it is known.
-export const usualRuntimeText = (usual) => (usual ? `the device's usual runtime: ${usual}` : "the device's usual runtime");
+// The first choice, named after the device's usual runtime when it is known (under the label "Runtime": "the
+// device's usual runtime: vLLM (V1 engine)" was 340 px in a 306 px select).
+export const usualRuntimeText = (usual) => (usual ? `the device's usual: ${usual}` : "the device's usual runtime");
 
 export function fillRuntimes(list) {
   if (!Array.isArray(list) || !list.length) return;  // the field stays hidden

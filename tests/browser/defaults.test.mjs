@@ -85,7 +85,9 @@ test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their 
   assert.equal(await cardValue(page, 'Memory per device'), bytes(ds.parallel.device_required_bytes));
   assert.equal(await cardValue(page, 'Time per output token'), seconds(ds.parallel.tpot_s));
   assert.match(await page.locator('#cards').textContent(), /of 12[56]\.\d\d GiB: fits/);
-  assert.match(await page.locator('#weights option[value=declared]').textContent(), /^as published: fp8_block128 \(bf16: [a-z_, ]+\)$/);
+  // The formats in the choice, the classes in each under it (in the choice they made it 532 px wide).
+  assert.equal(await page.locator('#weights option[value=declared]').textContent(), 'as published: fp8_block128 + bf16');
+  assert.match(await page.textContent('#weights-info'), /^Published in fp8_block128; bf16: [a-z_, ]+\.$/);
   // Its activation_scheme makes it W8A8: fp8 GEMMs on the H200, in the CLI without --activations and on the page.
   assert.equal(ds.workload.precision.activations, 'fp8');
   assert.equal(await page.inputValue('#activations'), 'declared');
@@ -96,7 +98,8 @@ test('DeepSeek-V3 on 8x H200 and gpt-oss-120b on one H100 are analyzed in their 
   assert.equal(oss.workload.precision.by_class.experts.dtype, 'mxfp4');
   assert.ok(oss.memory.required_bytes / 2 ** 30 < 70);
   await expectCards(page, 'model=gpt-oss-120b', single(oss));
-  assert.match(await page.locator('#weights option[value=declared]').textContent(), /^as published: mxfp4 \(bf16: .*attention/);
+  assert.equal(await page.locator('#weights option[value=declared]').textContent(), 'as published: mxfp4 + bf16');
+  assert.match(await page.textContent('#weights-info'), /^Published in mxfp4; bf16: .*attention/);
   assert.equal(await page.locator('#activations option[value=declared]').textContent(), 'as published: bf16');
 
   // Choosing a format replaces the published one, as --weights does in the CLI.

@@ -328,7 +328,7 @@ test('the first paint holds the inputs as the script fills them: nothing moves w
     // Before the script: the selects name the default model, device, runtime and formats (they were empty), and
     // the lines under them are there.
     const first = await place(page);
-    assert.deepEqual(first.chosen, ['Llama-3.1-8B (8B)', 'NVIDIA H100 SXM5 80GB', "the device's usual runtime: vLLM (V1 engine)", 'as published: bf16', 'bf16']);
+    assert.deepEqual(first.chosen, ['Llama-3.1-8B (8B)', 'NVIDIA H100 SXM5 80GB', "the device's usual: vLLM (V1 engine)", 'as published: bf16', 'bf16']);
     for (const id of ['model-info', 'hardware-info', 'reserve-help', 'memfrac-help']) assert.notEqual(await page.textContent(`#${id}`), '', id);
     release();
     await settled(page);
@@ -338,6 +338,40 @@ test('the first paint holds the inputs as the script fills them: nothing moves w
     const shift = await page.evaluate(() => window.layoutShift);
     assert.ok(shift < 0.001, `${width} px: layout shift ${shift.toFixed(4)}`);
     assert.equal(await page.locator('[data-built]').count(), 0);
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
+
+// The selects under `ids` (those shown) whose chosen option's text is wider than the select shows: its text's
+// width in the select's font against the select's width less its padding and its arrow (20 px).
+const cutSelects = (page, ids) => page.evaluate((list) => list.map((id) => document.getElementById(id)).filter((s) => s && s.getClientRects().length && s.selectedOptions[0])
+  .map((s) => {
+    const g = document.createElement('canvas').getContext('2d');
+    const cs = getComputedStyle(s);
+    g.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const need = g.measureText(s.selectedOptions[0].textContent).width;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+    return { id: s.id, text: s.selectedOptions[0].textContent, need: Math.round(need), room: Math.round(room) };
+  }).filter((x) => x.need > x.room), ids);
+
+test('each select is wide enough for the choice it shows, on a phone and a laptop', async () => {
+  for (const width of [390, 1366]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+    await page.setViewportSize({ width, height: 900 });
+    await settled(page);
+    // "as published: bf16" in 132 px, "the device's usual runtime: vLLM (V1 engine)" in 306 px.
+    assert.deepEqual(await cutSelects(page, ['model', 'hardware', 'runtime', 'weights', 'kv']), [], `${width} px`);
+    await showTab(page, 'settings');
+    // "the runtime's" in 74 px, "unmerged" in 74 px.
+    assert.deepEqual(await cutSelects(page, ['activations', 'convention', 'attention', 'moe', 'mlp', 'lora-mode', 'hadamard', 'scenario', 'region']), [], `${width} px settings`);
+    await showTab(page, 'multi');
+    assert.deepEqual(await cutSelects(page, ['system', 'algo', 'draft']), [], `${width} px several devices`);
+    // A model published in several formats: "as published: fp8_block128 (bf16: router, embedding, lm_head, vision)"
+    // needed 532 px.
+    await page.goto(`${env.base}#model=deepseek-v3&hardware=nvidia-h200-sxm`);
+    await settled(page);
+    assert.deepEqual(await cutSelects(page, ['model', 'hardware', 'runtime', 'weights', 'kv']), [], `${width} px DeepSeek-V3`);
     assert.deepEqual(consoleErrors, []);
     await context.close();
   }

@@ -35,7 +35,7 @@ test('the runtime selector: the device\'s usual one by default, two others equal
   const options = await page.$$eval('#runtime option', (os) => os.map((o) => [o.value, o.textContent]));
   assert.equal(options.length, runtimes.length + 1);
   assert.deepEqual(options.slice(1), runtimes.map((rt) => [rt.id, rt.name]));
-  assert.deepEqual(options[0], ['', `the device's usual runtime: ${usual('nvidia-rtx-4090')}`]);
+  assert.deepEqual(options[0], ['', `the device's usual: ${usual('nvidia-rtx-4090')}`]);
   // The default sends no runtime: the CLI without --runtime, which runs the device's usual one.
   const plain = await sameAsCli(page, []);
   assert.equal(plain.execution.runtime, call('hardware').find((h) => h.id === 'nvidia-rtx-4090').default_runtime);
@@ -65,7 +65,7 @@ test('the runtime selector: the device\'s usual one by default, two others equal
   await sameAsCli(page, []);
   await page.selectOption('#hardware', 'apple-m2-max');
   await page.waitForFunction((w) => document.querySelector('#runtime option').textContent === w,
-    `the device's usual runtime: ${usual('apple-m2-max')}`);
+    `the device's usual: ${usual('apple-m2-max')}`);
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });

@@ -197,7 +197,7 @@ test('the serving runtime choice names the runtime that runs, and the status lin
   // No runtime under Device: the device's usual one, by name.
   await page.selectOption('#runtime', '');
   await analyzed(page);
-  const usual = await page.$eval('#runtime', (s) => s.options[0].textContent.replace("the device's usual runtime: ", ''));
+  const usual = await page.$eval('#runtime', (s) => s.options[0].textContent.replace("the device's usual: ", ''));
   await page.waitForFunction((u) => document.getElementById('srv-runtime').options[0].textContent === `the device's usual: ${u}`, usual);
   assert.ok(!/Device panel/.test(await first()));
   assert.deepEqual(consoleErrors.filter((e) => !e.includes("reading 'gemm'")), []);
