@@ -15,6 +15,13 @@ const GROUP = {
   'serving-itl-p99': 'serving-itl-p99 (99th percentile ITL)',
 };
 const groupName = (g) => GROUP[g] || g;
+// The device classes in words (the core's class ids, kept beside them where they name a CLI flag's value).
+const CLASS = {
+  'datacenter-gpu': 'datacenter GPUs', 'consumer-gpu': 'consumer GPUs', 'embedded-gpu': 'embedded GPUs', igpu: 'integrated GPUs',
+  'apple-soc': 'Apple SoCs', 'mobile-soc': 'mobile SoCs', cpu: 'CPUs', npu: 'NPUs', tpu: 'TPUs', 'sram-accelerator': 'SRAM accelerators',
+  pim: 'processing-in-memory devices',
+};
+export const className = (c) => CLASS[c] || `${c} devices`;
 
 function cellRow(tr, values, tag = 'td') {
   for (const v of values) {
@@ -69,21 +76,30 @@ export function renderValidation(v, sel) {
   const allLoso = v.cross_validation ? v.cross_validation.groups : {};
   const all = v.groups.filter((g) => g.rows > 0);
   $('val-status').textContent = groups.length
-    ? `${mine.length} public measurements were made on ${sel.cls} devices${exact.length ? `, ${exact.length} of them on ${sel.name}` : `, none on ${sel.name}`}. `
+    ? `${mine.length} public measurements were made on ${className(sel.cls)} (class ${sel.cls})${exact.length ? `, ${exact.length} of them on ${sel.name}` : `, none on ${sel.name}`}. `
       + 'Errors leave each source out of every fit (the figure to quote); a positive error means the forecast is above the measurement (for a time: slower than measured; for tokens/s: faster).'
-    : `No public measurement covers a ${sel.cls} device yet: the error below is over every device (${all.reduce((n, g) => n + g.rows, 0)} rows). Calibrate to your own measurements to know more.`;
+    : `No public measurement covers ${className(sel.cls)} (class ${sel.cls}) yet: the error below is over every device (${all.reduce((n, g) => n + g.rows, 0)} rows). Calibrate to your own measurements to know more.`;
+  // The figures first, after the group they are for: on a phone the table shows its first three columns, and the
+  // errors sat past a column repeating which devices each row covers. Those are a heading over their rows.
   const t = $('val-summary');
   t.textContent = '';
-  cellRow(t.createTHead().insertRow(), ['Rows', 'Group', 'Measurements', 'Median |error|, source left out', 'Median |error|, in sample', '90th percentile |error|, left out', 'Median error, left out'], 'th');
-  const body = t.createTBody();
-  for (const g of groups) {
-    const l = loso.find((x) => x.group === g.group) || g;
-    cellRow(body.insertRow(), [`${sel.cls} devices`, groupName(g.group), String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
-  }
-  for (const g of all) {
-    const l = allLoso[g.group] || g;
-    cellRow(body.insertRow(), ['every device', groupName(g.group), String(g.rows), pct(l.median_abs_error), pct(g.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true)]);
-  }
+  const head = ['Group', 'Median |error|, source left out', '90th percentile |error|, left out', 'Median error, left out', 'Measurements', 'Median |error|, in sample'];
+  cellRow(t.createTHead().insertRow(), head, 'th');
+  const section = (title, list, lookup) => {
+    if (!list.length) return;
+    const body = t.createTBody();
+    const th = document.createElement('th');
+    th.scope = 'rowgroup';
+    th.colSpan = head.length;
+    th.textContent = title;
+    body.insertRow().appendChild(th);
+    for (const g of list) {
+      const l = lookup(g);
+      cellRow(body.insertRow(), [groupName(g.group), pct(l.median_abs_error), pct(l.p90_abs_error), pct(l.median_signed_error, true), String(g.rows), pct(g.median_abs_error)]);
+    }
+  };
+  section(`${className(sel.cls)[0].toUpperCase()}${className(sel.cls).slice(1)}`, groups, (g) => loso.find((x) => x.group === g.group) || g);
+  section('Every device', all, (g) => allLoso[g.group] || g);
   const rows = $('val-rows');
   rows.textContent = '';
   const list = (exact.length ? exact : mine).slice(0, 200);

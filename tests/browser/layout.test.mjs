@@ -376,3 +376,23 @@ test('each select is wide enough for the choice it shows, on a phone and a lapto
     await context.close();
   }
 });
+
+test('the validation summary on a phone: the group and its errors on screen, the devices in words', async () => {
+  for (const width of [390, 1366]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-rtx-4090&tab=validation`);
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
+    // The group, its median and its 90th-percentile error within the screen (at 390 px the columns shown were
+    // "Rows" and "Group", the errors off to the right).
+    const heads = await page.$$eval('#val-summary thead th', (ths) => ths.map((th) => ({ text: th.textContent, right: th.getBoundingClientRect().right, vw: innerWidth })));
+    assert.deepEqual(heads.slice(0, 3).map((h) => h.text), ['Group', 'Median |error|, source left out', '90th percentile |error|, left out']);
+    for (const h of heads.slice(0, 3)) assert.ok(h.right <= h.vw, `${width} px: "${h.text}" ends at ${Math.round(h.right)} of ${h.vw}`);
+    const cells = await page.$$eval('#val-summary tbody tr:nth-child(2) td', (tds) => tds.slice(0, 3).map((td) => ({ text: td.textContent, right: td.getBoundingClientRect().right })));
+    for (const c of cells) assert.ok(c.right <= width, `${width} px: "${c.text}" ends at ${Math.round(c.right)}`);
+    // Which devices each set of rows covers, in words ("consumer-gpu devices" was a class id).
+    assert.deepEqual(await page.$$eval('#val-summary tbody th[scope=rowgroup]', (ths) => ths.map((th) => th.textContent)), ['Consumer GPUs', 'Every device']);
+    await page.locator('#panel-validation').screenshot({ path: path.join(artifacts, `layout-validation-${width}.png`) });
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});

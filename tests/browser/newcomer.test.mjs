@@ -320,7 +320,7 @@ test('a pasted llama-bench run calibrates the device, shows its residuals, and e
 test('validation from a link: shown while the page starts, and followed when the device changes', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=apple-m1&tab=validation`);
   await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
-  assert.match(await page.textContent('#val-status'), /on apple-soc devices, \d+ of them on Apple M1/);
+  assert.match(await page.textContent('#val-status'), /on Apple SoCs \(class apple-soc\), \d+ of them on Apple M1/);
   await page.selectOption('#hardware', 'nvidia-h100-sxm');
   await page.waitForFunction(() => /of them on NVIDIA H100/.test(document.getElementById('val-status').textContent), null, { timeout: 120000 });
   assert.ok(await page.locator('#val-rows tbody tr').count() > 0);
@@ -328,20 +328,25 @@ test('validation from a link: shown while the page starts, and followed when the
   await context.close();
 });
 
+// The validation summary's sets of rows: each tbody's heading (the devices it covers) and its rows' cells.
+const summarySections = (page) => page.$$eval('#val-summary tbody', (bs) => bs.map((b) => ({
+  title: b.rows[0].textContent, rows: [...b.rows].slice(1).map((tr) => [...tr.cells].map((c) => c.textContent)) })));
+
 // The serving groups (serving-ttft, -tpot, -e2e, -throughput) are named in the summary as `infercast validate`
 // names them: the table once looked them up under a key the core never sends, and left their Group cell empty.
 test('validation summary: every group is named, the serving groups as the CLI names them', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-h100-sxm&tab=validation`);
   await page.waitForFunction(() => document.querySelectorAll('#val-summary tbody tr').length > 0, null, { timeout: 120000 });
-  const rows = await page.$$eval('#val-summary tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-  for (const r of rows) assert.ok(r[1].trim() !== '', `a summary row without a group: ${r.join(' | ')}`);
+  const sections = await summarySections(page);
+  const rows = sections.flatMap((s) => s.rows);
+  for (const r of rows) assert.ok(r[0].trim() !== '', `a summary row without a group: ${r.join(' | ')}`);
   const v = native('validate', '--class', 'datacenter-gpu', '--no-cross-validate');
   const serving = v.groups.filter((g) => g.rows > 0 && g.group.startsWith('serving-'));
   assert.ok(serving.length >= 4, 'the public measurements hold serving rows');
   for (const g of serving) {
-    const row = rows.find((r) => r[0] === 'every device' && r[1].split(' ')[0] === g.group);
+    const row = sections.find((x) => x.title === 'Every device').rows.find((r) => r[0].split(' ')[0] === g.group);
     assert.ok(row, `no summary row names ${g.group}`);
-    assert.equal(row[2], String(g.rows));
+    assert.equal(row[4], String(g.rows));
   }
   assert.deepEqual(consoleErrors, []);
   await context.close();
@@ -355,12 +360,11 @@ test('validation in the page: the error for the device class, equal to the CLI',
   const v = JSON.parse(execFileSync(cli, ['validate', '--class', 'apple-soc', '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
   const decode = v.selection.groups.find((g) => g.group === 'decode');
   const loso = v.selection.loso_groups.find((g) => g.group === 'decode');
-  const rows = await page.$$eval('#val-summary tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-  const mine = rows.find((r) => r[0] === 'apple-soc devices' && r[1].startsWith('decode'));
-  assert.equal(mine[2], String(decode.rows));
-  assert.equal(mine[3], `${(100 * loso.median_abs_error).toFixed(1)}%`);  // leave-one-source-out, the figure quoted
-  assert.equal(mine[4], `${(100 * decode.median_abs_error).toFixed(1)}%`);
-  assert.match(await page.textContent('#val-status'), /public measurements were made on apple-soc devices, \d+ of them on Apple M1/);
+  const mine = (await summarySections(page)).find((x) => x.title === 'Apple SoCs').rows.find((r) => r[0].startsWith('decode'));
+  assert.equal(mine[4], String(decode.rows));
+  assert.equal(mine[1], `${(100 * loso.median_abs_error).toFixed(1)}%`);  // leave-one-source-out, the figure quoted
+  assert.equal(mine[5], `${(100 * decode.median_abs_error).toFixed(1)}%`);
+  assert.match(await page.textContent('#val-status'), /public measurements were made on Apple SoCs \(class apple-soc\), \d+ of them on Apple M1/);
   assert.ok(await page.locator('#val-rows tbody tr').count() > 0);
   assert.deepEqual(consoleErrors, []);
   await context.close();
