@@ -74,7 +74,10 @@ export function syncDelete() {
 // The user typed in the editor, or added or removed a tier, since it was last filled: a save in another tab must
 // not refill it over their edits (main.js, followOtherTabs).
 export function watchEdits() {
-  const edited = (e) => { if (e.target.id !== 'dev-import') ctx.editorEdited = true; };
+  const edited = (e) => {
+    if (e.target.id !== 'dev-import') ctx.editorEdited = true;
+    e.target.removeAttribute?.('aria-invalid');  // the field named in an error, typed in since
+  };
   $('device-editor').addEventListener('input', edited);
   $('device-editor').addEventListener('change', edited);
   $('dev-tiers').addEventListener('click', (e) => { if (e.target.closest('button')) ctx.editorEdited = true; });
@@ -152,8 +155,49 @@ export function persist(change) {
   }
 }
 
-export async function saveDevice() {
+// The editor's input a refusal's pointer names (the core's path into the device document), and how to name it:
+// "Tier 2, capacity" for /hardware/memory_tiers/1/capacity_GiB (the message read "The device:
+// /memory_tiers/1/capacity_GiB holds ..." and no field was marked).
+function editorField(path) {
+  const tier = /^\/hardware\/memory_tiers\/(\d+)(?:\/(\w+))?/.exec(path || '');
+  if (tier) {
+    const row = $('dev-tiers').tBodies[0].rows[Number(tier[1])];
+    const [name, capacity, bandwidth] = row ? [...row.querySelectorAll('input')] : [];
+    const which = { name: [name, 'name'], capacity_GiB: [capacity, 'capacity (GiB)'], capacity_GB: [capacity, 'capacity (GB)'], bandwidth_GBps: [bandwidth, 'bandwidth (GB/s)'] }[tier[2]];
+    return { input: which ? which[0] : name, label: `Tier ${Number(tier[1]) + 1}${which ? `, ${which[1]}` : ''}` };
+  }
+  const peak = /^\/hardware\/peak_dense_TFLOPS\/(bf16|fp8|int8)/.exec(path || '');
+  if (peak) return { input: $(`dev-${peak[1]}`), label: $(`dev-${peak[1]}`).labels[0].textContent };
+  if (/^\/hardware\/name/.test(path || '')) return { input: $('dev-name'), label: 'Name' };
+  return null;
+}
+
+function clearEditorError() {
   $('store-error').textContent = '';
+  for (const e of $('device-editor').querySelectorAll('[aria-invalid]')) {
+    e.removeAttribute('aria-invalid');
+    e.removeAttribute('aria-errormessage');
+  }
+}
+
+// A refused device: the message names the field as the editor shows it, and that field is marked and focused.
+function showEditorError(error) {
+  const field = editorField(error.path);
+  const pointer = (error.path || '').replace(/^\/hardware/, '');
+  // The core's message, its pointer replaced by the field's name; an empty field said so.
+  let message = error.message.replace(/^\/hardware\S*\s*/, '').replace(/^holds "" \(a string\)/, 'is empty');
+  if (field) message = `${field.label}${/^(holds|is)\b/.test(message) ? ' ' : ': '}${message}`;
+  else message = `The device: ${pointer ? `${pointer} ` : ''}${message}`;
+  $('store-error').textContent = message;
+  if (field && field.input) {
+    field.input.setAttribute('aria-invalid', 'true');
+    field.input.setAttribute('aria-errormessage', 'store-error');
+    field.input.focus();
+  }
+}
+
+export async function saveDevice() {
+  clearEditorError();
   const doc = editorDoc();
   if (!doc.name) {
     $('store-error').textContent = 'Name is empty; expected a name for the device';
@@ -161,7 +205,7 @@ export async function saveDevice() {
   }
   const env = await backend.envelope('device', { hardware: doc });
   if (!env.ok) {
-    $('store-error').textContent = env.error.message.replace(/^\/hardware/, 'The device: ');
+    showEditorError(env.error);
     return;
   }
   const kept = keepDevice(doc);

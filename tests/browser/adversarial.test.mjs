@@ -184,7 +184,7 @@ test('a device with numbers past their ranges is named, never shown as Infinity 
     await page.fill('#dev-tiers tbody tr:first-child td:nth-child(3) input', value);
     await page.click('#dev-save');
     await page.waitForFunction((m) => document.getElementById('store-error').textContent.includes(m), message);
-    assert.equal(await page.textContent('#store-error'), `The device: /memory_tiers/0/bandwidth_GBps holds ${message}; expected a number from 1e-06 to 1000000000`);
+    assert.equal(await page.textContent('#store-error'), `Tier 1, bandwidth (GB/s) holds ${message}; expected a number from 1e-06 to 1000000000`);
   }
   assert.doesNotMatch(await page.textContent('#cards'), /Infinity|NaN/);
   assert.deepEqual(consoleErrors, []);

@@ -396,3 +396,26 @@ test('the validation summary on a phone: the group and its errors on screen, the
     await context.close();
   }
 });
+
+test('the device editor names a refused field as it shows it, marks it and moves to it', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&tab=settings`);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await settled(page);
+  await page.evaluate(() => { document.getElementById('device-editor').open = true; });
+  await page.click('#dev-tier-add');
+  await page.click('#dev-save');
+  await page.waitForFunction(() => document.getElementById('store-error').textContent !== '');
+  // It read 'The device: /memory_tiers/1/capacity_GiB holds "" (a string); expected a number ...', no field marked.
+  assert.equal(await page.textContent('#store-error'), 'Tier 2, capacity (GiB) is empty; expected a number from 1e-06 to 1000000000');
+  const marked = await page.$$eval('#dev-tiers [aria-invalid="true"]', (es) => es.map((e) => e.getAttribute('aria-label')));
+  assert.deepEqual(marked, ['Capacity']);
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-invalid')), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.closest('tr').rowIndex), 2);
+  // Typing in it takes the mark away.
+  await page.keyboard.type('16');
+  assert.equal(await page.locator('#dev-tiers [aria-invalid]').count(), 0);
+  // Delete is for a device this browser keeps, not the preset being edited.
+  assert.equal(await page.$eval('#dev-delete', (b) => b.disabled), true);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});

@@ -83,8 +83,8 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   // The unit chosen beside the capacity names the key the core reads.
   await page.selectOption('#dev-tiers tbody tr:first-child td:nth-child(2) select', 'GB');
   await page.click('#dev-save');
-  await page.waitForFunction(() => /capacity_GB/.test(document.getElementById('store-error').textContent));
-  assert.equal(await page.textContent('#store-error'), 'The device: /memory_tiers/0/capacity_GB holds -3; expected a number from 1e-06 to 1000000000');
+  await page.waitForFunction(() => /capacity \(GB\)/.test(document.getElementById('store-error').textContent));
+  assert.equal(await page.textContent('#store-error'), 'Tier 1, capacity (GB) holds -3; expected a number from 1e-06 to 1000000000');
   assert.equal(await stored(page), before);
   assert.deepEqual(consoleErrors, []);
   assert.deepEqual(requests.filter((u) => !u.startsWith(env.base) && !u.startsWith('data:') && !u.startsWith('blob:')), []);
