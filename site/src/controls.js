@@ -5,7 +5,7 @@ import { deleteDevice, fillEditor, importFile, saveDevice, syncEfficiencies, tie
 import { frontCsv } from './dse.js';
 import { runDse, runTcTm } from './dsepanel.js';
 import { explainTarget, hideExplain } from './explainpanel.js';
-import { download, exportPng, exportSvg, sweepCsv } from './exports.js';
+import { bindExports, download, exportPng, exportSvg, sweepCsv } from './exports.js';
 import { useConfigText, useFiles } from './files.js';
 import { fillHardware, fillModels, modelMatches } from './lists.js';
 import { render, update } from './main.js';
@@ -286,6 +286,7 @@ export function bind() {
       update();
     });
   }
+  bindExports();
   for (const b of document.querySelectorAll('button[data-png]')) b.addEventListener('click', () => exportPng(b.dataset.png));
   for (const b of document.querySelectorAll('button[data-svg]')) b.addEventListener('click', () => exportSvg(b.dataset.svg));
   $('phase-toggle').addEventListener('click', () => {

@@ -2,6 +2,7 @@
 // in the core (in the worker), then the sample and the Pareto front are drawn on a canvas, the front is listed,
 // and a front point can be kept as a custom device. Also LIFE's t_c/t_m map (its Fig. 4) as a heatmap.
 // User text is only set as textContent.
+import { markDrawn } from './exports.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -110,6 +111,7 @@ function prepareCanvas(canvas) {
 
 // Scatter: the first two objectives on log axes where they span a decade, the third as colour; the front on top.
 export function drawDse(canvas, v) {
+  markDrawn(canvas, true);  // shown in place of its placeholder before it is measured
   const { ctx, W, H } = prepareCanvas(canvas);
   const [ox, oy, oc] = v.objectives;
   const xs = v.sample.objectives[ox], ys = v.sample.objectives[oy];
@@ -206,6 +208,7 @@ export function frontCsv(v) {
 
 // LIFE Fig. 4: t_c/t_m over compute (columns) and bandwidth (rows); above 1 compute-bound (red), below memory-bound (blue).
 export function drawTcTm(canvas, m, phase) {
+  markDrawn(canvas, true);
   const { ctx, W, H } = prepareCanvas(canvas);
   const grid = m[phase].tc_over_tm;
   const nx = m.compute_TOPS.length, ny = m.bandwidth_GBps.length;

@@ -54,6 +54,30 @@ export async function exportPng(id) {
   save(c);
 }
 
+// A chart's Export buttons are enabled only while it holds a drawing: before a run (the deployment front, the
+// design-space sweep) or with no device, they exported a blank image. A box's drawing is its <svg> or its uPlot's
+// canvas (its children, watched); a canvas chart says it is drawn with data-drawn (markDrawn).
+const hasDrawing = (box) => (box.tagName === 'CANVAS' ? box.dataset.drawn !== undefined : Boolean(box.querySelector('svg, canvas')));
+function syncExports(id) {
+  const box = $(id);
+  for (const b of document.querySelectorAll(`button[data-svg="${id}"], button[data-png="${id}"]`)) b.disabled = !hasDrawing(box);
+}
+
+export function bindExports() {
+  for (const id of new Set([...document.querySelectorAll('button[data-svg], button[data-png]')].map((b) => b.dataset.svg || b.dataset.png))) {
+    const box = $(id);
+    if (box.tagName !== 'CANVAS') new MutationObserver(() => syncExports(id)).observe(box, { childList: true });
+    syncExports(id);
+  }
+}
+
+// A canvas chart drawn (or cleared, `drawn` false): shown in place of its placeholder (style.css), its exports on.
+export function markDrawn(canvas, drawn) {
+  if (drawn) canvas.dataset.drawn = '';
+  else delete canvas.dataset.drawn;
+  syncExports(canvas.id);
+}
+
 export function download(name, type, text) {
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([text], { type }));

@@ -4,6 +4,7 @@
 // deployment explained and its launch commands. Every number comes from the core (core/serving); nothing is computed
 // here. It takes the model, device, precisions and costs the rest of the page has chosen (request.js).
 import { $, backend, DEFAULTS, state } from './ctx.js';
+import { markDrawn } from './exports.js';
 import { count, seconds } from './format.js';
 import { addMulti } from './parallel.js';
 import { request } from './request.js';
@@ -162,6 +163,10 @@ export function renderServing(v, box) {
 const MODE_COLOUR = { aggregated: '#c0392b', disaggregated: '#2e86c1' };
 
 export function drawFront(canvas, v) {
+  // Shown (in place of its placeholder) before it is measured; no front, the placeholder says so.
+  markDrawn(canvas, v.front.length > 0);
+  $('dep-plot-empty').textContent = v.front.length ? '' : 'No deployment meets the SLA: there is no front to draw.';
+  if (!v.front.length) return;
   const dpr = window.devicePixelRatio || 1;
   const w = canvas.clientWidth || 600, h = canvas.clientHeight || 320;
   canvas.width = w * dpr;

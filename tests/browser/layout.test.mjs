@@ -397,6 +397,47 @@ test('the validation summary on a phone: the group and its errors on screen, the
   }
 });
 
+test('a chart drawn only after a run is a line saying so until then, its export off; so is a chart without a device', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&tab=serving`);
+  await page.setViewportSize({ width: 390, height: 800 });
+  await settled(page);
+  const state = (id) => page.evaluate((i) => {
+    const c = document.getElementById(i);
+    const empty = c.nextElementSibling;
+    return { height: Math.round(c.getBoundingClientRect().height), placeholder: empty.getClientRects().length ? empty.textContent : '',
+      placeholderHeight: Math.round(empty.getBoundingClientRect().height), exportDisabled: document.querySelector(`button[data-png="${i}"]`).disabled };
+  }, id);
+  // Before a run: a 320 px blank frame with an enabled "Export PNG" that saved a blank image.
+  for (const id of ['dep-plot', 'dse-plot']) {
+    if (id === 'dse-plot') await showTab(page, 'dse');
+    const s = await state(id);
+    assert.equal(s.height, 0, id);
+    assert.match(s.placeholder, /^(Search deployments|Run the sweep) to draw/, id);
+    assert.ok(s.placeholderHeight <= 70, `${id}: placeholder ${s.placeholderHeight} px`);
+    assert.equal(s.exportDisabled, true, id);
+  }
+  await showTab(page, 'serving');
+  await page.click('#dep-run');
+  await page.waitForFunction(() => /configurations over/.test(document.getElementById('dep-status').textContent), null, { timeout: 60000 });
+  const after = await state('dep-plot');
+  assert.equal(after.height, 320);
+  assert.equal(after.placeholder, '');
+  assert.equal(after.exportDisabled, false);
+  // No device: the SVG charts say so in a line (a 280 px box before), their exports off.
+  await page.goto(`${env.base}#model=llama-3.1-8b&hardware=`);
+  await settled(page);
+  await showTab(page, 'charts');
+  for (const id of ['roofline', 'memory']) {
+    const box = await page.$eval(`#${id}`, (b) => ({ text: b.textContent, height: b.getBoundingClientRect().height }));
+    assert.match(box.text, /^Pick a device/, id);
+    assert.ok(box.height <= 60, `${id}: ${box.height} px`);
+    assert.equal(await page.$eval(`button[data-png="${id}"]`, (b) => b.disabled), true, id);
+  }
+  assert.equal(await page.$eval('button[data-png="decomposition"]', (b) => b.disabled), false);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('the device editor names a refused field as it shows it, marks it and moves to it', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&tab=settings`);
   await page.setViewportSize({ width: 390, height: 800 });
