@@ -95,7 +95,29 @@ export function dseRequest(base) {
   return { req, points: axes.reduce((n, a) => n * Math.max(1, a.steps), 1) };
 }
 
-const fmt = (v) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.01 && v !== 0) ? v.toPrecision(3) : String(+v.toPrecision(4)));
+// Four significant digits with thousands separators and never an exponent ("8,000", not "8.00e+3"); prices in
+// dollars.
+const num = (v) => (Number.isFinite(v) ? v.toLocaleString('en-US', { maximumSignificantDigits: 4 }) : '-');
+const value = (key, v) => (key === 'price_USD' && Number.isFinite(v) ? `$${num(v)}` : num(v));
+
+// Ticks over [lo, hi]: 1, 2 and 5 of each decade on a log axis (1 and 3, or 1, when those are too many), round steps on a
+// linear one; at most `most`.
+function ticks(lo, hi, log, most) {
+  if (!(hi > lo)) return [lo];
+  if (log) {
+    for (const ks of [[1, 2, 5], [1, 3], [1]]) {
+      const out = [];
+      for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) for (const k of ks) { const t = k * 10 ** e; if (t >= lo * (1 - 1e-9) && t <= hi * (1 + 1e-9)) out.push(t); }
+      if (out.length <= most || ks.length === 1) return out.length ? out : [lo, hi];
+    }
+  }
+  const raw = (hi - lo) / Math.max(1, most - 1);
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((k) => k * p).find((x) => x >= raw);
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) out.push(+t.toPrecision(12));
+  return out;
+}
 
 // A canvas sized to its laid-out box (sharp on high-density screens), cleared.
 function prepareCanvas(canvas) {
@@ -125,23 +147,55 @@ export function drawDse(canvas, v) {
     return { log, lo, hi, map: (x) => (f(x) - a) / (b - a) };
   };
   const ax = axis(all(xs, fx)), ay = axis(all(ys, fy));
-  const L = 64, R = 12, T = 10, B = 40;
-  const px = (x) => L + ax.map(x) * (W - L - R), py = (y) => H - B - ay.map(y) * (H - T - B);
   const fg = getComputedStyle(document.body).color;
-  ctx.strokeStyle = fg;
-  ctx.fillStyle = fg;
   ctx.font = '11px sans-serif';
-  ctx.strokeRect(L, T, W - L - R, H - T - B);
-  // The objectives by the names the controls give them, with their units, and the range each axis spans.
+  // The objectives by the names the controls give them, with their units; the third (the colour) named above the
+  // frame, in as many lines as the width needs (it sat on the frame and the points, from x = 6 on a phone).
   const named = (k) => (OBJECTIVES.find((o) => o[0] === k) || [k, k])[1];
-  ctx.fillText(`${named(ox)}${ax.log ? ', log scale' : ''}: ${fmt(ax.lo)} to ${fmt(ax.hi)}`, L, H - 12);
-  ctx.save();
-  ctx.translate(14, H - B);
-  ctx.rotate(-Math.PI / 2);
-  ctx.fillText(`${named(oy)}${ay.log ? ', log scale' : ''}: ${fmt(ay.lo)} to ${fmt(ay.hi)}`, 0, 0);
-  ctx.restore();
   const cs = oc ? v.sample.objectives[oc] : null;
   const cr = cs ? axis([...cs].filter((x) => Number.isFinite(x))) : null;
+  const L = 64, R = 12, B = 42;
+  const legend = [];
+  if (cr) {
+    for (const word of `colour: ${named(oc)}, ${value(oc, cr.lo)} (blue) to ${value(oc, cr.hi)} (red)`.split(' ')) {
+      const line = legend.length ? `${legend[legend.length - 1]} ${word}` : word;
+      if (legend.length && ctx.measureText(line).width <= W - L - R) legend[legend.length - 1] = line;
+      else legend.push(word);
+    }
+  }
+  const T = 10 + 15 * legend.length;
+  const px = (x) => L + ax.map(x) * (W - L - R), py = (y) => H - B - ay.map(y) * (H - T - B);
+  ctx.strokeStyle = fg;
+  ctx.fillStyle = fg;
+  ctx.strokeRect(L, T, W - L - R, H - T - B);
+  legend.forEach((line, i) => ctx.fillText(line, L, 13 + 15 * i));
+  // Ticks with their values, each label clear of the one before (a label that would touch it is left out).
+  ctx.textAlign = 'center';
+  let right = -Infinity;
+  for (const t of ticks(ax.lo, ax.hi, ax.log, Math.max(2, Math.floor((W - L - R) / 70)))) {
+    const x = px(t), text = value(ox, t), w = ctx.measureText(text).width;
+    ctx.fillRect(x, H - B, 1, 4);
+    if (x - w / 2 < right + 8 || x + w / 2 > W) continue;
+    ctx.fillText(text, x, H - B + 15);
+    right = x + w / 2;
+  }
+  ctx.textAlign = 'right';
+  let top = Infinity;
+  for (const t of ticks(ay.lo, ay.hi, ay.log, Math.max(2, Math.floor((H - T - B) / 40)))) {
+    const y = py(t);
+    ctx.fillRect(L - 4, y, 4, 1);
+    if (y + 4 > top - 14) continue;
+    ctx.fillText(value(oy, t), L - 6, y + 4);
+    top = y;
+  }
+  ctx.textAlign = 'center';
+  ctx.fillText(`${named(ox)}${ax.log ? ' (log scale)' : ''}`, L + (W - L - R) / 2, H - 6);
+  ctx.save();
+  ctx.translate(12, T + (H - T - B) / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillText(`${named(oy)}${ay.log ? ' (log scale)' : ''}`, 0, 0);
+  ctx.restore();
+  ctx.textAlign = 'left';
   const colour = (t) => `hsl(${220 - 200 * Math.min(1, Math.max(0, t))}, 70%, 50%)`;
   // Points in 64 colour steps, each step's points in one path: a canvas parses a colour string per change.
   const STEPS = 64;
@@ -167,20 +221,20 @@ export function drawDse(canvas, v) {
     ctx.arc(x, y, 3.5, 0, 2 * Math.PI);
     ctx.fill();
   }
-  if (cr) {
-    ctx.fillStyle = fg;
-    ctx.fillText(`colour: ${oc}, ${fmt(cr.lo)} (blue) to ${fmt(cr.hi)} (red)`, W - R - 300, T + 14);
-  }
   return pts;
 }
 
+// The front as a table: each parameter and objective under the name the controls give it, with its unit (the CSV
+// export keeps the keys); an objective that is also a parameter with the same value at every point (power, price)
+// once.
 export function renderFront(v, onUse) {
   const table = $('dse-front');
   table.textContent = '';
-  const params = PARAMS.map((p) => p[0]);
-  const objs = OBJECTIVES.map((o) => o[0]);
+  const same = (k) => v.front.every((f) => f.objectives[k] === f.params[k]);
+  const cols = [...PARAMS.map(([k, label]) => [k, label, (f) => f.params[k]]),
+    ...OBJECTIVES.filter(([k]) => !(PARAMS.some((p) => p[0] === k) && same(k))).map(([k, label]) => [k, label, (f) => f.objectives[k]])];
   const hr = table.createTHead().insertRow();
-  for (const h of ['', ...params, ...objs]) {
+  for (const h of ['', ...cols.map((c) => c[1])]) {
     const th = document.createElement('th');
     th.scope = 'col';
     th.textContent = h;
@@ -195,8 +249,7 @@ export function renderFront(v, onUse) {
     b.textContent = 'Use as device';
     b.addEventListener('click', () => onUse(f));
     tr.insertCell().appendChild(b);
-    for (const p of params) tr.insertCell().textContent = fmt(f.params[p]);
-    for (const o of objs) tr.insertCell().textContent = fmt(f.objectives[o]);
+    for (const [k, , get] of cols) tr.insertCell().textContent = value(k, get(f));
   });
 }
 

@@ -53,8 +53,8 @@ test('a million-point sweep draws its front, a front point becomes a device, and
   // Every front point keeps the power cap.
   const powers = await page.$$eval('#dse-front tbody tr', (trs) => {
     const head = [...document.querySelectorAll('#dse-front thead th')].map((th) => th.textContent);
-    const i = head.lastIndexOf('power_W');
-    return trs.map((tr) => Number(tr.cells[i].textContent));
+    const i = head.lastIndexOf('Power (W)');
+    return trs.map((tr) => Number(tr.cells[i].textContent.replace(/,/g, '')));
   });
   assert.ok(powers.every((p) => p <= 700), powers.join(','));
   await page.locator('#dse-plot').scrollIntoViewIfNeeded();

@@ -460,3 +460,42 @@ test('the device editor names a refused field as it shows it, marks it and moves
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('the design-space plot has ticks and names, its front table human headers and plain numbers', async () => {
+  for (const width of [390, 1366]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm&tab=dse`,
+      async (ctx) => ctx.addInitScript(recordCanvasText));
+    await page.setViewportSize({ width, height: 900 });
+    await settled(page);
+    await page.click('#dse-run');
+    await page.waitForFunction(() => /on the front/.test(document.getElementById('dse-status').textContent), null, { timeout: 120000 });
+    await page.waitForFunction(() => document.getElementById('dse-plot').__texts?.length > 0);
+    const [plot] = await canvasTexts(page, '#dse-plot');
+    assertLegible([plot], `design-space plot at ${width} px`);
+    const texts = plot.texts.map((t) => t.text);
+    // Tick labels on both axes (there were none: only the range, inside the axis titles), plain numbers.
+    const numbers = plot.texts.filter((t) => /^\$?[\d,.]+$/.test(t.text));
+    const rotated = (t) => Math.abs(t.corners[1][1] - t.corners[0][1]) > 1;
+    assert.ok(numbers.length >= 6, `${width} px: ${texts.join(' | ')}`);
+    const ys = new Set(numbers.map((t) => Math.round(t.corners[0][1])));
+    assert.ok(ys.size >= 3, `${width} px: y ticks ${[...ys]}`);
+    assert.equal(plot.texts.filter(rotated).length, 1);
+    // Names, not keys; no exponents ("colour: power_W, 71.35 (blue) to 1.49e+3 (red)").
+    for (const t of texts) {
+      assert.doesNotMatch(t, /_|\de[+-]\d/, `${width} px: "${t}"`);
+    }
+    assert.ok(texts.some((t) => /^colour: /.test(t)), texts.join(' | '));
+    // The colour's legend above the frame, not on it.
+    const [, fy] = plot.frame;
+    for (const t of plot.texts.filter((x) => /colour|blue|red/.test(x.text))) assert.ok(Math.max(...t.corners.map((c) => c[1])) <= fy, `"${t.text}" over the frame`);
+    // The front table: the controls' names with units, numbers without exponents.
+    const head = await page.$$eval('#dse-front thead th', (ths) => ths.map((th) => th.textContent).filter(Boolean));
+    assert.ok(head.includes('Compute (bf16 TFLOPS)') && head.includes('TPOT (s)'), head.join(' | '));
+    for (const h of head) assert.doesNotMatch(h, /_/, h);
+    const cells = await page.$$eval('#dse-front tbody td', (tds) => tds.map((td) => td.textContent));
+    for (const c of cells) assert.doesNotMatch(c, /\de[+-]\d/, c);
+    await page.locator('#dse-plot').screenshot({ path: path.join(artifacts, `layout-dse-plot-${width}.png`) });
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
