@@ -260,6 +260,9 @@ export function bind() {
     await useFiles(e.dataTransfer.files);
   });
   drop.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('config-file').click(); } });
+  // A tap on the zone chooses files as its role says (on a phone there is nothing to drop, and its "choose files"
+  // link alone was a 15 px target); the link is a label of the file input and opens it itself.
+  drop.addEventListener('click', (e) => { if (!e.target.closest('label, input')) $('config-file').click(); });
   $('cards').addEventListener('click', (e) => explainTarget(e.target));
   $('ops').addEventListener('click', (e) => { if (e.target.closest('td[data-field]')) explainTarget(e.target); });
   for (const id of ['cards', 'ops']) {

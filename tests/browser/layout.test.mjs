@@ -499,3 +499,32 @@ test('the design-space plot has ticks and names, its front table human headers a
     await context.close();
   }
 });
+
+test('at 390 px every field, select, check and sortable header is at least 32 px to a finger', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.1-8b&hardware=nvidia-h100-sxm`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await settled(page);
+  // What a finger hits: an input, a select, or a checkbox's label (the checkbox itself when it has none).
+  const small = () => page.evaluate(() => [...document.querySelectorAll('main :is(select, input:not([type=file]), #ops th)')]
+    .filter((e) => e.getClientRects().length && !e.closest('.visually-hidden, [hidden]'))
+    .map((e) => ({ e, target: e.type === 'checkbox' ? e.closest('label') || e : e }))
+    .map(({ e, target }) => ({ what: `${e.tagName.toLowerCase()}#${e.id || e.getAttribute('aria-label') || e.textContent.trim().slice(0, 20)}`, r: target.getBoundingClientRect() }))
+    .filter(({ r }) => r.height < 32 - 0.01 || r.width < 32 - 0.01).map(({ what, r }) => `${what} ${r.width.toFixed(0)}x${r.height.toFixed(1)}`));
+  const seen = [];
+  for (const tab of ['charts', 'ops', 'compare', 'multi', 'serving', 'calibrate', 'settings', 'dse']) {
+    await showTab(page, tab);
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    seen.push(...(await small()).map((s) => `${tab}: ${s}`));
+  }
+  // Selects were 26-30 px, the sweep's and the tiers' inputs 27-29, the #offload and objective checkboxes 13x13
+  // with a label 20 px tall, the operator table's headers 27 px.
+  assert.deepEqual([...new Set(seen)], []);
+  // The file drop zone is a button: a tap on it chooses files (its "choose files" link was 15 px tall).
+  await showTab(page, 'settings');
+  const box = await page.locator('#drop').boundingBox();
+  assert.ok(box.height >= 32);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }), page.mouse.click(box.x + 8, box.y + 8)]);
+  assert.ok(chooser.isMultiple());
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
