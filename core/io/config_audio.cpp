@@ -74,6 +74,25 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
                                "audio inputs are not forecast"});
     return;
   }
+  if (type == "gemma4_unified") {
+    // Gemma4UnifiedAudioConfig: audio_embed_dim samples a token (hidden_size, output_proj_dims and
+    // audio_samples_per_token are other names of it), projected to the text width.
+    Reader a = top.object("audio_config");
+    AudioSpec s;
+    s.kind = AudioKind::Gemma4Unified;
+    s.hidden = a.int_in_or("audio_embed_dim", 1, kEncoderWidth, 640);
+    for (const char* key : {"hidden_size", "output_proj_dims", "audio_samples_per_token"})
+      if (a.has(key) && a.int_in_or(key, 1, kEncoderWidth, s.hidden) != s.hidden)
+        a.fail(key, "invalid", a.child_path(key) + " holds " + std::to_string(a.int_in_or(key, 1, kEncoderWidth, s.hidden)) +
+                                   "; expected audio_embed_dim (" + std::to_string(s.hidden) + "), which it names");
+    s.text_hidden = m.hidden;
+    for (const auto& key : a.unread()) a.raw(key);
+    warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
+                               "the audio embedder (audio_config) is counted in the parameters and the weights in memory; "
+                               "audio inputs are not forecast"});
+    m.audio = s;
+    return;
+  }
   if (type != "gemma4" && type != "gemma3n") {
     top.raw("audio_config");
     warnings.push_back(Warning{"model.audio_not_modelled", top.child_path("audio_config"),

@@ -163,11 +163,12 @@ void parse_gemma3n(Reader& r, ModelSpec& m) {
   }
 }
 
-void parse_gemma4(Reader& r, ModelSpec& m) {
+void parse_gemma4(Reader& r, ModelSpec& m, bool encoder_free) {
   const i64 L = read_gemma_base(r, m);
   const i64 h = m.hidden;
   // Absent: 256 (the family's defaults fill it); null or 0: no per-layer inputs (`if hidden_size_per_layer_input:`).
-  const i64 P = r.nonneg_int_or("hidden_size_per_layer_input", 0);
+  const i64 P = encoder_free ? 0 : r.nonneg_int_or("hidden_size_per_layer_input", 0);
+  if (encoder_free) config_ignore(r, {"hidden_size_per_layer_input", "vocab_size_per_layer_input"});
   if (P > 0) {
     m.ple_vocab = r.positive_int("vocab_size_per_layer_input");
     m.ple_layers = L;
@@ -210,7 +211,8 @@ void parse_gemma4(Reader& r, ModelSpec& m) {
   const i64 width = r.positive_int("intermediate_size");
   const bool double_wide = r.boolean_or("use_double_wide_mlp", false);
   FfnSpec moe;
-  if (r.boolean_or("enable_moe_block", false)) {
+  if (encoder_free) r.raw("enable_moe_block");
+  if (!encoder_free && r.boolean_or("enable_moe_block", false)) {
     moe.moe = true;
     moe.n_experts = r.positive_int("num_experts");
     moe.top_k = r.positive_int("top_k_experts");

@@ -9,6 +9,8 @@
 namespace infercast {
 
 void parse_gemma3n(Reader& r, ModelSpec& m);
-void parse_gemma4(Reader& r, ModelSpec& m);
+// encoder_free: Gemma 4 12B's text model (gemma4_unified_text), which has no per-layer inputs and no experts: the keys
+// for them, which its configs still carry, are read and ignored.
+void parse_gemma4(Reader& r, ModelSpec& m, bool encoder_free = false);
 
 }  // namespace infercast

@@ -17,6 +17,7 @@ constexpr i64 kSide = 1 << 20;
 VisionKind kind_of(const std::string& type) {
   if (type == "gemma3") return VisionKind::Siglip;
   if (type == "gemma4") return VisionKind::Gemma4;
+  if (type == "gemma4_unified") return VisionKind::Gemma4Unified;
   if (type == "gemma3n") return VisionKind::MobileNetV5;
   if (type == "llama4") return VisionKind::Llama4;
   if (type == "mllama") return VisionKind::Mllama;
@@ -150,6 +151,32 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
       for (const char* key : {"global_head_dim", "rope_parameters", "max_position_embeddings", "rms_norm_eps", "hidden_activation"})
         v.raw(key);
       top.raw("vision_soft_tokens_per_image");
+      break;
+    }
+    case VisionKind::Gemma4Unified: {
+      // Gemma4UnifiedVisionEmbedder (no encoder): each model patch (patch_size x pooling_kernel_size pixels, 3
+      // channels) through a LayerNorm, a projection with a bias to mm_embed_dim and a LayerNorm; a factorized table of
+      // x and y positions (mm_posemb_size x 2 rows); a LayerNorm, an RMSNorm without weight and a projection without
+      // bias to the text width (output_proj_dims).
+      s.patch = size_or(v, "patch_size", 4096, 16) * size_or(v, "pooling_kernel_size", 64, 3);
+      if (v.has("model_patch_size") && size_or(v, "model_patch_size", 1 << 16, s.patch) != s.patch)
+        v.fail("model_patch_size", "invalid", v.child_path("model_patch_size") + " holds " +
+                                                  std::to_string(size_or(v, "model_patch_size", 1 << 16, s.patch)) +
+                                                  "; expected patch_size x pooling_kernel_size (" + std::to_string(s.patch) + ")");
+      s.channels = 3;
+      s.hidden = size_or(v, "mm_embed_dim", kEncoderWidth, 3840);
+      s.layers = 0;
+      s.heads = 1;
+      s.patch_bias = true;
+      s.positions = 2 * size_or(v, "mm_posemb_size", kSide, 1120);
+      s.merge = 1;
+      s.soft_tokens = size_or(v, "num_soft_tokens", 1 << 20, 280);
+      s.projector = {{s.hidden, size_or(v, "output_proj_dims", kEncoderWidth, text), false}};
+      if (s.projector[0].out != text)
+        v.fail("output_proj_dims", "invalid", v.child_path("output_proj_dims") + " holds " + std::to_string(s.projector[0].out) +
+                                                  "; expected the text model's hidden_size (" + std::to_string(text) + ")");
+      s.extra_params = (Count(2) * (Count(s.channels) * s.patch * s.patch) + Count(4) * s.hidden).v;  // three LayerNorms
+      for (const char* key : {"rms_norm_eps", "initializer_range"}) v.raw(key);
       break;
     }
     case VisionKind::Mllama: {

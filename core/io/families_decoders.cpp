@@ -691,6 +691,22 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
                      {"enable_moe_block", false}, {"use_double_wide_mlp", false}, {"global_head_dim", 512}};
   add(gemma4);
 
+  // Gemma 4 12B's text model (gemma4_unified_text): Gemma 4's layers without per-layer inputs or experts (its configs
+  // still carry their keys; Gemma4UnifiedTextConfig has no such fields), 1,024-token windows.
+  FamilyTraits gemma4u = gemma4;
+  gemma4u.model_type = "gemma4_unified_text";
+  gemma4u.aliases = {};
+  gemma4u.architectures = {"Gemma4UnifiedForConditionalGeneration"};
+  gemma4u.config_class = "Gemma4UnifiedTextConfig";
+  gemma4u.source = "gemma4_unified/configuration_gemma4_unified.py, modular_gemma4_unified.py";
+  gemma4u.defaults = {{"vocab_size", 262144},      {"hidden_size", 2304},        {"intermediate_size", 9216},
+                      {"num_hidden_layers", 30},   {"num_attention_heads", 8},   {"num_key_value_heads", 4},
+                      {"head_dim", 256},           {"hidden_activation", "gelu_pytorch_tanh"},
+                      {"max_position_embeddings", 262144}, {"tie_word_embeddings", true}, {"attention_bias", false},
+                      {"sliding_window", 1024},    {"attention_k_eq_v", false}, {"num_kv_shared_layers", 0},
+                      {"use_double_wide_mlp", false}, {"global_head_dim", 512}};
+  add(gemma4u);
+
   // Seed-OSS: Llama's layout; attention_bias gives q, k and v biases, attention_out_bias o's.
   FamilyTraits seed{"seed_oss", {}, {"SeedOssForCausalLM"}};
   seed.mlp_bias_key = true;

@@ -1020,7 +1020,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Bamba: parse_bamba(top, m, family); break;
     case Layout::RecurrentGemma: parse_recurrent_gemma(top, m); break;
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
-    case Layout::Gemma4: parse_gemma4(top, m); break;
+    case Layout::Gemma4: parse_gemma4(top, m, family.model_type == std::string("gemma4_unified_text")); break;
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
     case Layout::MiMoV2: parse_mimo_v2_flash(top, m); break;
     case Layout::MiniMaxM3: parse_minimax_m3(top, m); break;

@@ -14,12 +14,15 @@ const NameTable<AudioKind>& audio_kind_names() {
   static const NameTable<AudioKind> t({{AudioKind::None, "none", "no audio encoder"},
                                        {AudioKind::Gemma3n, "gemma3n", "Gemma 3n: a USM Conformer (counted, not forecast)"},
                                        {AudioKind::Gemma4, "gemma4", "Gemma 4: a Conformer over 40 ms frames (counted, not forecast)"},
-                                       {AudioKind::QwenOmni, "qwen3_omni", "Qwen3-Omni: AuT, a Transformer over 80 ms frames (counted, not forecast)"}});
+                                       {AudioKind::QwenOmni, "qwen3_omni", "Qwen3-Omni: AuT, a Transformer over 80 ms frames (counted, not forecast)"},
+                                       {AudioKind::Gemma4Unified, "gemma4_unified", "Gemma 4 12B: 40 ms waveform frames projected, no encoder (counted, not forecast)"}});
   return t;
 }
 
 i64 audio_params(const AudioSpec& a) {
   if (a.kind == AudioKind::None) return 0;
+  // Gemma4UnifiedMultimodalEmbedder: an RMSNorm without weight and a projection without bias of each frame's samples.
+  if (a.kind == AudioKind::Gemma4Unified) return (Count(a.hidden) * a.text_hidden).v;
   if (a.kind == AudioKind::QwenOmni) {
     // Three 3 x 3 convolutions of stride 2 with biases (1 -> c -> c -> c) over the mel bins, conv_out from the
     // flattened F3 x c features to the width without bias; each layer q, k, v and out_proj with biases, two

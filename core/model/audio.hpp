@@ -12,7 +12,8 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class AudioKind { None, Gemma3n, Gemma4, QwenOmni };
+// Gemma4Unified: no tower; raw 40 ms waveform frames projected to the text width (Gemma4UnifiedMultimodalEmbedder).
+enum class AudioKind { None, Gemma3n, Gemma4, QwenOmni, Gemma4Unified };
 const NameTable<AudioKind>& audio_kind_names();
 
 struct AudioSpec {

@@ -21,7 +21,8 @@ const NameTable<VisionKind>& vision_kind_names() {
                                         {VisionKind::Qwen3, "qwen3_vl", "Qwen3-VL and Qwen3.5: dynamic resolution, deepstack"},
                                         {VisionKind::MobileNetV5, "mobilenetv5", "Gemma 3n: MobileNetV5-300M, 768 x 768 images, 256 tokens each"},
                                         {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"},
-                                        {VisionKind::Mllama, "mllama", "Llama 3.2 Vision: 4 tiles of 560 x 560, 6,404 tokens each image for cross-attention"}});
+                                        {VisionKind::Mllama, "mllama", "Llama 3.2 Vision: 4 tiles of 560 x 560, 6,404 tokens each image for cross-attention"},
+                                        {VisionKind::Gemma4Unified, "gemma4_unified", "Gemma 4 12B: no encoder, at most 280 tokens of 48-pixel patches embedded"}});
   return t;
 }
 
@@ -101,7 +102,8 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
       p.tokens = v.fixed_tokens + 4;
       break;
     }
-    case VisionKind::Gemma4: {
+    case VisionKind::Gemma4:
+    case VisionKind::Gemma4Unified: {
       // Gemma4ImageProcessor (get_aspect_ratio_preserving_size): scaled, up or down, to the budget of
       // soft_tokens x merge^2 patches, each side rounded down to a whole pooled cell (patch x merge pixels); a side
       // that rounds to nothing takes one cell and the other side the aspect ratio's cells, at most the budget.
@@ -116,8 +118,9 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
       const i64 ratio = std::min(v.soft_tokens, static_cast<i64>(std::floor(std::max(W, H) / std::min(W, H))));
       if (rows == 0) rows = 1, cols = ratio;
       else if (cols == 0) cols = 1, rows = ratio;
-      p.sequences = {v.soft_tokens * m2};
       p.merged = rows * cols;
+      // Gemma 4 12B embeds the image's cells themselves (patch = 48 pixels, no encoder, nothing padded).
+      p.sequences = {v.kind == VisionKind::Gemma4Unified ? p.merged : v.soft_tokens * m2};
       p.tokens = p.merged + 2;
       break;
     }

@@ -15,7 +15,7 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5, Mllama };
+enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5, Mllama, Gemma4Unified };
 const NameTable<VisionKind>& vision_kind_names();
 
 struct ProjectorGemm {

@@ -82,6 +82,11 @@ void add_vision(Builder& b, double prompts, const std::vector<ImageSize>& images
   b.gemm("vision_patch_embed", "vision", 1, P, static_cast<double>(v.channels * v.temporal_patch * v.patch * v.patch), h,
          v.patch_bias);
   if (v.positions > 0) b.elementwise("vision_pos_embed", "vision", 1, P * h, 1, 1, 0);
+  // Gemma 4 12B's embedder: LayerNorms before and after the patch projection and after the positions, then an
+  // RMSNorm without weight (no encoder blocks).
+  if (v.kind == VisionKind::Gemma4Unified)
+    b.elementwise("vision_embed_norms x4", "vision", 1, P * (static_cast<double>(v.channels * v.patch * v.patch) + 3 * h),
+                  b.s.convention.layernorm_flops_per_element, 1, static_cast<double>(v.extra_params));
   // Qwen2.5-VL: most blocks attend within windows, fullatt_block_indexes over the whole image.
   const i64 full = v.window > 0 ? static_cast<i64>(v.full_layers.size()) : v.layers;
   if (v.layers - full > 0) add_blocks(b, v, "vision windowed", v.layers - full, P, w.window_pairs);

@@ -2354,3 +2354,34 @@ TEST_CASE("Muse Glimmer's text model by hand: gated attention, scaleless q/k nor
   CHECK(s.layers[3].attn.window == 2048);
   for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
 }
+
+// Gemma 4 12B (gemma4_unified; tests/data/configs/gemma-4-12b.json, SOURCES.md): an encoder-free Gemma 4. The text
+// model: 48 layers of 3840 (40 sliding: 16 heads and 8 KV heads of 256; 8 full: one KV head of 512, keys reused as
+// values, no v_proj), a GELU MLP of 15360, four norms and a layer_scalar a layer, the tied table of 262,144 rows:
+// 11,907,350,320. Images: each 48-pixel patch through a LayerNorm, a 6912 -> 3840 projection with a bias, a
+// LayerNorm, a 1120 x 2 table of positions, a LayerNorm and a 3840 -> 3840 projection: 49,922,304. Audio: 640-sample
+// frames projected to 3840: 2,457,600. In all 11,959,730,224, the Hub's BF16 total.
+TEST_CASE("Gemma 4 12B: the encoder-free Gemma 4, counted to the Hub's total (gemma4_unified)", "[families][params][vision]") {
+  const ModelSpec m = parse(data_config("gemma-4-12b.json"));
+  const ParamCounts p = count_params(m);
+  CHECK(p.total == 11959730224LL);
+  CHECK(p.vision == 49922304LL);
+  CHECK(p.audio == 2457600LL);
+  CHECK(p.total - p.vision - p.audio == 11907350320LL);
+  CHECK(m.ple_dim == 0);  // vocab_size_per_layer_input is still in the config: no per-layer inputs built from it
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[5].attn.head_dim == 512);
+  CHECK(m.layers[5].attn.n_kv_heads == 1);
+  CHECK(m.layers[0].attn.window == 1024);
+  for (const auto& w : m.warnings) {
+    CAPTURE(w.path, w.message);
+    CHECK(w.code != "model.unused_field");
+    CHECK(w.code != "model.vision_not_modelled");
+  }
+  // An image: aspect ratio kept, at most 280 cells of 48 pixels, embedded (no encoder) between its begin and end tokens.
+  const ImagePlan plan = plan_image(m.vision, ImageSize{896, 896});
+  CHECK(plan.merged <= 280);
+  CHECK(plan.tokens == plan.merged + 2);
+  CHECK(plan.sequences.size() == 1);
+  CHECK(plan.sequences[0] == plan.merged);
+}

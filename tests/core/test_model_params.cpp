@@ -124,6 +124,8 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // Granite SWASH (test_families.cpp): the 2.144B and 3.02B / A0.598B a public table of Hub totals gives.
       {"granite-swash-2b", 2144463840LL, 2144463840LL},
       {"granite-swash-3b-a600m", 3020382000LL, 598171440LL},
+      // Gemma 4 12B (test_families.cpp): the Hub's BF16 total; active is the text model, as for every multimodal preset.
+      {"gemma-4-12b-it", 11959730224LL, 11907350320LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
