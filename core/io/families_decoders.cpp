@@ -185,6 +185,25 @@ void add_decoder_families(std::vector<FamilyTraits>& v) {
     add(muse);
   }
 
+  // Mellum 2 (mellum, JetBrains; transformers' MellumConfig over Qwen3MoeConfig): Qwen3-MoE's layers with the sliding
+  // and full layers in layer_types and the dense and sparse MLPs in mlp_layer_types (no use_sliding_window,
+  // decoder_sparse_step or mlp_only_layers: all full and all sparse by default).
+  {
+    FamilyTraits mellum{"mellum", {}, {"MellumForCausalLM"}};
+    mellum.qk_norm = true;
+    mellum.moe = MoeRule::Qwen;
+    mellum.config_class = "MellumConfig";
+    mellum.source = "mellum/configuration_mellum.py, modular_mellum.py";
+    mellum.defaults = {{"vocab_size", 98304},       {"hidden_size", 2304},       {"intermediate_size", 7168},
+                       {"num_hidden_layers", 28},   {"num_attention_heads", 32}, {"num_key_value_heads", 4},
+                       {"head_dim", 128},           {"hidden_act", "silu"},      {"max_position_embeddings", 131072},
+                       {"tie_word_embeddings", false}, {"attention_bias", false}, {"sliding_window", 1024},
+                       {"moe_intermediate_size", 896}, {"num_experts_per_tok", 8}, {"num_experts", 64}};
+    // Qwen3's keys a Mellum config may still carry: transformers' MellumConfig drops them.
+    mellum.ignored_keys = {"use_sliding_window", "max_window_layers", "norm_topk_prob"};
+    add(mellum);
+  }
+
   // Granite 3.x: Llama's layout; embedding, attention, residual and logit multipliers scale activations and cost
   // nothing that is counted.
   FamilyTraits granite{"granite", {}, {"GraniteForCausalLM"}};

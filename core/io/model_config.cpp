@@ -430,10 +430,13 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
       moe.shared_intermediate = r.positive_int("shared_expert_intermediate_size");
       moe.shared_gate = true;
     }
+    // transformers 5 writes the choice out per layer (mlp_layer_types: "dense" or "sparse"; Mellum has only that).
+    const std::vector<bool> listed = config_mlp_layer_types(r, L);
     const i64 step = r.positive_int_or("decoder_sparse_step", 1);
     const auto dense_only = config_listed_layers(r, "mlp_only_layers", L);
     for (i64 i = 0; i < L; ++i)
-      is_moe[static_cast<std::size_t>(i)] = !dense_only[static_cast<std::size_t>(i)] && ((i + 1) % step == 0);
+      is_moe[static_cast<std::size_t>(i)] = listed.empty() ? !dense_only[static_cast<std::size_t>(i)] && ((i + 1) % step == 0)
+                                                           : static_cast<bool>(listed[static_cast<std::size_t>(i)]);
   } else if (t.moe == MoeRule::GptOss) {
     moe.n_experts = r.positive_int("num_local_experts");
     moe.top_k = r.has("num_experts_per_tok") ? r.positive_int("num_experts_per_tok") : r.positive_int("experts_per_token");

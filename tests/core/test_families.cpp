@@ -2385,3 +2385,39 @@ TEST_CASE("Gemma 4 12B: the encoder-free Gemma 4, counted to the Hub's total (ge
   CHECK(plan.sequences.size() == 1);
   CHECK(plan.sequences[0] == plan.merged);
 }
+
+// Mellum2-12B-A2.5B (mellum), its config as a public near-verbatim copy gives it: 28 layers of 2304, 32 heads and 4 KV
+// heads of 128 with per-head q/k norms, 64 experts of 896 top 8 on every layer (mlp_layer_types all sparse), an
+// untied table of 98,304 rows; three sliding layers of 1024 then a full one. Per layer: attention 2304 x 4096 x 2 +
+// 2304 x 512 x 2 + 256, router 64 x 2304, experts 64 x 3 x 2304 x 896, two norms: 12,149,923,072 in all, the total
+// of a public scan of the checkpoint's safetensors headers (5,631 tensors).
+TEST_CASE("Mellum 2 by hand: Qwen3-MoE's layers with layer_types and mlp_layer_types (mellum)", "[families][params]") {
+  json types = json::array(), mlp = json::array();
+  for (int i = 0; i < 28; ++i) {
+    types.push_back(i % 4 == 3 ? "full_attention" : "sliding_attention");
+    mlp.push_back("sparse");
+  }
+  json c = {{"architectures", {"MellumForCausalLM"}}, {"model_type", "mellum"}, {"attention_bias", false}, {"head_dim", 128},
+            {"hidden_act", "silu"}, {"hidden_size", 2304}, {"intermediate_size", 7168}, {"layer_types", types},
+            {"max_position_embeddings", 131072}, {"max_window_layers", 0}, {"mlp_layer_types", mlp},
+            {"moe_intermediate_size", 896}, {"norm_topk_prob", true}, {"num_attention_heads", 32}, {"num_experts", 64},
+            {"num_experts_per_tok", 8}, {"num_hidden_layers", 28}, {"num_key_value_heads", 4}, {"rms_norm_eps", 1e-06},
+            {"router_aux_loss_coef", 0.001}, {"sliding_window", 1024}, {"tie_word_embeddings", false},
+            {"use_sliding_window", true}, {"vocab_size", 98304}};
+  const ModelSpec m = parse(c);
+  const long long h = 2304;
+  CHECK(count_params(m).total == 2 * 98304 * h + 28 * (2 * h * 4096 + 2 * h * 512 + 256 + 64 * h + 64 * 3 * h * 896 + 2 * h) + h);
+  CHECK(count_params(m).total == 12149923072LL);
+  CHECK(m.layers[3].attn.window == 0);
+  CHECK(m.layers[0].attn.window == 1024);
+  for (const auto& l : m.layers) CHECK(l.ffn.moe);
+  for (const auto& w : m.warnings) CHECK(w.code != "model.unused_field");
+  // A dense layer where mlp_layer_types says so: intermediate_size wide.
+  c["mlp_layer_types"][0] = "dense";
+  const ModelSpec d = parse(c);
+  CHECK_FALSE(d.layers[0].ffn.moe);
+  CHECK(d.layers[0].ffn.intermediate == 7168);
+  // Without layer_types, every layer is full (MellumConfig's default), whatever Qwen's use_sliding_window says.
+  c.erase("layer_types");
+  CHECK(parse(c).layers[0].attn.window == 0);
+}
