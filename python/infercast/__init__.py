@@ -36,6 +36,11 @@ class InfercastError(Exception):
         self.path = path
         self.message = message
 
+    # Pickled with its three fields (Exception's own pickling would call InfercastError(message) alone): an error
+    # raised in a worker process of a ProcessPoolExecutor reaches the parent whole, and the pool goes on.
+    def __reduce__(self):
+        return (type(self), (self.code, self.path, self.message))
+
     def __str__(self):
         return f"{self.message} [{self.code}]"
 

@@ -80,6 +80,28 @@ def test_what_python_cannot_send_as_json_is_refused_before_the_core():
         infercast.gguf("not bytes")
 
 
+def test_infercast_error_pickles_whole_and_a_process_pool_goes_on():
+    import concurrent.futures
+    import copy
+    import pickle
+
+    with pytest.raises(infercast.InfercastError) as e:
+        infercast.analyze(model="llama-3.1-8b", workload={"batch": 0})
+    for back in (pickle.loads(pickle.dumps(e.value)), copy.copy(e.value)):
+        assert type(back) is infercast.InfercastError
+        assert (back.code, back.path, back.message, str(back)) == (e.value.code, e.value.path, e.value.message, str(e.value))
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        futures = {b: pool.submit(_tpot, b) for b in (1, 0, 8)}
+        with pytest.raises(infercast.InfercastError) as refused:
+            futures[0].result()
+        assert refused.value.path == "/workload/batch"
+        assert futures[8].result() == _tpot(8) and futures[1].result() == _tpot(1)
+
+
+def _tpot(batch):
+    return infercast.analyze(model="llama-3.1-8b", hardware="nvidia-h100-sxm", workload={"batch": batch})["decode"]["tpot_s"]
+
+
 def test_envelope_carries_the_versions_and_never_raises():
     ok = infercast.envelope("models")
     assert ok["ok"] and ok["schema_version"] == infercast.schema_version and ok["version"] == infercast.__version__
