@@ -22,7 +22,7 @@ __version__ = _core.version
 #: The version of the request and result schemas (docs/schema.md, "Versions"); every result object carries it.
 schema_version = _core.schema_version
 
-__all__ = ["InfercastError", "call", "call_bytes", "envelope", "frame", "functions_list", "schema_path", "__version__",
+__all__ = ["MAX_FILE_BYTES", "InfercastError", "call", "call_bytes", "envelope", "frame", "functions_list", "schema_path", "__version__",
            "schema_version"]
 
 
@@ -83,10 +83,17 @@ def call(fn, request=None, **fields):
 
 
 def call_bytes(fn, data):
-    """Calls a function that reads a file's bytes (``gguf``, ``safetensors``, ``safetensors_size``)."""
-    if isinstance(data, (bytearray, memoryview)):
-        data = bytes(data)
-    if not isinstance(data, bytes):
+    """Calls a function that reads a file's bytes (``gguf``, ``safetensors``, ``safetensors_size``). Only the first
+    ``MAX_FILE_BYTES`` are read, as the CLI and the npm package do: every such function reads a header within
+    them, so a whole file (``open(path, "rb").read()``) costs no more than its header."""
+    if isinstance(data, memoryview):
+        view = data if data.ndim == 1 and data.format in ("B", "b", "c") else data.cast("B")
+        data = view[:MAX_FILE_BYTES].tobytes()
+    elif isinstance(data, (bytes, bytearray)):
+        # bytes and bytearray go to the core as they are (one copy, the core's own); a longer one is cut first.
+        if len(data) > MAX_FILE_BYTES:
+            data = data[:MAX_FILE_BYTES]
+    else:
         raise TypeError(f"{fn} reads bytes (a file's header), not {type(data).__name__}")
     return _value(_core.call_bytes_value(fn, data))
 
@@ -134,6 +141,16 @@ def _make(entry):
     fn.__module__ = __name__
     return fn
 
+
+def _max_file_bytes():
+    limits = {entry["name"]: int(entry["value"]) for entry in call("limits")}
+    return max(limits["gguf_header_bytes"], 8 + limits["safetensors_header_bytes"])
+
+
+#: The bytes of a file that ``call_bytes`` passes on at most: the largest header a function of file bytes reads (a
+#: safetensors header: its 8-byte length and at most 100,000,000 bytes; a GGUF header: at most 64 MiB), the CLI's
+#: and the npm package's limit too (docs/schema.md, "Limits").
+MAX_FILE_BYTES = _max_file_bytes()
 
 # One Python function per function of the core's registry, so a call the core gains is here with no edit.
 for _entry in functions_list():

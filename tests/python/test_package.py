@@ -138,6 +138,20 @@ def test_file_bytes_functions():
     assert e.value.code.startswith("gguf.")
 
 
+def test_call_bytes_reads_at_most_the_largest_header():
+    # A whole file (open(path, "rb").read()) costs no more than its header: only MAX_FILE_BYTES go to the core, the
+    # limit of the CLI and the npm package (the largest header a function of bytes reads: a safetensors header).
+    assert infercast.MAX_FILE_BYTES == 100_000_008
+    with open(os.path.join(ROOT, "tests", "fuzz", "corpus", "gguf", "tiny-llama.gguf"), "rb") as fh:
+        head = fh.read()
+    want = infercast.gguf(head)
+    big = bytearray(infercast.MAX_FILE_BYTES + 50_000_000)
+    big[:len(head)] = head
+    for data in (big, bytes(big), memoryview(big)):
+        assert infercast.gguf(data) == want
+    assert infercast.call_bytes("gguf", memoryview(head)) == want
+
+
 def test_the_interpreter_lock_is_released_during_a_call():
     # A sweep of 2**18 design points runs for a while in C++; the main thread counts meanwhile. Holding the lock
     # through the call would leave the counter where it was until the call returns.
