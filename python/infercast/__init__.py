@@ -48,6 +48,65 @@ class InfercastError(Exception):
         return f"InfercastError(code={self.code!r}, path={self.path!r}, message={self.message!r})"
 
 
+class _NotJson(InfercastError, TypeError):
+    """A value Python cannot write as JSON (bytes, a set, an object): refused before the core, by field, with the
+    core's code for a wrong type. A TypeError too, as json's own error was."""
+
+
+def _pointer(path):
+    return "".join("/" + str(k).replace("~", "~0").replace("/", "~1") for k in path)
+
+
+def _not_json(request):
+    """The path and a description of the first value of ``request`` that json cannot write, or None."""
+    stack = [((), request)]
+    seen = set()  # containers already walked: a request that holds itself is json's own ValueError
+    while stack:
+        path, v = stack.pop()
+        if v is None or isinstance(v, (str, int, float, bool)):
+            continue
+        if isinstance(v, (dict, list, tuple)):
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if not (k is None or isinstance(k, (str, int, float, bool))):
+                    return path, f"a key of type {type(k).__name__} ({k!r:.40})"
+                stack.append((path + (k,), x))
+        elif isinstance(v, (list, tuple)):
+            stack.extend((path + (i,), x) for i, x in enumerate(v))
+        else:
+            n = _number(v)
+            if n is None:
+                return path, f"a value of type {type(v).__name__} ({v!r:.40})"
+            if isinstance(n, list):
+                stack.append((path, n))
+    return None
+
+
+def _number(v):
+    """A value of another library as Python's own: numpy's scalars and arrays (``tolist()``: a DataFrame's
+    numbers are numpy's), Decimal, Fraction; None for anything else."""
+    try:
+        if hasattr(v, "tolist") and hasattr(v, "dtype"):
+            return v.tolist()
+        if hasattr(v, "__index__"):
+            return int(v.__index__())
+        if hasattr(v, "__float__"):
+            return float(v)
+    except (TypeError, ValueError):
+        pass
+    return None
+
+
+def _json_default(v):
+    n = _number(v)
+    if n is None:
+        raise TypeError  # _request_text finds the value's path and names it
+    return n
+
+
 def _request_text(request, fields):
     if request is None:
         request = {}
@@ -59,8 +118,20 @@ def _request_text(request, fields):
         raise TypeError(f"a request is a dict or JSON text, not {type(request).__name__}")
     if fields:
         request = {**request, **fields}
-    # allow_nan=False: the core reads JSON, and NaN or Infinity are not JSON (a ValueError names them here).
-    return _json.dumps(request, allow_nan=False)
+    # NaN, Infinity and -Infinity are written as those literals (json's default), which the core reads as the CLI
+    # does: a config's unused NaN is ignored, a NaN where the core computes is refused by field. Numbers of other
+    # types (numpy's, from a DataFrame; Decimal) are written as numbers.
+    try:
+        return _json.dumps(request, default=_json_default)
+    except (TypeError, ValueError, RecursionError):
+        found = _not_json(request)
+        if found is None:
+            raise
+        path, what = found
+        where = _pointer(path)
+        raise _NotJson("request.wrong_type", where,
+                       f"{where or 'the request'} holds {what}; expected a JSON value (a number, a string, true or "
+                       "false, null, a list or a dict)") from None
 
 
 def _value(env):
@@ -72,8 +143,13 @@ def _value(env):
 
 def envelope(fn, request=None, **fields):
     """The core's whole envelope: ``{"ok", "schema_version", "version", "value" | "error"}``; never raises for a
-    refused request."""
-    return _core.call_value(fn, _request_text(request, fields))
+    refused request (one holding a value JSON cannot write is refused the same way, with its path)."""
+    try:
+        text = _request_text(request, fields)
+    except _NotJson as e:
+        return {"ok": False, "schema_version": schema_version, "version": __version__,
+                "error": {"code": e.code, "path": e.path, "message": e.message}}
+    return _core.call_value(fn, text)
 
 
 def call(fn, request=None, **fields):

@@ -71,13 +71,50 @@ def test_refused_requests_raise_infercast_error_with_code_and_path():
     assert e.value.path == ""
 
 
-def test_what_python_cannot_send_as_json_is_refused_before_the_core():
-    with pytest.raises(ValueError):
-        infercast.analyze(model="llama-3.1-8b", costs={"pue": float("nan")})
+def test_what_python_cannot_send_as_json_is_refused_by_field():
     with pytest.raises(TypeError):
         infercast.analyze(["llama-3.1-8b"])
     with pytest.raises(TypeError):
         infercast.gguf("not bytes")
+    # A value json cannot write is refused with its path and the core's code, raised as InfercastError (a TypeError
+    # too) by call() and returned as an envelope by envelope(), which never raises for a refused request.
+    with pytest.raises(infercast.InfercastError) as e:
+        infercast.analyze(model="llama-3.1-8b", workload={"requests": [{"input": 8}, {"input": b"12"}]})
+    assert isinstance(e.value, TypeError)
+    assert (e.value.code, e.value.path) == ("request.wrong_type", "/workload/requests/1/input")
+    assert e.value.message.startswith("/workload/requests/1/input holds a value of type bytes (b'12'); expected a JSON value")
+    env = infercast.envelope("analyze", model="llama-3.1-8b", costs={"region": {1, 2}})
+    assert not env["ok"] and env["error"]["path"] == "/costs/region" and env["schema_version"] == infercast.schema_version
+
+
+def test_nan_and_infinity_are_read_as_the_cli_reads_them(tmp_path):
+    # NaN and Infinity go to the core as the literals Python's json writes, which the CLI reads too: a NaN where the
+    # core computes is refused by field, one in a config field the model does not use is ignored.
+    with pytest.raises(infercast.InfercastError) as e:
+        infercast.analyze(model="llama-3.1-8b", costs={"pue": float("nan")})
+    assert (e.value.code, e.value.path) == ("request.out_of_range", "/costs/pue")
+    assert e.value.message == "/costs/pue holds NaN; expected a number from 1 to 10"
+    env = infercast.envelope("analyze", model="llama-3.1-8b", hardware="nvidia-h100-sxm", workload={"prompt": float("inf")})
+    assert not env["ok"] and env["error"]["path"] == "/workload/prompt" and "holds Infinity" in env["error"]["message"]
+    with open(os.path.join(ROOT, "tests", "data", "tiny-llama.json")) as fh:
+        config = json.load(fh)
+    config["initializer_range"] = float("nan")
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    assert "NaN" in path.read_text()
+    py = infercast.analyze(model=config, hardware="nvidia-h100-sxm")
+    assert py == infercast.analyze(f'{{"model": {path.read_text()}, "hardware": "nvidia-h100-sxm"}}')
+    cli = cli_json("analyze", "--model", str(path), "--hardware", "nvidia-h100-sxm", "--format", "json")
+    assert py["decode"]["tpot_s"] == cli["decode"]["tpot_s"] and py["ttft_s"] == cli["ttft_s"]
+
+
+def test_numbers_of_numpy_and_decimal_are_numbers():
+    numpy = pytest.importorskip("numpy")
+    import decimal
+    base = infercast.analyze(model="llama-3.1-8b", hardware="nvidia-h100-sxm", workload={"batch": 4, "prompt": 512})
+    for batch, prompt in [(numpy.int64(4), numpy.float64(512)), (decimal.Decimal(4), numpy.array([512])[0])]:
+        r = infercast.analyze(model="llama-3.1-8b", hardware="nvidia-h100-sxm", workload={"batch": batch, "prompt": prompt})
+        assert r == base
 
 
 def test_infercast_error_pickles_whole_and_a_process_pool_goes_on():
