@@ -9,11 +9,19 @@ export { InfercastError, createClient, moduleTransport, connect, unwrap, placeCo
 
 const isNode = typeof process !== 'undefined' && process.versions != null && process.versions.node != null;
 
+// A string with a scheme ("https:", "file:"; not a Windows drive letter, "C:\\...") is a URL; in node any other
+// string is a path of the file system, relative to the working directory (as fs reads it).
+const hasScheme = (s) => /^[a-z][a-z0-9+.-]+:/i.test(s);
+
 // options.wasmBinary: the module's bytes (an ArrayBuffer or Uint8Array), when you fetch them yourself;
-// options.wasmUrl: where infercast.wasm is (default: beside this file).
+// options.wasmUrl: where infercast.wasm is (default: beside this file): a URL, or in node a file path too.
 export async function load(options = {}) {
-  const url = options.wasmUrl ?? new URL('./infercast.wasm', import.meta.url);
+  let url = options.wasmUrl ?? new URL('./infercast.wasm', import.meta.url);
   const settings = {};
+  if (isNode && typeof url === 'string' && !hasScheme(url)) {
+    const [{ pathToFileURL }, { resolve }] = await Promise.all([import('node:url'), import('node:path')]);
+    url = pathToFileURL(resolve(url));
+  }
   if (options.wasmBinary) {
     settings.wasmBinary = options.wasmBinary;
   } else if (isNode && String(url).startsWith('file:')) {

@@ -114,7 +114,7 @@ ${methods((t) => `Promise<${t}>`)}}
 export interface LoadOptions {
   /** The module's bytes, when you fetch them yourself. */
   wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Where infercast.wasm is (default: beside index.js). */
+  /** Where infercast.wasm is (default: beside index.js): a URL, or in node a file path (relative to the working directory). */
   wasmUrl?: string | URL;
 }
 /** Loads the WebAssembly core (node, browsers, workers). */

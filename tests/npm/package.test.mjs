@@ -66,6 +66,18 @@ test('a file goes to the core cut to the bytes a header can use, as the CLI read
   assert.equal(seen, 16);
 });
 
+test('load() takes wasmUrl as a file path in node, absolute or relative, as well as a file: URL', async () => {
+  // An audit found a path (the type says string) fetched as a URL: "Failed to parse URL from /.../infercast.wasm".
+  const wasm = path.join(installed, 'infercast.wasm');
+  const want = core.analyze(REQ);
+  for (const wasmUrl of [wasm, path.relative(process.cwd(), wasm), new URL(`file://${wasm}`), `file://${wasm}`]) {
+    const c = await load({ wasmUrl });
+    assert.deepEqual(c.analyze(REQ), want, String(wasmUrl));
+  }
+  // A path that names no file says which.
+  await assert.rejects(load({ wasmUrl: path.join(project, 'no-such.wasm') }), /ENOENT.*no-such\.wasm/);
+});
+
 test('one method per function of the core, and the same over an asynchronous transport', async () => {
   const names = core.call('functions', {}).map((f) => f.name);
   assert.deepEqual(core.functionNames, names);
