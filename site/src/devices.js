@@ -51,17 +51,19 @@ export function tierRow(t) {
   return tr;
 }
 
+// The editor filled from the selected device. A device that came with a link may hold anything: what is not a
+// field the editor shows is left empty, and the core names what is wrong when the device is analyzed.
 export function fillEditor() {
   const d = selectedDeviceDoc();
   if (!d) return;
-  $('dev-name').value = customDevice() ? d.name : `${d.name} (custom)`;
-  const peaks = d.peak_dense_TFLOPS || {};
+  $('dev-name').value = customDevice() ? String(d.name ?? '') : `${d.name} (custom)`;
+  const peaks = d.peak_dense_TFLOPS !== null && typeof d.peak_dense_TFLOPS === 'object' ? d.peak_dense_TFLOPS : {};
   $('dev-bf16').value = peaks.bf16 ?? '';
   $('dev-fp8').value = peaks.fp8 ?? '';
   $('dev-int8').value = peaks.int8 ?? '';
   const body = $('dev-tiers').tBodies[0];
   body.textContent = '';
-  for (const t of d.memory_tiers) body.appendChild(tierRow(t));
+  for (const t of Array.isArray(d.memory_tiers) ? d.memory_tiers : []) body.appendChild(tierRow(t !== null && typeof t === 'object' ? t : {}));
   ctx.editorEdited = false;
   syncDelete();
 }
@@ -122,7 +124,8 @@ export function editorDoc() {
   }
   doc.memory_tiers = [...$('dev-tiers').tBodies[0].rows].map((tr, i) => {
     const [n, c, b] = [...tr.querySelectorAll('input')].map((x) => x.value);
-    const { capacity_GB: _gb, capacity_GiB: _gib, ...old } = base.memory_tiers[i] || {};
+    const was = Array.isArray(base.memory_tiers) ? base.memory_tiers[i] : null;
+    const { capacity_GB: _gb, capacity_GiB: _gib, ...old } = was !== null && typeof was === 'object' ? was : {};
     const key = tr.querySelector('select').value === 'GB' ? 'capacity_GB' : 'capacity_GiB';
     return { ...old, name: n.trim() || `tier ${i}`, [key]: num(c) ?? c, bandwidth_GBps: num(b) ?? b };
   });
@@ -285,7 +288,7 @@ export function syncEfficiencies() {
   const ran = ctx.lastResult && ctx.lastResult.execution ? ctx.lastResult.execution.efficiency : null;
   for (const [key, field, id] of EFFICIENCIES) {
     const v = (doc && doc.efficiency && doc.efficiency[field]) ?? (ran ? ran[field] : undefined);
-    setProp($(id), 'placeholder', v !== undefined ? String(+v.toPrecision(4)) : '');
+    setProp($(id), 'placeholder', typeof v === 'number' ? String(+v.toPrecision(4)) : '');
     setProp($(id), 'value', effSet(key) ? String(state[key]) : '');
   }
 }

@@ -49,7 +49,7 @@ export function fillModels() {
 
 // A device whose 16-bit peak is derived rather than published says so in the list.
 export function estimatedPeak(h) {
-  const est = (h.peak_estimated && h.peak_estimated.dtypes) || [];
+  const est = h.peak_estimated && Array.isArray(h.peak_estimated.dtypes) ? h.peak_estimated.dtypes : [];
   const p = h.peak_dense_TFLOPS || {};
   return est.includes(p.bf16 !== undefined ? 'bf16' : 'fp16');
 }
@@ -68,7 +68,7 @@ export function fillHardware() {
   if (mine.length) {
     const g = document.createElement('optgroup');
     g.label = 'your devices';
-    for (const d of mine) g.appendChild(option(`custom:${d.id}`, `${d.name} (custom${estimatedPeak(d) ? ', estimated peak' : ''})`));
+    for (const d of mine) g.appendChild(option(`custom:${d.id}`, `${d.name ?? d.id} (custom${estimatedPeak(d) ? ', estimated peak' : ''})`));
     sel.appendChild(g);
   }
   for (const [cls, list] of byClass) {

@@ -397,7 +397,13 @@ async function start() {
   if (!ctx.runtimes.length) $('runtime-field').hidden = true;
   bind();
   initServingPanel();
-  fillEditor();
+  try {
+    fillEditor();
+  } catch (err) {
+    // The editor is filled from the selected device, which a link may carry in any shape: the analysis still runs,
+    // and the core names what is wrong with the device.
+    $('store-error').textContent = `The device editor could not show this device (${err && err.message ? err.message : err}).`;
+  }
   $('store-notice').textContent = ctx.store.notice;
   if (ctx.store.notice) {
     // A message about the devices kept in this browser is shown where they are edited.

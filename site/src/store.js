@@ -49,8 +49,10 @@ function split(doc) {
     aside[name] = v;
     return [];
   };
+  // A device the page can list and select: a document with a string id and a list of memory tiers (every device
+  // the page saves was checked by the core first); any other entry is kept aside.
   for (const d of list(doc.devices, 'devices')) {
-    if (isObject(d) && isObject(d.doc)) devices.push(d);
+    if (isObject(d) && isObject(d.doc) && typeof d.doc.id === 'string' && Array.isArray(d.doc.memory_tiers)) devices.push(d);
     else (aside.devices ??= []).push(d);
   }
   for (const m of list(doc.models, 'models')) {

@@ -210,6 +210,45 @@ async function saveInEditor(page, name) {
   await page.waitForFunction((n) => document.getElementById('store-notice').textContent === `Saved ${n}.`, name);
 }
 
+// Audit F5: a link whose device had no memory_tiers stopped the page at start ("e.memory_tiers is not iterable"),
+// before the core could name the field; a reload repeated it.
+test('a link whose device is not a hardware document starts the page, and the core names the field', async () => {
+  const h100 = device('x', 'X');
+  const { memory_tiers: _tiers, ...noTiers } = h100;
+  for (const [doc, message] of [
+    [noTiers, '/hardware/memory_tiers is missing; expected a non-empty array of objects'],
+    [{ ...h100, memory_tiers: 5 }, '/hardware/memory_tiers holds 5; expected a non-empty array of objects'],
+    [{ ...h100, memory_tiers: [null] }, '/hardware/memory_tiers/0 holds null; expected an object'],
+    [{ ...h100, peak_estimated: { dtypes: 7 }, efficiency: { gemm: 'fast' }, peak_dense_TFLOPS: 'many' }, '/hardware/'],
+    [{ id: 'x' }, '/hardware/'],
+  ]) {
+    const url = `${env.base}#hardware=custom:x&device=${encodeURIComponent(Buffer.from(JSON.stringify(doc)).toString('base64'))}`;
+    const { page, context, consoleErrors } = await openPage(env.browser, url);
+    await page.waitForFunction(() => document.getElementById('hardware-error').textContent !== '', null, { timeout: 20000 });
+    assert.ok((await page.textContent('#hardware-error')).startsWith(message), await page.textContent('#hardware-error'));
+    assert.match(await page.textContent('#status'), /^The last change could not be analyzed/);
+    // The page works: another device is analyzed.
+    await page.selectOption('#hardware', 'nvidia-a100-sxm-80gb');
+    await analyzed(page);
+    assert.equal(await page.textContent('#hardware-error'), '');
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+  // A stored device of that shape is kept aside (never listed, never lost).
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  const odd = JSON.stringify({ version: 2, devices: [{ doc: { id: 'custom-odd', name: 'Odd' }, saved: null }, { doc: { ...h100, id: 7 }, saved: null }], models: [] });
+  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [KEY, odd]);
+  await page.reload();
+  await analyzed(page);
+  assert.match(await page.textContent('#store-notice'), /kept under the key "infercast\.store\.aside"/);
+  assert.deepEqual(JSON.parse(await stored(page, `${KEY}.aside`)).devices.map((d) => [d.doc.id, d.doc.name]), [['custom-odd', 'Odd'], [7, 'X']]);
+  assert.equal(await page.locator('#hardware option[value^="custom:"]').count(), 0);
+  await page.evaluate(() => localStorage.clear());
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('two tabs saving merge, and each shows what the other saved', async () => {
   const { page: a, context, consoleErrors } = await openPage(env.browser, env.base);
   const b = await context.newPage();
