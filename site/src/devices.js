@@ -4,7 +4,9 @@ import { setProp } from './dom.js';
 import { fillHardware, fillModels } from './lists.js';
 import { update } from './main.js';
 import { customDevice, EFFICIENCIES, effSet, selectedDeviceDoc } from './request.js';
-import { freeId, pageStorage, parseImport, putDevice, putModel, updateStore } from './store.js';
+import { deviceId, freeId, freeName, pageStorage, parseImport, putDevice, putModel, updateStore } from './store.js';
+
+export { deviceId };
 
 export function tierRow(t) {
   const tr = document.createElement('tr');
@@ -51,12 +53,16 @@ export function tierRow(t) {
   return tr;
 }
 
+// A name for a new device made from `name` whose id no saved device (nor the link's) uses yet.
+const newName = (name, more) => freeName(ctx.store.doc, name, more, ctx.urlDevice && typeof ctx.urlDevice.id === 'string' ? [ctx.urlDevice.id] : []);
+
 // The editor filled from the selected device. A device that came with a link may hold anything: what is not a
 // field the editor shows is left empty, and the core names what is wrong when the device is analyzed.
 export function fillEditor() {
   const d = selectedDeviceDoc();
   if (!d) return;
-  $('dev-name').value = customDevice() ? String(d.name ?? '') : `${d.name} (custom)`;
+  // A preset's copy is named so that its id is free: saving it never replaces a device saved before.
+  $('dev-name').value = customDevice() ? String(d.name ?? '') : newName(`${d.name} (custom)`, (n) => `${d.name} (custom ${n})`);
   const peaks = d.peak_dense_TFLOPS !== null && typeof d.peak_dense_TFLOPS === 'object' ? d.peak_dense_TFLOPS : {};
   $('dev-bf16').value = peaks.bf16 ?? '';
   $('dev-fp8').value = peaks.fp8 ?? '';
@@ -86,12 +92,6 @@ export function watchEdits() {
   $('dev-tier-add').addEventListener('click', edited);
 }
 
-// The id a custom device gets from its name: a slug prefixed with "custom-".
-export function deviceId(name) {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'device';
-  return slug.startsWith('custom-') ? slug : `custom-${slug}`;
-}
-
 // Reads the editor into a hardware document. Numbers the user typed are kept as typed when they are not numbers,
 // so the core's message names the field and shows the text.
 export function editorDoc() {
@@ -99,7 +99,10 @@ export function editorDoc() {
   const doc = JSON.parse(JSON.stringify(base));
   const name = $('dev-name').value.trim();
   doc.name = name;
-  doc.id = deviceId(name);
+  // The device edited keeps its id while its name is unchanged (an imported or linked device's id need not be its
+  // name's slug); a new name is a new device.
+  const editing = customDevice();
+  doc.id = editing && name === editing.name && typeof editing.id === 'string' ? editing.id : deviceId(name);
   doc.source = customDevice() ? base.source : `custom, edited in the browser from ${base.name} (${base.source})`;
   const num = (v) => (v.trim() === '' ? undefined : Number.isFinite(Number(v)) ? Number(v) : v);
   const peaks = { ...(doc.peak_dense_TFLOPS || {}) };
@@ -211,11 +214,24 @@ export async function saveDevice() {
     showEditorError(env.error);
     return;
   }
+  // A different device saved under this id (two devices made from one preset, or two names with one slug) is
+  // never replaced silently: the user chooses, as for an import. The device being edited is replaced.
+  const held = ctx.store.doc.devices.find((x) => x.doc.id === doc.id);
+  const editing = customDevice();
+  let alsoKept = '';
+  if (held && !(editing && held.doc.id === editing.id) && JSON.stringify(held.doc) !== JSON.stringify(doc)) {
+    const other = newName(doc.name, (n) => `${doc.name} (${n})`);
+    if (!window.confirm(`A different device is already saved here under the id "${doc.id}": "${held.doc.name}"${held.saved ? `, saved ${held.saved}` : ''}.\n\nOK replaces the saved device with this one; Cancel keeps both (this one is saved as "${other}").`)) {
+      alsoKept = held.doc.name;
+      doc.name = other;
+      doc.id = deviceId(other);
+    }
+  }
   const kept = keepDevice(doc);
   state.hardware = `custom:${doc.id}`;
   fillHardware();
   fillEditor();
-  if (kept) $('store-notice').textContent = `Saved ${doc.name}.`;
+  if (kept) $('store-notice').textContent = alsoKept ? `Saved ${doc.name}; ${alsoKept} is kept too.` : `Saved ${doc.name}.`;
   update();
 }
 

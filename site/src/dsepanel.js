@@ -8,6 +8,7 @@ import { bytes, si } from './format.js';
 import { fillHardware } from './lists.js';
 import { update } from './main.js';
 import { hardwareArg, request } from './request.js';
+import { freeName } from './store.js';
 
 const LONG = { lane: 'long', replace: true };
 // Workers a sweep is split across: the machine's cores, at most 8 (each part is timed on its own worker).
@@ -83,6 +84,14 @@ export async function useDesignPoint(f) {
   const p = f.params;
   doc.name = `Design ${+p.compute_TFLOPS.toPrecision(3)} TFLOPS, ${+p.bandwidth_GBps.toPrecision(3)} GB/s, ${+p.capacity_GB.toPrecision(3)} GB`;
   doc.id = deviceId(doc.name);
+  // A different device saved under that name (the same point of another device's sweep) is kept: this one gets a
+  // free name.
+  const held = ctx.store.doc.devices.find((x) => x.doc.id === doc.id);
+  if (held && JSON.stringify(held.doc) !== JSON.stringify(doc)) {
+    const base = doc.name;
+    doc.name = freeName(ctx.store.doc, base, (n) => `${base} (${n})`);
+    doc.id = deviceId(doc.name);
+  }
   keepDevice(doc);
   state.hardware = `custom:${doc.id}`;
   fillHardware();

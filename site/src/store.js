@@ -178,6 +178,20 @@ export function putModel(doc, config, name, saved = new Date().toISOString()) {
   doc.models.push({ config, name: name || config._name_or_path || config.model_type || 'config.json', saved });
 }
 
+// The id a custom device gets from its name: a slug prefixed with "custom-".
+export function deviceId(name) {
+  const slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'device';
+  return slug.startsWith('custom-') ? slug : `custom-${slug}`;
+}
+
+// A name whose id (deviceId) no device of `doc` uses, nor any of `taken`: `name`, else the first of `more(2)`,
+// `more(3)`, ... Its id is the name's slug, so the device keeps it when it is edited and saved again.
+export function freeName(doc, name, more, taken = []) {
+  const used = new Set([...doc.devices.map((d) => d.doc.id), ...taken]);
+  if (!used.has(deviceId(name))) return name;
+  for (let n = 2; ; n++) if (!used.has(deviceId(more(n)))) return more(n);
+}
+
 // An id not used by any device of `doc`: `id`, else `id-2`, `id-3`, ...
 export function freeId(doc, id) {
   const used = new Set(doc.devices.map((d) => d.doc.id));

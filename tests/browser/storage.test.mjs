@@ -91,6 +91,62 @@ test('a device made in the editor is used, kept across a reload, equals the CLI,
   await context.close();
 });
 
+const TIER_BW = '#dev-tiers tbody tr:first-child td:nth-child(3) input';
+const savedDevices = async (page) => JSON.parse(await stored(page)).devices.map((d) => [d.doc.id, d.doc.name, d.doc.memory_tiers[0].bandwidth_GBps]);
+
+// Audit F1: two copies of one preset saved with the editor's default name had one id, and the second replaced the
+// first; so did "My GPU" and "my gpu", without a word.
+test('saving in the editor never replaces a different saved device: a preset copy gets a free name, a taken name asks', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  await showTab(page, 'settings');
+  await page.click('#device-editor summary');
+  const dialogs = [];
+  const save = async (notice, answer) => {
+    if (answer !== undefined) page.once('dialog', (d) => { dialogs.push(d.message()); return answer ? d.accept() : d.dismiss(); });
+    await page.click('#dev-save');
+    await page.waitForFunction((n) => document.getElementById('store-notice').textContent === n, notice);
+    await analyzed(page);
+  };
+  for (const [bw, name] of [[1000, 'NVIDIA H100 SXM5 80GB (custom)'], [2000, 'NVIDIA H100 SXM5 80GB (custom 2)']]) {
+    await page.selectOption('#hardware', 'nvidia-h100-sxm');
+    await analyzed(page);
+    assert.equal(await page.inputValue('#dev-name'), name);
+    await page.fill(TIER_BW, String(bw));
+    await save(`Saved ${name}.`);
+  }
+  assert.deepEqual(await savedDevices(page), [['custom-nvidia-h100-sxm5-80gb-custom', 'NVIDIA H100 SXM5 80GB (custom)', 1000],
+    ['custom-nvidia-h100-sxm5-80gb-custom-2', 'NVIDIA H100 SXM5 80GB (custom 2)', 2000]]);
+  // A name whose id a different device holds asks: Cancel keeps both, the new one under a free name.
+  await page.selectOption('#hardware', 'nvidia-h100-sxm');
+  await analyzed(page);
+  await page.fill('#dev-name', 'My GPU');
+  await page.fill(TIER_BW, '1000');
+  await save('Saved My GPU.');
+  await page.selectOption('#hardware', 'nvidia-rtx-4090');
+  await analyzed(page);
+  await page.fill('#dev-name', 'my gpu');
+  await page.fill(TIER_BW, '500');
+  await save('Saved my gpu (2); My GPU is kept too.', false);
+  assert.match(dialogs[0], /^A different device is already saved here under the id "custom-my-gpu": "My GPU", saved \d{4}-.*OK replaces the saved device with this one; Cancel keeps both \(this one is saved as "my gpu \(2\)"\)\.$/s);
+  assert.deepEqual((await savedDevices(page)).slice(2), [['custom-my-gpu', 'My GPU', 1000], ['custom-my-gpu-2', 'my gpu (2)', 500]]);
+  assert.equal(await page.inputValue('#hardware'), 'custom:custom-my-gpu-2');
+  // The device being edited is saved over itself without a question, under its own id.
+  await page.fill(TIER_BW, '600');
+  await save('Saved my gpu (2).');
+  assert.equal(dialogs.length, 1);
+  // OK replaces.
+  await page.selectOption('#hardware', 'nvidia-a100-sxm-80gb');
+  await analyzed(page);
+  await page.fill('#dev-name', 'MY GPU');
+  await page.fill(TIER_BW, '700');
+  await save('Saved MY GPU.', true);
+  assert.equal(dialogs.length, 2);
+  assert.deepEqual((await savedDevices(page)).slice(2), [['custom-my-gpu', 'MY GPU', 700], ['custom-my-gpu-2', 'my gpu (2)', 600]]);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('a damaged import is refused whole and leaves the stored devices untouched', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
