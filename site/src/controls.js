@@ -234,7 +234,7 @@ export function bind() {
   $('runtime').addEventListener('change', () => { state.runtime = $('runtime').value; update(); });
   bindTabs();
   bindCalibration();
-  $('hardware').addEventListener('change', () => { fillEditor(); syncEfficiencies(); syncRuntime(); });
+  $('hardware').addEventListener('change', () => { $('hardware-notice').textContent = ''; fillEditor(); syncEfficiencies(); syncRuntime(); });
   $('dev-tier-add').addEventListener('click', () => $('dev-tiers').tBodies[0].appendChild(tierRow({ name: '', capacity_GiB: '', bandwidth_GBps: '' })));
   watchEdits();
   $('dev-save').addEventListener('click', saveDevice);
@@ -321,6 +321,8 @@ export function bind() {
   window.addEventListener('hashchange', () => {
     readUrl();
     syncInputs();
+    // The editor shows the link's device, unless it holds the user's edits (kept, as when another tab saves).
+    if (!ctx.editorEdited) fillEditor();
     update();
   });
 }

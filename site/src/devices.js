@@ -228,6 +228,8 @@ export async function saveDevice() {
     }
   }
   const kept = keepDevice(doc);
+  // The link's device, saved here, is the stored one from now on (a later edit saved under its id is not the link's).
+  if (ctx.urlDevice && ctx.urlDevice.id === doc.id) ctx.urlDevice = null;
   state.hardware = `custom:${doc.id}`;
   fillHardware();
   fillEditor();

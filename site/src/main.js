@@ -29,7 +29,7 @@ import { readResult } from './result.js';
 import { cancelStaleServing, initServingPanel } from './serving.js';
 import { fillRuntimes, syncRuntime } from './runtimes.js';
 import { loadStore, pageStorage, STORE_KEY } from './store.js';
-import { readUrl, writeUrl } from './url.js';
+import { keepLinkDeviceApart, readUrl, writeUrl } from './url.js';
 import { drawDecomposition, drawMemory, placementRequests, renderPlacements } from './views.js';
 
 const SLOW_STATUS = 'Analyzing the new inputs: the numbers below are for the previous ones until the core answers.';
@@ -296,8 +296,11 @@ async function catalogs() {
 function followOtherTabs(event) {
   if (event.storageArea !== pageStorage() || (event.key !== null && event.key !== STORE_KEY)) return;
   const before = customDevice();
+  const fromLink = Boolean(before) && before === ctx.urlDevice;
   ctx.store = loadStore(pageStorage());
   if (before && !ctx.store.doc.devices.some((d) => d.doc.id === before.id)) ctx.urlDevice = before;
+  // A different device another tab saved under the id of the link's device shown here does not replace it.
+  if (fromLink) keepLinkDeviceApart();
   fillHardware();
   fillModels();
   if (ctx.editorEdited) syncDelete();

@@ -192,6 +192,18 @@ export function freeName(doc, name, more, taken = []) {
   for (let n = 2; ; n++) if (!used.has(deviceId(more(n)))) return more(n);
 }
 
+// A device that came with a link, kept apart from a different device stored under the same id: the link's is
+// renamed "<name> (from the link)" under that name's free id (a shared link shows what its sender saw, and the
+// stored device stays as it is). Returns the renamed device, or null when nothing collides.
+export function linkDeviceApart(doc, device) {
+  if (!isObject(device) || typeof device.id !== 'string') return null;
+  const held = doc.devices.find((d) => d.doc.id === device.id);
+  if (!held || JSON.stringify(held.doc) === JSON.stringify(device)) return null;
+  const base = `${typeof device.name === 'string' && device.name ? device.name : device.id} (from the link)`;
+  const name = freeName(doc, base, (n) => `${base} ${n}`);
+  return { ...device, id: deviceId(name), name };
+}
+
 // An id not used by any device of `doc`: `id`, else `id-2`, `id-3`, ...
 export function freeId(doc, id) {
   const used = new Set(doc.devices.map((d) => d.doc.id));

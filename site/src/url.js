@@ -3,6 +3,7 @@
 import { ctx, DEFAULTS, state } from './ctx.js';
 import { systemFields } from './parallel.js';
 import { customDevice } from './request.js';
+import { linkDeviceApart } from './store.js';
 import { decodeState, encodeObject } from './urlstate.js';
 
 // The link's keys of a plan over several devices (parallel.js sends them as /parallel).
@@ -35,10 +36,27 @@ export function readUrl() {
   ctx.autoPlan = Boolean(state.system) && !PLAN_KEYS.some((k) => named.has(k));
   fillSystem(named);
   ctx.urlDevice = device;
+  document.getElementById('hardware-notice').textContent = '';
+  keepLinkDeviceApart();
   if (config) {
     state.config = config;
     state.model = 'custom';
   }
+}
+
+// A link's device that differs from the device stored here under the same id (two people who tuned the same
+// preset) is the one analyzed, as its sender saw it: it is listed beside the stored one, renamed "... (from the
+// link)", and the page says so. Also when another tab saves a different device under the id of the link's device
+// shown here (main.js). Needs the store (ctx.store).
+export function keepLinkDeviceApart() {
+  const d = ctx.urlDevice;
+  const apart = linkDeviceApart(ctx.store.doc, d);
+  if (!apart) return;
+  ctx.urlDevice = apart;
+  if (state.hardware === `custom:${d.id}`) state.hardware = `custom:${apart.id}`;
+  const held = ctx.store.doc.devices.find((x) => x.doc.id === d.id).doc;
+  document.getElementById('hardware-notice').textContent = `The link's device differs from "${held.name}", saved here under the same id `
+    + `("${d.id}"): the link's is analyzed, listed as "${apart.name}". Save it in the device editor (Settings) to keep it; yours is unchanged.`;
 }
 
 // The link follows the state once the page is idle: history.replaceState costs the page's thread 3-5 ms in

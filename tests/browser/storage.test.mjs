@@ -147,6 +147,61 @@ test('saving in the editor never replaces a different saved device: a preset cop
   await context.close();
 });
 
+// Audit F2: a link's device was replaced by a different device stored under the same id (two people who tuned the
+// same preset), and the address bar rewritten with it.
+test('a link whose device differs from one saved under its id shows the link\'s, listed beside the saved one', async () => {
+  const made = async (page, bw) => {
+    await showTab(page, 'settings');
+    await page.click('#device-editor summary');
+    await page.fill(TIER_BW, String(bw));
+    await page.click('#dev-save');
+    await page.waitForFunction(() => /^Saved /.test(document.getElementById('store-notice').textContent));
+    await analyzed(page);
+  };
+  const sender = await openPage(env.browser, env.base);
+  await analyzed(sender.page);
+  await made(sender.page, 1000);
+  const link = sender.page.url();
+  const sent = await cardValue(sender.page, 'Time per output token');
+  await sender.context.close();
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  await made(page, 3000);
+  const mine = await stored(page);
+  const own = await cardValue(page, 'Time per output token');
+  assert.notEqual(own, sent);
+  const linkBandwidth = (u) => JSON.parse(Buffer.from(new URLSearchParams(new URL(u).hash.slice(1)).get('device'), 'base64').toString()).memory_tiers[0].bandwidth_GBps;
+  // Opened in a new page, and followed in the page already open (a hashchange).
+  for (const how of ['load', 'hashchange']) {
+    if (how === 'load') {
+      await page.goto('about:blank');
+      await page.goto(link);
+    } else {
+      await page.selectOption('#hardware', 'custom:custom-nvidia-h100-sxm5-80gb-custom');
+      await analyzed(page);
+      assert.equal(await cardValue(page, 'Time per output token'), own);
+      await page.evaluate((h) => { location.hash = h; }, new URL(link).hash);
+      await page.waitForFunction(() => document.getElementById('hardware-notice').textContent !== '');
+    }
+    await analyzed(page);
+    assert.equal(await page.inputValue('#hardware'), 'custom:custom-nvidia-h100-sxm5-80gb-custom-from-the-link', how);
+    assert.equal(await cardValue(page, 'Time per output token'), sent, how);
+    assert.equal(await page.textContent('#hardware-notice'), 'The link\'s device differs from "NVIDIA H100 SXM5 80GB (custom)", saved here under the same id '
+      + '("custom-nvidia-h100-sxm5-80gb-custom"): the link\'s is analyzed, listed as "NVIDIA H100 SXM5 80GB (custom) (from the link)". Save it in the device editor (Settings) to keep it; yours is unchanged.');
+    assert.equal(await page.locator('#hardware option[value="custom:custom-nvidia-h100-sxm5-80gb-custom"]').count(), 1);
+    assert.equal(linkBandwidth(page.url()), 1000);
+    assert.equal(await stored(page), mine);
+  }
+  // Saved from the editor, it is kept beside the other.
+  await showTab(page, 'settings');
+  await page.evaluate(() => { document.getElementById('device-editor').open = true; });
+  await page.click('#dev-save');
+  await page.waitForFunction(() => /^Saved .*\(from the link\)\.$/.test(document.getElementById('store-notice').textContent));
+  assert.deepEqual((await savedDevices(page)).map((d) => d[2]), [3000, 1000]);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('a damaged import is refused whole and leaves the stored devices untouched', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, env.base);
   await analyzed(page);
