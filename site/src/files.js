@@ -25,8 +25,23 @@ export async function useFiles(list) {
   const files = [...list];
   const job = newJob();
   const shards = files.filter((f) => /\.safetensors$/i.test(f.name));
-  if (shards.length) return useSafetensors(shards, files.find((f) => /\.json$/i.test(f.name)), job);
-  if (files.length) return useFile(files[0], job);
+  if (shards.length) return useSafetensors(shards, configOf(files), job);
+  const gguf = files.find((f) => /\.gguf$/i.test(f.name));
+  if (gguf || files.length) return useFile(gguf || configOf(files) || files[0], job);
+}
+
+// The JSON files a Hugging Face folder holds beside its config.json (tokenizer, generation, chat template, adapter,
+// processor settings, the shards' index): never the model's config.
+const SIDE_JSON = /(tokenizer|^generation_config\.json$|^added_tokens\.json$|^special_tokens_map\.json$|\.index\.json$|^chat_template\.json$|^preprocessor_config\.json$|^processor_config\.json$|^adapter_config\.json$|^quantize_config\.json$|^trainer_state\.json$|^training_args\.json$)/i;
+
+// The model's config among files dropped together, as the CLI picks a folder's config.json by name: config.json,
+// else the one .json that is none of a folder's other files; null when there is none (or several to choose from).
+export function configOf(files) {
+  const json = files.filter((f) => /\.json$/i.test(f.name));
+  const named = json.find((f) => f.name.toLowerCase() === 'config.json');
+  if (named) return named;
+  const others = json.filter((f) => !SIDE_JSON.test(f.name));
+  return others.length === 1 ? others[0] : null;
 }
 
 // A checkpoint's weight formats, as the precision selects and the per-class list in the URL hold them.

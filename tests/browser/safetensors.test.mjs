@@ -62,6 +62,38 @@ test('dropped safetensors shards with their config give exact parameters and for
   await context.close();
 });
 
+// Audit F8: a folder's other JSON files sort before config.json (added_tokens.json, adapter_config.json,
+// chat_template.json), and the page took the first .json as the config, refusing a checkpoint the CLI reads.
+test('a whole checkpoint folder dropped: its config.json is the config, as the CLI picks it by name', async () => {
+  const dir = path.join(artifacts, 'checkpoint-folder');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.cpSync(tiny, dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'added_tokens.json'), '{"<extra>": 1000}');
+  fs.writeFileSync(path.join(dir, 'generation_config.json'), '{"do_sample": true}');
+  fs.writeFileSync(path.join(dir, 'model.safetensors.index.json'), '{"metadata": {}, "weight_map": {}}');
+  const all = fs.readdirSync(dir).sort();
+  assert.equal(all[0], 'added_tokens.json');
+  const v = JSON.parse(execFileSync(cli, ['analyze', '--model', dir, '--hardware', 'nvidia-l4', '--prompt', '256', '--gen', '64', '--format', 'json'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=nvidia-l4&prompt=256&gen=64`);
+  await analyzed(page);
+  await page.setInputFiles('#config-file', all.map((f) => path.join(dir, f)));
+  await page.waitForFunction(() => /Read the safetensors headers/.test(document.getElementById('gguf-info').textContent) || document.getElementById('model-error').textContent);
+  assert.equal(await page.textContent('#model-error'), '');
+  assert.match(await page.textContent('#gguf-info'), /Config from config\.json: every shape matches\./);
+  await cardShows(page, 'Time per output token', seconds(v.decode.tpot_s));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+  // The folder's JSON files alone (no shards): config.json is the config too.
+  const other = await openPage(env.browser, `${env.base}#hardware=nvidia-l4&prompt=256&gen=64`);
+  await analyzed(other.page);
+  await other.page.setInputFiles('#config-file', all.filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)));
+  await other.page.waitForFunction(() => /model=custom/.test(location.hash) || document.getElementById('model-error').textContent);
+  assert.equal(await other.page.textContent('#model-error'), '');
+  assert.deepEqual(other.consoleErrors, []);
+  await other.context.close();
+});
+
 test('shards without a config: checked against the selected model, else a config inferred; broken headers named', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.2-1b&hardware=nvidia-rtx-4090`);
   await analyzed(page);
