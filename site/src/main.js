@@ -21,7 +21,7 @@ import { replacePlot } from './plots.js';
 import { showTab, whenShown } from './tabs.js';
 import { showValidation } from './validation.js';
 import { renderBatching, renderPlan } from './parallel.js';
-import { clearErrors, customDevice, errorSlot, request } from './request.js';
+import { clearErrors, customDevice, errorSlot, request, workloadProblem } from './request.js';
 import { drawRoofline } from './roofline.js';
 import { fillHardware, fillModels } from './lists.js';
 import { BUILT_STATUS, builtAnswer, settleBuilt } from './first.js';
@@ -60,16 +60,18 @@ export async function update() {
   // Operators and timeline as columns (Float64Arrays, no digits written or parsed); the workload's requests back
   // for the explanations.
   const req = { ...request(), layout: 'columns', echo_requests: true };
+  // A list the state holds that does not parse (from a link) is refused here, by item, as the CLI refuses it.
+  const problem = workloadProblem();
   // The page's first analysis may be the one made when the page was built (first.js): the same core, the same
   // request.
-  const built = mine === 1 ? builtAnswer(req) : null;
+  const built = mine === 1 && !problem ? builtAnswer(req) : null;
   if (mine === 1) settleBuilt(Boolean(built));
   // A reply that takes a while (the core still loading after a first visit showed numbers made at build time, or a
   // long analysis) leaves the previous numbers on screen: the status line says so until it lands.
   const slow = built || !ctx.lastResult ? null : setTimeout(() => {
     if (mine === ctx.generation) $('status').textContent = SLOW_STATUS;
   }, 150);
-  const env = built || await backend.envelope('analyze', req, { columns: true, tag: 'input' });
+  const env = problem ? { ok: false, error: problem } : built || await backend.envelope('analyze', req, { columns: true, tag: 'input' });
   clearTimeout(slow);
   if (mine !== ctx.generation) return;  // a newer request superseded this one
   clearErrors();

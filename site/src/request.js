@@ -66,12 +66,29 @@ export function parseImages(text) {
   });
 }
 
+// What in the ragged requests or the images does not parse, as a refusal naming the item, or null. An input's
+// handler refuses such text before it reaches the state; a link carries it as typed, and the page then says so as
+// the CLI refuses it, never analyzing without the list (main.js, update).
+export function workloadProblem() {
+  try {
+    if (state.reqs) parseRequests(state.reqs);
+  } catch (err) {
+    return { code: 'request.wrong_type', path: '/workload/requests', message: err.message };
+  }
+  try {
+    if (state.images) parseImages(state.images);
+  } catch (err) {
+    return { code: 'request.wrong_type', path: '/workload/images', message: err.message };
+  }
+  return null;
+}
+
 function baseWorkload() {
   if (state.reqs) {
     try {
       return { requests: parseRequests(state.reqs), gen: state.gen };
     } catch {
-      // shown next to the input by its handler; the plain batch stands in until the list is fixed
+      // never analyzed: the input's handler refuses such text, and update() a link's (workloadProblem)
     }
   }
   return { batch: state.batch, prompt: state.prompt, gen: state.gen };
@@ -83,7 +100,7 @@ export function workloadArg() {
     try {
       w.images = parseImages(state.images);
     } catch {
-      // shown next to the input by its handler; no images until the list is fixed
+      // never analyzed: the input's handler refuses such text, and update() a link's (workloadProblem)
     }
   }
   return w;

@@ -231,6 +231,32 @@ test('efficiencies under advanced and ragged requests equal the CLI; bad values 
   await context.close();
 });
 
+// Audit F9: a link whose ragged requests or images held one bad item showed the text in its input and analyzed
+// without the list (the plain batch, or no images), with no word: the message came only when the input was edited.
+test('a link whose ragged requests or images do not parse is refused by item, as the CLI refuses it', async () => {
+  for (const [hash, input, message] of [
+    ['reqs=4096%2B128x2%2C8192%2B0', '4096+128x2,8192+0',
+      'Ragged requests: item 2 holds "8192+0"; expected cached+new tokens, optionally x count (e.g. 4096+128x2), with at least 1 new token'],
+    ['model=gemma-3-27b-it&images=896x896x2000', '896x896x2000',
+      'Images: item 1 holds "896x896x2000"; expected WIDTHxHEIGHT, optionally xCOUNT (e.g. 1024x768x2), each side 1 to 65536 pixels, count 1 to 1024'],
+  ]) {
+    const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#${hash}`);
+    await page.waitForFunction(() => document.getElementById('workload-error').textContent !== '', null, { timeout: 20000 });
+    assert.equal(await page.textContent('#workload-error'), message);
+    assert.equal(await page.inputValue(input.includes('+') ? '#reqs' : '#images'), input);
+    assert.match(await page.textContent('#status'), /^The last change could not be analyzed/);
+    assert.equal(await page.textContent('#answer'), `No answer yet: ${message}`);
+    assert.equal(await cardValue(page, 'Time to first token'), null);
+    // Fixed in its input, it is analyzed.
+    await page.fill(input.includes('+') ? '#reqs' : '#images', input.includes('+') ? '4096+128x2' : '896x896');
+    await settled(page);
+    assert.equal(await page.textContent('#workload-error'), '');
+    assert.notEqual(await cardValue(page, 'Time to first token'), null);
+    assert.deepEqual(consoleErrors, []);
+    await context.close();
+  }
+});
+
 // Issue 22, item 8: every chart is labelled. Each is an image with a name for screen readers, inside a figure with
 // a caption; its axes say what they measure and in what unit; series are named in a legend (with units where the
 // chart is uPlot's, whose axes are drawn on the canvas); the quantization sweep names every format on its axis.
