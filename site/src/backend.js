@@ -16,6 +16,11 @@
 // preloads it), and hands the compiled module to every worker; each worker instantiates it and warms the core up
 // (code compiled and tiered up) before its first call.
 //
+// A worker that fails to load (its script not fetched on a flaky connection) or dies is replaced at once: the call
+// it held goes to the new one (unless it moved file bytes to the dead one: that call gets the message). After
+// LOAD_TRIES failures in a row the lane's calls are answered with the message, "reload the page" in it, and each new
+// call gives the lane one more try: never a call left without an answer.
+//
 // When the core itself fails (a WebAssembly trap, memory running out), that call gets a message in words and the
 // core is replaced by a fresh instance: the lane's worker is terminated and started again (given the compiled
 // module too), and the lane's queued calls go to the new one; the inline module is instantiated again. Nothing
@@ -25,6 +30,7 @@ import { failureEnvelope } from './trap.js';
 
 /* global __WORKER_URL__, __WASM_URL__ */
 const CANCELLED = { ok: false, error: { code: 'cancelled', path: '', message: 'a newer request replaced this one' } };
+const LOAD_TRIES = 3;
 const pageFailed = (what, err) => ({ ok: false, error: { code: 'page.failed', path: '', message: `${what} (${err && err.message ? err.message : err})` } });
 
 export function createBackend() {
@@ -51,14 +57,21 @@ export function createBackend() {
 }
 
 function workerBackend(spawn, wasm) {
-  const lanes = new Map();  // name -> {worker, queue: [{message, transfer, resolve}], busy: {id, resolve} | null}
+  // name -> {worker, queue: [{message, transfer, resolve, tag}], busy: {id, message, transfer, resolve, tag} | null,
+  // failures: the worker's failures in a row, failed: the envelope every call gets after LOAD_TRIES of them}
+  const lanes = new Map();
   let next = 1;
   let restarts = 0;
   const pump = (l) => {
+    if (l.failed) {
+      for (const q of l.queue.splice(0)) q.resolve(l.failed);
+      return;
+    }
     if (l.busy || l.queue.length === 0) return;
-    const { message, transfer, resolve } = l.queue.shift();
+    const call = l.queue.shift();
+    const { message, transfer, resolve } = call;
     const id = next++;
-    l.busy = { id, resolve };
+    l.busy = { ...call, id };
     try {
       l.worker.postMessage({ id, ...message }, transfer);
     } catch (err) {  // a request the browser cannot copy to the worker (too deep, too large)
@@ -73,6 +86,7 @@ function workerBackend(spawn, wasm) {
     l.worker = worker;
     wasm.then((module) => worker.postMessage({ init: module }));
     worker.onmessage = (e) => {
+      l.failures = 0;
       const { id, envelope, fatal } = e.data;
       if (!l.busy || id !== l.busy.id) return;
       const { resolve } = l.busy;
@@ -81,13 +95,26 @@ function workerBackend(spawn, wasm) {
       if (fatal) restart(l);
       pump(l);
     };
+    // The worker failed to load or died: it never answers again, so it is replaced (the calls it held go to the
+    // new one), or after LOAD_TRIES failures in a row every call is answered with the message.
     worker.onerror = (e) => {
       if (e.preventDefault) e.preventDefault();
-      const failed = { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${e.message || 'the worker failed'})` } };
-      if (l.busy) l.busy.resolve(failed);
-      for (const q of l.queue) q.resolve(failed);
+      if (l.worker !== worker) return;  // a worker already replaced
+      worker.terminate();
+      l.failures += 1;
+      const why = e.message || 'the worker failed';
+      const busy = l.busy;
       l.busy = null;
-      l.queue = [];
+      if (l.failures >= LOAD_TRIES) {
+        l.failed = { ok: false, error: { code: 'core.failed', path: '', message: `the core could not load (${why}, ${l.failures} tries); reload the page to try again` } };
+        if (busy) busy.resolve(l.failed);
+        pump(l);
+        return;
+      }
+      if (busy && busy.transfer.length) busy.resolve({ ok: false, error: { code: 'core.failed', path: '', message: `the core failed (${why}); try again` } });
+      else if (busy) l.queue.unshift(busy);
+      start(l);
+      pump(l);
     };
   };
   // A fresh worker for the lane after its core failed; the calls queued behind the failed one go to the new one.
@@ -99,7 +126,7 @@ function workerBackend(spawn, wasm) {
   const lane = (name) => {
     let l = lanes.get(name);
     if (l) return l;
-    l = { worker: null, queue: [], busy: null };
+    l = { worker: null, queue: [], busy: null, failures: 0, failed: null };
     start(l);
     lanes.set(name, l);
     return l;
@@ -126,6 +153,12 @@ function workerBackend(spawn, wasm) {
     const name = options?.lane || 'main';
     if (options?.replace) cancel(name);
     const l = lane(name);
+    // A lane that gave up loading gets one more try for each new call (the connection may be back).
+    if (l.failed) {
+      l.failed = null;
+      l.failures = LOAD_TRIES - 1;
+      start(l);
+    }
     return new Promise((resolve) => {
       l.queue.push({ message, transfer, resolve, tag: options?.tag });
       pump(l);

@@ -154,6 +154,35 @@ test('a failure of the core in the worker restarts it, with a message in words',
   await context.close();
 });
 
+// Audit F4: a worker whose script failed to load once answered the calls it held, but stayed in its lane: every
+// later call was posted to it and never answered (the page busy for good).
+test('a worker that fails to load is started again; one that never loads answers every call, saying reload', async () => {
+  const loadFailures = (errors) => errors.filter((e) => !/Failed to load resource/.test(e));
+  // The first fetch of the worker's script fails: the lane starts another, and the analysis held is answered.
+  let fetches = 0;
+  const once = await openPage(env.browser, `${env.base}#batch=2`, (c) => c.route(/worker\.[0-9a-f]+\.js$/, (route) => (fetches++ === 0 ? route.abort('failed') : route.continue())));
+  await analyzed(once.page);
+  assert.ok(fetches >= 2);
+  assert.equal(await once.page.textContent('#workload-error'), '');
+  await once.page.fill('#batch', '4');
+  await analyzed(once.page);
+  assert.deepEqual(loadFailures(once.consoleErrors), []);
+  await once.context.close();
+  // It never loads: the calls are answered with the message, and a later change is answered too (never a hang).
+  const never = await openPage(env.browser, `${env.base}#batch=2`, (c) => c.route(/worker\.[0-9a-f]+\.js$/, (route) => route.abort('failed')));
+  const answered = async () => {
+    await never.page.waitForFunction(() => document.getElementById('status').dataset.generation === document.querySelector('section.results').dataset.generation
+      && document.querySelector('section.results').getAttribute('aria-busy') === 'false', null, { timeout: 20000 });
+    assert.match(await never.page.textContent('#answer'), /^No answer yet: the core could not load \(.*, 3 tries\); reload the page to try again$/);
+  };
+  await answered();
+  await never.page.fill('#batch', '4');
+  await answered();
+  assert.equal(await never.page.evaluate(() => document.querySelector('section.results').dataset.generation), '2');
+  assert.deepEqual(loadFailures(never.consoleErrors), []);
+  await never.context.close();
+});
+
 test('a failure of the core in the offline file restarts its worker, with a message in words', async () => {
   const { page, context, consoleErrors } = await openPage(env.browser, 'about:blank');
   // The offline file makes its worker from a Blob of the inlined core: the trap goes first in it.
