@@ -25,6 +25,7 @@ export function addMulti(req, state) {
       intra: { bandwidth_GBps: state.ibw, latency_us: state.ilat, efficiency: state.ieff },
     };
     if (state.nodes > 1 || state.obw > 0) req.system.inter = { bandwidth_GBps: state.obw, latency_us: state.olat, efficiency: state.oeff };
+    presetFields(req.system, ctx.presets.systems.find((x) => x.id === state.system), state);
   }
   // Right after a system is chosen (ctx.autoPlan) no plan is sent: the core picks it, as for the CLI's --system.
   if (!(ctx.autoPlan && state.system)) req.parallel = { tp: state.tp, pp: state.pp, ep: state.ep, dp: state.dp, algorithm: state.algo };
@@ -34,6 +35,25 @@ export function addMulti(req, state) {
     else req.speculative.model = state.draft;
   }
   return req;
+}
+
+// A system preset's own fields, beside the links the state holds, so the page sends what the CLI's --system reads
+// (the system goes inline: a sweep needs its /hardware, which a preset id excludes). On the preset's device, each
+// link keeps its peer_to_peer (GeForce cards over PCIe have none, and a runtime's custom all-reduce then does not
+// run) and, unchanged, its name; with every field the preset's, the system keeps its id, name, notes and source.
+function presetFields(system, sys, state) {
+  if (!sys || state.hardware !== sys.device) return;
+  const same = (link, key) => ['bandwidth_GBps', 'latency_us', 'efficiency'].every((f) => link[f] === sys[key][f]);
+  for (const key of ['intra', 'inter']) {
+    const link = system[key];
+    if (!link || !sys[key]) continue;
+    if (typeof sys[key].peer_to_peer === 'boolean') link.peer_to_peer = sys[key].peer_to_peer;
+    if (sys[key].name && same(link, key)) link.name = sys[key].name;
+  }
+  const f = systemFields(sys);
+  if (Object.keys(f).every((k) => state[k] === f[k])) {
+    for (const k of ['id', 'name', 'notes', 'source']) if (typeof sys[k] === 'string' && sys[k]) system[k] = sys[k];
+  }
 }
 
 // The state's fields a system preset sets: its id, its device and its links.

@@ -75,6 +75,44 @@ test('a system preset splits DeepSeek-V3 over 8 H200: cards equal the CLI; a bad
   await context.close();
 });
 
+// Audit F3: the page sent a system preset as its link numbers alone, so the GeForce PCIe presets lost peer_to_peer
+// false (vLLM's custom all-reduce then ran on the page, not in the CLI) and every preset its name and notes.
+test('every system preset under a runtime gives the CLI\'s --system numbers and names the system as the CLI does', async () => {
+  const systems = JSON.parse(execFileSync(cli, ['call', 'systems'], { input: '{}', encoding: 'utf8' }));
+  assert.ok(systems.length >= 20);
+  const { page, context, consoleErrors } = await openPage(env.browser, env.base);
+  await analyzed(page);
+  const workload = ['--batch', '8', '--prompt', '2048', '--gen', '512'];
+  let compared = 0;
+  for (const sys of systems) {
+    for (const runtime of ['vllm', '']) {
+      const generation = await page.evaluate(() => document.querySelector('section.results').dataset.generation);
+      await page.evaluate((h) => { location.hash = h; }, `system=${sys.id}&batch=8&prompt=2048&gen=512${runtime ? `&runtime=${runtime}` : ''}`);
+      await page.waitForFunction((g) => document.querySelector('section.results').dataset.generation !== g, generation);
+      await page.waitForFunction(() => document.getElementById('status').dataset.generation === document.querySelector('section.results').dataset.generation);
+      let v;
+      try {
+        v = native(['analyze', '--model', 'llama-3.1-8b', '--system', sys.id, ...(runtime ? ['--runtime', runtime] : []), ...workload]);
+      } catch (err) {
+        // Refused by the CLI: the page refuses it with the same message.
+        assert.match(String(err.stderr), /^infercast: /);
+        assert.ok(String(err.stderr).includes(await page.textContent('#answer').then((t) => t.replace(/^No answer yet: /, '').replace(/^.*previous valid input: /, ''))), sys.id);
+        continue;
+      }
+      await analyzed(page);
+      const what = `${sys.id} ${runtime || 'no runtime'}`;
+      assert.equal(await cardValue(page, 'Time per output token'), seconds(v.parallel.tpot_s), what);
+      assert.equal(await cardValue(page, 'Time to first token'), seconds(v.parallel.ttft_s), what);
+      assert.ok((await page.textContent('#hardware-info')).endsWith(`; in ${v.parallel.system.name}`), what);
+      assert.equal(v.parallel.system.name, sys.name);
+      compared += 1;
+    }
+  }
+  assert.ok(compared >= systems.length, `${compared} compared`);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 test('the memory chart under a plan draws one device of it, never the whole model on one device', async () => {
   // DeepSeek-V3 on 16 H200 (the audit's case): the planner picks tp 8; the chart used to say "444.7% used" and
   // "501.29 GiB do not fit anywhere" while the answer said it fits on each device.
