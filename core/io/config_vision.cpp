@@ -18,6 +18,7 @@ VisionKind kind_of(const std::string& type) {
   if (type == "gemma3") return VisionKind::Siglip;
   if (type == "gemma4") return VisionKind::Gemma4;
   if (type == "gemma4_unified") return VisionKind::Gemma4Unified;
+  if (type == "kimi_k25") return VisionKind::MoonVit;
   if (type == "gemma3n") return VisionKind::MobileNetV5;
   if (type == "llama4") return VisionKind::Llama4;
   if (type == "mllama") return VisionKind::Mllama;
@@ -177,6 +178,45 @@ void read_vision_config(Reader& top, const std::string& type, ModelSpec& m) {
                                                   "; expected the text model's hidden_size (" + std::to_string(text) + ")");
       s.extra_params = (Count(2) * (Count(s.channels) * s.patch * s.patch) + Count(4) * s.hidden).v;  // three LayerNorms
       for (const char* key : {"rms_norm_eps", "initializer_range"}) v.raw(key);
+      break;
+    }
+    case VisionKind::MoonVit: {
+      // Kimi K2.5's MoonViT3d (remote code modeling_kimi_k25.py; vLLM's kimi_k25_vit.py), its sizes under vt_*
+      // names: a Conv2d patch embedding with a bias, a learned table of init_pos_emb_height x width positions (the
+      // time table is a buffer), blocks of two LayerNorms, wqkv and wo with biases and a GELU MLP (fc0, fc1) with
+      // biases, a final LayerNorm; the patch merger (mm_projector, "patchmerger"): a LayerNorm, 4h -> 4h and
+      // 4h -> text_hidden_size, both with biases, on 2 x 2 merged patches.
+      s.hidden = size_or(v, "vt_hidden_size", kEncoderWidth, 1152);
+      s.layers = size_or(v, "vt_num_hidden_layers", kEncoderCount, 27);
+      s.heads = size_or(v, "vt_num_attention_heads", kEncoderCount, 16);
+      s.intermediate = size_or(v, "vt_intermediate_size", kEncoderWidth, 4304);
+      if (s.hidden % s.heads != 0)
+        v.fail("vt_hidden_size", "invalid", v.child_path("vt_hidden_size") + " holds " + std::to_string(s.hidden) +
+                                                ", which is not a multiple of the " + std::to_string(s.heads) + " vision heads");
+      s.patch = size_or(v, "patch_size", 4096, 14);
+      s.positions = (Count(size_or(v, "init_pos_emb_height", kSide, 64)) * size_or(v, "init_pos_emb_width", kSide, 64)).v;
+      const std::vector<i64> merge = v.int_array_or("merge_kernel_size");
+      s.merge = merge.empty() ? 2 : merge[0];
+      if (merge.size() > 2 || (merge.size() == 2 && merge[0] != merge[1]) || s.merge < 1 || s.merge > 64)
+        v.fail("merge_kernel_size", "invalid", v.child_path("merge_kernel_size") + " holds " + describe(*v.raw("merge_kernel_size")) +
+                                                   "; expected a square kernel [k, k] with k from 1 to 64");
+      const std::string projector = v.string_or("mm_projector_type", "patchmerger");
+      if (projector != "patchmerger")
+        v.fail("mm_projector_type", "unsupported", v.child_path("mm_projector_type") + " holds \"" + projector +
+                                                       "\"; expected \"patchmerger\" (Kimi K2.5's)");
+      const i64 merged = s.hidden * s.merge * s.merge;
+      const i64 out = size_or(v, "text_hidden_size", kEncoderWidth, text);
+      if (out != text)
+        v.fail("text_hidden_size", "invalid", v.child_path("text_hidden_size") + " holds " + std::to_string(out) +
+                                                  "; expected the text model's hidden_size (" + std::to_string(text) + ")");
+      s.projector = {{merged, merged, true}, {merged, text, true}};
+      s.extra_params = 2 * s.hidden + 2 * s.hidden;  // the encoder's final LayerNorm, the merger's pre_norm
+      s.patch_limit = 16384;  // Kimi K2.5's preprocessor_config.json (media_proc_cfg: in_patch_limit, patch_limit_on_one_side)
+      s.side_patches = 512;
+      // mm_hidden_size restates the encoder's width; the rest changes no count.
+      for (const char* key : {"mm_hidden_size", "init_pos_emb_time", "merge_type", "video_attn_type", "projector_ln_eps",
+                              "projector_hidden_act", "pos_emb_type", "model_type"})
+        v.raw(key);
       break;
     }
     case VisionKind::Mllama: {

@@ -984,6 +984,8 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     else top.raw("audio_config");
     // Qwen3-Omni's thinker: how audio and video positions advance, which changes no count.
     if (type == "qwen3_omni_moe_thinker") config_ignore(top, {"position_id_per_seconds", "seconds_per_chunk"});
+    // Kimi K2.5: the video prompt's placeholder, how vision chunks are batched and the loss's ignore index.
+    if (type == "kimi_k25") config_ignore(top, {"video_placeholder", "use_unified_vision_chunk", "ignore_index"});
     std::vector<std::string> unused;
     for (const auto& key : top.unread())
       if (!harmless_keys().count(key) && key.find("token") == std::string::npos) unused.push_back(key);

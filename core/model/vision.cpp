@@ -22,7 +22,8 @@ const NameTable<VisionKind>& vision_kind_names() {
                                         {VisionKind::MobileNetV5, "mobilenetv5", "Gemma 3n: MobileNetV5-300M, 768 x 768 images, 256 tokens each"},
                                         {VisionKind::Pixtral, "pixtral", "Pixtral (Mistral 3): dynamic resolution, row breaks"},
                                         {VisionKind::Mllama, "mllama", "Llama 3.2 Vision: 4 tiles of 560 x 560, 6,404 tokens each image for cross-attention"},
-                                        {VisionKind::Gemma4Unified, "gemma4_unified", "Gemma 4 12B: no encoder, at most 280 tokens of 48-pixel patches embedded"}});
+                                        {VisionKind::Gemma4Unified, "gemma4_unified", "Gemma 4 12B: no encoder, at most 280 tokens of 48-pixel patches embedded"},
+                                        {VisionKind::MoonVit, "moonvit", "Kimi K2.5 (MoonViT): native resolution, at most 16,384 patches of 14 px, 2x2 merge"}});
   return t;
 }
 
@@ -154,6 +155,24 @@ ImagePlan plan_image(const VisionSpec& v, const ImageSize& img) {
       p.sequences = {patches};
       p.merged = p.tokens = patches / m2;
       if (v.window > 0) p.window_tokens = v.window * v.window;
+      break;
+    }
+    case VisionKind::MoonVit: {
+      // Kimi's navit_resize: scaled down (never up) to at most patch_limit patches and side_patches a side, each side
+      // then padded up to a whole merged patch; the encoder runs on all the padded image's patches. The prompt holds
+      // the merged tokens between <|media_begin|>, "image", <|media_content|> and <|media_end|>.
+      const double W = static_cast<double>(img.width), H = static_cast<double>(img.height), ps = static_cast<double>(v.patch);
+      const double s1 = std::sqrt(static_cast<double>(v.patch_limit) /
+                                  (std::max(1.0, std::floor(W / ps)) * std::max(1.0, std::floor(H / ps))));
+      const double side = static_cast<double>(v.side_patches) * ps;
+      const double scale = std::min({1.0, s1, side / W, side / H});
+      const i64 w = std::min(std::max<i64>(1, static_cast<i64>(W * scale)), static_cast<i64>(side));
+      const i64 h = std::min(std::max<i64>(1, static_cast<i64>(H * scale)), static_cast<i64>(side));
+      const i64 unit = v.patch * v.merge;
+      const i64 rows = (h + unit - 1) / unit, cols = (w + unit - 1) / unit;
+      p.sequences = {rows * cols * m2};
+      p.merged = rows * cols;
+      p.tokens = p.merged + 4;
       break;
     }
     case VisionKind::Pixtral: {

@@ -15,7 +15,7 @@ namespace infercast {
 
 using i64 = std::int64_t;
 
-enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5, Mllama, Gemma4Unified };
+enum class VisionKind { None, Siglip, Gemma4, Llama4, Qwen25, Qwen3, Pixtral, MobileNetV5, Mllama, Gemma4Unified, MoonVit };
 const NameTable<VisionKind>& vision_kind_names();
 
 struct ProjectorGemm {
@@ -49,6 +49,7 @@ struct VisionSpec {
                              // soft_tokens x merge^2 positions, the image's patches and padding
   i64 min_pixels = 0, max_pixels = 0;  // Qwen: smart_resize bounds
   i64 longest_edge = 0;      // Pixtral: images larger than this are scaled down
+  i64 patch_limit = 0, side_patches = 0;  // Kimi's NaViT resize: patches per image and per side at most
   i64 window = 0;            // Qwen2.5-VL: window attention over window x window patches, except full_layers
   std::vector<i64> full_layers;
 };

@@ -2421,3 +2421,33 @@ TEST_CASE("Mellum 2 by hand: Qwen3-MoE's layers with layer_types and mlp_layer_t
   c.erase("layer_types");
   CHECK(parse(c).layers[0].attn.window == 0);
 }
+
+// Kimi K2.5 (kimi_k25; tests/data/configs/kimi-k2.5.json, SOURCES.md): DeepSeek-V3's text model and MoonViT3d. The
+// tower: a 14 x 14 patch Conv2d with a bias (3 x 196 x 1152 + 1152), 64 x 64 learned positions, 27 blocks (two
+// LayerNorms, wqkv and wo with biases, a GELU MLP of 4304 with biases), a final LayerNorm: 416,866,032; the merger: a
+// LayerNorm, 4608 -> 4608 and 4608 -> 7168, both with biases: 54,277,888. With the text model's 1,026,408,232,448:
+// 1,026,879,376,368 (the card's "1T"); stored with int4 experts (eight to an int32, a bf16 scale a group of 32) the
+// same shapes are the 170,738,182,128 elements a public scan of the checkpoint's headers sums.
+TEST_CASE("Kimi K2.5: MoonViT and its patch merger counted beside DeepSeek-V3's text model (kimi_k25)", "[families][params][vision]") {
+  const ModelSpec m = parse(data_config("kimi-k2.5.json"));
+  const ParamCounts p = count_params(m);
+  const long long d = 1152, f = 4304;
+  const long long tower = 3 * d * 196 + d + 4096 * d + 27 * (4 * d + 4 * d * d + 4 * d + 2 * d * f + f + d) + 2 * d;
+  CHECK(tower == 416866032LL);
+  CHECK(p.vision == tower + 2 * d + 4608 * 4608 + 4608 + 4608 * 7168 + 7168);
+  CHECK(p.vision == 471143920LL);
+  CHECK(p.total == 1026879376368LL);
+  for (const auto& w : m.warnings) {
+    CAPTURE(w.path, w.message);
+    CHECK(w.code != "model.unused_field");
+    CHECK(w.code != "model.vision_not_modelled");
+  }
+  // Kimi's resize: a 1920 x 1080 image keeps its size (8,160 patches of 14 px after padding to 28), 2 x 2 merged.
+  const ImagePlan plan = plan_image(m.vision, ImageSize{1920, 1080});
+  CHECK(plan.merged == 69 * 39);  // ceil(1080 / 28) x ceil(1920 / 28)
+  CHECK(plan.sequences[0] == 4 * 69 * 39);
+  CHECK(plan.tokens == 69 * 39 + 4);
+  // An 8000 x 8000 image is scaled to about 16,384 patches (1793 px a side: 8000 x sqrt(16384 / 571^2)), then padded to
+  // 1820 px: 65 x 65 tokens.
+  CHECK(plan_image(m.vision, ImageSize{8000, 8000}).merged == 65 * 65);
+}
