@@ -8,6 +8,13 @@ namespace infercast {
 
 namespace {
 
+// Audio towers and embedders are counted, their inputs not forecast: said once, at audio_config.
+void counted_not_forecast(Reader& top, std::vector<Warning>& warnings, const char* what) {
+  warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
+                             std::string("the audio ") + what + " (audio_config) is counted in the parameters and the weights in "
+                             "memory; audio inputs are not forecast"});
+}
+
 // A pair of positive sizes (the subsampler's channels), or the default when absent.
 std::vector<i64> size_pair(Reader& a, const char* key, std::vector<i64> fallback) {
   if (!a.has(key)) return fallback;
@@ -69,9 +76,7 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
     m.audio = read_qwen_omni_audio(a, m);
     // Windows, chunking, dropout and the activation change no count.
     for (const auto& key : a.unread()) a.raw(key);
-    warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
-                               "the audio encoder (audio_config) is counted in the parameters and the weights in memory; "
-                               "audio inputs are not forecast"});
+    counted_not_forecast(top, warnings, "encoder");
     return;
   }
   if (type == "gemma4_unified") {
@@ -87,9 +92,7 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
                                    "; expected audio_embed_dim (" + std::to_string(s.hidden) + "), which it names");
     s.text_hidden = m.hidden;
     for (const auto& key : a.unread()) a.raw(key);
-    warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
-                               "the audio embedder (audio_config) is counted in the parameters and the weights in memory; "
-                               "audio inputs are not forecast"});
+    counted_not_forecast(top, warnings, "embedder");
     m.audio = s;
     return;
   }
@@ -130,9 +133,7 @@ void read_audio_config(Reader& top, const std::string& type, ModelSpec& m, std::
   s.text_hidden = m.hidden;
   // Numerics, the attention's chunking and caps, the vocabulary offset and the residual weight change no count.
   for (const auto& key : a.unread()) a.raw(key);
-  warnings.push_back(Warning{"model.audio_not_forecast", top.child_path("audio_config"),
-                             "the audio encoder (audio_config) is counted in the parameters and the weights in memory; "
-                             "audio inputs are not forecast"});
+  counted_not_forecast(top, warnings, "encoder");
   m.audio = s;
 }
 
