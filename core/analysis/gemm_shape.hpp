@@ -8,9 +8,35 @@
 
 namespace infercast {
 
+// The rows of one GEMM call. Dense: M rows through each of `matrices` weight matrices. Routed experts: `tokens`
+// tokens, each sent to a given one of `experts` experts with probability `p` (top_k / E under balanced routing), so
+// expert e sees X_e ~ Binomial(tokens, p) rows and pads them to whole tiles on its own (vLLM's and SGLang's
+// moe_align_block_size); M and matrices are then the mean rows per touched expert and the experts touched.
+struct GemmRows {
+  double M = 0;
+  double matrices = 1;
+  double tokens = 0;
+  double experts = 0;  // 0: not routed
+  double p = 0;
+};
+
 // The fraction of the compute peak the shape allows: max over tiles tm in {16, 32, 64, 128}, tn in {64, 128} of
-//   tiles / (waves x units) x min(1, (tm tn / (tm + tn)) / 64) x (M N) / (padded M x padded N),
-// tiles = matrices x ceil(M / tm) x ceil(N / tn), waves = ceil(tiles / units). 1 when `units` is unknown (0).
-double gemm_shape_efficiency(double M, double N, int units, double matrices = 1);
+//   tiles / (waves x units) x min(1, (tm tn / (tm + tn)) / 64) x rows / (row tiles x tm) x N / (padded N),
+// tiles = row tiles x ceil(N / tn), waves = ceil(tiles / units). Dense: row tiles = matrices x ceil(M / tm) and
+// rows = matrices x M. Routed: row tiles = experts x E[ceil(X / tm)] (expected_ceil_binomial) and rows = tokens x p
+// x experts, so the padding is the expectation over the routing, smooth in the tokens. 1 when `units` is unknown
+// (0) or M (the mean rows per touched expert) is under 16.
+double gemm_shape_efficiency(const GemmRows& rows, double N, int units);
+double gemm_shape_efficiency(double M, double N, int units, double matrices = 1);  // dense
+
+// E[ceil(X / t)] for X ~ Binomial(n, p), t a multiple of 16 rows (the row tiles). Exact to 1e-12 absolute for whole n (a
+// fractional n is interpolated between its neighbours, so the result is continuous in n). With sigma^2 = n p (1-p):
+// sigma < 32: the pmf summed outward from the mode until it falls under 1e-18 of it (at most about 600 terms,
+// gathered in blocks of 16 rows);
+// otherwise ceil(X/t) = (X + ((-X) mod t)) / t and the residue's mean is the finite Fourier sum
+//   E[(-X) mod t] = (t-1)/2 + sum_{m=1}^{t-1} phi(2 pi m / t) / (w^m - 1), phi(u) = (1 - p + p e^{iu})^n, w = e^{2 pi i/t},
+// whose terms fall as exp(-8 sigma^2 m^2 / t^2): a few terms, stopped under 1e-15. When sigma >= t the first term is
+// under 1e-8, so the result is mean/t + (t-1)/(2t) to that accuracy.
+double expected_ceil_binomial(double n, double p, double t);
 
 }  // namespace infercast

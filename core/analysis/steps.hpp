@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/analysis.hpp"
+#include "analysis/gemm_shape.hpp"
 #include "analysis/trace.hpp"
 #include "runtime/scheduler.hpp"
 
@@ -51,6 +52,7 @@ class Timer {
   // and matrix count: what lets a caller re-apply the factor at another M (the serving step model).
   bool waves(const Op& op) const;
   int tile_units() const;                  // units GEMM tiles run in waves over (0: no wave model)
+  static GemmRows gemm_rows(const Op& op);  // a GEMM's rows: M, matrices and, for routed experts, their routing
 
  private:
   double efficiency(OpClass c) const;

@@ -100,12 +100,19 @@ double Timer::raw_compute_s(const Op& op, double flops) const {
   // GEMM tiles run in waves over the compute units: a small output (few tokens per weight matrix,
   // a tensor-parallel slice) keeps some units idle (analysis/gemm_shape.cpp). Only for runtimes that launch real
   // kernels (the reference stack keeps the class's flat efficiency, as LIFE's tables do).
-  if (waves(op)) {
-    const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
-    const double matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;
-    return flops / (pk * gemm_shape_efficiency(op.gemm_m, op.gemm_n, tile_units(), matrices));
-  }
+  if (waves(op)) return flops / (pk * gemm_shape_efficiency(gemm_rows(op), op.gemm_n, tile_units()));
   return flops / pk;
+}
+
+GemmRows Timer::gemm_rows(const Op& op) {
+  GemmRows g;
+  g.M = op.gemm_m;
+  const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
+  g.matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;  // MoE: the experts the call touches
+  g.tokens = op.route_tokens;
+  g.experts = op.route_experts;
+  g.p = op.route_p;
+  return g;
 }
 
 bool Timer::waves(const Op& op) const {

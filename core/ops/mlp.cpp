@@ -67,12 +67,18 @@ void add_moe(Builder& b, const GroupStep& gs) {
     b.gemm("fc1_latent_proj", G, n, T, h, x, f.bias);
   }
   b.wclass = WeightClass::Experts;
-  b.gemm("experts_gate_up", G, n, routed, x, up_width, f.expert_bias, touched);
+  // Each expert's rows are Binomial(T, k / E): its GEMM pads them to tiles on its own (analysis/gemm_shape.hpp).
+  const auto routed_rows = [&](Op& op) {
+    op.route_tokens = T;
+    op.route_experts = E;
+    op.route_p = k / E;
+  };
+  routed_rows(b.gemm("experts_gate_up", G, n, routed, x, up_width, f.expert_bias, touched));
   b.elementwise("experts_act_mul", G, n, routed * Ie, b.act_cost() + (f.gated ? conv.gate_mul_flops_per_element : 0),
                 f.gated ? 2 : 1);
   if (b.s.online_hadamard)
     b.elementwise("experts_hadamard_down_in", G, n, routed * Ie, hadamard_flops_per_element(f.expert_intermediate), 1);
-  b.gemm("experts_down", G, n, routed, Ie, x, f.expert_bias, touched);
+  routed_rows(b.gemm("experts_down", G, n, routed, Ie, x, f.expert_bias, touched));
   b.elementwise("experts_combine", G, n, T * x, 2 * k_picked, k_picked);
   if (f.latent > 0) {
     b.wclass = WeightClass::Ffn;

@@ -108,6 +108,9 @@ struct Op {
   double padded_flops = 0;   // included in flops: work on padding to the attention tile
   double weight_elements = 0;  // GEMMs: weight matrix elements read (all instances)
   double gemm_m = 0, gemm_k = 0, gemm_n = 0;  // GEMMs: one call's shape (M tokens per weight matrix, K in, N out)
+  // Routed experts' GEMMs: the tokens routed, the experts E and the chance p that a token picks a given one; expert e
+  // sees Binomial(tokens, p) rows (route_experts 0: not routed; analysis/gemm_shape.hpp).
+  double route_tokens = 0, route_experts = 0, route_p = 0;
   bool lora_target = false;    // GEMMs: a projection LoRA adapts (attention and MLP)
   bool state = false;          // a recurrent mixer's: it reads the state of every sequence that has one (ops/recurrent.cpp)
   double bytes() const { return weight_bytes + act_read_bytes + act_write_bytes + kv_read_bytes + kv_write_bytes; }

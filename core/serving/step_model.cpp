@@ -269,17 +269,15 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
     // the factor is applied at the step's own M.
     const auto record = [&](Dense& d, const Op& op) {
       OpTerms t = timer.terms(op);
-      double M = 0, matrices = 0;
+      GemmRows g;
+      g.M = g.matrices = 0;
       if (timer.waves(op)) {
-        M = op.gemm_m;
-        const double per_matrix = static_cast<double>(op.count) * op.gemm_k * op.gemm_n;
-        matrices = per_matrix > 0 ? op.weight_elements / per_matrix : 1;  // MoE: the experts the step touches
-        t.c0 *= gemm_shape_efficiency(M, op.gemm_n, units_, matrices);
+        g = Timer::gemm_rows(op);
+        t.c0 *= gemm_shape_efficiency(g, op.gemm_n, units_);
       }
       if (d.n.size() < d.ops) d.n.push_back(op.gemm_n);
       d.at.push_back(t);
-      d.m.push_back(M);
-      d.matrices.push_back(matrices);
+      d.rows.push_back(g);
     };
     for (std::size_t i = 0; i < nops; ++i) {
       if (kind[i] == 0) tab.dense.ids.push_back(ids[i]);
@@ -290,8 +288,7 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
     // growing them by doubling was a third of a serving row's time in `validate`).
     const auto reserve = [](Dense& d, std::size_t points) {
       d.at.reserve(points * d.ops);
-      d.m.reserve(points * d.ops);
-      d.matrices.reserve(points * d.ops);
+      d.rows.reserve(points * d.ops);
       d.n.reserve(d.ops);
     };
     reserve(tab.dense, mode.grid.size());
@@ -393,10 +390,14 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
         const OpTerms& lo = d.at[at * d.ops + i];
         const OpTerms& up = d.at[hi * d.ops + i];
         double c = std::max(0.0, lo.c0 + frac * (up.c0 - lo.c0));
-        const double mlo = d.m[at * d.ops + i], mhi = d.m[hi * d.ops + i];
-        if (mlo > 0) {
-          const double xlo = d.matrices[at * d.ops + i], xhi = d.matrices[hi * d.ops + i];
-          c /= gemm_shape_efficiency(std::max(1.0, mlo + frac * (mhi - mlo)), d.n[i], units_, std::max(1.0, xlo + frac * (xhi - xlo)));
+        const GemmRows& glo = d.rows[at * d.ops + i];
+        if (glo.M > 0) {
+          const GemmRows& ghi = d.rows[hi * d.ops + i];
+          GemmRows g = glo;  // at the step's own load: the routed tokens too, so the expected padding is the step's
+          g.M = std::max(1.0, glo.M + frac * (ghi.M - glo.M));
+          g.matrices = std::max(1.0, glo.matrices + frac * (ghi.matrices - glo.matrices));
+          g.tokens = glo.tokens + frac * (ghi.tokens - glo.tokens);
+          c /= gemm_shape_efficiency(g, d.n[i], units_);
         }
         const double m = std::max(0.0, lo.m0 + frac * (up.m0 - lo.m0));
         const double k = std::max(0.0, lo.k0 + frac * (up.k0 - lo.k0));

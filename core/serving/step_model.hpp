@@ -68,7 +68,7 @@ class StepModel {
  private:
   struct Dense {  // operators that see only T (or R): their raw terms at every grid point
     std::vector<OpTerms> at;  // grid-major: at[j * ops + i]; a GEMM's c0 without its wave factor
-    std::vector<double> m, matrices;  // a GEMM's rows M and weight matrices at each grid point (M 0: no wave factor)
+    std::vector<GemmRows> rows;  // a GEMM's rows at each grid point (M 0: no wave factor), routing included
     std::vector<double> n;            // per operator: a GEMM's N
     std::vector<char> split;          // per operator: one the other table does not have (its form's own)
     std::vector<std::string> ids;     // per operator: name and group, to find those
