@@ -72,6 +72,8 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
   if (!w.runtime || w.runtime->compute_buffer != ComputeBuffer::Reserved) return;
   ComputeBufferShape& s = a.compute_buffer_shape;
   s.flash = w.settings.attention == AttnImpl::Fused;
+  // The score matrix held is the one the attention operators move (ops/attention.cpp): one type for both.
+  s.score_bytes = w.settings.score_bytes > 0 ? w.settings.score_bytes : w.settings.precision.activations.bits_per_element / 8;
   s.ubatch = static_cast<double>(w.ubatch > 0 ? w.ubatch : w.runtime->prompt_micro_batch);
   const bool logits = model.has_head || w.host_head_bytes > 0;  // the output layer here, or run here from the host
   s.vocab = logits ? static_cast<double>(model.vocab) : 0;

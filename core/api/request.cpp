@@ -262,6 +262,7 @@ Workload read_workload(Reader& req, const ModelSpec& m, const Scenario* sc, cons
     w.settings.fusion = w.runtime->fusion;
     w.settings.fused_mlp = w.runtime->act_in_gemm;
     w.settings.attention = w.runtime->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+    w.settings.score_bytes = w.runtime->unfused_score_bytes;
   }
   if (sc) apply_scenario(*sc, w.settings);  // its settings are the defaults of the fields below
   bool prefill_chunk_given = false;

@@ -197,6 +197,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     r.raw("collectives");
   }
   rt.flash_attention = r.boolean_or("flash_attention", true);
+  rt.unfused_score_bytes = r.number_in_or("unfused_score_bytes", 0, 8, 0);
   rt.prompt_micro_batch = r.int_in_or("prompt_micro_batch", 0, 1000000, 0);
   rt.compute_buffer = compute_buffer_names().parse(r.string_or("compute_buffer", "step"), r.child_path("compute_buffer"), "runtime.out_of_range");
   if (rt.compute_buffer == ComputeBuffer::Reserved && rt.prompt_micro_batch <= 0)
@@ -286,6 +287,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"nccl_base_latency_us", rt.nccl_base_latency_s * 1e6},
             {"wait_us", rt.collective_wait_s * 1e6}}},
           {"flash_attention", rt.flash_attention},
+          {"unfused_score_bytes", rt.unfused_score_bytes},
           {"prompt_micro_batch", rt.prompt_micro_batch},
           {"compute_buffer", compute_buffer_names().name(rt.compute_buffer)},
           {"gemm_waves", rt.gemm_waves},

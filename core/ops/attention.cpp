@@ -62,16 +62,20 @@ void add_attention_kernel(Builder& b, const GroupStep& gs, double nh, double nkv
     op.act_write_bytes = c * T * nh * vhd * b.ab;
     gs.finish_attention(b, op, nh * (2 * hd + 2 * vhd + sm), c * gs.keys * nkv * (hd + vhd));
   } else {
+    // The scores go through memory in the runtime's score type: F32 in ggml (ggml_mul_mat writes F32, softmax
+    // keeps it), the activations' type elsewhere.
+    const double sb = b.s.score_bytes > 0 ? b.s.score_bytes : b.ab;
     Op& qk = b.add("attn_scores", G, OpClass::Attention, n);
     qk.flops = c * (qk_flops + gs.pairs * nh * conv.score_scale_flops);
     qk.act_read_bytes = c * T * nh * hd * b.ab;
     qk.kv_read_bytes = c * gs.keys * nkv * hd * b.kb;
-    qk.act_write_bytes = c * gs.pairs * nh * b.ab;
+    qk.act_write_bytes = c * gs.pairs * nh * sb;
     gs.finish_attention(b, qk, nh * 2 * hd, c * gs.keys * nkv * hd);
-    b.elementwise("softmax", G, n, gs.pairs * nh, conv.softmax_flops_per_score, 1);
+    Op& softmax = b.elementwise("softmax", G, n, gs.pairs * nh, conv.softmax_flops_per_score, 1);
+    softmax.act_read_bytes = softmax.act_write_bytes = c * gs.pairs * nh * sb;
     Op& av = b.add("attn_av", G, OpClass::Attention, n);
     av.flops = c * av_flops;
-    av.act_read_bytes = c * gs.pairs * nh * b.ab;
+    av.act_read_bytes = c * gs.pairs * nh * sb;
     av.kv_read_bytes = c * gs.keys * nkv * vhd * b.kb;
     av.act_write_bytes = c * T * nh * vhd * b.ab;
     gs.finish_attention(b, av, nh * 2 * vhd, c * gs.keys * nkv * vhd);

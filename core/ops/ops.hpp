@@ -78,6 +78,7 @@ struct StepSettings {
   Precision precision;
   Convention convention;  // a value: a request may override its MoE rule without touching the named ones
   AttnImpl attention = AttnImpl::Fused;
+  double score_bytes = 0;  // unfused attention: bytes per score (0: the activations' type; RuntimeSpec::unfused_score_bytes)
   MlaForm mla = MlaForm::Auto;
   bool fused_mlp = false;  // gate/up GEMM with the activation in its epilogue: no gate/up outputs written or read
   i64 attention_tile = 0;  // keys padded to a multiple of this per request (0: no padding)

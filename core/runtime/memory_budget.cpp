@@ -23,7 +23,7 @@ double compute_buffer_bytes(const ComputeBufferShape& s, double cells, double se
   if (!s.flash && (s.heads_full > 0 || s.heads_window > 0)) {
     // A windowed layer's cache: window x sequences + ubatch cells, padded, never more than the whole cache.
     const double windowed = std::min(full, ggml_context_cells(s.window * std::max(1.0, sequences) + ub, s.flash));
-    const double scores = ub * 4 * std::max(s.heads_full * full, s.heads_window * windowed);
+    const double scores = ub * s.score_bytes * std::max(s.heads_full * full, s.heads_window * windowed);
     const double masks = ub * 4 * ((s.heads_full > 0 ? full : 0) + (s.heads_window > 0 ? windowed : 0));
     attention = scores + masks + (2 * s.hidden + 2 * s.q_width) * ub * 4;
   }

@@ -32,13 +32,14 @@ struct ComputeBufferShape {
   double heads_window = 0;     // ... of the widest windowed layer, over its own cache of window x sequences + ubatch
   double window = 0;
   bool flash = false;          // flash attention: no score matrix and no mask in the device's buffer
+  double score_bytes = 4;      // bytes per score: the unfused attention's (StepSettings::score_bytes), F32 in ggml
   double layer_per_token = 0;  // a layer's largest other operator beside the residual, F32 bytes per token
   double copied_head = 0;      // the output layer's weights where ggml copies them from the host (partial offload)
 };
 // The peak over `cells` cache cells held by `sequences` sequences: the largest of
 //   the output: every row's logits beside the final norm's output, ubatch x (vocab + hidden) x 4, with the copied
 //   output layer;
-//   without flash attention, the score matrix (ubatch x cells x heads x 4, per kind of layer) beside its masks
+//   without flash attention, the score matrix (ubatch x cells x heads x score_bytes, per kind of layer) beside its masks
 //   (ubatch x cells x 4) and the attention's inputs and outputs: the residual and the norm's output (hidden wide),
 //   the queries and the attention's output (q_width wide);
 //   a layer's own largest operator (ubatch x layer_per_token).

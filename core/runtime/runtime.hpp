@@ -64,6 +64,9 @@ struct RuntimeSpec {
   Fusion fusion;
   bool act_in_gemm = false;  // the MLP activation in the gate/up GEMM's epilogue (the `mlp: fused` form)
   bool flash_attention = true;
+  // Bytes per score an unfused attention writes, softmaxes and reads back (0: the activations' type). ggml makes
+  // them F32 whatever the activations are: ggml_mul_mat's result is F32, and ggml_soft_max_ext keeps it.
+  double unfused_score_bytes = 0;
   // Tokens one forward of a prompt takes at most (llama.cpp's n_ubatch): a longer prompt, or a batch of prompts, runs
   // as forwards of this many tokens, each attending to what the earlier ones cached. 0: the whole step at once.
   i64 prompt_micro_batch = 0;

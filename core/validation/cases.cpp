@@ -271,6 +271,7 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     w.settings.fusion = rt->fusion;
     w.settings.fused_mlp = rt->act_in_gemm;
     w.settings.attention = rt->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+    w.settings.score_bytes = rt->unfused_score_bytes;
     const auto B = static_cast<i64>(v.batch);
     const auto cached = static_cast<i64>(depth);
     // The workload the source ran: a prefill alone; N one-token steps from the depth (llama-bench tgN); a static

@@ -224,6 +224,7 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     w.settings.fusion = rt->fusion;
     w.settings.fused_mlp = rt->act_in_gemm;
     w.settings.attention = rt->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+    w.settings.score_bytes = rt->unfused_score_bytes;
     sc->sys = devices > 1 ? *find_system_preset(v.system_id) : single_node_system(*hw, 1);
     sc->plan.tp = tp;
     sc->plan.pp = pp;

@@ -258,6 +258,52 @@ TEST_CASE("routed experts: one more prompt token is no cliff", "[runtime]") {
   }
 }
 
+TEST_CASE("unfused attention moves its scores in the runtime's score type: F32 under llama.cpp", "[runtime]") {
+  // ggml: kq = ggml_mul_mat(k, q) is F32 (ggml_mul_mat always makes an F32 result), ggml_soft_max_ext keeps F32, and
+  // ggml_mul_mat(v, kq) reads it back. Llama-3.1-8B Q4_K_M on an RTX 4090 (llama.cpp-cuda, flash attention off) at
+  // an 8,192-token prompt in 16 micro-batches of 512: 512 x 512 x (1 + ... + 16) = 35,651,584 (query, key) pairs
+  // per head, 32 heads, 32 layers, 4 bytes a score.
+  const auto ops = [](const char* runtime) {
+    nlohmann::json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"precision", {{"weights", "q4_k_m"}}},
+                          {"workload", {{"prompt", 8192}, {"gen", 2}}}};
+    if (runtime) req["runtime"] = runtime;
+    return api_value("analyze", req);
+  };
+  const nlohmann::json v = ops(nullptr);
+  REQUIRE(v["execution"]["runtime"] == "llama.cpp-cuda");
+  const double scores = 35651584.0 * 32 * 32 * 4;
+  int seen = 0;
+  for (const auto& o : v["ops"]) {
+    if (o["phase"] != "prefill") continue;
+    if (o["name"] == "attn_scores") {
+      CHECK(o["act_write_bytes"].get<double>() == scores);
+      ++seen;
+    }
+    if (o["name"] == "softmax") {
+      CHECK(o["act_read_bytes"].get<double>() == scores);
+      CHECK(o["act_write_bytes"].get<double>() == scores);
+      ++seen;
+    }
+    if (o["name"] == "attn_av") {
+      CHECK(o["act_read_bytes"].get<double>() == scores);
+      ++seen;
+    }
+  }
+  CHECK(seen == 3);
+  // The compute buffer holds the same F32 score matrix (runtime/memory_budget.cpp): one type for memory and traffic.
+  const RuntimeSpec& cpp = rt("llama.cpp-cuda");
+  CHECK(cpp.unfused_score_bytes == 4);
+  // Elsewhere unfused scores stay in the activations' type (the reference stack, HF eager's bf16 matmul).
+  CHECK(rt("reference").unfused_score_bytes == 0);
+  StepSettings s = test::settings();
+  s.attention = AttnImpl::Unfused;
+  const ModelSpec m = preset_model("llama-3.1-8b");
+  const auto groups = group_layers(m);
+  const double bf16 = find_op(step_ops(m, groups, {Request{0, 512, 1}}, s), "softmax").act_read_bytes;
+  s.score_bytes = 4;
+  CHECK(find_op(step_ops(m, groups, {Request{0, 512, 1}}, s), "softmax").act_read_bytes == 2 * bf16);
+}
+
 TEST_CASE("collectives: custom all-reduce for small messages, NCCL's base latency above", "[runtime][parallel]") {
   const System& dgx = *find_system_preset("dgx-h100");
   const ModelSpec m = preset_model("llama-3.1-70b");
