@@ -109,6 +109,19 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
     layer = std::max(layer, op.cls == OpClass::Elementwise ? std::max(rd, wr) : rd + wr);
   }
   s.layer_per_token = layer * f32 / static_cast<double>(ub) + s.hidden * 4;  // the residual beside it
+  // The windowed layers' caches: shared by the sequences, window x sequences + ubatch cells padded (llama.cpp's
+  // iSWA cache, llama-kv-cache-iswa.cpp size_swa), not `window` cells per request. The same cells the buffer's
+  // masks and scores are sized for.
+  if (!a.window_kv_full) {
+    const double kb = w.settings.precision.kv.bits_per_element / 8;
+    double per_request = 0;
+    for (const auto& r : w.requests)
+      per_request += static_cast<double>(r.count) *
+                     windowed_kv_bytes_per_request(a.groups, kb, static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0)));
+    const double delta = ggml_window_kv_bytes(a.groups, kb, s, a.compute_buffer_cells, a.compute_buffer_sequences) - per_request;
+    a.kv_cache_bytes += delta;
+    a.memory_required_bytes += delta;
+  }
   a.compute_buffer_bytes = compute_buffer_bytes(s, a.compute_buffer_cells, a.compute_buffer_sequences);
   a.memory_required_bytes += a.compute_buffer_bytes - a.activation_peak_bytes;
   a.activation_peak_bytes = a.compute_buffer_bytes;

@@ -18,6 +18,24 @@ double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, do
   return bytes;
 }
 
+bool ggml_windowed(const AttentionSpec& a) { return a.window > 0 && a.kind != AttnKind::Compressed; }
+
+double windowed_kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kb, double ctx) {
+  double bytes = 0;
+  for (const auto& g : groups)
+    if (g.spec.has_attention && ggml_windowed(g.spec.attn)) bytes += static_cast<double>(g.count) * kv_bytes_resident(g.spec.attn, kb, ctx, false);
+  return bytes;
+}
+
+double ggml_window_kv_bytes(const std::vector<LayerGroup>& groups, double kb, const ComputeBufferShape& s, double cells, double sequences) {
+  double bytes = 0;
+  for (const auto& g : groups)
+    if (g.spec.has_attention && ggml_windowed(g.spec.attn))
+      bytes += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb) *
+               ggml_window_cells(static_cast<double>(g.spec.attn.window), sequences, s.ubatch, cells, s.flash);
+  return bytes;
+}
+
 double image_kv_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s) {
   const double kb = s.precision.kv.bits_per_element / 8, X = static_cast<double>(s.cross_tokens);
   double bytes = 0;
@@ -56,11 +74,20 @@ void limits(Analysis& a, double kb) {
   if (a.compute_buffer_bytes > 0) {
     // llama.cpp's buffer is reserved for the whole cache: its score matrix (without flash attention) grows with the
     // batch's cells and with the context, its logits do not.
+    // Its windowed layers' caches are shared by the sequences (llama.cpp's iSWA cache): window x sequences + ubatch
+    // cells, padded, sized again for every batch and context tried, as the buffer's masks are.
     const ComputeBufferShape& s = a.compute_buffer_shape;
-    const double cells = a.compute_buffer_cells / B, sequences = a.compute_buffer_sequences / B, kv = a.kv_cache_bytes / B;
-    a.max_batch = largest_where([&](double b) { return a.weights_bytes + kv * b + compute_buffer_bytes(s, cells * b, sequences * b) <= cap; }, 1e6);
+    const double cells = a.compute_buffer_cells / B, sequences = a.compute_buffer_sequences / B;
+    const auto shared = [&](double c, double seqs) { return a.window_kv_full ? 0.0 : ggml_window_kv_bytes(a.groups, kb, s, c, seqs); };
+    const double kv = (a.kv_cache_bytes - shared(a.compute_buffer_cells, a.compute_buffer_sequences)) / B;
+    a.max_batch = largest_where(
+        [&](double b) { return a.weights_bytes + kv * b + shared(cells * b, sequences * b) + compute_buffer_bytes(s, cells * b, sequences * b) <= cap; }, 1e6);
+    const auto kv_shared_at = [&](double ctx) {
+      if (a.window_kv_full) return kv_at(ctx);
+      return kv_at(ctx) - windowed_kv_bytes_per_request(a.groups, kb, ctx) * B + shared(ctx * B, a.compute_buffer_sequences);
+    };
     a.max_context = largest_where(
-        [&](double ctx) { return a.weights_bytes + kv_at(ctx) + compute_buffer_bytes(s, ctx * B, a.compute_buffer_sequences) <= cap; }, 1e9);
+        [&](double ctx) { return a.weights_bytes + kv_shared_at(ctx) + compute_buffer_bytes(s, ctx * B, a.compute_buffer_sequences) <= cap; }, 1e9);
     return;
   }
   const double room = cap - a.weights_bytes;

@@ -80,6 +80,13 @@ StepBlock block_of(const std::vector<Op>& ops, const Timer& timer, double tokens
 // full where `window_held_in_full`).
 double kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx,
                             bool window_held_in_full = false);
+// llama.cpp's sliding-window layers (ggml_windowed: a window, not DeepSeek-V4's compressed kind) keep their own cache
+// shared by every sequence, ggml_window_cells(window, sequences, ubatch, cells) cells of it (runtime/memory_budget.hpp):
+// what one request's share would be, and the bytes of those caches for `cells` cells over `sequences` sequences.
+bool ggml_windowed(const AttentionSpec& a);
+double windowed_kv_bytes_per_request(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, double ctx);
+double ggml_window_kv_bytes(const std::vector<LayerGroup>& groups, double kv_bytes_per_element, const ComputeBufferShape& s,
+                            double cells, double sequences);
 // State bytes one request holds whatever its context: recurrent layers' states (conv windows in the activations'
 // type) and cross-attention layers' keys and values of its image tokens (in the KV type).
 double state_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s);

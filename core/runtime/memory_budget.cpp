@@ -21,8 +21,7 @@ double compute_buffer_bytes(const ComputeBufferShape& s, double cells, double se
   const double layer = ub * s.layer_per_token;
   double attention = 0;
   if (!s.flash && (s.heads_full > 0 || s.heads_window > 0)) {
-    // A windowed layer's cache: window x sequences + ubatch cells, padded, never more than the whole cache.
-    const double windowed = std::min(full, ggml_context_cells(s.window * std::max(1.0, sequences) + ub, s.flash));
+    const double windowed = ggml_window_cells(s.window, sequences, s.ubatch, cells, s.flash);
     const double scores = ub * s.score_bytes * std::max(s.heads_full * full, s.heads_window * windowed);
     const double masks = ub * 4 * ((s.heads_full > 0 ? full : 0) + (s.heads_window > 0 ? windowed : 0));
     attention = scores + masks + (2 * s.hidden + 2 * s.q_width) * ub * 4;
@@ -33,6 +32,13 @@ double compute_buffer_bytes(const ComputeBufferShape& s, double cells, double se
 double ggml_context_cells(double cells, bool flash_attention) {
   const double pad = flash_attention ? 256 : 32;
   return std::max(pad, std::ceil(cells / pad) * pad);
+}
+
+double ggml_window_cells(double window, double sequences, double ubatch, double cells, bool flash_attention) {
+  // A windowed layer's cache: window x sequences + ubatch cells, padded, never more than the whole cache.
+  const double full = ggml_context_cells(cells, flash_attention);
+  const double ub = std::min(full, ubatch);
+  return std::min(full, ggml_context_cells(window * std::max(1.0, sequences) + ub, flash_attention));
 }
 
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes) {

@@ -47,6 +47,11 @@ struct ComputeBufferShape {
 // from November 2025, PR #17046). Checked against published startup logs (docs/forecast.md, "Usable memory").
 double compute_buffer_bytes(const ComputeBufferShape& s, double cells, double sequences);
 double ggml_context_cells(double cells, bool flash_attention);
+// The cells llama.cpp's iSWA cache gives a sliding-window layer holding `sequences` sequences in a cache of `cells`
+// cells: GGML_PAD(n_swa x n_seq + n_ubatch, n_pad), at most the whole cache (llama-kv-cache-iswa.cpp, size_swa;
+// n_ubatch no more than the cache). The KV cache (analysis.cpp) and the compute buffer's masks and scores size
+// windowed layers with it.
+double ggml_window_cells(double window, double sequences, double ubatch, double cells, bool flash_attention);
 
 // The budget on `hw` for weights `weights_bytes` and a step's activations `activation_bytes`, per device.
 MemoryBudget memory_budget(const SchedulerLimits& l, const HardwareSpec& hw, double weights_bytes, double activation_bytes);

@@ -113,6 +113,30 @@ TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
   CHECK(v["parallel"]["fits"].get<bool>());
 }
 
+// Audit G, finding 5: llama.cpp keeps a sliding layer's cache apart (llama-kv-cache-iswa.cpp), sized
+// GGML_PAD(n_swa x n_seq + n_ubatch, n_pad) cells, the cells its compute buffer's masks are sized for: Gemma-3-27B
+// (52 sliding layers of window 1,024, 10 full; 16 KV heads x 128 x 2 x 2 B = 8,192 B per layer and token) at a
+// 32,768-token prompt holds 1,024 + 512 = 1,536 cells per sliding layer, not 1,024.
+TEST_CASE("llama.cpp's sliding layers hold window x sequences + ubatch cells", "[memory][runtime]") {
+  const auto mem = [](const char* runtime, int batch, int prompt) {
+    return analyze_json({{"model", "gemma-3-27b-it"}, {"hardware", "nvidia-h200-sxm"}, {"runtime", runtime},
+                         {"workload", {{"batch", batch}, {"prompt", prompt}, {"gen", 2}}}})["memory"];
+  };
+  CHECK(mem("llama.cpp-cuda", 1, 32768)["kv_cache_bytes"].get<double>() == 10.0 * 8192 * 32769 + 52.0 * 8192 * 1536);
+  // vLLM's paged cache holds the window's tokens per request.
+  CHECK(mem("vllm", 1, 32768)["kv_cache_bytes"].get<double>() == 10.0 * 8192 * 32769 + 52.0 * 8192 * 1024);
+  // Four sequences share one window cache: 4 x 1,024 + 512 cells; a short prompt no more than the whole cache
+  // (1,001 x 4 cells padded to 32: 4,032).
+  CHECK(mem("llama.cpp-cuda", 4, 4096)["kv_cache_bytes"].get<double>() == 4 * 10.0 * 8192 * 4097 + 52.0 * 8192 * 4608);
+  CHECK(mem("llama.cpp-cuda", 4, 1000)["kv_cache_bytes"].get<double>() == 4 * 10.0 * 8192 * 1001 + 52.0 * 8192 * 4032);
+  // The largest batch and context are sized with the same cache: the batch max_batch fits, one more does not.
+  const json m = mem("llama.cpp-cuda", 1, 32768);
+  const int mb = static_cast<int>(m["max_batch"].get<double>());
+  REQUIRE(mb > 1);
+  CHECK(mem("llama.cpp-cuda", mb, 32768)["fits"].get<bool>());
+  CHECK_FALSE(mem("llama.cpp-cuda", mb + 1, 32768)["fits"].get<bool>());
+}
+
 // The longest context that fits stops at the window the model was trained for: the page said "528,677 tokens of
 // context" for Llama-3.1-8B (a 131,072-token window) on an H100 (page review). What memory alone holds stays in the
 // result, and which of the two binds. By hand: bf16 KV of 131,072 bytes per token.
