@@ -65,8 +65,10 @@ void check_pins(const HardwareSpec& hw, const Workload& w) {
   }
 }
 
-// The largest batch of requests shaped like the mean one, and the longest context at this batch.
-void limits(Analysis& a, double kb) {
+// The largest batch of requests shaped like the mean one, and the longest context at this batch. `budget_at(peak)`:
+// the first tier's bytes a pooled engine leaves the model when a step's activations peak at `peak` (-1: no pool).
+template <class Budget>
+void limits(Analysis& a, double kb, Budget budget_at, double device_usable) {
   const double B = std::max(a.batch_requests, 1.0);
   const double cap = a.memory_capacity_bytes;
   // The recurrent state does not grow with the context: it is in every context's bytes.
@@ -93,6 +95,14 @@ void limits(Analysis& a, double kb) {
   const double room = cap - a.weights_bytes;
   const double per_request = (a.kv_cache_bytes + a.activation_peak_bytes) / B;
   a.max_batch = room <= 0 ? 0 : (per_request <= 0 ? 1e6 : std::min(1e6, std::floor(room / per_request)));
+  if (a.runtime_budget) {
+    // A pooled engine's budget keeps its profile's activations or the batch's own, whichever is larger, so the room
+    // depends on the batch tried: each batch is fitted against its own budget, and the answer does not depend on the
+    // batch asked about (the asked batch fits exactly when max_batch reaches it).
+    const double kv = a.kv_cache_bytes / B, act = a.activation_peak_bytes / B;
+    a.max_batch = largest_where(
+        [&](double b) { return a.weights_bytes + (kv + act) * b <= std::min(device_usable, budget_at(act * b)); }, 1e6);
+  }
   const double fixed = a.weights_bytes + a.activation_peak_bytes;
   a.max_context = largest_where([&](double ctx) { return fixed + kv_at(ctx) <= cap; }, 1e9);
 }
@@ -109,20 +119,25 @@ SchedulerLimits engine_limits(const HardwareSpec& hw, const Workload& w) {
 
 namespace {
 
+// The engine sizes its pool after a profile run, whose activations it keeps free whatever a step later needs; a
+// larger step needs its own. What the profile holds beyond a step's activations (`peak`) is not for the cache
+// (docs/forecast.md, "Usable memory").
+double runtime_first_tier_at(const Analysis& a, const SchedulerLimits& l, const HardwareSpec& hw, double peak) {
+  const double act = std::max(peak, a.profile_activation_bytes);
+  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, act);
+  return std::max(0.0, b.usable_bytes - (act - peak));
+}
+
 // The first tier's bytes the runtime lets the model use, where its engine sizes a KV pool from a memory fraction
 // (-1: no such budget; the driver's reserve alone applies).
 double runtime_first_tier(Analysis& a, const HardwareSpec& hw, const Workload& w) {
   if (hw.tiers.empty() || !has_fraction_pool(w.runtime)) return -1;
   const SchedulerLimits l = engine_limits(hw, w);
-  // The engine sizes its pool after a profile run, whose activations it keeps free whatever a step later needs; a
-  // larger step of this workload needs its own. What the profile holds beyond this workload's activations is not
-  // for the cache (docs/forecast.md, "Usable memory").
-  const double act = std::max(a.activation_peak_bytes, a.profile_activation_bytes);
-  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, act);
+  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, std::max(a.activation_peak_bytes, a.profile_activation_bytes));
   a.runtime_budget = true;
   a.runtime_usable_bytes = b.usable_bytes;
   a.runtime_reserve_bytes = b.reserve_bytes;
-  return std::max(0.0, b.usable_bytes - (act - a.activation_peak_bytes));
+  return runtime_first_tier_at(a, l, hw, a.activation_peak_bytes);
 }
 
 std::string gib(double bytes) {
@@ -202,7 +217,8 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   if (a.runtime_budget && a.memory_required_bytes > a.memory_capacity_bytes && a.memory_required_bytes <= device_usable)
     a.warnings.push_back({"memory.runtime_budget", "/memory_fraction", runtime_budget_text(a, *w.runtime, hw)});
   a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= first_usable;
-  limits(a, kb);
+  const SchedulerLimits l = budget >= 0 ? engine_limits(hw, w) : SchedulerLimits{};
+  limits(a, kb, [&](double peak) { return budget >= 0 ? runtime_first_tier_at(a, l, hw, peak) : -1.0; }, device_usable);
   return inv;
 }
 

@@ -137,6 +137,28 @@ TEST_CASE("llama.cpp's sliding layers hold window x sequences + ubatch cells", "
   CHECK_FALSE(mem("llama.cpp-cuda", mb + 1, 32768)["fits"].get<bool>());
 }
 
+// Audit G, finding 6: vLLM's budget keeps the larger of its profile's activations and the step's own, so the room
+// for the cache depends on the batch; max_batch once took the room at the batch asked about (124 at --batch 1, 126 at
+// --batch 64, where 126 fits and 127 does not). Now every batch asked about gives the same answer, the one `fits`
+// and the batching curve agree with.
+TEST_CASE("max_batch does not depend on the batch asked about", "[memory][regression]") {
+  const auto at = [](int batch) {
+    return analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "vllm"},
+                         {"workload", {{"batch", batch}, {"prompt", 2048}, {"gen", 256}}}})["memory"];
+  };
+  const double mb = at(1)["max_batch"].get<double>();
+  CHECK(mb == 126);
+  for (int b : {2, 64, 124, 126, 127, 200}) {
+    INFO("batch " << b);
+    CHECK(at(b)["max_batch"].get<double>() == mb);
+  }
+  CHECK(at(126)["fits"].get<bool>());
+  CHECK_FALSE(at(127)["fits"].get<bool>());
+  const json c = api_value("batching", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "vllm"},
+                                        {"workload", {{"prompt", 2048}, {"gen", 256}}}});
+  CHECK(c["kv_fit_batch"].get<double>() == mb);
+}
+
 // The longest context that fits stops at the window the model was trained for: the page said "528,677 tokens of
 // context" for Llama-3.1-8B (a 131,072-token window) on an H100 (page review). What memory alone holds stays in the
 // result, and which of the two binds. By hand: bf16 KV of 131,072 bytes per token.
@@ -264,8 +286,9 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
   const double A = m["activation_peak_bytes"].get<double>(), P = m["runtime_activation_bytes"].get<double>();
   CHECK(P > A);
   CHECK(m["capacity_bytes"].get<double>() == Approx(0.9 * R - (P - A)));
-  const double per_request = m["kv_cache_bytes"].get<double>() + A;
-  CHECK(m["max_batch"].get<double>() == std::floor((0.9 * R - (P - A) - W) / per_request));
+  // The largest batch b with W + b x KV + max(b x A, P) within the budget (each batch against its own budget).
+  const double KV = m["kv_cache_bytes"].get<double>();
+  CHECK(m["max_batch"].get<double>() == std::floor((0.9 * R - P - W) / KV));
   CHECK(m["max_batch"].get<double>() == 1);
   // The same budget as the serving setup's, and the same count of such requests in its pool.
   const json s = api_value("serving", {{"model", "llama-3.1-70b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "vllm"},
