@@ -23,7 +23,8 @@ function storage(room = Infinity) {
   };
 }
 
-const dev = (id, extra = {}) => ({ id, name: id, ...extra });
+// A device as the page saves one: an id and its memory tiers (a stored device without them is kept aside).
+const dev = (id, extra = {}) => ({ id, name: id, memory_tiers: [], ...extra });
 
 test('two tabs saving one after the other keep both devices (each save reads what is stored now)', () => {
   const s = storage();
