@@ -41,8 +41,10 @@ const std::vector<Arch>& archs() {
 
 // Layer kinds as llama.cpp's loader takes them (llama-model.cpp, load_swa_pattern): a per-layer array
 // `<arch>.attention.sliding_window_pattern` (true: sliding), else the same key as a period, else the family's period;
-// with a period n, layer i slides unless i % n == n - 1 (the last of each period is global).
-json layer_types(const json& md, const std::string& arch, double layers, std::int64_t period, const char* local) {
+// with a period n, layer i slides unless i % n == n - 1 (the last of each period is global), or with `first_global`
+// unless i % n == 0 (hparams.set_swa_pattern(n, dense_first): Cohere2 MoE).
+json layer_types(const json& md, const std::string& arch, double layers, std::int64_t period, const char* local,
+                 bool first_global = false) {
   const std::string key = arch + ".attention.sliding_window_pattern";
   const json* v = md.contains(key) ? &md[key] : nullptr;
   json out = json::array();
@@ -54,7 +56,8 @@ json layer_types(const json& md, const std::string& arch, double layers, std::in
     return out;
   }
   if (v && v->is_number() && v->get<double>() >= 1 && v->get<double>() <= 1e6) period = static_cast<std::int64_t>(v->get<double>());
-  for (std::int64_t i = 0; i < n; ++i) out.push_back(i % period < period - 1 ? local : "full_attention");
+  for (std::int64_t i = 0; i < n; ++i)
+    out.push_back((first_global ? i % period != 0 : i % period < period - 1) ? local : "full_attention");
   return out;
 }
 
@@ -205,19 +208,23 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     put("q_lora_rank", "attention.q_lora_rank", false);
     put("qk_rope_head_dim", "rope.dimension_count", true);
   };
-  // DeepSeek's mixture-of-experts keys, which GLM-4.5 shares; llama.cpp counts MTP layers among the blocks, so a
-  // file that names them has block_count - nextn_predict_layers model layers.
+  // llama.cpp counts MTP (NextN) layers among the blocks, so a file that names them has block_count -
+  // nextn_predict_layers model layers (GLM-4.5, Cohere2 MoE).
+  const auto nextn_out_of_blocks = [&] {
+    const json nextn = num("nextn_predict_layers");
+    if (!nextn.is_null()) {
+      cfg["num_nextn_predict_layers"] = nextn;
+      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
+    }
+  };
+  // DeepSeek's mixture-of-experts keys, which GLM-4.5 shares.
   const auto deepseek_moe = [&] {
     put("n_routed_experts", "expert_count", true);
     put("num_experts_per_tok", "expert_used_count", true);
     put("moe_intermediate_size", "expert_feed_forward_length", true);
     put("n_shared_experts", "expert_shared_count", false);
     put("first_k_dense_replace", "leading_dense_block_count", false);
-    const json nextn = num("nextn_predict_layers");
-    if (!nextn.is_null()) {
-      cfg["num_nextn_predict_layers"] = nextn;
-      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
-    }
+    nextn_out_of_blocks();
   };
   const auto bias = has_tensor("blk.0.attn_q.bias");
   const auto q_norm = has_tensor("blk.0.attn_q_norm.weight");
@@ -346,11 +353,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
     put("num_experts_per_tok", "expert_used_count", true);
     put("num_shared_experts", "expert_shared_count", false);
     put("first_k_dense_replace", "leading_dense_block_count", false);
-    const json nextn = num("nextn_predict_layers");  // counted among the blocks, as GLM-4.5's
-    if (!nextn.is_null()) {
-      cfg["num_nextn_predict_layers"] = nextn;
-      cfg["num_hidden_layers"] = cfg["num_hidden_layers"].get<double>() - nextn.get<double>();
-    }
+    nextn_out_of_blocks();
     put("rms_norm_eps", "attention.layer_norm_rms_epsilon", false);
     const json shexp = num("expert_shared_feed_forward_length");
     if (!shexp.is_null() && cfg.contains("num_shared_experts") &&
@@ -358,21 +361,7 @@ json gguf_decoder_config(const GgufHeader& h, const std::string& arch, std::uint
       throw InputError("gguf.unsupported", "/gguf/cohere2moe.expert_shared_feed_forward_length",
                        "cohere2moe.expert_shared_feed_forward_length holds " + shexp.dump() +
                            "; only the experts' width times expert_shared_count is modelled (Cohere2MoeConfig's shared MLP)");
-    const double layers = cfg["num_hidden_layers"].get<double>();
-    const std::string pattern = a + ".attention.sliding_window_pattern";
-    if (layers >= 1 && layers <= static_cast<double>(limit::kModelLayers)) {
-      const json* v = md.contains(pattern) ? &md[pattern] : nullptr;
-      double period = 4;
-      if (v && v->is_number() && v->get<double>() >= 1 && v->get<double>() <= 1e6) period = v->get<double>();
-      cfg["layer_types"] = json::array();
-      const bool listed = v && v->is_array() && static_cast<double>(v->size()) == layers;
-      for (double i = 0; i < layers; ++i) {
-        const json* b = listed ? &(*v)[static_cast<std::size_t>(i)] : nullptr;
-        const bool sliding = b ? (b->is_boolean() ? b->get<bool>() : b->is_number() && b->get<double>() != 0)
-                               : std::fmod(i, period) != 0;
-        cfg["layer_types"].push_back(sliding ? "sliding_attention" : "full_attention");
-      }
-    }
+    cfg["layer_types"] = layer_types(md, a, cfg["num_hidden_layers"].get<double>(), 4, "sliding_attention", true);
   } else if (a == "granite_swa") {
     // Granite SWASH: experts (and a shared expert, ffn_up_shexp fused 2 x its width) where expert_count is written;
     // the sliding layers as a per-layer array (true: sliding), else GraniteSWAConfig's default pattern; RoPE per
