@@ -90,6 +90,15 @@ i64 rotary_dims(Reader& r, i64 head_dim) {
   return config_share(head_dim, factor);
 }
 
+std::vector<i64> no_rope_flags(Reader& r, i64 L) {
+  auto flags = r.int_array_or("no_rope_layers");
+  if (!flags.empty() && static_cast<i64>(flags.size()) != L)
+    throw InputError("model.invalid", r.child_path("no_rope_layers"),
+                     r.child_path("no_rope_layers") + " has " + std::to_string(flags.size()) + " entries; expected one per layer (" +
+                         std::to_string(L) + ")");
+  return flags;
+}
+
 std::vector<bool> read_rope_per_layer(Reader& r, i64 L, bool& listed) {
   std::vector<bool> nope(static_cast<std::size_t>(L), false);
   listed = false;
@@ -108,11 +117,7 @@ std::vector<bool> read_rope_per_layer(Reader& r, i64 L, bool& listed) {
       nope[i] = v.get<double>() == 0;
     }
   }
-  const auto flags = r.int_array_or("no_rope_layers");
-  if (!flags.empty() && static_cast<i64>(flags.size()) != L)
-    throw InputError("model.invalid", r.child_path("no_rope_layers"),
-                     r.child_path("no_rope_layers") + " has " + std::to_string(flags.size()) + " entries; expected one per layer (" +
-                         std::to_string(L) + ")");
+  const auto flags = no_rope_flags(r, L);
   listed = listed || !flags.empty();
   for (std::size_t i = 0; i < flags.size(); ++i) nope[i] = nope[i] || flags[i] == 0;
   return nope;

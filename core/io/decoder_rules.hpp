@@ -20,6 +20,10 @@ i64 rotary_dims(Reader& r, i64 head_dim);
 // (EXAONE 4's "LLLG").
 std::vector<bool> sliding_by_pattern(Reader& r, i64 L, i64 fallback);
 
+// no_rope_layers (SmolLM3, Llama 4, Granite SWASH's earlier revision): a flag a layer, 1 RoPE and 0 none; empty when
+// absent, refused naming the key when it does not list one per layer.
+std::vector<i64> no_rope_flags(Reader& r, i64 L);
+
 // Which of L layers are NoPE for a family that sets RoPE per layer (Granite SWASH): layer_rope_theta holds each
 // layer's base (0: no RoPE), an earlier revision's no_rope_layers a flag a layer (1: RoPE, 0: none); all RoPE
 // without either.

@@ -356,15 +356,10 @@ void parse_llama_like(Ctx& c, const FamilyTraits& t) {
   i64 chunk = 0;
   if (t.chunked_nope || t.nope_layers) {
     if (t.chunked_nope) chunk = r.nonneg_int_or("attention_chunk_size", 0);
-    auto rope_flags = r.int_array_or("no_rope_layers");  // 1: the layer uses RoPE, 0: NoPE (global)
+    const auto rope_flags = no_rope_flags(r, L);  // 1: the layer uses RoPE, 0: NoPE (global)
     const i64 interval = r.positive_int_or("no_rope_layer_interval", 4);
     for (i64 i = 0; i < L; ++i) {
-      bool uses_rope = rope_flags.empty() ? ((i + 1) % interval != 0) : rope_flags[static_cast<std::size_t>(std::min<i64>(i, static_cast<i64>(rope_flags.size()) - 1))] != 0;
-      if (!rope_flags.empty() && static_cast<i64>(rope_flags.size()) != L) {
-        throw InputError("model.invalid", r.child_path("no_rope_layers"),
-                         r.child_path("no_rope_layers") + " has " + std::to_string(rope_flags.size()) +
-                             " entries; expected one per layer (" + std::to_string(L) + ")");
-      }
+      const bool uses_rope = rope_flags.empty() ? ((i + 1) % interval != 0) : rope_flags[static_cast<std::size_t>(i)] != 0;
       nope[static_cast<std::size_t>(i)] = !uses_rope;
       kinds[static_cast<std::size_t>(i)] = (uses_rope && chunk > 0) ? LayerKind::Chunked : LayerKind::Full;
     }
