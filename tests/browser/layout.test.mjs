@@ -521,6 +521,8 @@ test('at 390 px every field, select, check and sortable header is at least 32 px
   assert.deepEqual([...new Set(seen)], []);
   // The file drop zone is a button: a tap on it chooses files (its "choose files" link was 15 px tall).
   await showTab(page, 'settings');
+  // In view before the tap: a click at page coordinates below the fold reaches nothing (a CI run timed out there).
+  await page.locator('#drop').scrollIntoViewIfNeeded();
   const box = await page.locator('#drop').boundingBox();
   assert.ok(box.height >= 32);
   const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }), page.mouse.click(box.x + 8, box.y + 8)]);
