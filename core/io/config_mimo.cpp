@@ -1,4 +1,4 @@
-// MiMo-V2-Flash. Defaults are transformers' (configuration_mimo_v2_flash.py, whose converter
+// MiMo-V2-Flash and MiMo-V2.5 (mimo_v2, the same decoder with a fused qkv_proj). Defaults are transformers' (configuration_mimo_v2_flash.py, whose converter
 // convert_mimo_v2_flash_weights_to_hf.py maps the Hub's keys); the Hub's per-layer sizes are vLLM's
 // (models/mimo_v2_flash.py: MiMoV2Attention, MiMoV2MoE, MiMoV2MLP).
 #include "io/config_mimo.hpp"
@@ -13,6 +13,10 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
   config_ignore(r, {"swa_rope_theta", "rope_parameters", "attention_value_scale", "layernorm_epsilon", "topk_method",
                     "sliding_window_size", "attention_chunk_size", "swa_qk_head_dim"});
   const bool bias = r.boolean_or("attention_bias", false);
+  // MiMo-V2.5 stores q, k and v as one projection (vLLM's mimo_v2.py); any other layout keeps three.
+  const bool fused = r.string_or("attention_projection_layout", "") == "fused_qkv";
+  // MiMo-V2.5's encoders' processor, the placeholder tokens' family and a hybrid block size it leaves null.
+  config_ignore(r, {"processor_config", "vision_model_type", "hybrid_block_size"});
 
   // Attention: queries and keys of head_dim, values of v_head_dim, RoPE on partial_rotary_factor of head_dim.
   // Sliding layers have their own sizes on the Hub (swa_*); transformers' native layout doubles the KV heads.
@@ -23,6 +27,7 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
   full.head_dim = r.positive_int_or("head_dim", 192);
   full.v_head_dim = r.positive_int_or("v_head_dim", 128);
   full.qkv_bias = bias;
+  full.fused_qkv = fused;
   full.sinks = r.boolean_or("add_full_attention_sink_bias", false);
   AttentionSpec swa = full;
   swa.n_heads = r.positive_int_or("swa_num_attention_heads", full.n_heads);

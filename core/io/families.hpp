@@ -23,7 +23,8 @@ enum class Layout {
   // Gemma 3n and Gemma 4 (io/config_gemma.cpp).
   Gemma3n, Gemma4,
   // DeepSeek-V4 (io/config_deepseek.cpp), MiMo-V2-Flash (io/config_mimo.cpp), MiniMax-M3 (io/config_minimax.cpp).
-  DeepSeekV4, MiMoV2, MiniMaxM3, Step3p7,
+  // Laguna (io/config_laguna.cpp).
+  DeepSeekV4, MiMoV2, MiniMaxM3, Step3p7, Laguna,
   // Nemotron-NAS / DeciLM (io/config_decilm.cpp).
   DeciLM,
   // Kimi Linear: Kimi Delta Attention beside MLA, DeepSeek-V3's experts (io/config_kimi.cpp).

@@ -181,6 +181,13 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   mimo2.config_class = "MiMoV2FlashConfig";
   mimo2.source = "mimo_v2_flash/configuration_mimo_v2_flash.py, convert_mimo_v2_flash_weights_to_hf.py; vLLM's models/mimo_v2_flash.py";
   v.push_back(mimo2);
+  // MiMo-V2.5 / V2.5-Pro (mimo_v2; remote code, no transformers class): the same decoder with q, k and v fused into one
+  // FP8 qkv_proj (attention_projection_layout "fused_qkv"), beside a vision and an audio encoder (not counted).
+  FamilyTraits mimo25{"mimo_v2", {}, {"MiMoV2ForCausalLM"}};
+  mimo25.layout = Layout::MiMoV2;
+  mimo25.source = "XiaomiMiMo/MiMo-V2.5 config.json (remote configuration_mimo_v2.py); vLLM's models/mimo_v2.py (MiMoV2Attention, "
+                  "_shard_fp8_qkv_proj)";
+  v.push_back(mimo25);
 
   // MiniMax-M3: MiniMax Sparse Attention's block indexer on most layers, experts with a shared one.
   FamilyTraits minimax_m3{"minimax_m3", {"minimax_m3_vl"},
@@ -196,6 +203,14 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   step3p7.config_class = "Step3p7TextConfig";
   step3p7.source = "step3p7/configuration_step3p7.py, modular_step3p7.py (Step3p7Attention: laguna's LagunaAttention)";
   v.push_back(step3p7);
+
+  // Laguna (Poolside): Step-3.7's attention (LagunaAttention: q/k norms, a softplus gate per head or per element)
+  // with a query-head count per layer, sliding layers, experts with one shared after dense layers.
+  FamilyTraits laguna{"laguna", {}, {"LagunaForCausalLM"}};
+  laguna.layout = Layout::Laguna;
+  laguna.config_class = "LagunaConfig";
+  laguna.source = "laguna/configuration_laguna.py, modeling_laguna.py (LagunaAttention, LagunaSparseMoeBlock); vLLM's models/laguna.py";
+  v.push_back(laguna);
 
   // LongCat-Flash: blocks of two MLA attentions and two dense MLPs, a shortcut MoE beside the first MLP whose
   // router also picks zero-computation (identity) experts. The checkpoint's MTP block (model.mtp.*) is not loaded by

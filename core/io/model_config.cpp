@@ -8,6 +8,7 @@
 #include "io/config_deepseek.hpp"
 #include "io/config_gemma.hpp"
 #include "io/config_kimi.hpp"
+#include "io/config_laguna.hpp"
 #include "io/config_longcat.hpp"
 #include "io/config_mimo.hpp"
 #include "io/config_minimax.hpp"
@@ -1022,9 +1023,14 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m, family.model_type == std::string("gemma4_unified_text")); break;
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
-    case Layout::MiMoV2: parse_mimo_v2_flash(top, m); break;
+    case Layout::MiMoV2:
+      parse_mimo_v2_flash(top, m);
+      // MiMo-V2.5 keeps its audio encoder beside the text model's keys, as its vision encoder (read below).
+      if (top.has("audio_config")) read_audio_config(top, type, m, m.warnings);
+      break;
     case Layout::MiniMaxM3: parse_minimax_m3(top, m); break;
     case Layout::Step3p7: parse_step3p7(top, m); break;
+    case Layout::Laguna: parse_laguna(top, m); break;
     case Layout::DeciLM: parse_decilm(top, m); break;
     case Layout::KimiLinear: parse_kimi_linear(top, m); break;
     case Layout::LongcatFlash: parse_longcat_flash(top, m); break;

@@ -617,6 +617,38 @@ TEST_CASE("MiMo-V2-Flash by hand: sliding layers with their own KV heads and sin
   CHECK(count_params(parse({{"model_type", "mimo_v2_flash"}})).total == c.total);
 }
 
+// MiMo-V2.5 (mimo_v2, remote code; tests/data/configs/mimo-v2.5.json, SOURCES.md): MiMo-V2-Flash's decoder with q, k
+// and v in one FP8 qkv_proj (vLLM's mimo_v2.py), rope_theta 1e7: the same 308,778,780,864 as the hand count above. Its
+// vision (mimovl) and audio encoders are reported, not counted.
+TEST_CASE("MiMo-V2.5: MiMo-V2-Flash's decoder with a fused qkv_proj, its encoders reported (mimo_v2)", "[families][params]") {
+  const ModelSpec m = parse(data_config("mimo-v2.5.json"));
+  const ParamCounts p = count_params(m);
+  CHECK(p.total == 308778780864LL);
+  CHECK(p.active == 15445936320LL);
+  CHECK(p.vision == 0);
+  CHECK(p.audio == 0);
+  CHECK(m.layers[0].attn.fused_qkv);
+  CHECK(m.layers[1].attn.fused_qkv);
+  CHECK(m.layers[1].attn.n_kv_heads == 8);
+  CHECK(m.layers[5].attn.window == 0);
+  CHECK(m.declared_weights == "fp8_block128");
+  std::vector<std::string> codes;
+  for (const auto& w : m.warnings) {
+    CAPTURE(w.path, w.message);
+    CHECK(w.code != "model.unused_field");
+    codes.push_back(w.code);
+  }
+  CHECK(std::count(codes.begin(), codes.end(), "model.vision_not_modelled") == 1);
+  CHECK(std::count(codes.begin(), codes.end(), "model.audio_not_modelled") == 1);
+  // The same text keys under mimo_v2_flash count the same; a layout other than "fused_qkv" keeps three projections.
+  json flash = data_config("mimo-v2.5.json");
+  flash["model_type"] = "mimo_v2_flash";
+  for (const char* k : {"vision_config", "audio_config", "attention_projection_layout"}) flash.erase(k);
+  const ModelSpec f = parse(flash);
+  CHECK(count_params(f).total == p.total);
+  CHECK_FALSE(f.layers[0].attn.fused_qkv);
+}
+
 // MiniMax-M3 (MiniMaxAI/MiniMax-M3 config.json, refused before). By hand, h = 6144, V = 200064:
 //   attention every layer: 64 heads, 4 KV heads of 128, q/k norms of 128 shared by the heads:
 //     6144 x (64*128 + 2*4*128) + 64*128 x 6144 + 2*128 = 106,955,008;
@@ -747,6 +779,79 @@ TEST_CASE("Step-3.7-Flash by hand: a gate per head, sliding layers of 512, 288 e
   native["n_routed_experts"] = 288;
   native["moe_layers_enum"] = "3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44";
   CHECK(count_params(parse(native)).total == c.total);
+}
+
+// Laguna-XS.2 (poolside; the laguna-xs.2 preset, its config reconstructed as its source says). By hand, h = 2048,
+// V = 100352, 8 KV heads of 128 on every layer:
+//   10 full layers (0, 4, 8, ...) of 48 query heads: 2048 x (48*128 + 2*8*128) + 48*128 x 2048 + 2*128 (q/k norms)
+//     + 2048 x 48 (g_proj, a gate per head) = 29,458,688;
+//   30 sliding layers (512) of 64 query heads: the same with 64 = 37,880,064;
+//   a dense first MLP 3 x 2048 x 8192; 39 MoE layers: 256 experts of 512 (3 x 2048 x 512 = 3,145,728 each), one
+//     shared of 512, the router 2048 x 256 and 256 score-correction biases;
+//   two norms a layer, the final norm, untied embedding and head 2 x 100352 x 2048.
+// Total 33,442,617,088 (the Hub's 33.44B); active (8 experts) 3,017,135,872 (the card's 3B activated).
+TEST_CASE("Laguna-XS.2 by hand: a query-head count per layer, a gate per head, 256 experts and a shared one", "[families][params]") {
+  const ModelSpec m = preset_model("laguna-xs.2");
+  const long long h = 2048, V = 100352;
+  const auto attn = [&](long long nh) { return h * (nh * 128 + 2 * 8 * 128) + nh * 128 * h + 2 * 128 + h * nh; };
+  const long long expert = 3 * h * 512, router = h * 256 + 256;
+  const long long rest = 10 * attn(48) + 30 * attn(64) + 3 * h * 8192 + 81 * h + 2 * V * h;
+  CHECK(attn(48) == 29458688LL);
+  CHECK(attn(64) == 37880064LL);
+  const auto c = count_params(m);
+  CHECK(c.total == rest + 39 * (router + 257 * expert));
+  CHECK(c.total == 33442617088LL);
+  CHECK(c.active == rest + 39 * (router + 9 * expert));
+  CHECK(c.active == 3017135872LL);
+  CHECK(m.layers[0].attn.n_heads == 48);
+  CHECK(m.layers[0].attn.window == 0);
+  CHECK(m.layers[0].attn.rope_dim == 64);  // partial_rotary_factor 0.5 on full layers
+  CHECK(m.layers[1].attn.n_heads == 64);
+  CHECK(m.layers[1].attn.window == 512);
+  CHECK(m.layers[1].attn.rope_dim == 128);
+  CHECK(m.layers[1].attn.head_gate);
+  CHECK_FALSE(m.layers[1].attn.output_gate);
+  CHECK_FALSE(m.layers[0].ffn.moe);
+  CHECK(m.layers[1].ffn.moe);
+  for (const auto& w : m.warnings) {
+    CAPTURE(w.path, w.message);
+    CHECK(w.code != "model.unused_field");
+  }
+  // KV per token (bf16): 8 heads x 128 x 2 (K and V) x 2 B on every layer, before the windows cap 30 of them.
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  const Analysis a = analyze(m, w, nullptr);
+  CHECK(a.kv_bytes_per_token == 40 * 8 * 256 * 2);
+  CHECK(a.kv_cache_bytes == 10 * 1024 * 4096.0 + 30 * 512 * 4096.0);
+  // The gate per element (Laguna M.1's "per-element"): g_proj 2048 -> heads x 128, counted as AFMoE's output gate;
+  // gating_types names it per layer; false: no gate.
+  json cfg = find_model_preset("laguna-xs.2")->config;
+  cfg["gating"] = "per-element";
+  CHECK(count_params(parse(cfg)).total == c.total + 10 * h * (48 * 128 - 48) + 30 * h * (64 * 128 - 64));
+  cfg["gating"] = false;
+  CHECK(count_params(parse(cfg)).total == c.total - 10 * h * 48 - 30 * h * 64);
+  cfg["gating_types"] = json::array();
+  for (int i = 0; i < 40; ++i) cfg["gating_types"].push_back(i == 0 ? "per_head" : "none");
+  CHECK(count_params(parse(cfg)).total == c.total - 30 * h * 64 - 9 * h * 48);
+  // transformers' defaults (configuration_laguna.py): every layer full with 48 heads, a dense first layer.
+  const ModelSpec d = parse({{"model_type", "laguna"}});
+  CHECK(count_params(d).total == 40 * attn(48) + 39 * (router + 257 * expert) + 3 * h * 8192 + 81 * h + 2 * V * h);
+  // vLLM's keys for the dense layers: mlp_only_layers, decoder_sparse_step.
+  json vllm = find_model_preset("laguna-xs.2")->config;
+  vllm.erase("mlp_layer_types");
+  vllm["mlp_only_layers"] = {0};
+  vllm["decoder_sparse_step"] = 1;
+  CHECK(count_params(parse(vllm)).total == c.total);
+  // Bad per-layer lists name the entry.
+  json bad = find_model_preset("laguna-xs.2")->config;
+  bad["num_attention_heads_per_layer"][3] = 60;
+  CHECK_THROWS_WITH(parse(bad), "/model/num_attention_heads_per_layer/3 holds 60; expected a positive multiple of "
+                                "num_key_value_heads (8), at most 1048576");
+  bad = find_model_preset("laguna-xs.2")->config;
+  bad["gating"] = "per-token";
+  CHECK_THROWS_WITH(parse(bad), "/model/gating holds \"per-token\"; expected true, false, \"per-head\" or \"per-element\"");
 }
 
 // Llama-3.3-Nemotron-Super-49B-v1 (nvidia's config.json, model_type nemotron-nas, refused before): 80 Llama blocks

@@ -126,6 +126,8 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"granite-swash-3b-a600m", 3020382000LL, 598171440LL},
       // Gemma 4 12B (test_families.cpp): the Hub's BF16 total; active is the text model, as for every multimodal preset.
       {"gemma-4-12b-it", 11959730224LL, 11907350320LL},
+      // Laguna-XS.2 (test_families.cpp): the Hub's 33.44B and the card's 3B activated.
+      {"laguna-xs.2", 33442617088LL, 3017135872LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
