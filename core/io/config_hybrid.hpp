@@ -20,6 +20,8 @@ i64 read_hybrid_frame(Reader& r, ModelSpec& m, const HybridFrame& d);
 
 void parse_gated_deltanet_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& t);
+// Ring-linear 2.0: Ling 2.0's layers with lightning attention between its softmax layers.
+void parse_bailing_linear(Reader& r, ModelSpec& m);
 void parse_lfm2(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_nemotron_h(Reader& r, ModelSpec& m, const FamilyTraits& t);
 void parse_jamba(Reader& r, ModelSpec& m, const FamilyTraits& t);

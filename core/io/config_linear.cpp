@@ -227,6 +227,60 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(linear[static_cast<std::size_t>(i)], g, a, moe));
 }
 
+// Ring-linear 2.0 (bailing_moe_linear; inclusionAI's remote BailingMoeLinearV2ForCausalLM, not in any corpus read
+// here): Ling 2.0's layers (bailing_moe) with lightning attention on all but every layer_group_size-th layer. The
+// shapes are SGLang's port (models/bailing_moe_linear.py) and mlx-lm's (models/bailing_moe_linear.py): a linear layer
+// has query_key_value of 3 x heads x d (its KV heads are its heads, d = hidden / heads), g_proj, a g_norm over the
+// heads (in group_norm_size groups, one weight), q/k norms and dense; its decay is ALiBi-like slopes per head, no
+// weights. Defaults are SGLang's BailingMoeLinearConfig (configs/bailing_moe_linear.py).
+void parse_bailing_linear(Reader& r, ModelSpec& m) {
+  const i64 L = config_decoder_basics(r, m, {2048, 20, 157184, 32768, 0, false});
+  const i64 h = m.hidden;
+  // Routing numerics, dropouts, the router's fp32 storage, the g_norm's grouping, RoPE's base: no count changes.
+  config_ignore(r, {"routed_scaling_factor", "router_dtype", "score_function", "n_group", "topk_group", "norm_topk_prob",
+                    "embedding_dropout", "output_dropout", "group_norm_size", "linear_silu", "rope_theta", "rope_scaling",
+                    "use_rmsnorm", "norm_head"});
+  AttentionSpec a;
+  a.n_heads = r.positive_int_or("num_attention_heads", 16);
+  a.n_kv_heads = r.positive_int_or("num_key_value_heads", 4);
+  config_check_divides(r, a.n_heads, a.n_kv_heads, "num_attention_heads", "num_key_value_heads");
+  a.head_dim = a.v_head_dim = config_head_dim(r, h, a.n_heads, "num_attention_heads");
+  a.rope_dim = config_share(a.head_dim, r.number_in_or("partial_rotary_factor", 0, 1, 1.0));
+  a.fused_qkv = true;
+  a.qk_norm = r.boolean_or("use_qk_norm", true);
+  a.qkv_bias = r.boolean_or("use_qkv_bias", false);
+  a.o_bias = r.boolean_or("use_bias", false);
+  if (h % a.n_heads != 0)
+    r.fail("hidden_size", "invalid", r.child_path("hidden_size") + " holds " + std::to_string(h) + ", which the " +
+                                         std::to_string(a.n_heads) + " heads do not divide; expected a multiple (the "
+                                         "linear layers' head width is hidden_size / num_attention_heads)");
+  RecurrentSpec g;
+  g.kind = RecurrentKind::Lightning;
+  g.heads = a.n_heads;
+  g.head_dim = g.state_dim = h / a.n_heads;
+  g.chunk = 256;  // the lightning kernel's block, as MiniMax's
+  g.qk_norm = a.qk_norm;
+  // Softmax layers: every layer_group_size-th, and the layers past the last whole group (the remote code's rule;
+  // SGLang's asserts there are none).
+  const i64 group = r.positive_int_or("layer_group_size", 1);
+  std::vector<bool> linear(static_cast<std::size_t>(L));
+  for (i64 i = 0; i < L; ++i) linear[static_cast<std::size_t>(i)] = (i + 1) % group != 0 && i < L / group * group;
+  FfnSpec dense;
+  dense.intermediate = r.positive_int_or("intermediate_size", 5120);
+  FfnSpec moe;
+  moe.moe = true;
+  moe.n_experts = r.positive_int_or("num_experts", 256);
+  moe.top_k = r.positive_int_or("num_experts_per_tok", 8);
+  moe.expert_intermediate = r.positive_int_or("moe_intermediate_size", 512);
+  moe.n_shared = r.nonneg_int_or("num_shared_experts", 1);
+  moe.shared_intermediate = r.positive_int_or("moe_shared_expert_intermediate_size", moe.expert_intermediate);
+  moe.score_correction_bias = r.boolean_or("moe_router_enable_expert_bias", true);
+  config_check_top_k(r, moe, "num_experts_per_tok");
+  const i64 first_dense = r.nonneg_int_or("first_k_dense_replace", 1);
+  m.layers.reserve(m.layers.size() + static_cast<std::size_t>(L));
+  for (i64 i = 0; i < L; ++i) m.layers.push_back(hybrid_layer(linear[static_cast<std::size_t>(i)], g, a, i < first_dense ? dense : moe));
+}
+
 // LFM2 (Liquid AI; transformers' configuration_lfm2.py and modeling_lfm2.py): gated short-convolution layers and
 // GQA attention layers with per-head q/k RMSNorms (layer_types `conv` / `full_attention`, or full_attn_idxs), a
 // SwiGLU MLP on every layer whose width block_auto_adjust_ff_dim shrinks to 2/3 (times block_ffn_dim_multiplier,

@@ -16,7 +16,7 @@ namespace infercast {
 enum class Layout {
   LlamaLike, Falcon, DeepSeek, Dbrx,
   // Hybrids of softmax attention and recurrent mixers (io/config_hybrid.hpp).
-  GatedDeltaNet, MiniMax, NemotronH, Jamba, FalconH1, GraniteHybrid, Lfm2,
+  GatedDeltaNet, MiniMax, BailingLinear, NemotronH, Jamba, FalconH1, GraniteHybrid, Lfm2,
   // Mamba, Falcon Mamba and Mamba2: state-space layers alone; Bamba (io/config_ssm.cpp); RecurrentGemma
   // (io/config_griffin.cpp).
   Mamba, Bamba, RecurrentGemma,

@@ -49,6 +49,14 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   minimax.source = "minimax/modular_minimax.py (MiniMaxLightningAttention); MiniMax-AI/MiniMax-M1 modeling_minimax_m1.py";
   v.push_back(minimax);
 
+  // Ring-linear 2.0 (Ring-mini-linear-2.0, Ring-flash-linear-2.0): Ling 2.0 with lightning attention between its
+  // softmax layers (remote code; SGLang's and mlx-lm's ports).
+  FamilyTraits bailing_linear{"bailing_moe_linear", {}, {"BailingMoeLinearV2ForCausalLM", "BailingMoeLinearForCausalLM"}};
+  bailing_linear.layout = Layout::BailingLinear;
+  bailing_linear.source = "inclusionAI/Ring-V2 (remote configuration_bailing_moe_linear_v2.py); SGLang's configs/bailing_moe_linear.py "
+                          "and models/bailing_moe_linear.py, mlx-lm's models/bailing_moe_linear.py";
+  v.push_back(bailing_linear);
+
   FamilyTraits lfm2{"lfm2", {}, {"Lfm2ForCausalLM"}};
   lfm2.layout = Layout::Lfm2;
   lfm2.qk_norm = true;

@@ -1012,6 +1012,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Dbrx: parse_dbrx(top, m); break;
     case Layout::GatedDeltaNet: parse_gated_deltanet_hybrid(top, m, family); break;
     case Layout::MiniMax: parse_minimax(top, m, family); break;
+    case Layout::BailingLinear: parse_bailing_linear(top, m); break;
     case Layout::Lfm2: parse_lfm2(top, m, family); break;
     case Layout::NemotronH: parse_nemotron_h(top, m, family); break;
     case Layout::Jamba: parse_jamba(top, m, family); break;

@@ -99,6 +99,7 @@ struct RecurrentSpec {
   bool dt_norms = false;   // RMSNorms of the time step, B and C (Jamba, Falcon Mamba)
   bool dt_norm_weights = true;  // those norms have weights (Jamba's) or none (Falcon Mamba's rms_forward)
   int state_bits = 0;      // bits per element of the stored recurrent state (0: the activations' type)
+  bool qk_norm = false;    // lightning: per-head RMSNorms of q and k, one head_dim-wide weight each (Ring-linear)
 };
 
 struct FfnSpec {

@@ -105,8 +105,9 @@ i64 recurrent_params(const RecurrentSpec& r, i64 hidden) {
       p += inner * h + (r.out_bias ? h : Count(0));
       break;
     case RecurrentKind::Lightning:
-      // qkv_proj, output_gate, the RMSNorm over all heads, out_proj (no biases).
+      // qkv_proj, output_gate, the RMSNorm over all heads, out_proj (no biases); Ring-linear's q and k norms.
       p += h * (Count(3) * inner) + h * inner + (r.norm ? inner : Count(0)) + inner * h;
+      if (r.qk_norm) p += Count(2) * r.head_dim;
       break;
   }
   return p.v;

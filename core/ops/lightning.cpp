@@ -18,6 +18,7 @@ void add_lightning(Builder& b, const GroupStep& gs) {
 
   b.gemm("qkv_proj", G, n, T, h, 3 * inner, false);
   b.elementwise("qkv_act", G, n, T * 3 * inner, b.act_cost(), 1);
+  if (r.qk_norm) b.elementwise("qk_norm", G, n, T * 2 * inner, b.norm_cost(), 1, 2 * d);
   // Per head, a block of B tokens: Q K^T and its product with V under the decay mask (4 B^2 d + B^2), the
   // queries against the carried state (2 B d^2 + B d), the state update K^T V (2 B d^2 + d^2). One token:
   // k^T v, the decayed state and q S (5 d^2).

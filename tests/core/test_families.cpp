@@ -854,6 +854,87 @@ TEST_CASE("Laguna-XS.2 by hand: a query-head count per layer, a gate per head, 2
   CHECK_THROWS_WITH(parse(bad), "/model/gating holds \"per-token\"; expected true, false, \"per-head\" or \"per-element\"");
 }
 
+// Ring-mini-linear-2.0 (bailing_moe_linear): the config as a public MLX loader's test quotes mlx-community's 4-bit
+// conversion of it, field for field (its MLX quantization keys left out). h = 2048, 16 heads of 128:
+//   4 softmax layers (4, 9, 14, 19: layer_group_size 5): query_key_value 2048 x (16 + 2 x 4) x 128, dense 2048 x 2048,
+//     q/k norms 2 x 128 = 10,486,016;
+//   16 lightning layers: query_key_value 3 x 2048 x 2048 (KV heads = heads), dense and g_proj 2048 x 2048 each, the
+//     g_norm 2048 and q/k norms 2 x 128 = 20,973,824;
+//   a dense first MLP 3 x 2048 x 5120; 19 MoE layers: 256 experts of 512 and one shared, the router 2048 x 256 and
+//     its 256 expert biases = 808,976,640; two norms a layer, the final norm, untied 2 x 157184 x 2048.
+// Total 16,423,448,320 (the card's 16.4B).
+TEST_CASE("Ring-mini-linear-2.0 by hand: Ling 2.0 with lightning attention between softmax layers", "[hybrid][params]") {
+  const std::string ring = R"({"architectures": ["BailingMoeLinearV2ForCausalLM"], "attention_dropout": 0.0,
+ "auto_map": {"AutoConfig": "configuration_bailing_moe_linear_v2.BailingMoeLinearV2Config"},
+ "embedding_dropout": 0.0, "eos_token_id": 156892, "first_k_dense_replace": 1, "group_norm_size": 4, "head_dim": 128,
+ "hidden_act": "silu", "hidden_size": 2048, "intermediate_size": 5120, "layer_group_size": 5, "linear_silu": false,
+ "max_position_embeddings": 131072, "model_type": "bailing_moe_linear", "moe_intermediate_size": 512,
+ "moe_router_enable_expert_bias": true, "moe_shared_expert_intermediate_size": 512, "n_group": 8, "norm_topk_prob": true,
+ "num_attention_heads": 16, "num_experts": 256, "num_experts_per_tok": 8, "num_hidden_layers": 20, "num_key_value_heads": 4,
+ "num_nextn_predict_layers": 0, "num_shared_experts": 1, "output_dropout": 0.0, "pad_token_id": 156892,
+ "partial_rotary_factor": 0.5, "rms_norm_eps": 1e-06, "rope_scaling": null, "rope_theta": 1000000,
+ "routed_scaling_factor": 2.5, "router_dtype": "fp32", "score_function": "sigmoid", "tie_word_embeddings": false,
+ "topk_group": 4, "torch_dtype": "bfloat16", "transformers_version": "4.56.1", "use_bias": false, "use_cache": true,
+ "use_qk_norm": true, "use_qkv_bias": false, "use_rmsnorm": true, "vocab_size": 157184})";
+  const ModelSpec m = parse(json::parse(ring));
+  const long long h = 2048, V = 157184;
+  const long long softmax = h * 24 * 128 + h * h + 256, linear = 3 * h * h + 2 * h * h + h + 256;
+  const long long moe = 257 * 3 * h * 512 + h * 256 + 256;
+  CHECK(softmax == 10486016);
+  CHECK(linear == 20973824);
+  CHECK(moe == 808976640);
+  const auto c = count_params(m);
+  CHECK(c.total == 4 * softmax + 16 * linear + 3 * h * 5120 + 19 * moe + 41 * h + 2 * V * h);
+  CHECK(c.total == 16423448320LL);
+  CHECK(m.layers[4].has_attention);
+  CHECK(m.layers[4].attn.rope_dim == 64);
+  CHECK(m.layers[4].attn.fused_qkv);
+  CHECK_FALSE(m.layers[3].has_attention);
+  CHECK(m.layers[3].recurrent.kind == RecurrentKind::Lightning);
+  CHECK(m.layers[3].recurrent.qk_norm);
+  for (const auto& w : m.warnings) {
+    CAPTURE(w.path, w.message);
+    CHECK(w.code != "model.unused_field");
+  }
+  // A 16 x 128 x 128 state per lightning layer; KV on the 4 softmax layers only.
+  CHECK(recurrent_state_bytes(m.layers[3].recurrent, 2) == 16.0 * 128 * 128 * 2);
+  Workload w;
+  w.settings = test::settings();
+  w.requests = {Request{0, 1024, 1}};
+  w.gen_tokens = 1;
+  CHECK(analyze(m, w, nullptr).kv_bytes_per_token == 4 * 2 * 4 * 128 * 2);
+  // The q/k norms: one pass over 10 tokens' q and k (2 x 2048 elements each) in each of the 16 lightning layers,
+  // as the softmax layers' own q/k norms are timed.
+  // (Layer 0, dense, and the 15 lightning layers with experts are two groups.)
+  long long norm_layers = 0;
+  double norm_read = 0;
+  for (const auto& o : step_ops(m, group_layers(m), {Request{0, 10, 1}}, test::settings()))
+    if (o.name == "qk_norm" && o.group.find("lightning") != std::string::npos) {
+      norm_layers += o.count;
+      norm_read += o.act_read_bytes;
+    }
+  CHECK(norm_layers == 16);
+  CHECK(norm_read == 16 * 10 * 2 * 2048 * 2.0);
+  // Ring-flash-linear-2.0 is Ling-flash-2.0 with a softmax layer in eight: 104,181,665,536 (the card's 104B). With one
+  // in one, every layer is softmax attention and the count is Ling-flash-2.0's own, 102,889,705,216 (the Hub's).
+  json flash = data_config("ling-flash-2.0.json");
+  flash["model_type"] = "bailing_moe_linear";
+  flash["architectures"] = {"BailingMoeLinearV2ForCausalLM"};
+  flash["layer_group_size"] = 8;
+  CHECK(count_params(parse_model_config(flash, "/model")).total == 104181665536LL);
+  flash["layer_group_size"] = 1;
+  CHECK(count_params(parse_model_config(flash, "/model")).total == 102889705216LL);
+  // The remote code's rule: layers past the last whole group are softmax too (20 layers in groups of 6: 5, 11, 17,
+  // then 18 and 19).
+  json odd = json::parse(ring);
+  odd["layer_group_size"] = 6;
+  const ModelSpec o = parse_model_config(odd, "/model");
+  CHECK(o.layers[5].has_attention);
+  CHECK_FALSE(o.layers[16].has_attention);
+  CHECK(o.layers[18].has_attention);
+  CHECK(o.layers[19].has_attention);
+}
+
 // Llama-3.3-Nemotron-Super-49B-v1 (nvidia's config.json, model_type nemotron-nas, refused before): 80 Llama blocks
 // sized by block_configs. By hand, h = 8192, V = 128256, 64 heads of 128:
 //   49 blocks with attention (n_heads_in_group 8: 8 KV heads): 8192 x (8192 + 2*8*128) + 8192 x 8192 = 150,994,944
