@@ -68,17 +68,13 @@ void expected_ceils_whole(double n, double p, const double* t, int count, double
   }
 }
 
-// The four row tiles' expectations for whole n, remembered: a serving simulation asks for the same step sizes
-// thousands of times (the last 256 (n, p) pairs, direct-mapped; a value, not a state: the result is the same).
-void expected_row_tiles_whole(double n, double p, double* out) {
-  struct Entry {
-    double n = -1, p = -1, v[kRowTiles] = {};
-  };
-  thread_local Entry memo[256];
-  std::uint64_t pb = 0;
-  std::memcpy(&pb, &p, sizeof pb);
-  const std::uint64_t h = (static_cast<std::uint64_t>(n) * 0x9E3779B97F4A7C15ULL) ^ (pb >> 17) ^ pb;
-  Entry& e = memo[(h ^ (h >> 29)) & 255];
+// The four row tiles' expectations for whole n, from the caller's memo where it gives one.
+void expected_row_tiles_whole(double n, double p, double* out, RowTileMemo* memo) {
+  if (!memo) {
+    expected_ceils_whole(n, p, kTm, kRowTiles, out);
+    return;
+  }
+  RowTileMemo::Entry& e = memo->slot(n, p);
   if (e.n != n || e.p != p) {
     expected_ceils_whole(n, p, kTm, kRowTiles, e.v);
     e.n = n;
@@ -87,7 +83,7 @@ void expected_row_tiles_whole(double n, double p, double* out) {
   std::copy(e.v, e.v + kRowTiles, out);
 }
 
-void expected_ceils(double n, double p, const double* t, int count, double* out) {
+void expected_ceils(double n, double p, const double* t, int count, double* out, RowTileMemo* memo = nullptr) {
   if (n <= 0 || p <= 0) {
     for (int i = 0; i < count; ++i) out[i] = 0;
     return;
@@ -98,7 +94,7 @@ void expected_ceils(double n, double p, const double* t, int count, double* out)
   }
   const bool tiles = count == kRowTiles && std::equal(t, t + count, kTm);
   const auto whole = [&](double m, double* o) {
-    if (tiles) expected_row_tiles_whole(m, p, o);
+    if (tiles) expected_row_tiles_whole(m, p, o, memo);
     else expected_ceils_whole(m, p, t, count, o);
   };
   const double lo = std::floor(n);
@@ -135,14 +131,22 @@ double expected_ceil_binomial(double n, double p, double t) {
   return out;
 }
 
-double gemm_shape_efficiency(const GemmRows& g, double N, int units) {
+RowTileMemo::Entry& RowTileMemo::slot(double n, double p) {
+  if (!entries_) entries_ = std::make_unique<Entry[]>(256);
+  std::uint64_t pb = 0;
+  std::memcpy(&pb, &p, sizeof pb);
+  const std::uint64_t h = (static_cast<std::uint64_t>(n) * 0x9E3779B97F4A7C15ULL) ^ (pb >> 17) ^ pb;
+  return entries_[(h ^ (h >> 29)) & 255];
+}
+
+double gemm_shape_efficiency(const GemmRows& g, double N, int units, RowTileMemo* memo) {
   // Fewer than 16 rows: a matrix-vector kernel on the vector units, whose work is exactly M x N x K.
   if (units <= 0 || g.M < 16 || N <= 0) return 1;
   double row_tiles[kRowTiles], row_useful[kRowTiles];
   if (g.experts > 0 && g.p > 0 && g.tokens > 0) {
     // Each expert pads its own rows: E x E[ceil(X / tm)] row tiles for E x tokens x p rows.
     double per_expert[kRowTiles];
-    expected_ceils(g.tokens, g.p, kTm, kRowTiles, per_expert);
+    expected_ceils(g.tokens, g.p, kTm, kRowTiles, per_expert, memo);
     for (int i = 0; i < kRowTiles; ++i) {
       row_tiles[i] = g.experts * per_expert[i];
       row_useful[i] = g.tokens * g.p / (per_expert[i] * kTm[i]);

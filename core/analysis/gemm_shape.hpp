@@ -6,7 +6,29 @@
 // below 16 rows the kernel is a matrix-vector product on the vector units and the shape costs nothing.
 #pragma once
 
+#include <memory>
+
 namespace infercast {
+
+// The four row tiles' expectations for the last 256 (tokens, p) pairs of routed experts a caller asked for, direct-
+// mapped: a serving simulation asks for the same step sizes thousands of times. The caller owns it (a Timer, a
+// serving step model), so the core keeps no state between calls; a result is the same with or without it. Its
+// table is made on first use, and a copy starts empty.
+class RowTileMemo {
+ public:
+  RowTileMemo() = default;
+  RowTileMemo(const RowTileMemo&) {}
+  RowTileMemo& operator=(const RowTileMemo&) { return *this; }
+  RowTileMemo(RowTileMemo&&) = default;
+  RowTileMemo& operator=(RowTileMemo&&) = default;
+  struct Entry {
+    double n = -1, p = -1, v[4] = {};
+  };
+  Entry& slot(double n, double p);
+
+ private:
+  std::unique_ptr<Entry[]> entries_;
+};
 
 // The rows of one GEMM call. Dense: M rows through each of `matrices` weight matrices. Routed experts: `tokens`
 // tokens, each sent to a given one of `experts` experts with probability `p` (top_k / E under balanced routing), so
@@ -26,7 +48,7 @@ struct GemmRows {
 // rows = matrices x M. Routed: row tiles = experts x E[ceil(X / tm)] (expected_ceil_binomial) and rows = tokens x p
 // x experts, so the padding is the expectation over the routing, smooth in the tokens. 1 when `units` is unknown
 // (0) or M (the mean rows per touched expert) is under 16.
-double gemm_shape_efficiency(const GemmRows& rows, double N, int units);
+double gemm_shape_efficiency(const GemmRows& rows, double N, int units, RowTileMemo* memo = nullptr);
 double gemm_shape_efficiency(double M, double N, int units, double matrices = 1);  // dense
 
 // E[ceil(X / t)] for X ~ Binomial(n, p), t a multiple of 16 rows (the row tiles). Exact to 1e-12 absolute for whole n (a

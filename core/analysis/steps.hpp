@@ -67,6 +67,7 @@ class Timer {
   std::array<double, 8> peak_of_{};
   std::array<ComputeType, 8> used_of_{};
   mutable std::array<bool, 8> reported_{};
+  mutable RowTileMemo memo_;  // routed experts' row tiles, asked again at every interval of a timeline
   std::vector<Warning>* warnings_ = nullptr;
 };
 

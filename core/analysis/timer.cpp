@@ -100,7 +100,7 @@ double Timer::raw_compute_s(const Op& op, double flops) const {
   // GEMM tiles run in waves over the compute units: a small output (few tokens per weight matrix,
   // a tensor-parallel slice) keeps some units idle (analysis/gemm_shape.cpp). Only for runtimes that launch real
   // kernels (the reference stack keeps the class's flat efficiency, as LIFE's tables do).
-  if (waves(op)) return flops / (pk * gemm_shape_efficiency(gemm_rows(op), op.gemm_n, tile_units()));
+  if (waves(op)) return flops / (pk * gemm_shape_efficiency(gemm_rows(op), op.gemm_n, tile_units(), &memo_));
   return flops / pk;
 }
 

@@ -273,7 +273,7 @@ void StepModel::build(Mode& mode, bool decode, double max_tokens) {
       g.M = g.matrices = 0;
       if (timer.waves(op)) {
         g = Timer::gemm_rows(op);
-        t.c0 *= gemm_shape_efficiency(g, op.gemm_n, units_);
+        t.c0 *= gemm_shape_efficiency(g, op.gemm_n, units_, &memo_);
       }
       if (d.n.size() < d.ops) d.n.push_back(op.gemm_n);
       d.at.push_back(t);
@@ -397,7 +397,7 @@ double StepModel::seconds(const StepLoad& l, const Execution& x) const {
           g.M = std::max(1.0, glo.M + frac * (ghi.M - glo.M));
           g.matrices = std::max(1.0, glo.matrices + frac * (ghi.matrices - glo.matrices));
           g.tokens = glo.tokens + frac * (ghi.tokens - glo.tokens);
-          c /= gemm_shape_efficiency(g, d.n[i], units_);
+          c /= gemm_shape_efficiency(g, d.n[i], units_, &memo_);
         }
         const double m = std::max(0.0, lo.m0 + frac * (up.m0 - lo.m0));
         const double k = std::max(0.0, lo.k0 + frac * (up.k0 - lo.k0));

@@ -114,6 +114,7 @@ class StepModel {
   Execution x_;
   TierCost inv_;
   int units_ = 0;  // compute units GEMM tiles wave over (0: no wave factor)
+  mutable RowTileMemo memo_;  // routed experts' row tiles at the step sizes the simulation asks for again
   std::vector<std::pair<i64, i64>> geo_;          // (window, chunk) of each geometry
   std::vector<AttentionSpec> geo_spec_;
   bool causal_ = true;
