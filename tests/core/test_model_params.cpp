@@ -128,6 +128,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"gemma-4-12b-it", 11959730224LL, 11907350320LL},
       // Laguna-XS.2 (test_families.cpp): the Hub's 33.44B and the card's 3B activated.
       {"laguna-xs.2", 33442617088LL, 3017135872LL},
+      // MiMo-V2.5 and Ring-mini-linear-2.0 (test_families.cpp): by hand; the cards' 310B with the encoders and 16.4B.
+      {"mimo-v2.5", 308778780864LL, 15445936320LL},
+      {"ring-mini-linear-2.0", 16423448320LL, 1600777984LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
