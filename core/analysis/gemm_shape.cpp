@@ -9,7 +9,7 @@ namespace infercast {
 
 namespace {
 
-constexpr int kRowTiles = 4;
+constexpr int kRowTiles = RowTileMemo::kTiles;
 constexpr double kTm[kRowTiles] = {16.0, 32.0, 64.0, 128.0};
 constexpr double kPi = 3.14159265358979323846;
 

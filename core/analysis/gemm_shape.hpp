@@ -21,8 +21,9 @@ class RowTileMemo {
   RowTileMemo& operator=(const RowTileMemo&) { return *this; }
   RowTileMemo(RowTileMemo&&) = default;
   RowTileMemo& operator=(RowTileMemo&&) = default;
+  static constexpr int kTiles = 4;  // the row tiles tm = 16, 32, 64, 128 (gemm_shape.cpp)
   struct Entry {
-    double n = -1, p = -1, v[4] = {};
+    double n = -1, p = -1, v[kTiles] = {};
   };
   Entry& slot(double n, double p);
 

@@ -10,11 +10,11 @@ namespace infercast {
 namespace {
 
 // RoPE's share of each head for one layer type: rope_parameters[type].partial_rotary_factor (transformers 5's per-type
-// parameters), else the type's default.
+// parameters), else a partial_rotary_factor for every type, else the type's default.
 double rotary_share(Reader& r, const char* type, double fallback) {
   if (!r.has("rope_parameters")) return fallback;
   Reader p = r.object("rope_parameters");
-  if (!p.has(type)) return fallback;
+  if (!p.has(type)) return p.number_in_or("partial_rotary_factor", 0, 1, fallback);
   Reader t = p.object(type);
   const double f = t.number_in_or("partial_rotary_factor", 0, 1, fallback);
   for (const auto& key : t.unread()) t.raw(key);  // theta and YaRN's scaling: no count changes
@@ -49,7 +49,6 @@ void parse_laguna(Reader& r, ModelSpec& m) {
       const std::string s = v.get<std::string>();
       if (s == "per-head" || s == "per_head") return Gate::Head;
       if (s == "per-element" || s == "per_element") return Gate::Element;
-      if (s == "none") return Gate::None;
     }
     throw InputError("model.unsupported", at, at + " holds " + v.dump() + "; expected true, false, \"per-head\" or \"per-element\"");
   };

@@ -238,8 +238,8 @@ void parse_bailing_linear(Reader& r, ModelSpec& m) {
   const i64 h = m.hidden;
   // Routing numerics, dropouts, the router's fp32 storage, the g_norm's grouping, RoPE's base: no count changes.
   config_ignore(r, {"routed_scaling_factor", "router_dtype", "score_function", "n_group", "topk_group", "norm_topk_prob",
-                    "embedding_dropout", "output_dropout", "group_norm_size", "linear_silu", "rope_theta", "rope_scaling",
-                    "use_rmsnorm", "norm_head"});
+                    "embedding_dropout", "output_dropout", "group_norm_size", "rope_theta", "rope_scaling", "norm_head"});
+  if (!r.boolean_or("use_rmsnorm", true)) not_modelled(r, "use_rmsnorm", "LayerNorm in place of RMSNorm in Ring-linear");
   AttentionSpec a;
   a.n_heads = r.positive_int_or("num_attention_heads", 16);
   a.n_kv_heads = r.positive_int_or("num_key_value_heads", 4);
@@ -260,11 +260,21 @@ void parse_bailing_linear(Reader& r, ModelSpec& m) {
   g.head_dim = g.state_dim = h / a.n_heads;
   g.chunk = 256;  // the lightning kernel's block, as MiniMax's
   g.qk_norm = a.qk_norm;
+  g.qkv_act = r.boolean_or("linear_silu", false);  // SiLU on q, k and v before the linear attention
+  // vLLM's BailingMoELinearAttention: query_key_value biased by use_qkv_bias or use_bias, dense by use_bias.
+  g.in_bias = a.qkv_bias || a.o_bias;
+  g.out_bias = a.o_bias;
   // Softmax layers: every layer_group_size-th, and the layers past the last whole group (the remote code's rule;
   // SGLang's asserts there are none).
   const i64 group = r.positive_int_or("layer_group_size", 1);
   std::vector<bool> linear(static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) linear[static_cast<std::size_t>(i)] = (i + 1) % group != 0 && i < L / group * group;
+  if (L % group != 0)
+    m.warnings.push_back(Warning{"model.layer_pattern", r.child_path("layer_group_size"),
+                                 r.child_path("layer_group_size") + " holds " + std::to_string(group) + ", which does not divide the " +
+                                     std::to_string(L) + " layers: the " + std::to_string(L % group) +
+                                     " layers past the last whole group are read as softmax attention (the remote code's rule; "
+                                     "vLLM makes them linear and SGLang refuses the config)"});
   FfnSpec dense;
   dense.intermediate = r.positive_int_or("intermediate_size", 5120);
   FfnSpec moe;
@@ -272,7 +282,8 @@ void parse_bailing_linear(Reader& r, ModelSpec& m) {
   moe.n_experts = r.positive_int_or("num_experts", 256);
   moe.top_k = r.positive_int_or("num_experts_per_tok", 8);
   moe.expert_intermediate = r.positive_int_or("moe_intermediate_size", 512);
-  moe.n_shared = r.nonneg_int_or("num_shared_experts", 1);
+  moe.n_shared = r.boolean_or("moe_router_enable_shared_expert", true) ? r.nonneg_int_or("num_shared_experts", 1) : 0;
+  r.raw("num_shared_experts");
   moe.shared_intermediate = r.positive_int_or("moe_shared_expert_intermediate_size", moe.expert_intermediate);
   moe.score_correction_bias = r.boolean_or("moe_router_enable_expert_bias", true);
   config_check_top_k(r, moe, "num_experts_per_tok");

@@ -187,7 +187,7 @@ void add_hybrid_families(std::vector<FamilyTraits>& v) {
   FamilyTraits mimo2{"mimo_v2_flash", {}, {"MiMoV2FlashForCausalLM"}};
   mimo2.layout = Layout::MiMoV2;
   mimo2.config_class = "MiMoV2FlashConfig";
-  mimo2.source = "mimo_v2_flash/configuration_mimo_v2_flash.py, convert_mimo_v2_flash_weights_to_hf.py; vLLM's models/mimo_v2_flash.py";
+  mimo2.source = "mimo_v2_flash/configuration_mimo_v2_flash.py, convert_mimo_v2_flash_weights_to_hf.py; vLLM's models/mimo_v2.py (formerly mimo_v2_flash.py)";
   v.push_back(mimo2);
   // MiMo-V2.5 / V2.5-Pro (mimo_v2; remote code, no transformers class): the same decoder with q, k and v fused into one
   // FP8 qkv_proj (attention_projection_layout "fused_qkv"), beside a vision and an audio encoder (not counted).

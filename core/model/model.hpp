@@ -100,6 +100,7 @@ struct RecurrentSpec {
   bool dt_norm_weights = true;  // those norms have weights (Jamba's) or none (Falcon Mamba's rms_forward)
   int state_bits = 0;      // bits per element of the stored recurrent state (0: the activations' type)
   bool qk_norm = false;    // lightning: per-head RMSNorms of q and k, one head_dim-wide weight each (Ring-linear)
+  bool qkv_act = true;     // lightning: the activation on q, k and v (MiniMax's SiLU; Ring-linear's linear_silu)
 };
 
 struct FfnSpec {

@@ -105,8 +105,10 @@ i64 recurrent_params(const RecurrentSpec& r, i64 hidden) {
       p += inner * h + (r.out_bias ? h : Count(0));
       break;
     case RecurrentKind::Lightning:
-      // qkv_proj, output_gate, the RMSNorm over all heads, out_proj (no biases); Ring-linear's q and k norms.
+      // qkv_proj, output_gate, the RMSNorm over all heads, out_proj (MiniMax: no biases); Ring-linear's q and k
+      // norms, and its biases where use_qkv_bias / use_bias say (vLLM's BailingMoELinearAttention).
       p += h * (Count(3) * inner) + h * inner + (r.norm ? inner : Count(0)) + inner * h;
+      p += (r.in_bias ? Count(3) * inner : Count(0)) + (r.out_bias ? h : Count(0));
       if (r.qk_norm) p += Count(2) * r.head_dim;
       break;
   }

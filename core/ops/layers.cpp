@@ -16,8 +16,8 @@ auto fields_of(const AttentionSpec& x) {
 // Every field of a RecurrentSpec, bound by position: a field added to RecurrentSpec and not named here
 // does not compile.
 auto fields_of(const RecurrentSpec& x) {
-  const auto& [kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, dt_norm_weights, state_bits, qk_norm] = x;
-  return std::tie(kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, dt_norm_weights, state_bits, qk_norm);
+  const auto& [kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, dt_norm_weights, state_bits, qk_norm, qkv_act] = x;
+  return std::tie(kind, heads, groups, head_dim, state_dim, conv_kernel, dt_rank, chunk, in_bias, out_bias, conv_bias, norm, dt_norms, dt_norm_weights, state_bits, qk_norm, qkv_act);
 }
 
 // A group's label for its recurrent mixer: a switch without a default, so a kind added without a label is a

@@ -16,8 +16,8 @@ void add_lightning(Builder& b, const GroupStep& gs) {
   const double B = static_cast<double>(r.chunk);
   const double inner = H * d;
 
-  b.gemm("qkv_proj", G, n, T, h, 3 * inner, false);
-  b.elementwise("qkv_act", G, n, T * 3 * inner, b.act_cost(), 1);
+  b.gemm("qkv_proj", G, n, T, h, 3 * inner, r.in_bias);
+  if (r.qkv_act) b.elementwise("qkv_act", G, n, T * 3 * inner, b.act_cost(), 1);
   if (r.qk_norm) b.elementwise("qk_norm", G, n, T * 2 * inner, b.norm_cost(), 1, 2 * d);
   // Per head, a block of B tokens: Q K^T and its product with V under the decay mask (4 B^2 d + B^2), the
   // queries against the carried state (2 B d^2 + B d), the state update K^T V (2 B d^2 + d^2). One token:
@@ -29,7 +29,7 @@ void add_lightning(Builder& b, const GroupStep& gs) {
   b.elementwise("norm_out", G, n, T * inner, conv.rmsnorm_flops_per_element, 1, inner);
   b.gemm("output_gate", G, n, T, h, inner, false);
   b.elementwise("gate_mul", G, n, T * inner, conv.silu_flops_per_element + 1, 2);
-  b.gemm("out_proj", G, n, T, inner, h, false);
+  b.gemm("out_proj", G, n, T, inner, h, r.out_bias);
 }
 
 }  // namespace infercast

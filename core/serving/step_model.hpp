@@ -114,7 +114,9 @@ class StepModel {
   Execution x_;
   TierCost inv_;
   int units_ = 0;  // compute units GEMM tiles wave over (0: no wave factor)
-  mutable RowTileMemo memo_;  // routed experts' row tiles at the step sizes the simulation asks for again
+  // Routed experts' row tiles at the step sizes the simulation asks for again. It makes the const methods write:
+  // one StepModel is not to be shared between threads (the core starts none; each call builds its own).
+  mutable RowTileMemo memo_;
   std::vector<std::pair<i64, i64>> geo_;          // (window, chunk) of each geometry
   std::vector<AttentionSpec> geo_spec_;
   bool causal_ = true;

@@ -833,8 +833,14 @@ TEST_CASE("Laguna-XS.2 by hand: a query-head count per layer, a gate per head, 2
   cfg["gating"] = false;
   CHECK(count_params(parse(cfg)).total == c.total - 10 * h * 48 - 30 * h * 64);
   cfg["gating_types"] = json::array();
-  for (int i = 0; i < 40; ++i) cfg["gating_types"].push_back(i == 0 ? "per_head" : "none");
+  for (int i = 0; i < 40; ++i) cfg["gating_types"].push_back(i == 0 ? json("per_head") : json(false));
   CHECK(count_params(parse(cfg)).total == c.total - 30 * h * 64 - 9 * h * 48);
+  // RoPE's share: per layer type, or one partial_rotary_factor in rope_parameters for every type.
+  json flat = find_model_preset("laguna-xs.2")->config;
+  flat["rope_parameters"] = {{"rope_theta", 500000.0}, {"partial_rotary_factor", 0.25}};
+  const ModelSpec fm = parse(flat);
+  CHECK(fm.layers[0].attn.rope_dim == 32);
+  CHECK(fm.layers[1].attn.rope_dim == 32);
   // transformers' defaults (configuration_laguna.py): every layer full with 48 heads, a dense first layer.
   const ModelSpec d = parse({{"model_type", "laguna"}});
   CHECK(count_params(d).total == 40 * attn(48) + 39 * (router + 257 * expert) + 3 * h * 8192 + 81 * h + 2 * V * h);
@@ -933,6 +939,32 @@ TEST_CASE("Ring-mini-linear-2.0 by hand: Ling 2.0 with lightning attention betwe
   CHECK_FALSE(o.layers[16].has_attention);
   CHECK(o.layers[18].has_attention);
   CHECK(o.layers[19].has_attention);
+  bool warned = false;
+  for (const auto& x : o.warnings) warned |= x.code == "model.layer_pattern" && x.path == "/model/layer_group_size";
+  CHECK(warned);
+  // Biases (vLLM's BailingMoELinearAttention): use_qkv_bias on every query_key_value, the linear layers' included;
+  // use_bias on query_key_value and dense. SiLU on q, k and v only with linear_silu. No shared expert when the
+  // router says so; LayerNorm in place of RMSNorm is refused.
+  json v = json::parse(ring);
+  v["use_qkv_bias"] = true;
+  CHECK(count_params(parse(v)).total == c.total + 4 * 24 * 128 + 16 * 3 * 2048);
+  v["use_bias"] = true;
+  CHECK(count_params(parse(v)).total == c.total + 4 * (24 * 128 + h) + 16 * (3 * 2048 + h));
+  const auto acts = [&](const json& cfg) {
+    int n = 0;
+    for (const auto& op : step_ops(parse(cfg), group_layers(parse(cfg)), {Request{0, 10, 1}}, test::settings())) n += op.name == "qkv_act";
+    return n;
+  };
+  CHECK(acts(json::parse(ring)) == 0);
+  v = json::parse(ring);
+  v["linear_silu"] = true;
+  CHECK(acts(v) == 2);  // the dense-MLP lightning layer and the 15 with experts
+  v = json::parse(ring);
+  v["moe_router_enable_shared_expert"] = false;
+  CHECK(count_params(parse(v)).total == c.total - 19 * 3 * h * 512);
+  v = json::parse(ring);
+  v["use_rmsnorm"] = false;
+  CHECK_THROWS_WITH(parse(v), Catch::Contains("/model/use_rmsnorm") && Catch::Contains("LayerNorm in place of RMSNorm"));
 }
 
 // Llama-3.3-Nemotron-Super-49B-v1 (nvidia's config.json, model_type nemotron-nas, refused before): 80 Llama blocks
