@@ -521,11 +521,13 @@ test('at 390 px every field, select, check and sortable header is at least 32 px
   assert.deepEqual([...new Set(seen)], []);
   // The file drop zone is a button: a tap on it chooses files (its "choose files" link was 15 px tall).
   await showTab(page, 'settings');
-  // In view before the tap: a click at page coordinates below the fold reaches nothing (a CI run timed out there).
-  await page.locator('#drop').scrollIntoViewIfNeeded();
+  // The tap through Playwright's own click, which scrolls the zone into view, waits until it stops moving and checks
+  // that the point it taps is the zone's: a click at coordinates read a moment before missed it in two CI runs (below
+  // the fold, then once scrolled into view, the layout still moving after the tabs' details were opened).
   const box = await page.locator('#drop').boundingBox();
   assert.ok(box.height >= 32);
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 5000 }), page.mouse.click(box.x + 8, box.y + 8)]);
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout: 15000 }),
+    page.locator('#drop').click({ position: { x: 8, y: 8 } })]);
   assert.ok(chooser.isMultiple());
   assert.deepEqual(consoleErrors, []);
   await context.close();
