@@ -110,9 +110,9 @@ void parse_laguna(Reader& r, ModelSpec& m) {
     sparse.assign(static_cast<std::size_t>(L), true);
     if (r.has("mlp_only_layers") || r.has("decoder_sparse_step")) {
       const i64 step = r.positive_int_or("decoder_sparse_step", 1);
-      for (i64 i = 0; i < L; ++i) sparse[static_cast<std::size_t>(i)] = (i + 1) % step == 0;
-      for (i64 i : r.int_array_or("mlp_only_layers"))
-        if (i >= 0 && i < L) sparse[static_cast<std::size_t>(i)] = false;
+      const auto dense_only = config_listed_layers(r, "mlp_only_layers", L);
+      for (i64 i = 0; i < L; ++i)
+        sparse[static_cast<std::size_t>(i)] = !dense_only[static_cast<std::size_t>(i)] && (i + 1) % step == 0;
     } else {
       sparse[0] = false;
     }

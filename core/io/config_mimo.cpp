@@ -1,6 +1,7 @@
-// MiMo-V2-Flash and MiMo-V2.5 (mimo_v2, the same decoder with a fused qkv_proj). Defaults are transformers' (configuration_mimo_v2_flash.py, whose converter
-// convert_mimo_v2_flash_weights_to_hf.py maps the Hub's keys); the Hub's per-layer sizes are vLLM's
-// (models/mimo_v2.py, formerly mimo_v2_flash.py: MiMoV2Attention, MiMoV2MoE, MiMoV2MLP).
+// MiMo-V2-Flash and MiMo-V2.5 (mimo_v2, the same decoder with a fused qkv_proj). Defaults are transformers'
+// (configuration_mimo_v2_flash.py, whose converter convert_mimo_v2_flash_weights_to_hf.py maps the Hub's keys); the
+// Hub's per-layer sizes are vLLM's (models/mimo_v2.py, formerly mimo_v2_flash.py: MiMoV2Attention, MiMoV2MoE,
+// MiMoV2MLP).
 #include "io/config_mimo.hpp"
 
 #include <string>

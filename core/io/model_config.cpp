@@ -1024,11 +1024,7 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::Gemma3n: parse_gemma3n(top, m); break;
     case Layout::Gemma4: parse_gemma4(top, m, family.model_type == std::string("gemma4_unified_text")); break;
     case Layout::DeepSeekV4: parse_deepseek_v4(top, m); break;
-    case Layout::MiMoV2:
-      parse_mimo_v2_flash(top, m);
-      // MiMo-V2.5 keeps its audio encoder beside the text model's keys, as its vision encoder (read below).
-      if (top.has("audio_config")) read_audio_config(top, type, m, m.warnings);
-      break;
+    case Layout::MiMoV2: parse_mimo_v2_flash(top, m); break;
     case Layout::MiniMaxM3: parse_minimax_m3(top, m); break;
     case Layout::Step3p7: parse_step3p7(top, m); break;
     case Layout::Laguna: parse_laguna(top, m); break;
@@ -1036,8 +1032,9 @@ ModelSpec parse_config(const json& config, const std::string& path) {
     case Layout::KimiLinear: parse_kimi_linear(top, m); break;
     case Layout::LongcatFlash: parse_longcat_flash(top, m); break;
   }
-  // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format).
+  // A multimodal config with the text model's keys at the top level (Qwen2.5-VL's own format; MiMo-V2.5's audio too).
   if (top.has("vision_config")) read_vision_config(top, type, m);
+  if (top.has("audio_config")) read_audio_config(top, type, m, m.warnings);
   // Quantization declared by the checkpoint.
   // mlx-lm writes its scheme as `quantization` (and often again as `quantization_config`).
   if (top.has("quantization_config")) {
