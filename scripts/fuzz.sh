@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
 shift || true
-ALL_TARGETS="analyze model hardware system validate calls gguf safetensors measurements cli"
+ALL_TARGETS="analyze model hardware system validate calls searches gguf safetensors measurements cli"
 TARGETS="${*:-$ALL_TARGETS}"
 cmake --preset fuzz >/dev/null
 # shellcheck disable=SC2086
