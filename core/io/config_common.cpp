@@ -90,13 +90,18 @@ AttentionSpec config_attention(Reader& r, i64 hidden, bool rope) {
   return a;
 }
 
+void config_check_per_layer(Reader& r, const std::string& key, std::size_t n, i64 L, PerLayer rule, const char* alternative) {
+  const i64 count = static_cast<i64>(n);
+  if (rule == PerLayer::AtLeast ? count >= L : count == L) return;
+  r.fail(key, "invalid", r.child_path(key) + " has " + std::to_string(n) + " entries; expected one per layer (" + std::to_string(L) + ")" +
+                             alternative);
+}
+
 std::vector<bool> config_layer_list(Reader& r, const char* key, i64 L, const char* a, const char* b) {
   std::vector<bool> out;
   if (!r.has(key)) return out;
   const auto t = r.string_array_or(key);
-  if (static_cast<i64>(t.size()) < L)
-    r.fail(key, "invalid", r.child_path(key) + " has " + std::to_string(t.size()) + " entries; expected one per layer (" +
-                               std::to_string(L) + ")");
+  config_check_per_layer(r, key, t.size(), L, PerLayer::AtLeast);
   out.resize(static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) {
     const auto& s = t[static_cast<std::size_t>(i)];

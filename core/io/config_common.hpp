@@ -40,6 +40,12 @@ void config_check_top_k(Reader& r, const FfnSpec& f, const char* key);
 std::vector<bool> config_layer_list(Reader& r, const char* key, i64 L, const char* a, const char* b);
 // transformers 5's mlp_layer_types ("dense" or "sparse"): whether each layer has experts.
 inline std::vector<bool> config_mlp_layer_types(Reader& r, i64 L) { return config_layer_list(r, "mlp_layer_types", L, "dense", "sparse"); }
+// How a per-layer list's length is checked against the layer count: one entry a layer, or at least one (the first
+// L read: some checkpoints list their MTP layers too).
+enum class PerLayer { Exactly, AtLeast };
+// Refuses a per-layer list at `key` of n entries for L layers that breaks `rule` ("model.invalid": "<path> has n
+// entries; expected one per layer (L)", then `alternative`, such as " or a single integer").
+void config_check_per_layer(Reader& r, const std::string& key, std::size_t n, i64 L, PerLayer rule, const char* alternative = "");
 // Refuses a key that is set and names a mechanism Infercast does not model ("model.unsupported").
 [[noreturn]] void not_modelled(Reader& r, const std::string& key, const std::string& what);
 

@@ -29,9 +29,7 @@ void parse_decilm(Reader& r, ModelSpec& m) {
                                                 " entries; expected at most " + std::to_string(limit::kModelLayers) + " layers");
   if (r.has("num_hidden_layers")) {
     const i64 L = config_layer_count(r, "num_hidden_layers");
-    if (L != static_cast<i64>(blocks.size()))
-      r.fail("block_configs", "invalid", r.child_path("block_configs") + " has " + std::to_string(blocks.size()) +
-                                             " entries; expected one per layer (" + std::to_string(L) + ")");
+    config_check_per_layer(r, "block_configs", blocks.size(), L, PerLayer::Exactly);
   }
   for (auto& b : blocks) {
     LayerSpec layer;

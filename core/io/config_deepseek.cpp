@@ -87,9 +87,7 @@ void parse_deepseek_v4(Reader& r, ModelSpec& m) {
     for (i64 i = 0; i < L; ++i) ratios.push_back(i < 2 ? hca : ((i - 2) % 2 ? csa : hca));
   }
   const char* types_key = r.has("layer_types") ? "layer_types" : "compress_ratios";
-  if (static_cast<i64>(ratios.size()) < L)
-    r.fail(types_key, "invalid", r.child_path(types_key) + " has " + std::to_string(ratios.size()) +
-                                     " entries; expected one per layer (" + std::to_string(L) + ")");
+  config_check_per_layer(r, types_key, ratios.size(), L, PerLayer::AtLeast);
 
   // Experts: hash-routed first layers (a stored token-id table picks their experts), then top-k routing with a
   // score-correction bias; one shared MLP of moe_intermediate_size per shared expert.

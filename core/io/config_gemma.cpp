@@ -20,10 +20,7 @@ std::vector<bool> sliding_layers(Reader& r, i64 L, i64 period) {
   for (i64 i = 0; i < L; ++i) out[static_cast<std::size_t>(i)] = (i + 1) % period != 0;
   const auto types = r.string_array_or("layer_types");
   if (types.empty()) return out;
-  if (static_cast<i64>(types.size()) != L)
-    throw InputError("model.invalid", r.child_path("layer_types"),
-                     r.child_path("layer_types") + " has " + std::to_string(types.size()) +
-                         " entries; expected one per layer (" + std::to_string(L) + ")");
+  config_check_per_layer(r, "layer_types", types.size(), L, PerLayer::Exactly);
   for (std::size_t i = 0; i < types.size(); ++i) {
     if (types[i] == "sliding_attention") out[i] = true;
     else if (types[i] == "full_attention") out[i] = false;
@@ -62,10 +59,7 @@ std::vector<i64> widths(Reader& r, i64 L) {
   const json* v = r.raw("intermediate_size");
   const std::string path = r.child_path("intermediate_size");
   if (v && v->is_array()) {
-    if (static_cast<i64>(v->size()) != L)
-      throw InputError("model.invalid", path,
-                       path + " has " + std::to_string(v->size()) + " entries; expected one per layer (" +
-                           std::to_string(L) + ") or a single number");
+    config_check_per_layer(r, "intermediate_size", v->size(), L, PerLayer::Exactly, " or a single number");
     std::vector<i64> out;
     for (std::size_t i = 0; i < v->size(); ++i) {
       const json& x = (*v)[i];

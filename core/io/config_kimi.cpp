@@ -123,9 +123,7 @@ void parse_kimi_linear(Reader& r, ModelSpec& m) {
   }
   if (r.has("layer_types")) {
     const auto types = r.string_array_or("layer_types");
-    if (static_cast<i64>(types.size()) != L)
-      r.fail("layer_types", "invalid", r.child_path("layer_types") + " has " + std::to_string(types.size()) +
-                                           " entries; expected one per layer (" + std::to_string(L) + ")");
+    config_check_per_layer(r, "layer_types", types.size(), L, PerLayer::Exactly);
     for (std::size_t i = 0; i < types.size(); ++i) {
       if (types[i] == "linear_attention" || types[i] == "kda_attention") kinds[i] = 1;
       else if (types[i] == "full_attention") kinds[i] = 2;

@@ -74,10 +74,7 @@ void parse_laguna(Reader& r, ModelSpec& m) {
   std::vector<i64> heads(static_cast<std::size_t>(L), full.n_heads);
   if (r.has("num_attention_heads_per_layer")) {
     const auto n = r.int_array_or("num_attention_heads_per_layer");
-    if (static_cast<i64>(n.size()) < L)
-      r.fail("num_attention_heads_per_layer", "invalid", r.child_path("num_attention_heads_per_layer") + " has " +
-                                                             std::to_string(n.size()) + " entries; expected one per layer (" +
-                                                             std::to_string(L) + ")");
+    config_check_per_layer(r, "num_attention_heads_per_layer", n.size(), L, PerLayer::AtLeast);
     for (i64 i = 0; i < L; ++i) {
       const i64 x = n[static_cast<std::size_t>(i)];
       if (x < 1 || x > (i64(1) << 20) || x % full.n_kv_heads != 0) {

@@ -45,10 +45,7 @@ double rotary_factor(Reader& r, double fallback) {
 std::vector<bool> linear_layers(Reader& r, i64 L, const std::vector<bool>& fallback, const char* linear, const char* full) {
   auto types = r.string_array_or("layer_types");
   if (types.empty()) return fallback;
-  if (static_cast<i64>(types.size()) != L)
-    throw InputError("model.invalid", r.child_path("layer_types"),
-                     r.child_path("layer_types") + " has " + std::to_string(types.size()) +
-                         " entries; expected one per layer (" + std::to_string(L) + ")");
+  config_check_per_layer(r, "layer_types", types.size(), L, PerLayer::Exactly);
   std::vector<bool> out;
   for (std::size_t i = 0; i < types.size(); ++i) {
     if (types[i] == linear) out.push_back(true);
@@ -195,10 +192,7 @@ void parse_minimax(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
   for (i64 i = 0; i < L; ++i) linear[static_cast<std::size_t>(i)] = (i + 1) % 2 == 0;
   if (r.has("attn_type_list")) {
     const auto list = r.int_array_or("attn_type_list");
-    if (static_cast<i64>(list.size()) != L)
-      throw InputError("model.invalid", r.child_path("attn_type_list"),
-                       r.child_path("attn_type_list") + " has " + std::to_string(list.size()) +
-                           " entries; expected one per layer (" + std::to_string(L) + ")");
+    config_check_per_layer(r, "attn_type_list", list.size(), L, PerLayer::Exactly);
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (list[i] != 0 && list[i] != 1)
         throw InputError("model.unsupported", r.child_path("attn_type_list") + "/" + std::to_string(i),

@@ -45,11 +45,7 @@ void parse_mimo_v2_flash(Reader& r, ModelSpec& m) {
   // Which layers slide: the Hub's hybrid_layer_pattern (1: sliding), else layer_types, else transformers' default
   // (full on the first layer and every sixth).
   std::vector<bool> sliding(static_cast<std::size_t>(L));
-  const auto per_layer = [&](const char* key, std::size_t n) {
-    if (static_cast<i64>(n) < L)
-      r.fail(key, "invalid", r.child_path(key) + " has " + std::to_string(n) + " entries; expected one per layer (" +
-                                 std::to_string(L) + ")");
-  };
+  const auto per_layer = [&](const char* key, std::size_t n) { config_check_per_layer(r, key, n, L, PerLayer::AtLeast); };
   if (r.has("hybrid_layer_pattern")) {
     const auto p = r.int_array_or("hybrid_layer_pattern");
     per_layer("hybrid_layer_pattern", p.size());

@@ -12,9 +12,7 @@ namespace {
 // A per-layer list of 0/1 (moe_layer_freq, sparse_attention_freq), one entry a layer.
 std::vector<bool> layer_flags(Reader& r, const char* key, i64 L) {
   const auto v = r.int_array_or(key);
-  if (static_cast<i64>(v.size()) < L)
-    r.fail(key, "invalid", r.child_path(key) + " has " + std::to_string(v.size()) + " entries; expected one per layer (" +
-                               std::to_string(L) + ")");
+  config_check_per_layer(r, key, v.size(), L, PerLayer::AtLeast);
   std::vector<bool> out(static_cast<std::size_t>(L));
   for (i64 i = 0; i < L; ++i) out[static_cast<std::size_t>(i)] = v[static_cast<std::size_t>(i)] != 0;
   return out;
@@ -156,9 +154,7 @@ void parse_step3p7(Reader& r, ModelSpec& m) {
   std::vector<bool> sparse(static_cast<std::size_t>(L), true);
   if (r.has("mlp_layer_types")) {
     const auto t = r.string_array_or("mlp_layer_types");
-    if (static_cast<i64>(t.size()) < L)
-      r.fail("mlp_layer_types", "invalid", r.child_path("mlp_layer_types") + " has " + std::to_string(t.size()) +
-                                               " entries; expected one per layer (" + std::to_string(L) + ")");
+    config_check_per_layer(r, "mlp_layer_types", t.size(), L, PerLayer::AtLeast);
     for (i64 i = 0; i < L; ++i) sparse[static_cast<std::size_t>(i)] = t[static_cast<std::size_t>(i)] == "sparse";
   } else if (r.has("moe_layers_enum")) {
     const json* e = r.raw("moe_layers_enum");

@@ -303,10 +303,7 @@ void parse_granite_hybrid(Reader& r, ModelSpec& m, const FamilyTraits& /*t*/) {
 
   std::vector<std::string> types = r.string_array_or("layer_types");
   if (types.empty()) types.assign(static_cast<std::size_t>(L), "mamba");
-  if (static_cast<i64>(types.size()) != L)
-    throw InputError("model.invalid", r.child_path("layer_types"),
-                     r.child_path("layer_types") + " has " + std::to_string(types.size()) +
-                         " entries; expected one per layer (" + std::to_string(L) + ")");
+  config_check_per_layer(r, "layer_types", types.size(), L, PerLayer::Exactly);
   // Every layer: a MoE block (when num_local_experts > 0) beside a shared gated MLP of shared_intermediate_size.
   FfnSpec ffn;
   const i64 experts = r.nonneg_int_or("num_local_experts", 8);

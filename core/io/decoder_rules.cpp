@@ -14,10 +14,7 @@ std::vector<i64> per_layer_ints(Reader& r, const std::string& key, i64 L) {
   const json* v = r.raw(key);
   if (v && v->is_array()) {
     auto values = r.int_array_or(key);
-    if (static_cast<i64>(values.size()) != L)
-      throw InputError("model.invalid", r.child_path(key),
-                       r.child_path(key) + " has " + std::to_string(values.size()) + " entries; expected one per layer (" +
-                           std::to_string(L) + ") or a single integer");
+    config_check_per_layer(r, key, values.size(), L, PerLayer::Exactly, " or a single integer");
     for (std::size_t i = 0; i < values.size(); ++i)
       if (values[i] <= 0)
         throw InputError("model.out_of_range", r.child_path(key) + "/" + std::to_string(i),
@@ -92,10 +89,7 @@ i64 rotary_dims(Reader& r, i64 head_dim) {
 
 std::vector<i64> no_rope_flags(Reader& r, i64 L) {
   auto flags = r.int_array_or("no_rope_layers");
-  if (!flags.empty() && static_cast<i64>(flags.size()) != L)
-    throw InputError("model.invalid", r.child_path("no_rope_layers"),
-                     r.child_path("no_rope_layers") + " has " + std::to_string(flags.size()) + " entries; expected one per layer (" +
-                         std::to_string(L) + ")");
+  if (!flags.empty()) config_check_per_layer(r, "no_rope_layers", flags.size(), L, PerLayer::Exactly);
   return flags;
 }
 
@@ -107,8 +101,7 @@ std::vector<bool> read_rope_per_layer(Reader& r, i64 L, bool& listed) {
     listed = true;
     if (!thetas->is_array())
       throw InputError("model.wrong_type", at, at + " holds " + describe(*thetas) + "; expected a list of RoPE bases, one per layer (0: no RoPE)");
-    if (static_cast<i64>(thetas->size()) != L)
-      throw InputError("model.invalid", at, at + " has " + std::to_string(thetas->size()) + " entries; expected one per layer (" + std::to_string(L) + ")");
+    config_check_per_layer(r, "layer_rope_theta", thetas->size(), L, PerLayer::Exactly);
     for (std::size_t i = 0; i < thetas->size(); ++i) {
       const json& v = (*thetas)[i];
       if (!v.is_number() || !(v.get<double>() >= 0) || !std::isfinite(v.get<double>()))

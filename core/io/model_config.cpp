@@ -116,11 +116,7 @@ i64 layer_count(Reader& r, const std::string& key) { return config_layer_count(r
 std::vector<LayerKind> read_layer_types(Reader& r, i64 n_layers, const std::vector<LayerKind>& fallback) {
   auto types = r.string_array_or("layer_types");
   if (types.empty()) return fallback;
-  if (static_cast<i64>(types.size()) != n_layers) {
-    throw InputError("model.invalid", r.child_path("layer_types"),
-                     r.child_path("layer_types") + " has " + std::to_string(types.size()) +
-                         " entries; expected one per layer (" + std::to_string(n_layers) + ")");
-  }
+  config_check_per_layer(r, "layer_types", types.size(), n_layers, PerLayer::Exactly);
   std::vector<LayerKind> out;
   for (std::size_t i = 0; i < types.size(); ++i) {
     const auto& t = types[i];

@@ -2669,3 +2669,54 @@ TEST_CASE("Kimi K2.5: MoonViT and its patch merger counted beside DeepSeek-V3's 
   // 1820 px: 65 x 65 tokens.
   CHECK(plan_image(m.vision, ImageSize{8000, 8000}).merged == 65 * 65);
 }
+
+// Every reader's per-layer list checks its length the same way (config_common.cpp, config_check_per_layer): a list
+// of the wrong length is refused as "model.invalid", naming the list, its length and the layer count. Lists that may
+// also cover MTP layers take more entries than layers (the first L read); the others take exactly one a layer.
+// The configs are the presets' (presets/models), with one list cut or lengthened by one entry.
+TEST_CASE("Per-layer lists of the wrong length are refused the same way in every reader", "[families]") {
+  struct Case {
+    const char* preset;
+    const char* key;
+    bool in_text_config;
+    bool longer_accepted;
+    const char* alternative;
+  };
+  for (const Case& c : {Case{"laguna-xs.2", "num_attention_heads_per_layer", false, true, ""},
+                        Case{"mimo-v2.5", "hybrid_layer_pattern", false, true, ""},
+                        Case{"mimo-v2.5", "moe_layer_freq", false, true, ""},
+                        Case{"k-exaone-236b-a23b", "mlp_layer_types", false, true, ""},
+                        Case{"minimax-m1", "attn_type_list", false, false, ""},
+                        Case{"gpt-oss-20b", "layer_types", false, false, ""},
+                        Case{"granite-swash-2b", "layer_types", false, false, ""},
+                        Case{"gemma-4-31b", "layer_types", true, false, ""},
+                        Case{"gemma-3n-e4b-text", "intermediate_size", true, false, " or a single number"},
+                        Case{"qwen3.5-27b", "layer_types", true, false, ""}}) {
+    INFO(c.preset << " " << c.key);
+    const json base = find_model_preset(c.preset)->config;
+    const json& holder = c.in_text_config ? base.at("text_config") : base;
+    const json list = holder.at(c.key);
+    const std::size_t L = static_cast<std::size_t>(holder.at("num_hidden_layers").get<long long>());
+    REQUIRE(list.size() == L);
+    const std::string path = std::string("/model/") + (c.in_text_config ? "text_config/" : "") + c.key;
+    const auto with = [&](std::size_t n) {
+      json cfg = base;
+      json& h = c.in_text_config ? cfg["text_config"] : cfg;
+      json l = json::array();
+      for (std::size_t i = 0; i < n; ++i) l.push_back(list[std::min(i, L - 1)]);
+      h[c.key] = l;
+      return cfg;
+    };
+    const InputError shorter = error_of(with(L - 1));
+    CHECK(std::string(shorter.code()) == "model.invalid");
+    CHECK(std::string(shorter.path()) == path);
+    CHECK(std::string(shorter.what()) ==
+          path + " has " + std::to_string(L - 1) + " entries; expected one per layer (" + std::to_string(L) + ")" + c.alternative);
+    if (c.longer_accepted) {
+      CHECK(count_params(parse(with(L + 1))).total == count_params(parse(base)).total);
+    } else {
+      CHECK(std::string(error_of(with(L + 1)).what()) ==
+            path + " has " + std::to_string(L + 1) + " entries; expected one per layer (" + std::to_string(L) + ")" + c.alternative);
+    }
+  }
+}
