@@ -36,6 +36,7 @@ const CHECKS = [
   ['docs/testing.md', /against (\d+) public measurements/g, 'measurements'],
   ['docs/testing.md', /`tests\/bad_inputs\/\*\.json`, (\d+) cases/g, 'badInputs'],
   ['docs/testing.md', /(\w+) libFuzzer targets/g, 'fuzzTargets'],
+  ['README.md', /, (\w+) fuzz targets\)/g, 'fuzzTargets'],
   ['package.json', /"version": "([0-9.]+)"/g, 'version'],
 ];
 
