@@ -633,10 +633,13 @@ void parse_deepseek(Ctx& c, bool native, const FamilyTraits& t) {
     moe.score_correction_bias = r.string_or("score_func", "softmax") == "sigmoid";
     // DeepSeek's inference code (model.py, kernel.py) stores every Linear in fp8 with one scale per 128 x 128
     // block when dtype is "fp8", the embedding, the head and the gate in bf16: what quantization_config says of
-    // the Hugging Face checkpoint.
+    // the Hugging Face checkpoint, activation_scheme "dynamic" included. Both files describe one checkpoint, so they
+    // declare the same activations: fp8 GEMMs (act_quant per 128-wide group, then fp8_gemm) where the device and the
+    // runtime have them, bf16 after dequantizing elsewhere (request.cpp decides, for either file alike).
     if (r.string_or("dtype", "bf16") == "fp8") {
       m.declared_quant = "fp8";
       m.declared_weights = "fp8_block128";
+      m.declared_activations = "fp8";
     }
   } else {
     moe.score_correction_bias = r.string_or("topk_method", routing_bias ? "noaux_tc" : "greedy") == "noaux_tc";

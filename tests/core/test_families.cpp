@@ -93,6 +93,24 @@ TEST_CASE("DeepSeek's own schema with dtype fp8 stores fp8 weights, as the Huggi
   CHECK(a["workload"]["precision"]["by_class"]["experts"]["dtype"] == "fp8_block128");
   CHECK(a["workload"]["precision"]["by_class"]["embedding"]["dtype"] == "bf16");
   CHECK(a["memory"]["weights_bytes"] == b["memory"]["weights_bytes"]);
+  // One checkpoint, two files: the Hugging Face config's activation_scheme "dynamic" and DeepSeek's dtype "fp8" (its
+  // act_quant + fp8_gemm) both declare fp8 activations, so 8x H200 forecast them alike under any runtime (audit G,
+  // finding 7: the native file was forecast W8A16, TTFT 0.249 s against the config's 0.230 s).
+  CHECK(native.declared_activations == "fp8");
+  CHECK(native.declared_activations == hf.declared_activations);
+  for (const char* runtime : {"vllm", "llama.cpp-cuda"}) {
+    const json on = {{"system", "hgx-h200"}, {"runtime", runtime},
+                      {"workload", {{"batch", 4}, {"prompt", 2048}, {"gen", 64}}}};
+    json ra = on, rb = on;
+    ra["model"] = "deepseek-v3-native";
+    rb["model"] = "deepseek-v3";
+    const json x = api_value("analyze", ra);
+    const json y = api_value("analyze", rb);
+    INFO(runtime);
+    CHECK(x["workload"]["precision"]["activations"] == y["workload"]["precision"]["activations"]);
+    CHECK(x["ttft_s"].get<double>() == y["ttft_s"].get<double>());
+    CHECK(x["e2e_s"].get<double>() == y["e2e_s"].get<double>());
+  }
 }
 
 TEST_CASE("JSON as Python writes it: NaN and Infinity where nothing is computed, refused by name where a number is", "[families][json]") {
