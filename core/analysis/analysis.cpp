@@ -50,7 +50,7 @@ void footprint(Analysis& a, const Workload& w) {
                     static_cast<double>(P.experts_routed) * bytes_of(WeightClass::Experts) +
                     static_cast<double>(P.router) * bytes_of(WeightClass::Router) +
                     static_cast<double>(P.vision + P.audio) * bytes_of(WeightClass::Vision) +
-                    static_cast<double>(P.norms) * s.precision.activations.bits_per_element / 8;
+                    static_cast<double>(P.norms) * s.activation_bytes();
   for (const auto& r : w.requests) {
     a.batch_requests += static_cast<double>(r.count);
     const double end_ctx = static_cast<double>(r.cached + r.input + std::max<i64>(w.gen_tokens - 1, 0));
@@ -73,7 +73,7 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
   ComputeBufferShape& s = a.compute_buffer_shape;
   s.flash = w.settings.attention == AttnImpl::Fused;
   // The score matrix held is the one the attention operators move (ops/attention.cpp): one type for both.
-  s.score_bytes = w.settings.score_bytes > 0 ? w.settings.score_bytes : w.settings.precision.activations.bits_per_element / 8;
+  s.score_bytes = w.settings.score_bytes > 0 ? w.settings.score_bytes : w.settings.activation_bytes();
   s.ubatch = static_cast<double>(w.ubatch > 0 ? w.ubatch : w.runtime->prompt_micro_batch);
   const bool logits = model.has_head || w.host_head_bytes > 0;  // the output layer here, or run here from the host
   s.vocab = logits ? static_cast<double>(model.vocab) : 0;
@@ -101,11 +101,13 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
   // A layer's other operators, per token of one micro-batch: F32 where the step's tensors are in the activations'
   // type; an elementwise operator (a norm, an activation) writes over its input, so only its larger side is held.
   const i64 ub = std::max<i64>(1, static_cast<i64>(std::min(s.ubatch, ggml_context_cells(a.compute_buffer_cells, s.flash))));
-  const double f32 = 32.0 / std::max(1.0, w.settings.precision.activations.bits_per_element);
+  const double f32 = 4.0 / w.settings.activation_bytes();
   double layer = 0;
   for (const auto& op : step_ops(model, a.groups, {Request{0, ub, 1}}, w.settings)) {
     if (op.count <= 0 || op.cls == OpClass::Attention) continue;
-    const double rd = op.act_read_bytes / static_cast<double>(op.count), wr = op.act_write_bytes / static_cast<double>(op.count);
+    // A GEMM reads its input in the compute type (StepSettings::gemm_input_bytes); ggml holds it as the rest.
+    const double in = op.cls == OpClass::GEMM ? w.settings.activation_bytes() / w.settings.gemm_input_bytes() : 1;
+    const double rd = in * op.act_read_bytes / static_cast<double>(op.count), wr = op.act_write_bytes / static_cast<double>(op.count);
     layer = std::max(layer, op.cls == OpClass::Elementwise ? std::max(rd, wr) : rd + wr);
   }
   s.layer_per_token = layer * f32 / static_cast<double>(ub) + s.hidden * 4;  // the residual beside it
@@ -159,7 +161,7 @@ std::vector<std::vector<Request>> first_steps(Analysis& a, const ModelSpec& mode
     // Adapters kept apart from the weights (unmerged, or merged at every call) are memory too, in the activations'
     // type; merged once, they are the weights.
     if (s.lora.mode != LoraMode::Merged) {
-      a.lora_adapter_bytes = lora.adapter_elements * s.precision.activations.bits_per_element / 8;
+      a.lora_adapter_bytes = lora.adapter_elements * s.activation_bytes();
       a.weights_bytes += a.lora_adapter_bytes;
     }
   }

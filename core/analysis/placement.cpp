@@ -45,7 +45,7 @@ double image_kv_bytes_per_request(const std::vector<LayerGroup>& groups, const S
 }
 
 double state_bytes_per_request(const std::vector<LayerGroup>& groups, const StepSettings& s) {
-  const double ab = s.precision.activations.bits_per_element / 8;
+  const double ab = s.activation_bytes();
   double bytes = image_kv_bytes_per_request(groups, s);
   for (const auto& g : groups) bytes += static_cast<double>(g.count) * recurrent_state_bytes(g.spec.recurrent, ab);
   return bytes;

@@ -27,7 +27,7 @@ Op& Builder::gemm(const std::string& name, const std::string& group, i64 count, 
   op.gemm_m = weights_touched > 0 ? M / weights_touched : M;  // routed experts: the tokens each touched expert sees
   op.gemm_k = K;
   op.gemm_n = N;
-  op.act_read_bytes = c * M * K * ab;
+  op.act_read_bytes = c * M * K * gb;
   op.act_write_bytes = c * M * N * ab;
   if (M > 0 && needs_dequant(w, s.precision.activations)) op.dequant_flops = c * weights_touched * 2 * K * N;
   // LoRA on the attention and MLP projections (not the router, experts, embedding or LM head).

@@ -13,7 +13,8 @@ struct Builder {
   const ModelSpec& m;
   const StepSettings& s;
   std::vector<Op>& out;
-  double ab, kb;  // bytes per element of activations and KV (weights: per class, in gemm)
+  double ab, kb;  // bytes per element of stored activations and KV (weights: per class, in gemm)
+  double gb;      // bytes per element of a GEMM's input (StepSettings::gemm_input_bytes)
   ComputeType compute;
   WeightClass wclass = WeightClass::Attention;  // class of the GEMMs being added
 

@@ -25,6 +25,7 @@ const std::vector<Convention>& all_conventions() {
     life.lm_head_all_tokens = true;
     life.embedding_whole_table = true;
     life.split_rope_and_cache_write = true;
+    life.activations_stored_in_compute_type = true;
     life.softmax_flops_per_score = 6;
     life.score_scale_flops = 1;
     life.silu_flops_per_element = 2;  // piecewise-linear non-linearity: 2 ops per element

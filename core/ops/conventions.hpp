@@ -29,6 +29,9 @@ struct Convention {
   double gate_mul_flops_per_element = 1;
   MoeTraffic moe = MoeTraffic::Expected;
   bool split_rope_and_cache_write = false;  // LIFE: RoPE on q and k, and the cache write of k and v, as 2 kernels each
+  // LIFE: the tensors between operators are held in the GEMMs' compute type (int8 under QuaRot); otherwise in 16 bits
+  // (StepSettings::activation_bytes).
+  bool activations_stored_in_compute_type = false;
 };
 
 // Throws InputError("workload.unknown_convention") listing the names when `name` is unknown.

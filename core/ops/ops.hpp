@@ -89,6 +89,19 @@ struct StepSettings {
   // Image tokens every sequence's cross-attention layers attend (Llama 3.2 Vision: cross_attention_tokens of the
   // images); 0: no images, and those layers are skipped.
   i64 cross_tokens = 0;
+
+  // Bytes per element of the tensors between operators: the residual stream, norms' and activations' outputs,
+  // attention's inputs and outputs, recurrent states, norm weights, LoRA adapters. Runtimes that compute GEMMs in 8
+  // or 4 bits keep these in 16 bits: the GEMM's input is quantized as it is written (vLLM's and SGLang's
+  // Fp8LinearMethod quantize per token or per 128-wide group, TensorRT-LLM's FP8 and NVFP4 recipes fuse the quantizer
+  // into the norm or the activation) and its output leaves the GEMM's epilogue in 16 bits. fp32 stays 4 bytes.
+  // LIFE's convention holds them in the compute type (docs/formulas.md, "Activation storage").
+  double activation_bytes() const {
+    const double bits = precision.activations.bits_per_element;
+    return (convention.activations_stored_in_compute_type ? bits : std::max(bits, 16.0)) / 8;
+  }
+  // Bytes per element of a GEMM's input: the compute type (its producer wrote it quantized).
+  double gemm_input_bytes() const { return precision.activations.bits_per_element / 8; }
 };
 
 struct Op {

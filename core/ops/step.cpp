@@ -132,7 +132,7 @@ std::vector<Op> step_ops(const ModelSpec& m, const std::vector<LayerGroup>& grou
                          const StepSettings& s) {
   std::vector<Op> out;
   out.reserve(groups.size() * 20 + 4);
-  Builder b{m, s, out, s.precision.activations.bits_per_element / 8, s.precision.kv.bits_per_element / 8,
+  Builder b{m, s, out, s.activation_bytes(), s.precision.kv.bits_per_element / 8, s.gemm_input_bytes(),
             s.precision.activations.native};
   const Convention& conv = s.convention;
   const double T = shape.tokens, logit_rows = shape.logit_rows;  // new tokens in the step; rows the LM head computes

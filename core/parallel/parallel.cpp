@@ -139,8 +139,8 @@ Group group_of(int n, const System& sys, const std::string& path, const std::str
 }
 
 double comm_bytes_per_element(const Workload& w) {
-  // GEMM outputs are reduced in 16 bits even when the GEMMs read 8-bit activations.
-  return std::max(w.settings.precision.activations.bits_per_element / 8, 2.0);
+  // GEMM outputs are reduced as they are stored: 16 bits even when the GEMMs read 8-bit activations.
+  return w.settings.activation_bytes();
 }
 
 struct CommContext {

@@ -115,6 +115,20 @@ TEST_CASE("DeepSeek-V3, one MoE layer: MLA expanded in prefill, absorbed in deco
   CHECK(qa.dequant_flops / 58 == 2 * h * ql);
   CHECK(qa.flops / 58 == 2 * h * ql + 2 * h * ql);
   CHECK(find_op(w8a16, "q_absorb (W_UK)", G).dequant_flops / 58 == 2 * nh * nope * kvl);
+  // W8A8 keeps the tensors between operators in 16 bits (audit G, finding 4): a norm moves what it moves under W8A16,
+  // a GEMM reads its input in fp8 and writes bf16. LIFE's convention holds every tensor in the compute type.
+  const auto pre16 = step_ops(m, groups, {{0, 1024, 1}}, settings("infercast", "fp8"));
+  CHECK(find_op(pre, "q_a_norm", G).act_read_bytes == find_op(pre16, "q_a_norm", G).act_read_bytes);
+  CHECK(find_op(pre, "q_a_norm", G).act_read_bytes / 58 == T * ql * 2);
+  CHECK(find_op(pre, "q_a_norm", G).weight_bytes / 58 == ql * 2);
+  CHECK(find_op(pre, "q_a_proj", G).act_read_bytes / 58 == T * h * 1);
+  CHECK(find_op(pre16, "q_a_proj", G).act_read_bytes / 58 == T * h * 2);
+  CHECK(find_op(pre, "q_a_proj", G).act_write_bytes / 58 == T * ql * 2);
+  auto life = settings("life", "fp8");
+  life.precision.activations = *find_dtype("fp8");
+  const auto pre_life = step_ops(m, groups, {{0, 1024, 1}}, life);
+  CHECK(find_op(pre_life, "q_a_norm", G).act_read_bytes / 58 == T * ql * 1);
+  CHECK(find_op(pre_life, "q_a_proj", G).act_write_bytes / 58 == T * ql * 1);
 }
 
 // vLLM's and SGLang's MLA backends split a batch that mixes decode and prefill: the decode tokens run absorbed over
