@@ -61,9 +61,12 @@ void footprint(Analysis& a, const Workload& w) {
   a.state_bytes = a.batch_requests * state_bytes_per_request(a.groups, s);
   a.image_kv_bytes = a.batch_requests * image_kv_bytes_per_request(a.groups, s);
   a.kv_cache_bytes += a.state_bytes;
-  for (const auto& g : a.groups)
+  for (const auto& g : a.groups) {
     a.kv_bytes_per_token += static_cast<double>(g.count) *
                             (kv_bytes_per_token_layer(g.spec.attn, kb) + compressed_kv_bytes_per_token(g.spec.attn, kb));
+    a.kv_bytes_per_token_past_windows +=
+        static_cast<double>(g.count) * kv_bytes_per_token_past_windows(g.spec.attn, kb, a.window_kv_full);
+  }
 }
 
 // llama.cpp holds its compute buffer whatever a step needs: the graph of one micro-batch of n_ubatch tokens over the

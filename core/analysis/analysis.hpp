@@ -95,6 +95,9 @@ struct Analysis {
   // Memory
   double weights_bytes = 0;
   double kv_bytes_per_token = 0;   // summed over layers, one token, before windows bound it
+  // What one more token adds past every window and chunk: the layers whose cache grows with the context (windowed
+  // layers too where the runtime holds them in full). The pool's capacity in tokens and its growth are in these.
+  double kv_bytes_per_token_past_windows = 0;
   double kv_cache_bytes = 0;       // at the end of the workload, windows and chunks honored; the state included
   double state_bytes = 0;          // of which the constant state per sequence (all requests): recurrent layers' and
   double image_kv_bytes = 0;       // of that, cross-attention layers' keys and values of the images

@@ -150,6 +150,7 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   c.has_hardware = true;
   c.weights_bytes = d.weights_bytes;
   c.kv_bytes_per_token = d.kv_bytes_per_token + h.kv_bytes_per_token;
+  c.kv_bytes_per_token_past_windows = d.kv_bytes_per_token_past_windows + h.kv_bytes_per_token_past_windows;
   c.kv_cache_bytes = d.kv_cache_bytes;
   c.activation_peak_bytes = d.activation_peak_bytes;
   c.compute_buffer_bytes = d.compute_buffer_bytes;  // the device's (the host's is in its own part)

@@ -123,6 +123,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   out.end_object();
   out.key("memory").begin_object().field("weights_bytes", a.weights_bytes).field("kv_cache_bytes", a.kv_cache_bytes);
   out.field("state_bytes", a.state_bytes).field("image_kv_bytes", a.image_kv_bytes).field("kv_bytes_per_token", a.kv_bytes_per_token);
+  out.field("kv_bytes_per_token_past_windows", a.kv_bytes_per_token_past_windows);
   out.field("activation_peak_bytes", a.activation_peak_bytes).field("required_bytes", a.memory_required_bytes);
   // An engine that reserves its activations at start (llama.cpp's compute buffer): activation_peak_bytes is that.
   if (a.compute_buffer_bytes > 0) out.field("compute_buffer_bytes", a.compute_buffer_bytes);

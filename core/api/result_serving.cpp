@@ -70,6 +70,7 @@ json serving_memory_json(const ServingMemory& m) {
           {"device_reserve_bytes", m.device_reserve_bytes},
           {"kv_bytes", m.kv_bytes},
           {"kv_bytes_per_token", m.kv_bytes_per_token},
+          {"kv_bytes_per_token_past_windows", m.kv_bytes_per_token_past_windows},
           {"kv_tokens", m.kv_tokens}};
 }
 

@@ -94,6 +94,11 @@ double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_i
   return ctx;
 }
 
+double kv_bytes_per_token_past_windows(const AttentionSpec& a, double kvb, bool window_held_in_full) {
+  const bool grows = a.window > 0 ? window_held_in_full : a.chunk <= 0;
+  return (grows ? kv_bytes_per_token_layer(a, kvb) : 0) + compressed_kv_bytes_per_token(a, kvb);
+}
+
 double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal) {
   if (input <= 0) return 0;
   if (!causal) return input * attention_keys_read(a, cached, input);

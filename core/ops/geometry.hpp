@@ -38,6 +38,9 @@ double recurrent_state_bytes(const RecurrentSpec& r, double act_bytes_per_elemen
 // Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it; a window does not where the
 // runtime holds windowed layers in full, runtime/runtime.hpp window_kv_held_in_full).
 double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_in_full = false);
+// The cache bytes one more token adds to a layer once the context is past its window or chunk: the token's bytes
+// where nothing bounds the layer's cache (kv_tokens_resident grows with ctx), and its pooled share (DeepSeek-V4).
+double kv_bytes_per_token_past_windows(const AttentionSpec& a, double kv_bytes_per_element, bool window_held_in_full = false);
 // (query, key) pairs of `input` new tokens after `cached` ones, honoring causality, windows and chunks.
 double attention_pairs(const AttentionSpec& a, double cached, double input, bool causal);
 // Distinct cached keys the step reads for one request.

@@ -47,8 +47,14 @@ struct ServingMemory {
   double reserve_bytes = 0;     // kept out by the runtime (SGLang's reserve)
   double device_reserve_bytes = 0;  // kept by the driver and OS (HardwareSpec::reserve_bytes)
   double kv_bytes = 0;          // the KV cache's pool
-  double kv_bytes_per_token = 0;
-  double kv_tokens = 0;         // tokens the pool holds (full-attention layers; windows hold fewer)
+  double kv_bytes_per_token = 0;               // every layer's, before windows bound them
+  double kv_bytes_per_token_past_windows = 0;  // the layers that keep growing (Analysis::kv_bytes_per_token_past_windows)
+  // What the pool's tokens are counted in: past the windows, or every layer's where every layer is bounded (a model
+  // of sliding windows only still fills its pool token by token up to them).
+  double pool_bytes_per_token() const {
+    return kv_bytes_per_token_past_windows > 0 ? kv_bytes_per_token_past_windows : kv_bytes_per_token;
+  }
+  double kv_tokens = 0;  // tokens the pool holds past the windows (full-attention layers; windows hold fewer)
   double max_concurrency = 0;   // requests of the mean length the pool holds at once
   double kv_peak_fraction = 0;  // simulation: the fullest the pool got
   double kv_mean_fraction = 0;  // simulation: time-averaged use of the pool

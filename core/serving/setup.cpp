@@ -107,14 +107,25 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     // LogitsProcessor.use_all_gather).
     mem.activation_bytes = profile_activation_bytes(L, a.activation_peak_bytes, st.model.has_head, static_cast<double>(m.vocab));
     mem.kv_bytes_per_token = a.kv_bytes_per_token;
+    mem.kv_bytes_per_token_past_windows = a.kv_bytes_per_token_past_windows;
     mem.device_reserve_bytes = hw.reserve_bytes;
     if (a.compute_buffer_bytes > 0 && a.kv_bytes_per_token > 0) {
       // llama.cpp reserves its compute buffer for its whole cache (n_ctx: the pool's cells, over its slots), and the
       // buffer grows with the cells without flash attention: the largest pool that leaves room for its own buffer.
+      // Its windowed layers hold their own cache of window x slots + ubatch cells (llama-kv-cache-iswa.cpp), not n_ctx.
       const double seqs = static_cast<double>(std::max<long long>(1, L.max_num_seqs));
       const auto buffer = [&](double cells) { return compute_buffer_bytes(a.compute_buffer_shape, cells, seqs); };
+      const double kb = w.settings.precision.kv.bits_per_element / 8;
+      double windowed = 0;  // per token: the layers with a window cache of their own
+      if (!a.window_kv_full)
+        for (const auto& g : a.groups)
+          if (g.spec.has_attention && ggml_windowed(g.spec.attn))
+            windowed += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
+      if (windowed >= a.kv_bytes_per_token) windowed = 0;  // every layer windowed: the cells bound them all
       const auto holds = [&](double cells) {
-        return cells * a.kv_bytes_per_token <= memory_budget(L, hw, mem.weights_bytes, buffer(cells)).kv_bytes;
+        const double windows = windowed > 0 ? ggml_window_kv_bytes(a.groups, kb, a.compute_buffer_shape, cells, seqs) : 0;
+        return cells * (a.kv_bytes_per_token - windowed) + windows <=
+               memory_budget(L, hw, mem.weights_bytes, buffer(cells)).kv_bytes;
       };
       mem.activation_bytes = buffer(largest_where(holds, 1e10));
     }
@@ -122,7 +133,7 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     mem.usable_bytes = budget.usable_bytes;
     mem.kv_bytes = budget.kv_bytes;
     mem.reserve_bytes = budget.reserve_bytes;
-    const double ratio = mem.kv_bytes_per_token > 0 ? mem.kv_bytes / mem.kv_bytes_per_token : mem.kv_bytes;
+    const double ratio = mem.pool_bytes_per_token() > 0 ? mem.kv_bytes / mem.pool_bytes_per_token() : mem.kv_bytes;
     if (best_ratio < 0 || ratio < best_ratio) {
       best_ratio = ratio;
       s.memory = mem;
@@ -130,7 +141,7 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     }
   }
   ServingMemory& mem = s.memory;
-  mem.kv_tokens = mem.kv_bytes_per_token > 0 ? std::max(0.0, mem.kv_bytes) / mem.kv_bytes_per_token : 0;
+  mem.kv_tokens = mem.pool_bytes_per_token() > 0 ? std::max(0.0, mem.kv_bytes) / mem.pool_bytes_per_token() : 0;
   // A sequence cap the runtime derives from its pool (SGLang: pool tokens / context length x 512 within [2048, 4096],
   // at most half the pool's tokens), where neither the runtime nor the request sets one.
   const SchedulerSpec::PoolSeqs& ps = s.limits.pool_seqs;

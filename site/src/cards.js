@@ -2,7 +2,7 @@
 // and its worked explanation (explain.js, by the same id). A new card is one entry here.
 import { setProp, setText } from './dom.js';
 import { CARD_EXPLAINERS } from './explain.js';
-import { bytes, count, rate, seconds, si } from './format.js';
+import { bytes, count, kvPerToken, rate, seconds, si } from './format.js';
 
 const one = (r) => Boolean(r.hardware) && !r.parallel;  // one device
 const plan = (r) => Boolean(r.parallel);
@@ -112,7 +112,7 @@ export const CARDS = [
   { id: 'prefill_flops', label: 'Prefill FLOPs', show: () => true, value: (r) => si(r.prefill.flops, 'FLOP'), sub: (r) => `${bytes(r.prefill.bytes)} moved` },
   { id: 'decode_flops', label: 'Decode FLOPs / token', show: () => true, value: (r) => si(r.decode.flops_per_token, 'FLOP'), sub: (r) => `${bytes(r.decode.bytes)} moved per step` },
   { id: 'kv', label: 'KV cache', show: () => true, value: (r) => bytes(r.memory.kv_cache_bytes),
-    sub: (r) => `${bytes(r.memory.kv_bytes_per_token)} per token (before windows)${stateNote(r.memory)}` },
+    sub: (r) => `${kvPerToken(r.memory)}${stateNote(r.memory)}` },
   { id: 'images', label: 'Image tokens', show: (r) => r.workload.image_tokens > 0, value: (r) => count(r.workload.image_tokens),
     sub: (r) => `${r.workload.images.length} image(s) in each prompt, ${r.model.vision_encoder} encoder` },
 ];

@@ -1,7 +1,7 @@
 // "Where does this number come from": for a card or an operator cell, the formula, the same formula with this
 // scenario's values put in, and the convention used. Every result shown is the core's (no formula is redone
 // here); the browser tests redo the arithmetic from the inputs shown and check it lands on those results.
-import { bytes, count, seconds, si, tierCapacity } from './format.js';
+import { bytes, count, kvPerToken, seconds, si, tierCapacity } from './format.js';
 
 const gbps = (bps) => `${(bps / 1e9).toLocaleString('en-US', { maximumFractionDigits: 1 })} GB/s`;
 const tflops = (f) => `${(f / 1e12).toLocaleString('en-US', { maximumFractionDigits: 1 })} TFLOP/s`;
@@ -133,7 +133,7 @@ export const CARD_EXPLAINERS = {
     const m = r.memory;
     const w = r.workload;
     return { title: 'KV cache', convention: convention(r), formula: 'KV bytes per token = sum over layers of (K + V widths, or the MLA latent) x bytes per element; x each request\'s context, sliding windows and chunks capped',
-      lines: [`${bytes(m.kv_bytes_per_token)} per token (before windows)`, `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`,
+      lines: [kvPerToken(m), `requests: ${w.requests.map((q) => `${count(q.count)} x (${count(q.cached)} cached + ${count(q.input)} new + ${count(w.gen)} generated)`).join(', ')}`, `at the end: ${bytes(m.kv_cache_bytes)}`,
         ...(m.state_bytes - (m.image_kv_bytes ?? 0) > 0 ? [`of which ${bytes(m.state_bytes - (m.image_kv_bytes ?? 0))} is the recurrent state of linear-attention and state-space layers: constant per sequence, whatever the context`] : []),
         ...(m.image_kv_bytes > 0 ? [`of which ${bytes(m.image_kv_bytes)} is the cross-attention layers' keys and values of each prompt's image tokens: computed once in its prefill, constant per sequence`] : [])] };
   },

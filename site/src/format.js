@@ -26,6 +26,13 @@ export function bytes(value) {
   return `${p === 0 ? x.toFixed(0) : x.toFixed(2)} ${units[p]}`;
 }
 
+// The KV cache's bytes per token in every layer and, where sliding windows or chunks bound some layers, what one
+// more token adds past them (the memory block of an analysis).
+export function kvPerToken(m) {
+  const past = m.kv_bytes_per_token_past_windows;
+  return `${bytes(m.kv_bytes_per_token)} per token` + (past !== undefined && past !== m.kv_bytes_per_token ? `, ${bytes(past)} past the windows` : '');
+}
+
 // A memory tier's capacity in bytes, and as its document states it: capacity_GiB (DRAM, HBM and SRAM are sold in
 // binary units: a "80 GB" H100 holds 80 GiB) or capacity_GB (flash, decimal).
 export function tierBytes(t) {

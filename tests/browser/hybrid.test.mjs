@@ -73,10 +73,26 @@ test('a hybrid model\'s KV card names the recurrent state it holds, as the CLI r
   const native = analyze('--model', 'qwen3-next-80b-a3b', '--hardware', 'nvidia-h100-sxm', '--prompt', '32768', '--gen', '1');
   assert.ok(native.memory.state_bytes > 0);
   assert.equal(await cardValue(page, 'KV cache'), bytes(native.memory.kv_cache_bytes));
-  assert.equal(await cardSub(page, 'KV cache'), `${bytes(native.memory.kv_bytes_per_token)} per token (before windows); ${bytes(native.memory.state_bytes)} of it recurrent state`);
+  assert.equal(await cardSub(page, 'KV cache'), `${bytes(native.memory.kv_bytes_per_token)} per token; ${bytes(native.memory.state_bytes)} of it recurrent state`);
   await page.click('.card:has-text("KV cache")');
   await page.waitForSelector('#explain:not([hidden])');
   assert.match(await page.textContent('#explain-lines'), new RegExp(`of which ${bytes(native.memory.state_bytes).replace('.', '\\.')} is the recurrent state`));
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
+test('a sliding-window model\'s KV card gives the bytes a token adds past the windows, as the CLI reports them', async () => {
+  // Gemma-3-27B under vLLM: 62 layers x 8,192 B a token, of which the 10 global layers' 81,920 B keep growing past
+  // the 1,024-token windows (audit G, finding 3).
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=gemma-3-27b-it&hardware=nvidia-h100-sxm`);
+  await settled(page);
+  const native = analyze('--model', 'gemma-3-27b-it', '--hardware', 'nvidia-h100-sxm');
+  assert.equal(native.memory.kv_bytes_per_token, 507904);
+  assert.equal(native.memory.kv_bytes_per_token_past_windows, 81920);
+  assert.equal(await cardSub(page, 'KV cache'), '496.00 KiB per token, 80.00 KiB past the windows');
+  await page.click('.card:has-text("KV cache")');
+  await page.waitForSelector('#explain:not([hidden])');
+  assert.equal((await page.textContent('#explain-lines')).split('\n')[0], '496.00 KiB per token, 80.00 KiB past the windows');
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
@@ -93,7 +109,7 @@ test('Llama 3.2 Vision in the page: one prompt token an image, the images\' keys
   await page.waitForFunction((t) => [...document.querySelectorAll('.card')].some((c) => c.querySelector('.value').textContent === t), seconds(native.ttft_s));
   assert.equal(await cardValue(page, 'Time per output token'), seconds(native.decode.tpot_s));
   assert.equal(await cardSub(page, 'KV cache'),
-    `${bytes(native.memory.kv_bytes_per_token)} per token (before windows); ${bytes(native.memory.image_kv_bytes)} of it the images' keys and values`);
+    `${bytes(native.memory.kv_bytes_per_token)} per token; ${bytes(native.memory.image_kv_bytes)} of it the images' keys and values`);
   await page.click('.card:has-text("Image tokens")');
   await page.waitForSelector('#explain:not([hidden])');
   const lines = (await page.textContent('#explain-lines')).split('\n');

@@ -660,6 +660,35 @@ TEST_CASE("SGLang caches Gemma's sliding-window layers in full and vLLM keeps th
   CHECK(a["memory"]["kv_cache_bytes"].get<double>() == Approx(507904.0 * 17000));
 }
 
+// Audit G, finding 3: the pool's tokens were counted at every layer's bytes, windows or not: Gemma-3-27B under vLLM
+// showed a pool of kv_bytes / 507,904 tokens, where past the 1,024-token windows a token adds only the 10 global
+// layers' 10 x 16 x 256 x 2 = 81,920 bytes. The pool's tokens, SGLang's reserve for the tokens still to come and the
+// bottleneck stage are now in the bytes past the windows; where the runtime caches the windows in full they are
+// every layer's.
+TEST_CASE("the KV pool counts its tokens past the sliding windows", "[serving][memory][regression]") {
+  const ModelSpec m = test::preset_model("gemma-3-27b-it");
+  const ServingSetup v = serving_setup(m, runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(v.memory.kv_bytes_per_token == 507904);
+  CHECK(v.memory.kv_bytes_per_token_past_windows == 10 * 16 * 256 * 2);
+  CHECK(v.memory.kv_tokens == Approx(v.memory.kv_bytes / 81920.0));
+  const ServingSetup g = serving_setup(m, runtime_workload("sglang"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(g.memory.kv_bytes_per_token_past_windows == 507904);
+  CHECK(g.memory.kv_tokens == Approx(g.memory.kv_bytes / 507904.0));
+  // The analysis reports both; a model without windows has one figure.
+  const auto memory = [](const char* model, const char* runtime) {
+    return api_value("analyze", {{"model", model}, {"hardware", "nvidia-h100-sxm"}, {"runtime", runtime}})["memory"];
+  };
+  CHECK(memory("gemma-3-27b-it", "vllm")["kv_bytes_per_token"] == 507904);
+  CHECK(memory("gemma-3-27b-it", "vllm")["kv_bytes_per_token_past_windows"] == 81920);
+  CHECK(memory("gemma-3-27b-it", "sglang")["kv_bytes_per_token_past_windows"] == 507904);
+  const auto llama = memory("llama-3.1-8b", "vllm");
+  CHECK(llama["kv_bytes_per_token_past_windows"] == llama["kv_bytes_per_token"]);
+  // Sliding windows only (Mistral-7B-v0.1): nothing grows past them, and the pool still counts its tokens.
+  const ServingSetup w = serving_setup(test::preset_model("mistral-7b-v0.1"), runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(w.memory.kv_bytes_per_token_past_windows == 0);
+  CHECK(w.memory.kv_tokens == Approx(w.memory.kv_bytes / w.memory.kv_bytes_per_token));
+}
+
 // vLLM's memory profile ends with a sampler run over a full batch (gpu_model_runner.py profile_run ->
 // _dummy_sampler_run over min(max_num_batched_tokens, max_num_seqs) requests): bf16 logits, an fp32 copy and fp32
 // probabilities, 10 bytes per vocabulary entry. On an H100 (1,024 sequences) that is 1,024 x 128,256 x 10 bytes =
