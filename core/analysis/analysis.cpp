@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "analysis/steps.hpp"
 #include "runtime/memory_budget.hpp"
@@ -269,13 +270,14 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
   a.has_hardware = true;
   // The engine's profile step (a forward over its token budget, vLLM's sampler over a full batch), which its pool
   // leaves room for.
+  std::optional<SchedulerLimits> engine;
   if (has_fraction_pool(w.runtime)) {
-    const SchedulerLimits l = engine_limits(*hw, w);
+    const SchedulerLimits& l = engine.emplace(engine_limits(*hw, w));
     const double forward = profile_forward_bytes(model, a.groups, w.settings, l.token_budget);
     // A stage's vocabulary is its TP share; the sampler sees all of it.
     a.profile_activation_bytes = profile_activation_bytes(l, forward, model.has_head, static_cast<double>(model.vocab) * std::max(1, w.tp));
   }
-  const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8);
+  const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8, engine ? &*engine : nullptr);
   // The longest context memory holds, within the window the model was trained for (max_position_embeddings).
   a.max_context_memory = a.max_context;
   if (model.max_position > 0) a.max_context = std::min(a.max_context, static_cast<double>(model.max_position));

@@ -130,14 +130,14 @@ double runtime_first_tier_at(const Analysis& a, const SchedulerLimits& l, const 
 
 // The first tier's bytes the runtime lets the model use, where its engine sizes a KV pool from a memory fraction
 // (-1: no such budget; the driver's reserve alone applies).
-double runtime_first_tier(Analysis& a, const HardwareSpec& hw, const Workload& w) {
-  if (hw.tiers.empty() || !has_fraction_pool(w.runtime)) return -1;
-  const SchedulerLimits l = engine_limits(hw, w);
-  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, std::max(a.activation_peak_bytes, a.profile_activation_bytes));
+double runtime_first_tier(Analysis& a, const HardwareSpec& hw, const SchedulerLimits* engine) {
+  if (hw.tiers.empty() || !engine) return -1;
+  const double act = std::max(a.activation_peak_bytes, a.profile_activation_bytes);
+  const MemoryBudget b = memory_budget(*engine, hw, a.weights_bytes, act);
   a.runtime_budget = true;
   a.runtime_usable_bytes = b.usable_bytes;
   a.runtime_reserve_bytes = b.reserve_bytes;
-  return runtime_first_tier_at(a, l, hw, a.activation_peak_bytes);
+  return std::max(0.0, b.usable_bytes - (act - a.activation_peak_bytes));  // runtime_first_tier_at, at the step's own peak
 }
 
 std::string gib(double bytes) {
@@ -160,11 +160,11 @@ std::string runtime_budget_text(const Analysis& a, const RuntimeSpec& rt, const 
 
 // What is pinned goes to its tier first (then slower ones), the rest fastest tier first; weights, then the KV
 // cache, then activations. What is left after the slowest tier is counted there and the result does not fit.
-TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kb) {
+TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kb, const SchedulerLimits* engine) {
   check_pins(hw, w);
   // The driver and OS keep part of the first tier (HardwareSpec::reserve_bytes): the rest is what can be placed, or
   // the runtime's budget of it where the engine holds one.
-  const double budget = runtime_first_tier(a, hw, w);
+  const double budget = runtime_first_tier(a, hw, engine);
   const double device_usable = hw.tiers.empty() ? 0 : std::max(0.0, hw.tiers[0].capacity_bytes - hw.reserve_bytes);
   const double first_usable = budget >= 0 ? std::min(device_usable, budget) : device_usable;
   std::vector<double> free_bytes;
@@ -217,8 +217,7 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
   if (a.runtime_budget && a.memory_required_bytes > a.memory_capacity_bytes && a.memory_required_bytes <= device_usable)
     a.warnings.push_back({"memory.runtime_budget", "/memory_fraction", runtime_budget_text(a, *w.runtime, hw)});
   a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= first_usable;
-  const SchedulerLimits l = budget >= 0 ? engine_limits(hw, w) : SchedulerLimits{};
-  limits(a, kb, [&](double peak) { return budget >= 0 ? runtime_first_tier_at(a, l, hw, peak) : -1.0; }, device_usable);
+  limits(a, kb, [&](double peak) { return budget >= 0 ? runtime_first_tier_at(a, *engine, hw, peak) : -1.0; }, device_usable);
   return inv;
 }
 

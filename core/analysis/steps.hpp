@@ -96,7 +96,10 @@ double image_kv_bytes_per_request(const std::vector<LayerGroup>& groups, const S
 
 // Places the weights, the KV cache and the activations in the device's tiers (pinned items first) and fills the
 // placement, fit, capacity and the largest batch and context that fit. Returns the seconds per byte of each.
-TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kv_bytes_per_element);
+// `engine`: the limits the runtime's engine runs with (engine_limits) where it sizes a KV pool from a memory fraction,
+// null otherwise; resolved once per analysis.
+TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w, double kv_bytes_per_element,
+                         const SchedulerLimits* engine);
 // The activations a step holds at its peak: its largest operator's reads and writes (one layer's, not the count's).
 double activation_peak_bytes(const std::vector<Op>& ops);
 // The activations of an engine's memory-profile forward: one prompt of its token budget (at least one token).

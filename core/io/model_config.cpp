@@ -634,8 +634,10 @@ void parse_deepseek(Ctx& c, bool native, const FamilyTraits& t) {
     // DeepSeek's inference code (model.py, kernel.py) stores every Linear in fp8 with one scale per 128 x 128
     // block when dtype is "fp8", the embedding, the head and the gate in bf16: what quantization_config says of
     // the Hugging Face checkpoint, activation_scheme "dynamic" included. Both files describe one checkpoint, so they
-    // declare the same activations: fp8 GEMMs (act_quant per 128-wide group, then fp8_gemm) where the device and the
-    // runtime have them, bf16 after dequantizing elsewhere (request.cpp decides, for either file alike).
+    // declare the same activations, and the runtime decides (request.cpp, for either file alike): fp8 GEMMs with
+    // activations quantized per 128-wide group where the device and the runtime have them (vLLM, SGLang), bf16 after
+    // dequantizing elsewhere. DeepSeek's own model.py is such a runtime: its gemm_impl defaults to "bf16"
+    // (weight_dequant, then F.linear); fp8_gemm runs only when that global is set to "fp8".
     if (r.string_or("dtype", "bf16") == "fp8") {
       m.declared_quant = "fp8";
       m.declared_weights = "fp8_block128";

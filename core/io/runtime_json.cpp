@@ -92,6 +92,7 @@ SchedulerSpec parse_scheduler(Reader s) {
   d.pp_micro_batches = s.boolean_or("pp_micro_batches", d.pp_micro_batches);
   d.window_kv_full_for = s.string_array_or("window_kv_full_for");
   d.window_kv_full_reason = s.string_or("window_kv_full_reason", "");
+  d.window_pool_ratio = s.number_in_or("window_pool_ratio", 0, 1, 0);
   d.sampler_bytes_per_logit = s.number_in_or("sampler_bytes_per_logit", 0, 64, 0);
   s.reject_unknown();
   return d;
@@ -128,6 +129,7 @@ json scheduler_to_json(const SchedulerSpec& d) {
               {"pp_micro_batches", d.pp_micro_batches},
               {"window_kv_full_for", d.window_kv_full_for},
               {"window_kv_full_reason", d.window_kv_full_reason},
+              {"window_pool_ratio", d.window_pool_ratio},
               {"sampler_bytes_per_logit", d.sampler_bytes_per_logit}};
   if (d.memory_basis == MemoryBasis::Reserve)
     out["reserve_MB"] = {{"base", d.reserve.base_mb}, {"per_chunk_token", d.reserve.per_chunk_token_mb},

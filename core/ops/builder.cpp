@@ -27,7 +27,11 @@ Op& Builder::gemm(const std::string& name, const std::string& group, i64 count, 
   op.gemm_m = weights_touched > 0 ? M / weights_touched : M;  // routed experts: the tokens each touched expert sees
   op.gemm_k = K;
   op.gemm_n = N;
-  op.act_read_bytes = c * M * K * gb;
+  // A GEMM whose weights are wider than the compute type (a bf16 router, LM head or vision tower beside fp8 layers)
+  // runs in its weights' type and reads its input as stored; a quantized one reads the input quantized.
+  const bool wide = !w.weight_only && w.bits_per_element >= 16 && s.precision.activations.bits_per_element < 16;
+  if (wide) op.compute = w.native;
+  op.act_read_bytes = c * M * K * (wide ? ab : gb);
   op.act_write_bytes = c * M * N * ab;
   if (M > 0 && needs_dequant(w, s.precision.activations)) op.dequant_flops = c * weights_touched * 2 * K * N;
   // LoRA on the attention and MLP projections (not the router, experts, embedding or LM head).

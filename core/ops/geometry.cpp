@@ -90,12 +90,12 @@ double recurrent_state_bytes(const RecurrentSpec& r, double ab) {
 
 double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_in_full) {
   if (a.window > 0) return window_held_in_full ? ctx : std::min(ctx, static_cast<double>(a.window));
-  if (a.chunk > 0) return std::min(ctx, static_cast<double>(a.chunk));
+  if (a.chunk > 0) return window_held_in_full ? ctx : std::min(ctx, static_cast<double>(a.chunk));
   return ctx;
 }
 
 double kv_bytes_per_token_past_windows(const AttentionSpec& a, double kvb, bool window_held_in_full) {
-  const bool grows = a.window > 0 ? window_held_in_full : a.chunk <= 0;
+  const bool grows = (a.window <= 0 && a.chunk <= 0) || window_held_in_full;
   return (grows ? kv_bytes_per_token_layer(a, kvb) : 0) + compressed_kv_bytes_per_token(a, kvb);
 }
 

@@ -35,8 +35,8 @@ i64 keys_per_query_bound(const AttentionSpec& a);
 // State bytes of one recurrent layer for one sequence: the recurrent state at its own precision (state_bits, or the
 // activations' when 0) and the convolution window in the activations' type.
 double recurrent_state_bytes(const RecurrentSpec& r, double act_bytes_per_element);
-// Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it; a window does not where the
-// runtime holds windowed layers in full, runtime/runtime.hpp window_kv_held_in_full).
+// Tokens a layer keeps in its cache at context length `ctx` (windows and chunks bound it; neither does where the
+// runtime holds such layers in full, runtime/runtime.hpp window_kv_held_in_full).
 double kv_tokens_resident(const AttentionSpec& a, double ctx, bool window_held_in_full = false);
 // The cache bytes one more token adds to a layer once the context is past its window or chunk: the token's bytes
 // where nothing bounds the layer's cache (kv_tokens_resident grows with ctx), and its pooled share (DeepSeek-V4).

@@ -139,8 +139,8 @@ Group group_of(int n, const System& sys, const std::string& path, const std::str
 }
 
 double comm_bytes_per_element(const Workload& w) {
-  // GEMM outputs are reduced as they are stored: 16 bits even when the GEMMs read 8-bit activations.
-  return w.settings.activation_bytes();
+  // GEMM outputs are reduced in 16 bits even when the GEMMs read 8-bit activations (under every convention).
+  return std::max(w.settings.activation_bytes(), 2.0);
 }
 
 struct CommContext {

@@ -107,6 +107,11 @@ struct SchedulerSpec {
   // disable_hybrid_swa_memory for Gemma 2, 3 and 3n and EXAONE 4: its hybrid SWA pool does not support them yet).
   std::vector<std::string> window_kv_full_for;
   std::string window_kv_full_reason;  // why, in words (empty: SGLang's, its hybrid SWA memory)
+  // Tokens the windowed layers' pool holds per token of the full layers' pool where the engine splits its pool in
+  // two (SGLang's swa_full_tokens_ratio, 0.8): each token of the pool then costs the growing layers' bytes plus this
+  // share of the windowed layers'. 0: windowed layers hold only their window of each request (vLLM's hybrid KV cache
+  // manager frees the blocks that leave a window).
+  double window_pool_ratio = 0;
   // Bytes per vocabulary entry per request the engine's memory profile holds when it samples a full batch (vLLM's
   // profile_run ends with a sampler run over max_num_seqs requests: bf16 logits, an fp32 copy and fp32 probabilities,
   // 10 bytes): its activation peak is the larger of that and the forward's. 0: no such term.

@@ -49,11 +49,10 @@ struct ServingMemory {
   double kv_bytes = 0;          // the KV cache's pool
   double kv_bytes_per_token = 0;               // every layer's, before windows bound them
   double kv_bytes_per_token_past_windows = 0;  // the layers that keep growing (Analysis::kv_bytes_per_token_past_windows)
-  // What the pool's tokens are counted in: past the windows, or every layer's where every layer is bounded (a model
-  // of sliding windows only still fills its pool token by token up to them).
-  double pool_bytes_per_token() const {
-    return kv_bytes_per_token_past_windows > 0 ? kv_bytes_per_token_past_windows : kv_bytes_per_token;
-  }
+  // What one token of the pool costs: the growing layers' bytes plus the runtime's share of the windowed layers'
+  // (SchedulerSpec::window_pool_ratio), or every layer's where every layer is bounded (a model of sliding windows only
+  // still fills its pool token by token up to them). kv_tokens and SGLang's reserve are in it.
+  double pool_bytes_per_token = 0;
   double kv_tokens = 0;  // tokens the pool holds past the windows (full-attention layers; windows hold fewer)
   double max_concurrency = 0;   // requests of the mean length the pool holds at once
   double kv_peak_fraction = 0;  // simulation: the fullest the pool got

@@ -127,13 +127,18 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
         return cells * (a.kv_bytes_per_token - windowed) + windows <=
                memory_budget(L, hw, mem.weights_bytes, buffer(cells)).kv_bytes;
       };
-      mem.activation_bytes = buffer(largest_where(holds, 1e10));
+      const double cells = largest_where(holds, 1e10);
+      mem.activation_bytes = buffer(cells);
+      mem.kv_tokens = cells;  // n_ctx: the cells every growing layer holds (its window caches beside them)
     }
     const MemoryBudget budget = memory_budget(L, hw, mem.weights_bytes, mem.activation_bytes);
     mem.usable_bytes = budget.usable_bytes;
     mem.kv_bytes = budget.kv_bytes;
     mem.reserve_bytes = budget.reserve_bytes;
-    const double ratio = mem.pool_bytes_per_token() > 0 ? mem.kv_bytes / mem.pool_bytes_per_token() : mem.kv_bytes;
+    const double past = mem.kv_bytes_per_token_past_windows;
+    mem.pool_bytes_per_token = past > 0 ? past + rt->scheduler.window_pool_ratio * (mem.kv_bytes_per_token - past) : mem.kv_bytes_per_token;
+    // The fullest stage, every stage's bytes counted alike (a stage of windowed layers only has none past them).
+    const double ratio = mem.kv_bytes_per_token > 0 ? mem.kv_bytes / mem.kv_bytes_per_token : mem.kv_bytes;
     if (best_ratio < 0 || ratio < best_ratio) {
       best_ratio = ratio;
       s.memory = mem;
@@ -141,7 +146,8 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
     }
   }
   ServingMemory& mem = s.memory;
-  mem.kv_tokens = mem.pool_bytes_per_token() > 0 ? std::max(0.0, mem.kv_bytes) / mem.pool_bytes_per_token() : 0;
+  // llama.cpp's pool is its n_ctx cells (set above); elsewhere the pool's bytes over what a token of it costs.
+  if (!(mem.kv_tokens > 0)) mem.kv_tokens = mem.pool_bytes_per_token > 0 ? std::max(0.0, mem.kv_bytes) / mem.pool_bytes_per_token : 0;
   // A sequence cap the runtime derives from its pool (SGLang: pool tokens / context length x 512 within [2048, 4096],
   // at most half the pool's tokens), where neither the runtime nor the request sets one.
   const SchedulerSpec::PoolSeqs& ps = s.limits.pool_seqs;

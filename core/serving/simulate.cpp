@@ -264,7 +264,7 @@ ServingResult simulate_serving(const ServingSetup& s, const StepModel& steps, co
       if (reserve_ratio > 0) {
         const auto left = static_cast<double>(left_to_generate);
         const double more = request_kv_bytes(s, q.computed + take) - q.kv;
-        if (used + more + reserve_ratio * left * s.memory.pool_bytes_per_token() > pool && !running.empty()) break;
+        if (used + more + reserve_ratio * left * s.memory.pool_bytes_per_token > pool && !running.empty()) break;
       }
       if (!grow(idx, q.computed + take)) break;
       waiting.pop_front();

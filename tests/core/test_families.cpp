@@ -98,7 +98,7 @@ TEST_CASE("DeepSeek's own schema with dtype fp8 stores fp8 weights, as the Huggi
   // finding 7: the native file was forecast W8A16, TTFT 0.249 s against the config's 0.230 s).
   CHECK(native.declared_activations == "fp8");
   CHECK(native.declared_activations == hf.declared_activations);
-  for (const char* runtime : {"vllm", "llama.cpp-cuda"}) {
+  for (const char* runtime : {"vllm", "llama.cpp-cuda", "pytorch-eager"}) {
     const json on = {{"system", "hgx-h200"}, {"runtime", runtime},
                       {"workload", {{"batch", 4}, {"prompt", 2048}, {"gen", 64}}}};
     json ra = on, rb = on;
@@ -108,6 +108,8 @@ TEST_CASE("DeepSeek's own schema with dtype fp8 stores fp8 weights, as the Huggi
     const json y = api_value("analyze", rb);
     INFO(runtime);
     CHECK(x["workload"]["precision"]["activations"] == y["workload"]["precision"]["activations"]);
+    // W8A8 under vLLM; PyTorch eager (DeepSeek's own model.py among such stacks) dequantizes to bf16.
+    CHECK(x["workload"]["precision"]["activations"] == (std::string(runtime) == "vllm" ? "fp8" : "bf16"));
     CHECK(x["ttft_s"].get<double>() == y["ttft_s"].get<double>());
     CHECK(x["e2e_s"].get<double>() == y["e2e_s"].get<double>());
   }

@@ -124,6 +124,15 @@ TEST_CASE("DeepSeek-V3, one MoE layer: MLA expanded in prefill, absorbed in deco
   CHECK(find_op(pre, "q_a_proj", G).act_read_bytes / 58 == T * h * 1);
   CHECK(find_op(pre16, "q_a_proj", G).act_read_bytes / 58 == T * h * 2);
   CHECK(find_op(pre, "q_a_proj", G).act_write_bytes / 58 == T * ql * 2);
+  // A router kept in bf16 (as the checkpoint keeps it) runs in bf16 and reads its input as stored.
+  auto keep = s;
+  keep.precision.by_class[static_cast<int>(WeightClass::Router)] = *find_dtype("bf16");
+  const auto pre_keep = step_ops(m, groups, {{0, 1024, 1}}, keep);
+  CHECK(find_op(pre_keep, "router", G).compute == ComputeType::BF16);
+  CHECK(find_op(pre_keep, "router", G).act_read_bytes / 58 == T * h * 2);
+  CHECK(find_op(pre, "router", G).compute == ComputeType::FP8);
+  CHECK(find_op(pre, "router", G).act_read_bytes / 58 == T * h * 1);
+  CHECK(find_op(pre_keep, "q_a_proj", G).compute == ComputeType::FP8);
   auto life = settings("life", "fp8");
   life.precision.activations = *find_dtype("fp8");
   const auto pre_life = step_ops(m, groups, {{0, 1024, 1}}, life);

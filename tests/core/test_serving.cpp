@@ -683,6 +683,17 @@ TEST_CASE("the KV pool counts its tokens past the sliding windows", "[serving][m
   CHECK(memory("gemma-3-27b-it", "sglang")["kv_bytes_per_token_past_windows"] == 507904);
   const auto llama = memory("llama-3.1-8b", "vllm");
   CHECK(llama["kv_bytes_per_token_past_windows"] == llama["kv_bytes_per_token"]);
+  // SGLang's hybrid SWA pool (gpt-oss: 12 of 24 layers windowed) holds 0.8 windowed tokens per full token.
+  const ServingSetup o = serving_setup(test::preset_model("gpt-oss-20b"), runtime_workload("sglang"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK_FALSE(o.window_kv_full);
+  const double full = o.memory.kv_bytes_per_token_past_windows, windowed = o.memory.kv_bytes_per_token - full;
+  CHECK(windowed == full);
+  CHECK(o.memory.kv_tokens == Approx(o.memory.kv_bytes / (full + 0.8 * windowed)));
+  // llama.cpp's are its n_ctx cells: the global layers' tokens, its window caches of the 52 windowed layers beside them.
+  const ServingSetup c = serving_setup(m, runtime_workload("llama.cpp-cuda"), one_device("nvidia-h100-sxm"), ParallelPlan{});
+  CHECK(c.memory.kv_tokens < c.memory.kv_bytes / 81920.0);
+  CHECK(c.memory.kv_tokens > c.memory.kv_bytes / 507904.0);
+  CHECK(c.memory.kv_tokens == std::floor(c.memory.kv_tokens));
   // Sliding windows only (Mistral-7B-v0.1): nothing grows past them, and the pool still counts its tokens.
   const ServingSetup w = serving_setup(test::preset_model("mistral-7b-v0.1"), runtime_workload("vllm"), one_device("nvidia-h100-sxm"), ParallelPlan{});
   CHECK(w.memory.kv_bytes_per_token_past_windows == 0);
