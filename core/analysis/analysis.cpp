@@ -109,8 +109,10 @@ void reserve_compute_buffer(Analysis& a, const ModelSpec& model, const Workload&
   double layer = 0;
   for (const auto& op : step_ops(model, a.groups, {Request{0, ub, 1}}, w.settings)) {
     if (op.count <= 0 || op.cls == OpClass::Attention) continue;
-    // A GEMM reads its input in the compute type (StepSettings::gemm_input_bytes); ggml holds it as the rest.
-    const double in = op.cls == OpClass::GEMM ? w.settings.activation_bytes() / w.settings.gemm_input_bytes() : 1;
+    // A GEMM in the compute type reads its input so (StepSettings::gemm_input_bytes); ggml holds it as the rest. A
+    // GEMM in its 16-bit weights' type (Builder::gemm) read it as stored already.
+    const bool narrow = op.cls == OpClass::GEMM && op.compute == w.settings.precision.activations.native;
+    const double in = narrow ? w.settings.activation_bytes() / w.settings.gemm_input_bytes() : 1;
     const double rd = in * op.act_read_bytes / static_cast<double>(op.count), wr = op.act_write_bytes / static_cast<double>(op.count);
     layer = std::max(layer, op.cls == OpClass::Elementwise ? std::max(rd, wr) : rd + wr);
   }

@@ -122,10 +122,11 @@ namespace {
 // The engine sizes its pool after a profile run, whose activations it keeps free whatever a step later needs; a
 // larger step needs its own. What the profile holds beyond a step's activations (`peak`) is not for the cache
 // (docs/forecast.md, "Usable memory").
+double first_tier_within(const MemoryBudget& b, double act, double peak) { return std::max(0.0, b.usable_bytes - (act - peak)); }
+
 double runtime_first_tier_at(const Analysis& a, const SchedulerLimits& l, const HardwareSpec& hw, double peak) {
   const double act = std::max(peak, a.profile_activation_bytes);
-  const MemoryBudget b = memory_budget(l, hw, a.weights_bytes, act);
-  return std::max(0.0, b.usable_bytes - (act - peak));
+  return first_tier_within(memory_budget(l, hw, a.weights_bytes, act), act, peak);
 }
 
 // The first tier's bytes the runtime lets the model use, where its engine sizes a KV pool from a memory fraction
@@ -137,7 +138,7 @@ double runtime_first_tier(Analysis& a, const HardwareSpec& hw, const SchedulerLi
   a.runtime_budget = true;
   a.runtime_usable_bytes = b.usable_bytes;
   a.runtime_reserve_bytes = b.reserve_bytes;
-  return std::max(0.0, b.usable_bytes - (act - a.activation_peak_bytes));  // runtime_first_tier_at, at the step's own peak
+  return first_tier_within(b, act, a.activation_peak_bytes);
 }
 
 std::string gib(double bytes) {

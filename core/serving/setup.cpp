@@ -116,11 +116,8 @@ ServingSetup serving_setup(const ModelSpec& m, const Workload& w, const System& 
       const double seqs = static_cast<double>(std::max<long long>(1, L.max_num_seqs));
       const auto buffer = [&](double cells) { return compute_buffer_bytes(a.compute_buffer_shape, cells, seqs); };
       const double kb = w.settings.precision.kv.bits_per_element / 8;
-      double windowed = 0;  // per token: the layers with a window cache of their own
-      if (!a.window_kv_full)
-        for (const auto& g : a.groups)
-          if (g.spec.has_attention && ggml_windowed(g.spec.attn))
-            windowed += static_cast<double>(g.count) * kv_bytes_per_token_layer(g.spec.attn, kb);
+      // One token's bytes in the layers with a window cache of their own (a request of one token holds exactly that).
+      double windowed = a.window_kv_full ? 0 : windowed_kv_bytes_per_request(a.groups, kb, 1);
       if (windowed >= a.kv_bytes_per_token) windowed = 0;  // every layer windowed: the cells bound them all
       const auto holds = [&](double cells) {
         const double windows = windowed > 0 ? ggml_window_kv_bytes(a.groups, kb, a.compute_buffer_shape, cells, seqs) : 0;
