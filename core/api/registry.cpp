@@ -162,7 +162,7 @@ void envelope(std::string& out, std::vector<double>* side, F body) {
       JsonWriter cw(out);
       if (i) out += ',';
       pointer.resize(kValue.size());
-      pointer += c.pointer;
+      pointer += w.pointer(c);
       cw.begin_array().value(pointer).value(c.offset).value(c.length);
       if (c.strings) cw.value("strings");
       cw.end_array();

@@ -113,7 +113,10 @@ const TimeNumber kTimeNumbers[] = {
 };
 
 // Where an operator runs: on the host (an offloaded part's groups are labelled "host ...") or on the device.
-const char* op_device(const Op& o) { return o.group.rfind("host", 0) == 0 ? "host" : "device"; }
+constexpr const char* kDevices[] = {"host", "device"};
+std::size_t op_device_code(const Op& o) { return o.group.rfind("host", 0) == 0 ? 0 : 1; }
+const char* op_device(const Op& o) { return kDevices[op_device_code(o)]; }
+constexpr const char* kPhases[] = {"prefill", "decode"};
 
 void write_op_row(JsonWriter& w, const Op& o, const OpTime* t, const char* phase) {
   w.begin_object().field("name", o.name).field("phase", phase).field("group", o.group).field("class", op_class_name(o.cls));
@@ -157,7 +160,7 @@ json model_json(const ResolvedModel& rm, const ParamCounts& p, const std::vector
 }
 
 void write_ops(JsonWriter& w, const Phase& prefill, const Phase& decode, TableLayout layout, const std::string& at) {
-  const std::pair<const Phase*, const char*> phases[] = {{&prefill, "prefill"}, {&decode, "decode"}};
+  const std::pair<const Phase*, const char*> phases[] = {{&prefill, kPhases[0]}, {&decode, kPhases[1]}};
   if (layout == TableLayout::Rows) {
     w.begin_array();
     for (const auto& [p, name] : phases)
@@ -165,36 +168,37 @@ void write_ops(JsonWriter& w, const Phase& prefill, const Phase& decode, TableLa
     w.end_array();
     return;
   }
-  // Columns: the times are columns only when both phases are timed (with a device), as rows carry them.
+  // Columns: the times are columns only when both phases are timed (with a device), as rows carry them. Row k is
+  // the prefill's operator k, then the decode's.
   const bool timed = !prefill.times.empty() && !decode.times.empty();
-  const std::size_t rows = prefill.ops.size() + decode.ops.size();
+  const std::size_t first = prefill.ops.size(), rows = first + decode.ops.size();
+  const auto op = [&](std::size_t k) -> const Op& { return k < first ? prefill.ops[k] : decode.ops[k - first]; };
+  const auto time = [&](std::size_t k) -> const OpTime& { return k < first ? prefill.times[k] : decode.times[k - first]; };
   w.begin_object().field("layout", "columns").field("rows", rows);
   std::vector<std::string_view> text(rows);
   const auto strings = [&](const char* key, auto get) {
-    std::size_t k = 0;
-    for (const auto& [p, name] : phases)
-      for (std::size_t i = 0; i < p->ops.size(); ++i) text[k++] = get(*p, i, name);
-    w.key(key).string_column(at + "/" + key, text);
+    for (std::size_t k = 0; k < rows; ++k) text[k] = get(k);
+    w.key(key).string_column(at, key, text);
   };
-  strings("name", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.ops[i].name; });
-  strings("phase", [](const Phase&, std::size_t, const char* name) { return name; });
-  strings("group", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.ops[i].group; });
-  strings("class", [](const Phase& p, std::size_t i, const char*) { return op_class_name(p.ops[i].cls); });
-  strings("compute_type", [](const Phase& p, std::size_t i, const char*) { return compute_type_name(p.ops[i].compute); });
-  strings("device", [](const Phase& p, std::size_t i, const char*) { return op_device(p.ops[i]); });
-  std::vector<double> col(rows);
-  const auto numbers = [&](const char* key, auto get) {
-    std::size_t k = 0;
-    for (const auto& [p, name] : phases)
-      for (std::size_t i = 0; i < p->ops.size(); ++i) col[k++] = get(*p, i);
-    w.key(key).f64_column(at + "/" + key, col);
+  // Columns of a few names (an enum's): indices, no text compared.
+  const auto names = [&](const char* key, std::size_t n, auto code, auto name) {
+    w.key(key).enum_column(at, key, rows, n, code, name);
   };
-  numbers("count", [](const Phase& p, std::size_t i) { return static_cast<double>(p.ops[i].count); });
-  for (const auto& n : kOpNumbers) numbers(n.key, [&](const Phase& p, std::size_t i) { return n.get(p.ops[i]); });
+  const auto compute_name = [](std::size_t c) { return compute_type_name(static_cast<ComputeType>(c)); };
+  constexpr std::size_t kComputeTypes = static_cast<std::size_t>(ComputeType::INT4) + 1;
+  strings("name", [&](std::size_t k) -> const std::string& { return op(k).name; });
+  names("phase", 2, [&](std::size_t k) { return k < first ? 0 : 1; }, [](std::size_t c) { return kPhases[c]; });
+  strings("group", [&](std::size_t k) -> const std::string& { return op(k).group; });
+  names("class", static_cast<std::size_t>(OpClass::Memory) + 1, [&](std::size_t k) { return static_cast<std::size_t>(op(k).cls); },
+        [](std::size_t c) { return op_class_name(static_cast<OpClass>(c)); });
+  names("compute_type", kComputeTypes, [&](std::size_t k) { return static_cast<std::size_t>(op(k).compute); }, compute_name);
+  names("device", 2, [&](std::size_t k) { return op_device_code(op(k)); }, [](std::size_t c) { return kDevices[c]; });
+  w.key("count").f64_column_of(at, "count", rows, [&](std::size_t k) { return static_cast<double>(op(k).count); });
+  for (const auto& n : kOpNumbers) w.key(n.key).f64_column_of(at, n.key, rows, [&](std::size_t k) { return n.get(op(k)); });
   if (timed) {
-    for (const auto& n : kTimeNumbers) numbers(n.key, [&](const Phase& p, std::size_t i) { return n.get(p.times[i]); });
-    strings("bound", [](const Phase& p, std::size_t i, const char*) -> const std::string& { return p.times[i].bound; });
-    strings("compute_type_used", [](const Phase& p, std::size_t i, const char*) { return compute_type_name(p.times[i].compute_used); });
+    for (const auto& n : kTimeNumbers) w.key(n.key).f64_column_of(at, n.key, rows, [&](std::size_t k) { return n.get(time(k)); });
+    strings("bound", [&](std::size_t k) -> const std::string& { return time(k).bound; });
+    names("compute_type_used", kComputeTypes, [&](std::size_t k) { return static_cast<std::size_t>(time(k).compute_used); }, compute_name);
   }
   w.end_object();
 }
@@ -207,10 +211,8 @@ void write_timeline(JsonWriter& w, const std::vector<TimelinePoint>& t, TableLay
     return;
   }
   w.begin_object().field("layout", "columns").field("rows", t.size());
-  std::vector<double> col(t.size());
   const auto column = [&](const char* key, double (*get)(const TimelinePoint&)) {
-    for (std::size_t i = 0; i < t.size(); ++i) col[i] = get(t[i]);
-    w.key(key).f64_column(at + "/" + key, col);
+    w.key(key).f64_column_of(at, key, t.size(), [&](std::size_t i) { return get(t[i]); });
   };
   column("generated", [](const TimelinePoint& p) { return p.generated; });
   column("context", [](const TimelinePoint& p) { return p.context; });

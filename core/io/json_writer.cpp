@@ -202,10 +202,12 @@ JsonWriter& JsonWriter::field_text(std::string_view k, std::string_view v) {
   std::size_t n = 0;
   // The value is checked before the key marks its container as written: a value that needs escaping goes the
   // long way, key() and value().
-  if (v.size() <= kShortText && plain_ascii(v)) {
+  char text[kShortText];
+  if (v.size() <= kShortText && copy_plain(text, v)) {
     if (const int first = put_key(buf, k, n); first >= 0) {
       buf[n++] = '"';
-      for (const char c : v) buf[n++] = c;
+      std::memcpy(buf + n, text, v.size());
+      n += v.size();
       buf[n++] = '"';
       out_.append(buf + first, n - static_cast<std::size_t>(first));
       return *this;
@@ -295,19 +297,47 @@ JsonWriter& JsonWriter::raw(std::string_view text) {
   return *this;
 }
 
-JsonWriter& JsonWriter::f64_column(std::string pointer, const std::vector<double>& v) {
+std::size_t JsonWriter::begin_side_column(std::string_view at, std::string_view key, std::size_t rows, bool strings) {
+  SideColumn c;
+  c.pointer_offset = pointers_.size();
+  pointers_ += at;
+  if (!key.empty()) {
+    pointers_ += '/';
+    pointers_ += key;
+  }
+  c.pointer_length = pointers_.size() - c.pointer_offset;
+  c.offset = side_->size();
+  c.length = rows;
+  c.strings = strings;
+  columns_.push_back(c);
+  side_->resize(c.offset + rows);
+  return c.offset;
+}
+
+JsonWriter& JsonWriter::end_side_numbers(std::size_t start, std::size_t rows) {
+  separate();
+  if (!non_finite_.found) {
+    const double* d = side_->data() + start;
+    for (std::size_t i = 0; i < rows; ++i)
+      if (!std::isfinite(d[i])) {
+        saw_non_finite(d[i], out_.size(), "/" + std::to_string(i));
+        break;
+      }
+  }
+  out_ += "null";
+  return *this;
+}
+
+JsonWriter& JsonWriter::f64_column(std::string_view at, std::string_view key, const std::vector<double>& v) {
+  if (side_) {
+    const std::size_t start = begin_side_column(at, key, v.size(), false);
+    std::copy(v.begin(), v.end(), side_->begin() + static_cast<std::ptrdiff_t>(start));
+    return end_side_numbers(start, v.size());
+  }
   std::size_t bad = v.size();
   if (!non_finite_.found)
     for (std::size_t i = 0; i < v.size() && bad == v.size(); ++i)
       if (!std::isfinite(v[i])) bad = i;
-  if (side_) {
-    columns_.push_back({std::move(pointer), side_->size(), v.size()});
-    side_->insert(side_->end(), v.begin(), v.end());
-    separate();
-    if (bad < v.size()) saw_non_finite(v[bad], out_.size(), "/" + std::to_string(bad));
-    out_ += "null";
-    return *this;
-  }
   begin_array();
   if (bad < v.size()) saw_non_finite(v[bad], out_.size() - 1, "/" + std::to_string(bad));
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -318,43 +348,43 @@ JsonWriter& JsonWriter::f64_column(std::string pointer, const std::vector<double
   return end_array();
 }
 
-JsonWriter& JsonWriter::string_column(std::string pointer, const std::vector<std::string_view>& v) {
+JsonWriter& JsonWriter::string_column(std::string_view at, std::string_view key, const std::vector<std::string_view>& v) {
   begin_array();
   if (!side_) {
     for (std::string_view s : v) value(s);
     return end_array();
   }
+  const std::size_t offset = begin_side_column(at, key, v.size(), true);
+  double* d = side_->data() + offset;
   // Each row's index into the distinct strings: a linear search while they are few (a table's usual case), a hash
   // map beyond, so a column of n distinct strings costs O(n), not O(n^2).
   constexpr std::size_t kLinear = 16;
   std::vector<std::string_view> distinct;
   std::unordered_map<std::string_view, std::size_t> index;
-  const std::size_t offset = side_->size();
   std::size_t last = 0;
   for (std::string_view s : v) {
-    std::size_t at = distinct.size();
+    std::size_t k = distinct.size();
     // The same text object as the last row's (a name from one table) or equal text.
-    if (at > 0 && ((distinct[last].data() == s.data() && distinct[last].size() == s.size()) || distinct[last] == s)) {
-      at = last;
+    if (k > 0 && ((distinct[last].data() == s.data() && distinct[last].size() == s.size()) || distinct[last] == s)) {
+      k = last;
     } else if (distinct.size() <= kLinear) {
-      at = static_cast<std::size_t>(std::find(distinct.begin(), distinct.end(), s) - distinct.begin());
+      k = static_cast<std::size_t>(std::find(distinct.begin(), distinct.end(), s) - distinct.begin());
     } else if (const auto it = index.find(s); it != index.end()) {
-      at = it->second;
+      k = it->second;
     }
-    if (at == distinct.size()) {
+    if (k == distinct.size()) {
       distinct.push_back(s);
       value(s);
       if (distinct.size() > kLinear) {
         if (index.empty())
           for (std::size_t i = 0; i < distinct.size(); ++i) index.emplace(distinct[i], i);
         else
-          index.emplace(s, at);
+          index.emplace(s, k);
       }
     }
-    last = at;
-    side_->push_back(static_cast<double>(at));
+    last = k;
+    *d++ = static_cast<double>(k);
   }
-  columns_.push_back({std::move(pointer), offset, v.size(), true});
   return end_array();
 }
 

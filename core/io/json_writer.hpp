@@ -61,17 +61,65 @@ class JsonWriter {
 
   // An array of numbers at `pointer` (the JSON pointer of this value in the document being written): as text, or,
   // with a side buffer, null in the text and the numbers appended to the buffer (columns() says where).
-  JsonWriter& f64_column(std::string pointer, const std::vector<double>& v);
+  JsonWriter& f64_column(std::string_view pointer, const std::vector<double>& v) { return f64_column(pointer, {}, v); }
+  // The same at `at` + "/" + `key` (a table's column; the pointer is put together in the writer's own text).
+  JsonWriter& f64_column(std::string_view at, std::string_view key, const std::vector<double>& v);
+  // A column of `rows` numbers, row i's number get(i): with a side buffer they go straight into it (no column built
+  // first), else as f64_column writes them.
+  template <class Get>
+  JsonWriter& f64_column_of(std::string_view at, std::string_view key, std::size_t rows, Get get) {
+    if (!side_) {
+      std::vector<double> v(rows);
+      for (std::size_t i = 0; i < rows; ++i) v[i] = get(i);
+      return f64_column(at, key, v);
+    }
+    const std::size_t start = begin_side_column(at, key, rows, false);
+    double* d = side_->data() + start;
+    for (std::size_t i = 0; i < rows; ++i) d[i] = get(i);
+    return end_side_numbers(start, rows);
+  }
   // An array of strings at `pointer`: as text, or, with a side buffer, its distinct strings in the order they first
   // appear (an array in the text) and each row's index into them appended to the buffer (a column marked `strings`).
   // Tables repeat a few strings over many rows (phase, class, compute type), so the text holds each once.
-  JsonWriter& string_column(std::string pointer, const std::vector<std::string_view>& v);
+  JsonWriter& string_column(std::string_view pointer, const std::vector<std::string_view>& v) {
+    return string_column(pointer, {}, v);
+  }
+  JsonWriter& string_column(std::string_view at, std::string_view key, const std::vector<std::string_view>& v);
+  // A string column whose rows each hold one of a small list's `n` names (an enum's): row i holds name(code(i)),
+  // code(i) < n. Written as string_column writes it, without comparing any text.
+  template <class Code, class Name>
+  JsonWriter& enum_column(std::string_view at, std::string_view key, std::size_t rows, std::size_t n, Code code, Name name) {
+    if (!side_) {
+      std::vector<std::string_view> v(rows);
+      for (std::size_t i = 0; i < rows; ++i) v[i] = name(code(i));
+      return string_column(at, key, v);
+    }
+    begin_array();
+    const std::size_t start = begin_side_column(at, key, rows, true);
+    std::vector<double> index_of(n, -1.0);  // each name's index among the distinct ones written, once it is
+    double distinct = 0;
+    double* d = side_->data() + start;
+    for (std::size_t i = 0; i < rows; ++i) {
+      const std::size_t c = code(i);
+      if (index_of[c] < 0) {
+        index_of[c] = distinct++;
+        value(name(c));
+      }
+      d[i] = index_of[c];
+    }
+    return end_array();
+  }
   struct SideColumn {
-    std::string pointer;
+    std::size_t pointer_offset = 0, pointer_length = 0;  // where its JSON pointer is in the writer's pointer text
     std::size_t offset = 0, length = 0;
     bool strings = false;  // the buffer holds indices into the distinct strings the text has at `pointer`
   };
   const std::vector<SideColumn>& columns() const { return columns_; }
+  // A side column's JSON pointer. The pointers share one text (a table's 30 columns would otherwise allocate 30
+  // strings per call).
+  std::string_view pointer(const SideColumn& c) const {
+    return std::string_view(pointers_).substr(c.pointer_offset, c.pointer_length);
+  }
 
   // The first NaN or infinity given to the writer (written as null, put in a side column, or inside a tree): where
   // it is, for the envelope's finiteness check (api/registry.cpp). `offset` is where in the text the value (the
@@ -110,6 +158,12 @@ class JsonWriter {
   std::string& out_;
   std::vector<double>* side_;
   std::vector<SideColumn> columns_;
+  std::string pointers_;  // the side columns' JSON pointers, one after another
+  // A side column of `rows` values: its pointer (`at` + "/" + `key`, or `at` alone) recorded and the buffer grown by
+  // `rows` (values to be written there); returns where in the buffer they start.
+  std::size_t begin_side_column(std::string_view at, std::string_view key, std::size_t rows, bool strings);
+  // After a number column's values are in the buffer from `start`: null in the text, the first non-finite one noted.
+  JsonWriter& end_side_numbers(std::size_t start, std::size_t rows);
   // Containers open: one bit each (1 = something written in it already); depth at most 64.
   std::uint64_t written_ = 0;
   int depth_ = 0;

@@ -126,7 +126,7 @@ TEST_CASE("number columns go to the side buffer with their pointers, or into the
   CHECK(lean == R"({"a":null,"b":null,"c":null})");
   CHECK(side == std::vector<double>{42, 1, 2.5, -3, 7});
   REQUIRE(w.columns().size() == 3);
-  CHECK(w.columns()[0].pointer == "/a");
+  CHECK(w.pointer(w.columns()[0]) == "/a");
   CHECK(w.columns()[0].offset == 1);
   CHECK(w.columns()[0].length == 3);
   CHECK(w.columns()[1].length == 0);
@@ -151,7 +151,7 @@ TEST_CASE("string columns keep each distinct string once, with each row's index 
   REQUIRE(w.columns().size() == 3);
   CHECK(!w.columns()[0].strings);
   CHECK(w.columns()[1].strings);
-  CHECK(w.columns()[1].pointer == "/s");
+  CHECK(w.pointer(w.columns()[1]) == "/s");
   CHECK(w.columns()[1].offset == 2);
   CHECK(w.columns()[1].length == 6);
   CHECK(w.columns()[2].length == 0);
@@ -171,6 +171,48 @@ TEST_CASE("string columns keep each distinct string once, with each row's index 
   REQUIRE(distinct.size() == 20);
   REQUIRE(codes.size() == names.size());
   for (std::size_t i = 0; i < many.size(); ++i) CHECK(distinct[static_cast<std::size_t>(codes[i])] == names[i]);
+}
+
+// Columns filled row by row (the operator table's): the same text and side buffer as the columns given whole, an
+// enum's names in the order they first appear, and the first non-finite number found where it is.
+TEST_CASE("columns filled by row equal the columns given whole", "[json]") {
+  const std::vector<double> nums = {3, 0.25, -1e300};
+  const char* const names[] = {"gemm", "attention", "memory"};
+  const std::vector<std::size_t> codes = {2, 2, 0, 1, 0};
+  std::vector<std::string_view> as_text;
+  for (std::size_t c : codes) as_text.push_back(names[c]);
+  for (bool side : {false, true}) {
+    std::string by_row, whole;
+    std::vector<double> side_row = {7}, side_whole = {7};
+    JsonWriter a(by_row, side ? &side_row : nullptr), b(whole, side ? &side_whole : nullptr);
+    a.begin_object().key("t").begin_object();
+    a.key("n").f64_column_of("/t", "n", nums.size(), [&](std::size_t i) { return nums[i]; });
+    a.key("c").enum_column("/t", "c", codes.size(), 3, [&](std::size_t i) { return codes[i]; }, [&](std::size_t c) { return names[c]; });
+    a.end_object().end_object();
+    b.begin_object().key("t").begin_object().key("n").f64_column("/t/n", nums).key("c").string_column("/t/c", as_text);
+    b.end_object().end_object();
+    CHECK(by_row == whole);
+    CHECK(side_row == side_whole);
+    REQUIRE(a.columns().size() == b.columns().size());
+    for (std::size_t i = 0; i < a.columns().size(); ++i) {
+      CHECK(a.pointer(a.columns()[i]) == b.pointer(b.columns()[i]));
+      CHECK(a.columns()[i].offset == b.columns()[i].offset);
+      CHECK(a.columns()[i].length == b.columns()[i].length);
+      CHECK(a.columns()[i].strings == b.columns()[i].strings);
+    }
+  }
+  std::string lean;
+  std::vector<double> buffer;
+  JsonWriter w(lean, &buffer);
+  w.begin_object().key("c").enum_column("/c", "", codes.size(), 3, [&](std::size_t i) { return codes[i]; }, [&](std::size_t c) { return names[c]; });
+  w.key("n").f64_column_of("/n", "", 3, [](std::size_t i) { return i == 1 ? std::numeric_limits<double>::infinity() : 1.0; });
+  w.end_object();
+  CHECK(lean == R"({"c":["memory","gemm","attention"],"n":null})");
+  CHECK(buffer == std::vector<double>{0, 0, 1, 2, 1, 1, std::numeric_limits<double>::infinity(), 1});
+  CHECK(w.pointer(w.columns()[0]) == "/c");
+  REQUIRE(w.non_finite().found);
+  CHECK_FALSE(w.non_finite().nan);
+  CHECK(pointer_at(lean, w.non_finite().offset) + w.non_finite().inner == "/n/1");
 }
 
 // The envelope's finiteness check (api/registry.cpp) reads where the writer was given its first NaN or infinity:
