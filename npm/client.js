@@ -23,13 +23,28 @@ export function unwrap(envelope) {
 // length] into the one Float64Array the module returned; each number column becomes a view of it (no copy), so the
 // whole reply can be posted to another thread with that one buffer transferred. An entry marked "strings" is a
 // string column: the text holds its distinct strings and the buffer each row's index into them.
+// A column's JSON pointer as its keys, unescaped (RFC 6901), kept per pointer: replies name the same few hundred
+// pointers call after call, and splitting each anew was half of this function's time (Llama-3.1-8B's reply: 21 ->
+// 12 us per call under node, 31 columns). Bounded, since pointers come from replies.
+const pathsOfPointers = new Map();
+function pathOf(pointer) {
+  let path = pathsOfPointers.get(pointer);
+  if (path === undefined) {
+    path = pointer.split('/').slice(1).map((k) => (k.includes('~') ? k.replace(/~1/g, '/').replace(/~0/g, '~') : k));
+    if (pathsOfPointers.size < 4096) pathsOfPointers.set(pointer, path);
+  }
+  return path;
+}
+
 export function placeColumns(envelope, columns) {
-  const unescape = (k) => (k.includes('~') ? k.replace(/~1/g, '/').replace(/~0/g, '~') : k);
-  for (const [pointer, offset, length, kind] of envelope.columns || []) {
-    const keys = pointer.split('/');
+  const list = envelope.columns || [];
+  for (let c = 0; c < list.length; c++) {
+    const [pointer, offset, length, kind] = list[c];
+    const path = pathOf(pointer);
+    const last = path.length - 1;
     let o = envelope;
-    for (let i = 1; i < keys.length - 1; i++) o = o[unescape(keys[i])];
-    const key = unescape(keys[keys.length - 1]);
+    for (let i = 0; i < last; i++) o = o[path[i]];
+    const key = path[last];
     if (kind === 'strings') {
       const distinct = o[key];
       const strings = new Array(length);

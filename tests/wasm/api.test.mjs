@@ -115,6 +115,19 @@ test('columns: callColumns gives the rows\' numbers as Float64Arrays, exactly', 
   assert.deepEqual(call('analyze', { ...req, echo_requests: true }).value.workload.requests, [{ cached: 0, input: 3000, count: 4 }]);
 });
 
+// Keys with "/" and "~" travel escaped in a column's pointer (RFC 6901); each reply is placed afresh though the
+// pointers' keys are kept from call to call.
+test('columns: placeColumns unescapes pointers and places every reply, the same pointers twice', () => {
+  for (let k = 0; k < 2; k++) {
+    const env = { ok: true, value: { 'a/b': { 'c~d': null, s: ['x', 'y'] } },
+      columns: [['/value/a~1b/c~0d', 1, 2], ['/value/a~1b/s', 3, 3, 'strings']] };
+    const v = placeColumns(env, new Float64Array([9, 1.5, 2.5 + k, 1, 0, 1])).value;
+    assert.deepEqual([...v['a/b']['c~d']], [1.5, 2.5 + k]);
+    assert.deepEqual(v['a/b'].s, ['y', 'x', 'y']);
+    assert.equal(env.columns, undefined);
+  }
+});
+
 test('a sweep split into parts merges (the page\'s dsemerge.js) into exactly the whole', () => {
   const lean = (r) => {
     const { text, columns } = mod.callColumns('sweep', JSON.stringify(r));
