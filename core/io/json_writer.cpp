@@ -93,42 +93,56 @@ void append_number(std::string& out, double v) {
   out.append(buf, static_cast<std::size_t>(format_number(buf, v) - buf));
 }
 
+void JsonWriter::flush() {
+  out_.append(pending_, used_);
+  used_ = 0;
+}
+
+void JsonWriter::put_long(const char* p, std::size_t n) {
+  flush();
+  if (n >= kPending) out_.append(p, n);
+  else {
+    std::memcpy(pending_, p, n);
+    used_ = n;
+  }
+}
+
 void JsonWriter::separate() {
   if (after_key_) {
     after_key_ = false;
     return;
   }
-  if (comma_needed()) out_ += ',';
+  if (comma_needed()) put(',');
 }
 
 JsonWriter& JsonWriter::begin_object() {
   separate();
   if (depth_ >= 64) throw std::logic_error("JsonWriter: more than 64 nested containers");
-  out_ += '{';
+  put('{');
   ++depth_;
   written_ &= ~(std::uint64_t{1} << (depth_ - 1));
   return *this;
 }
 
 JsonWriter& JsonWriter::end_object() {
-  out_ += '}';
+  put('}');
   --depth_;
-  return *this;
+  return end_value();
 }
 
 JsonWriter& JsonWriter::begin_array() {
   separate();
   if (depth_ >= 64) throw std::logic_error("JsonWriter: more than 64 nested containers");
-  out_ += '[';
+  put('[');
   ++depth_;
   written_ &= ~(std::uint64_t{1} << (depth_ - 1));
   return *this;
 }
 
 JsonWriter& JsonWriter::end_array() {
-  out_ += ']';
+  put(']');
   --depth_;
-  return *this;
+  return end_value();
 }
 
 int JsonWriter::put_key(char* buf, std::string_view k, std::size_t& n) {
@@ -149,19 +163,19 @@ JsonWriter& JsonWriter::key(std::string_view k) {
   char buf[4 + kShortText];
   std::size_t n = 0;
   if (const int first = put_key(buf, k, n); first >= 0) {
-    out_.append(buf + first, n - static_cast<std::size_t>(first));
+    put(buf + first, n - static_cast<std::size_t>(first));
     after_key_ = true;
     return *this;
   }
   separate();
   after_key_ = false;
   if (plain_ascii(k)) {
-    out_ += '"';
-    out_ += k;
-    out_ += "\":";
+    put('"');
+    put(k);
+    put("\":");
   } else {
-    out_ += json(std::string(k)).dump(-1, ' ', false, json::error_handler_t::replace);
-    out_ += ':';
+    put(json(std::string(k)).dump(-1, ' ', false, json::error_handler_t::replace));
+    put(':');
   }
   after_key_ = true;
   return *this;
@@ -175,9 +189,9 @@ JsonWriter& JsonWriter::field_number(std::string_view k, double v) {
     key(k);
     return value(v);
   }
-  if (!std::isfinite(v)) saw_non_finite(v, out_.size() + n - static_cast<std::size_t>(first), "");
+  if (!std::isfinite(v)) saw_non_finite(v, size() + n - static_cast<std::size_t>(first), "");
   const char* end = format_number(buf + n, v);
-  out_.append(buf + first, static_cast<std::size_t>(end - buf - first));
+  put(buf + first, static_cast<std::size_t>(end - buf - first));
   return *this;
 }
 
@@ -193,7 +207,7 @@ JsonWriter& JsonWriter::field_integer(std::string_view k, std::int64_t v) {
   const char* p = integer_text(digits + sizeof digits, v);
   const std::size_t len = static_cast<std::size_t>(digits + sizeof digits - p);
   std::memcpy(buf + n, p, len);
-  out_.append(buf + first, n + len - static_cast<std::size_t>(first));
+  put(buf + first, n + len - static_cast<std::size_t>(first));
   return *this;
 }
 
@@ -209,7 +223,7 @@ JsonWriter& JsonWriter::field_text(std::string_view k, std::string_view v) {
       std::memcpy(buf + n, text, v.size());
       n += v.size();
       buf[n++] = '"';
-      out_.append(buf + first, n - static_cast<std::size_t>(first));
+      put(buf + first, n - static_cast<std::size_t>(first));
       return *this;
     }
   }
@@ -230,23 +244,23 @@ JsonWriter& JsonWriter::value(double v) {
   char* p = buf;
   if (after_key_) after_key_ = false;
   else if (comma_needed()) *p++ = ',';
-  if (!std::isfinite(v)) saw_non_finite(v, out_.size() + static_cast<std::size_t>(p - buf), "");
-  out_.append(buf, static_cast<std::size_t>(format_number(p, v) - buf));
-  return *this;
+  if (!std::isfinite(v)) saw_non_finite(v, size() + static_cast<std::size_t>(p - buf), "");
+  put(buf, static_cast<std::size_t>(format_number(p, v) - buf));
+  return end_value();
 }
 
 JsonWriter& JsonWriter::integer(std::int64_t v) {
   separate();
   char buf[24];
   const char* p = integer_text(buf + sizeof buf, v);
-  out_.append(p, static_cast<std::size_t>(buf + sizeof buf - p));
-  return *this;
+  put(p, static_cast<std::size_t>(buf + sizeof buf - p));
+  return end_value();
 }
 
 JsonWriter& JsonWriter::value(bool v) {
   separate();
-  out_ += v ? "true" : "false";
-  return *this;
+  put(v ? "true" : "false");
+  return end_value();
 }
 
 JsonWriter& JsonWriter::value(std::string_view v) {
@@ -258,24 +272,24 @@ JsonWriter& JsonWriter::value(std::string_view v) {
     buf[1] = '"';
     std::size_t n = 2 + v.size();
     buf[n++] = '"';
-    out_.append(buf + first, n - first);
-    return *this;
+    put(buf + first, n - first);
+    return end_value();
   }
   separate();
   if (plain_ascii(v)) {
-    out_ += '"';
-    out_ += v;
-    out_ += '"';
+    put('"');
+    put(v);
+    put('"');
   } else {
-    out_ += json(std::string(v)).dump(-1, ' ', false, json::error_handler_t::replace);
+    put(json(std::string(v)).dump(-1, ' ', false, json::error_handler_t::replace));
   }
-  return *this;
+  return end_value();
 }
 
 JsonWriter& JsonWriter::null() {
   separate();
-  out_ += "null";
-  return *this;
+  put("null");
+  return end_value();
 }
 
 JsonWriter& JsonWriter::value(const json& v) {
@@ -284,17 +298,17 @@ JsonWriter& JsonWriter::value(const json& v) {
     std::string where;
     bool nan = false;
     if (find_non_finite(v, where, nan))
-      saw_non_finite(nan ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity(), out_.size(),
+      saw_non_finite(nan ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity(), size(),
                      std::move(where));
   }
-  out_ += v.dump(-1, ' ', false, json::error_handler_t::replace);
-  return *this;
+  put(v.dump(-1, ' ', false, json::error_handler_t::replace));
+  return end_value();
 }
 
 JsonWriter& JsonWriter::raw(std::string_view text) {
   separate();
-  out_ += text;
-  return *this;
+  put(text);
+  return end_value();
 }
 
 std::size_t JsonWriter::begin_side_column(std::string_view at, std::string_view key, std::size_t rows, bool strings) {
@@ -320,12 +334,12 @@ JsonWriter& JsonWriter::end_side_numbers(std::size_t start, std::size_t rows) {
     const double* d = side_->data() + start;
     for (std::size_t i = 0; i < rows; ++i)
       if (!std::isfinite(d[i])) {
-        saw_non_finite(d[i], out_.size(), "/" + std::to_string(i));
+        saw_non_finite(d[i], size(), "/" + std::to_string(i));
         break;
       }
   }
-  out_ += "null";
-  return *this;
+  put("null");
+  return end_value();
 }
 
 JsonWriter& JsonWriter::f64_column(std::string_view at, std::string_view key, const std::vector<double>& v) {
@@ -339,10 +353,11 @@ JsonWriter& JsonWriter::f64_column(std::string_view at, std::string_view key, co
     for (std::size_t i = 0; i < v.size() && bad == v.size(); ++i)
       if (!std::isfinite(v[i])) bad = i;
   begin_array();
-  if (bad < v.size()) saw_non_finite(v[bad], out_.size() - 1, "/" + std::to_string(bad));
+  if (bad < v.size()) saw_non_finite(v[bad], size() - 1, "/" + std::to_string(bad));
   for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) out_ += ',';
-    append_number(out_, v[i]);
+    if (i) put(',');
+    char buf[40] = {};
+    put(buf, static_cast<std::size_t>(format_number(buf, v[i]) - buf));
   }
   if (!v.empty()) written_ |= std::uint64_t{1} << (depth_ - 1);
   return end_array();

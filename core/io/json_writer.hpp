@@ -1,5 +1,6 @@
-// A JSON writer that appends text straight to a string: results are written as they are computed, with no tree of
-// values in between (a tree costs an allocation per value and then a second pass to print it). Numbers print as
+// A JSON writer that appends text to a string (gathered a kilobyte at a time; each top-level value is in the string
+// once it ends): results are written as they are computed, with no tree of values in between (a tree costs an
+// allocation per value and then a second pass to print it). Numbers print as
 // nlohmann::json prints them (integral doubles below 1e15 as "12.0", others shortest round-trip; NaN and infinities
 // as null), strings escape as it escapes them (invalid UTF-8 replaced), so a result reads back to the same values.
 //
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -153,6 +155,42 @@ class JsonWriter {
   }
   // Keys and strings up to this length are written through a buffer on the stack in one append.
   static constexpr std::size_t kShortText = 60;
+  // The text is gathered here and appended to the output a kilobyte at a time: an append to a std::string per
+  // token (a call, a capacity check and a memcpy for a few bytes) was a tenth of a result's time natively and more in
+  // wasm, whose memcpy copies short, unaligned runs a byte at a time. The output holds every top-level value written
+  // once it ends (end_value()); of one not yet ended, the output may hold a part (whole kilobytes), so a caller whose
+  // document is cut short by an exception replaces the output (api/registry.cpp writes an error in its place).
+  static constexpr std::size_t kPending = 1024;
+  char pending_[kPending];
+  std::size_t used_ = 0;
+  std::size_t size() const { return out_.size() + used_; }  // the text written so far, pending included
+  void flush();
+  void put_long(const char* p, std::size_t n);
+  // n bytes of text; copied in 8-byte words (overlapping at the end), never byte by byte.
+  void put(const char* p, std::size_t n) {
+    if (n > kPending - used_) return put_long(p, n);
+    char* d = pending_ + used_;
+    used_ += n;
+    if (n >= 8) {
+      for (std::size_t i = 0; i + 8 < n; i += 8) std::memcpy(d + i, p + i, 8);
+      std::memcpy(d + n - 8, p + n - 8, 8);
+    } else if (n >= 4) {
+      std::memcpy(d, p, 4);
+      std::memcpy(d + n - 4, p + n - 4, 4);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) d[i] = p[i];
+    }
+  }
+  void put(std::string_view s) { put(s.data(), s.size()); }
+  void put(char c) {
+    if (used_ == kPending) flush();
+    pending_[used_++] = c;
+  }
+  // After a value: when it is a whole top-level value, its text goes to the output.
+  JsonWriter& end_value() {
+    if (depth_ == 0) flush();
+    return *this;
+  }
   void saw_non_finite(double v, std::size_t offset, std::string inner);
   NonFinite non_finite_;
   std::string& out_;

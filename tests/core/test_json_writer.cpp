@@ -72,6 +72,32 @@ TEST_CASE("objects and arrays nest with their separators, and read back", "[json
   CHECK(json::parse(out)["g"]["h"][1] == 2);
 }
 
+// The writer gathers text in a kilobyte and appends it to the output as each top-level value ends: a document of
+// many values, strings of every length up to 3,000 bytes (past the gathered kilobyte) and numbers reads back as
+// nlohmann's tree of the same values; the output holds each top-level value once it ends.
+TEST_CASE("long documents are written whole, each top-level value once it ends", "[json]") {
+  std::string out;
+  JsonWriter w(out);
+  json expected = json::object();
+  w.begin_object();
+  for (int i = 0; i < 400; ++i) {
+    const std::string k = "k" + std::to_string(i), text(static_cast<std::size_t>((i * 37) % 3001), static_cast<char>('a' + i % 26));
+    w.field(k, text).field(k + "n", i * 0.37).key(k + "a").begin_array().value(i).value(std::string(static_cast<std::size_t>(i % 9), '"')).end_array();
+    expected[k] = text;
+    expected[k + "n"] = i * 0.37;
+    expected[k + "a"] = json::array({i, std::string(static_cast<std::size_t>(i % 9), '"')});
+  }
+  w.end_object();
+  CHECK(out.size() > 600000);
+  CHECK(json::parse(out) == expected);
+  std::string two;
+  JsonWriter t(two);
+  t.value(1.5);
+  CHECK(two == "1.5");
+  t.begin_array().value("x").end_array();
+  CHECK(two == R"(1.5["x"])");
+}
+
 // field() writes a number's or a short string's key and value in one append (json_writer.cpp): the same text as
 // key() then value(), first in its object or after another field, for keys and values short and long, plain and
 // needing escapes.
