@@ -185,20 +185,20 @@ void write_ops(JsonWriter& w, const Phase& prefill, const Phase& decode, TableLa
     w.key(key).enum_column(at, key, rows, n, code, name);
   };
   const auto compute_name = [](std::size_t c) { return compute_type_name(static_cast<ComputeType>(c)); };
-  constexpr std::size_t kComputeTypes = static_cast<std::size_t>(ComputeType::INT4) + 1;
+  const std::size_t compute_types = compute_type_names().entries().size();  // a name for each value
   strings("name", [&](std::size_t k) -> const std::string& { return op(k).name; });
   names("phase", 2, [&](std::size_t k) { return k < first ? 0 : 1; }, [](std::size_t c) { return kPhases[c]; });
   strings("group", [&](std::size_t k) -> const std::string& { return op(k).group; });
-  names("class", static_cast<std::size_t>(OpClass::Memory) + 1, [&](std::size_t k) { return static_cast<std::size_t>(op(k).cls); },
+  names("class", op_class_names().entries().size(), [&](std::size_t k) { return static_cast<std::size_t>(op(k).cls); },
         [](std::size_t c) { return op_class_name(static_cast<OpClass>(c)); });
-  names("compute_type", kComputeTypes, [&](std::size_t k) { return static_cast<std::size_t>(op(k).compute); }, compute_name);
+  names("compute_type", compute_types, [&](std::size_t k) { return static_cast<std::size_t>(op(k).compute); }, compute_name);
   names("device", 2, [&](std::size_t k) { return op_device_code(op(k)); }, [](std::size_t c) { return kDevices[c]; });
   w.key("count").f64_column_of(at, "count", rows, [&](std::size_t k) { return static_cast<double>(op(k).count); });
   for (const auto& n : kOpNumbers) w.key(n.key).f64_column_of(at, n.key, rows, [&](std::size_t k) { return n.get(op(k)); });
   if (timed) {
     for (const auto& n : kTimeNumbers) w.key(n.key).f64_column_of(at, n.key, rows, [&](std::size_t k) { return n.get(time(k)); });
     strings("bound", [&](std::size_t k) -> const std::string& { return time(k).bound; });
-    names("compute_type_used", kComputeTypes, [&](std::size_t k) { return static_cast<std::size_t>(time(k).compute_used); }, compute_name);
+    names("compute_type_used", compute_types, [&](std::size_t k) { return static_cast<std::size_t>(time(k).compute_used); }, compute_name);
   }
   w.end_object();
 }

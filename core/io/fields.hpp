@@ -71,6 +71,7 @@ extern const NumberField hw_peak_tflops, hw_tier_capacity_gb, hw_tier_capacity_g
 template <class E>
 E read_enum(Reader& r, const std::string& key, const NameTable<E>& t, E fallback, const std::string& kind = "out_of_range") {
   const std::string name = r.string_or(key, t.name(fallback));
+  if (const auto v = t.find(name)) return *v;  // the error's path and code are put together only for an error
   return t.parse(name, r.child_path(key), r.code_prefix() + "." + kind);
 }
 

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -103,6 +104,7 @@ class JsonWriter {
     double* d = side_->data() + start;
     for (std::size_t i = 0; i < rows; ++i) {
       const std::size_t c = code(i);
+      if (c >= n) throw std::logic_error("JsonWriter: a code past the enum column's names");
       if (index_of[c] < 0) {
         index_of[c] = distinct++;
         value(name(c));
