@@ -44,7 +44,7 @@ export function placeColumns(envelope, columns) {
     const last = path.length - 1;
     let o = envelope;
     for (let i = 0; i < last; i++) o = o[path[i]];
-    const key = path[last];
+    const key = last >= 0 ? path[last] : '';  // "" names the document itself, kept as the key "" as before
     if (kind === 'strings') {
       const distinct = o[key];
       const strings = new Array(length);

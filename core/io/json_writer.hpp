@@ -92,9 +92,14 @@ class JsonWriter {
   // code(i) < n. Written as string_column writes it, without comparing any text.
   template <class Code, class Name>
   JsonWriter& enum_column(std::string_view at, std::string_view key, std::size_t rows, std::size_t n, Code code, Name name) {
+    const auto checked = [&](std::size_t i) {
+      const std::size_t c = code(i);
+      if (c >= n) throw std::logic_error("JsonWriter: a code past the enum column's names");
+      return c;
+    };
     if (!side_) {
       std::vector<std::string_view> v(rows);
-      for (std::size_t i = 0; i < rows; ++i) v[i] = name(code(i));
+      for (std::size_t i = 0; i < rows; ++i) v[i] = name(checked(i));
       return string_column(at, key, v);
     }
     begin_array();
@@ -103,8 +108,7 @@ class JsonWriter {
     double distinct = 0;
     double* d = side_->data() + start;
     for (std::size_t i = 0; i < rows; ++i) {
-      const std::size_t c = code(i);
-      if (c >= n) throw std::logic_error("JsonWriter: a code past the enum column's names");
+      const std::size_t c = checked(i);
       if (index_of[c] < 0) {
         index_of[c] = distinct++;
         value(name(c));

@@ -239,6 +239,15 @@ TEST_CASE("columns filled by row equal the columns given whole", "[json]") {
   REQUIRE(w.non_finite().found);
   CHECK_FALSE(w.non_finite().nan);
   CHECK(pointer_at(lean, w.non_finite().offset) + w.non_finite().inner == "/n/1");
+  // A code past the names is an internal error, never a read or write out of bounds.
+  for (bool side : {false, true}) {
+    std::string out;
+    std::vector<double> b;
+    JsonWriter bad(out, side ? &b : nullptr);
+    bad.begin_array();
+    CHECK_THROWS_AS(bad.enum_column("/e", "", 2, 3, [](std::size_t i) { return i == 1 ? 3 : 0; }, [&](std::size_t c) { return names[c]; }),
+                    std::logic_error);
+  }
 }
 
 // The envelope's finiteness check (api/registry.cpp) reads where the writer was given its first NaN or infinity:

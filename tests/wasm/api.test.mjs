@@ -126,6 +126,8 @@ test('columns: placeColumns unescapes pointers and places every reply, the same 
     assert.deepEqual(v['a/b'].s, ['y', 'x', 'y']);
     assert.equal(env.columns, undefined);
   }
+  // The empty pointer names the document: its column lands at the key "", as it always did.
+  assert.deepEqual([...placeColumns({ ok: true, columns: [['', 0, 2]] }, new Float64Array([1, 2]))['']], [1, 2]);
 });
 
 test('a sweep split into parts merges (the page\'s dsemerge.js) into exactly the whole', () => {
