@@ -97,8 +97,14 @@ run_target() {
   start=$(date +%s)
   if ! "$out/tests/fuzz/fuzz_$t" "$corpus/$t" "$budget" -timeout="${FUZZ_TIMEOUT:-30}" -rss_limit_mb=2048 \
        -max_len="${FUZZ_MAX_LEN:-65536}" -print_final_stats=1 -artifact_prefix="$out/findings/$t-" >"$log" 2>&1; then
-    { echo "fuzz_$t: FINDING (see $log and $out/findings/)"; tail -30 "$log"; } >"$out/fuzz_$t.summary"
-    echo 1 >"$out/fuzz_$t.status"
+    # A run stopped with SIGINT (a campaign's run ended by hand) exits non-zero too: it found nothing.
+    if grep -q 'libFuzzer: run interrupted' "$log" && ! grep -qE 'SUMMARY: |deadly signal' "$log"; then
+      echo "fuzz_$t: stopped by hand, no finding" >"$out/fuzz_$t.summary"
+      echo 0 >"$out/fuzz_$t.status"
+    else
+      { echo "fuzz_$t: FINDING (see $log and $out/findings/)"; tail -30 "$log"; } >"$out/fuzz_$t.summary"
+      echo 1 >"$out/fuzz_$t.status"
+    fi
   else
     echo 0 >"$out/fuzz_$t.status"
   fi
