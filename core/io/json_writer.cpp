@@ -88,11 +88,6 @@ char* format_number(char* p, double v) {
 
 }  // namespace
 
-void append_number(std::string& out, double v) {
-  char buf[40] = {};
-  out.append(buf, static_cast<std::size_t>(format_number(buf, v) - buf));
-}
-
 void JsonWriter::flush() {
   out_.append(pending_, used_);
   used_ = 0;
@@ -354,12 +349,7 @@ JsonWriter& JsonWriter::f64_column(std::string_view at, std::string_view key, co
       if (!std::isfinite(v[i])) bad = i;
   begin_array();
   if (bad < v.size()) saw_non_finite(v[bad], size() - 1, "/" + std::to_string(bad));
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) put(',');
-    char buf[40] = {};
-    put(buf, static_cast<std::size_t>(format_number(buf, v[i]) - buf));
-  }
-  if (!v.empty()) written_ |= std::uint64_t{1} << (depth_ - 1);
+  for (const double x : v) value(x);  // the first non-finite one is already noted, at the array
   return end_array();
 }
 

@@ -235,7 +235,4 @@ json tree_of(F&& write) {
   return tree_from(text, w);
 }
 
-// Shortest text that reads back to v, as nlohmann::json prints a double ("12.0", "0.1", "1e+20"); non-finite: null.
-void append_number(std::string& out, double v);
-
 }  // namespace infercast
