@@ -58,6 +58,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   const TableLayout layout = read_enum(r, "layout", table_layout_names(), TableLayout::Rows);
   const bool echo = r.boolean_or("echo_requests", false);
   r.reject_unknown();
+  settle_default_plan(mi, rm.spec, w);
   // A plan analyzes each pipeline stage (and the draft) again.
   if (mi.active) {
     const double stages = plan_analyses(mi);
@@ -79,6 +80,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   PlanForecast f;
   if (mi.active) {
     f = forecast_plan(rm.spec, w, mi.sys, mi.plan, mi.spec);
+    if (!mi.plan_note.code.empty()) f.warnings.insert(f.warnings.begin(), mi.plan_note);
     // The whole model on one device is not what runs: the plan's stages say whether the engine's budget holds them
     // (parallel.warnings).
     warnings.erase(std::remove_if(warnings.begin(), warnings.end(), [](const Warning& x) { return x.code == "memory.runtime_budget"; }),
@@ -241,6 +243,7 @@ json api_batching(const json& request) {
     r.raw("batching");
   }
   r.reject_unknown();
+  settle_default_plan(mi, in.rm.spec, w);
   // The curve bisects for the batch that fits and then forecasts each point: about 64 plans, each over every stage.
   const double plans = 64.0 * (mi.plan.pp + (mi.spec.enabled() ? 2 : 0));
   check_work(estimate_work(in.rm.spec, w, plans), plans, "the batching curve");

@@ -528,7 +528,10 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     p.reject_unknown();
   } else {
     r.raw("parallel");
-    if (has_system) mi.plan = default_plan(in.rm.spec, mi.sys);  // the largest valid tensor-parallel group of a node
+    if (has_system) {
+      mi.plan = default_plan(in.rm.spec, mi.sys);  // the largest valid tensor-parallel group of a node
+      mi.plan_defaulted = true;
+    }
   }
   const bool has_spec = r.has("speculative");
   if (has_spec) {
@@ -564,6 +567,13 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
                                              "(a preset such as \"2x-rtx-4090-pcie\", or an object with intra.bandwidth_GBps)");
     mi.sys = single_node_system(*in.hw, mi.plan.devices());
   }
+}
+
+void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w) {
+  if (!mi.plan_defaulted || mi.sys.nodes <= 1) return;
+  const double analyses = default_plan_analyses(m, mi.sys) + (mi.spec.enabled() ? 4 : 0);
+  check_work(estimate_work(m, w, analyses), analyses, "the default plan's search over the nodes");
+  mi.plan = default_plan_for(m, w, mi.sys, mi.plan, mi.spec, mi.plan_note);
 }
 
 double plan_analyses(const MultiInputs& mi) {

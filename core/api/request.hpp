@@ -74,8 +74,13 @@ struct MultiInputs {
   ParallelPlan plan;
   Speculative spec;
   ResolvedModel draft;
+  bool plan_defaulted = false;  // a system and no /parallel: default_plan's node plan, settled once the workload is read
+  Warning plan_note;            // why the default plan spans the nodes, or that it leaves devices idle (empty code: none)
 };
 void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
+// A defaulted plan on a system of several nodes, settled for the workload (parallel/parallel.hpp, default_plan_for);
+// call before the plan's own work check.
+void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w);
 // Analyses one forecast runs, for the work limits (analysis/work.hpp): the single-device analysis, and with a plan
 // each pipeline stage's (and the draft's two); with an offload split, the tries of its search (a bisection over the
 // layers), the host's share and the host layers on the device.

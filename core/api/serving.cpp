@@ -24,6 +24,7 @@ json api_serving(const json& request) {
   const ServingRequest sr = read_serving(r, false);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
+  settle_default_plan(mi, in.rm.spec, w);
   const ServingForecast f = forecast_serving(in.rm.spec, w, mi.sys, mi.plan, sr.load, sr.max_num_seqs, sr.token_budget, sr.simulate,
                                              sr.scheduler_steps);
   const ServingResult& main = f.has_simulation ? f.simulated : f.steady;
@@ -63,7 +64,9 @@ json api_serving(const json& request) {
                                            main.work_memory_s * mi.plan.dp, main.duration_s,
                                            main.output_tokens_per_s * main.duration_s);
   out["cost"] = serving_cost_json(cost, costs);
-  out["warnings"] = warnings_json(main.warnings);
+  std::vector<Warning> warns = main.warnings;
+  if (!mi.plan_note.code.empty()) warns.insert(warns.begin(), mi.plan_note);
+  out["warnings"] = warnings_json(warns);
   return out;
 }
 

@@ -110,6 +110,7 @@ json api_quant_sweep(const json& request) {
   const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
   sr.reject_unknown();
   r.reject_unknown();
+  settle_default_plan(mi, rm.spec, base);  // once, for the request's own formats: every row runs the same plan
   // Each format runs the forecast's analyses: a plan's stages, or an offload split's tries.
   const double formats = static_cast<double>(weights.size() * kvs.size());
   const double analyses = formats * (offload ? offload_analyses(rm.spec) : plan_analyses(mi));

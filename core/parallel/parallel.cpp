@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace infercast {
 
@@ -340,6 +341,49 @@ ParallelPlan default_plan(const ModelSpec& m, const System& sys) {
     }
   }
   return p;
+}
+
+namespace {
+
+int pipeline_over_nodes(const ModelSpec& m, const System& sys) {
+  return static_cast<int>(std::min<i64>(sys.nodes, static_cast<i64>(m.layers.size())));
+}
+
+std::string gib_text(double bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
+  return buf;
+}
+
+}  // namespace
+
+double default_plan_analyses(const ModelSpec& m, const System& sys) {
+  return sys.nodes > 1 ? 2.0 + pipeline_over_nodes(m, sys) : 0.0;
+}
+
+ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
+                              const Speculative& spec, Warning& note) {
+  note = Warning{};
+  const int pp = pipeline_over_nodes(m, sys);
+  if (sys.nodes <= 1 || pp <= 1 || node_plan.pp != 1 || node_plan.dp != 1) return node_plan;
+  const PlanForecast one = forecast_plan(m, w, sys, node_plan, spec);
+  const std::string node = "tp " + std::to_string(node_plan.tp);
+  if (one.fits) {
+    note = {"parallel.devices_idle", "/parallel",
+            "no /parallel given: the default plan (" + node + ") holds the model on one node and leaves " +
+                std::to_string(sys.devices() - node_plan.devices()) + " of the system's " + std::to_string(sys.devices()) +
+                " devices idle; /parallel/dp replicates it, /parallel/pp spreads it over the nodes"};
+    return node_plan;
+  }
+  ParallelPlan wide = node_plan;
+  wide.pp = pp;
+  const PlanForecast spread = forecast_plan(m, w, sys, wide, spec);
+  if (spread.device_required_bytes >= one.device_required_bytes) return node_plan;
+  note = {"parallel.default_pipeline", "/parallel",
+          "no /parallel given: one node (" + node + ") does not hold the model (a device needs " + gib_text(one.device_required_bytes) +
+              " of the " + gib_text(one.device_capacity_bytes) + " it can use), so the default plan adds a pipeline stage per node (" + node +
+              " x pp " + std::to_string(pp) + ": " + gib_text(spread.device_required_bytes) + " a device), as multi-node deployments of vLLM and SGLang run"};
+  return wide;
 }
 
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,

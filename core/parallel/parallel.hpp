@@ -135,6 +135,16 @@ std::vector<Stage> plan_stages(const ModelSpec& m, const ParallelPlan& p, const 
 inline constexpr int kDefaultTpMax = 8;
 ParallelPlan default_plan(const ModelSpec& m, const System& sys);
 
+// The default plan once the workload is known (docs/formulas.md, "The default plan"): on a system of several nodes
+// whose first node cannot hold the model and its cache at `node_plan`, a pipeline stage per node (at most one per
+// layer), tensor parallelism within each: how vLLM's and SGLang's multi-node recipes run a model one node cannot hold
+// (--tensor-parallel-size 8 --pipeline-parallel-size 2 on two nodes). `note` says why when the plan changed, or that
+// devices were left idle; empty otherwise.
+ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
+                              const Speculative& spec, Warning& note);
+// Plans default_plan_for may forecast (the work limits): the node's plan and, past one node, the widened one.
+double default_plan_analyses(const ModelSpec& m, const System& sys);
+
 // Communication of one step of `tokens` new tokens and `logit_rows` LM-head rows over the plan's stages and stage
 // boundaries: what forecast_plan adds to every step (the serving model's steps too).
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,

@@ -165,6 +165,46 @@ TEST_CASE("a system without a plan runs the largest valid tensor-parallel group 
   CHECK(pp2["value"]["parallel"]["plan"]["tp"] == 1);
 }
 
+// Audit H (a helper asked "does it fit" of public deployments): DeepSeek-V3 in its published FP8 on two DGX H100
+// nodes ran tp 8 on one node, 79.4 GiB a device against 70.1 GiB, "does not fit", with 8 devices idle and no word of
+// them. SGLang's and vLLM's multi-node recipes run it as tp 8 within a node and a pipeline stage per node.
+TEST_CASE("a default plan that one node cannot hold spreads over the nodes", "[parallel]") {
+  const json ds = call_json("analyze", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib"})");
+  REQUIRE(ds["ok"] == true);
+  const json& plan = ds["value"]["parallel"]["plan"];
+  CHECK(plan["tp"] == 8);
+  CHECK(plan["pp"] == 2);
+  CHECK(plan["devices"] == 16);
+  CHECK(ds["value"]["parallel"]["fits"] == true);
+  const json& note = ds["value"]["parallel"]["warnings"][0];
+  CHECK(note["code"] == "parallel.default_pipeline");
+  CHECK(note["message"] ==
+        "no /parallel given: one node (tp 8) does not hold the model (a device needs 79.4 GiB of the 70.1 GiB it can use), so "
+        "the default plan adds a pipeline stage per node (tp 8 x pp 2: 41.0 GiB a device), as multi-node deployments of vLLM "
+        "and SGLang run");
+  // The same as asking for it; asking for one node keeps the answer "does not fit", with no note.
+  const json given = call_json("analyze", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","parallel":{"tp":8,"pp":2}})");
+  CHECK(given["value"]["parallel"]["tpot_s"] == ds["value"]["parallel"]["tpot_s"]);
+  const json one = call_json("analyze", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","parallel":{"tp":8}})");
+  CHECK(one["value"]["parallel"]["fits"] == false);
+  for (const auto& w : one["value"]["parallel"]["warnings"]) CHECK(w["code"] != "parallel.default_pipeline");
+  // A model one node holds stays on it, and the page and CLI are told the other node is idle.
+  const json small = call_json("analyze", R"({"model":"llama-3.1-8b","system":"2x-dgx-h100-ib"})");
+  CHECK(small["value"]["parallel"]["plan"]["pp"] == 1);
+  CHECK(small["value"]["parallel"]["warnings"][0]["code"] == "parallel.devices_idle");
+  CHECK(small["value"]["parallel"]["warnings"][0]["message"] ==
+        "no /parallel given: the default plan (tp 8) holds the model on one node and leaves 8 of the system's 16 devices "
+        "idle; /parallel/dp replicates it, /parallel/pp spreads it over the nodes");
+  // One node: nothing to say.
+  const json node = call_json("analyze", R"({"model":"llama-3.1-8b","system":"dgx-h100"})");
+  for (const auto& w : node["value"]["parallel"]["warnings"]) CHECK(w["code"].get<std::string>().rfind("parallel.de", 0) != 0);
+  // Serving on the same system runs the same plan.
+  const json sv = call_json("serving", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","serving":{"concurrency":8,"isl":512,"osl":64,"simulate":false}})");
+  REQUIRE(sv["ok"] == true);
+  CHECK(sv["value"]["plan"]["pp"] == 2);
+  CHECK(sv["value"]["warnings"][0]["code"] == "parallel.default_pipeline");
+}
+
 TEST_CASE("each device holds its share of the parameters", "[parallel]") {
   SECTION("tensor parallel: devices x share - replicated norms = the model") {
     const ModelSpec m = preset_model("llama-3.1-70b");  // vocab 128256 and 8 KV heads divide by 8
