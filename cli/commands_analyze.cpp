@@ -210,9 +210,12 @@ void print_plan(const json& r) {
   if (r.contains("speculative")) {
     const auto& s = r["speculative"];
     std::cout << "Speculative decoding (" << s["draft"].get<std::string>() << ", " << s["draft_tokens"] << " drafted, acceptance "
-              << num3(s["acceptance"].get<double>()) << "): " << num3(s["tokens_per_step"].get<double>()) << " tokens per step, draft "
-              << time_str(s["draft_step_s"].get<double>()) << " per token, verification " << time_str(s["verify_step_s"].get<double>())
-              << ", TPOT " << time_str(s["tpot_s"].get<double>()) << " (" << num3(s["speedup"].get<double>()) << "x)\n";
+              << num3(s["acceptance"].get<double>()) << "): " << num3(s["tokens_per_step"].get<double>())
+              << " tokens per step (mean acceptance length; " << num3(100 * s["draft_acceptance_rate"].get<double>())
+              << "% of drafted tokens accepted), draft " << time_str(s["draft_step_s"].get<double>()) << " per token, verification "
+              << time_str(s["verify_step_s"].get<double>()) << ", TPOT " << time_str(s["tpot_s"].get<double>()) << " ("
+              << num3(s["speedup"].get<double>()) << "x); the draft's prefill " << time_str(s["draft_prefill_s"].get<double>())
+              << " is in TTFT\n";
   }
   // The plan's energy and cost, over every stage's devices and replicas (the JSON's `cost`).
   if (r.contains("cost")) {

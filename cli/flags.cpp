@@ -68,6 +68,7 @@ const std::vector<Flag>& flags() {
       {"--draft", "speculative", K::Custom, "", "ID|PATH|mtp", "speculative decoding with a draft model, or the model's own MTP module"},
       {"--draft-tokens", "speculative", K::Int, "/speculative/draft_tokens", "N", ""},
       {"--acceptance", "speculative", K::Number, "/speculative/acceptance", "X", ""},
+      {"--acceptance-length", "speculative", K::Number, "/speculative/acceptance_length", "L", ""},
       {"--gpu-layers", "offload", K::Custom, "", "N|auto",
        "keep the other layers in host memory, as llama.cpp's -ngl N (layers + 1: the output layer too; auto: the most that fit)"},
       {"--host", "offload", K::Document, "/offload/host", "ID|PATH", "the host CPU the offloaded layers run on (a preset or a hardware JSON)"},

@@ -97,7 +97,8 @@ void add_convert_mla(const Args& a, json& req) {
 
 void add_draft(const Args& a, json& req) {
   if (!a.has("--draft")) {
-    if (a.has("--draft-tokens") || a.has("--acceptance")) die("--draft-tokens and --acceptance need --draft (a draft model, or mtp)");
+    if (a.has("--draft-tokens") || a.has("--acceptance") || a.has("--acceptance-length"))
+      die("--draft-tokens, --acceptance and --acceptance-length need --draft (a draft model, or mtp)");
     return;
   }
   const std::string d = a.one("--draft");

@@ -123,6 +123,7 @@ json options_json() {
   }
   a.push_back(int_option(draft_tokens));
   a.push_back(number_option(acceptance));
+  a.push_back(number_option(acceptance_length));
   for (const NumberField* f : {&compute_power_fraction, &static_fraction, &power_w, &lifetime_years, &utilization, &usd_per_kwh,
                                &pue, &price_usd, &grid_g_per_kwh, &embodied_kgco2e})
     a.push_back(number_option(*f));

@@ -538,6 +538,15 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     Reader sp = r.object("speculative");
     mi.spec.draft_tokens = static_cast<int>(read_field(sp, field::draft_tokens));
     mi.spec.acceptance = read_field(sp, field::acceptance);
+    mi.spec.acceptance_length = read_field(sp, field::acceptance_length);
+    if (sp.has("acceptance") && sp.has("acceptance_length"))
+      sp.fail("acceptance_length", "conflict",
+              "/speculative has both /speculative/acceptance and /speculative/acceptance_length; expected one: the chance each "
+              "drafted token is accepted, or the mean tokens a verification step yields");
+    if (mi.spec.acceptance_length > mi.spec.draft_tokens + 1)
+      sp.fail("acceptance_length", "out_of_range",
+              "/speculative/acceptance_length holds " + number_text(json(mi.spec.acceptance_length)) + "; expected at most draft_tokens + 1 = " +
+                  std::to_string(mi.spec.draft_tokens + 1) + " (every drafted token accepted, and the bonus token)");
     const bool has_model = sp.has("model");
     const std::string draft = sp.string_or("draft", "");
     if (has_model && !draft.empty())

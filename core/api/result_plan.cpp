@@ -128,6 +128,7 @@ void write_speculative(JsonWriter& w, const PlanForecast& f) {
   const SpeculativeResult& s = f.spec;
   w.begin_object().field("enabled", s.enabled).field("draft", s.draft).field("draft_tp", s.draft_tp);
   w.field("draft_tokens", s.draft_tokens).field("acceptance", s.acceptance).field("tokens_per_step", s.tokens_per_step);
+  w.field("draft_acceptance_rate", s.draft_acceptance_rate).field("draft_prefill_s", finite(s.draft_prefill_s));
   w.field("draft_step_s", finite(s.draft_step_s)).field("verify_step_s", finite(s.verify_step_s));
   w.field("tpot_s", finite(s.tpot_s)).field("plain_tpot_s", finite(s.plain_tpot_s)).field("speedup", finite(s.speedup));
   w.field("e2e_s", finite(f.e2e_s)).field("plain_e2e_s", finite(s.plain_e2e_s));

@@ -59,7 +59,7 @@ const IntField tp{"/parallel/tp", 1, 4096, 1, "tensor parallelism: devices each 
 const IntField pp{"/parallel/pp", 1, 4096, 1, "pipeline parallelism: stages of consecutive layers (with a system and no plan given: one per node when one node cannot hold the model, else 1)"};
 const IntField ep{"/parallel/ep", 1, 4096, 1, "expert parallelism within a stage (divides tp)"};
 const IntField dp{"/parallel/dp", 1, 65536, 1, "data-parallel replicas"};
-const IntField draft_tokens{"/speculative/draft_tokens", 1, 16, 3, "tokens drafted per step"};
+const IntField draft_tokens{"/speculative/draft_tokens", 1, 16, 3, "tokens drafted per step (gamma; vLLM's num_speculative_tokens)"};
 const IntField max_batch{"/batching/max_batch", 1, kMaxBatch, 65536, "largest batch on the curve"};
 const IntField part_index{"/part/index", 0, 4095, 0, "which part of the grid this sweep evaluates (from 0)"};
 const IntField part_of{"/part/of", 1, 4096, 1, "parts the grid is split into (workers); parts merge into the whole's result"};
@@ -80,7 +80,10 @@ const NumberField eff_attention{"/hardware/efficiency/attention", 0.001, 1, 0, "
 const NumberField eff_elementwise{"/hardware/efficiency/elementwise", 0.001, 1, 0, "fraction of the peak elementwise operators reach (default: the device class's)"};
 const NumberField eff_memory{"/hardware/efficiency/memory", 0.001, 1, 0, "fraction of the memory bandwidth reached (default: the device class's)"};
 const NumberField eff_dispatch_us{"/hardware/efficiency/dispatch_us", 0, 1e6, 0, "cost of one kernel dispatch, microseconds (default: the device class's)"};
-const NumberField acceptance{"/speculative/acceptance", 0, 1, kSpec.acceptance, "chance each drafted token is accepted"};
+const NumberField acceptance{"/speculative/acceptance", 0, 1, kSpec.acceptance,
+                              "chance each drafted token is accepted once those before it were (alpha; not vLLM's draft acceptance rate, which is accepted / drafted)"};
+const NumberField acceptance_length{"/speculative/acceptance_length", 0, 17, 0,
+                                    "mean tokens a verification step yields, the bonus token included: vLLM's \"Mean acceptance length\", SGLang's accept length, 1 + draft tokens x vLLM's draft acceptance rate (0: from acceptance; else at most draft_tokens + 1)", 1};
 const NumberField compute_power_fraction{"/costs/compute_power_fraction", 0, 1, kCosts.compute_power_fraction, "share of dynamic power spent computing at full load"};
 const NumberField static_fraction{"/costs/static_fraction", 0, 1, kCosts.static_fraction, "idle power as a share of the device's power"};
 const NumberField power_w{"/costs/power_W", 0, 1e7, kCosts.power_w, "device power, watts (0: the device's own)", kLeastWatts};

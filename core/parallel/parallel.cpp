@@ -12,6 +12,17 @@ double speculative_tokens_per_step(double alpha, int gamma) {
   return (1 - std::pow(alpha, gamma + 1.0)) / (1 - alpha);
 }
 
+double speculative_acceptance_for_length(double length, int gamma) {
+  if (gamma <= 0 || length <= 1) return 0;
+  if (length >= gamma + 1.0) return 1;
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (lo + hi) / 2;
+    (speculative_tokens_per_step(mid, gamma) < length ? lo : hi) = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 System single_node_system(const HardwareSpec& hw, int devices) {
   System s;
   s.id = hw.id;
@@ -455,8 +466,14 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     SpeculativeResult& r = f.spec;
     r.enabled = true;
     r.draft_tokens = spec.draft_tokens;
-    r.acceptance = spec.acceptance;
-    r.tokens_per_step = speculative_tokens_per_step(spec.acceptance, spec.draft_tokens);
+    if (spec.acceptance_length > 0) {
+      r.tokens_per_step = spec.acceptance_length;
+      r.acceptance = speculative_acceptance_for_length(spec.acceptance_length, spec.draft_tokens);
+    } else {
+      r.acceptance = spec.acceptance;
+      r.tokens_per_step = speculative_tokens_per_step(spec.acceptance, spec.draft_tokens);
+    }
+    r.draft_acceptance_rate = (r.tokens_per_step - 1) / spec.draft_tokens;
     const i64 half = static_cast<i64>(std::floor(D / 2));
     std::vector<Request> verify, draft_step;
     for (const auto& q : w.requests) {
@@ -537,19 +554,23 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     f.tpot_mean_s = r.tpot_s;
     f.tpot_last_s *= ratio;
     for (auto& t : f.timeline) t.tpot_s *= ratio;
+    // Memory the draft adds to the first stage's devices: its own weights (an MTP module shares the embedding and
+    // LM head) and its cache at the end of the workload. The same analysis times the drafter over the prompt: vLLM's
+    // proposer and SGLang's draft-extend run it in the step that yields the first token, so it is in TTFT (vLLM
+    // then drafts gamma - 1 more tokens in that step; SGLang at the start of the next: not counted).
+    ModelSpec held = dstages.front().model;
+    if (spec.mtp) held.has_embedding = held.has_head = false;
+    const Analysis da = analyze(held, wd, &sys.device);
+    r.draft_weights_bytes = da.weights_bytes;
+    r.draft_kv_bytes = da.kv_cache_bytes;
+    r.draft_prefill_s = da.ttft_s;
+    f.ttft_s += r.draft_prefill_s;
     f.decode_time_s = D * r.tpot_s;
     f.e2e_s = f.ttft_s + f.decode_time_s;
     f.tokens_per_s = r.tpot_s > 0 ? 1 / r.tpot_s : 0;
     f.replica_tokens_per_s = f.tokens_per_s * B;
     f.total_tokens_per_s = f.replica_tokens_per_s * p.dp;
     f.tokens_per_s_per_device = f.total_tokens_per_s / std::max(f.devices, 1);
-    // Memory the draft adds to the first stage's devices: its own weights (an MTP module shares the embedding and
-    // LM head) and its cache at the end of the workload.
-    ModelSpec held = dstages.front().model;
-    if (spec.mtp) held.has_embedding = held.has_head = false;
-    const Analysis da = analyze(held, w, nullptr);
-    r.draft_weights_bytes = da.weights_bytes;
-    r.draft_kv_bytes = da.kv_cache_bytes;
     f.stages.front().required_bytes += r.draft_weights_bytes + r.draft_kv_bytes;
   }
 

@@ -42,7 +42,11 @@ struct ParallelPlan {
 // Speculative decoding: a draft proposes `draft_tokens` tokens, the target verifies them in one step.
 struct Speculative {
   int draft_tokens = 0;      // gamma; 0: off
-  double acceptance = 0.8;   // alpha: chance each drafted token is accepted, independently
+  double acceptance = 0.8;   // alpha: chance each drafted token is accepted once those before it were, independently
+  // Mean tokens a verification step yields, the bonus token included: what vLLM logs as "Mean acceptance length" and
+  // SGLang as spec_accept_length (1 + accepted / verification steps). 0: from `acceptance`; else it is the tokens per
+  // step and alpha is the one that gives it.
+  double acceptance_length = 0;
   bool mtp = false;          // the target's own multi-token-prediction module drafts
   const ModelSpec* draft = nullptr;  // a separate draft model (when !mtp)
   bool enabled() const { return draft_tokens > 0; }
@@ -50,6 +54,8 @@ struct Speculative {
 
 // Expected tokens a verification step yields: (1 - alpha^(gamma+1)) / (1 - alpha), gamma + 1 when alpha = 1.
 double speculative_tokens_per_step(double acceptance, int draft_tokens);
+// The alpha whose tokens per step are `length` (1 to gamma + 1): the inverse of the above, by bisection.
+double speculative_acceptance_for_length(double length, int draft_tokens);
 
 struct CommLine {
   std::string what;  // e.g. "attention output"
@@ -86,6 +92,8 @@ struct SpeculativeResult {
   int draft_tokens = 0;
   double acceptance = 0;
   double tokens_per_step = 1;
+  double draft_acceptance_rate = 0;  // drafted tokens accepted: (tokens per step - 1) / gamma (vLLM's "Draft acceptance rate")
+  double draft_prefill_s = 0;        // the drafter over the prompt, in the step that yields the first token (in TTFT)
   double draft_step_s = 0;   // one draft token, the whole batch
   double verify_step_s = 0;  // the target over gamma + 1 tokens per request
   double tpot_s = 0;         // (gamma draft steps + one verification) / tokens per step

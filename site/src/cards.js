@@ -107,7 +107,7 @@ export const CARDS = [
   { id: 'e2e', label: 'End to end', show: plan, value: (r) => seconds(r.parallel.e2e_s), sub: (r) => `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)` },
   { id: 'speculative', label: 'Speculative decoding', show: (r) => plan(r) && Boolean(spec(r)), value: (r) => `${spec(r).tokens_per_step.toFixed(2)} tok/step`,
     sub: (r) => `draft ${seconds(spec(r).draft_step_s)}, verify ${seconds(spec(r).verify_step_s)}`,
-    hint: (r) => `${spec(r).draft === 'mtp' ? 'MTP module' : spec(r).draft} drafts ${spec(r).draft_tokens} at acceptance ${spec(r).acceptance}; draft on ${spec(r).draft_tp} device(s); (draft tokens x draft step + verification step) / expected tokens per step, (1 - a^(g+1)) / (1 - a)` },
+    hint: (r) => `${spec(r).draft === 'mtp' ? 'MTP module' : spec(r).draft} drafts ${spec(r).draft_tokens} at acceptance ${spec(r).acceptance.toPrecision(3)} (${(100 * spec(r).draft_acceptance_rate).toPrecision(3)}% of drafted tokens accepted, vLLM's draft acceptance rate); draft on ${spec(r).draft_tp} device(s); (draft tokens x draft step + verification step) / expected tokens per step, (1 - a^(g+1)) / (1 - a); the draft's prefill, ${seconds(spec(r).draft_prefill_s)}, is in TTFT` },
   // Always.
   { id: 'prefill_flops', label: 'Prefill FLOPs', show: () => true, value: (r) => si(r.prefill.flops, 'FLOP'), sub: (r) => `${bytes(r.prefill.bytes)} moved` },
   { id: 'decode_flops', label: 'Decode FLOPs / token', show: () => true, value: (r) => si(r.decode.flops_per_token, 'FLOP'), sub: (r) => `${bytes(r.decode.bytes)} moved per step` },

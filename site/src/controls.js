@@ -46,6 +46,7 @@ const NUMBERS = [
   { id: 'nodes', path: '/system/nodes', error: 'parallel-error' },
   { id: 'dtok', path: '/speculative/draft_tokens', error: 'parallel-error' },
   { id: 'acc', path: '/speculative/acceptance', error: 'parallel-error' },
+  { id: 'accl', path: '/speculative/acceptance_length', error: 'parallel-error', empty: 0 },
   { id: 'ilat', path: '/system/intra/latency_us', error: 'parallel-error' },
   { id: 'olat', path: '/system/intra/latency_us', error: 'parallel-error' },
   { id: 'ieff', path: '/system/intra/efficiency', error: 'parallel-error' },

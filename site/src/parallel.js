@@ -8,7 +8,7 @@ import { bytes, count, seconds } from './format.js';
 // URL keys of the state (main.js merges these into its defaults).
 export const MULTI_DEFAULTS = {
   system: '', tp: 1, pp: 1, ep: 1, dp: 1, algo: 'auto', dpn: 8, nodes: 1,
-  ibw: 0, ilat: 0.5, ieff: 0.8, obw: 0, olat: 2.7, oeff: 0.8, draft: '', dtok: 3, acc: 0.8,
+  ibw: 0, ilat: 0.5, ieff: 0.8, obw: 0, olat: 2.7, oeff: 0.8, draft: '', dtok: 3, acc: 0.8, accl: 0,
 };
 
 export function isMulti(state) {
@@ -30,7 +30,8 @@ export function addMulti(req, state) {
   // Right after a system is chosen (ctx.autoPlan) no plan is sent: the core picks it, as for the CLI's --system.
   if (!(ctx.autoPlan && state.system)) req.parallel = { tp: state.tp, pp: state.pp, ep: state.ep, dp: state.dp, algorithm: state.algo };
   if (state.draft) {
-    req.speculative = { draft_tokens: state.dtok, acceptance: state.acc };
+    // A mean acceptance length, when given, stands for the acceptance (the core refuses both).
+    req.speculative = state.accl > 0 ? { draft_tokens: state.dtok, acceptance_length: state.accl } : { draft_tokens: state.dtok, acceptance: state.acc };
     if (state.draft === 'mtp') req.speculative.draft = 'mtp';
     else req.speculative.model = state.draft;
   }

@@ -195,6 +195,20 @@ test('Llama-3.1-405B over two H200 nodes with a draft model; the batching curve 
   assert.equal(await cardValue(page, 'Throughput'), rate(v.parallel.total_tokens_per_s, 'tok/s'));
   const sub = await page.evaluate(() => [...document.querySelectorAll('.card')].find((c) => c.querySelector('.label').textContent === 'Throughput').querySelector('.sub').textContent);
   assert.match(sub, new RegExp(`; ${rate(v.speculative.plain_total_tokens_per_s, 'tok/s')} without speculative decoding$`));
+  // vLLM's mean acceptance length typed in its own field: the CLI's --acceptance-length, and the acceptance then
+  // has no say (audit H: vLLM's draft acceptance rate pasted as the acceptance halved the speed-up).
+  await page.fill('#accl', '2.5');
+  await page.waitForFunction(() => /accl=2.5/.test(location.hash));
+  const l = native(['analyze', '--model', 'llama-3.1-405b', '--batch', '4', '--prompt', '2048', '--gen', '256', '--hardware', 'nvidia-h200-sxm',
+    '--system', path.join(root, 'presets/systems/2x-hgx-h200-ib.json'), '--tp', '8', '--pp', '2', '--draft', 'llama-3.2-1b',
+    '--draft-tokens', '4', '--acceptance-length', '2.5']);
+  assert.equal(l.speculative.tokens_per_step, 2.5);
+  await cardIs(page, 'Time per output token', seconds(l.speculative.tpot_s));
+  assert.equal(await cardValue(page, 'Speculative decoding'), '2.50 tok/step');
+  await cardIs(page, 'Time to first token', seconds(l.parallel.ttft_s));
+  await page.fill('#accl', '');
+  await page.waitForFunction(() => !/accl=/.test(location.hash));
+  await cardIs(page, 'Time per output token', seconds(v.speculative.tpot_s));
   await settled(page);  // the batching curve of this plan, not of the one before it
   await page.waitForFunction(() => document.querySelector('#batching canvas') !== null);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-batching')]);

@@ -457,6 +457,67 @@ TEST_CASE("batching curve: throughput grows, latency grows, the cache stops fitt
   CHECK(saw_no_fit);
 }
 
+// Audit H (a helper read vLLM's v1/spec_decode/metrics.py and SGLang's metrics collector against ours): alpha is the
+// chance a drafted token is accepted once those before it were, while vLLM logs "Draft acceptance rate" (accepted /
+// drafted) and "Mean acceptance length" (1 + accepted / drafts). Pasting vLLM's 44.3% as acceptance gave 1.77 tokens
+// a step instead of 2.77 and TPOT 14.1 ms instead of 9.0. The mean acceptance length is now an input of its own, and
+// the result gives the rate in vLLM's terms. The drafter's pass over the prompt (vLLM's proposer, SGLang's
+// draft-extend) runs in the step that yields the first token, so it is in TTFT.
+TEST_CASE("speculative decoding: the runtimes' acceptance metrics, and the draft's prefill in TTFT", "[parallel]") {
+  // The inverse of the expected tokens per step, to the bisection's precision, at its ends too.
+  for (int g : {1, 3, 4, 16})
+    for (double a : {0.0, 0.3, 0.7, 0.95, 1.0})
+      CHECK(speculative_acceptance_for_length(speculative_tokens_per_step(a, g), g) == Approx(a).margin(1e-9));
+  const ModelSpec target = preset_model("llama-3.1-70b");
+  const ModelSpec draft = preset_model("llama-3.2-1b");
+  const Workload w = workload(1, 1024, 256);
+  ParallelPlan p;
+  p.tp = 4;
+  Speculative by_alpha;
+  by_alpha.draft_tokens = 4;
+  by_alpha.acceptance = 0.7;
+  by_alpha.draft = &draft;
+  Speculative by_length = by_alpha;
+  by_length.acceptance = 0.8;  // ignored: the length is given
+  by_length.acceptance_length = (1 - std::pow(0.7, 5)) / 0.3;  // 2.7731
+  const PlanForecast fa = forecast_plan(target, w, sys("dgx-h100"), p, by_alpha);
+  const PlanForecast fl = forecast_plan(target, w, sys("dgx-h100"), p, by_length);
+  CHECK(fl.spec.tokens_per_step == by_length.acceptance_length);
+  CHECK(fl.spec.acceptance == Approx(0.7).margin(1e-9));
+  CHECK(fl.spec.tpot_s == Approx(fa.spec.tpot_s));
+  // vLLM's draft acceptance rate for alpha 0.7 and four drafted tokens: (2.7731 - 1) / 4 = 44.33%.
+  CHECK(fa.spec.draft_acceptance_rate == Approx((fa.spec.tokens_per_step - 1) / 4));
+  CHECK(fa.spec.draft_acceptance_rate == Approx(0.44328).margin(1e-5));
+  // TTFT: the plain one and the draft's prefill, which is the draft's own shard (tp 4) over the prompt.
+  const PlanForecast plain = forecast_plan(target, w, sys("dgx-h100"), p, Speculative{});
+  const std::vector<Stage> ds = plan_stages(draft, p, sys("dgx-h100"));
+  const double by_hand = analyze(ds.front().model, w, &sys("dgx-h100").device).ttft_s;
+  CHECK(fa.spec.draft_prefill_s == Approx(by_hand));
+  CHECK(fa.spec.draft_prefill_s > 0.005 * plain.ttft_s);
+  CHECK(fa.ttft_s == Approx(plain.ttft_s + fa.spec.draft_prefill_s));
+  CHECK(fa.e2e_s == Approx(fa.ttft_s + 255 * fa.spec.tpot_s));
+  // Through the API, and its refusals.
+  const json ok = call_json("analyze", R"({"model":"llama-3.1-70b","system":"dgx-h100","parallel":{"tp":4},
+    "workload":{"batch":1,"prompt":1024,"gen":256},"speculative":{"model":"llama-3.2-1b","draft_tokens":4,"acceptance_length":2.5}})");
+  REQUIRE(ok["ok"] == true);
+  CHECK(ok["value"]["speculative"]["tokens_per_step"] == 2.5);
+  CHECK(ok["value"]["speculative"]["draft_acceptance_rate"] == Approx(0.375));
+  const auto error = [](const std::string& spec) {
+    const json e = call_json("analyze", R"({"model":"llama-3.1-70b","system":"dgx-h100","speculative":)" + spec + "}");
+    return e["error"]["code"].get<std::string>() + " | " + e["error"]["path"].get<std::string>() + " | " + e["error"]["message"].get<std::string>();
+  };
+  CHECK(error(R"({"model":"llama-3.2-1b","draft_tokens":3,"acceptance_length":4.5})") ==
+        "request.out_of_range | /speculative/acceptance_length | /speculative/acceptance_length holds 4.5; expected at most draft_tokens + 1 = 4 "
+        "(every drafted token accepted, and the bonus token)");
+  CHECK(error(R"({"model":"llama-3.2-1b","acceptance":0.7,"acceptance_length":2})") ==
+        "request.conflict | /speculative/acceptance_length | /speculative has both /speculative/acceptance and "
+        "/speculative/acceptance_length; expected one: the chance each drafted token is accepted, or the mean tokens a "
+        "verification step yields");
+  CHECK(error(R"({"model":"llama-3.2-1b","acceptance_length":0.5})") ==
+        "request.out_of_range | /speculative/acceptance_length | /speculative/acceptance_length holds 0.5; expected 0 (none) "
+        "or a number from 1 to 17");
+}
+
 // The decode's energy under speculative decoding is D / E verification steps, each with gamma draft steps, not D
 // plain steps: at acceptance 0 every token costs a verification and three draft steps (more than a plain step), at
 // acceptance 1 four tokens share them. The cost once kept the plain decode's energy whatever the speculation did
