@@ -278,6 +278,19 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     const double forward = profile_forward_bytes(model, a.groups, w.settings, l.token_budget);
     // A stage's vocabulary is its TP share; the sampler sees all of it.
     a.profile_activation_bytes = profile_activation_bytes(l, forward, model.has_head, static_cast<double>(model.vocab) * std::max(1, w.tp));
+    // The engine runs no step past its token budget (chunked prefill, or prompts admitted while their tokens fit
+    // it): a static batch's prompts run as budget-sized steps, so their activations peak at a budget's step. (They
+    // were the whole batch's prompts in one step: DeepSeek-V3 at batch 460 held 28 GiB a device, and the largest
+    // batch under vLLM came out 1.5-2.4x below what its own pool holds; audit H.) The prefill is still timed as one
+    // step: the same FLOPs, compute-bound at such sizes.
+    if (forward > 0) {
+      a.activation_per_request_bytes = a.activation_peak_bytes / std::max(a.batch_requests, 1.0);
+      a.activation_step_cap_bytes = forward;
+      if (forward < a.activation_peak_bytes) {
+        a.memory_required_bytes -= a.activation_peak_bytes - forward;
+        a.activation_peak_bytes = forward;
+      }
+    }
   }
   const TierCost inv = place_and_limit(a, *hw, w, w.settings.precision.kv.bits_per_element / 8, engine ? &*engine : nullptr);
   // The longest context memory holds, within the window the model was trained for (max_position_embeddings).

@@ -99,9 +99,12 @@ void limits(Analysis& a, double kb, Budget budget_at, double device_usable) {
     // A pooled engine's budget keeps its profile's activations or the batch's own, whichever is larger, so the room
     // depends on the batch tried: each batch is fitted against its own budget, and the answer does not depend on the
     // batch asked about (the asked batch fits exactly when max_batch reaches it).
-    const double kv = a.kv_cache_bytes / B, act = a.activation_peak_bytes / B;
+    // Activations grow with the batch up to a budget step's (Analysis::activation_step_cap_bytes), then stay.
+    const double kv = a.kv_cache_bytes / B;
+    const double per = a.activation_step_cap_bytes > 0 ? a.activation_per_request_bytes : a.activation_peak_bytes / B;
+    const auto act_at = [&](double b) { return a.activation_step_cap_bytes > 0 ? std::min(per * b, a.activation_step_cap_bytes) : per * b; };
     a.max_batch = largest_where(
-        [&](double b) { return a.weights_bytes + (kv + act) * b <= std::min(device_usable, budget_at(act * b)); }, 1e6);
+        [&](double b) { return a.weights_bytes + kv * b + act_at(b) <= std::min(device_usable, budget_at(act_at(b))); }, 1e6);
   }
   const double fixed = a.weights_bytes + a.activation_peak_bytes;
   a.max_context = largest_where([&](double ctx) { return fixed + kv_at(ctx) <= cap; }, 1e9);

@@ -140,6 +140,9 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   wl.weights_bytes = a.weights_bytes;
   wl.kv_bytes = a.kv_cache_bytes;
   wl.act_bytes = a.activation_peak_bytes;
+  // Under an engine with a token budget, the workload's own peak before the budget's step capped it: each point caps it
+  // at its own budget's step (placement: Analysis::activation_step_cap_bytes).
+  wl.act_uncapped_bytes = a.activation_step_cap_bytes > 0 ? a.activation_per_request_bytes * std::max(a.batch_requests, 1.0) : a.activation_peak_bytes;
   if (a.runtime_budget) {
     const RuntimeSpec& rt = *w.runtime;
     wl.engine_budget = true;
@@ -180,15 +183,17 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   cap[n] = std::max(0.0, capacity - wl.base.reserve_bytes);
   // Under an engine with a pool, its budget of that memory at this capacity, less what its profile keeps beyond the
   // workload's activations (placement.cpp's runtime_first_tier); the driver's hidden share scales with the capacity.
+  double act_bytes = wl.act_bytes;
   if (wl.engine_budget) {
     SchedulerLimits l = resolve_scheduler(wl.engine_scheduler, capacity, wl.base.name, wl.engine_devices, wl.engine_tp, wl.engine_graph_batch);
     apply_memory_fraction(l, capacity, wl.engine_memory_fraction);
-    double forward = wl.act_bytes;
+    double forward = 0;
     for (const auto& [t, bytes] : wl.engine_forward)
       if (t == l.token_budget) forward = bytes;
-    const double act = std::max(wl.act_bytes, profile_activation_bytes(l, forward, wl.engine_has_head, wl.engine_vocab));
+    act_bytes = forward > 0 ? std::min(wl.act_uncapped_bytes, forward) : wl.act_uncapped_bytes;
+    const double act = std::max(act_bytes, profile_activation_bytes(l, forward > 0 ? forward : act_bytes, wl.engine_has_head, wl.engine_vocab));
     const MemoryBudget b = memory_budget(l, capacity, wl.base.reserve_bytes, wl.base.hidden_fraction * capacity, wl.weights_bytes, act);
-    cap[n] = std::min(cap[n], std::max(0.0, b.usable_bytes - (act - wl.act_bytes)));
+    cap[n] = std::min(cap[n], std::max(0.0, b.usable_bytes - (act - act_bytes)));
   }
   bw[n++] = p[static_cast<int>(DseParam::BandwidthGBps)] * 1e9;
   const int main_tiers = n;  // the SRAM and the main memory; the base's slower tiers follow
@@ -217,8 +222,8 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
   const double eff_m = wl.memory_efficiency;
   k.iw = place(wl.weights_bytes) / eff_m;
   k.ikv = place(wl.kv_bytes) / wl.kv_memory_efficiency;
-  k.ia = place(wl.act_bytes) / eff_m;
-  const double need = wl.weights_bytes + wl.kv_bytes + wl.act_bytes;
+  k.ia = place(act_bytes) / eff_m;
+  const double need = wl.weights_bytes + wl.kv_bytes + act_bytes;
   k.fits = need <= total_cap;
   k.fits_main = need <= main_cap;
   if (wl.engine_budget) k.fits = k.fits_main;  // a pooled engine keeps everything in device memory: it never spills

@@ -92,6 +92,7 @@ struct DseWorkload {
   double decode_steps = 0;
   double prompt_tokens = 0, output_tokens = 0, requests = 0;
   double weights_bytes = 0, kv_bytes = 0, act_bytes = 0;
+  double act_uncapped_bytes = 0;  // the workload's activations before an engine's budget step capped them
   // Energy: seconds at full peak (sum of FLOPs / peak of their type) and bytes, per whole phase.
   double prefill_peak_s = 0, decode_peak_s = 0, prefill_bytes = 0, decode_bytes = 0;
   HardwareSpec base;

@@ -147,13 +147,22 @@ TEST_CASE("max_batch does not depend on the batch asked about", "[memory][regres
                          {"workload", {{"batch", batch}, {"prompt", 2048}, {"gen", 256}}}})["memory"];
   };
   const double mb = at(1)["max_batch"].get<double>();
-  CHECK(mb == 126);
-  for (int b : {2, 64, 124, 126, 127, 200}) {
+  // Audit H: the engine runs no step past its 8,192-token budget, so the batch's 2,048-token prompts hold a budget
+  // step's activations at most (they were all 126 prompts at once, 2.7 GiB beside the cache; vLLM's own pool, which
+  // the serving forecast sizes, held 196 such requests). By hand: the capacity left beside the weights and a budget
+  // step's activations, over 2,303 cached tokens of 131,072 bytes a request.
+  const json m = at(196);
+  const double by_hand = std::floor((m["capacity_bytes"].get<double>() - m["weights_bytes"].get<double>() -
+                                     m["activation_peak_bytes"].get<double>()) / (131072.0 * 2303));
+  CHECK(mb == by_hand);
+  CHECK(mb == 196);
+  CHECK(m["activation_peak_bytes"].get<double>() == at(64)["activation_peak_bytes"].get<double>());  // a budget step's
+  for (int b : {2, 64, 124, 126, 127, 196, 197, 300}) {
     INFO("batch " << b);
     CHECK(at(b)["max_batch"].get<double>() == mb);
   }
-  CHECK(at(126)["fits"].get<bool>());
-  CHECK_FALSE(at(127)["fits"].get<bool>());
+  CHECK(at(196)["fits"].get<bool>());
+  CHECK_FALSE(at(197)["fits"].get<bool>());
   const json c = api_value("batching", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", "vllm"},
                                         {"workload", {{"prompt", 2048}, {"gen", 256}}}});
   CHECK(c["kv_fit_batch"].get<double>() == mb);
@@ -295,7 +304,9 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
                                        {"precision", {{"weights", "fp8"}}}, {"serving", {{"concurrency", 4}, {"isl", 4096}, {"osl", 1}}}});
   CHECK(s["memory"]["usable_bytes"].get<double>() == Approx(m["runtime_usable_bytes"].get<double>()));
   CHECK(s["memory"]["max_concurrency"].get<double>() == 1);
-  // Four such requests need 75.3 GiB: the device has it (78.8 GiB), vLLM's budget (71.3 GiB) does not.
+  // Four such requests need 74.0 GiB (their 16,384 prompt tokens run as two of the engine's 8,192-token steps, whose
+  // activations the profile already holds; 75.3 GiB when all four were one step): the device has it (78.8 GiB),
+  // vLLM's budget (71.3 GiB) does not.
   req["workload"]["batch"] = 4;
   v = analyze_json(req);
   CHECK_FALSE(v["memory"]["fits_first_tier"].get<bool>());
@@ -306,7 +317,7 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
   CHECK((*w)["path"] == "/memory_fraction");
   CHECK((*w)["message"] ==
         "vLLM (V1 engine) holds the weights, activations and KV cache within 71.3 GiB of NVIDIA H100 SXM5 80GB's 80.0 GiB "
-        "(its memory fraction); this workload needs 75.3 GiB, which the device has: raise the fraction (/memory_fraction, "
+        "(its memory fraction); this workload needs 74.0 GiB, which the device has: raise the fraction (/memory_fraction, "
         "vLLM (V1 engine)'s --gpu-memory-utilization) or run fewer or shorter requests");
   // --gpu-memory-utilization 0.97 holds them.
   req["memory_fraction"] = 0.97;
