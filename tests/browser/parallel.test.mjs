@@ -160,6 +160,17 @@ test('a link naming a system and no plan runs the core\'s plan, as the CLI does;
   assert.equal(await page.inputValue('#tp'), '1');
   assert.match(await page.textContent('#cards'), /does NOT fit/);
   assert.match(page.url(), /tp=1/);
+  // Two DGX H100 nodes: one node cannot hold DeepSeek-V3, so the core's plan puts a pipeline stage on each (audit H:
+  // it ran tp 8 on one node, "does NOT fit", the other node idle), says why, and the page takes that plan as the CLI.
+  await page.goto(`${env.base}#model=deepseek-v3&system=2x-dgx-h100-ib`);
+  await analyzed(page);
+  const two = native(['analyze', '--model', 'deepseek-v3', '--hardware', 'nvidia-h100-sxm', '--system', path.join(root, 'presets/systems/2x-dgx-h100-ib.json')]).parallel;
+  assert.equal(two.plan.pp, 2);
+  await page.waitForFunction(() => /pp=2/.test(location.hash));
+  assert.equal(await page.inputValue('#pp'), '2');
+  assert.equal(await cardValue(page, 'Devices'), '16');
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(two.tpot_s));
+  assert.match(await page.textContent('body'), /so the default plan adds a pipeline stage per node \(tp 8 x pp 2/);
   // A system the page does not know is left out (it has no links to send for it): one H100, analyzed.
   await page.goto(`${env.base}#model=llama-3.1-8b&system=no-such-system`);
   await analyzed(page);
