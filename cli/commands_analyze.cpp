@@ -108,6 +108,8 @@ void print_analysis_table(const json& r) {
               << r["hardware"]["name"].get<std::string>() << " it would need " << bytes_str(mem["required_bytes"].get<double>())
               << " of " << bytes_str(mem["capacity_bytes"].get<double>()) << ".)\n";
   } else if (hw) {
+    const bool llama_cpp = r.contains("execution") && r["execution"]["runtime"].is_string() &&
+                           r["execution"]["runtime"].get<std::string>().rfind("llama.cpp", 0) == 0;
     std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", usable "
               << bytes_str(mem["capacity_bytes"].get<double>()) << " of " << bytes_str(mem["physical_capacity_bytes"].get<double>())
               << (mem["reserve_bytes"].get<double>() > 0 ? " (" + bytes_str(mem["reserve_bytes"].get<double>()) + " kept by the driver and OS)" : "")
@@ -116,8 +118,20 @@ void print_analysis_table(const json& r) {
               << (mem["fits"].get<bool>()
                       ? (mem["fits_first_tier"].get<bool>() ? ": fits" : ": fits only by spilling to slower tiers")
                       // What would make it fit, as the page's answer says it.
-                      : ": DOES NOT FIT (the times below as if it spilled to the slowest tier); try a smaller format "
-                        "(--weights), layers in system RAM (--gpu-layers) or several devices (--system)") << "\n";
+                      : std::string(": DOES NOT FIT (the times below as if it spilled to the slowest tier); try a smaller format "
+                                    "(--weights), ") +
+                            (llama_cpp ? "layers in system RAM (--gpu-layers), " : "") + "fewer or shorter requests, or several devices (--system)")
+              << "\n";
+    // The user's first question's other half: how many such requests, and how long a context (audit H).
+    const double mb = mem["max_batch"].get<double>(), mc = mem["max_context"].get<double>();
+    const auto whole = [](double v) { return std::to_string(static_cast<long long>(v)); };
+    if (mb >= 1)
+      std::cout << "Holds at most " << whole(mb) << (mb == 1 ? " request" : " requests") << " like these; "
+                << (mc >= 1 ? whole(mc) + " tokens of context each at this batch (bounded by " +
+                                  (mem["max_context_limit"] == "window" ? std::string("the model's window") : std::string("memory")) + ")"
+                            : std::string("no context at this batch")) << "\n";
+    else
+      std::cout << "Holds no request like these\n";
     const auto& pk = r["peak"];
     if (pk["memory_only"].get<bool>()) {
       std::cout << "Peak: none (times count memory and dispatch only: a lower bound, not a forecast)\n";
