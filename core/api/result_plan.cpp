@@ -133,7 +133,8 @@ void write_speculative(JsonWriter& w, const PlanForecast& f) {
   w.field("tpot_s", finite(s.tpot_s)).field("plain_tpot_s", finite(s.plain_tpot_s)).field("speedup", finite(s.speedup));
   w.field("e2e_s", finite(f.e2e_s)).field("plain_e2e_s", finite(s.plain_e2e_s));
   w.field("plain_total_tokens_per_s", finite(s.plain_total_tokens_per_s));
-  w.field("draft_weights_bytes", s.draft_weights_bytes).field("draft_kv_bytes", s.draft_kv_bytes).end_object();
+  w.field("draft_weights_bytes", s.draft_weights_bytes).field("draft_kv_bytes", s.draft_kv_bytes);
+  w.field("draft_state_bytes", s.draft_state_bytes).end_object();
 }
 
 }  // namespace infercast

@@ -572,18 +572,30 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     f.total_tokens_per_s = f.replica_tokens_per_s * p.dp;
     f.tokens_per_s_per_device = f.total_tokens_per_s / std::max(f.devices, 1);
     f.stages.front().required_bytes += r.draft_weights_bytes + r.draft_kv_bytes;
+    // A target with recurrent layers (Mamba, linear attention) keeps their state for every drafted position, so a
+    // rejected token's state can be dropped: vLLM holds 1 + gamma state blocks a request (num_speculative_blocks),
+    // SGLang an intermediate SSM state per draft token. Every stage's devices hold gamma more copies of theirs.
+    for (auto& st : f.stages) {
+      const double extra = spec.draft_tokens * std::max(0.0, st.a.state_bytes - st.a.image_kv_bytes);
+      st.required_bytes += extra;
+      if (&st == &f.stages.front()) r.draft_state_bytes = extra;
+    }
   }
 
   // With a draft, the first stage's devices hold its weights and cache too: the room the analysis leaves for the
-  // target's cache at its largest batch, less the draft's weights, shared per request by both caches (a draft
-  // larger than that room: 0).
-  if (f.spec.enabled && !f.stages.empty()) {
-    Stage& st = f.stages.front();
-    const double requests = std::max(1.0, st.a.batch_requests);  // the analysis's own count of the workload's requests
-    const double per_main = st.a.kv_cache_bytes / requests, per_draft = f.spec.draft_kv_bytes / requests;
-    const double room = (per_main > 0 ? st.a.max_batch * per_main : st.capacity_bytes) - f.spec.draft_weights_bytes;
-    const double fit = per_main + per_draft > 0 ? std::floor(std::max(0.0, room) / (per_main + per_draft)) : (room > 0 ? st.a.max_batch : 0);
-    st.a.max_batch = std::min(st.a.max_batch, fit);
+  // target's cache at its largest batch, less the draft's weights, shared per request by both caches and the
+  // drafted positions' recurrent state (a draft larger than that room: 0); other stages hold that state too.
+  if (f.spec.enabled) {
+    for (std::size_t i = 0; i < f.stages.size(); ++i) {
+      Stage& st = f.stages[i];
+      const double requests = std::max(1.0, st.a.batch_requests);  // the analysis's own count of the workload's requests
+      const double per_main = st.a.kv_cache_bytes / requests;
+      const double per_more = (i == 0 ? f.spec.draft_kv_bytes / requests : 0.0) +
+                              f.spec.draft_tokens * std::max(0.0, st.a.state_bytes - st.a.image_kv_bytes) / requests;
+      const double room = (per_main > 0 ? st.a.max_batch * per_main : st.capacity_bytes) - (i == 0 ? f.spec.draft_weights_bytes : 0.0);
+      const double fit = per_main + per_more > 0 ? std::floor(std::max(0.0, room) / (per_main + per_more)) : (room > 0 ? st.a.max_batch : 0);
+      st.a.max_batch = std::min(st.a.max_batch, fit);
+    }
   }
   f.max_batch = 1e300;
   for (auto& st : f.stages) {

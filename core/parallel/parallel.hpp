@@ -101,6 +101,7 @@ struct SpeculativeResult {
   // Without speculation, for comparison (the plan's own figures are the speculative ones when it is on).
   double plain_tpot_s = 0, plain_e2e_s = 0, plain_total_tokens_per_s = 0;
   double draft_weights_bytes = 0, draft_kv_bytes = 0;  // per device
+  double draft_state_bytes = 0;  // the target's recurrent state for the drafted positions, per device of the first stage
   std::string draft;         // "mtp" or the draft model's id
   int draft_tp = 1;
   // The work of one verification step on one device of each stage, and of one draft step on one of the draft's

@@ -513,6 +513,20 @@ TEST_CASE("speculative decoding: the runtimes' acceptance metrics, and the draft
         "request.conflict | /speculative/acceptance_length | /speculative has both /speculative/acceptance and "
         "/speculative/acceptance_length; expected one: the chance each drafted token is accepted, or the mean tokens a "
         "verification step yields");
+  // A hybrid target keeps its recurrent state for every drafted position (vLLM's num_speculative_blocks, SGLang's
+  // intermediate SSM state): Qwen3.5-35B-A3B's 30 Gated DeltaNet layers hold 61 MB a request, 3 more copies of it with
+  // three drafted tokens (audit H: they were not counted, and the largest batch came out about 3x too large).
+  const json plain_h = call_json("analyze", R"({"model":"qwen3.5-35b-a3b","system":"hgx-h200","parallel":{"tp":1},
+    "workload":{"batch":64,"prompt":1024,"gen":256}})")["value"];
+  const json mtp_h = call_json("analyze", R"({"model":"qwen3.5-35b-a3b","system":"hgx-h200","parallel":{"tp":1},
+    "workload":{"batch":64,"prompt":1024,"gen":256},"speculative":{"draft":"mtp","draft_tokens":3}})")["value"];
+  const double state = mtp_h["memory"]["state_bytes"].get<double>();  // tp 1: the one device holds all of it
+  CHECK(state > 3.8 * 1073741824.0);
+  CHECK(mtp_h["speculative"]["draft_state_bytes"].get<double>() == 3 * state);
+  CHECK(mtp_h["parallel"]["device_required_bytes"].get<double>() ==
+        Approx(plain_h["parallel"]["device_required_bytes"].get<double>() + mtp_h["speculative"]["draft_weights_bytes"].get<double>() +
+               mtp_h["speculative"]["draft_kv_bytes"].get<double>() + 3 * state));
+  CHECK(mtp_h["parallel"]["max_batch"].get<double>() < 0.4 * plain_h["parallel"]["max_batch"].get<double>());
   CHECK(error(R"({"model":"llama-3.2-1b","acceptance_length":0.5})") ==
         "request.out_of_range | /speculative/acceptance_length | /speculative/acceptance_length holds 0.5; expected 0 (none) "
         "or a number from 1 to 17");
