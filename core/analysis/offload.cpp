@@ -193,10 +193,13 @@ Analysis analyze_offloaded(const ModelSpec& model, const Workload& w, const Hard
   c.prefill_chunks = d.prefill_chunks;
   c.lora_merge_flops = d.lora_merge_flops + h.lora_merge_flops;
   c.lora_merge_s = d.lora_merge_s + h.lora_merge_s;
+  c.execution = d.execution;  // the device's runtime (it was left at the reference stack's: audit H)
   c.warnings = d.warnings;
   for (auto wr : h.warnings) {
     wr.message = "host (" + spec.host.name + "): " + wr.message;
-    c.warnings.push_back(wr);
+    // The host's part is analyzed more than once (its own timer per phase): each warning once.
+    if (std::none_of(c.warnings.begin(), c.warnings.end(), [&](const Warning& x) { return x.code == wr.code && x.message == wr.message; }))
+      c.warnings.push_back(wr);
   }
   return c;
 }

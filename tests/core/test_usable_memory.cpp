@@ -225,6 +225,11 @@ TEST_CASE("offload: llama.cpp's -ngl split, the most layers that fit, times that
   for (const auto& op : v["ops"]) host_ops += op["device"] == "host";
   CHECK(host_ops > 0);
   CHECK_FALSE(v.contains("cost"));
+  // Audit H: the split ran under the device's runtime while its result named the reference stack ("the compute
+  // buffer reference reserves" in the table), and the host's warnings came twice (its part is timed twice).
+  CHECK(v["execution"]["runtime"] == "llama.cpp-cuda");
+  for (std::size_t i = 0; i < v["warnings"].size(); ++i)
+    for (std::size_t j = i + 1; j < v["warnings"].size(); ++j) CHECK(v["warnings"][i] != v["warnings"][j]);
 }
 
 TEST_CASE("offload at the ends: everything on the device, or nothing", "[offload]") {
