@@ -496,6 +496,17 @@ TEST_CASE("speculative decoding: the runtimes' acceptance metrics, and the draft
   CHECK(fa.spec.draft_prefill_s > 0.005 * plain.ttft_s);
   CHECK(fa.ttft_s == Approx(plain.ttft_s + fa.spec.draft_prefill_s));
   CHECK(fa.e2e_s == Approx(fa.ttft_s + 255 * fa.spec.tpot_s));
+  // The largest batch with the draft is where `fits` turns false (audit H: 212 while 222 still fit, from the plain
+  // batch's room less the draft's weights with activations growing with the batch; with a budget step's activations
+  // under vLLM it is exact).
+  Workload wv = w;
+  wv.runtime = find_runtime_preset("vllm");
+  const double mb = forecast_plan(target, wv, sys("dgx-h100"), p, by_alpha).max_batch;
+  REQUIRE(mb > 100);
+  Workload at = workload(static_cast<i64>(mb), 1024, 256), past = workload(static_cast<i64>(mb) + 1, 1024, 256);
+  at.runtime = past.runtime = wv.runtime;
+  CHECK(forecast_plan(target, at, sys("dgx-h100"), p, by_alpha).fits);
+  CHECK_FALSE(forecast_plan(target, past, sys("dgx-h100"), p, by_alpha).fits);
   // Through the API, and its refusals.
   const json ok = call_json("analyze", R"({"model":"llama-3.1-70b","system":"dgx-h100","parallel":{"tp":4},
     "workload":{"batch":1,"prompt":1024,"gen":256},"speculative":{"model":"llama-3.2-1b","draft_tokens":4,"acceptance_length":2.5}})");
