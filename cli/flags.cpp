@@ -21,6 +21,7 @@ const std::vector<Flag>& flags() {
        "safetensors checkpoint (a folder or one of its files: the headers give the exact shapes and formats) or a "
        "folder holding a config.json or params.json"},
       {"--hardware", "hardware", K::Document, "/hardware", "ID|PATH", "a hardware preset id or a hardware JSON file"},
+      {"--memory", "hardware", K::Number, "/memory_capacity_GiB", "GiB", ""},
       {"--reserve", "hardware", K::Number, "/memory_reserve_GB", "GB", ""},
       {"--runtime", "runtime", K::Document, "/runtime", "ID|PATH",
        "the software stack (infercast runtimes): llama.cpp-cuda, vllm, mlx, ... (default: the device's usual one)"},

@@ -94,7 +94,7 @@ json options_json() {
     o["default"] = nullptr;  // required, or the device's own when absent
     a.push_back(o);
   }
-  for (const NumberField* f : {&memory_reserve_gb, &device_memory_reserve_gb}) {
+  for (const NumberField* f : {&memory_capacity_gib, &memory_reserve_gb, &device_memory_reserve_gb}) {
     a.push_back(number_option(*f));
     a.back()["default"] = nullptr;  // the device's own, else its class's
   }

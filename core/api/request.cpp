@@ -401,6 +401,20 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
 }
 
 // The request's "memory_reserve_GB": what the driver and OS keep on the device, replacing its own or its class's.
+void apply_capacity(Reader& r, HardwareSpec& hw) {
+  const double v = read_field(r, field::memory_capacity_gib) * 1073741824.0;
+  if (v <= 0) return;
+  if (hw.tiers.empty())
+    r.fail("memory_capacity_GiB", "missing_field",
+           "/memory_capacity_GiB sets the first memory tier, and " + hw.name + " has none; expected a device with memory tiers");
+  // The driver's and the OS's share: the device's own figure stays; its class's rule (macOS's GPU working set, a
+  // fraction of the memory) is applied to the new capacity, and the hidden share follows it.
+  const bool own = hw.reserve_basis.rfind("set", 0) == 0;
+  const double kept = own ? hw.reserve_bytes - hw.hidden_bytes() : reserve_bytes(default_reserve(hw.device_class), v);
+  hw.tiers.front().capacity_bytes = v;
+  hw.reserve_bytes = std::min(v, kept + hw.hidden_bytes());
+}
+
 void apply_reserve(Reader& r, HardwareSpec& hw) {
   if (!r.has("memory_reserve_GB")) {
     r.raw("memory_reserve_GB");
@@ -474,12 +488,14 @@ void read_inputs(Reader& r, Inputs& in) {
   apply_mla_conversion(r, in.rm.spec, in.sc);
   in.hw = resolve_hardware(r, in.hw_storage);
   in.rt = resolve_runtime(r, in.rt_storage);
-  if (in.hw && r.has("memory_reserve_GB")) {
+  if (in.hw && (r.has("memory_reserve_GB") || r.has("memory_capacity_GiB"))) {
     if (in.hw != &in.hw_storage) in.hw_storage = *in.hw;
     in.hw = &in.hw_storage;
+    apply_capacity(r, in.hw_storage);  // first: a reserve given is checked against the new capacity
     apply_reserve(r, in.hw_storage);
   } else {
     r.raw("memory_reserve_GB");
+    r.raw("memory_capacity_GiB");
   }
 }
 
@@ -506,6 +522,7 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
     r.fail("system", "wrong_type", "/system holds " + describe(*sv) + "; expected a system preset id or a system object");
   }
   if (has_system) {
+    apply_capacity(r, mi.sys.device);
     if (r.has("memory_reserve_GB")) apply_reserve(r, mi.sys.device);
     in.hw_storage = mi.sys.device;
     in.hw = &in.hw_storage;

@@ -57,7 +57,7 @@ extern const NumberField arch_clock_ghz, arch_matrix_clock_ghz, arch_l2_mb;
 extern const NumberField link_latency_us, link_efficiency, eff_gemm, eff_gemm_low, eff_attention, eff_elementwise, eff_memory, eff_dispatch_us;
 extern const NumberField acceptance, acceptance_length, compute_power_fraction, static_fraction, power_w, lifetime_years, utilization,
     usd_per_kwh, pue, price_usd, grid_g_per_kwh, embodied_kgco2e, sram_bandwidth_gbps, max_tpot_s, max_ttft_s,
-    max_power_w, compute_efficiency, memory_efficiency, memory_reserve_gb, device_memory_reserve_gb, device_memory_hidden_fraction, host_bandwidth_gbps,
+    max_power_w, compute_efficiency, memory_efficiency, memory_capacity_gib, memory_reserve_gb, device_memory_reserve_gb, device_memory_hidden_fraction, host_bandwidth_gbps,
     host_capacity_gb, link_gbps, host_memory_efficiency;
 // A device's and a link's own numbers: ranges wide enough for any device built or planned (the largest peak,
 // Cerebras WSE-3's 125 PFLOPS, is 1.25e5 TFLOPS; its on-chip SRAM runs at 2.1e7 GB/s) and narrow enough that every

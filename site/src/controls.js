@@ -58,6 +58,7 @@ const NUMBERS = [
   { id: 'tile', path: '/attention_tile', error: 'precision-error', none: true },
   { id: 'lora', path: '/lora/rank', error: 'precision-error', none: true, min: 0 },
   // Usable memory and offload: empty means the device's own reserve, the most layers that fit, the default host.
+  { id: 'memgib', path: '/memory_capacity_GiB', error: 'hardware-error', empty: 0 },
   { id: 'reserve', path: '/memory_reserve_GB', error: 'hardware-error', empty: -1 },
   { id: 'memfrac', path: '/memory_fraction', error: 'hardware-error', empty: 0 },
   { id: 'ngl', path: '/offload/gpu_layers', error: 'offload-error', empty: -1, min: 0 },
@@ -342,6 +343,7 @@ export function syncInputs() {
   $('lora-mode').value = state.loraMode;
   $('hadamard').value = state.hadamard;
   for (const id of ['kwh', 'pue', 'life', 'util']) $(id).value = String(state[id]);
+  $('memgib').value = state.memgib > 0 ? String(state.memgib) : '';
   $('reserve').value = state.reserve >= 0 ? String(state.reserve) : '';
   $('memfrac').value = state.memfrac > 0 ? String(state.memfrac) : '';
   $('ngl').value = state.ngl >= 0 ? String(state.ngl) : '';

@@ -24,7 +24,7 @@ export const DEFAULTS = {
   // The details tab shown; the driver/OS reserve (-1: the device's own); the runtime's memory fraction (0: its own,
   // vLLM's --gpu-memory-utilization); layers offloaded to host memory (ngl -1:
   // the most that fit; host bandwidth and capacity 0: the core's defaults); the runtime (when the core has them).
-  tab: 'charts', reserve: -1, memfrac: 0, offload: 'off', ngl: -1, hostbw: 0, hostgb: 0, runtime: '',
+  tab: 'charts', memgib: 0, reserve: -1, memfrac: 0, offload: 'off', ngl: -1, hostbw: 0, hostgb: 0, runtime: '',
   ...MULTI_DEFAULTS,
   // The Serving tab's inputs (serving.js): lengths, load (clients or requests/s in `level`), scheduler steps, the
   // sequence cap, the tokens per step and the runtime (0 and '': the runtime's); the deployment search's devices,

@@ -138,6 +138,7 @@ export function request() {
   if (state.embodied >= 0) req.costs.embodied_kgCO2e = state.embodied;
   req.online_hadamard = state.hadamard === 'on';
   if (state.hardware) req.hardware = hardwareArg();
+  if (state.hardware && state.memgib > 0) req.memory_capacity_GiB = state.memgib;
   if (state.hardware && state.reserve >= 0) req.memory_reserve_GB = state.reserve;
   if (state.runtime) req.runtime = state.runtime;
   if (state.memfrac > 0) req.memory_fraction = state.memfrac;
@@ -155,7 +156,7 @@ export function request() {
 // Errors go next to the input that caused them.
 export function errorSlot(path) {
   if (path.startsWith('/model')) return 'model-error';
-  if (path.startsWith('/hardware') || path.startsWith('/memory_reserve') || path.startsWith('/memory_fraction') || path.startsWith('/runtime')) return 'hardware-error';
+  if (path.startsWith('/hardware') || path.startsWith('/memory_reserve') || path.startsWith('/memory_capacity') || path.startsWith('/memory_fraction') || path.startsWith('/runtime')) return 'hardware-error';
   if (path.startsWith('/offload')) return 'offload-error';
   if (path.startsWith('/workload')) return 'workload-error';
   if (path.startsWith('/costs')) return 'cost-error';

@@ -219,6 +219,23 @@ test('the memory reserve field, its placeholder and its note are in one unit, GB
   await context.close();
 });
 
+// A chip sold with several memory sizes has one preset, the largest (Apple M4: 32 GiB); typing the machine's own size
+// (16) gives the CLI's --memory 16 numbers, with macOS's share of the 16 GiB in the note beside the reserve (audit H).
+test('the memory size field sets the device a user owns, as the CLI\'s --memory', async () => {
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#hardware=apple-m4&weights=q4_k_m`);
+  await analyzed(page);
+  await page.fill('#memgib', '16');
+  await page.waitForFunction(() => location.hash.includes('memgib=16'));
+  await analyzed(page);
+  const m16 = JSON.parse(execFileSync(cli, ['analyze', '--model', 'llama-3.1-8b', '--hardware', 'apple-m4', '--weights', 'q4_k_m',
+    '--memory', '16', '--format', 'json'], { encoding: 'utf8' }));
+  assert.equal(m16.memory.physical_capacity_bytes, 16 * 2 ** 30);
+  assert.equal(await cardValue(page, 'Fits at most'), `${m16.memory.max_batch} requests`);
+  assert.match(await page.textContent('#reserve-help'), /of 17\.2 GB \(16 GiB\): /);
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
+
 // A serving engine's memory fraction (vLLM's --gpu-memory-utilization) is the page's too: on an H100 under vLLM the
 // note beside the field says the 0.9 of the 79.22 GiB CUDA reports (71.3 GiB), and typing 0.5 halves the budget the
 // memory card counts against, as `infercast analyze --memory-fraction 0.5` does. Under llama.cpp no fraction applies.

@@ -492,3 +492,31 @@ TEST_CASE("llama.cpp caches Mistral 7B v0.1 for the whole context", "[memory][ru
   // Its compute buffer's scores span the whole cache too: 32 heads over 32,768 cells.
   CHECK(ll["memory"]["compute_buffer_bytes"].get<double>() == 512.0 * 32768 * 32 * 4 + 512.0 * 32768 * 4 + 4 * 4096.0 * 512 * 4);
 }
+
+// Audit H: a chip sold with several memory sizes has one preset, the largest (Apple M4: 32 GiB), so the owner of a
+// 16 GB machine was told of 90,400 tokens of context where it holds 32,750. `memory_capacity_GiB` (`--memory`) sets
+// the first tier; a reserve from the class's rule follows it (macOS lets the GPU wire 2/3 of a machine up to 36 GB),
+// a device's own reserve stays, and the hidden share scales.
+TEST_CASE("a device's memory size, as the user's machine has it", "[memory]") {
+  const double GiB = 1073741824.0;
+  json req = {{"model", "llama-3.1-8b"}, {"hardware", "apple-m4"}, {"precision", {{"weights", "q4_k_m"}}}};
+  const json big = analyze_json(req)["memory"];
+  CHECK(big["physical_capacity_bytes"].get<double>() == 32 * GiB);
+  req["memory_capacity_GiB"] = 16;
+  const json m = analyze_json(req)["memory"];
+  CHECK(m["physical_capacity_bytes"].get<double>() == 16 * GiB);
+  CHECK(m["reserve_bytes"].get<double>() == Approx(16 * GiB / 3));
+  CHECK(m["max_context"].get<double>() < 0.4 * big["max_context"].get<double>());
+  // A reserve given with it is checked against the new size.
+  req["memory_reserve_GB"] = 20;
+  CHECK(error_of(req) == "/memory_reserve_GB | /memory_reserve_GB holds 20 (GB); expected at most Apple M4's first memory tier, 16 GiB (17.179869184 GB)");
+  req.erase("memory_reserve_GB");
+  // The H100's reserve is its own (the CUDA context), kept; the share the driver never shows (0.975%) scales.
+  json h = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}};
+  const json h80 = analyze_json(h)["memory"];
+  h["memory_capacity_GiB"] = 40;
+  const json h40 = analyze_json(h)["memory"];
+  CHECK(h40["reserve_bytes"].get<double>() == Approx(h80["reserve_bytes"].get<double>() - 0.00975 * 40 * GiB));
+  req["memory_capacity_GiB"] = -1;
+  CHECK(error_of(req) == "/memory_capacity_GiB | /memory_capacity_GiB holds -1; expected a number from 0 to 1000000000");
+}
