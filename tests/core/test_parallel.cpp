@@ -29,6 +29,23 @@ const System& sys(const std::string& id) {
   return *s;
 }
 
+// The speculative case the tests share: Llama-3.1-70B on four H100s of a DGX with a Llama-3.2-1B draft of 4 tokens at
+// acceptance 0.7, a 1,024-token prompt and 256 generated.
+struct SpecCase {
+  ModelSpec target = preset_model("llama-3.1-70b");
+  ModelSpec draft = preset_model("llama-3.2-1b");
+  Workload w = workload(1, 1024, 256);
+  ParallelPlan p;
+  Speculative s;
+  SpecCase() {
+    p.tp = 4;
+    s.draft_tokens = 4;
+    s.acceptance = 0.7;
+    s.draft = &draft;
+  }
+  SpecCase(const SpecCase&) = delete;
+};
+
 std::string split_error(const std::string& model, const std::string& system, ParallelPlan p) {
   try {
     plan_stages(preset_model(model), p, sys(system));
@@ -351,15 +368,11 @@ TEST_CASE("speculative decoding: expected tokens and TPOT", "[parallel]") {
   CHECK(speculative_tokens_per_step(1.0, 4) == 5);
   CHECK(speculative_tokens_per_step(0.0, 4) == 1);
   CHECK(speculative_tokens_per_step(0.5, 1) == Approx(1.5));
-  const ModelSpec target = preset_model("llama-3.1-70b");
-  const ModelSpec draft = preset_model("llama-3.2-1b");
-  const Workload w = workload(1, 1024, 256);
-  ParallelPlan p;
-  p.tp = 4;
-  Speculative s;
-  s.draft_tokens = 4;
-  s.acceptance = 0.7;
-  s.draft = &draft;
+  SpecCase c;
+  const ModelSpec& target = c.target;
+  const Workload& w = c.w;
+  const ParallelPlan& p = c.p;
+  Speculative& s = c.s;
   const PlanForecast f = forecast_plan(target, w, sys("dgx-h100"), p, s);
   REQUIRE(f.spec.enabled);
   CHECK(f.spec.tokens_per_step == Approx((1 - std::pow(0.7, 5)) / 0.3));
@@ -468,15 +481,12 @@ TEST_CASE("speculative decoding: the runtimes' acceptance metrics, and the draft
   for (int g : {1, 3, 4, 16})
     for (double a : {0.0, 0.3, 0.7, 0.95, 1.0})
       CHECK(speculative_acceptance_for_length(speculative_tokens_per_step(a, g), g) == Approx(a).margin(1e-9));
-  const ModelSpec target = preset_model("llama-3.1-70b");
-  const ModelSpec draft = preset_model("llama-3.2-1b");
-  const Workload w = workload(1, 1024, 256);
-  ParallelPlan p;
-  p.tp = 4;
-  Speculative by_alpha;
-  by_alpha.draft_tokens = 4;
-  by_alpha.acceptance = 0.7;
-  by_alpha.draft = &draft;
+  SpecCase c;
+  const ModelSpec& target = c.target;
+  const ModelSpec& draft = c.draft;
+  const Workload& w = c.w;
+  const ParallelPlan& p = c.p;
+  const Speculative& by_alpha = c.s;
   Speculative by_length = by_alpha;
   by_length.acceptance = 0.8;  // ignored: the length is given
   by_length.acceptance_length = (1 - std::pow(0.7, 5)) / 0.3;  // 2.7731
