@@ -23,6 +23,16 @@ namespace infercast {
 
 namespace {
 
+// The attention a row ran: its notes' llama-bench flag where they state one ("-fa 0", "-fa 1": llama.cpp's default
+// turned flash attention on in 2025-08, and every llama.cpp row of the public set ran an earlier build, so each
+// says -fa 0), else the runtime's default.
+AttnImpl row_attention(const std::string& notes, const RuntimeSpec& rt) {
+  if (notes.find("-fa 0") != std::string::npos) return AttnImpl::Unfused;
+  if (notes.find("-fa 1") != std::string::npos) return AttnImpl::Fused;
+  return rt.flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+}
+
+
 
 }  // namespace
 
@@ -270,7 +280,7 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     w.settings.convention = convention_by_name("infercast");
     w.settings.fusion = rt->fusion;
     w.settings.fused_mlp = rt->act_in_gemm;
-    w.settings.attention = rt->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+    w.settings.attention = row_attention(csv_cell(r, "notes"), *rt);
     w.settings.score_bytes = rt->unfused_score_bytes;
     const auto B = static_cast<i64>(v.batch);
     const auto cached = static_cast<i64>(depth);

@@ -54,8 +54,9 @@ TEST_CASE("fusion by hand: kernels per Llama layer under three runtimes", "[runt
   // TensorRT-LLM: also RoPE and the cache write inside attention: 8 a layer.
   CHECK(kernels(ops_under("tensorrt-llm", decode)) == 32 * 8 + 3);
   // llama.cpp 2024-25: RMS_NORM + MUL per norm (4), a q8_1 quantize before each of 7 GEMMs (14), RoPE q and k (2),
-  // K and V cache copies (2), attention as KQ, softmax, KQV (3), adds 2, SiLU and MUL (2) = 29; head GEMM 2 + norm 2.
-  CHECK(kernels(ops_under("llama.cpp-cuda", decode)) == 32 * 29 + 1 + 2 + 2);
+  // K and V cache copies (2), attention as one flash-attention kernel (its default since 2025-08; KQ, softmax and
+  // KQV, 3, before), adds 2, SiLU and MUL (2) = 27; head GEMM 2 + norm 2.
+  CHECK(kernels(ops_under("llama.cpp-cuda", decode)) == 32 * 27 + 1 + 2 + 2);
   // Fused operators lose the activation traffic the kernel keeps on chip: k_proj's input is the q GEMM's.
   const auto v = ops_under("vllm", decode);
   CHECK(find_op(v, "k_proj").act_read_bytes == 0);
@@ -260,12 +261,12 @@ TEST_CASE("routed experts: one more prompt token is no cliff", "[runtime]") {
 
 TEST_CASE("unfused attention moves its scores in the runtime's score type: F32 under llama.cpp", "[runtime]") {
   // ggml: kq = ggml_mul_mat(k, q) is F32 (ggml_mul_mat always makes an F32 result), ggml_soft_max_ext keeps F32, and
-  // ggml_mul_mat(v, kq) reads it back. Llama-3.1-8B Q4_K_M on an RTX 4090 (llama.cpp-cuda, flash attention off) at
-  // an 8,192-token prompt in 16 micro-batches of 512: 512 x 512 x (1 + ... + 16) = 35,651,584 (query, key) pairs
-  // per head, 32 heads, 32 layers, 4 bytes a score.
+  // ggml_mul_mat(v, kq) reads it back. Llama-3.1-8B Q4_K_M on an RTX 4090 (llama.cpp-cuda with -fa 0: flash attention
+  // is its default since 2025-08) at an 8,192-token prompt in 16 micro-batches of 512: 512 x 512 x (1 + ... + 16) =
+  // 35,651,584 (query, key) pairs per head, 32 heads, 32 layers, 4 bytes a score.
   const auto ops = [](const char* runtime) {
     nlohmann::json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"precision", {{"weights", "q4_k_m"}}},
-                          {"workload", {{"prompt", 8192}, {"gen", 2}}}};
+                          {"workload", {{"prompt", 8192}, {"gen", 2}}}, {"attention", "unfused"}};
     if (runtime) req["runtime"] = runtime;
     return api_value("analyze", req);
   };
@@ -497,12 +498,12 @@ TEST_CASE("validation re-times a row exactly as the analysis times it", "[runtim
 }
 
 // llama.cpp runs a prompt as forwards of n_ubatch = 512 tokens (common/common.h), each attending to the cache the
-// earlier ones wrote, and sizes its compute buffer for one. Without flash attention a forward holds its scores in
-// fp32: heads x 512 x context x 4 bytes. The whole 16k prompt was once taken as one forward: 32 x 16384^2 x 4 bytes
+// earlier ones wrote, and sizes its compute buffer for one. Without flash attention (-fa 0, the default before
+// 2025-08) a forward holds its scores in fp32: heads x 512 x context x 4 bytes. The whole 16k prompt was once taken as one forward: 32 x 16384^2 x 4 bytes
 // = 32 GiB of scores, and Llama-3.1-8B in Q4_K_M "did not fit" a 24 GB RTX 4090 that runs it.
 TEST_CASE("llama.cpp prefills in micro-batches of 512 tokens, and holds one micro-batch's activations", "[runtime]") {
   const auto run = [](const std::string& workload) {
-    return call_json("analyze", R"({"model":"llama-3.1-8b","hardware":"nvidia-rtx-4090","runtime":"llama.cpp-cuda",)"
+    return call_json("analyze", R"({"model":"llama-3.1-8b","hardware":"nvidia-rtx-4090","runtime":"llama.cpp-cuda","attention":"unfused",)"
                                 R"("precision":{"weights":"q4_k_m"},"workload":)" + workload + "}");
   };
   const json one = run(R"({"prompt":16384,"gen":2})");

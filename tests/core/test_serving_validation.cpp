@@ -5,6 +5,7 @@
 #include <string>
 
 #include "io/csv.hpp"
+#include "io/presets.hpp"
 #include "validation/cases.hpp"
 #include "validation/validation.hpp"
 
@@ -87,4 +88,24 @@ TEST_CASE("launch flags past a serving request's ranges are not stated: the runt
   const ValidationReport rep = validate(parse_csv(csv), opt);
   const double plain = forecast(rep, "1");
   for (const char* id : {"2", "3", "4"}) CHECK(forecast(rep, id) == plain);
+}
+
+// llama.cpp runs flash attention by default since 2025-08 (PR #15434, -fa auto), as its presets now do; the public
+// rows ran earlier builds (-fa 0, their default), and each says so in its notes. A row's -fa sets its attention, so
+// the fits and the left-out figures stay those of the builds measured (audit H moved the presets to today's default).
+TEST_CASE("a llama.cpp row runs the attention its -fa flag names, else its preset's", "[validation][runtime]") {
+  // Llama-2-7B Q8_0 on an M1 Max, an 8,192-token prompt (pp8192): the unfused attention's F32 score matrix is heavy.
+  const auto row = [](const std::string& id, const std::string& notes) {
+    return id + ",S99,Llama-2-7B,configs/Llama-2-7B.json,Q8_0,f16 KV (llama.cpp default),Apple M1 Max (32-core GPU),Apple,1,,400,,,,"
+                "llama.cpp Metal,1,8192,0,0,prompt_throughput,tok/s,100,,medium,\"" + notes + "\",llama.cpp-metal\n";
+  };
+  const std::string csv = std::string(kHeader) + row("1", "pp8192; -fa 0 (before 2025-08)") + row("2", "pp8192; -fa 1") + row("3", "pp8192");
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(csv), opt);
+  const double off = forecast(rep, "1"), on = forecast(rep, "2"), preset = forecast(rep, "3");
+  CHECK(find_runtime_preset("llama.cpp-metal")->flash_attention);
+  CHECK_FALSE(find_runtime_preset("llama.cpp-cuda-2023")->flash_attention);
+  CHECK(preset == on);
+  CHECK(off < 0.97 * on);  // tokens/s: the scores' traffic slows the prompt
 }

@@ -119,7 +119,8 @@ TEST_CASE("usable memory decides what fits and the largest batch", "[memory]") {
 // 32,768-token prompt holds 1,024 + 512 = 1,536 cells per sliding layer, not 1,024.
 TEST_CASE("llama.cpp's sliding layers hold window x sequences + ubatch cells", "[memory][runtime]") {
   const auto mem = [](const char* runtime, int batch, int prompt) {
-    return analyze_json({{"model", "gemma-3-27b-it"}, {"hardware", "nvidia-h200-sxm"}, {"runtime", runtime},
+    // -fa 0: cells pad to 32 (256 with flash attention, llama.cpp's default since 2025-08).
+    return analyze_json({{"model", "gemma-3-27b-it"}, {"hardware", "nvidia-h200-sxm"}, {"runtime", runtime}, {"attention", "unfused"},
                          {"workload", {{"batch", batch}, {"prompt", prompt}, {"gen", 2}}}})["memory"];
   };
   CHECK(mem("llama.cpp-cuda", 1, 32768)["kv_cache_bytes"].get<double>() == 10.0 * 8192 * 32769 + 52.0 * 8192 * 1536);
@@ -368,7 +369,8 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
 
 // llama.cpp reserves its compute buffer when the context is made (ggml's graph allocator over the worst micro-batch:
 // 512 tokens over the whole cache, F32; runtime/memory_budget.hpp). Published startup logs ("Metal compute buffer
-// size", "CUDA0 compute buffer size", flash attention off as in the presets' builds):
+// size", "CUDA0 compute buffer size", flash attention off, -fa 0, the default of those builds: since 2025-08 it is on,
+// as in the presets, so the requests state it):
 //   Llama-3.1-8B f16, llama-server of 2024-07-25 on an Apple M1 Pro (a "meta-llama-study" README): n_ctx 131,072 ->
 //     8,480.00 MiB (KV 16,384 MiB); -c 31072 -> 2,034.69 MiB (KV 3,884 MiB);
 //   Llama-3.1-8B Q6_K, llama-cpp-python on an M3, n_ctx 2,048 -> 258.50 MiB (the logits: 512 x 128,256 x 4 bytes);
@@ -381,7 +383,7 @@ TEST_CASE("llama.cpp's compute buffer matches its startup logs", "[memory][golde
   for (const Log& l : {Log{"llama-3.1-8b", "fp16", 131072, 8480.00, 0.0001}, Log{"llama-3.1-8b", "fp16", 31072, 2034.69, 0.0001},
                        Log{"llama-3.1-8b", "q6_k", 2048, 258.50, 0.0001}, Log{"llama-2-7b", "q4_0", 8192, 560.00, 0.0001},
                        Log{"qwen3-30b-a3b", "q4_k_m", 16384, 1080.00, 0.0001}}) {
-    const json v = analyze_json({{"model", l.model}, {"hardware", "apple-m2-max"}, {"runtime", "llama.cpp-metal"},
+    const json v = analyze_json({{"model", l.model}, {"hardware", "apple-m2-max"}, {"runtime", "llama.cpp-metal"}, {"attention", "unfused"},
                                  {"precision", {{"weights", l.weights}}}, {"workload", {{"prompt", l.ctx - 64}, {"gen", 64}}}});
     const json& m = v["memory"];
     INFO(l.model << " n_ctx " << l.ctx);
@@ -394,7 +396,7 @@ TEST_CASE("llama.cpp's compute buffer matches its startup logs", "[memory][golde
   // Qwen3-14B Q8_0 on ROCm at -ngl 0 (a published log of build 5898, n_ctx 4,096): the device runs the host's output
   // layer for a prompt's micro-batch, its weights copied into the buffer beside the logits: 1,094.99 MiB
   // (788.24 + 296.75 + 10).
-  const json off = analyze_json({{"model", "qwen3-14b"}, {"hardware", "amd-rx-7900-xtx"}, {"runtime", "llama.cpp-rocm"},
+  const json off = analyze_json({{"model", "qwen3-14b"}, {"hardware", "amd-rx-7900-xtx"}, {"runtime", "llama.cpp-rocm"}, {"attention", "unfused"},
                                  {"precision", {{"weights", "q8_0"}}}, {"workload", {{"prompt", 4000}, {"gen", 96}}},
                                  {"offload", {{"gpu_layers", 0}}}});
   CHECK(off["offload"]["device"]["required_bytes"].get<double>() / MiB == Approx(1094.99).epsilon(0.0001));
@@ -407,8 +409,8 @@ TEST_CASE("llama.cpp's compute buffer matches its startup logs", "[memory][golde
 TEST_CASE("llama.cpp's compute buffer under micro-batches and flash attention and batches and other engines", "[memory]") {
   const double MiB = 1048576.0;
   const auto buffer = [](const json& extra) {
-    json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", "llama.cpp-cuda"}};
-    req.update(extra);
+    json req = {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", "llama.cpp-cuda"}, {"attention", "unfused"}};
+    req.update(extra);  // -fa 0 unless the case states "fused" (llama.cpp's default since 2025-08: the runtime's own)
     return analyze_json(req)["memory"];
   };
   // A context shorter than the micro-batch reserves for the context, padded to 32 cells without flash attention:
@@ -445,7 +447,7 @@ TEST_CASE("llama.cpp's compute buffer under micro-batches and flash attention an
   CHECK(mla["compute_buffer_bytes"].get<double>() == 512.0 * 32768 * 16 * 4 + 512.0 * 32768 * 4 + (2 * 2048.0 + 2 * 16 * 192) * 512 * 4);
   // The same request through serving: llama-server's buffer is sized for its cache, the pool's cells.
   const json s = api_value("serving", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", "llama.cpp-cuda"},
-                                       {"serving", {{"concurrency", 1}, {"isl", 4000}, {"osl", 64}}}});
+                                       {"attention", "unfused"}, {"serving", {{"concurrency", 1}, {"isl", 4000}, {"osl", 64}}}});
   const double pool = s["memory"]["kv_tokens"].get<double>();
   const json same = buffer({{"workload", {{"prompt", static_cast<long long>(pool) - 64}, {"gen", 64}}}});
   CHECK(s["memory"]["activation_bytes"].get<double>() == Approx(same["compute_buffer_bytes"].get<double>()).epsilon(0.001));
@@ -477,7 +479,7 @@ TEST_CASE("a runtime that reserves a compute buffer states its micro-batch", "[m
 // (ggml-org/llama.cpp#3377 closed without one): it caches the whole context, where vLLM keeps the 4,096-token window.
 TEST_CASE("llama.cpp caches Mistral 7B v0.1 for the whole context", "[memory][runtime]") {
   const auto run = [](const char* rt) {
-    return analyze_json({{"model", "mistral-7b-v0.1"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", rt},
+    return analyze_json({{"model", "mistral-7b-v0.1"}, {"hardware", "nvidia-rtx-4090"}, {"runtime", rt}, {"attention", "unfused"},
                          {"workload", {{"prompt", 32704}, {"gen", 64}}}});
   };
   const json ll = run("llama.cpp-cuda"), vl = run("vllm");
