@@ -284,7 +284,7 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     // batch under vLLM came out 1.5-2.4x below what its own pool holds; audit H.) The prefill is still timed as one
     // step: the same FLOPs, compute-bound at such sizes.
     if (forward > 0) {
-      a.activation_per_request_bytes = a.activation_peak_bytes / std::max(a.batch_requests, 1.0);
+      a.activation_uncapped_bytes = a.activation_peak_bytes;
       a.activation_step_cap_bytes = forward;
       if (forward < a.activation_peak_bytes) {
         a.memory_required_bytes -= a.activation_peak_bytes - forward;

@@ -130,10 +130,10 @@ struct Analysis {
   double runtime_reserve_bytes = 0;  // of which kept out by the engine itself (SGLang's reserve)
   double profile_activation_bytes = 0;  // what the engine's memory profile reserves for activations (its budget step)
   // An engine that runs no step past its token budget: the activations of a budget's step, which a batch's own never
-  // pass (0: no such engine); activation_peak_bytes is at most this, and `activation_per_request_bytes` each
-  // request's share of the workload's own peak (the batch search grows it up to the cap).
+  // pass (0: no such engine); activation_peak_bytes is at most this, and `activation_uncapped_bytes` the workload's own
+  // peak before the cap (the batch search and design points scale it with the batch, up to their cap).
   double activation_step_cap_bytes = 0;
-  double activation_per_request_bytes = 0;
+  double activation_uncapped_bytes = 0;
   // An engine's activations reserved at start (llama.cpp's compute buffer): then activation_peak_bytes. Its shape,
   // and the cache's cells and sequences it was sized for (limits size it again for other batches and contexts).
   double compute_buffer_bytes = 0;

@@ -101,7 +101,7 @@ void limits(Analysis& a, double kb, Budget budget_at, double device_usable) {
     // batch asked about (the asked batch fits exactly when max_batch reaches it).
     // Activations grow with the batch up to a budget step's (Analysis::activation_step_cap_bytes), then stay.
     const double kv = a.kv_cache_bytes / B;
-    const double per = a.activation_step_cap_bytes > 0 ? a.activation_per_request_bytes : a.activation_peak_bytes / B;
+    const double per = (a.activation_step_cap_bytes > 0 ? a.activation_uncapped_bytes : a.activation_peak_bytes) / B;
     const auto act_at = [&](double b) { return a.activation_step_cap_bytes > 0 ? std::min(per * b, a.activation_step_cap_bytes) : per * b; };
     a.max_batch = largest_where(
         [&](double b) { return a.weights_bytes + kv * b + act_at(b) <= std::min(device_usable, budget_at(act_at(b))); }, 1e6);

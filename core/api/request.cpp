@@ -400,7 +400,8 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
   r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
 }
 
-// The request's "memory_reserve_GB": what the driver and OS keep on the device, replacing its own or its class's.
+// The request's "memory_capacity_GiB": the device's first memory tier as the user's machine has it (one size of a chip
+// sold with several), applied before any reserve the request gives.
 void apply_capacity(Reader& r, HardwareSpec& hw) {
   const double v = read_field(r, field::memory_capacity_gib) * 1073741824.0;
   if (v <= 0) return;
@@ -415,6 +416,7 @@ void apply_capacity(Reader& r, HardwareSpec& hw) {
   hw.reserve_bytes = std::min(v, kept + hw.hidden_bytes());
 }
 
+// The request's "memory_reserve_GB": what the driver and OS keep on the device, replacing its own or its class's.
 void apply_reserve(Reader& r, HardwareSpec& hw) {
   if (!r.has("memory_reserve_GB")) {
     r.raw("memory_reserve_GB");

@@ -142,7 +142,7 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
   wl.act_bytes = a.activation_peak_bytes;
   // Under an engine with a token budget, the workload's own peak before the budget's step capped it: each point caps it
   // at its own budget's step (placement: Analysis::activation_step_cap_bytes).
-  wl.act_uncapped_bytes = a.activation_step_cap_bytes > 0 ? a.activation_per_request_bytes * std::max(a.batch_requests, 1.0) : a.activation_peak_bytes;
+  wl.act_uncapped_bytes = a.activation_step_cap_bytes > 0 ? a.activation_uncapped_bytes : a.activation_peak_bytes;
   if (a.runtime_budget) {
     const RuntimeSpec& rt = *w.runtime;
     wl.engine_budget = true;
