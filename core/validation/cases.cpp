@@ -24,8 +24,8 @@ namespace infercast {
 namespace {
 
 // The attention a row ran: its notes' llama-bench flag where they state one ("-fa 0", "-fa 1": llama.cpp's default
-// turned flash attention on in 2025-08, and every llama.cpp row of the public set ran an earlier build, so each
-// says -fa 0), else the runtime's default.
+// turned flash attention on in 2025-08; the public llama.cpp rows ran earlier builds and say -fa 0, but for S46's and
+// S47's, which passed -fa), else the runtime's default.
 AttnImpl row_attention(const std::string& notes, const RuntimeSpec& rt) {
   if (notes.find("-fa 0") != std::string::npos) return AttnImpl::Unfused;
   if (notes.find("-fa 1") != std::string::npos) return AttnImpl::Fused;

@@ -496,7 +496,7 @@ TEST_CASE("llama.cpp caches Mistral 7B v0.1 for the whole context", "[memory][ru
 }
 
 // Audit H: a chip sold with several memory sizes has one preset, the largest (Apple M4: 32 GiB), so the owner of a
-// 16 GB machine was told of 90,400 tokens of context where it holds 32,750. `memory_capacity_GiB` (`--memory`) sets
+// 16 GB machine was told of the model's whole 131,072-token window where it holds 47,834 (32,750 and 90,400 with -fa 0). `memory_capacity_GiB` (`--memory`) sets
 // the first tier; a reserve from the class's rule follows it (macOS lets the GPU wire 2/3 of a machine up to 36 GB),
 // a device's own reserve stays, and the hidden share scales.
 TEST_CASE("a device's memory size, as the user's machine has it", "[memory]") {
