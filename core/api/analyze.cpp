@@ -62,7 +62,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   // A plan analyzes each pipeline stage (and the draft) again.
   if (mi.active) {
     const double stages = plan_analyses(mi);
-    check_work(estimate_work(rm.spec, w, stages), stages, "the plan's stages");
+    check_call_work(mi, rm.spec, w, stages, "the plan's stages");
   }
   // Offloading analyzes the device's share for each -ngl its search tries (a bisection), the host's, and the host
   // layers on the device.
@@ -246,7 +246,7 @@ json api_batching(const json& request) {
   settle_default_plan(mi, in.rm.spec, w);
   // The curve bisects for the batch that fits and then forecasts each point: about 64 plans, each over every stage.
   const double plans = 64.0 * (mi.plan.pp + (mi.spec.enabled() ? 2 : 0));
-  check_work(estimate_work(in.rm.spec, w, plans), plans, "the batching curve");
+  check_call_work(mi, in.rm.spec, w, plans, "the batching curve");
   const BatchingCurve c = batching_curve(in.rm.spec, w, mi.sys, mi.plan, mi.spec, max_batch);
   json pts = json::array();
   for (const auto& p : c.points)

@@ -599,9 +599,12 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
 
 void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w) {
   if (!mi.plan_defaulted || mi.sys.nodes <= 1) return;
-  const double analyses = default_plan_analyses(m, mi.sys) + (mi.spec.enabled() ? 4 : 0);
-  check_work(estimate_work(m, w, analyses), analyses, "the default plan's search over the nodes");
-  mi.plan = default_plan_for(m, w, mi.sys, mi.plan, mi.spec, mi.plan_note);
+  mi.plan = default_plan_for(m, w, mi.sys, mi.plan, mi.spec, mi.plan_note, mi.search_analyses);
+}
+
+void check_call_work(const MultiInputs& mi, const ModelSpec& m, const Workload& w, double analyses, const std::string& what) {
+  const double all = mi.search_analyses + analyses;
+  check_work(estimate_work(m, w, all), all, mi.search_analyses > 0 ? "the default plan's search over the nodes and " + what : what);
 }
 
 double plan_analyses(const MultiInputs& mi) {

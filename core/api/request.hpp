@@ -76,11 +76,15 @@ struct MultiInputs {
   ResolvedModel draft;
   bool plan_defaulted = false;  // a system and no /parallel: default_plan's node plan, settled once the workload is read
   Warning plan_note;            // why the default plan spans the nodes, or that it leaves devices idle (empty code: none)
+  double search_analyses = 0;   // analyses the default plan's search ran (settle_default_plan)
 };
 void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
-// A defaulted plan on a system of several nodes, settled for the workload (parallel/parallel.hpp, default_plan_for);
-// call before the plan's own work check.
+// A defaulted plan on a system of several nodes, settled for the workload (parallel/parallel.hpp, default_plan_for),
+// each forecast of its search checked against the work limits before it runs; call before the plan's own work check.
 void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w);
+// check_work for `analyses` more analyses of `w` after the default plan's search: the call's work is checked whole,
+// the search's and the forecast's together, so neither can pass the limits on the other's share.
+void check_call_work(const MultiInputs& mi, const ModelSpec& m, const Workload& w, double analyses, const std::string& what);
 // Analyses one forecast runs, for the work limits (analysis/work.hpp): the single-device analysis, and with a plan
 // each pipeline stage's (and the draft's two); with an offload split, the tries of its search (a bisection over the
 // layers), the host's share and the host layers on the device.

@@ -114,7 +114,7 @@ json api_quant_sweep(const json& request) {
   // Each format runs the forecast's analyses: a plan's stages, or an offload split's tries.
   const double formats = static_cast<double>(weights.size() * kvs.size());
   const double analyses = formats * (offload ? offload_analyses(rm.spec) : plan_analyses(mi));
-  check_work(estimate_work(rm.spec, base, analyses), analyses, "the quantization sweep");
+  check_call_work(mi, rm.spec, base, analyses, "the quantization sweep");
 
   json rows = json::array();
   for (const std::string& wt : weights) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analysis/work.hpp"
+
 namespace infercast {
 
 double speculative_tokens_per_step(double alpha, int gamma) {
@@ -356,10 +358,6 @@ ParallelPlan default_plan(const ModelSpec& m, const System& sys) {
 
 namespace {
 
-int pipeline_over_nodes(const ModelSpec& m, const System& sys) {
-  return static_cast<int>(std::min<i64>(sys.nodes, static_cast<i64>(m.layers.size())));
-}
-
 std::string gib_text(double bytes) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f GiB", bytes / 1073741824.0);
@@ -368,33 +366,81 @@ std::string gib_text(double bytes) {
 
 }  // namespace
 
-double default_plan_analyses(const ModelSpec& m, const System& sys) {
-  return sys.nodes > 1 ? 2.0 + pipeline_over_nodes(m, sys) : 0.0;
+double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec) {
+  return p.pp + (spec.enabled() ? 2.0 : 0.0);
 }
 
 ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
-                              const Speculative& spec, Warning& note) {
+                              const Speculative& spec, Warning& note, double& analyses) {
   note = Warning{};
-  const int pp = pipeline_over_nodes(m, sys);
-  if (sys.nodes <= 1 || pp <= 1 || node_plan.pp != 1 || node_plan.dp != 1) return node_plan;
-  const PlanForecast one = forecast_plan(m, w, sys, node_plan, spec);
+  const int most = static_cast<int>(std::min<i64>(sys.nodes, static_cast<i64>(m.layers.size())));
+  if (sys.nodes <= 1 || most <= 1 || node_plan.pp != 1 || node_plan.dp != 1) return node_plan;
+  // Each forecast is checked against the work limits, with those before it, before it runs.
+  const auto forecast = [&](int pp) {
+    ParallelPlan p = node_plan;
+    p.pp = pp;
+    const double more = plan_forecast_analyses(p, spec);
+    check_work(estimate_work(m, w, analyses + more), analyses + more, "the default plan's search over the nodes");
+    analyses += more;
+    return forecast_plan(m, w, sys, p, spec);
+  };
+  const PlanForecast one = forecast(1);
   const std::string node = "tp " + std::to_string(node_plan.tp);
+  const auto idle = [&](int devices) {
+    return std::to_string(sys.devices() - devices) + " of the system's " + std::to_string(sys.devices()) + " devices idle";
+  };
   if (one.fits) {
     note = {"parallel.devices_idle", "/parallel",
             "no /parallel given: the default plan (" + node + ") holds the model on one node and leaves " +
-                std::to_string(sys.devices() - node_plan.devices()) + " of the system's " + std::to_string(sys.devices()) +
-                " devices idle; /parallel/dp replicates it, /parallel/pp spreads it over the nodes"};
+                idle(node_plan.devices()) + "; /parallel/dp replicates it, /parallel/pp spreads it over the nodes"};
     return node_plan;
   }
-  ParallelPlan wide = node_plan;
-  wide.pp = pp;
-  const PlanForecast spread = forecast_plan(m, w, sys, wide, spec);
-  if (spread.device_required_bytes >= one.device_required_bytes) return node_plan;
+  // The fewest stages that fit: a stage per node on as few nodes as hold the model, the rest left idle. Most
+  // of a device's memory divides by the stages (weights, cache), so the first guess is the ratio of need to room;
+  // from there the count doubles until it fits, then a bisection between the last that did not and the first that
+  // did (memory per device falls as stages are added).
+  int lo = 1, hi = 0;
+  PlanForecast best;
+  const double room = std::max(one.device_capacity_bytes, 1.0);
+  int pp = static_cast<int>(std::clamp(std::ceil(one.device_required_bytes / room), 2.0, static_cast<double>(most)));
+  while (true) {
+    PlanForecast f = forecast(pp);
+    if (f.fits) {
+      hi = pp;
+      best = std::move(f);
+      break;
+    }
+    lo = pp;
+    if (pp == most) {
+      best = std::move(f);
+      break;
+    }
+    pp = std::min(most, 2 * pp);
+  }
+  while (hi > 0 && hi - lo > 1) {
+    const int mid = lo + (hi - lo) / 2;
+    PlanForecast f = forecast(mid);
+    if (f.fits) {
+      hi = mid;
+      best = std::move(f);
+    } else {
+      lo = mid;
+    }
+  }
+  // Nothing fits: the most stages, if they need less a device than one node.
+  if (hi == 0 && best.device_required_bytes >= one.device_required_bytes) return node_plan;
+  const int stages = best.plan.pp;
+  const bool fewer = stages < sys.nodes && hi > 0;
+  const std::string over = stages == sys.nodes ? "per node"
+                                               : "per node on " + std::to_string(stages) + " of the " + std::to_string(sys.nodes) +
+                                                     " nodes" + (fewer ? ", the fewest that hold it" : "");
   note = {"parallel.default_pipeline", "/parallel",
           "no /parallel given: one node (" + node + ") does not hold the model (a device needs " + gib_text(one.device_required_bytes) +
-              " of the " + gib_text(one.device_capacity_bytes) + " it can use), so the default plan adds a pipeline stage per node (" + node +
-              " x pp " + std::to_string(pp) + ": " + gib_text(spread.device_required_bytes) + " a device), as multi-node deployments of vLLM and SGLang run"};
-  return wide;
+              " of the " + gib_text(one.device_capacity_bytes) + " it can use), so the default plan adds a pipeline stage " + over +
+              " (" + node + " x pp " + std::to_string(stages) + ": " + gib_text(best.device_required_bytes) +
+              " a device), as multi-node deployments of vLLM and SGLang run" +
+              (fewer ? "; it leaves " + idle(best.plan.devices()) + ", /parallel/dp replicates it" : "")};
+  return best.plan;
 }
 
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,

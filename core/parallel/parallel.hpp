@@ -145,14 +145,16 @@ inline constexpr int kDefaultTpMax = 8;
 ParallelPlan default_plan(const ModelSpec& m, const System& sys);
 
 // The default plan once the workload is known (docs/formulas.md, "The default plan"): on a system of several nodes
-// whose first node cannot hold the model and its cache at `node_plan`, a pipeline stage per node (at most one per
-// layer), tensor parallelism within each: how vLLM's and SGLang's multi-node recipes run a model one node cannot hold
-// (--tensor-parallel-size 8 --pipeline-parallel-size 2 on two nodes). `note` says why when the plan changed, or that
-// devices were left idle; empty otherwise.
+// whose first node cannot hold the model and its cache at `node_plan`, a pipeline stage per node on the fewest nodes
+// that hold it (at most one stage per layer), tensor parallelism within each: how vLLM's and SGLang's multi-node
+// recipes run a model one node cannot hold (--tensor-parallel-size 8 --pipeline-parallel-size 2 on two nodes).
+// `note` says why when the plan changed, or that devices were left idle; empty otherwise. `analyses` counts the
+// analyses run so far in the call: each forecast the search makes is checked against the work limits with them
+// (check_work, "the default plan's search over the nodes") before it runs, and added.
 ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
-                              const Speculative& spec, Warning& note);
-// Plans default_plan_for may forecast (the work limits): the node's plan and, past one node, the widened one.
-double default_plan_analyses(const ModelSpec& m, const System& sys);
+                              const Speculative& spec, Warning& note, double& analyses);
+// Analyses one forecast_plan runs, for the work limits: one per stage, two more for a draft.
+double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec);
 
 // Communication of one step of `tokens` new tokens and `logit_rows` LM-head rows over the plan's stages and stage
 // boundaries: what forecast_plan adds to every step (the serving model's steps too).

@@ -222,6 +222,61 @@ TEST_CASE("a default plan that one node cannot hold spreads over the nodes", "[p
   CHECK(sv["value"]["warnings"][0]["code"] == "parallel.default_pipeline");
 }
 
+// Review of stop 57: the widened plan took a stage per node on every node (DeepSeek-V3 on 1,000 nodes: pp 61, one
+// layer a stage), and the search's work was checked apart from the forecast's (a call could reach twice the limit,
+// or be refused for work one node would have done).
+TEST_CASE("the default plan takes the fewest nodes that hold the model, its search checked with the call's work", "[parallel][work]") {
+  nlohmann::json system = nlohmann::json::parse(R"({"schema_version":1,"id":"dgx-h100-cluster","name":"DGX H100 nodes",
+    "device":"nvidia-h100-sxm","devices_per_node":8,"nodes":8,
+    "intra":{"name":"NVLink 4 via NVSwitch","bandwidth_GBps":450,"latency_us":0.5,"efficiency":0.8},
+    "inter":{"name":"InfiniBand NDR","bandwidth_GBps":50,"latency_us":2.7,"efficiency":0.8},"source":"test"})");
+  const auto ask = [&](int nodes, const nlohmann::json& extra) {
+    nlohmann::json req = {{"model", "deepseek-v3"}, {"system", system}};
+    req["system"]["nodes"] = nodes;
+    req.update(extra);
+    return nlohmann::json::parse(call("analyze", req.dump()));
+  };
+  // FP8 as published: two nodes hold it, on 8 as on 1,000.
+  for (int nodes : {8, 1000}) {
+    const nlohmann::json env = ask(nodes, nlohmann::json::object());
+    REQUIRE(env["ok"] == true);
+    CHECK(env["value"]["parallel"]["plan"]["pp"] == 2);
+    CHECK(env["value"]["parallel"]["fits"] == true);
+  }
+  // BF16 weights need three: two do not fit, and the note names the idle devices.
+  const nlohmann::json bf16 = ask(8, {{"precision", {{"weights", "bf16"}}}});
+  const nlohmann::json& p = bf16["value"]["parallel"];
+  CHECK(p["plan"]["pp"] == 3);
+  CHECK(p["fits"] == true);
+  CHECK(p["warnings"][0]["message"] ==
+        "no /parallel given: one node (tp 8) does not hold the model (a device needs 158.0 GiB of the 70.1 GiB it can use), so "
+        "the default plan adds a pipeline stage per node on 3 of the 8 nodes, the fewest that hold it (tp 8 x pp 3: 56.9 GiB a "
+        "device), as multi-node deployments of vLLM and SGLang run; it leaves 40 of the system's 64 devices idle, "
+        "/parallel/dp replicates it");
+  const nlohmann::json two = ask(8, {{"precision", {{"weights", "bf16"}}}, {"parallel", {{"tp", 8}, {"pp", 2}}}});
+  CHECK(two["value"]["parallel"]["fits"] == false);
+  const nlohmann::json three = ask(8, {{"precision", {{"weights", "bf16"}}}, {"parallel", {{"tp", 8}, {"pp", 3}}}});
+  CHECK(three["value"]["parallel"]["tpot_s"] == p["tpot_s"]);
+
+  // 10,001 steps of a Llama that one node holds, on 64 nodes: the search forecasts one node only (three analyses in
+  // all with the plan's); charging a stage per node up front (66 analyses, 10.6M operator-steps) refused it.
+  system["nodes"] = 64;
+  const nlohmann::json small = nlohmann::json::parse(call("analyze", nlohmann::json({{"model", "llama-3.1-8b"}, {"system", system},
+      {"workload", {{"prompt", 10000}, {"prefill_chunk", 1}, {"gen", 1}}}}).dump()));
+  REQUIRE(small["ok"] == true);
+  CHECK(small["value"]["parallel"]["plan"]["pp"] == 1);
+  // The search's three analyses and the plan's three are checked together: each half alone passed.
+  const nlohmann::json heavy = nlohmann::json::parse(call("analyze",
+      R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","workload":{"prompt":40000,"prefill_chunk":1,"gen":1}})"));
+  REQUIRE(heavy["ok"] == false);
+  CHECK(heavy["error"]["code"] == "workload.too_much_work");
+  CHECK(heavy["error"]["message"] ==
+        "/workload: the default plan's search over the nodes and the plan's stages runs 6 analyses of 40001 steps each, 40000 "
+        "prefill chunks and 1 decode interval (an interval ends where a request's keys cross a sliding window, an attention "
+        "chunk or the attention tile), with 40 operators a step: 9600240 operator-steps in all, past the limit of 8388608; "
+        "expected fewer generated tokens, fewer distinct requests, or a larger prefill chunk or tile");
+}
+
 TEST_CASE("each device holds its share of the parameters", "[parallel]") {
   SECTION("tensor parallel: devices x share - replicated norms = the model") {
     const ModelSpec m = preset_model("llama-3.1-70b");  // vocab 128256 and 8 KV heads divide by 8
