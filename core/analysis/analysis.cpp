@@ -23,6 +23,13 @@ double profile_forward_bytes(const ModelSpec& model, const std::vector<LayerGrou
   return activation_peak_bytes(step_ops(model, groups, {Request{0, std::max<i64>(1, token_budget), 1}}, settings));
 }
 
+long long longest_engine_step(const SchedulerLimits& l, const std::vector<Request>& requests) {
+  long long step = l.token_budget;
+  if (!l.chunked_prefill || l.policy == StepPolicy::MixedWhole)
+    for (const Request& r : requests) step = std::max<long long>(step, r.input);
+  return step;
+}
+
 namespace {
 
 // Adds `more` into `into` operator by operator (the same model and settings give the same operator list).
@@ -281,14 +288,17 @@ Analysis analyze(const ModelSpec& model, const Workload& w, const HardwareSpec* 
     // The engine runs no step past its token budget (chunked prefill, or prompts admitted while their tokens fit
     // it): a static batch's prompts run as budget-sized steps, so their activations peak at a budget's step. (They
     // were the whole batch's prompts in one step: DeepSeek-V3 at batch 460 held 28 GiB a device, and the largest
-    // batch under vLLM came out 1.5-2.4x below what its own pool holds; audit H.) The prefill is still timed as one
-    // step: the same FLOPs, compute-bound at such sizes.
-    if (forward > 0) {
+    // batch under vLLM came out 1.5-2.4x below what its own pool holds; audit H.) Without chunking a prompt runs
+    // whole, so the step is the longest prompt where that passes the budget (TensorRT-LLM with chunked prefill off).
+    // The prefill is still timed as one step: the same FLOPs, compute-bound at such sizes.
+    const long long step = longest_engine_step(l, w.requests);
+    const double cap = step > l.token_budget ? profile_forward_bytes(model, a.groups, w.settings, step) : forward;
+    if (cap > 0) {
       a.activation_uncapped_bytes = a.activation_peak_bytes;
-      a.activation_step_cap_bytes = forward;
-      if (forward < a.activation_peak_bytes) {
-        a.memory_required_bytes -= a.activation_peak_bytes - forward;
-        a.activation_peak_bytes = forward;
+      a.activation_step_cap_bytes = cap;
+      if (cap < a.activation_peak_bytes) {
+        a.memory_required_bytes -= a.activation_peak_bytes - cap;
+        a.activation_peak_bytes = cap;
       }
     }
   }

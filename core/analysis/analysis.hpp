@@ -129,8 +129,8 @@ struct Analysis {
   double runtime_usable_bytes = 0;
   double runtime_reserve_bytes = 0;  // of which kept out by the engine itself (SGLang's reserve)
   double profile_activation_bytes = 0;  // what the engine's memory profile reserves for activations (its budget step)
-  // An engine that runs no step past its token budget: the activations of a budget's step, which a batch's own never
-  // pass (0: no such engine); activation_peak_bytes is at most this, and `activation_uncapped_bytes` the workload's own
+  // An engine that runs no step past its token budget: the activations of a budget's step, or of the longest prompt
+  // where prompts run whole past it (longest_engine_step), which a batch's own never pass (0: no such engine); activation_peak_bytes is at most this, and `activation_uncapped_bytes` the workload's own
   // peak before the cap (the batch search and design points scale it with the batch, up to their cap).
   double activation_step_cap_bytes = 0;
   double activation_uncapped_bytes = 0;

@@ -104,6 +104,9 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
 double activation_peak_bytes(const std::vector<Op>& ops);
 // The activations of an engine's memory-profile forward: one prompt of its token budget (at least one token).
 double profile_forward_bytes(const ModelSpec& model, const std::vector<LayerGroup>& groups, const StepSettings& settings, long long token_budget);
+// The most new tokens one engine step runs for `requests`' prompts: the token budget, or the longest prompt where
+// prompts run whole (chunked prefill off, or TensorRT-LLM's mixed steps of whole prompts): their activations' cap.
+long long longest_engine_step(const SchedulerLimits& l, const std::vector<Request>& requests);
 
 // Whether the runtime's engine holds a KV pool sized from a memory fraction (scheduler.kv_pool "fraction"), and the
 // limits it runs with on `hw` for the workload's deployment and memory fraction.

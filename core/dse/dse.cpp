@@ -160,6 +160,13 @@ DseWorkload dse_prepare(const ModelSpec& m, const Workload& w, const HardwareSpe
     for (long long t : budgets)
       if (std::none_of(wl.engine_forward.begin(), wl.engine_forward.end(), [&](const auto& e) { return e.first == t; }))
         wl.engine_forward.emplace_back(t, profile_forward_bytes(m, a.groups, w.settings, t));
+    // Prompts that run whole: the longest one's step, where it passes a budget.
+    SchedulerLimits whole;
+    whole.token_budget = 0;
+    whole.chunked_prefill = rt.scheduler.chunked_prefill;
+    whole.policy = rt.scheduler.policy;
+    wl.engine_longest_step = longest_engine_step(whole, w.requests);
+    if (wl.engine_longest_step > 0) wl.engine_longest_forward = profile_forward_bytes(m, a.groups, w.settings, wl.engine_longest_step);
   }
   wl.prefill_peak_s = peak_seconds(base, a.prefill_work);
   wl.decode_peak_s = peak_seconds(base, a.decode_work);
@@ -190,7 +197,9 @@ PointCoeffs point_coeffs(const DseWorkload& wl, const DseSpec& spec, const std::
     double forward = 0;
     for (const auto& [t, bytes] : wl.engine_forward)
       if (t == l.token_budget) forward = bytes;
-    act_bytes = forward > 0 ? std::min(wl.act_uncapped_bytes, forward) : wl.act_uncapped_bytes;
+    // Whole prompts past the budget (chunked prefill off) cap at the longest prompt's step (analysis.cpp).
+    const double step_cap = wl.engine_longest_step > l.token_budget ? wl.engine_longest_forward : forward;
+    act_bytes = step_cap > 0 ? std::min(wl.act_uncapped_bytes, step_cap) : wl.act_uncapped_bytes;
     const double act = std::max(act_bytes, profile_activation_bytes(l, forward > 0 ? forward : act_bytes, wl.engine_has_head, wl.engine_vocab));
     const MemoryBudget b = memory_budget(l, capacity, wl.base.reserve_bytes, wl.base.hidden_fraction * capacity, wl.weights_bytes, act);
     cap[n] = std::min(cap[n], std::max(0.0, b.usable_bytes - (act - act_bytes)));

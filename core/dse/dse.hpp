@@ -109,6 +109,8 @@ struct DseWorkload {
   long long engine_graph_batch = 0;
   double engine_memory_fraction = 0;
   std::vector<std::pair<long long, double>> engine_forward;  // (token budget, the profile forward's activations)
+  long long engine_longest_step = 0;  // the longest prompt where prompts run whole (chunked prefill off), else 0
+  double engine_longest_forward = 0;  // that step's activations
   bool engine_has_head = false;
   double engine_vocab = 0;  // the sampler's: the whole vocabulary on every tensor-parallel rank
 };

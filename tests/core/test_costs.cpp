@@ -186,9 +186,9 @@ TEST_CASE("a design point under a serving engine fits as the analysis says at ev
     const auto m = preset_model(c.model);
     for (const char* rt : {"vllm", "sglang", "tensorrt-llm", "llama.cpp-cuda"}) {
       for (double fraction : {0.0, 0.8}) {
-        for (i64 batch : {1, 4}) {
-          INFO(c.model << " " << rt << " fraction " << fraction << " batch " << batch);
-          Workload w = workload(batch, 4096, 1, c.weights);
+        for (auto [batch, prompt] : {std::pair<i64, i64>{1, 4096}, {4, 4096}, {4, 16384}}) {  // 16,384: past TensorRT-LLM's budget, whole
+          INFO(c.model << " " << rt << " fraction " << fraction << " batch " << batch << " prompt " << prompt);
+          Workload w = workload(batch, prompt, 1, c.weights);
           w.runtime = find_runtime_preset(rt);
           w.memory_fraction = fraction;
           REQUIRE(w.runtime != nullptr);

@@ -169,6 +169,23 @@ TEST_CASE("max_batch does not depend on the batch asked about", "[memory][regres
   CHECK(c["kv_fit_batch"].get<double>() == mb);
 }
 
+// Review of stop 57: the cap at a budget step held for TensorRT-LLM too, whose preset runs chunked prefill off
+// (enable_chunked_prefill False): a 16,384-token prompt runs whole in one step, past its 8,192-token budget, so four
+// of them hold the activations of one 16,384-token step (twice a budget step's: activations grow with the tokens),
+// not a budget step's. Under vLLM (chunked) the same batch holds a budget step's.
+TEST_CASE("prompts that run whole hold the longest prompt's step", "[memory][regression]") {
+  const auto act = [](const char* rt, int batch, int prompt) {
+    return analyze_json({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"runtime", rt},
+                         {"workload", {{"batch", batch}, {"prompt", prompt}, {"gen", 8}}}})["memory"]["activation_peak_bytes"]
+        .get<double>();
+  };
+  const double budget_step = act("tensorrt-llm", 16, 4096);  // 65,536 prompt tokens in 8,192-token steps
+  CHECK(budget_step == act("vllm", 16, 4096));
+  CHECK(act("tensorrt-llm", 4, 16384) == act("tensorrt-llm", 1, 16384));
+  CHECK(act("tensorrt-llm", 4, 16384) == 2 * budget_step);
+  CHECK(act("vllm", 4, 16384) == budget_step);
+}
+
 // The longest context that fits stops at the window the model was trained for: the page said "528,677 tokens of
 // context" for Llama-3.1-8B (a 131,072-token window) on an H100 (page review). What memory alone holds stays in the
 // result, and which of the two binds. By hand: bf16 KV of 131,072 bytes per token.
