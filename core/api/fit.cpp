@@ -146,6 +146,7 @@ json api_calibrate(const json& request) {
                 {"workload", {{"batch", m.batch}, {"prompt", m.prompt}, {"gen", m.gen}, {"cached", m.cached}}}};
       if (prec && prec->is_object()) p["precision"] = *prec;
       if (!m.weights.empty()) p["precision"]["weights"] = m.weights;
+      if (!m.attention.empty()) p["attention"] = m.attention;
       arr.push_back(p);
     }
     from_text["points"] = arr;

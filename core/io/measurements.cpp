@@ -138,6 +138,14 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
     if (!bench_point(test, tps, p))
       measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the test column holds \"" + test +
                                          "\"; expected ppN, tgN, ppN+tgM, optionally with @ dD");
+    // llama-bench prints an fa column where flash attention was set away from its default (or varied): 0/1 in
+    // builds before 2025-08, on/off/auto (or enabled/disabled) after, when -fa took on|off|auto.
+    const std::string fa = lower(col("fa"));
+    if (fa == "1" || fa == "on" || fa == "enabled" || fa == "true") p.attention = "fused";
+    else if (fa == "0" || fa == "off" || fa == "disabled" || fa == "false") p.attention = "unfused";
+    else if (!fa.empty() && fa != "auto" && fa != "-1")
+      measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the fa column holds \"" + col("fa") +
+                                         "\"; expected 0, 1, on, off or auto");
     const std::string model = col("model");
     p.weights = llama_ftype_name(model);
     if (model_name.empty()) {
@@ -160,6 +168,24 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
   }
   if (head.empty() || out.points.empty())
     measurements_fail("unreadable", "no llama-bench rows: expected a table with model, test and t/s columns and at least one row");
+  // Without an fa column a run used llama-bench's default: flash attention off until llama.cpp's switch to "auto"
+  // (on where the backend supports it) in 2025-08. The build line ("build: 93bc3839 (3622)") dates it: builds
+  // numbered under 6000 are from before 2025-08 (b6000 was tagged at the end of July 2025), so they ran without it;
+  // a later build, or none stated, runs the runtime's default.
+  if (std::none_of(head.begin(), head.end(), [](const std::string& h) { return h == "fa"; })) {
+    for (const auto& line : lines) {
+      const std::string l = trim(line);
+      const auto open = l.find('(');
+      double build = 0;
+      if (l.rfind("build:", 0) != 0 || open == std::string::npos || !leading_number(l.substr(open + 1), build)) continue;
+      if (build > 0 && build < 6000) {
+        for (auto& p : out.points) p.attention = "unfused";
+        out.notes.push_back("llama-bench build " + std::to_string(static_cast<long long>(build)) +
+                            " predates flash attention by default (2025-08) and its table has no fa column: read as -fa 0");
+      }
+      break;
+    }
+  }
   return out;
 }
 

@@ -16,6 +16,9 @@ struct MeasuredPoint {
   std::int64_t batch = 1, prompt = 1, gen = 2, cached = 0;
   std::string weights;  // a llama.cpp file type or dtype the tool names ("" when it names none)
   std::string label;    // what the tool called it ("tg128 @ d4096", "median TPOT")
+  // The attention kernels the tool says it ran: "fused" (llama-bench's fa column 1, on or enabled), "unfused" (0,
+  // off, disabled); "" where it says nothing or "auto": the runtime's default.
+  std::string attention;
 };
 
 struct ParsedMeasurements {

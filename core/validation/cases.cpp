@@ -21,20 +21,17 @@
 
 namespace infercast {
 
-namespace {
-
 // The attention a row ran: its notes' llama-bench flag where they state one ("-fa 0", "-fa 1": llama.cpp's default
 // turned flash attention on in 2025-08; the public llama.cpp rows ran earlier builds and say -fa 0, but for S46's and
-// S47's, which passed -fa), else the runtime's default.
+// S47's, which passed -fa; "-fa off" and "-fa on" as builds since then spell it), else the runtime's default.
+// Static and serving rows alike.
 AttnImpl row_attention(const std::string& notes, const RuntimeSpec& rt) {
-  if (notes.find("-fa 0") != std::string::npos) return AttnImpl::Unfused;
-  if (notes.find("-fa 1") != std::string::npos) return AttnImpl::Fused;
+  for (const char* off : {"-fa 0", "-fa off"})
+    if (notes.find(off) != std::string::npos) return AttnImpl::Unfused;
+  for (const char* on : {"-fa 1", "-fa on"})
+    if (notes.find(on) != std::string::npos) return AttnImpl::Fused;
   return rt.flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
 }
-
-
-
-}  // namespace
 
 // A numeric cell: empty is 0; anything else must be a finite number from 0 to `hi` (1e12 unless the column has a
 // narrower range: counts are cast to integers, and a measured value is positive), or the whole file is refused

@@ -56,6 +56,8 @@ std::string hardware_id(const std::string& name);
 bool formats(const std::string& weights, const std::string& act_kv, std::string& w, std::string& a, std::string& kv);
 std::string system_id(const std::string& hardware);
 bool parallel_sizes(const std::string& p, int& tp, int& pp);
+// The attention kernels a row ran: its notes' llama.cpp flag (-fa 0/1/off/on), else the runtime's default.
+AttnImpl row_attention(const std::string& notes, const RuntimeSpec& rt);
 
 // A serving row (metric serving_*): mapped to a serving run (the load from its notes, serving_cases.cpp) and
 // forecast; `v` says why when it is not covered. Runs shared by several metrics are built once (`runs`).

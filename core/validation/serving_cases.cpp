@@ -205,7 +205,8 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
                           std::to_string(tp) + "x" + std::to_string(pp) + "|" + std::to_string(load.concurrency) + "|" +
                           std::to_string(load.request_rate) + "|" + std::to_string(load.requests) + "|" + std::to_string(isl) +
                           "|" + std::to_string(osl) + "|" + std::to_string(load.isl.spread) + "|" + std::to_string(max_seqs) + "|" +
-                          std::to_string(budget) + "|" + std::to_string(scheduler_steps);
+                          std::to_string(budget) + "|" + std::to_string(scheduler_steps) + "|" +
+                          attn_impl_names().name(row_attention(notes, *rt));
   std::shared_ptr<ServingCase> sc;
   for (const auto& s : runs)
     if (s->key == key) sc = s;
@@ -223,7 +224,7 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
     w.settings.convention = convention_by_name("infercast");
     w.settings.fusion = rt->fusion;
     w.settings.fused_mlp = rt->act_in_gemm;
-    w.settings.attention = rt->flash_attention ? AttnImpl::Fused : AttnImpl::Unfused;
+    w.settings.attention = row_attention(notes, *rt);
     w.settings.score_bytes = rt->unfused_score_bytes;
     sc->sys = devices > 1 ? *find_system_preset(v.system_id) : single_node_system(*hw, 1);
     sc->plan.tp = tp;

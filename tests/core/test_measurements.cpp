@@ -56,6 +56,42 @@ TEST_CASE("llama-bench's table: ppN, tgN, depths and pp+tg", "[measurements]") {
         "measurements.bad_value | /measurements: line 2: the t/s column holds \"fast\"; expected a positive number");
 }
 
+// Review of stop 57: the reader ignored llama-bench's fa column, so a run with -fa 0 calibrated a device as if it had
+// run flash attention (llama.cpp's default since 2025-08, the presets' since stop 57), and a table from an older build
+// (no fa column: its default was off) did too.
+TEST_CASE("llama-bench's fa column and build date the attention each point ran", "[measurements]") {
+  const std::string head = "| model | backend | ngl | fa | test | t/s |\n|---|---|---|---|---|---|\n";
+  const auto fa = [&](const std::string& v) {
+    return parse_measurements(head + "| llama 8B Q4_0 | CUDA | 99 | " + v + " | pp512 | 1000 |\n", 1).points.at(0).attention;
+  };
+  for (const char* on : {"1", "on", "enabled"}) CHECK(fa(on) == "fused");
+  for (const char* off : {"0", "off", "disabled"}) CHECK(fa(off) == "unfused");
+  CHECK(fa("auto").empty());
+  CHECK(error_of(head + "| llama 8B Q4_0 | CUDA | 99 | maybe | pp512 | 1000 |\n") ==
+        "measurements.bad_value | /measurements: line 3: the fa column holds \"maybe\"; expected 0, 1, on, off or auto");
+  // No fa column: build 3622 (2024) ran without flash attention; a build from 2025-08 on, or none named, runs the
+  // runtime's default.
+  const auto old = parse_measurements(kBench, 1);
+  for (const auto& p : old.points) CHECK(p.attention == "unfused");
+  CHECK(old.notes.back() == "llama-bench build 3622 predates flash attention by default (2025-08) and its table has no fa column: read as -fa 0");
+  std::string recent = kBench;
+  recent.replace(recent.find("(3622)"), 6, "(6500)");
+  for (const auto& p : parse_measurements(recent, 1).points) CHECK(p.attention.empty());
+  // The calibration forecasts each point with the attention it ran: -fa 0 moves more bytes through attention than
+  // -fa 1 on the same figures, so it fits a faster attention to match them.
+  const auto fit = [&](const char* v) {
+    const std::string t = head + "| llama 8B Q4_K - Medium | CUDA | 99 | " + v + " | pp4096 | 3000 |\n" +
+                          "| llama 8B Q4_K - Medium | CUDA | 99 | " + v + " | tg128 @ d4096 | 100 |\n";
+    return api_value("calibrate", {{"hardware", "nvidia-rtx-3080"}, {"model", "llama-3.1-8b"}, {"measurements", t}});
+  };
+  const json on = fit("1"), off = fit("0");
+  CHECK(on["points"][0]["forecast_before"].get<double>() != off["points"][0]["forecast_before"].get<double>());
+  CHECK(api_value("calibrate", {{"hardware", "nvidia-rtx-3080"}, {"model", "llama-3.1-8b"}, {"measurements", kBench}})["points"][0]["forecast_before"] ==
+        api_value("calibrate", {{"hardware", "nvidia-rtx-3080"}, {"model", "llama-3.1-8b"},
+                                {"points", {{{"metric", "prompt_tokens_per_s"}, {"value", 3806.89}, {"attention", "unfused"},
+                                             {"precision", {{"weights", "q4_k_m"}}}, {"workload", {{"prompt", 512}, {"gen", 1}}}}}}})["points"][0]["forecast_before"]);
+}
+
 TEST_CASE("vllm bench serve's summary and a CSV", "[measurements]") {
   const char* vllm =
       "============ Serving Benchmark Result ============\n"
@@ -126,5 +162,5 @@ TEST_CASE("a pasted llama-bench run calibrates the device", "[measurements]") {
   CHECK(a["decode"]["tokens_per_s"].get<double>() == Approx(111.95).epsilon(0.02));
   // A different model than the table's is flagged.
   const json w = api_value("calibrate", {{"hardware", "nvidia-rtx-3080"}, {"model", "llama-3.2-3b"}, {"measurements", kBench}});
-  CHECK(w["measurements"]["notes"][1].get<std::string>().find("the table's model has 8.03 B parameters; Llama-3.2-3B has 3.21 B") == 0);
+  CHECK(w["measurements"]["notes"][2].get<std::string>().find("the table's model has 8.03 B parameters; Llama-3.2-3B has 3.21 B") == 0);
 }

@@ -109,3 +109,21 @@ TEST_CASE("a llama.cpp row runs the attention its -fa flag names, else its prese
   CHECK(preset == on);
   CHECK(off < 0.97 * on);  // tokens/s: the scores' traffic slows the prompt
 }
+
+// Review of stop 57: serving rows ran the runtime's attention whatever their notes said; the static rows read -fa.
+// Two serving runs that differ only in -fa are two runs (the key that shares a run between metrics names the
+// attention), and the unfused one's long prompts take longer to their first token.
+TEST_CASE("a serving row runs the attention its notes name", "[serving][validation][runtime]") {
+  const auto long_row = [](const std::string& id, const std::string& notes) {
+    return id + ",S99,Llama-3.1-8B,,BF16,BF16 KV cache,NVIDIA H100 (form factor not stated),NVIDIA,1,TP1,,,,,vLLM,4,16384,16,,"
+                "serving_ttft_p50,ms,100,,low,\"" + notes + "\",vllm\n";
+  };
+  const std::string load = "concurrency=4; num_prompts=4";
+  const std::string csv = std::string(kHeader) + long_row("1", load) + long_row("2", load + "; -fa 0") + long_row("3", load + "; -fa off");
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(csv), opt);
+  const double preset = forecast(rep, "1"), off = forecast(rep, "2"), off_word = forecast(rep, "3");
+  CHECK(off > 1.03 * preset);  // ms to the first token: 16,384-token prompts' scores through memory
+  CHECK(off_word == off);
+}
