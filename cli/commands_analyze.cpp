@@ -120,16 +120,20 @@ void print_analysis_table(const json& r) {
                       // What would make it fit, as the page's answer says it.
                       : std::string(": DOES NOT FIT (the times below as if it spilled to the slowest tier); try a smaller format "
                                     "(--weights), ") +
-                            (llama_cpp ? "layers in system RAM (--gpu-layers), " : "") + "fewer or shorter requests, or several devices (--system)")
+                            (llama_cpp ? "layers in system RAM (--gpu-layers), " : "") +
+                            // Fewer requests cannot help where the weights alone pass the memory.
+                            (mem["weights_bytes"].get<double>() < mem["capacity_bytes"].get<double>() ? "fewer or shorter requests, " : "") +
+                            "or several devices (--system)")
               << "\n";
     // The user's first question's other half: how many such requests, and how long a context (audit H).
     const double mb = mem["max_batch"].get<double>(), mc = mem["max_context"].get<double>();
     const auto whole = [](double v) { return std::to_string(static_cast<long long>(v)); };
     if (mb >= 1)
-      std::cout << "Holds at most " << whole(mb) << (mb == 1 ? " request" : " requests") << " like these; "
-                << (mc >= 1 ? whole(mc) + " tokens of context each at this batch (bounded by " +
+      std::cout << "Holds at most " << whole(mb) << (mb == 1 ? " request" : " requests") << " like these; at a batch of "
+                << whole(r["workload"]["batch_requests"].get<double>()) << ", "
+                << (mc >= 1 ? whole(mc) + " tokens of context each (bounded by " +
                                   (mem["max_context_limit"] == "window" ? std::string("the model's window") : std::string("memory")) + ")"
-                            : std::string("no context at this batch")) << "\n";
+                            : std::string("no context")) << "\n";
     else
       std::cout << "Holds no request like these\n";
     const auto& pk = r["peak"];
@@ -282,6 +286,7 @@ int run_batching(const Args& a, const std::string& fmt) {
                     bytes_str(p["device_required_bytes"].get<double>()), p["fits"].get<bool>() ? "yes" : "NO"});
   print_table(rows);
   std::cout << "The KV cache stops fitting after a batch of " << num3(v["kv_fit_batch"].get<double>()) << " per replica.\n";
+  for (const auto& w : v["warnings"]) std::cout << "note: " << clean(w["message"].get<std::string>()) << "\n";
   return 0;
 }
 

@@ -151,13 +151,15 @@ std::string gib(double bytes) {
 }
 
 std::string runtime_budget_text(const Analysis& a, const RuntimeSpec& rt, const HardwareSpec& hw) {
+  // Where the weights and activations alone pass the budget, fewer requests cannot help.
+  const bool weights_alone = a.weights_bytes + std::max(a.activation_peak_bytes, a.profile_activation_bytes) >= a.runtime_usable_bytes;
   return rt.name + " holds the weights, activations and KV cache within " + gib(a.runtime_usable_bytes) + " of " + hw.name +
          "'s " + gib(hw.tiers[0].capacity_bytes) + " (its memory fraction" +
          (a.runtime_reserve_bytes > 0 ? ", less a " + gib(a.runtime_reserve_bytes) + " reserve" : std::string()) +
          "); this workload needs " + gib(a.memory_required_bytes + (a.runtime_usable_bytes - a.memory_capacity_bytes)) +
          (a.profile_activation_bytes > a.activation_peak_bytes ? " with the activations its memory profile keeps" : "") + ", which the device has: raise the fraction (/memory_fraction" +
          (rt.scheduler.memory_fraction_flag.empty() ? std::string() : ", " + rt.name + "'s " + rt.scheduler.memory_fraction_flag) +
-         ") or run fewer or shorter requests";
+         ") or " + (weights_alone ? "store the weights in fewer bits or split them over more devices" : "run fewer or shorter requests");
 }
 
 }  // namespace

@@ -259,7 +259,10 @@ json api_batching(const json& request) {
                    {"tokens_per_s_per_device", finite(p.tokens_per_s_per_device)},
                    {"device_required_bytes", p.device_required_bytes},
                    {"fits", p.fits}});
+  json warnings = json::array();
+  if (!mi.plan_note.code.empty()) warnings = warnings_json({mi.plan_note});
   return {{"kv_fit_batch", c.kv_fit_batch},
+          {"warnings", warnings},
           {"speculative", mi.spec.enabled()},
           {"plan", plan_brief(mi.plan)},
           {"system", system_to_json(mi.sys)},

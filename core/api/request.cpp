@@ -400,19 +400,24 @@ const HardwareSpec* resolve_hardware(Reader& r, HardwareSpec& storage) {
   r.fail("hardware", "wrong_type", "/hardware holds " + describe(*hv) + "; expected a preset id or a hardware object");
 }
 
-// The request's "memory_capacity_GiB": the device's first memory tier as the user's machine has it (one size of a chip
-// sold with several), applied before any reserve the request gives.
+// The request's "memory_capacity_GiB": the device's main memory as the user's machine has it (one size of a chip sold
+// with several), applied before any reserve the request gives. The main memory is the first tier that is not on-chip
+// SRAM (d-Matrix Corsair's LPDDR5 behind its SRAM), the first tier where every tier is SRAM (Groq, Cerebras).
 void apply_capacity(Reader& r, HardwareSpec& hw) {
   const double v = read_field(r, field::memory_capacity_gib) * 1073741824.0;
   if (v <= 0) return;
   if (hw.tiers.empty())
     r.fail("memory_capacity_GiB", "missing_field",
-           "/memory_capacity_GiB sets the first memory tier, and " + hw.name + " has none; expected a device with memory tiers");
+           "/memory_capacity_GiB sets the device's main memory, and " + hw.name + " has no memory tiers; expected a device with memory tiers");
+  std::size_t main = 0;
+  while (main + 1 < hw.tiers.size() && hw.tiers[main].technology == MemoryTech::SRAM) ++main;
+  if (hw.tiers[main].technology == MemoryTech::SRAM) main = 0;
+  hw.tiers[main].capacity_bytes = v;
+  if (main > 0) return;  // the driver's reserve stays with the first tier
   // The driver's and the OS's share: the device's own figure stays; its class's rule (macOS's GPU working set, a
   // fraction of the memory) is applied to the new capacity, and the hidden share follows it.
   const bool own = hw.reserve_basis.rfind("set", 0) == 0;
   const double kept = own ? hw.reserve_bytes - hw.hidden_bytes() : reserve_bytes(default_reserve(hw.device_class), v);
-  hw.tiers.front().capacity_bytes = v;
   hw.reserve_bytes = std::min(v, kept + hw.hidden_bytes());
 }
 
@@ -496,6 +501,12 @@ void read_inputs(Reader& r, Inputs& in) {
     apply_capacity(r, in.hw_storage);  // first: a reserve given is checked against the new capacity
     apply_reserve(r, in.hw_storage);
   } else {
+    // Without a device the memory has nothing to apply to (with a /system, read_multi applies it to its device).
+    if (!in.hw && !r.has("system"))
+      for (const char* k : {"memory_capacity_GiB", "memory_reserve_GB"})
+        if (r.has(k))
+          r.fail(k, "missing_field", std::string("/") + k + " sets a device's memory, and the request names no /hardware or /system; "
+                                     "expected a device (a preset id or a hardware object)");
     r.raw("memory_reserve_GB");
     r.raw("memory_capacity_GiB");
   }

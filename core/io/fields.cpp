@@ -29,7 +29,7 @@ double read_required(Reader& r, const NumberField& f, const std::string& key) {
   return r.number_in(key.empty() ? std::string(f.key()) : key, f.lo, f.hi);
 }
 double read_field_at(Reader& r, const NumberField& f, const std::string& key, double fallback) {
-  return f.least > 0 ? r.zero_or_number_in_or(key, f.lo, f.least, f.hi, fallback) : r.number_in_or(key, f.lo, f.hi, fallback);
+  return f.least > 0 ? r.zero_or_number_in_or(key, f.least, f.hi, fallback, f.zero) : r.number_in_or(key, f.lo, f.hi, fallback);
 }
 
 namespace field {
@@ -83,10 +83,11 @@ const NumberField eff_dispatch_us{"/hardware/efficiency/dispatch_us", 0, 1e6, 0,
 const NumberField acceptance{"/speculative/acceptance", 0, 1, kSpec.acceptance,
                               "chance each drafted token is accepted once those before it were (alpha; not vLLM's draft acceptance rate, which is accepted / drafted)"};
 const NumberField acceptance_length{"/speculative/acceptance_length", 0, 17, 0,
-                                    "mean tokens a verification step yields, the bonus token included: vLLM's \"Mean acceptance length\", SGLang's accept length, 1 + draft tokens x vLLM's draft acceptance rate (0: from acceptance; else at most draft_tokens + 1)", 1};
+                                    "mean tokens a verification step yields, the bonus token included: vLLM's \"Mean acceptance length\", SGLang's accept length, 1 + draft tokens x vLLM's draft acceptance rate (0: from acceptance; else at most draft_tokens + 1)", 1,
+                                    "from /speculative/acceptance"};
 const NumberField compute_power_fraction{"/costs/compute_power_fraction", 0, 1, kCosts.compute_power_fraction, "share of dynamic power spent computing at full load"};
 const NumberField static_fraction{"/costs/static_fraction", 0, 1, kCosts.static_fraction, "idle power as a share of the device's power"};
-const NumberField power_w{"/costs/power_W", 0, 1e7, kCosts.power_w, "device power, watts (0: the device's own)", kLeastWatts};
+const NumberField power_w{"/costs/power_W", 0, 1e7, kCosts.power_w, "device power, watts (0: the device's own)", kLeastWatts, "the device's own"};
 const NumberField lifetime_years{"/costs/lifetime_years", 0.01, 100, kCosts.lifetime_years, "years the device serves"};
 const NumberField utilization{"/costs/utilization", 0.001, 1, kCosts.utilization, "share of the lifetime spent serving"};
 const NumberField usd_per_kwh{"/costs/usd_per_kWh", 0, 100, kCosts.usd_per_kwh, "electricity price, US$ per kWh"};
@@ -106,7 +107,7 @@ const NumberField hw_tier_capacity_gib{"/hardware/memory_tiers/*/capacity_GiB", 
 const NumberField hw_tier_bandwidth_gbps{"/hardware/memory_tiers/*/bandwidth_GBps", 1e-6, 1e9, 0, "bandwidth of a memory tier, GB/s"};
 const NumberField hw_tier_energy_pj{"/hardware/memory_tiers/*/energy_pJ_per_byte", 0, 1e6, 0, "energy to move a byte from this tier, pJ (0: the class's)"};
 const NumberField hw_interconnect_gbps{"/hardware/interconnect_GBps", 0, 1e9, 0, "device-to-device link, GB/s per direction (0: none)", kLeastGBps};
-const NumberField hw_tdp_w{"/hardware/tdp_W", 0, 1e7, 0, "board power, watts (0: unknown)", kLeastWatts};
+const NumberField hw_tdp_w{"/hardware/tdp_W", 0, 1e7, 0, "board power, watts (0: unknown)", kLeastWatts, "unknown"};
 const NumberField hw_idle_w{"/hardware/idle_W", 0, 1e7, 0, "idle power, watts (0: a share of the TDP)"};
 const NumberField hw_price_usd{"/hardware/price_USD", 0, 1e10, 0, "device price, US$ (0: unknown)"};
 const NumberField hw_embodied_kgco2e{"/hardware/embodied_kgCO2e", 0, 1e9, 0, "embodied carbon, kg CO2e (0: unknown)"};
@@ -142,7 +143,7 @@ const NumberField host_memory_efficiency{"/offload/host_memory_efficiency", 0.00
                                          "fraction of the host bandwidth its CPU kernels reach (default: the llama.cpp-cpu runtime's)"};
 const NumberField memory_capacity_gib{"/memory_capacity_GiB", 0, 1e9, 0,
                                       "the device's first memory tier, GiB as sold (a 16 GB Mac: 16; 0: the device's own): one machine of a chip sold with several sizes; a reserve from its class's rule follows it",
-                                      1e-6};
+                                      1e-6, "the device's own"};
 const NumberField memory_reserve_gb{"/memory_reserve_GB", 0, 1e6, 0,
                                     "memory the driver and OS keep on each device, GB (default: the device's own, else its class's)"};
 const NumberField device_memory_reserve_gb{"/hardware/memory_reserve_GB", 0, 1e6, 0,

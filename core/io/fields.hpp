@@ -30,6 +30,7 @@ struct NumberField {
   // Where 0 means "none" (lo 0): the smallest other value taken, so that a denormal or near-zero one cannot turn a
   // result infinite (0: every value from lo).
   double least = 0;
+  const char* zero = "none";  // what 0 means, for messages (with `least`)
   const char* key() const;
 };
 

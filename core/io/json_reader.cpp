@@ -229,10 +229,10 @@ double Reader::number_in_or(const std::string& key, double lo, double hi, double
   return d;
 }
 
-double Reader::zero_or_number_in_or(const std::string& key, double lo, double least, double hi, double fallback) {
-  const double d = number_in_or(key, lo, hi, fallback);
-  if (has(key) && d != 0 && d < least)
-    fail(key, "out_of_range", child_path(key) + " holds " + describe(*raw(key)) + "; expected 0 (none) or a number from " +
+double Reader::zero_or_number_in_or(const std::string& key, double least, double hi, double fallback, const char* zero) {
+  const double d = number_in_or(key, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), fallback);
+  if (has(key) && d != 0 && !(d >= least && d <= hi))
+    fail(key, "out_of_range", child_path(key) + " holds " + describe(*raw(key)) + "; expected 0 (" + zero + ") or a number from " +
                                   number_text(json(least)) + " to " + number_text(json(hi)));
   return d;
 }

@@ -54,7 +54,9 @@ class Reader {
   double number_in_or(const std::string& key, double lo, double hi, double fallback);
   // A number from `lo` (0: "none") to `hi` that is 0 or at least `least`: what number_in_or reads, a value between 0
   // and `least` refused too (a denormal or near-zero one would turn a result infinite).
-  double zero_or_number_in_or(const std::string& key, double lo, double least, double hi, double fallback);
+  // 0, or a number from `least` to `hi`; anything else is refused with both in the message ("expected 0 (`zero`) or
+  // a number from ...").
+  double zero_or_number_in_or(const std::string& key, double least, double hi, double fallback, const char* zero = "none");
   double number_in(const std::string& key, double lo, double hi);  // required
   bool boolean_or(const std::string& key, bool fallback);
   std::string string(const std::string& key);

@@ -92,7 +92,7 @@ export function answerOf(r, chosen) {
   const engine = r.execution && r.execution.runtime_name;
   const budget = m.runtime_usable_bytes;
   if (budget != null && (r.warnings || []).some((w) => w.code === 'memory.runtime_budget')) {
-    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (the Device panel's "Runtime's memory fraction") or run fewer or shorter requests.` };
+    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (the Device panel's "Runtime's memory fraction") or ${m.weights_bytes + (m.runtime_activation_bytes ?? m.activation_peak_bytes) >= budget ? 'store the weights in fewer bits or split them over more devices' : 'run fewer or shorter requests'}.` };
   }
   if (!m.fits) {
     const usable = budget != null ? `${gb(m.capacity_bytes)} GiB are usable under ${engine}'s memory fraction` : `${gb(m.capacity_bytes)} GiB are usable`;

@@ -50,10 +50,11 @@ export const CARDS = [
     sub: (r) => {
       const m = r.memory;
       if (m.max_batch < 1) return m.weights_bytes > m.capacity_bytes ? 'the weights alone exceed the memory' : 'weights plus one request exceed the memory';
-      if (m.max_context_limit === 'window') return `or its whole ${count(m.max_context)}-token window each at this batch (memory holds ${m.max_context_memory >= 1e9 ? 'any context' : count(m.max_context_memory)})`;
-      return m.max_context >= 1e9 ? 'any context (windowed layers only)' : `or ${count(m.max_context)} tokens of context each at this batch`;
+      const at = `at a batch of ${count(r.workload.batch_requests)}`;
+      if (m.max_context_limit === 'window') return `${at}: its whole ${count(m.max_context)}-token window each (memory holds ${m.max_context_memory >= 1e9 ? 'any context' : count(m.max_context_memory)})`;
+      return m.max_context >= 1e9 ? 'any context (windowed layers only)' : `${at}: ${count(m.max_context)} tokens of context each`;
     },
-    hint: () => 'Largest batch of requests like these, and the longest context per request at this batch, that fit in the memory tiers: the room the weights leave divided by this batch\'s KV cache and activations per request (the batching curve computes each batch at its size)' },
+    hint: () => 'Largest batch of requests like these, and the longest context per request at the batch asked about, that fit in the memory tiers: the room the weights leave divided by this batch\'s KV cache and activations per request (the batching curve computes each batch at its size)' },
   { id: 'bound', label: 'Decode bound', show: one, value: (r) => boundOf(r, 'decode').split(' ')[0], sub: (r) => boundOf(r, 'decode'),
     hint: () => 'Share of decode time by what bounds each operator' },
   { id: 'e2e', label: 'End to end', show: one, value: (r) => seconds(r.e2e_s), sub: (r) => `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)` },

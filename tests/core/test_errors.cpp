@@ -183,17 +183,17 @@ TEST_CASE("where 0 means none, a near-zero value is refused: no infinite joules 
   CHECK(e["message"] == "/hardware/interconnect_GBps holds 1e-300; expected 0 (none) or a number from 1e-06 to 1000000000");
   e = analyze_with("tdp_W", 1e-300);
   CHECK(e["path"] == "/hardware/tdp_W");
-  CHECK(e["message"] == "/hardware/tdp_W holds 1e-300; expected 0 (none) or a number from 0.001 to 10000000");
+  CHECK(e["message"] == "/hardware/tdp_W holds 1e-300; expected 0 (unknown) or a number from 0.001 to 10000000");
   e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": 1e-300}})");
   CHECK(e["code"] == "request.out_of_range");
-  CHECK(e["message"] == "/costs/power_W holds 1e-300; expected 0 (none) or a number from 0.001 to 10000000");
+  CHECK(e["message"] == "/costs/power_W holds 1e-300; expected 0 (the device's own) or a number from 0.001 to 10000000");
   e = err("sweep", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "axes": [{"param": "sram_MB", "values": [0, 1, 100000]}],
       "sram_bandwidth_GBps": 1e-300, "objectives": ["tpot_s", "ttft_s"]})");
   CHECK(e["message"] == "/sram_bandwidth_GBps holds 1e-300; expected 0 (none) or a number from 1e-06 to 1000000000");
   e = err("dse_device", R"({"hardware": "nvidia-h100-sxm", "params": {"sram_MB": 10}, "sram_bandwidth_GBps": 1e-300})");
   CHECK(e["path"] == "/sram_bandwidth_GBps");
   e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": -1}})");
-  CHECK(e["message"] == "/costs/power_W holds -1; expected a number from 0 to 10000000");  // as before
+  CHECK(e["message"] == "/costs/power_W holds -1; expected 0 (the device's own) or a number from 0.001 to 10000000");
   // 0 stays "none", and the floor itself is taken.
   for (double v : {0.0, 1e-6}) {
     json d = dev;

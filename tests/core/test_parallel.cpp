@@ -215,6 +215,12 @@ TEST_CASE("a default plan that one node cannot hold spreads over the nodes", "[p
   // One node: nothing to say.
   const json node = call_json("analyze", R"({"model":"llama-3.1-8b","system":"dgx-h100"})");
   for (const auto& w : node["value"]["parallel"]["warnings"]) CHECK(w["code"].get<std::string>().rfind("parallel.de", 0) != 0);
+  // The batching curve says why its plan spans the nodes too (review of stop 57: it gave no note).
+  const json curve = call_json("batching", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","workload":{"prompt":512,"gen":16}})");
+  REQUIRE(curve["ok"] == true);
+  CHECK(curve["value"]["plan"]["pp"] == 2);
+  CHECK(curve["value"]["warnings"][0]["code"] == "parallel.default_pipeline");
+  CHECK(call_json("batching", R"({"model":"llama-3.1-8b","system":"dgx-h100"})")["value"]["warnings"].empty());
   // Serving on the same system runs the same plan.
   const json sv = call_json("serving", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","serving":{"concurrency":8,"isl":512,"osl":64,"simulate":false}})");
   REQUIRE(sv["ok"] == true);
@@ -604,8 +610,11 @@ TEST_CASE("speculative decoding: the runtimes' acceptance metrics, and the draft
                mtp_h["speculative"]["draft_kv_bytes"].get<double>() + 3 * state));
   CHECK(mtp_h["parallel"]["max_batch"].get<double>() < 0.4 * plain_h["parallel"]["max_batch"].get<double>());
   CHECK(error(R"({"model":"llama-3.2-1b","acceptance_length":0.5})") ==
-        "request.out_of_range | /speculative/acceptance_length | /speculative/acceptance_length holds 0.5; expected 0 (none) "
-        "or a number from 1 to 17");
+        "request.out_of_range | /speculative/acceptance_length | /speculative/acceptance_length holds 0.5; expected 0 (from "
+        "/speculative/acceptance) or a number from 1 to 17");
+  CHECK(error(R"({"model":"llama-3.2-1b","acceptance_length":-2})") ==
+        "request.out_of_range | /speculative/acceptance_length | /speculative/acceptance_length holds -2; expected 0 (from "
+        "/speculative/acceptance) or a number from 1 to 17");
 }
 
 // The decode's energy under speculative decoding is D / E verification steps, each with gamma draft steps, not D

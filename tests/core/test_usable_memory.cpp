@@ -342,6 +342,19 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
         "vLLM (V1 engine) holds the weights, activations and KV cache within 71.3 GiB of NVIDIA H100 SXM5 80GB's 80.0 GiB "
         "(its memory fraction); this workload needs 74.0 GiB, which the device has: raise the fraction (/memory_fraction, "
         "vLLM (V1 engine)'s --gpu-memory-utilization) or run fewer or shorter requests");
+  // Review of stop 57: where the weights alone pass the budget, fewer requests cannot help, and the hint says so.
+  json lean = req;
+  lean["memory_fraction"] = 0.85;
+  lean["workload"]["batch"] = 1;
+  const json lv = analyze_json(lean);
+  bool said = false;
+  for (const auto& x : lv["warnings"])
+    if (x["code"] == "memory.runtime_budget") {
+      said = true;
+      CHECK(x["message"].get<std::string>().find("--gpu-memory-utilization) or store the weights in fewer bits or split them over more devices") !=
+            std::string::npos);
+    }
+  CHECK(said);
   // --gpu-memory-utilization 0.97 holds them.
   req["memory_fraction"] = 0.97;
   v = analyze_json(req);
@@ -537,5 +550,16 @@ TEST_CASE("a device's memory size, as the user's machine has it", "[memory]") {
   const json h40 = analyze_json(h)["memory"];
   CHECK(h40["reserve_bytes"].get<double>() == Approx(h80["reserve_bytes"].get<double>() - 0.00975 * 40 * GiB));
   req["memory_capacity_GiB"] = -1;
-  CHECK(error_of(req) == "/memory_capacity_GiB | /memory_capacity_GiB holds -1; expected a number from 0 to 1000000000");
+  CHECK(error_of(req) == "/memory_capacity_GiB | /memory_capacity_GiB holds -1; expected 0 (the device's own) or a number from 1e-06 to 1000000000");
+  // Review of stop 57: without a device it was silently ignored; on d-Matrix Corsair it resized the on-chip SRAM in
+  // front of the LPDDR5 it is sold by.
+  CHECK(error_of({{"model", "llama-3.1-8b"}, {"memory_capacity_GiB", 16}}) ==
+        "/memory_capacity_GiB | /memory_capacity_GiB sets a device's memory, and the request names no /hardware or /system; "
+        "expected a device (a preset id or a hardware object)");
+  json d = {{"model", "llama-3.1-8b"}, {"hardware", "dmatrix-corsair"}};
+  const json d256 = analyze_json(d)["memory"];
+  d["memory_capacity_GiB"] = 64;
+  const json d64 = analyze_json(d)["memory"];
+  CHECK(d256["physical_capacity_bytes"].get<double>() - d64["physical_capacity_bytes"].get<double>() == Approx(192 * GiB));
+  CHECK(d64["placement"][0]["bytes_per_tier"][0] == d256["placement"][0]["bytes_per_tier"][0]);  // the SRAM as it was
 }
