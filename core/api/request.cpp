@@ -609,7 +609,13 @@ void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force) {
 }
 
 void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w) {
-  if (!mi.plan_defaulted || mi.sys.nodes <= 1) return;
+  if (!mi.plan_defaulted) return;
+  // A runtime that splits by layers (llama.cpp) runs every device as a stage, whatever fits where.
+  if (w.runtime && w.runtime->device_split == DeviceSplit::Layers && mi.sys.devices() > 1) {
+    mi.plan = layer_split_plan(m, mi.sys, *w.runtime, mi.plan_note);
+    return;
+  }
+  if (mi.sys.nodes <= 1) return;
   mi.plan = default_plan_for(m, w, mi.sys, mi.plan, mi.spec, mi.plan_note, mi.search_analyses);
 }
 

@@ -55,8 +55,8 @@ const IntField mla_kv_lora_rank{"/convert_mla/kv_lora_rank", 1, 65536, kMla.kv_l
 const IntField mla_qk_nope_head_dim{"/convert_mla/qk_nope_head_dim", 1, 4096, kMla.qk_nope_dim, "per-head key width without RoPE"};
 const IntField mla_qk_rope_head_dim{"/convert_mla/qk_rope_head_dim", 0, 4096, kMla.qk_rope_dim, "shared rotary key width"};
 const IntField mla_v_head_dim{"/convert_mla/v_head_dim", 1, 4096, kMla.v_head_dim, "per-head value width"};
-const IntField tp{"/parallel/tp", 1, 4096, 1, "tensor parallelism: devices each layer is split over (with a system and no plan given: the largest group of one node, at most 8, that the model splits over)"};
-const IntField pp{"/parallel/pp", 1, 4096, 1, "pipeline parallelism: stages of consecutive layers (with a system and no plan given: one per node, on the fewest nodes that hold the model, when one node cannot, else 1)"};
+const IntField tp{"/parallel/tp", 1, 4096, 1, "tensor parallelism: devices each layer is split over (with a system and no plan given: the largest group of one node, at most 8, that the model splits over; 1 under a runtime that splits by layers, as llama.cpp)"};
+const IntField pp{"/parallel/pp", 1, 4096, 1, "pipeline parallelism: stages of consecutive layers (with a system and no plan given: one per device under a runtime that splits by layers, as llama.cpp; else one per node, on the fewest nodes that hold the model, when one node cannot, else 1)"};
 const IntField ep{"/parallel/ep", 1, 4096, 1, "expert parallelism within a stage (divides tp)"};
 const IntField dp{"/parallel/dp", 1, 65536, 1, "data-parallel replicas"};
 const IntField draft_tokens{"/speculative/draft_tokens", 1, 16, 3, "tokens drafted per step (gamma; vLLM's num_speculative_tokens)"};

@@ -206,6 +206,7 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     r.fail("prompt_micro_batch", "out_of_range",
            r.child_path("prompt_micro_batch") + " holds " + std::to_string(rt.prompt_micro_batch) +
                "; expected at least 1 where compute_buffer is \"reserved\" (the micro-batch the buffer is reserved for: llama.cpp's n_ubatch, 512)");
+  rt.device_split = device_split_names().parse(r.string_or("device_split", "tensor"), r.child_path("device_split"), "runtime.out_of_range");
   rt.gemm_waves = r.boolean_or("gemm_waves", true);
   if (r.has("compute")) {
     Reader c = r.object("compute");
@@ -292,6 +293,7 @@ json runtime_to_json(const RuntimeSpec& rt) {
           {"unfused_score_bytes", rt.unfused_score_bytes},
           {"prompt_micro_batch", rt.prompt_micro_batch},
           {"compute_buffer", compute_buffer_names().name(rt.compute_buffer)},
+          {"device_split", device_split_names().name(rt.device_split)},
           {"gemm_waves", rt.gemm_waves},
           {"compute",
            {{"fp8", rt.fp8},

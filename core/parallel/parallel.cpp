@@ -366,6 +366,19 @@ std::string gib_text(double bytes) {
 
 }  // namespace
 
+ParallelPlan layer_split_plan(const ModelSpec& m, const System& sys, const RuntimeSpec& rt, Warning& note) {
+  ParallelPlan p;
+  p.pp = static_cast<int>(std::min<i64>(sys.devices(), static_cast<i64>(m.layers.size())));
+  const std::string idle = p.pp < sys.devices() ? " (" + std::to_string(sys.devices() - p.pp) + " of the system's " +
+                                                      std::to_string(sys.devices()) + " devices left idle: a stage holds at least one layer)"
+                                                : "";
+  note = {"parallel.default_layers", "/parallel",
+          "no /parallel given: " + rt.name + " splits a model's layers over the devices by default (pp " + std::to_string(p.pp) +
+              ": each device holds consecutive layers and their cache, and a token passes them in turn" + idle +
+              "); /parallel/tp splits every layer over the devices instead (tensor parallelism)"};
+  return p;
+}
+
 double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec) {
   return p.pp + (spec.enabled() ? 2.0 : 0.0);
 }

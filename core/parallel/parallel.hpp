@@ -153,6 +153,10 @@ ParallelPlan default_plan(const ModelSpec& m, const System& sys);
 // (check_work, "the default plan's search over the nodes") before it runs, and added.
 ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
                               const Speculative& spec, Warning& note, double& analyses);
+// The default plan under a runtime that splits a model by layers (RuntimeSpec::device_split, llama.cpp's --split-mode
+// layer): tp 1, a pipeline stage per device (at most one per layer), one replica. `note` (parallel.default_layers)
+// says so.
+ParallelPlan layer_split_plan(const ModelSpec& m, const System& sys, const RuntimeSpec& rt, Warning& note);
 // Analyses one forecast_plan runs, for the work limits: one per stage, two more for a draft.
 double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec);
 

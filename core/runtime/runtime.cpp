@@ -20,6 +20,13 @@ const NameTable<ComputeBuffer>& compute_buffer_names() {
   return t;
 }
 
+const NameTable<DeviceSplit>& device_split_names() {
+  static const NameTable<DeviceSplit> t(
+      {{DeviceSplit::Tensor, "tensor", "every layer split over the devices (tensor parallelism over a node's devices)"},
+       {DeviceSplit::Layers, "layers", "each device holds consecutive layers, a step passing them in turn (llama.cpp's --split-mode layer)"}});
+  return t;
+}
+
 const NameTable<QuantPath>& quant_path_names() {
   static const NameTable<QuantPath> t(
       {{QuantPath::Dequantize, "dequantize", "quantized weights expanded to the activation type and multiplied at its peak"},

@@ -37,6 +37,13 @@ const NameTable<QuantPath>& quant_path_names();
 enum class ComputeBuffer { Step, Reserved };
 const NameTable<ComputeBuffer>& compute_buffer_names();
 
+// How a runtime spreads a model over several devices when it is told nothing more. Tensor: every layer split over the
+// devices (vLLM's, SGLang's and TensorRT-LLM's --tensor-parallel-size N, each recipe's way to use a node). Layers: each
+// device holds consecutive layers and a step passes them in turn (llama.cpp's --split-mode layer, its default;
+// ExLlamaV2's gpu_split; Hugging Face transformers' device_map="auto").
+enum class DeviceSplit { Tensor, Layers };
+const NameTable<DeviceSplit>& device_split_names();
+
 // The memory systems efficiencies are given for: a device's fastest tier decides which applies.
 enum class MemoryFamily { HBM, GDDR, LPDDR, DDR, SRAM, Flash };
 constexpr int kMemoryFamilies = 6;
@@ -71,6 +78,7 @@ struct RuntimeSpec {
   // as forwards of this many tokens, each attending to what the earlier ones cached. 0: the whole step at once.
   i64 prompt_micro_batch = 0;
   ComputeBuffer compute_buffer = ComputeBuffer::Step;
+  DeviceSplit device_split = DeviceSplit::Tensor;  // the default plan over several devices (settle_default_plan)
   bool gemm_waves = true;  // GEMM tiles run in waves over the compute units (analysis/gemm_shape.hpp)
   bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
   bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)

@@ -283,6 +283,40 @@ TEST_CASE("the default plan takes the fewest nodes that hold the model, its sear
         "expected fewer generated tokens, fewer distinct requests, or a larger prefill chunk or tile");
 }
 
+// llama.cpp splits a model's layers over its GPUs unless told otherwise (--split-mode layer, common/common.h), so two
+// RTX 4090s run Llama-3.1-70B's 80 layers as two stages of 40 that a token passes in turn: the step is both stages'
+// time and the hop between them, not half of one device's (the default plan was tp 2, vLLM's, a third too fast).
+TEST_CASE("a runtime that splits by layers runs every device as a stage by default", "[parallel][runtime]") {
+  const json ll = call_json("analyze", R"({"model":"llama-3.1-70b","system":"2x-rtx-4090-pcie","precision":{"weights":"q4_k_m"}})");
+  REQUIRE(ll["ok"] == true);
+  const json& p = ll["value"]["parallel"];
+  CHECK(ll["value"]["execution"]["runtime"] == "llama.cpp-cuda");
+  CHECK(p["plan"]["tp"] == 1);
+  CHECK(p["plan"]["pp"] == 2);
+  CHECK(p["stages"][0]["layers"] == 40);
+  CHECK(p["warnings"][0]["code"] == "parallel.default_layers");
+  CHECK(p["warnings"][0]["message"] ==
+        "no /parallel given: llama.cpp (CUDA) splits a model's layers over the devices by default (pp 2: each device holds "
+        "consecutive layers and their cache, and a token passes them in turn); /parallel/tp splits every layer over the "
+        "devices instead (tensor parallelism)");
+  // By hand: one request's step is the two stages' own steps and the hop of its hidden state (8,192 x 2 bytes).
+  const double stages = p["stages"][0]["tpot_s"].get<double>() + p["stages"][1]["tpot_s"].get<double>();
+  CHECK(p["communication"]["decode_step"][0]["bytes"] == 16384);
+  CHECK(p["tpot_s"].get<double>() == Approx(stages + p["communication"]["decode_step_s"].get<double>()).epsilon(1e-3));
+  // The same as asking for it; vLLM on the same system keeps tensor parallelism, with no such note.
+  const json asked = call_json("analyze", R"({"model":"llama-3.1-70b","system":"2x-rtx-4090-pcie","precision":{"weights":"q4_k_m"},"parallel":{"pp":2}})");
+  CHECK(asked["value"]["parallel"]["tpot_s"] == p["tpot_s"]);
+  const json v = call_json("analyze", R"({"model":"llama-3.1-70b","system":"2x-rtx-4090-pcie","runtime":"vllm","precision":{"weights":"int4-g128"}})");
+  CHECK(v["value"]["parallel"]["plan"]["tp"] == 2);
+  for (const auto& w : v["value"]["parallel"]["warnings"]) CHECK(w["code"] != "parallel.default_layers");
+  // More devices than layers: a stage per layer, the rest named idle.
+  const json tiny = call_json("analyze", R"({"model":{"model_type":"llama","hidden_size":256,"num_attention_heads":4,
+      "num_key_value_heads":4,"intermediate_size":512,"num_hidden_layers":2,"vocab_size":1024},"system":"4x-rtx-4090-pcie"})");
+  CHECK(tiny["value"]["parallel"]["plan"]["pp"] == 2);
+  CHECK(tiny["value"]["parallel"]["warnings"][0]["message"].get<std::string>().find(
+            "(2 of the system's 4 devices left idle: a stage holds at least one layer)") != std::string::npos);
+}
+
 TEST_CASE("each device holds its share of the parameters", "[parallel]") {
   SECTION("tensor parallel: devices x share - replicated norms = the model") {
     const ModelSpec m = preset_model("llama-3.1-70b");  // vocab 128256 and 8 KV heads divide by 8
