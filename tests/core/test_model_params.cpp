@@ -131,6 +131,18 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       // MiMo-V2.5 and Ring-mini-linear-2.0 (test_families.cpp): by hand; the cards' 310B with the encoders and 16.4B.
       {"mimo-v2.5", 308778780864LL, 15445936320LL},
       {"ring-mini-linear-2.0", 16423448320LL, 1600777984LL},
+      // Small models the public measurements ran (stop 58). GPT-J-6B by hand: embedding 50400 x 4096, 28 x (2 x 4096
+      // LayerNorm + 4 x 4096^2 attention + 4096 x 16384 fc_in with bias + 16384 x 4096 fc_out with bias), final
+      // LayerNorm, head 50400 x 4096 with bias = 6,050,882,784 (the Hub's 6.05B). Qwen2-0.5B by hand: tied 151936 x
+      // 896 + 24 x (q 896^2 + 896, k and v 896 x 128 + 128, o 896^2, MLP 3 x 896 x 4864, 2 norms) + norm = 494,032,768
+      // (the Qwen2 blog's 0.49B). Qwen2-1.5B has Qwen2.5-1.5B's shape; TinyLlama 1.1B, Gemma 2B and Qwen3-4B are the
+      // Hub's 1,100,048,384, 2,506,172,416 and 4,022,468,096.
+      {"gpt-j-6b", 6050882784LL, 6050882784LL},
+      {"qwen2-0.5b", 494032768LL, 494032768LL},
+      {"qwen2-1.5b", 1543714304LL, 1543714304LL},
+      {"tinyllama-1.1b-chat", 1100048384LL, 1100048384LL},
+      {"gemma-2b-it", 2506172416LL, 2506172416LL},
+      {"qwen3-4b-instruct-2507", 4022468096LL, 4022468096LL},
   };
   REQUIRE(model_presets().size() == std::size(rows));
   for (const auto& r : rows) {
