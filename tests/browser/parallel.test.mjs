@@ -171,6 +171,18 @@ test('a link naming a system and no plan runs the core\'s plan, as the CLI does;
   assert.equal(await cardValue(page, 'Devices'), '16');
   assert.equal(await cardValue(page, 'Time per output token'), seconds(two.tpot_s));
   assert.match(await page.textContent('body'), /so the default plan adds a pipeline stage per node \(tp 8 x pp 2/);
+  // Two RTX 4090s run llama.cpp, which splits layers over its GPUs by default (--split-mode layer): the core's plan
+  // is pp 2, the page takes it and says why, as the CLI (it was tp 2, vLLM's plan, a third too fast).
+  await page.goto(`${env.base}#model=llama-3.1-70b&weights=q4_k_m&system=2x-rtx-4090-pcie`);
+  await analyzed(page);
+  const ll = native(['analyze', '--model', 'llama-3.1-70b', '--weights', 'q4_k_m', '--system', path.join(root, 'presets/systems/2x-rtx-4090-pcie.json')]).parallel;
+  assert.equal(ll.plan.tp, 1);
+  assert.equal(ll.plan.pp, 2);
+  await page.waitForFunction(() => /pp=2/.test(location.hash));
+  assert.equal(await page.inputValue('#tp'), '1');
+  assert.equal(await page.inputValue('#pp'), '2');
+  assert.equal(await cardValue(page, 'Time per output token'), seconds(ll.tpot_s));
+  assert.match(await page.textContent('body'), /llama\.cpp \(CUDA\) splits a model's layers over the devices by default \(pp 2/);
   // A system the page does not know is left out (it has no links to send for it): one H100, analyzed.
   await page.goto(`${env.base}#model=llama-3.1-8b&system=no-such-system`);
   await analyzed(page);
