@@ -223,7 +223,12 @@ void print_plan(const json& r) {
             << time_str(p["e2e_s"].get<double>()) << "\n";
   std::cout << "Per device: " << bytes_str(p["device_required_bytes"].get<double>()) << " of "
             << bytes_str(p["device_capacity_bytes"].get<double>()) << (p["fits"].get<bool>() ? " (fits)" : " (DOES NOT FIT)")
-            << "; largest batch per replica that fits " << num3(p["max_batch"].get<double>()) << "\n";
+            << "; largest batch per replica that fits " << num3(p["max_batch"].get<double>())
+            << (p["max_context"].is_number() && p["max_context"].get<double>() >= 1
+                    ? "; at a batch of " + std::to_string(static_cast<long long>(r["workload"]["batch_requests"].get<double>())) + ", " +
+                          std::to_string(static_cast<long long>(p["max_context"].get<double>())) + " tokens of context each"
+                    : std::string())
+            << "\n";
   for (const auto& w : p["warnings"]) std::cout << "note: " << w["message"].get<std::string>() << "\n";
   if (r.contains("speculative")) {
     const auto& s = r["speculative"];

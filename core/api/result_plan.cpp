@@ -116,6 +116,8 @@ void write_plan(JsonWriter& w, const PlanForecast& f, const System& sys, TableLa
   w.field("total_tokens_per_s", finite(f.total_tokens_per_s)).field("tokens_per_s_per_device", finite(f.tokens_per_s_per_device));
   w.field("device_required_bytes", f.device_required_bytes).field("device_capacity_bytes", f.device_capacity_bytes);
   w.field("fits", f.fits).field("max_batch", f.max_batch);
+  if (f.max_context >= 0) w.field("max_context", f.max_context);
+  else w.key("max_context").null();
   w.key("timeline");
   write_timeline(w, f.timeline, layout, at + "/timeline");
   w.field("lower_bound", lower_bound(f.warnings));

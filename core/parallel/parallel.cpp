@@ -666,6 +666,9 @@ PlanForecast forecast_plan(const ModelSpec& m, const Workload& w, const System& 
     }
     f.max_batch = std::min(f.max_batch, st.a.max_batch);
   }
+  f.max_context = 1e300;
+  for (const auto& st : f.stages) f.max_context = std::min(f.max_context, st.a.max_context);
+  if (f.spec.enabled) f.max_context = -1;
   return f;
 }
 

@@ -127,6 +127,9 @@ struct PlanForecast {
   double device_capacity_bytes = 0;
   bool fits = true;
   double max_batch = 0;  // largest batch per replica, shaped like the workload's mean request, that fits every device
+  // Longest context per request at this batch that every device holds (each stage's own, within the model's window);
+  // -1 with a draft, whose weights and cache share the first stage's devices (not computed).
+  double max_context = 0;
   std::vector<TimelinePoint> timeline;
   SpeculativeResult spec;
   std::vector<Warning> warnings;

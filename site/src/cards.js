@@ -104,7 +104,13 @@ export const CARDS = [
     sub: (r) => { const pl = r.parallel.plan; return `tp ${pl.tp} x pp ${pl.pp} x dp ${pl.dp}${pl.ep > 1 ? `, ep ${pl.ep}` : ''}`; },
     hint: (r) => r.parallel.system.name },
   { id: 'plan_fits', label: 'Fits at most', show: plan, value: (r) => (r.parallel.max_batch >= 1 ? `${count(r.parallel.max_batch)} requests` : 'not one request'),
-    sub: () => 'per replica, shaped like these', hint: () => 'Largest batch per replica whose KV cache and activations fit every device' },
+    sub: (r) => {
+      const c = r.parallel.max_context;
+      const at = `per replica, shaped like these; at a batch of ${count(r.workload.batch_requests)}`;
+      if (c == null) return 'per replica, shaped like these (with a draft, the longest context is not computed)';
+      return c >= 1 ? `${at}: ${count(c)} tokens of context each` : `${at}: no context`;
+    },
+    hint: () => 'Largest batch per replica whose KV cache and activations fit every device, and the longest context per request at the batch asked about (the smallest of the stages\' own, within the model\'s window)' },
   { id: 'e2e', label: 'End to end', show: plan, value: (r) => seconds(r.parallel.e2e_s), sub: (r) => `${r.workload.gen} tokens x ${r.workload.batch_requests} request(s)` },
   { id: 'speculative', label: 'Speculative decoding', show: (r) => plan(r) && Boolean(spec(r)), value: (r) => `${spec(r).tokens_per_step.toFixed(2)} tok/step`,
     sub: (r) => `draft ${seconds(spec(r).draft_step_s)}, verify ${seconds(spec(r).verify_step_s)}`,

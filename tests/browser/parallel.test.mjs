@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { bytes, rate, seconds } from '../../site/src/format.js';
+import { bytes, count, rate, seconds } from '../../site/src/format.js';
 import { analyzed, artifacts, cardValue, openPage, root, settled, withBrowser, showTab } from './helpers.mjs';
 
 const env = withBrowser();
@@ -183,6 +183,9 @@ test('a link naming a system and no plan runs the core\'s plan, as the CLI does;
   assert.equal(await page.inputValue('#pp'), '2');
   assert.equal(await cardValue(page, 'Time per output token'), seconds(ll.tpot_s));
   assert.match(await page.textContent('body'), /llama\.cpp \(CUDA\) splits a model's layers over the devices by default \(pp 2/);
+  // The plan's other half of the first question: how long a context each request can have (the CLI's max_context).
+  assert.ok(ll.max_context > 10000);
+  assert.ok((await page.textContent('#cards')).includes(`at a batch of 1: ${count(ll.max_context)} tokens of context each`));
   // A system the page does not know is left out (it has no links to send for it): one H100, analyzed.
   await page.goto(`${env.base}#model=llama-3.1-8b&system=no-such-system`);
   await analyzed(page);

@@ -317,6 +317,25 @@ TEST_CASE("a runtime that splits by layers runs every device as a stage by defau
             "(2 of the system's 4 devices left idle: a stage holds at least one layer)") != std::string::npos);
 }
 
+// Audit H's leftover: a plan gave the largest batch but not the longest context, the other half of the user's first
+// question. It is each stage's own (its devices' memory at this batch), the smallest of them: the context at which
+// the plan still fits, and one token block past it it does not.
+TEST_CASE("a plan says the longest context its devices hold at this batch", "[parallel][memory]") {
+  const auto plan = [](int prompt) {
+    return call_json("analyze", R"({"model":"llama-3.1-70b","system":"2x-rtx-4090-pcie","precision":{"weights":"q4_k_m"},"workload":{"prompt":)" +
+                                    std::to_string(prompt) + R"(,"gen":1}})")["value"]["parallel"];
+  };
+  const json p = plan(512);
+  const double c = p["max_context"].get<double>();
+  CHECK(c > 10000);
+  CHECK(c < 131072);  // memory binds, not the window
+  CHECK(plan(static_cast<int>(c) - 1)["fits"] == true);
+  CHECK(plan(static_cast<int>(c) + 256)["fits"] == false);
+  // DeepSeek-V3 on eight H200s holds its whole 163,840-token window; with a draft the figure is not computed.
+  CHECK(call_json("analyze", R"({"model":"deepseek-v3","system":"hgx-h200"})")["value"]["parallel"]["max_context"] == 163840);
+  CHECK(call_json("analyze", R"({"model":"llama-3.1-8b","system":"dgx-h100","speculative":{"model":"llama-3.2-1b"}})")["value"]["parallel"]["max_context"].is_null());
+}
+
 TEST_CASE("each device holds its share of the parameters", "[parallel]") {
   SECTION("tensor parallel: devices x share - replicated norms = the model") {
     const ModelSpec m = preset_model("llama-3.1-70b");  // vocab 128256 and 8 KV heads divide by 8
