@@ -245,7 +245,7 @@ json api_batching(const json& request) {
   r.reject_unknown();
   settle_default_plan(mi, in.rm.spec, w);
   // The curve bisects for the batch that fits and then forecasts each point: about 64 plans, each over every stage.
-  const double plans = 64.0 * (mi.plan.pp + (mi.spec.enabled() ? 2 : 0));
+  const double plans = 64.0 * plan_forecast_analyses(mi.plan, mi.spec);
   check_call_work(mi, in.rm.spec, w, plans, "the batching curve");
   const BatchingCurve c = batching_curve(in.rm.spec, w, mi.sys, mi.plan, mi.spec, max_batch);
   json pts = json::array();

@@ -625,7 +625,7 @@ void check_call_work(const MultiInputs& mi, const ModelSpec& m, const Workload& 
 }
 
 double plan_analyses(const MultiInputs& mi) {
-  return mi.active ? 1 + mi.plan.pp + (mi.spec.enabled() ? 2 : 0) : 1;
+  return mi.active ? 1 + plan_forecast_analyses(mi.plan, mi.spec) : 1;
 }
 
 double offload_analyses(const ModelSpec& m) {

@@ -86,7 +86,7 @@ void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w)
 // the search's and the forecast's together, so neither can pass the limits on the other's share.
 void check_call_work(const MultiInputs& mi, const ModelSpec& m, const Workload& w, double analyses, const std::string& what);
 // Analyses one forecast runs, for the work limits (analysis/work.hpp): the single-device analysis, and with a plan
-// each pipeline stage's (and the draft's two); with an offload split, the tries of its search (a bisection over the
+// each pipeline stage's (parallel/parallel.hpp, plan_forecast_analyses); with an offload split, the tries of its search (a bisection over the
 // layers), the host's share and the host layers on the device.
 double plan_analyses(const MultiInputs& mi);
 double offload_analyses(const ModelSpec& m);

@@ -367,11 +367,14 @@ std::string gib_text(double bytes) {
 }  // namespace
 
 ParallelPlan layer_split_plan(const ModelSpec& m, const System& sys, const RuntimeSpec& rt, Warning& note) {
+  // One machine's devices: such runtimes reach another machine only through an RPC backend (llama.cpp's), not by
+  // default.
   ParallelPlan p;
-  p.pp = static_cast<int>(std::min<i64>(sys.devices(), static_cast<i64>(m.layers.size())));
-  const std::string idle = p.pp < sys.devices() ? " (" + std::to_string(sys.devices() - p.pp) + " of the system's " +
-                                                      std::to_string(sys.devices()) + " devices left idle: a stage holds at least one layer)"
-                                                : "";
+  p.pp = static_cast<int>(std::min<i64>(sys.devices_per_node, static_cast<i64>(m.layers.size())));
+  std::string idle;
+  if (p.pp < sys.devices())
+    idle = " (" + std::to_string(sys.devices() - p.pp) + " of the system's " + std::to_string(sys.devices()) + " devices left idle: " +
+           (p.pp < sys.devices_per_node ? "a stage holds at least one layer" : "it splits over one machine's devices") + ")";
   note = {"parallel.default_layers", "/parallel",
           "no /parallel given: " + rt.name + " splits a model's layers over the devices by default (pp " + std::to_string(p.pp) +
               ": each device holds consecutive layers and their cache, and a token passes them in turn" + idle +
@@ -380,13 +383,17 @@ ParallelPlan layer_split_plan(const ModelSpec& m, const System& sys, const Runti
 }
 
 double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec) {
-  return p.pp + (spec.enabled() ? 2.0 : 0.0);
+  // With a draft, each stage is analyzed again for the verify step, and the draft twice (its step and its prefill).
+  return spec.enabled() ? 2.0 * p.pp + 2 : p.pp;
 }
 
 ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
                               const Speculative& spec, Warning& note, double& analyses) {
   note = Warning{};
-  const int most = static_cast<int>(std::min<i64>(sys.nodes, static_cast<i64>(m.layers.size())));
+  // Stages fill a node's devices tp at a time (ranks are tp fastest, then stages), so a node holds devices_per_node /
+  // tp of them; at most one stage per layer.
+  const i64 per_node = std::max(1, sys.devices_per_node / std::max(1, node_plan.tp));
+  const int most = static_cast<int>(std::min<i64>(static_cast<i64>(sys.nodes) * per_node, static_cast<i64>(m.layers.size())));
   if (sys.nodes <= 1 || most <= 1 || node_plan.pp != 1 || node_plan.dp != 1) return node_plan;
   // Each forecast is checked against the work limits, with those before it, before it runs.
   const auto forecast = [&](int pp) {
@@ -408,52 +415,83 @@ ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const Syste
                 idle(node_plan.devices()) + "; /parallel/dp replicates it, /parallel/pp spreads it over the nodes"};
     return node_plan;
   }
-  // The fewest stages that fit: a stage per node on as few nodes as hold the model, the rest left idle. Most
-  // of a device's memory divides by the stages (weights, cache), so the first guess is the ratio of need to room;
-  // from there the count doubles until it fits, then a bisection between the last that did not and the first that
-  // did (memory per device falls as stages are added).
+  // The fewest stages that fit. Most of a device's memory divides by the stages (weights, cache), so the first guess
+  // is the ratio of need to room; from there the count doubles while the shortfall (need less room) shrinks, until a
+  // count fits; then a bisection between the last that did not and the first that did. An engine whose own reserve
+  // grows with the devices (SGLang's, per device of the plan) can make the shortfall grow again past some count, so
+  // the counts that fit are a window: where a doubling made it worse, the counts between the best so far and that one
+  // are tried one by one.
+  const auto shortfall = [](const PlanForecast& f) { return f.device_required_bytes - f.device_capacity_bytes; };
   int lo = 1, hi = 0;
-  PlanForecast best;
-  const double room = std::max(one.device_capacity_bytes, 1.0);
-  int pp = static_cast<int>(std::clamp(std::ceil(one.device_required_bytes / room), 2.0, static_cast<double>(most)));
+  PlanForecast found, closest = one;
+  int pp = static_cast<int>(std::clamp(std::ceil(one.device_required_bytes / std::max(one.device_capacity_bytes, 1.0)), 2.0,
+                                       static_cast<double>(most)));
   while (true) {
     PlanForecast f = forecast(pp);
     if (f.fits) {
       hi = pp;
-      best = std::move(f);
+      found = std::move(f);
       break;
     }
-    lo = pp;
-    if (pp == most) {
-      best = std::move(f);
-      break;
+    if (shortfall(f) < shortfall(closest)) {
+      lo = pp;
+      closest = std::move(f);
+      if (pp == most) break;
+      pp = std::min(most, 2 * pp);
+      continue;
     }
-    pp = std::min(most, 2 * pp);
+    for (int q = lo + 1; q < pp && hi == 0; ++q) {
+      PlanForecast g = forecast(q);
+      if (g.fits) {
+        hi = q;
+        found = std::move(g);
+      } else if (shortfall(g) < shortfall(closest)) {
+        lo = q;
+        closest = std::move(g);
+      } else {
+        break;
+      }
+    }
+    break;
   }
   while (hi > 0 && hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
     PlanForecast f = forecast(mid);
     if (f.fits) {
       hi = mid;
-      best = std::move(f);
+      found = std::move(f);
     } else {
       lo = mid;
     }
   }
-  // Nothing fits: the most stages, if they need less a device than one node.
-  if (hi == 0 && best.device_required_bytes >= one.device_required_bytes) return node_plan;
-  const int stages = best.plan.pp;
-  const bool fewer = stages < sys.nodes && hi > 0;
-  const std::string over = stages == sys.nodes ? "per node"
-                                               : "per node on " + std::to_string(stages) + " of the " + std::to_string(sys.nodes) +
-                                                     " nodes" + (fewer ? ", the fewest that hold it" : "");
+  const std::string head = "no /parallel given: one node (" + node + ") does not hold the model (a device needs " +
+                           gib_text(one.device_required_bytes) + " of the " + gib_text(one.device_capacity_bytes) + " it can use)";
+  const auto where = [&](const PlanForecast& f) {
+    const i64 nodes = (static_cast<i64>(f.plan.pp) * node_plan.tp + sys.devices_per_node - 1) / sys.devices_per_node;
+    return node + " x pp " + std::to_string(f.plan.pp) + " on " +
+           (nodes == sys.nodes ? std::to_string(nodes) + " nodes" : std::to_string(nodes) + " of the " + std::to_string(sys.nodes) + " nodes") +
+           ": " + gib_text(f.device_required_bytes) + " a device";
+  };
+  if (hi == 0) {
+    // Nothing fits: the stages that came closest, if closer than one node.
+    if (closest.plan.pp <= 1) {
+      note = {"parallel.no_plan_fits", "/parallel",
+              head + ", and no pipeline over the system's nodes does either; the default plan stays on one node. Expected "
+                     "smaller weights (/precision/weights), a shorter workload or more devices"};
+      return node_plan;
+    }
+    note = {"parallel.default_pipeline", "/parallel",
+            head + ", so the default plan adds pipeline stages over the nodes (" + where(closest) + " of the " +
+                gib_text(closest.device_capacity_bytes) + " it can use), the closest to fitting, and still does not hold it; "
+                "expected smaller weights (/precision/weights), a shorter workload or more devices"};
+    return closest.plan;
+  }
+  const bool spare = found.plan.devices() < sys.devices();
   note = {"parallel.default_pipeline", "/parallel",
-          "no /parallel given: one node (" + node + ") does not hold the model (a device needs " + gib_text(one.device_required_bytes) +
-              " of the " + gib_text(one.device_capacity_bytes) + " it can use), so the default plan adds a pipeline stage " + over +
-              " (" + node + " x pp " + std::to_string(stages) + ": " + gib_text(best.device_required_bytes) +
-              " a device), as multi-node deployments of vLLM and SGLang run" +
-              (fewer ? "; it leaves " + idle(best.plan.devices()) + ", /parallel/dp replicates it" : "")};
-  return best.plan;
+          head + ", so the default plan adds pipeline stages over the nodes, the fewest that hold it (" + where(found) +
+              "), as multi-node deployments of vLLM and SGLang run" +
+              (spare ? "; it leaves " + idle(found.plan.devices()) + ", /parallel/dp replicates it" : "")};
+  return found.plan;
 }
 
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,

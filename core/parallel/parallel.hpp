@@ -160,7 +160,8 @@ ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const Syste
 // layer): tp 1, a pipeline stage per device (at most one per layer), one replica. `note` (parallel.default_layers)
 // says so.
 ParallelPlan layer_split_plan(const ModelSpec& m, const System& sys, const RuntimeSpec& rt, Warning& note);
-// Analyses one forecast_plan runs, for the work limits: one per stage, two more for a draft.
+// Analyses one forecast_plan runs, for the work limits: one per stage; with a draft, one more per stage (the verify
+// step) and two for the draft.
 double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec);
 
 // Communication of one step of `tokens` new tokens and `logit_rows` LM-head rows over the plan's stages and stage

@@ -170,7 +170,7 @@ test('a link naming a system and no plan runs the core\'s plan, as the CLI does;
   assert.equal(await page.inputValue('#pp'), '2');
   assert.equal(await cardValue(page, 'Devices'), '16');
   assert.equal(await cardValue(page, 'Time per output token'), seconds(two.tpot_s));
-  assert.match(await page.textContent('body'), /so the default plan adds a pipeline stage per node \(tp 8 x pp 2/);
+  assert.match(await page.textContent('body'), /so the default plan adds pipeline stages over the nodes, the fewest that hold it \(tp 8 x pp 2/);
   // Two RTX 4090s run llama.cpp, which splits layers over its GPUs by default (--split-mode layer): the core's plan
   // is pp 2, the page takes it and says why, as the CLI (it was tp 2, vLLM's plan, a third too fast).
   await page.goto(`${env.base}#model=llama-3.1-70b&weights=q4_k_m&system=2x-rtx-4090-pcie`);
@@ -186,6 +186,11 @@ test('a link naming a system and no plan runs the core\'s plan, as the CLI does;
   // The plan's other half of the first question: how long a context each request can have (the CLI's max_context).
   assert.ok(ll.max_context > 10000);
   assert.ok((await page.textContent('#cards')).includes(`at a batch of 1: ${count(ll.max_context)} tokens of context each`));
+  // Switching the runtime asks the core again for a plan it picked (vLLM: tensor parallelism), as the CLI would.
+  await page.selectOption('#runtime', 'vllm');
+  await page.waitForFunction(() => /tp=2/.test(location.hash) && !/pp=2/.test(location.hash));
+  assert.equal(await page.inputValue('#tp'), '2');
+  assert.equal(await page.inputValue('#pp'), '1');
   // A system the page does not know is left out (it has no links to send for it): one H100, analyzed.
   await page.goto(`${env.base}#model=llama-3.1-8b&system=no-such-system`);
   await analyzed(page);

@@ -197,8 +197,8 @@ TEST_CASE("a default plan that one node cannot hold spreads over the nodes", "[p
   CHECK(note["code"] == "parallel.default_pipeline");
   CHECK(note["message"] ==
         "no /parallel given: one node (tp 8) does not hold the model (a device needs 79.4 GiB of the 70.1 GiB it can use), so "
-        "the default plan adds a pipeline stage per node (tp 8 x pp 2: 41.0 GiB a device), as multi-node deployments of vLLM "
-        "and SGLang run");
+        "the default plan adds pipeline stages over the nodes, the fewest that hold it (tp 8 x pp 2 on 2 nodes: 41.0 GiB a "
+        "device), as multi-node deployments of vLLM and SGLang run");
   // The same as asking for it; asking for one node keeps the answer "does not fit", with no note.
   const json given = call_json("analyze", R"({"model":"deepseek-v3","system":"2x-dgx-h100-ib","parallel":{"tp":8,"pp":2}})");
   CHECK(given["value"]["parallel"]["tpot_s"] == ds["value"]["parallel"]["tpot_s"]);
@@ -256,9 +256,28 @@ TEST_CASE("the default plan takes the fewest nodes that hold the model, its sear
   CHECK(p["fits"] == true);
   CHECK(p["warnings"][0]["message"] ==
         "no /parallel given: one node (tp 8) does not hold the model (a device needs 158.0 GiB of the 70.1 GiB it can use), so "
-        "the default plan adds a pipeline stage per node on 3 of the 8 nodes, the fewest that hold it (tp 8 x pp 3: 56.9 GiB a "
-        "device), as multi-node deployments of vLLM and SGLang run; it leaves 40 of the system's 64 devices idle, "
+        "the default plan adds pipeline stages over the nodes, the fewest that hold it (tp 8 x pp 3 on 3 of the 8 nodes: 56.9 "
+        "GiB a device), as multi-node deployments of vLLM and SGLang run; it leaves 40 of the system's 64 devices idle, "
         "/parallel/dp replicates it");
+  // The search's answer is the least count that fits, found by trying every one, under vLLM and under SGLang (whose
+  // own reserve grows with the plan's devices, so the need can grow again with more stages: review of stop 58).
+  for (const char* rt : {"vllm", "sglang"}) {
+    INFO(rt);
+    const nlohmann::json chosen = ask(8, {{"precision", {{"weights", "bf16"}}}, {"runtime", rt}});
+    int least = 0;
+    for (int pp = 2; pp <= 8 && least == 0; ++pp)
+      if (ask(8, {{"precision", {{"weights", "bf16"}}}, {"runtime", rt}, {"parallel", {{"tp", 8}, {"pp", pp}}}})["value"]["parallel"]["fits"] == true)
+        least = pp;
+    REQUIRE(least > 0);
+    CHECK(chosen["value"]["parallel"]["plan"]["pp"] == least);
+  }
+  // Two nodes cannot hold it in BF16: the stages closest to fitting, and the note says they still do not.
+  const nlohmann::json two_nodes = ask(2, {{"precision", {{"weights", "bf16"}}}});
+  CHECK(two_nodes["value"]["parallel"]["plan"]["pp"] == 2);
+  CHECK(two_nodes["value"]["parallel"]["fits"] == false);
+  CHECK(two_nodes["value"]["parallel"]["warnings"][0]["message"].get<std::string>().find(
+            "the closest to fitting, and still does not hold it; expected smaller weights (/precision/weights), a shorter "
+            "workload or more devices") != std::string::npos);
   const nlohmann::json two = ask(8, {{"precision", {{"weights", "bf16"}}}, {"parallel", {{"tp", 8}, {"pp", 2}}}});
   CHECK(two["value"]["parallel"]["fits"] == false);
   const nlohmann::json three = ask(8, {{"precision", {{"weights", "bf16"}}}, {"parallel", {{"tp", 8}, {"pp", 3}}}});
