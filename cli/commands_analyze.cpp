@@ -121,8 +121,10 @@ void print_analysis_table(const json& r) {
                       : std::string(": DOES NOT FIT (the times below as if it spilled to the slowest tier); try a smaller format "
                                     "(--weights), ") +
                             (llama_cpp ? "layers in system RAM (--gpu-layers), " : "") +
-                            // Fewer requests cannot help where the weights alone pass the memory.
-                            (mem["weights_bytes"].get<double>() < mem["capacity_bytes"].get<double>() ? "fewer or shorter requests, " : "") +
+                            // Fewer requests cannot help where the weights and activations alone pass the memory.
+                            (mem["weights_bytes"].get<double>() + mem["activation_peak_bytes"].get<double>() < mem["capacity_bytes"].get<double>()
+                                 ? "fewer or shorter requests, "
+                                 : "") +
                             "or several devices (--system)")
               << "\n";
     // The user's first question's other half: how many such requests, and how long a context (audit H).

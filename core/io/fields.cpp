@@ -142,7 +142,7 @@ const NumberField link_gbps{"/offload/link_GBps", 0.1, 1e5, 31.5, "host-to-devic
 const NumberField host_memory_efficiency{"/offload/host_memory_efficiency", 0.001, 1, 0,
                                          "fraction of the host bandwidth its CPU kernels reach (default: the llama.cpp-cpu runtime's)"};
 const NumberField memory_capacity_gib{"/memory_capacity_GiB", 0, 1e9, 0,
-                                      "the device's first memory tier, GiB as sold (a 16 GB Mac: 16; 0: the device's own): one machine of a chip sold with several sizes; a reserve from its class's rule follows it",
+                                      "the device's main memory (its first tier that is not on-chip SRAM), GiB as sold (a 16 GB Mac: 16; 0: the device's own): one machine of a chip sold with several sizes; a reserve from its class's rule follows it",
                                       1e-6, "the device's own"};
 const NumberField memory_reserve_gb{"/memory_reserve_GB", 0, 1e6, 0,
                                     "memory the driver and OS keep on each device, GB (default: the device's own, else its class's)"};

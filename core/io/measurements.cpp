@@ -145,7 +145,7 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
     else if (fa == "0" || fa == "off" || fa == "disabled" || fa == "false") p.attention = "unfused";
     else if (!fa.empty() && fa != "auto" && fa != "-1")
       measurements_fail("bad_value", "line " + std::to_string(n + 1) + ": the fa column holds \"" + col("fa") +
-                                         "\"; expected 0, 1, on, off or auto");
+                                         "\"; expected 0, 1, on, off, enabled, disabled or auto");
     const std::string model = col("model");
     p.weights = llama_ftype_name(model);
     if (model_name.empty()) {
@@ -173,17 +173,28 @@ ParsedMeasurements llama_bench(const std::vector<std::string>& lines) {
   // numbered under 6000 are from before 2025-08 (b6000 was tagged at the end of July 2025), so they ran without it;
   // a later build, or none stated, runs the runtime's default.
   if (std::none_of(head.begin(), head.end(), [](const std::string& h) { return h == "fa"; })) {
+    // llama-bench's own last line: "build: <commit> (<number>)".
+    long long build = 0;
     for (const auto& line : lines) {
       const std::string l = trim(line);
-      const auto open = l.find('(');
-      double build = 0;
-      if (l.rfind("build:", 0) != 0 || open == std::string::npos || !leading_number(l.substr(open + 1), build)) continue;
-      if (build > 0 && build < 6000) {
-        for (auto& p : out.points) p.attention = "unfused";
-        out.notes.push_back("llama-bench build " + std::to_string(static_cast<long long>(build)) +
-                            " predates flash attention by default (2025-08) and its table has no fa column: read as -fa 0");
-      }
+      if (l.rfind("build:", 0) != 0) continue;
+      std::istringstream in(l.substr(6));
+      std::string commit, number;
+      if (in >> commit >> number && number.size() > 2 && number.front() == '(' && number.back() == ')' &&
+          std::all_of(number.begin() + 1, number.end() - 1, [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }) &&
+          number.size() < 12)
+        build = std::stoll(number.substr(1, number.size() - 2));
       break;
+    }
+    if (build > 0 && build < 6000) {
+      for (auto& p : out.points) p.attention = "unfused";
+      out.notes.push_back("llama-bench build " + std::to_string(build) +
+                          " predates flash attention by default (2025-08) and its table has no fa column: read as -fa 0");
+    } else {
+      out.notes.push_back(std::string("the table has no fa column: each point runs the runtime's default attention (flash attention, "
+                                      "llama.cpp's default since 2025-08); llama-bench builds of 2025 before it adopted -fa auto ran "
+                                      "without it: pass -fa 1 or -fa 0 to llama-bench to be sure") +
+                          (build > 0 ? " (build " + std::to_string(build) + ")" : ""));
     }
   }
   return out;

@@ -96,7 +96,15 @@ export function answerOf(r, chosen) {
   }
   if (!m.fits) {
     const usable = budget != null ? `${gb(m.capacity_bytes)} GiB are usable under ${engine}'s memory fraction` : `${gb(m.capacity_bytes)} GiB are usable`;
-    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GiB, ${usable}. Try a smaller format (the Quantization tab), offloading layers to system RAM, or several devices.` };
+    // What to try, as the CLI's device line says it: layers in system RAM only under llama.cpp, fewer or shorter
+    // requests only where the weights and activations alone fit.
+    const llama = String((r.execution && r.execution.runtime) || '').startsWith('llama.cpp');
+    const tries = ['a smaller format (the Quantization tab)'];
+    if (llama) tries.push('offloading layers to system RAM');
+    if (m.weights_bytes + m.activation_peak_bytes < m.capacity_bytes) tries.push('fewer or shorter requests');
+    tries.push('several devices');
+    const list = `${tries.slice(0, -1).join(', ')}, or ${tries[tries.length - 1]}`;
+    return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GiB, ${usable}. Try ${list}.` };
   }
   if (!m.fits_first_tier) {
     const first = r.hardware.memory_tiers[0].name;

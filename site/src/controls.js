@@ -93,7 +93,7 @@ function bindNumber(c) {
     }
     $(c.error).textContent = '';
     // A plan field the user sets is theirs: no longer left to the core (ctx.autoPlan, set when a system is chosen).
-    if (c.path?.startsWith('/parallel/')) ctx.autoPlan = false;
+    if (c.path?.startsWith('/parallel/')) ctx.autoPlan = ctx.planByCore = false;
     if (!c.local) update();
   });
 }
@@ -155,8 +155,9 @@ export function bind() {
 
   $('system').addEventListener('change', () => {
     applySystem(state, ctx.presets.systems.find((x) => x.id === $('system').value));
-    // A plan left at one device: the core picks it (the largest tensor-parallel group of a node, at most 8, that the
-    // model splits over, as the CLI's --system without --tp), and the plan fields then show what it picked.
+    // A plan left at one device: the core picks it (under vLLM-like runtimes the largest tensor-parallel group of a
+    // node, at most 8, that the model splits over; under llama.cpp a stage per device: as the CLI's --system without
+    // --tp), and the plan fields then show what it picked.
     ctx.autoPlan = Boolean(state.system) && state.tp * state.pp * state.dp * state.ep === 1;
     syncInputs();
     fillEditor();
@@ -165,7 +166,7 @@ export function bind() {
   for (const id of ['algo', 'draft']) {
     $(id).addEventListener('change', () => {
       state[id] = $(id).value;
-      if (id === 'algo') ctx.autoPlan = false;  // /parallel/algorithm: the plan is the user's now
+      if (id === 'algo') ctx.autoPlan = ctx.planByCore = false;  // /parallel/algorithm: the plan is the user's now
       update();
     });
   }
@@ -233,7 +234,13 @@ export function bind() {
     syncOffload();
     update();
   });
-  $('runtime').addEventListener('change', () => { state.runtime = $('runtime').value; update(); });
+  $('runtime').addEventListener('change', () => {
+    state.runtime = $('runtime').value;
+    // The runtime decides the default plan (llama.cpp splits layers, vLLM tensors): a plan the core picked is asked
+    // for again, one the user set is kept.
+    if (state.system && ctx.planByCore) ctx.autoPlan = true;
+    update();
+  });
   bindTabs();
   bindCalibration();
   $('hardware').addEventListener('change', () => { $('hardware-notice').textContent = ''; fillEditor(); syncEfficiencies(); syncRuntime(); });

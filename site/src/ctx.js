@@ -51,6 +51,7 @@ export const ctx = {
   urlHash: null,
   urlWrite: null,  // the link's write scheduled for when the page is idle (url.js)
   autoPlan: false,  // a system was just chosen with a one-device plan: the core picks the plan (parallel.js)
+  planByCore: false,  // the plan shown is the one the core picked, not edited since: a change of runtime asks again
   lastResult: null,
   lastBatching: null,
   lastSweep: null,

@@ -90,6 +90,7 @@ export async function update() {
   // The plan the core picked for a system just chosen becomes the page's own (its fields, the link).
   if (ctx.autoPlan && r.parallel) {
     ctx.autoPlan = false;
+    ctx.planByCore = true;
     const { tp, pp, ep, dp } = r.parallel.plan;
     Object.assign(state, { tp, pp, ep, dp });
     for (const id of ['tp', 'pp', 'ep', 'dp']) $(id).value = String(state[id]);

@@ -18,7 +18,7 @@ function fillSystem(named) {
   if (!sys) {
     // A system the page does not know is left out, as an unknown runtime is: the page has no links to send for it.
     state.system = '';
-    ctx.autoPlan = false;
+    ctx.autoPlan = ctx.planByCore = false;
     return;
   }
   for (const [k, v] of Object.entries(systemFields(sys))) if (!named.has(k)) state[k] = v;
@@ -34,6 +34,7 @@ export function readUrl() {
   // A link that names a system and no plan leaves the plan to the core, as a request without /parallel does (the
   // CLI's --system without --tp); the link the page writes for a system always names tp (writeUrl).
   ctx.autoPlan = Boolean(state.system) && !PLAN_KEYS.some((k) => named.has(k));
+  ctx.planByCore = false;  // a plan the link names is the link's
   fillSystem(named);
   ctx.urlDevice = device;
   document.getElementById('hardware-notice').textContent = '';

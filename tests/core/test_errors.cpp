@@ -194,6 +194,10 @@ TEST_CASE("where 0 means none, a near-zero value is refused: no infinite joules 
   CHECK(e["path"] == "/sram_bandwidth_GBps");
   e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": -1}})");
   CHECK(e["message"] == "/costs/power_W holds -1; expected 0 (the device's own) or a number from 0.001 to 10000000");
+  // A wrong type is named with the same range (review of stop 58: it was told to expect -1.8e308 to 1.8e308).
+  e = err("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm", "costs": {"power_W": "300"}})");
+  CHECK(e["code"] == "request.wrong_type");
+  CHECK(e["message"] == "/costs/power_W holds \"300\" (a string); expected 0 (the device's own) or a number from 0.001 to 10000000");
   // 0 stays "none", and the floor itself is taken.
   for (double v : {0.0, 1e-6}) {
     json d = dev;

@@ -68,7 +68,7 @@ TEST_CASE("llama-bench's fa column and build date the attention each point ran",
   for (const char* off : {"0", "off", "disabled"}) CHECK(fa(off) == "unfused");
   CHECK(fa("auto").empty());
   CHECK(error_of(head + "| llama 8B Q4_0 | CUDA | 99 | maybe | pp512 | 1000 |\n") ==
-        "measurements.bad_value | /measurements: line 3: the fa column holds \"maybe\"; expected 0, 1, on, off or auto");
+        "measurements.bad_value | /measurements: line 3: the fa column holds \"maybe\"; expected 0, 1, on, off, enabled, disabled or auto");
   // No fa column: build 3622 (2024) ran without flash attention; a build from 2025-08 on, or none named, runs the
   // runtime's default.
   const auto old = parse_measurements(kBench, 1);
@@ -76,7 +76,14 @@ TEST_CASE("llama-bench's fa column and build date the attention each point ran",
   CHECK(old.notes.back() == "llama-bench build 3622 predates flash attention by default (2025-08) and its table has no fa column: read as -fa 0");
   std::string recent = kBench;
   recent.replace(recent.find("(3622)"), 6, "(6500)");
-  for (const auto& p : parse_measurements(recent, 1).points) CHECK(p.attention.empty());
+  const auto later = parse_measurements(recent, 1);
+  for (const auto& p : later.points) CHECK(p.attention.empty());
+  CHECK(later.notes.back().find("the table has no fa column: each point runs the runtime's default attention") == 0);
+  CHECK(later.notes.back().find("(build 6500)") != std::string::npos);
+  // Only llama-bench's own build line dates a table: llama.cpp's log line "build: 6500 (93bc3839) with cc" does not.
+  std::string logline = kBench;
+  logline.replace(logline.find("build: 93bc3839 (3622)"), 22, "build: 3622 (93bc3839) with cc (GCC)");
+  for (const auto& p : parse_measurements(logline, 1).points) CHECK(p.attention.empty());
   // The calibration forecasts each point with the attention it ran: -fa 0 moves more bytes through attention than
   // -fa 1 on the same figures, so it fits a faster attention to match them.
   const auto fit = [&](const char* v) {
