@@ -246,6 +246,9 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     rt.scheduler = parse_scheduler(r.object("scheduler"));
   } else {
     r.raw("scheduler");
+    // Assumed defaults: a runtime that splits a model by layers passes a step's batch through its stages in turn
+    // (ExLlamaV2's gpu_split, transformers' device_map), no micro-batches in flight.
+    if (rt.device_split == DeviceSplit::Layers) rt.scheduler.pp_micro_batches = false;
   }
   r.reject_unknown();
   for (RtParam p : all_rt_params()) rt.prior.push_back(get_param(rt, p));

@@ -328,6 +328,14 @@ TEST_CASE("a runtime that splits by layers runs every device as a stage by defau
   const json v = call_json("analyze", R"({"model":"llama-3.1-70b","system":"2x-rtx-4090-pcie","runtime":"vllm","precision":{"weights":"int4-g128"}})");
   CHECK(v["value"]["parallel"]["plan"]["tp"] == 2);
   for (const auto& w : v["value"]["parallel"]["warnings"]) CHECK(w["code"] != "parallel.default_layers");
+  // Serving under a layer-split runtime without a scheduler block of its own (ExLlamaV2) passes a step through the
+  // stages in turn: no micro-batches in flight (review of stop 58); vLLM keeps them.
+  for (const auto& [rt, overlap] : {std::pair<const char*, bool>{"exllamav2", false}, {"vllm", true}}) {
+    const json sv = call_json("serving", std::string(R"({"model":"llama-3.1-8b","system":"2x-rtx-4090-pcie","runtime":")") + rt +
+                                             R"(","parallel":{"pp":2},"serving":{"concurrency":4,"isl":128,"osl":16}})");
+    REQUIRE(sv["ok"] == true);
+    CHECK(sv["value"]["scheduler"]["pp_micro_batches"] == overlap);
+  }
   // More devices than layers: a stage per layer, the rest named idle.
   const json tiny = call_json("analyze", R"({"model":{"model_type":"llama","hidden_size":256,"num_attention_heads":4,
       "num_key_value_heads":4,"intermediate_size":512,"num_hidden_layers":2,"vocab_size":1024},"system":"4x-rtx-4090-pcie"})");
