@@ -232,13 +232,13 @@ double Reader::number_in_or(const std::string& key, double lo, double hi, double
 double Reader::zero_or_number_in_or(const std::string& key, double least, double hi, double fallback, const char* zero) {
   const json* v = has(key) ? raw(key) : nullptr;
   const bool number = v && v->is_number();
-  if (v && !number)
-    fail(key, "wrong_type", child_path(key) + " holds " + describe(*v) + "; expected 0 (" + zero + ") or a number from " +
-                                number_text(json(least)) + " to " + number_text(json(hi)));
+  const auto refuse = [&](const char* code) {
+    fail(key, code, child_path(key) + " holds " + describe(*v) + "; expected 0 (" + zero + ") or a number from " +
+                        number_text(json(least)) + " to " + number_text(json(hi)));
+  };
+  if (v && !number) refuse("wrong_type");
   const double d = number_in_or(key, -std::numeric_limits<double>::max(), std::numeric_limits<double>::max(), fallback);
-  if (number && d != 0 && !(d >= least && d <= hi))
-    fail(key, "out_of_range", child_path(key) + " holds " + describe(*raw(key)) + "; expected 0 (" + zero + ") or a number from " +
-                                  number_text(json(least)) + " to " + number_text(json(hi)));
+  if (number && d != 0 && !(d >= least && d <= hi)) refuse("out_of_range");
   return d;
 }
 
