@@ -616,7 +616,17 @@ void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w)
     return;
   }
   if (mi.sys.nodes <= 1) return;
-  mi.plan = default_plan_for(m, w, mi.sys, mi.plan, mi.spec, mi.plan_note, mi.search_analyses);
+  mi.plan = default_plan_for(m, w, mi.sys, mi.plan, mi.spec, mi.plan_note, mi.search_analyses, &mi.plan_holds);
+}
+
+void settle_serving_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w, double isl, double osl) {
+  if (!mi.plan_defaulted) return;
+  Workload held = w;
+  held.requests = {Request{0, std::max<i64>(1, std::llround(isl)), 1}};
+  held.gen_tokens = std::max<i64>(1, std::llround(osl));
+  settle_default_plan(mi, m, held);
+  if (!mi.plan_holds || (w.runtime && w.runtime->device_split == DeviceSplit::Layers)) return;
+  mi.plan = serving_plan_filling(m, mi.sys, mi.plan, mi.plan_note);
 }
 
 void check_call_work(const MultiInputs& mi, const ModelSpec& m, const Workload& w, double analyses, const std::string& what) {

@@ -77,11 +77,16 @@ struct MultiInputs {
   bool plan_defaulted = false;  // a system and no /parallel: default_plan's node plan, settled once the workload is read
   Warning plan_note;            // why the default plan spans the nodes, or that it leaves devices idle (empty code: none)
   double search_analyses = 0;   // analyses the default plan's search ran (settle_default_plan)
+  bool plan_holds = true;       // false: no default plan over the nodes holds the model (settle_default_plan)
 };
 void read_multi(Reader& r, Inputs& in, MultiInputs& mi, bool force);
 // A defaulted plan on a system of several nodes, settled for the workload (parallel/parallel.hpp, default_plan_for),
 // each forecast of its search checked against the work limits before it runs; call before the plan's own work check.
 void settle_default_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w);
+// Serving's default plan on a system: settle_default_plan for one request of the load's mean lengths (what a replica
+// must hold, serving.does_not_fit), then the devices it leaves idle run more replicas of it, each spread over its
+// share (parallel/parallel.hpp, serving_plan_filling). Layer-split runtimes keep their plan.
+void settle_serving_plan(MultiInputs& mi, const ModelSpec& m, const Workload& w, double isl, double osl);
 // check_work for `analyses` more analyses of `w` after the default plan's search: the call's work is checked whole,
 // the search's and the forecast's together, so neither can pass the limits on the other's share.
 void check_call_work(const MultiInputs& mi, const ModelSpec& m, const Workload& w, double analyses, const std::string& what);

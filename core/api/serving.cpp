@@ -24,7 +24,7 @@ json api_serving(const json& request) {
   const ServingRequest sr = read_serving(r, false);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
-  settle_default_plan(mi, in.rm.spec, w);
+  settle_serving_plan(mi, in.rm.spec, w, sr.load.isl.mean, sr.load.osl.mean);
   const ServingForecast f = forecast_serving(in.rm.spec, w, mi.sys, mi.plan, sr.load, sr.max_num_seqs, sr.token_budget, sr.simulate,
                                              sr.scheduler_steps);
   const ServingResult& main = f.has_simulation ? f.simulated : f.steady;

@@ -388,8 +388,9 @@ double plan_forecast_analyses(const ParallelPlan& p, const Speculative& spec) {
 }
 
 ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
-                              const Speculative& spec, Warning& note, double& analyses) {
+                              const Speculative& spec, Warning& note, double& analyses, bool* holds) {
   note = Warning{};
+  if (holds) *holds = true;
   // Stages fill a node's devices tp at a time (ranks are tp fastest, then stages), so a node holds devices_per_node /
   // tp of them; at most one stage per layer.
   const i64 per_node = std::max(1, sys.devices_per_node / std::max(1, node_plan.tp));
@@ -474,6 +475,7 @@ ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const Syste
   };
   if (hi == 0) {
     // Nothing fits: the stages that came closest, if closer than one node.
+    if (holds) *holds = false;
     if (closest.plan.pp <= 1) {
       note = {"parallel.no_plan_fits", "/parallel",
               head + ", and no pipeline over the system's nodes does either; the default plan stays on one node. Expected "
@@ -492,6 +494,32 @@ ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const Syste
               "), as multi-node deployments of vLLM and SGLang run" +
               (spare ? "; it leaves " + idle(found.plan.devices()) + ", /parallel/dp replicates it" : "")};
   return found.plan;
+}
+
+ParallelPlan serving_plan_filling(const ModelSpec& m, const System& sys, const ParallelPlan& p, Warning& note) {
+  // Slots of tp devices: a node holds devices_per_node / tp of them when tp divides it (else a stage could straddle
+  // two nodes: the plan stays).
+  if (p.dp != 1 || p.tp < 1 || sys.devices_per_node % p.tp != 0) return p;
+  const i64 slots = static_cast<i64>(sys.nodes) * (sys.devices_per_node / p.tp);
+  const i64 dp = slots / std::max(1, p.pp);
+  const i64 pp = std::min<i64>(slots / std::max<i64>(1, dp), static_cast<i64>(m.layers.size()));
+  if (dp <= 1 && pp <= p.pp) return p;
+  ParallelPlan q = p;
+  q.dp = static_cast<int>(std::max<i64>(1, dp));
+  q.pp = static_cast<int>(std::max<i64>(p.pp, pp));
+  const auto plan_text = [](const ParallelPlan& x) {
+    return "tp " + std::to_string(x.tp) + (x.pp > 1 ? " x pp " + std::to_string(x.pp) : std::string());
+  };
+  const int idle = sys.devices() - q.devices();
+  std::string why = p.pp > 1 ? "the fewest stages that hold the model and one request of the load (" + plan_text(p) + ")"
+                             : "one node's plan (" + plan_text(p) + ")";
+  if (q.pp > p.pp) why += ", spread to pp " + std::to_string(q.pp) + " so that each device keeps more room for the cache";
+  note = {"parallel.default_serving", "/parallel",
+          "no /parallel given: serving runs " + std::to_string(q.dp) + (q.dp == 1 ? " replica" : " replicas") + " of " +
+              plan_text(q) + " over the system's " + std::to_string(sys.devices()) + " devices: " + why +
+              (q.dp > 1 ? ", repeated as a router spreads requests over vLLM or SGLang instances (/parallel/dp)" : std::string()) +
+              (idle > 0 ? "; " + std::to_string(idle) + " of them idle" : std::string())};
+  return q;
 }
 
 StepComm step_communication(const std::vector<Stage>& stages, const System& sys, const ParallelPlan& p, const Workload& w,

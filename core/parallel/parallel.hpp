@@ -153,9 +153,17 @@ ParallelPlan default_plan(const ModelSpec& m, const System& sys);
 // recipes run a model one node cannot hold (--tensor-parallel-size 8 --pipeline-parallel-size 2 on two nodes).
 // `note` says why when the plan changed, or that devices were left idle; empty otherwise. `analyses` counts the
 // analyses run so far in the call: each forecast the search makes is checked against the work limits with them
-// (check_work, "the default plan's search over the nodes") before it runs, and added.
+// (check_work, "the default plan's search over the nodes") before it runs, and added. `holds` (where given) is set
+// false when no plan over the nodes holds the model.
 ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const System& sys, const ParallelPlan& node_plan,
-                              const Speculative& spec, Warning& note, double& analyses);
+                              const Speculative& spec, Warning& note, double& analyses, bool* holds = nullptr);
+// Serving's default plan over a system (docs/formulas.md, "The default plan"): the plan above (one node's, or the
+// fewest stages that hold the model and one request of the load) repeated over the devices it leaves idle, as a
+// router spreads requests over vLLM or SGLang instances: dp = the whole replicas the system holds, each one's stages
+// then spread over its share of the devices (more stages leave each device more room for the cache). Unchanged
+// where nothing is idle, where the plan is not a default one (dp or pp given) or where tp does not divide a node.
+// `note` (parallel.default_serving) replaces the plan's note and keeps its first part (why the stages).
+ParallelPlan serving_plan_filling(const ModelSpec& m, const System& sys, const ParallelPlan& p, Warning& note);
 // The default plan under a runtime that splits a model by layers (RuntimeSpec::device_split, llama.cpp's --split-mode
 // layer): tp 1, a pipeline stage per device (at most one per layer), one replica. `note` (parallel.default_layers)
 // says so.

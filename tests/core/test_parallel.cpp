@@ -228,6 +228,63 @@ TEST_CASE("a default plan that one node cannot hold spreads over the nodes", "[p
   CHECK(sv["value"]["warnings"][0]["code"] == "parallel.default_pipeline");
 }
 
+// Serving's default plan: the search holds one request of the load's mean lengths (the model alone fit on one node
+// while a 120k-token request did not, and serving then said the pool held no request), and the devices the plan
+// leaves idle serve too: replicas where whole ones fit, each one's stages spread over its share.
+TEST_CASE("serving's default plan holds a request of the load and fills the system", "[parallel][serving]") {
+  const auto serve = [](const std::string& model, const std::string& system, const std::string& extra, int isl) {
+    const json r = call_json("serving", R"({"model":")" + model + R"(","system":")" + system + R"(")" + extra +
+                                            R"(,"serving":{"concurrency":4,"isl":)" + std::to_string(isl) +
+                                            R"(,"osl":1000,"simulate":false}})");
+    REQUIRE(r["ok"] == true);
+    return r["value"];
+  };
+  const auto plan = [](const json& v) {
+    return std::vector<int>{v["plan"]["tp"].get<int>(), v["plan"]["pp"].get<int>(), v["plan"]["dp"].get<int>()};
+  };
+  // Llama-3.1-405B in FP8 on two DGX H100 nodes whose devices keep 62 GiB: one node holds the weights and a 1,000-token
+  // request, so the second node runs a replica; a 120,000-token request needs both nodes' memory (pp 2).
+  const std::string tight = R"(,"precision":{"weights":"fp8"},"memory_capacity_GiB":62)";
+  const json shorter = serve("llama-3.1-405b", "2x-dgx-h100-ib", tight, 1000);
+  CHECK(plan(shorter) == std::vector<int>{8, 1, 2});
+  CHECK(shorter["warnings"][0]["code"] == "parallel.default_serving");
+  CHECK(shorter["warnings"][0]["message"] ==
+        "no /parallel given: serving runs 2 replicas of tp 8 over the system's 16 devices: one node's plan (tp 8), "
+        "repeated as a router spreads requests over vLLM or SGLang instances (/parallel/dp)");
+  const json longer = serve("llama-3.1-405b", "2x-dgx-h100-ib", tight, 120000);
+  CHECK(plan(longer) == std::vector<int>{8, 2, 1});
+  CHECK(longer["warnings"][0]["code"] == "parallel.default_pipeline");
+  CHECK(longer["memory"]["max_concurrency"].get<double>() >= 1);
+  // One node's plan there holds no such request: asked for, the pool is too small for it.
+  const json one = call_json("serving", R"({"model":"llama-3.1-405b","system":"2x-dgx-h100-ib","precision":{"weights":"fp8"},
+    "memory_capacity_GiB":62,"parallel":{"tp":8},"serving":{"concurrency":4,"isl":120000,"osl":1000,"simulate":false}})");
+  CHECK(one["ok"] == false);
+  // DeepSeek-V3 in BF16 on four DGX H100 nodes: three stages hold it, one replica fits, and its stages take the fourth
+  // node too (each device keeps more room for the cache: more requests at once). The same as asking for it.
+  const json ds = serve("deepseek-v3", "4x-dgx-h100-ib", R"(,"precision":{"weights":"bf16"})", 1000);
+  CHECK(plan(ds) == std::vector<int>{8, 4, 1});
+  CHECK(ds["warnings"][0]["message"] ==
+        "no /parallel given: serving runs 1 replica of tp 8 x pp 4 over the system's 32 devices: the fewest stages that "
+        "hold the model and one request of the load (tp 8 x pp 3), spread to pp 4 so that each device keeps more room for "
+        "the cache");
+  const json three = call_json("serving", R"({"model":"deepseek-v3","system":"4x-dgx-h100-ib","precision":{"weights":"bf16"},
+    "parallel":{"tp":8,"pp":3},"serving":{"concurrency":4,"isl":1000,"osl":1000,"simulate":false}})");
+  REQUIRE(three["ok"] == true);
+  CHECK(ds["memory"]["max_concurrency"].get<double>() > 2 * three["value"]["memory"]["max_concurrency"].get<double>());
+  const json asked = call_json("serving", R"({"model":"deepseek-v3","system":"4x-dgx-h100-ib","precision":{"weights":"bf16"},
+    "parallel":{"tp":8,"pp":4},"serving":{"concurrency":4,"isl":1000,"osl":1000,"simulate":false}})");
+  CHECK(asked["value"]["ttft_s"] == ds["ttft_s"]);
+  // One node whose plan leaves devices idle (Qwen2.5-7B's 28 heads split over 4 of 8): two replicas.
+  CHECK(plan(serve("qwen2.5-7b", "dgx-h100", "", 1000)) == std::vector<int>{4, 1, 2});
+  // Nothing idle: no note. A runtime that splits layers keeps its stages (llama.cpp: a stage per device).
+  CHECK(serve("llama-3.1-8b", "dgx-h100", "", 1000)["warnings"].empty());
+  const json layers = serve("llama-3.1-8b", "8x-rtx-4090-pcie", "", 1000);
+  CHECK(plan(layers) == std::vector<int>{1, 8, 1});
+  CHECK(layers["warnings"][0]["code"] == "parallel.default_layers");
+  // analyze keeps one node's plan (a static batch's throughput is the one asked about).
+  CHECK(call_json("analyze", R"({"model":"llama-3.1-8b","system":"2x-dgx-h100-ib"})")["value"]["parallel"]["plan"]["dp"] == 1);
+}
+
 // Review of stop 57: the widened plan took a stage per node on every node (DeepSeek-V3 on 1,000 nodes: pp 61, one
 // layer a stage), and the search's work was checked apart from the forecast's (a call could reach twice the limit,
 // or be refused for work one node would have done).
