@@ -10,6 +10,23 @@ namespace infercast::cli {
 namespace {
 
 // What the KV cache holds per sequence whatever its context: recurrent state, the images' keys and values.
+// The core's memory.remedies (core/analysis/remedies.hpp) as this command's flags say them: "a, b or c".
+std::string remedies_text(const json& codes) {
+  static const std::pair<const char*, const char*> kWords[] = {
+      {"raise_memory_fraction", "a larger memory fraction (--memory-fraction)"},
+      {"smaller_format", "a smaller format (--weights)"},
+      {"offload_layers", "layers in system RAM (--gpu-layers)"},
+      {"fewer_requests", "fewer or shorter requests"},
+      {"more_devices", "several devices (--system)"}};
+  std::vector<std::string> said;
+  for (const auto& c : codes)
+    for (const auto& [code, words] : kWords)
+      if (c == code) said.emplace_back(words);
+  std::string out;
+  for (std::size_t i = 0; i < said.size(); ++i) out += (i == 0 ? "" : i + 1 == said.size() ? ", or " : ", ") + said[i];
+  return out;
+}
+
 std::string state_note(const json& mem) {
   const double image = mem.value("image_kv_bytes", 0.0), recurrent = mem["state_bytes"].get<double>() - image;
   std::string out;
@@ -108,8 +125,6 @@ void print_analysis_table(const json& r) {
               << r["hardware"]["name"].get<std::string>() << " it would need " << bytes_str(mem["required_bytes"].get<double>())
               << " of " << bytes_str(mem["capacity_bytes"].get<double>()) << ".)\n";
   } else if (hw) {
-    const bool llama_cpp = r.contains("execution") && r["execution"]["runtime"].is_string() &&
-                           r["execution"]["runtime"].get<std::string>().rfind("llama.cpp", 0) == 0;
     std::cout << "Device: " << r["hardware"]["name"].get<std::string>() << ", usable "
               << bytes_str(mem["capacity_bytes"].get<double>()) << " of " << bytes_str(mem["physical_capacity_bytes"].get<double>())
               << (mem["reserve_bytes"].get<double>() > 0 ? " (" + bytes_str(mem["reserve_bytes"].get<double>()) + " kept by the driver and OS)" : "")
@@ -117,15 +132,8 @@ void print_analysis_table(const json& r) {
                                                         : ", within " + r["execution"]["runtime_name"].get<std::string>() + "'s memory fraction")
               << (mem["fits"].get<bool>()
                       ? (mem["fits_first_tier"].get<bool>() ? ": fits" : ": fits only by spilling to slower tiers")
-                      // What would make it fit, as the page's answer says it.
-                      : std::string(": DOES NOT FIT (the times below as if it spilled to the slowest tier); try a smaller format "
-                                    "(--weights), ") +
-                            (llama_cpp ? "layers in system RAM (--gpu-layers), " : "") +
-                            // Fewer requests cannot help where the weights and activations alone pass the memory.
-                            (mem["weights_bytes"].get<double>() + mem["activation_peak_bytes"].get<double>() < mem["capacity_bytes"].get<double>()
-                                 ? "fewer or shorter requests, "
-                                 : "") +
-                            "or several devices (--system)")
+                      // What would make it fit: the core's list (memory.remedies), in this command's flags.
+                      : ": DOES NOT FIT (the times below as if it spilled to the slowest tier); try " + remedies_text(mem["remedies"]))
               << "\n";
     // The user's first question's other half: how many such requests, and how long a context (audit H).
     const double mb = mem["max_batch"].get<double>(), mc = mem["max_context"].get<double>();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "analysis/remedies.hpp"
 #include "analysis/steps.hpp"
 #include "runtime/memory_budget.hpp"
 #include "util/search.hpp"
@@ -151,8 +152,8 @@ std::string gib(double bytes) {
 }
 
 std::string runtime_budget_text(const Analysis& a, const RuntimeSpec& rt, const HardwareSpec& hw) {
-  // Where the weights and activations alone pass the budget, fewer requests cannot help.
-  const bool weights_alone = a.weights_bytes + std::max(a.activation_peak_bytes, a.profile_activation_bytes) >= a.runtime_usable_bytes;
+  // Where the weights and activations alone pass the budget, fewer requests cannot help (analysis/remedies.hpp).
+  const bool weights_alone = weights_pass_budget(a);
   return rt.name + " holds the weights, activations and KV cache within " + gib(a.runtime_usable_bytes) + " of " + hw.name +
          "'s " + gib(hw.tiers[0].capacity_bytes) + " (its memory fraction" +
          (a.runtime_reserve_bytes > 0 ? ", less a " + gib(a.runtime_reserve_bytes) + " reserve" : std::string()) +

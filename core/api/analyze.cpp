@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analysis/remedies.hpp"
 #include "analysis/work.hpp"
 #include "api/images.hpp"
 #include "analysis/context.hpp"
@@ -144,6 +145,11 @@ void api_analyze(const json& request, JsonWriter& out) {
       out.key("runtime_usable_bytes").null().key("runtime_reserve_bytes").null().key("runtime_activation_bytes").null();
     }
     out.field("fits", a.fits).field("fits_first_tier", a.fits_first_tier);
+    // What would make it fit (analysis/remedies.hpp): a plan's own fit is under /parallel, so none here with one.
+    out.key("remedies").begin_array();
+    if (!mi.active)
+      for (const Remedy x : memory_remedies(a, w.runtime)) out.value(remedy_names().name(x));
+    out.end_array();
     out.field("max_batch", a.max_batch).field("max_context", a.max_context).field("max_context_memory", a.max_context_memory);
     out.field("max_context_limit", a.max_context < a.max_context_memory ? "window" : "memory").key("placement").begin_array();
     for (const auto& p : a.placement) {

@@ -4,8 +4,21 @@
 import { setText } from './dom.js';
 import { rate, seconds } from './format.js';
 
-// GiB, as the rest of the page, nvidia-smi and vLLM's logs state memory, and as DRAM is sold (a "141 GB" H200 holds
-// 141 GiB): "6.2", "23", "140.5".
+// The core's memory.remedies (core/analysis/remedies.cpp) in the page's words: where each is done on the page.
+const REMEDIES = {
+  raise_memory_fraction: 'a larger memory fraction (the Device panel)',
+  smaller_format: 'a smaller format (the Quantization tab)',
+  offload_layers: 'offloading layers to system RAM',
+  fewer_requests: 'fewer or shorter requests',
+  more_devices: 'several devices',
+};
+// The same past a serving engine's budget, after "raise the fraction ... or".
+const BUDGET_REMEDIES = {
+  smaller_format: 'store the weights in fewer bits',
+  more_devices: 'split them over more devices',
+  fewer_requests: 'run fewer or shorter requests',
+};
+
 // The first clause of a basis text (a device class's reserve basis): cut at the first ':' or ';' outside
 // parentheses, a parenthesis left open at the end (its sources) dropped, so the text shown is a whole sentence part
 // with its parentheses closed. Cutting at the first ':' anywhere ended an Apple device's note inside "(Metal's
@@ -29,6 +42,8 @@ export function basisSummary(basis) {
   return head;
 }
 
+// GiB, as the rest of the page, nvidia-smi and vLLM's logs state memory, and as DRAM is sold (a "141 GB" H200 holds
+// 141 GiB): "6.2", "23", "140.5".
 export function gb(bytes) {
   const x = bytes / 2 ** 30;
   if (x >= 1000) return x.toFixed(0);
@@ -92,17 +107,14 @@ export function answerOf(r, chosen) {
   const engine = r.execution && r.execution.runtime_name;
   const budget = m.runtime_usable_bytes;
   if (budget != null && (r.warnings || []).some((w) => w.code === 'memory.runtime_budget')) {
-    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (the Device panel's "Runtime's memory fraction") or ${m.weights_bytes + (m.runtime_activation_bytes ?? m.activation_peak_bytes) >= budget ? 'store the weights in fewer bits or split them over more devices' : 'run fewer or shorter requests'}.` };
+    // What else would do, from the core's list (memory.remedies, core/analysis/remedies.cpp).
+    const rest = m.remedies.filter((c) => c !== 'raise_memory_fraction').map((c) => BUDGET_REMEDIES[c]).join(' or ');
+    return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (the Device panel's "Runtime's memory fraction") or ${rest}.` };
   }
   if (!m.fits) {
     const usable = budget != null ? `${gb(m.capacity_bytes)} GiB are usable under ${engine}'s memory fraction` : `${gb(m.capacity_bytes)} GiB are usable`;
-    // What to try, as the CLI's device line says it: layers in system RAM only under llama.cpp, fewer or shorter
-    // requests only where the weights and activations alone fit.
-    const llama = String((r.execution && r.execution.runtime) || '').startsWith('llama.cpp');
-    const tries = ['a smaller format (the Quantization tab)'];
-    if (llama) tries.push('offloading layers to system RAM');
-    if (m.weights_bytes + m.activation_peak_bytes < m.capacity_bytes) tries.push('fewer or shorter requests');
-    tries.push('several devices');
+    // What to try: the core's list (memory.remedies), as the CLI's device line says it in its flags.
+    const tries = m.remedies.map((c) => REMEDIES[c]);
     const list = `${tries.slice(0, -1).join(', ')}, or ${tries[tries.length - 1]}`;
     return { fits: false, notes, sentence: `${model} in ${fmt} does not fit on ${dev}: it needs ${gb(m.required_bytes)} GiB, ${usable}. Try ${list}.` };
   }

@@ -369,3 +369,18 @@ test('validation in the page: the error for the device class, equal to the CLI',
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+// What to try when it does not fit is the core's list (memory.remedies, core/analysis/remedies.cpp), which the page
+// and the CLI each word their own way; the rule was written twice before.
+test('the answer words the core\'s remedies: past the device, and past a serving engine\'s budget', () => {
+  const budget = ['--model', 'llama-3.1-70b', '--hardware', 'nvidia-h100-sxm', '--runtime', 'vllm', '--weights', 'fp8', '--prompt', '4096', '--gen', '1'];
+  const four = native('analyze', ...budget, '--batch', '4');
+  assert.deepEqual(four.memory.remedies, ['raise_memory_fraction', 'fewer_requests']);
+  assert.match(answerOf(four, 'fp8').sentence, /though the device has them: raise the fraction \(the Device panel's "Runtime's memory fraction"\) or run fewer or shorter requests\.$/);
+  const lean = native('analyze', ...budget, '--batch', '1', '--memory-fraction', '0.85');
+  assert.deepEqual(lean.memory.remedies, ['raise_memory_fraction', 'smaller_format', 'more_devices']);
+  assert.match(answerOf(lean, 'fp8').sentence, / or store the weights in fewer bits or split them over more devices\.$/);
+  const many = native('analyze', '--model', 'llama-3.1-8b', '--hardware', 'nvidia-h100-sxm', '--batch', '1000', '--prompt', '8192', '--gen', '2');
+  assert.deepEqual(many.memory.remedies, ['smaller_format', 'fewer_requests', 'more_devices']);
+  assert.match(answerOf(many, 'declared').sentence, /Try a smaller format \(the Quantization tab\), fewer or shorter requests, or several devices\.$/);
+});

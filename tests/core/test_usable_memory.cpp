@@ -299,6 +299,19 @@ TEST_CASE("offload: its host and its errors", "[offload]") {
 // Memory review (stop 37, finding 5): `analyze` under vLLM counted the device's 79.5 GiB, so Llama-3.1-70B in FP8 on
 // one H100 "fit" 6 requests of 4,096 tokens where vLLM's pool (0.9 of the total) holds 2, as `serving` said. The
 // engine's budget is now one formula (runtime/memory_budget.cpp) for both, by hand per basis below.
+// Past the device itself: a smaller format, layers in system RAM under llama.cpp only, fewer requests only where the
+// weights and activations alone fit, more devices; none under a plan (its fit is the plan's).
+TEST_CASE("what would make a workload fit is one list for every front end", "[memory]") {
+  const auto remedies = [](const json& req) { return analyze_json(req)["memory"]["remedies"]; };
+  CHECK(remedies({{"model", "llama-3.1-70b"}, {"hardware", "nvidia-h100-sxm"}}) == json::array({"smaller_format", "more_devices"}));
+  CHECK(remedies({{"model", "llama-3.1-70b"}, {"hardware", "nvidia-rtx-4090"}, {"precision", {{"weights", "q4_k_m"}}}}) ==
+        json::array({"smaller_format", "offload_layers", "more_devices"}));
+  CHECK(remedies({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"workload", {{"batch", 1000}, {"prompt", 8192}, {"gen", 2}}}}) ==
+        json::array({"smaller_format", "fewer_requests", "more_devices"}));
+  CHECK(remedies({{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}}) == json::array());
+  CHECK(remedies({{"model", "llama-3.1-70b"}, {"system", "dgx-h100"}, {"parallel", {{"tp", 1}}}}) == json::array());
+}
+
 TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memory][regression]") {
   const double GiB = 1073741824.0, MiB = 1048576.0;
   // CUDA reports 79.22 GiB of an H100's 80 GiB (hidden 0.975%); the driver's reserve D holds that and the context.
@@ -342,6 +355,8 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
         "vLLM (V1 engine) holds the weights, activations and KV cache within 71.3 GiB of NVIDIA H100 SXM5 80GB's 80.0 GiB "
         "(its memory fraction); this workload needs 74.0 GiB, which the device has: raise the fraction (/memory_fraction, "
         "vLLM (V1 engine)'s --gpu-memory-utilization) or run fewer or shorter requests");
+  // The same advice as a list every front end words its own way (analysis/remedies.hpp).
+  CHECK(v["memory"]["remedies"] == json::array({"raise_memory_fraction", "fewer_requests"}));
   // Review of stop 57: where the weights alone pass the budget, fewer requests cannot help, and the hint says so.
   json lean = req;
   lean["memory_fraction"] = 0.85;
@@ -355,9 +370,11 @@ TEST_CASE("a serving engine's memory fraction bounds what fits under it", "[memo
             std::string::npos);
     }
   CHECK(said);
+  CHECK(lv["memory"]["remedies"] == json::array({"raise_memory_fraction", "smaller_format", "more_devices"}));
   // --gpu-memory-utilization 0.97 holds them.
   req["memory_fraction"] = 0.97;
   v = analyze_json(req);
+  CHECK(v["memory"]["remedies"] == json::array());
   CHECK(v["memory"]["runtime_usable_bytes"].get<double>() == Approx(0.97 * R));
   CHECK(v["memory"]["fits_first_tier"].get<bool>());
   for (const auto& x : v["warnings"]) CHECK(x["code"] != "memory.runtime_budget");
