@@ -39,6 +39,10 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"qwen2.5-7b", 7615616512LL, 7615616512LL},
       {"qwen2.5-72b", 72706203648LL, 72706203648LL},
       {"qwen3-30b-a3b", 30532122624LL, 3353032704LL},
+      // Qwen3-235B-A22B: 94 x (attention 64 x 128 q/o + 4 x 128 k/v over 4096, q/k norms, router 128 x 4096,
+      // 128 experts of 3 x 4096 x 1536, two norms) + untied 151936 x 4096 embedding and head + final norm: the same
+      // 235,093,634,560 counted apart by a review (model card: 235B total, 22B active).
+      {"qwen3-235b-a22b", 235093634560LL, 22190763520LL},
       {"gemma-2-9b", 9241705984LL, 9241705984LL},
       {"phi-3-mini-4k", 3821079552LL, 3821079552LL},
       {"falcon-7b", 6921720704LL, 6921720704LL},
@@ -50,6 +54,9 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"deepseek-v2-lite", 15706484224LL, 2661150208LL},
       {"deepseek-v2-lite-native", 15706484224LL, 2661150208LL},
       {"llama-4-scout", 107769861120LL, 17172894720LL},
+      // Llama-4-Maverick: the text model 400,711,848,960 (24 MoE layers of 128 experts and a shared one at 8192,
+      // 24 dense layers at 16384; counted apart by a review) plus the vision encoder and projector, 871,932,416.
+      {"llama-4-maverick", 401583781376LL, 17184691200LL},
       // The transformer-roofline-analyzer fixture keeps transformers' default Llama4VisionConfig (hidden 768,
       // vision_output_dim 7680): its vision encoder, 455,178,240, is counted beside the text model.
       {"llama-4-scout-tra", 108225039360LL, 17172894720LL},
