@@ -9,7 +9,6 @@ namespace infercast::cli {
 
 namespace {
 
-// What the KV cache holds per sequence whatever its context: recurrent state, the images' keys and values.
 // The core's memory.remedies (core/analysis/remedies.hpp) as this command's flags say them: "a, b or c".
 std::string remedies_text(const json& codes) {
   static const std::pair<const char*, const char*> kWords[] = {
@@ -27,6 +26,7 @@ std::string remedies_text(const json& codes) {
   return out;
 }
 
+// What the KV cache holds per sequence whatever its context: recurrent state, the images' keys and values.
 std::string state_note(const json& mem) {
   const double image = mem.value("image_kv_bytes", 0.0), recurrent = mem["state_bytes"].get<double>() - image;
   std::string out;

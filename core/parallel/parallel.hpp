@@ -161,8 +161,8 @@ ParallelPlan default_plan_for(const ModelSpec& m, const Workload& w, const Syste
 // fewest stages that hold the model and one request of the load) repeated over the devices it leaves idle, as a
 // router spreads requests over vLLM or SGLang instances: dp = the whole replicas the system holds, each one's stages
 // then spread over its share of the devices (more stages leave each device more room for the cache). Unchanged
-// where nothing is idle, where the plan is not a default one (dp or pp given) or where tp does not divide a node.
-// `note` (parallel.default_serving) replaces the plan's note and keeps its first part (why the stages).
+// (and `note` with it) where nothing is idle, where the plan already has replicas or where tp does not divide a
+// node; otherwise `note` becomes parallel.default_serving, saying what ran and why.
 ParallelPlan serving_plan_filling(const ModelSpec& m, const System& sys, const ParallelPlan& p, Warning& note);
 // The default plan under a runtime that splits a model by layers (RuntimeSpec::device_split, llama.cpp's --split-mode
 // layer): tp 1, a pipeline stage per device (at most one per layer), one replica. `note` (parallel.default_layers)

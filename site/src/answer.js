@@ -106,8 +106,9 @@ export function answerOf(r, chosen) {
   // A serving engine's pool (vLLM's gpu_memory_utilization...): the budget binds where the device would hold more.
   const engine = r.execution && r.execution.runtime_name;
   const budget = m.runtime_usable_bytes;
-  if (budget != null && (r.warnings || []).some((w) => w.code === 'memory.runtime_budget')) {
-    // What else would do, from the core's list (memory.remedies, core/analysis/remedies.cpp).
+  // Past the engine's budget that the device would hold: the core's list (memory.remedies,
+  // core/analysis/remedies.cpp) starts with a larger fraction, then says what else would do.
+  if (m.remedies.includes('raise_memory_fraction')) {
     const rest = m.remedies.filter((c) => c !== 'raise_memory_fraction').map((c) => BUDGET_REMEDIES[c]).join(' or ');
     return { fits: false, notes, sentence: `${model} in ${fmt} on ${dev} needs ${gb(m.required_bytes)} GiB, more than the ${gb(budget)} GiB ${engine} keeps for weights, activations and cache (its memory fraction) though the device has them: raise the fraction (the Device panel's "Runtime's memory fraction") or ${rest}.` };
   }
