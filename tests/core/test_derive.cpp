@@ -142,6 +142,10 @@ TEST_CASE("each family's derivation reproduces a published peak", "[derive]") {
       {"nvidia-rtx-pro-6000-blackwell", "fp32", 0.01}, {"nvidia-rtx-pro-6000-blackwell", "fp4", 0.01},
       {"nvidia-dgx-spark", "fp32", 0.002},       {"nvidia-dgx-spark", "fp4", 0.01},
       {"amd-mi250x", "fp16", 0.001},             {"amd-mi250x", "fp32", 0.001},
+      {"amd-mi250-gcd", "fp16", 0.001},          {"amd-mi250-gcd", "fp32", 0.002},  // AMD's 362.1 and 45.3, halved
+      {"nvidia-gh200-96gb", "bf16", 0.001},      {"nvidia-gh200-96gb", "fp8", 0.001},  // datasheet 990 and 1,979 dense
+      {"nvidia-jetson-orin-nano-8gb", "int8", 0.025},  // 20 dense TOPS at 625 MHz (NVIDIA rounds 20.48)
+      {"intel-arc-pro-b60", "int8", 0.003},      // 197 TOPS at 2.4 GHz
       {"amd-mi300x", "fp16", 0.001},             {"amd-mi300x", "fp8", 0.001}, {"amd-mi300x", "tf32", 0.001},
       {"amd-mi300x", "fp32", 0.001},
       {"amd-mi355x", "fp8", 0.007},              {"amd-mi355x", "fp4", 0.007},  // AMD rounds to 5 and 10 PF
@@ -181,6 +185,9 @@ TEST_CASE("each family's derivation reproduces a published peak", "[derive]") {
   CHECK(derived_from("nvidia-ampere-ga10x", 72, 1.695, "int8") == Approx(250).epsilon(0.001));
   // Ada whitepaper, RTX 6000 Ada (142 SMs, 2505 MHz): 364.2 FP16 with FP32 accumulate (a professional part).
   CHECK(derived_from("nvidia-ada", 142, 2.505, "fp16") == Approx(364.2).epsilon(0.001));
+  // NVIDIA's Orin Nano Super blog: 10 FP16 TFLOPS before the update (8 SMs at 625 MHz), 17 after (1.02 GHz).
+  CHECK(derived_from("nvidia-ampere-orin", 8, 0.625, "fp16") == Approx(10).epsilon(0.025));
+  CHECK(derived_from("nvidia-ampere-orin", 8, 1.02, "fp16") == Approx(17).epsilon(0.02));
   // NVIDIA Grace CPU Superchip: 144 Neoverse V2 cores, 7.1 TFLOPS FP64 = half the FP32 rate at 3.1 GHz.
   CHECK(derived_from("arm-neoverse-v2", 144, 3.1, "fp32") == Approx(2 * 7.1).epsilon(0.01));
 }
