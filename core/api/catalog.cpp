@@ -145,6 +145,8 @@ json api_dtypes(const json& request) {
   for (const auto& d : all_dtypes()) row(d);
   // Common grouped formats (any intN-gG is accepted): AWQ/GPTQ weights, KIVI-style KV.
   for (const char* g : {"int4-g128", "int4-g64", "int4-g32", "int3-g128", "int2-g64", "int8-g64"}) row(*find_dtype(g));
+  // ExLlamaV2's EXL2 at common rates (any exl2-B from 2.0 to 8.0 is accepted).
+  for (const char* g : {"exl2-3.0", "exl2-4.0", "exl2-5.0", "exl2-6.0"}) row(*find_dtype(g));
   // llama.cpp file types: weights only, each tensor in the type llama-quantize gives it (the bits depend on the model;
   // these are the base type's).
   for (const auto& x : llama_mixes())

@@ -66,7 +66,7 @@ std::string unknown_dtype_message(const std::string& path, const std::string& na
   if (mixes)
     for (const auto& x : llama_mixes()) mix_list += (mix_list.empty() ? "" : ", ") + std::string(x.name);
   return path + " holds " + quote_text(name, 200) + "; expected one of " + list +
-         ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8; intN-gG-sym without the zero), or mlxN-gG (mlx-lm's N-bit integers with an fp16 scale and bias per G weights, N = 2 to 6 or 8)" +
+         ", or intN-gG (N-bit integers with an fp16 scale and zero per G weights, N = 2, 3, 4 or 8; intN-gG-sym without the zero), or mlxN-gG (mlx-lm's N-bit integers with an fp16 scale and bias per G weights, N = 2 to 6 or 8), or exl2-B (ExLlamaV2's EXL2 at a mean of B bits per weight, 2.0 to 8.0)" +
          (mixes ? ", or a llama.cpp file type (" + mix_list + ")" : "");
 }
 

@@ -138,6 +138,28 @@ std::optional<DType> affine_dtype(const std::string& n) {
   return d;
 }
 
+// "exl2-4.65": ExLlamaV2's EXL2, a mean of B bits per weight over a linear layer's weights, its scales and
+// permutation included (ExLlamaV2 mixes 2- to 8-bit tensors and groups to reach the target it is given; convert.py's
+// `-b`, 2 to 8). The kernels dequantize to fp16 for the math. B has at most two decimals; "exl2-4" is "exl2-4.0".
+std::optional<DType> exl2_dtype(const std::string& n) {
+  if (n.rfind("exl2-", 0) != 0) return std::nullopt;
+  const std::string v = n.substr(5);
+  const std::size_t dot = v.find('.');
+  const std::string whole = v.substr(0, dot), frac = dot == std::string::npos ? "" : v.substr(dot + 1);
+  const auto digits = [](const std::string& s) { return std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }); };
+  if (whole.empty() || whole.size() > 1 || !digits(whole) || !digits(frac) || frac.size() > 2 ||
+      (dot != std::string::npos && frac.empty()))
+    return std::nullopt;
+  const int hundredths = (whole[0] - '0') * 100 + (frac.size() > 0 ? (frac[0] - '0') * 10 : 0) + (frac.size() > 1 ? frac[1] - '0' : 0);
+  if (hundredths < 200 || hundredths > 800) return std::nullopt;
+  // The canonical name: one or two decimals, no trailing zero past the first.
+  std::string name = "exl2-" + std::to_string(hundredths / 100) + "." + std::to_string(hundredths / 10 % 10);
+  if (hundredths % 10 != 0) name += std::to_string(hundredths % 10);
+  DType d{name, hundredths / 100.0, ComputeType::FP16, true,
+          "ExLlamaV2 EXL2: " + name.substr(5) + " bits per weight on average, scales included, dequantized to fp16 for the math"};
+  return d;
+}
+
 }  // namespace
 
 std::optional<DType> find_dtype(const std::string& raw) {
@@ -151,6 +173,7 @@ std::optional<DType> find_dtype(const std::string& raw) {
   for (const auto& d : all_dtypes())
     if (d.name == n) return d;
   if (auto g = grouped_dtype(n)) return g;
+  if (auto e = exl2_dtype(n)) return e;
   return affine_dtype(n);
 }
 

@@ -21,6 +21,9 @@ void apply_weight_format(Precision& p, const ModelSpec& m, const std::string& na
   if (!every_class && !gguf && !mlx && p.weights.bits_per_element < 16)
     for (WeightClass c : {WeightClass::Embedding, WeightClass::LmHead, WeightClass::Router, WeightClass::Vision})
       p.by_class[static_cast<int>(c)] = *find_dtype("bf16");
+  // ExLlamaV2's EXL2 quantizes the output head too, at 6 bits per weight unless told otherwise (convert.py's
+  // `-hb`/`--head_bits`, default 6); the embedding stays in fp16.
+  if (!every_class && p.weights.name.rfind("exl2-", 0) == 0) p.by_class[static_cast<int>(WeightClass::LmHead)] = *find_dtype("exl2-6.0");
 }
 
 }  // namespace infercast

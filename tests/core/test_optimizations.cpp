@@ -172,6 +172,24 @@ TEST_CASE("a weight format names the linear layers' format, as its checkpoints s
   CHECK(classes(analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "q4_0"}})"))["embedding"]["dtype"] == "q4_0");
   CHECK(classes(analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "mlx4-g64"}})"))["lm_head"]["dtype"] == "mlx4-g64");
   CHECK(classes(analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "int4-g128", "lm_head": "int4-g128"}})"))["lm_head"]["dtype"] == "int4-g128");
+  // ExLlamaV2's EXL2: the head at 6 bits per weight (convert.py's --head_bits default), the embedding in 16 bits.
+  // Llama-3.1-8B at 4.0: 6,979,321,856 linear weights of the layers at 4.0 bits, the 525,336,576-weight head at 6,
+  // the embedding and the 65 norms' 266,240 weights at 16: 3,489,660,928 + 394,002,432 + 1,051,205,632 bytes.
+  const json exl2 = analyze_json(R"({"model": "llama-3.1-8b", "precision": {"weights": "exl2-4"}})");
+  CHECK(classes(exl2)["attention"]["dtype"] == "exl2-4.0");
+  CHECK(classes(exl2)["lm_head"]["dtype"] == "exl2-6.0");
+  CHECK(classes(exl2)["embedding"]["dtype"] == "bf16");
+  CHECK(exl2["memory"]["weights_bytes"].get<double>() == 3489660928.0 + 394002432.0 + 1051205632.0);
+  CHECK(find_dtype("exl2-4.65")->bits_per_element == 4.65);
+  CHECK(find_dtype("EXL2-2.5")->name == "exl2-2.5");
+  CHECK(find_dtype("exl2-8.00")->name == "exl2-8.0");
+  CHECK(find_dtype("exl2-3.10")->name == "exl2-3.1");
+  CHECK(find_dtype("exl2-5.0")->native == ComputeType::FP16);
+  CHECK(find_dtype("exl2-5.0")->weight_only);
+  for (const char* bad : {"exl2-", "exl2-1.99", "exl2-8.01", "exl2-4.", "exl2-.5", "exl2-4.655", "exl2-04.0", "exl2-4,0", "exl2-4.0x", "exl2-10"}) {
+    INFO(bad);
+    CHECK_FALSE(find_dtype(bad));
+  }
   // LIFE's scenarios quantize every weight, as its tables assume.
   CHECK(classes(analyze_json(R"({"model": "llama-2-7b", "scenario": "life/bf16-int4"})"))["lm_head"]["dtype"] == "int4-g128");
 }
