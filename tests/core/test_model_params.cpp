@@ -148,6 +148,13 @@ TEST_CASE("every model preset loads and has exact parameter counts", "[params]")
       {"qwen2-0.5b", 494032768LL, 494032768LL},
       {"qwen2-1.5b", 1543714304LL, 1543714304LL},
       {"tinyllama-1.1b-chat", 1100048384LL, 1100048384LL},
+      // LLaMA v1 (paper's Table 2: 6.7B, 13.0B, 32.5B), CodeLlama-34B and OpenLLaMA-3B, each counted by hand too:
+      // CodeLlama-34B = 48 x (2 x 8192^2 + 2 x 8192 x 1024 + 3 x 8192 x 22016 + 2 x 8192) + 2 x 32000 x 8192 + 8192.
+      {"llama-7b", 6738415616LL, 6738415616LL},
+      {"llama-13b", 13015864320LL, 13015864320LL},
+      {"llama-30b", 32528943616LL, 32528943616LL},
+      {"codellama-34b", 33743970304LL, 33743970304LL},
+      {"open-llama-3b", 3426473600LL, 3426473600LL},
       {"gemma-2b-it", 2506172416LL, 2506172416LL},
       {"qwen3-4b-instruct-2507", 4022468096LL, 4022468096LL},
   };
