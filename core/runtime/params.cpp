@@ -15,14 +15,16 @@ const NameTable<RtParam>& rt_param_names() {
                                      {RtParam::KernelGap, "kernel_gap_us", "device time between kernels launched one by one"},
                                      {RtParam::GraphGap, "graph_kernel_gap_us", "device time between kernels of a replayed graph"},
                                      {RtParam::Launch, "kernel_launch_us", "host time to launch one kernel"},
-                                     {RtParam::StepOverhead, "step_overhead_us", "host time per forward step"}});
+                                     {RtParam::StepOverhead, "step_overhead_us", "host time per forward step"},
+                                     {RtParam::CollectiveWait, "collective_wait_us",
+                                      "what each collective of a step waits for its group's slowest device"}});
   return t;
 }
 
 const std::vector<RtParam>& all_rt_params() {
   static const std::vector<RtParam> v = {RtParam::Gemm,    RtParam::GemmLow, RtParam::Attention, RtParam::KvMemory, RtParam::MemHBM,    RtParam::MemGDDR,
                                          RtParam::MemLPDDR, RtParam::MemDDR,   RtParam::MemSRAM,   RtParam::KernelGap,
-                                         RtParam::GraphGap, RtParam::Launch,   RtParam::StepOverhead};
+                                         RtParam::GraphGap, RtParam::Launch,   RtParam::StepOverhead, RtParam::CollectiveWait};
   return v;
 }
 
@@ -51,6 +53,7 @@ std::optional<double> get_param(const RuntimeSpec& rt, RtParam p) {
     case RtParam::GraphGap: return us(rt.graph_kernel_gap_s);
     case RtParam::Launch: return us(rt.kernel_launch_s);
     case RtParam::StepOverhead: return rt.step_overhead_s * 1e6;
+    case RtParam::CollectiveWait: return rt.collective_wait_s * 1e6;
     default: return std::nullopt;
   }
 }
@@ -69,6 +72,7 @@ void set_param(RuntimeSpec& rt, RtParam p, double v) {
     case RtParam::GraphGap: rt.graph_kernel_gap_s = v * 1e-6; break;
     case RtParam::Launch: rt.kernel_launch_s = v * 1e-6; break;
     case RtParam::StepOverhead: rt.step_overhead_s = v * 1e-6; break;
+    case RtParam::CollectiveWait: rt.collective_wait_s = v * 1e-6; break;
     default: break;
   }
 }
@@ -79,6 +83,7 @@ void param_range(RtParam p, double& lo, double& hi) {
     case RtParam::GraphGap: lo = 0.05, hi = 200; break;
     case RtParam::Launch: lo = 0.1, hi = 500; break;
     case RtParam::StepOverhead: lo = 1, hi = 50000; break;
+    case RtParam::CollectiveWait: lo = 0.5, hi = 200; break;
     default: lo = 0.02, hi = 1; break;
   }
 }

@@ -12,7 +12,7 @@
 
 namespace infercast {
 
-enum class RtParam { Gemm, GemmLow, Attention, KvMemory, MemHBM, MemGDDR, MemLPDDR, MemDDR, MemSRAM, KernelGap, GraphGap, Launch, StepOverhead };
+enum class RtParam { Gemm, GemmLow, Attention, KvMemory, MemHBM, MemGDDR, MemLPDDR, MemDDR, MemSRAM, KernelGap, GraphGap, Launch, StepOverhead, CollectiveWait };
 const NameTable<RtParam>& rt_param_names();
 const std::vector<RtParam>& all_rt_params();
 

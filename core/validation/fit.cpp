@@ -59,6 +59,13 @@ RuntimeSpec fit_runtime(const RuntimeSpec& base, const std::vector<const Case*>&
       for (const Case* c : cases) seen = seen || memory_param(*c->hw) == params[i];
       if (!seen) continue;
     }
+    // The collectives' wait only where some case has devices waiting on each other.
+    if (params[i] == RtParam::CollectiveWait) {
+      bool seen = *base.prior[i] > 0;  // a runtime whose file says its devices never wait (the reference) keeps 0
+      bool waits = false;
+      for (const Case* c : cases) waits = waits || waits_on_collectives(*c);
+      if (!seen || !waits) continue;
+    }
     free.emplace_back(params[i], *base.prior[i]);
   }
   const auto objective = [&]() {

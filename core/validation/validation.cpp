@@ -119,7 +119,11 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
       for (const Case* c : static_only(all))
         if (rep.rows[c->row].source_group != left_out) list.push_back(c);
       RuntimeSpec base = *rt;
+      // The pooled wait is each runtime's starting point and prior; a runtime measured with waiting collectives
+      // fits its own (fit.cpp), the others keep the pooled one.
       base.collective_wait_s = wait_us * 1e-6;
+      base.prior.resize(all_rt_params().size());
+      base.prior[static_cast<std::size_t>(RtParam::CollectiveWait)] = wait_us;
       if (list.empty()) {
         if (left_out.empty()) continue;
         out.emplace(rt, fit_runtime(base, list, rep.rows));  // the priors
@@ -141,23 +145,38 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
       }
     double x = collective_wait_fit().wait_us;
     if (!any) return x;
-    // The wait and the runtimes' parameters trade against each other (a longer wait, a faster memory): alternate
-    // (fit the runtimes at a wait, then the wait under those fits) towards the point where each is the best fit given
-    // the other, from the shipped wait, each pair of steps extrapolated (Aitken) as they converge geometrically;
-    // until a step moves less than 0.05 us, at most kWaitFits steps, ending on a wait the runtimes were fitted for.
-    int fits = 0;
-    const auto next = [&](double at) {
-      ++fits;
-      return fit_collective_wait(list, rep.rows, fit_all(left_out, at, true, nullptr));
+    // Each runtime measured with waiting collectives fits its own wait beside its other parameters (a host loop's
+    // skew across ranks is the runtime's: TensorRT-LLM's C++ executor, vLLM's Python workers); the pooled wait,
+    // which the runtimes without such measurements keep, is the median of theirs, so that one runtime's class (a
+    // ROCm build of 2024 on MI300X) does not set every other's. The median is each fit's prior too: iterate until
+    // it moves less than the tolerance, at most kWaitFits fits.
+    // g(x): the median of the runtimes' own waits, each fitted from the prior x.
+    const auto g = [&](double at) {
+      const auto fitted = fit_all(left_out, at, true, nullptr);
+      std::vector<double> waits;
+      for (const auto& [rt, spec] : fitted) {
+        bool measured = false;
+        for (const Case* c : list) measured = measured || (c->rt == rt && waits_on_collectives(*c));
+        if (measured) waits.push_back(spec.collective_wait_s * 1e6);
+      }
+      if (waits.empty()) return at;
+      std::sort(waits.begin(), waits.end());
+      const std::size_t n = waits.size();
+      return n % 2 ? waits[n / 2] : (waits[n / 2 - 1] + waits[n / 2]) / 2;
     };
+    // Towards the fixed point g(x) = x from the shipped wait, each pair of steps extrapolated (Aitken) as they
+    // converge geometrically; until a step moves less than the tolerance, at most kWaitFits evaluations.
+    int fits = 0;
     double last = x;
     while (fits < kWaitFits) {
-      const double x1 = last = next(x);
+      const double x1 = last = g(x);
+      ++fits;
       if (std::fabs(x1 - x) < kWaitTolUs || fits >= kWaitFits) break;
-      const double x2 = last = next(x1);
+      const double x2 = last = g(x1);
+      ++fits;
       if (std::fabs(x2 - x1) < kWaitTolUs) break;
-      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;  // |d1| is at least the tolerance here
-      x = r > 0 && r < 1 ? std::clamp(x2 + d2 * r / (1 - r), 0.0, 200.0) : x2;
+      const double d1 = x1 - x, d2 = x2 - x1, r = d2 / d1;
+      x = r > 0 && r < 1 ? std::clamp(x2 + d2 * r / (1 - r), 0.5, 200.0) : x2;
     }
     return last;
   };

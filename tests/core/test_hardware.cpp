@@ -67,11 +67,12 @@ TEST_CASE("validation against public measurements: in sample and leaving each so
   CHECK(rep.groups[2].name == "e2e");
   CHECK(rep.groups[3].name == "serving-ttft");
   CHECK(rep.groups[4].name == "serving-tpot");
-  // Stop 60's devices (presets/validation/names.json): S25's GH200 rows and S44's original-mode Orin Nano rows are
+  // Stop 60's devices (presets/validation/names.json): S25's GH200 and MI250 rows and S44's original-mode Orin Nano rows are
   // forecast; S64's Arc Pro B60 rows ran vLLM's XPU backend, which no preset models, and say so.
-  int gh200 = 0, orin = 0, b60 = 0;
+  int gh200 = 0, orin = 0, b60 = 0, mi250 = 0;
   for (const auto& r : rep.rows) {
     if (r.hardware_id == "nvidia-gh200-96gb") gh200 += r.covered;
+    if (r.hardware_id == "amd-mi250-gcd") mi250 += r.covered;
     if (r.hardware_id == "nvidia-jetson-orin-nano-8gb") orin += r.covered;
     if (r.source_id == "S64") {
       ++b60;
@@ -80,6 +81,7 @@ TEST_CASE("validation against public measurements: in sample and leaving each so
     }
   }
   CHECK(gh200 == 9);
+  CHECK(mi250 == 19);  // 13 on one GCD, 6 on four (system 4x-mi250-oam)
   CHECK(orin == 6);
   CHECK(b60 == 18);
   // Every covered row is forecast with its source group left out of every fit too.
