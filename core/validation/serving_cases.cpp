@@ -179,7 +179,8 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   else if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
   else if (!hw) v.reason = "no hardware preset for " + v.hardware;
   else if (!rt) v.reason = "no runtime preset " + (v.runtime.empty() ? std::string("given") : "\"" + v.runtime + "\"");
-  else if (!sizes || tp * pp != static_cast<int>(devices))
+  // One device needs no plan: its parallelism text ("single socket") says nothing to map.
+  else if (sizes ? tp * pp != static_cast<int>(devices) : devices > 1)
     v.reason = "runs on " + csv_cell(r, "num_devices") + " devices as \"" + csv_cell(r, "parallelism") + "\"; only TPn or TPn PPm is mapped";
   else if (devices > 1 && system_id(v.hardware_id).empty())
     v.reason = "no system preset holding " + csv_cell(r, "num_devices") + " x " + v.hardware;

@@ -127,3 +127,21 @@ TEST_CASE("a serving row runs the attention its notes name", "[serving][validati
   CHECK(off > 1.03 * preset);  // ms to the first token: 16,384-token prompts' scores through memory
   CHECK(off_word == off);
 }
+
+TEST_CASE("a one-device row's parallelism text needs no plan, several devices need TPn or TPn PPm", "[validation]") {
+  // Intel's S66 writes "single socket" for its one-socket runs: one device runs the model whatever the text says.
+  const auto static_row = [](const std::string& id, const std::string& devices, const std::string& parallelism) {
+    return id + ",S99,Llama-3.1-8B,,BF16,BF16 KV cache,NVIDIA H100 (form factor not stated),NVIDIA," + devices + "," +
+           parallelism + ",,,,,vLLM,1,128,64,,TPOT,ms,10,,low,,vllm\n";
+  };
+  const std::string csv = std::string(kHeader) + static_row("1", "1", "single socket") + static_row("2", "1", "TP1") +
+                          static_row("3", "2", "two instances") + static_row("4", "1", "TP2");
+  ValidationOptions opt;
+  opt.cross_validate = false;
+  const ValidationReport rep = validate(parse_csv(csv), opt);
+  CHECK(forecast(rep, "1") == Approx(forecast(rep, "2")));
+  for (const auto& r : rep.rows) {
+    if (r.row_id == "3") CHECK(r.reason == "runs on 2 devices as \"two instances\"; only TPn or TPn PPm over all of them is mapped");
+    if (r.row_id == "4") CHECK(r.reason == "runs on 1 devices as \"TP2\"; only TPn or TPn PPm over all of them is mapped");
+  }
+}
