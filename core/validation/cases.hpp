@@ -77,11 +77,4 @@ double case_value(const Case& c, const RuntimeSpec& rt);
 RuntimeSpec fit_runtime(const RuntimeSpec& base, const std::vector<const Case*>& cases, const std::vector<ValidationRow>& rows,
                         std::vector<std::pair<RtParam, double>>* values = nullptr);
 
-// The collectives' wait (microseconds, runtime.hpp collective_wait_s) that fits the static cases whose steps wait on
-// collectives, each re-timed under its runtime's fit in `fitted` (the shipped runtime where none): least squares on
-// log(forecast / measured), each source group weighted equally, a golden-section search from 0 to 200 us. 0 when no
-// case waits.
-double fit_collective_wait(const std::vector<const Case*>& cases, const std::vector<ValidationRow>& rows,
-                           const std::map<const RuntimeSpec*, RuntimeSpec>& fitted);
-
 }  // namespace infercast

@@ -100,31 +100,4 @@ RuntimeSpec fit_runtime(const RuntimeSpec& base, const std::vector<const Case*>&
   return rt;
 }
 
-double fit_collective_wait(const std::vector<const Case*>& cases, const std::vector<ValidationRow>& rows,
-                           const std::map<const RuntimeSpec*, RuntimeSpec>& fitted) {
-  std::vector<const Case*> waiting;
-  std::vector<RuntimeSpec> rts;  // each waiting case's runtime, its wait set per evaluation
-  std::map<std::string, double> per_group;
-  for (const Case* c : cases) {
-    if (!waits_on_collectives(*c)) continue;
-    waiting.push_back(c);
-    const auto it = fitted.find(c->rt);
-    rts.push_back(it != fitted.end() ? it->second : *c->rt);
-    per_group[rows[c->row].source_group] += 1;
-  }
-  if (waiting.empty()) return 0;
-  const auto objective = [&](double wait_us) {
-    double sum = 0;
-    for (std::size_t k = 0; k < waiting.size(); ++k) {
-      rts[k].collective_wait_s = wait_us * 1e-6;
-      const double f = case_value(*waiting[k], rts[k]);
-      const double e = std::isfinite(f) && f > 0 ? std::log(f / waiting[k]->measured) : 10;
-      sum += e * e / per_group[rows[waiting[k]->row].source_group];
-    }
-    return sum;
-  };
-  // The wait is 0 or more and enters the times linearly: a golden-section search on a linear scale.
-  return golden_min(0, 200, 2 * kGoldenSteps, objective).best_x;
-}
-
 }  // namespace infercast

@@ -84,8 +84,9 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     }
   // The fits' work, before any fit runs: each fit times every static case of its runtime (its step blocks) once per
   // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits"). The wait's fit (on all
-  // rows, and again without each group that measured waiting collectives) alternates at most kWaitFits times between
-  // fitting the runtimes measured with waiting collectives and fitting the wait over the waiting cases.
+  // rows, and again without each group that measured waiting collectives) refits the runtimes measured with waiting
+  // collectives at most kWaitFits times, each fitting its own wait among its parameters; the term for the waiting
+  // cases, once the single wait's own search, stays as that parameter's share.
   double fit_work = 0, waiting_blocks = 0;
   for (const auto& c : cases)
     if (waits_on_collectives(c)) waiting_blocks += case_blocks(c);
@@ -136,15 +137,12 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
   // The collectives' wait over the cases without `left_out`, fitted with the runtimes measured with waiting
   // collectives. Where no case waits, nothing measures it and the shipped wait stands.
   const auto fit_wait = [&](const std::string& left_out) {
-    std::vector<const Case*> list;
-    bool any = false;
+    // The runtimes whose cases without `left_out` wait on collectives: those fit a wait of their own.
+    std::set<const RuntimeSpec*> measured;
     for (const auto& c : cases)
-      if (rep.rows[c.row].source_group != left_out) {
-        list.push_back(&c);
-        any = any || waits_on_collectives(c);
-      }
+      if (rep.rows[c.row].source_group != left_out && waits_on_collectives(c)) measured.insert(c.rt);
     double x = collective_wait_fit().wait_us;
-    if (!any) return x;
+    if (measured.empty()) return x;
     // Each runtime measured with waiting collectives fits its own wait beside its other parameters (a host loop's
     // skew across ranks is the runtime's: TensorRT-LLM's C++ executor, vLLM's Python workers); the pooled wait,
     // which the runtimes without such measurements keep, is the median of theirs, so that one runtime's class (a
@@ -154,11 +152,8 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     const auto g = [&](double at) {
       const auto fitted = fit_all(left_out, at, true, nullptr);
       std::vector<double> waits;
-      for (const auto& [rt, spec] : fitted) {
-        bool measured = false;
-        for (const Case* c : list) measured = measured || (c->rt == rt && waits_on_collectives(*c));
-        if (measured) waits.push_back(spec.collective_wait_s * 1e6);
-      }
+      for (const auto& [rt, spec] : fitted)
+        if (measured.count(rt)) waits.push_back(spec.collective_wait_s * 1e6);
       if (waits.empty()) return at;
       std::sort(waits.begin(), waits.end());
       const std::size_t n = waits.size();
