@@ -139,6 +139,24 @@ bool parallel_sizes(const std::string& p, int& tp, int& pp) {
   return i >= p.size() || p[i] == '(';
 }
 
+std::string unmapped_reason(const CsvRecord& r, ValidationRow& v, const HardwareSpec* hw, const RuntimeSpec* rt,
+                            double devices, int& tp, int& pp) {
+  const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
+  if (v.model_id.empty()) return "no model preset for " + v.model;
+  if (!hw) return "no hardware preset for " + v.hardware;
+  if (!rt) return "no runtime preset " + (v.runtime.empty() ? std::string("given") : "\"" + v.runtime + "\"");
+  // One device needs no plan: its parallelism text ("single socket") says nothing to map.
+  if (sizes ? tp * pp != static_cast<int>(devices) : devices > 1)
+    return "runs on " + csv_cell(r, "num_devices") + " devices as \"" + csv_cell(r, "parallelism") +
+           "\"; only TPn or TPn PPm over all of them is mapped";
+  if (devices > 1 && system_id(v.hardware_id).empty())
+    return "no system preset holding " + csv_cell(r, "num_devices") + " x " + v.hardware;
+  if (!formats(csv_cell(r, "weights_format"), csv_cell(r, "act_kv_format"), v.weights, v.activations, v.kv))
+    return "weight format " + csv_cell(r, "weights_format") + " not mapped";
+  if (v.measured <= 0) return "no measured value";
+  return "";
+}
+
 namespace {
 
 struct MetricName {
@@ -233,7 +251,6 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     v.hardware_id = hardware_id(v.hardware);
     const double devices = std::max(1.0, csv_number(r, "num_devices", index, 4096));
     int tp = 1, pp = 1;
-    const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
     const HardwareSpec* hw = v.hardware_id.empty() ? nullptr : find_hardware_preset(v.hardware_id);
     // The row's runtime, else the device's usual one (a user's own CSV without the column).
     if (v.runtime.empty() && hw) v.runtime = default_runtime_id(*hw);
@@ -243,18 +260,8 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
       rows.push_back(v);
       continue;
     }
-    if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
-    else if (!hw) v.reason = "no hardware preset for " + v.hardware;
-    else if (!rt) v.reason = "no runtime preset " + (v.runtime.empty() ? std::string("given") : "\"" + v.runtime + "\"");
-    // One device needs no plan: its parallelism text ("single socket") says nothing to map.
-    else if (sizes ? tp * pp != static_cast<int>(devices) : devices > 1)
-      v.reason = "runs on " + csv_cell(r, "num_devices") + " devices as \"" + csv_cell(r, "parallelism") + "\"; only TPn or TPn PPm over all of them is mapped";
-    else if (devices > 1 && system_id(v.hardware_id).empty())
-      v.reason = "no system preset holding " + csv_cell(r, "num_devices") + " x " + v.hardware;
-    else if (!formats(csv_cell(r, "weights_format"), csv_cell(r, "act_kv_format"), v.weights, v.activations, v.kv))
-      v.reason = "weight format " + csv_cell(r, "weights_format") + " not mapped";
-    else if (v.measured <= 0) v.reason = "no measured value";
-    else if ((metric->kind == MetricKind::PromptThroughput || metric->kind == MetricKind::OutputThroughput ||
+    v.reason = unmapped_reason(r, v, hw, rt, devices, tp, pp);
+    if (v.reason.empty() && (metric->kind == MetricKind::PromptThroughput || metric->kind == MetricKind::OutputThroughput ||
               metric->kind == MetricKind::E2e) && (v.prompt <= 0 || (metric->kind != MetricKind::PromptThroughput && v.gen <= 0)))
       v.reason = "the source states no prompt or generated length";
     if (!v.reason.empty()) {

@@ -56,6 +56,11 @@ std::string hardware_id(const std::string& name);
 bool formats(const std::string& weights, const std::string& act_kv, std::string& w, std::string& a, std::string& kv);
 std::string system_id(const std::string& hardware);
 bool parallel_sizes(const std::string& p, int& tp, int& pp);
+// Why a row cannot be mapped, by the checks the static and the serving rows share (model, device and runtime
+// presets, its parallelism over its devices, their system, its formats, a measured value), in that order; empty when
+// they all pass (`v`'s formats are then set). `devices` is the row's device count, `tp` and `pp` its parallelism's.
+std::string unmapped_reason(const CsvRecord& r, ValidationRow& v, const HardwareSpec* hw, const RuntimeSpec* rt,
+                            double devices, int& tp, int& pp);
 // The attention kernels a row ran: its notes' llama.cpp flag (-fa 0/1/off/on), else the runtime's default.
 AttnImpl row_attention(const std::string& notes, const RuntimeSpec& rt);
 

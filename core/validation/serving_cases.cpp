@@ -122,7 +122,6 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   const RuntimeSpec* rt = find_runtime_preset(v.runtime);
   const double devices = std::max(1.0, csv_number(r, "num_devices", index, 4096));
   int tp = 1, pp = 1;
-  const bool sizes = parallel_sizes(csv_cell(r, "parallelism"), tp, pp);
   ServingLoad load;
   const NotePatterns& P = note_patterns();
   double rate = 0, conc = 0, prompts = 0;
@@ -175,19 +174,9 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   load.request_rate = has_rate ? rate : 0;
   load.requests = prompts > 0 ? prompts : 0;
 
-  if (!metric) v.reason = "serving metric " + v.metric + " not mapped";
-  else if (v.model_id.empty()) v.reason = "no model preset for " + v.model;
-  else if (!hw) v.reason = "no hardware preset for " + v.hardware;
-  else if (!rt) v.reason = "no runtime preset " + (v.runtime.empty() ? std::string("given") : "\"" + v.runtime + "\"");
-  // One device needs no plan: its parallelism text ("single socket") says nothing to map.
-  else if (sizes ? tp * pp != static_cast<int>(devices) : devices > 1)
-    v.reason = "runs on " + csv_cell(r, "num_devices") + " devices as \"" + csv_cell(r, "parallelism") + "\"; only TPn or TPn PPm is mapped";
-  else if (devices > 1 && system_id(v.hardware_id).empty())
-    v.reason = "no system preset holding " + csv_cell(r, "num_devices") + " x " + v.hardware;
-  else if (!formats(csv_cell(r, "weights_format"), csv_cell(r, "act_kv_format"), v.weights, v.activations, v.kv))
-    v.reason = "weight format " + csv_cell(r, "weights_format") + " not mapped";
-  else if (v.measured <= 0) v.reason = "no measured value";
-  else if (load.concurrency <= 0 && load.request_rate <= 0) v.reason = "the notes state no concurrency or request rate";
+  v.reason = metric ? unmapped_reason(r, v, hw, rt, devices, tp, pp) : "serving metric " + v.metric + " not mapped";
+  if (!v.reason.empty()) return;
+  if (load.concurrency <= 0 && load.request_rate <= 0) v.reason = "the notes state no concurrency or request rate";
   else if (isl <= 0 || osl <= 0) v.reason = "the source states no prompt and output lengths (nor their totals)";
   // The load within serving's own ranges and work limit (docs/schema.md, "Limits").
   else if (conc > 1e6 || prompts > 1e6 || rate > 1e6 || isl > 1e7 || osl > 1e7)

@@ -134,14 +134,31 @@ TEST_CASE("a one-device row's parallelism text needs no plan, several devices ne
     return id + ",S99,Llama-3.1-8B,,BF16,BF16 KV cache,NVIDIA H100 (form factor not stated),NVIDIA," + devices + "," +
            parallelism + ",,,,,vLLM,1,128,64,,TPOT,ms,10,,low,,vllm\n";
   };
+  // The same rule for serving rows (one function, cases.cpp unmapped_reason).
+  const auto serving_row = [](const std::string& id, const std::string& devices, const std::string& parallelism) {
+    return id + ",S99,Llama-3.1-8B,,BF16,BF16 KV cache,NVIDIA H100 (form factor not stated),NVIDIA," + devices + "," +
+           parallelism + ",,,,,vLLM,8,1024,128,,serving_tpot,ms,10,,low,concurrency=8; num_prompts=64,vllm\n";
+  };
   const std::string csv = std::string(kHeader) + static_row("1", "1", "single socket") + static_row("2", "1", "TP1") +
-                          static_row("3", "2", "two instances") + static_row("4", "1", "TP2");
+                          static_row("3", "2", "two instances") + static_row("4", "1", "TP2") +
+                          serving_row("5", "1", "single socket") + serving_row("6", "1", "TP1") +
+                          serving_row("7", "2", "two instances") + serving_row("8", "1", "TP2");
   ValidationOptions opt;
   opt.cross_validate = false;
   const ValidationReport rep = validate(parse_csv(csv), opt);
   CHECK(forecast(rep, "1") == Approx(forecast(rep, "2")));
+  CHECK(forecast(rep, "5") == Approx(forecast(rep, "6")));
+  CHECK(forecast(rep, "5") > 0);
+  int checked = 0;
   for (const auto& r : rep.rows) {
-    if (r.row_id == "3") CHECK(r.reason == "runs on 2 devices as \"two instances\"; only TPn or TPn PPm over all of them is mapped");
-    if (r.row_id == "4") CHECK(r.reason == "runs on 1 devices as \"TP2\"; only TPn or TPn PPm over all of them is mapped");
+    if (r.row_id == "3" || r.row_id == "7") {
+      CHECK(r.reason == "runs on 2 devices as \"two instances\"; only TPn or TPn PPm over all of them is mapped");
+      ++checked;
+    }
+    if (r.row_id == "4" || r.row_id == "8") {
+      CHECK(r.reason == "runs on 1 devices as \"TP2\"; only TPn or TPn PPm over all of them is mapped");
+      ++checked;
+    }
   }
+  CHECK(checked == 4);
 }
