@@ -83,15 +83,11 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
       waiting_runtimes.insert(c.rt);
     }
   // The fits' work, before any fit runs: each fit times every static case of its runtime (its step blocks) once per
-  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits"). The wait's fit (on all
-  // rows, and again without each group that measured waiting collectives) refits the runtimes measured with waiting
-  // collectives at most kWaitFits times, each fitting its own wait among its parameters; the term for the waiting
-  // cases, once the single wait's own search, stays as that parameter's share.
-  double fit_work = 0, waiting_blocks = 0;
-  for (const auto& c : cases)
-    if (waits_on_collectives(c)) waiting_blocks += case_blocks(c);
+  // evaluation, and leaving each source out fits again per source (docs/schema.md, "Limits"). The pooled wait's
+  // fixed point (on all rows, and again without each group that measured waiting collectives) refits the runtimes
+  // measured with waiting collectives at most kWaitFits times, each fitting its own wait among its parameters.
+  double fit_work = 0;
   const double wait_fits = 1 + (opt.cross_validate ? static_cast<double>(waiting_groups.size()) : 0);
-  if (!waiting_groups.empty()) fit_work += wait_fits * kWaitFits * waiting_blocks;
   for (const auto& [rt, all] : by_runtime) {
     double blocks = 0;
     std::set<std::string> groups;
@@ -102,6 +98,7 @@ ValidationReport validate(const std::vector<CsvRecord>& records, const Validatio
     const double refits = waiting_runtimes.count(rt) ? wait_fits * kWaitFits : 0;
     fit_work += blocks * (1 + refits + (opt.cross_validate ? static_cast<double>(groups.size()) : 0));
   }
+  rep.fit_blocks = fit_work;
   if (fit_work > limit::kFitBlocks)
     throw InputError("csv.too_much_work", "/csv",
                      "CSV: fitting the runtimes would time " + std::to_string(static_cast<long long>(fit_work)) +

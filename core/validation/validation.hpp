@@ -63,6 +63,7 @@ struct ValidationReport {
   bool collective_wait_fitted = false;       // false: no static row waits, the shipped wait stands
   int collective_wait_rows = 0;              // the static rows whose steps wait on collectives
   std::vector<std::string> collective_wait_sources;  // their source groups
+  double fit_blocks = 0;  // the fits' work as the limit counts it (docs/schema.md, "Limits": fit_blocks)
 };
 
 

@@ -10,6 +10,7 @@
 #include "calibrate/calibrate.hpp"
 #include "helpers.hpp"
 #include "validation_report.hpp"
+#include "util/limits.hpp"
 #include "validation/validation.hpp"
 
 using namespace test;
@@ -59,6 +60,10 @@ TEST_CASE("validation against public measurements: in sample and leaving each so
   int covered = 0;
   for (const auto& r : rep.rows) covered += r.covered;
   CHECK(rep.rows.size() == 1620);  // shared/validation's 177 rows and 1443 from 24 more sources
+  // The fits' work stays well inside validate's own limit (docs/schema.md, "Limits": fit_blocks), so the embedded set
+  // never refuses itself as rows are added: 42,482 step blocks at stop 61, with a quarter of the limit left.
+  CHECK(rep.fit_blocks > 0);
+  CHECK(rep.fit_blocks <= 0.75 * limit::kFitBlocks);
   CHECK(covered >= 600);           // the rest are serving runs (continuous batching) or lack a preset, each with its reason
   REQUIRE(rep.groups.size() == 8);
   REQUIRE(rep.loso_groups.size() == 8);
