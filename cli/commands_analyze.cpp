@@ -150,11 +150,15 @@ void print_analysis_table(const json& r) {
     if (pk["memory_only"].get<bool>()) {
       std::cout << "Peak: none (times count memory and dispatch only: a lower bound, not a forecast)\n";
     } else {
+      // A CPU's vector units (the runtime keeps the type off its matrix engine): their rate, derived.
+      const bool vector = pk.contains("units") && pk["units"] == "vector";
       std::cout << "Peak: " << pk["dtype"].get<std::string>() << " " << num3(pk["TFLOPS"].get<double>()) << " TFLOPS dense"
-                << (pk["estimated"].get<bool>() ? " (estimated)" : " (published)") << "\n";
+                << (vector ? " on the vector units (estimated)" : pk["estimated"].get<bool>() ? " (estimated)" : " (published)") << "\n";
       if (pk["estimated"].get<bool>()) {
-        // The arithmetic for the type used: its segment of the derivation ("bf16: 48 SMs x 512 FLOP/clock x ...").
-        const std::string d = pk["derivation"].get<std::string>(), key = pk["dtype"].get<std::string>() + ": ";
+        // The arithmetic for the type used: its segment of the derivation ("bf16: 48 SMs x 512 FLOP/clock x ...",
+        // "vector bf16: ...").
+        const std::string d = pk["derivation"].get<std::string>(),
+                          key = (vector ? "vector " : "") + pk["dtype"].get<std::string>() + ": ";
         const auto at = d.find(key);
         if (at != std::string::npos) std::cout << "  derived: " << d.substr(at + key.size(), d.find("; ", at) - at - key.size()) << "\n";
       }

@@ -34,6 +34,11 @@ struct TierCost {
   double weights = 0, kv = 0, act = 0;
 };
 
+// Whether an operator computing in `t`, whose peak on the device is `matrix_type`'s, runs on a CPU's vector units
+// instead: the runtime keeps `matrix_type` off the matrix engine and the device states its vector units' rates.
+// `used` is then the vector units' type it runs at (resolved as resolve_compute resolves peaks).
+bool vector_units(const HardwareSpec& hw, const RuntimeSpec* rt, ComputeType t, ComputeType matrix_type, ComputeType& used);
+
 // Operator times on one device under a runtime: the peak each compute type runs at (after fallbacks, reported once
 // as warnings, and after the runtime's compute paths: FP8 only where its kernels have it, int8 dot products for
 // quantized weights), the efficiencies resolved for the device and runtime, and memory time at the placement's

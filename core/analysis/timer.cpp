@@ -24,6 +24,11 @@ const char* bound_of(const OpTime& t) {
   return t.dispatch_s > roof ? "dispatch" : (t.compute_s >= t.memory_s ? "compute" : "memory");
 }
 
+bool vector_units(const HardwareSpec& hw, const RuntimeSpec* rt, ComputeType t, ComputeType matrix_type, ComputeType& used) {
+  return rt && !rt->matrix_engine[static_cast<std::size_t>(matrix_type)] && hw.has_vector_peaks() &&
+         resolve_compute(hw.peak_flops_vector, t, used);
+}
+
 // Per compute type: the peak an operator runs at and the type it is quoted for; a type the device cannot run
 // falls back to its largest peak (or 0 when it publishes none), and that is reported once.
 Timer::Timer(const HardwareSpec& hw, const Execution& x, TierCost inv, std::vector<Warning>* warnings)
@@ -39,6 +44,15 @@ Timer::Timer(const HardwareSpec& hw, const Execution& x, TierCost inv, std::vect
   for (std::size_t i = 0; i < 8; ++i) {
     ComputeType used;
     if (resolve_compute(hw, static_cast<ComputeType>(i), used)) {
+      // A type the runtime keeps off a CPU's matrix engine runs on its vector units, where the device states their
+      // rates (llama.cpp's float GEMMs on AVX-512 beside AMX).
+      ComputeType on_vector;
+      if (vector_units(hw, x.runtime, static_cast<ComputeType>(i), used, on_vector)) {
+        peak_of_[i] = hw.peak_flops_vector[static_cast<std::size_t>(on_vector)];
+        used_of_[i] = on_vector;
+        reported_[i] = true;
+        continue;
+      }
       const auto u = static_cast<std::size_t>(used);
       // A runtime whose kernels accumulate 16-bit products in 16 bits reaches the FP16-accumulate rate where the
       // device has one (GeForce and RTX workstation cards: twice the FP32-accumulate rate).

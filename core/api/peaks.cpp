@@ -6,6 +6,7 @@
 #include "api/operations.hpp"
 #include "api/request.hpp"
 #include "api/result.hpp"
+#include "analysis/steps.hpp"
 #include "hardware/derive.hpp"
 #include "io/defaults.hpp"
 #include "io/fields.hpp"
@@ -57,10 +58,15 @@ void write_peak(JsonWriter& w, const Analysis& a, const HardwareSpec& hw) {
   }
   const ComputeType used = a.prefill.times[best].compute_used;
   const auto u = static_cast<std::size_t>(used);
-  w.begin_object().field("dtype", compute_type_name(used)).field("TFLOPS", hw.peak_flops[u] / 1e12);
-  w.field("estimated", hw.peak_is_estimated(used)).field("memory_only", false);
+  // On a CPU's vector units (a runtime that keeps the type off the matrix engine): their rate, which is derived.
+  ComputeType matrix_type, on_vector;
+  const bool vector = resolve_compute(hw, used, matrix_type) && vector_units(hw, a.execution.runtime, used, matrix_type, on_vector) &&
+                      on_vector == used;
+  w.begin_object().field("dtype", compute_type_name(used)).field("TFLOPS", (vector ? hw.peak_flops_vector[u] : hw.peak_flops[u]) / 1e12);
+  w.field("estimated", vector || hw.peak_is_estimated(used)).field("memory_only", false);
+  if (vector) w.field("units", "vector");
   if (hw.peak_flops_fp16_accumulate[u] > 0) w.field("fp16_accumulate_TFLOPS", hw.peak_flops_fp16_accumulate[u] / 1e12);
-  if (hw.peak_is_estimated(used)) w.field("derivation", hw.estimate.derivation).field("sources", hw.estimate.sources);
+  if (vector || hw.peak_is_estimated(used)) w.field("derivation", hw.estimate.derivation).field("sources", hw.estimate.sources);
   w.end_object();
 }
 

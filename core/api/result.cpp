@@ -55,7 +55,12 @@ void write_execution(JsonWriter& w, const Execution& x, const HardwareSpec& hw) 
   w.field("kernel_gap_us", x.eff.dispatch_s * 1e6).field("kernel_launch_us", x.launch_s * 1e6);
   w.field("step_overhead_us", x.step_overhead_s * 1e6);
   w.key("compute_paths").begin_object().field("fp8", rt ? rt->fp8 : true).field("fp16_accumulate", rt && rt->fp16_accumulate);
-  w.field("quantized", rt ? quant_path_names().name(rt->quant) : "dequantize").end_object();
+  w.field("quantized", rt ? quant_path_names().name(rt->quant) : "dequantize");
+  // The types it runs on a CPU's matrix engine; the others run on the vector units where the device states them.
+  w.key("matrix_engine").begin_array();
+  for (std::size_t i = 0; i < 8; ++i)
+    if (!rt || rt->matrix_engine[i]) w.value(compute_type_name(static_cast<ComputeType>(i)));
+  w.end_array().end_object();
   w.key("fusion").begin_object();
   if (rt) {
     w.field("qkv", rt->fusion.qkv).field("gate_up", rt->fusion.gate_up).field("act_in_gemm", rt->act_in_gemm);

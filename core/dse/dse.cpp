@@ -318,6 +318,7 @@ HardwareSpec dse_device(const DseWorkload& wl, const DseSpec& spec, const std::a
   const double f = p[static_cast<int>(DseParam::ComputeTflops)] / base_tflops(wl.base);
   for (auto& v : hw.peak_flops) v *= f;
   for (auto& v : hw.peak_flops_fp16_accumulate) v *= f;
+  for (auto& v : hw.peak_flops_vector) v *= f;
   // A design point's peaks are the design's, not the base device's derivation from its architecture; its compute
   // units stay (its GEMMs run in waves over them, as the sweep timed them), its clocks go.
   hw.estimate = PeakEstimate{};

@@ -43,7 +43,15 @@ bool HardwareSpec::has_any_peak() const {
   return false;
 }
 
-bool resolve_compute(const HardwareSpec& hw, ComputeType t, ComputeType& used) {
+bool HardwareSpec::has_vector_peaks() const {
+  for (double p : peak_flops_vector)
+    if (p > 0) return true;
+  return false;
+}
+
+bool resolve_compute(const HardwareSpec& hw, ComputeType t, ComputeType& used) { return resolve_compute(hw.peak_flops, t, used); }
+
+bool resolve_compute(const std::array<double, 8>& peaks, ComputeType t, ComputeType& used) {
   using C = ComputeType;
   std::vector<C> order;
   switch (t) {
@@ -57,7 +65,7 @@ bool resolve_compute(const HardwareSpec& hw, ComputeType t, ComputeType& used) {
     case C::FP32: order = {C::FP32}; break;
   }
   for (C c : order) {
-    if (hw.peak_flops[static_cast<std::size_t>(c)] > 0) {
+    if (peaks[static_cast<std::size_t>(c)] > 0) {
       used = c;
       return true;
     }

@@ -83,6 +83,10 @@ struct HardwareSpec {
   // The FP16-accumulate tensor rate (fp16, fp8) where it differs (GeForce and RTX parts: 2x); 0 where it does not.
   // A runtime whose kernels accumulate in fp16 reaches it; carried and listed, not yet used for timing.
   std::array<double, 8> peak_flops_fp16_accumulate{};
+  // Where peak_flops are a CPU's matrix engine's (Intel AMX, Arm SME), the vector units' rates for the same types
+  // (AVX-512, SVE): what a runtime that keeps a type off the matrix engine runs at (RuntimeSpec::matrix_engine).
+  // All 0: the device states none, and every runtime is timed at peak_flops.
+  std::array<double, 8> peak_flops_vector{};
   PeakEstimate estimate;
   Architecture architecture;
   std::vector<MemoryTier> tiers;       // fastest first
@@ -105,11 +109,14 @@ struct HardwareSpec {
   unsigned eff_given = 0;  // kEff* bits
   bool peak_is_estimated(ComputeType t) const { return estimate.covers(t); }
   bool has_any_peak() const;
+  bool has_vector_peaks() const;
 };
 
 // The data type whose peak an operator computing in `t` runs at on this device: `t` itself when the device has
 // a peak for it, else the nearest wider type it has (fp8 on an A100 runs as bf16). Returns false when none.
 bool resolve_compute(const HardwareSpec& hw, ComputeType t, ComputeType& used);
+// The same over any table of peaks by type (the vector units' rates).
+bool resolve_compute(const std::array<double, 8>& peaks, ComputeType t, ComputeType& used);
 
 // Default efficiencies for a device class: presets/defaults/device_classes.json (io/defaults.cpp reads it), the
 // datacenter-gpu row when the class is unknown.

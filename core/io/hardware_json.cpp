@@ -98,6 +98,21 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
   } else {
     r.raw("peak_dense_TFLOPS_fp16_accumulate");
   }
+  if (r.has("peak_dense_TFLOPS_vector")) {
+    // A matrix engine's device (AMX, SME): its vector units' rates, never above the matrix engine's for a type.
+    Reader vec = r.object("peak_dense_TFLOPS_vector");
+    for (std::size_t i = 0; i < 8; ++i) {
+      const double v = read_field_at(vec, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;  // the peaks' range
+      if (v > 0 && hw.peak_flops[i] > 0 && v > hw.peak_flops[i])
+        vec.fail(kPeakKeys[i], "inconsistent",
+                 vec.child_path(kPeakKeys[i]) + " holds " + number_text(v / 1e12) + ", above peak_dense_TFLOPS/" + kPeakKeys[i] + " (" +
+                     number_text(hw.peak_flops[i] / 1e12) + "); expected the vector units' rate, at most the matrix engine's");
+      hw.peak_flops_vector[i] = v;
+    }
+    vec.reject_unknown();
+  } else {
+    r.raw("peak_dense_TFLOPS_vector");
+  }
   if (r.has("peak_estimated")) read_estimate(r.object("peak_estimated"), hw, hw.estimate);
   else r.raw("peak_estimated");
   if (r.has("architecture")) read_architecture(r.object("architecture"), hw.architecture);
@@ -223,6 +238,10 @@ void write_hardware(JsonWriter& w, const HardwareSpec& hw) {
   if (any_acc) {
     w.key("peak_dense_TFLOPS_fp16_accumulate");
     peaks(hw.peak_flops_fp16_accumulate);
+  }
+  if (hw.has_vector_peaks()) {
+    w.key("peak_dense_TFLOPS_vector");
+    peaks(hw.peak_flops_vector);
   }
   if (!hw.estimate.dtypes.empty()) {
     w.key("peak_estimated").begin_object().key("dtypes").begin_array();

@@ -215,6 +215,16 @@ RuntimeSpec parse_runtime(const json& doc, const std::string& path) {
     rt.quant = quant_path_names().parse(c.string_or("quantized", "dequantize"), c.child_path("quantized"), "runtime.out_of_range");
     rt.int8_dot_max_tokens = c.int_in_or("int8_dot_max_tokens", 0, 1000000000, 0);
     rt.fusion.dequant_copy_above = static_cast<double>(c.int_in_or("dequant_copy_above", 0, 1000000000, 0));
+    // The types it runs on a CPU's matrix engine (AMX, SME); absent: every type (the device's peaks as published).
+    if (c.has("matrix_engine")) {
+      const std::vector<std::string> types = c.string_array_or("matrix_engine");
+      rt.matrix_engine.fill(false);
+      for (std::size_t i = 0; i < types.size(); ++i)
+        rt.matrix_engine[static_cast<std::size_t>(compute_type_names().parse(
+            types[i], c.child_path("matrix_engine") + "/" + std::to_string(i), "runtime.out_of_range"))] = true;
+    } else {
+      c.raw("matrix_engine");
+    }
     const std::vector<std::string> formats = c.string_array_or("weight_formats");
     for (std::size_t i = 0; i < formats.size(); ++i)
       rt.weight_formats.push_back(
@@ -303,6 +313,12 @@ json runtime_to_json(const RuntimeSpec& rt) {
             {"fp16_accumulate", rt.fp16_accumulate},
             {"quantized", quant_path_names().name(rt.quant)},
             {"int8_dot_max_tokens", rt.int8_dot_max_tokens},
+            {"matrix_engine", [&] {
+               json a = json::array();
+               for (std::size_t i = 0; i < rt.matrix_engine.size(); ++i)
+                 if (rt.matrix_engine[i]) a.push_back(compute_type_name(static_cast<ComputeType>(i)));
+               return a;
+             }()},
             {"dequant_copy_above", rt.fusion.dequant_copy_above},
             {"weight_formats", [&] {
                json a = json::array();

@@ -82,6 +82,10 @@ struct RuntimeSpec {
   bool gemm_waves = true;  // GEMM tiles run in waves over the compute units (analysis/gemm_shape.hpp)
   bool fp8 = true;              // FP8 GEMMs on devices with an FP8 peak
   bool fp16_accumulate = false;  // FP16 GEMMs accumulate in FP16 (GeForce: twice the FP32-accumulate rate)
+  // By ComputeType: the types its kernels run on a CPU's matrix engine (AMX, SME) where the device states its vector
+  // units' rates apart (HardwareSpec::peak_flops_vector); a type left out runs on the vector units. Every type by
+  // default: the device's peaks as they are published. llama.cpp's CPU backend takes only int8 dot products to AMX.
+  std::array<bool, 8> matrix_engine{true, true, true, true, true, true, true, true};
   QuantPath quant = QuantPath::Dequantize;
   // The weight formats its kernels run (empty: not stated, nothing checked); a forecast in another one says so.
   std::vector<WeightFormat> weight_formats;

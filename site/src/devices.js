@@ -119,6 +119,13 @@ export function editorDoc() {
     if (kept.length) doc.peak_estimated = { ...doc.peak_estimated, dtypes: kept };
     else delete doc.peak_estimated;
   }
+  // The vector units' rates of a matrix-engine CPU stay for the types whose matrix peak is unchanged.
+  if (doc.peak_dense_TFLOPS_vector) {
+    const was = base.peak_dense_TFLOPS || {};
+    const vec = Object.fromEntries(Object.entries(doc.peak_dense_TFLOPS_vector).filter(([t]) => peaks[t] === was[t]));
+    if (Object.keys(vec).length) doc.peak_dense_TFLOPS_vector = vec;
+    else delete doc.peak_dense_TFLOPS_vector;
+  }
   if (doc.peak_dense_TFLOPS_fp16_accumulate) {
     const was = base.peak_dense_TFLOPS || {};
     const acc = Object.fromEntries(Object.entries(doc.peak_dense_TFLOPS_fp16_accumulate).filter(([t]) => peaks[t] !== undefined && peaks[t] === was[t]));

@@ -20,8 +20,10 @@ function peakLines(r) {
   const p = r.peak;
   if (!p) return [];
   if (p.memory_only) return ['no compute peak: times count memory and dispatch only, a lower bound, not a forecast'];
+  // A CPU's vector units' rate (the runtime keeps the type off the matrix engine): its own line of the derivation.
+  const t = p.units === 'vector' ? `vector ${p.dtype}` : p.dtype;
   return p.estimated
-    ? [`estimated peak: ${p.dtype} ${tflops(p.TFLOPS * 1e12)} = ${derivationOf(r.hardware, p.dtype)} (${r.hardware.peak_estimated.sources.split(':')[0]})`]
+    ? [`estimated peak: ${t} ${tflops(p.TFLOPS * 1e12)} = ${derivationOf(r.hardware, t)} (${r.hardware.peak_estimated.sources.split(':')[0]})`]
     : [`published peak: ${p.dtype} ${tflops(p.TFLOPS * 1e12)}`];
 }
 
@@ -31,14 +33,17 @@ function peakLines(r) {
 export function opTime(o, r) {
   const hw = r.hardware;
   const x = r.execution;
-  // The peak the core ran at: the FP16-accumulate rate when the runtime's kernels reach it.
+  // The peak the core ran at: the FP16-accumulate rate when the runtime's kernels reach it; a CPU's vector units'
+  // rate for a type the runtime keeps off its matrix engine (llama.cpp's float GEMMs beside AMX).
   const acc = x.compute_paths && x.compute_paths.fp16_accumulate && hw.peak_dense_TFLOPS_fp16_accumulate;
-  const peak = ((acc && hw.peak_dense_TFLOPS_fp16_accumulate[o.compute_type_used]) || hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
+  const engine = x.compute_paths && x.compute_paths.matrix_engine;
+  const vector = engine && hw.peak_dense_TFLOPS_vector && !engine.includes(o.compute_type_used) && hw.peak_dense_TFLOPS_vector[o.compute_type_used];
+  const peak = (vector || (acc && hw.peak_dense_TFLOPS_fp16_accumulate[o.compute_type_used]) || hw.peak_dense_TFLOPS[o.compute_type_used] || 0) * 1e12;
   const e = +o.compute_efficiency.toPrecision(3);
   const used = r.memory.placement.filter((p) => p.bytes_per_tier.filter((b) => b > 0).length > 1 || p.bytes_per_tier.findIndex((b) => b > 0) > 0);
   const lines = [
     peak > 0
-      ? `compute = FLOPs / (${o.compute_type_used} peak${isEstimated(hw, o.compute_type_used) ? ' (estimated)' : ''} x e) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}` +
+      ? `compute = FLOPs / (${o.compute_type_used} peak${vector ? ' of the vector units' : ''}${vector || isEstimated(hw, o.compute_type_used) ? ' (estimated)' : ''} x e) = ${si(o.flops, 'FLOP')} / (${tflops(peak)} x ${e}) = ${seconds(o.compute_s)}` +
         ` (e: ${x.runtime_name}'s ${o.class} efficiency${o.class === 'gemm' ? ' x this GEMM\'s tile waves' : ''})`
       : `compute = 0 (no compute peak: a lower bound, not a forecast)`,
     `memory = bytes / achieved bandwidth = ${bytes(o.bytes)} / ${gbps(o.bandwidth_Bps)} = ${seconds(o.memory_s)}` +
@@ -46,7 +51,8 @@ export function opTime(o, r) {
     `dispatch = ${count(o.dispatches)} kernels x ${+o.gap_us.toPrecision(3)} µs gap (${x.runtime_name}, ${x.launch === 'graph' ? 'replayed graph' : 'launched one by one'}) = ${seconds(o.dispatch_s)}`,
     `time = max(compute, memory) + dispatch = max(${seconds(o.compute_s)}, ${seconds(o.memory_s)}) + ${seconds(o.dispatch_s)} = ${seconds(o.time_s)}`,
   ];
-  if (peak > 0 && isEstimated(hw, o.compute_type_used)) lines.splice(1, 0, `estimated peak: ${derivationOf(hw, o.compute_type_used)}`);
+  if (peak > 0 && (vector || isEstimated(hw, o.compute_type_used)))
+    lines.splice(1, 0, `estimated peak: ${derivationOf(hw, vector ? `vector ${o.compute_type_used}` : o.compute_type_used)}`);
   return { lines };
 }
 

@@ -80,3 +80,26 @@ test('a device with no compute peak shows bounds, not forecasts, and a suggested
   assert.deepEqual(consoleErrors, []);
   await context.close();
 });
+
+test('a Xeon under llama.cpp shows its float GEMMs at the vector units\' rate, with their arithmetic', async () => {
+  // llama.cpp takes only int8 dot products to AMX: a BF16 model's GEMMs run on AVX-512 (docs/forecast.md).
+  const { page, context, consoleErrors } = await openPage(env.browser, `${env.base}#model=llama-3.2-3b&hardware=intel-xeon-6980p`);
+  await analyzed(page);
+  const r = native('analyze', '--model', 'llama-3.2-3b', '--hardware', 'intel-xeon-6980p');
+  assert.equal(r.execution.runtime, 'llama.cpp-cpu');
+  assert.equal(r.peak.units, 'vector');
+  assert.equal(await cardValue(page, 'Time to first token'), fmtSeconds(r.ttft_s));
+  const ttft = await explainCard(page, 'Time to first token');
+  assert.ok(ttft.includes('estimated peak: vector bf16 32.8 TFLOP/s = 128 CPU cores x 128 FLOP/clock x 2 GHz = 32.77 TFLOPS '
+    + '(presets/defaults/architectures.json, intel-amx-spr (medium trust))'), ttft.join('\n'));
+  await showTab(page, 'ops');
+  const cell = page.locator('#ops tbody tr', { hasText: 'gate_proj' }).first().locator('td[data-field="time_s"]');
+  await cell.click();
+  await page.waitForSelector('#explain:not([hidden])');
+  const op = (await page.textContent('#explain-lines')).split('\n');
+  assert.match(op[0], /^compute = FLOPs \/ \(bf16 peak of the vector units \(estimated\) x e\) = .* \/ \(32\.8 TFLOP\/s x [\d.]+\) = /);
+  assert.equal(op[1], 'estimated peak: 128 CPU cores x 128 FLOP/clock x 2 GHz = 32.77 TFLOPS');
+  await page.click('#explain-close');
+  assert.deepEqual(consoleErrors, []);
+  await context.close();
+});
