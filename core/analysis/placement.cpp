@@ -223,6 +223,14 @@ TierCost place_and_limit(Analysis& a, const HardwareSpec& hw, const Workload& w,
                               "/memory_fraction does not apply to this analysis"});
   if (a.runtime_budget && a.memory_required_bytes > a.memory_capacity_bytes && a.memory_required_bytes <= device_usable)
     a.warnings.push_back({"memory.runtime_budget", "/memory_fraction", runtime_budget_text(a, *w.runtime, hw)});
+  else if (!a.fits && !hw.tiers.empty())
+    // The times are still computed (what a larger device of these bandwidths would do), so say in the result itself,
+    // not only in memory.fits, that this device does not run it (FIELD.md: aiconfigurator printed times for a model
+    // that could not load, until its PR #509).
+    a.warnings.push_back({"memory.does_not_fit", "/hardware/memory_tiers",
+                          hw.name + " cannot hold this: it needs " + gib(a.memory_required_bytes) + " where " + gib(a.memory_capacity_bytes) +
+                              " is usable; the times are those of a device with room enough, what does not fit read at " +
+                              hw.tiers.back().name + "'s bandwidth, not of one that runs it (memory.remedies lists what would fit)"});
   a.fits_first_tier = !hw.tiers.empty() && a.memory_required_bytes <= first_usable;
   limits(a, kb, [&](double peak) { return budget >= 0 ? runtime_first_tier_at(a, *engine, hw, peak) : -1.0; }, device_usable);
   return inv;

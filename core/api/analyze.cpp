@@ -84,7 +84,8 @@ void api_analyze(const json& request, JsonWriter& out) {
     if (!mi.plan_note.code.empty()) f.warnings.insert(f.warnings.begin(), mi.plan_note);
     // The whole model on one device is not what runs: the plan's stages say whether the engine's budget holds them
     // (parallel.warnings).
-    warnings.erase(std::remove_if(warnings.begin(), warnings.end(), [](const Warning& x) { return x.code == "memory.runtime_budget"; }),
+    warnings.erase(std::remove_if(warnings.begin(), warnings.end(),
+                                  [](const Warning& x) { return x.code == "memory.runtime_budget" || x.code == "memory.does_not_fit"; }),
                    warnings.end());
   }
   // Energy and cost: one device's, or a plan's over every stage's devices and replicas (cost/cost.hpp,

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analysis/offload.hpp"
+#include "api/api.hpp"
 #include "helpers.hpp"
 
 using namespace test;
@@ -579,4 +580,30 @@ TEST_CASE("a device's memory size, as the user's machine has it", "[memory]") {
   const json d64 = analyze_json(d)["memory"];
   CHECK(d256["physical_capacity_bytes"].get<double>() - d64["physical_capacity_bytes"].get<double>() == Approx(192 * GiB));
   CHECK(d64["placement"][0]["bytes_per_tier"][0] == d256["placement"][0]["bytes_per_tier"][0]);  // the SRAM as it was
+}
+
+// FIELD.md (aiconfigurator, until its PR #509): times printed for a model that cannot load. The times are still
+// computed (a device with room enough at these bandwidths), and the result's warnings say this device does not run it.
+TEST_CASE("a model a device cannot hold says so among the result's warnings, a plan that holds it does not", "[memory][warnings]") {
+  const json r = json::parse(infercast::call("analyze", R"({"model": "llama-3.1-405b", "hardware": "nvidia-h100-sxm"})"));
+  REQUIRE(r["ok"] == true);
+  const json& v = r["value"];
+  CHECK(v["memory"]["fits"] == false);
+  REQUIRE(v["warnings"].size() == 1);
+  CHECK(v["warnings"][0]["code"] == "memory.does_not_fit");
+  CHECK(v["warnings"][0]["path"] == "/hardware/memory_tiers");
+  CHECK(v["warnings"][0]["message"].get<std::string>().rfind("NVIDIA H100 SXM5 80GB cannot hold this: it needs 756.", 0) == 0);
+  // A model that fits: no such warning.
+  const json small = json::parse(infercast::call("analyze", R"({"model": "llama-3.1-8b", "hardware": "nvidia-h100-sxm"})"));
+  CHECK(small["value"]["warnings"].empty());
+  // DeepSeek-V3 as published (FP8) on 8 H200s: the plan holds it, though one H200 would not; nothing says otherwise.
+  const json plan = json::parse(infercast::call("analyze", R"({"model": "deepseek-v3", "system": "hgx-h200"})"));
+  REQUIRE(plan["ok"] == true);
+  for (const auto& w : plan["value"]["warnings"]) CHECK(w["code"] != "memory.does_not_fit");
+  for (const auto& w : plan["value"]["parallel"]["warnings"]) CHECK(w["code"] != "memory.does_not_fit");
+  // In BF16 it does not fit on 8 H100s: the plan's stages say so.
+  const json bf16 = json::parse(infercast::call("analyze", R"({"model": "deepseek-v3", "system": "dgx-h100", "precision": {"weights": "bf16"}})"));
+  bool stage = false;
+  for (const auto& w : bf16["value"]["parallel"]["warnings"]) stage = stage || w["code"] == "memory.does_not_fit";
+  CHECK(stage);
 }
