@@ -47,7 +47,8 @@ const IntField image_count{"/workload/images/*/count", 1, 1024, 1, "identical im
 const NumberField memory_fraction{"/memory_fraction", 0, 1, 0,
                                   "the runtime's memory fraction (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static, TensorRT-LLM free_gpu_memory_fraction; 0: the runtime's default)"};
 const IntField attention_tile{"/attention_tile", 0, 65536, 0, "pad each request's keys to a multiple of this (0: none)"};
-const IntField lora_rank{"/lora/rank", 1, 65536, 16, "rank of the LoRA adapters on the attention and MLP projections"};
+const IntField lora_rank{"/lora/rank", 1, 65536, 16,
+                         "rank of the LoRA adapters on the attention and MLP projections: none unless a rank or a mode is given (a mode alone: 16)"};
 const IntField pin_weights{"/placement/weights", 0, 15, -1, "memory tier the weights are placed in first (0: fastest)"};
 const IntField pin_kv{"/placement/kv_cache", 0, 15, -1, "memory tier the KV cache is placed in first (0: fastest)"};
 const IntField mla_q_lora_rank{"/convert_mla/q_lora_rank", 0, 65536, kMla.q_lora_rank, "query compression rank (0: none)"};
