@@ -61,6 +61,24 @@ TEST_CASE("a context past the trained window is warned about", "[unknowns]") {
   for (const auto& w : v["warnings"]) CHECK(w["code"] != "workload.beyond_context");
 }
 
+// An MLA form asked of a model without MLA layers changes nothing and says so (FIELD.md: inputs accepted and unused).
+TEST_CASE("an MLA form on a model without MLA warns that it changes nothing", "[unknowns][warnings]") {
+  const json plain = api_value("analyze", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}});
+  json v = api_value("analyze", {{"model", "llama-3.1-8b"}, {"hardware", "nvidia-h100-sxm"}, {"mla", "absorbed"}});
+  REQUIRE(v["warnings"].size() == 1);
+  CHECK(v["warnings"][0]["code"] == "workload.mla_unused");
+  CHECK(v["warnings"][0]["path"] == "/mla");
+  CHECK(v["warnings"][0]["message"] == "/mla holds \"absorbed\", but Llama-3.1-8B has no MLA layers (DeepSeek-V2/V3's latent attention), "
+                                      "so it changes nothing; /convert_mla turns a model's attention into MLA");
+  REQUIRE(plain["ttft_s"].is_number());
+  CHECK(v["ttft_s"] == plain["ttft_s"]);  // nothing changed indeed
+  // A model with MLA, or one converted to it (LIFE's MLA scenario): the form applies, no warning.
+  for (const json& req : {json{{"model", "deepseek-v2-lite"}, {"mla", "expanded"}}, json{{"model", "llama-3.1-8b"}, {"scenario", "life/bf16-int4-mla"}, {"mla", "absorbed"}}}) {
+    v = api_value("analyze", req);
+    for (const auto& w : v["warnings"]) CHECK(w["code"] != "workload.mla_unused");
+  }
+}
+
 TEST_CASE("the quant sweep on a plan: memory per device, the plan's throughput", "[unknowns]") {
   const json req = {{"model", "llama-3.1-70b"}, {"system", "hgx-h200"}, {"parallel", {{"tp", 4}}},
                     {"sweep", {{"weights", {"bf16", "fp8"}}, {"kv", {"bf16"}}}}};
