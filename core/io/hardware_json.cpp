@@ -82,37 +82,32 @@ HardwareSpec parse_hardware(const json& doc, const std::string& path) {
     for (std::size_t i = 0; i < 8; ++i) hw.peak_flops[i] = read_field_at(peaks, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;
     peaks.reject_unknown();
   }
-  if (r.has("peak_dense_TFLOPS_fp16_accumulate")) {
-    // Only fp16 and fp8 have an FP16-accumulate rate, never below the FP32-accumulate one it sits beside.
-    Reader acc = r.object("peak_dense_TFLOPS_fp16_accumulate");
-    for (std::size_t i = 0; i < 8; ++i) {
-      if (!has_fp16_accumulate(i)) continue;
-      const double v = read_field_at(acc, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;  // the peaks' range
-      if (v > 0 && v < hw.peak_flops[i])
-        acc.fail(kPeakKeys[i], "inconsistent",
-                 acc.child_path(kPeakKeys[i]) + " holds " + number_text(v / 1e12) + ", below peak_dense_TFLOPS/" + kPeakKeys[i] + " (" +
-                     number_text(hw.peak_flops[i] / 1e12) + "); expected the FP16-accumulate rate, at least the FP32-accumulate one");
-      hw.peak_flops_fp16_accumulate[i] = v;
+  // Tables of peaks beside peak_dense_TFLOPS, each in the peaks' range and checked against the peak it sits beside.
+  const auto beside = [&](const char* key, std::array<double, 8>& out, bool (*has)(std::size_t), bool below,
+                          const char* expected) {
+    if (!r.has(key)) {
+      r.raw(key);
+      return;
     }
-    acc.reject_unknown();
-  } else {
-    r.raw("peak_dense_TFLOPS_fp16_accumulate");
-  }
-  if (r.has("peak_dense_TFLOPS_vector")) {
-    // A matrix engine's device (AMX, SME): its vector units' rates, never above the matrix engine's for a type.
-    Reader vec = r.object("peak_dense_TFLOPS_vector");
+    Reader t = r.object(key);
     for (std::size_t i = 0; i < 8; ++i) {
-      const double v = read_field_at(vec, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;  // the peaks' range
-      if (v > 0 && hw.peak_flops[i] > 0 && v > hw.peak_flops[i])
-        vec.fail(kPeakKeys[i], "inconsistent",
-                 vec.child_path(kPeakKeys[i]) + " holds " + number_text(v / 1e12) + ", above peak_dense_TFLOPS/" + kPeakKeys[i] + " (" +
-                     number_text(hw.peak_flops[i] / 1e12) + "); expected the vector units' rate, at most the matrix engine's");
-      hw.peak_flops_vector[i] = v;
+      if (!has(i)) continue;
+      const double v = read_field_at(t, field::hw_peak_tflops, kPeakKeys[i], 0) * 1e12;
+      const double p = hw.peak_flops[i];
+      if (v > 0 && p > 0 && (below ? v < p : v > p))
+        t.fail(kPeakKeys[i], "inconsistent",
+               t.child_path(kPeakKeys[i]) + " holds " + number_text(v / 1e12) + (below ? ", below" : ", above") + " peak_dense_TFLOPS/" +
+                   kPeakKeys[i] + " (" + number_text(p / 1e12) + "); expected " + expected);
+      out[i] = v;
     }
-    vec.reject_unknown();
-  } else {
-    r.raw("peak_dense_TFLOPS_vector");
-  }
+    t.reject_unknown();
+  };
+  // Only fp16 and fp8 have an FP16-accumulate rate, never below the FP32-accumulate one it sits beside.
+  beside("peak_dense_TFLOPS_fp16_accumulate", hw.peak_flops_fp16_accumulate, has_fp16_accumulate, true,
+         "the FP16-accumulate rate, at least the FP32-accumulate one");
+  // A matrix engine's device (AMX, SME): its vector units' rates, never above the matrix engine's for a type.
+  beside("peak_dense_TFLOPS_vector", hw.peak_flops_vector, [](std::size_t) { return true; }, false,
+         "the vector units' rate, at most the matrix engine's");
   if (r.has("peak_estimated")) read_estimate(r.object("peak_estimated"), hw, hw.estimate);
   else r.raw("peak_estimated");
   if (r.has("architecture")) read_architecture(r.object("architecture"), hw.architecture);
