@@ -87,7 +87,10 @@ for lane in lane1 lane2 solo; do
 done
 
 step "Fuzzing (libFuzzer, ASan + UBSan, ${FUZZ_SECONDS:-10} s per target)"
-if scripts/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee build/fuzz.log; then :; else fails=$((fails+1)); fi
+# An input may take 120 s (FUZZ_TIMEOUT): the searches' seed at serving's limits (a million clients and requests)
+# takes 15 s alone under ASan, and libFuzzer runs an input a second time when it looks for a leak (the first calls
+# fill lazily read presets), so two targets at once on 2 cores passed fuzz.sh's 30 s default (44 s in a CI run of stop 61).
+if FUZZ_TIMEOUT="${FUZZ_TIMEOUT:-120}" scripts/fuzz.sh "${FUZZ_SECONDS:-10}" 2>&1 | tee build/fuzz.log; then :; else fails=$((fails+1)); fi
 
 echo
 echo "==> Finished in $(( $(date +%s) - start )) s"
