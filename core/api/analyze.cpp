@@ -123,7 +123,7 @@ void api_analyze(const json& request, JsonWriter& out) {
   out.field("convention_description", w.settings.convention.description);
   out.field("moe_traffic", moe_traffic_name(w.settings.convention.moe));
   out.field("attention", w.settings.attention == AttnImpl::Fused ? "fused" : "unfused");
-  out.field("mla", w.settings.mla == MlaForm::Auto ? "auto" : (w.settings.mla == MlaForm::Absorbed ? "absorbed" : "expanded"));
+  out.field("mla", mla_form_names().name(w.settings.mla));
   out.end_object();
   out.key("memory").begin_object().field("weights_bytes", a.weights_bytes).field("kv_cache_bytes", a.kv_cache_bytes);
   out.field("state_bytes", a.state_bytes).field("image_kv_bytes", a.image_kv_bytes).field("kv_bytes_per_token", a.kv_bytes_per_token);
