@@ -197,6 +197,15 @@ def main():
         if f["input"] == "bytes":
             defs[name] = {"description": f"{f['help']}: the file's bytes, not JSON (call_bytes)"}
             continue
+        if name == "check":
+            # {"function": a checkable call, "request": that call's request}: one branch per call, so the request is
+            # held to the named call's schema (and the npm types are a union keyed by "function").
+            checkable = [g["name"] for g in functions if g.get("checkable")]
+            defs[name] = {"description": f["help"],
+                          "oneOf": [{"type": "object", "additionalProperties": False, "required": ["function"],
+                                     "properties": {"function": {"const": c, "description": "the call whose request is checked"},
+                                                    "request": {"$ref": f"{BASE}requests#/$defs/{c}"}}} for c in checkable]}
+            continue
         if name in CALLS:
             tops = CALLS[name] + (extra_analysis if CALLS[name][:len(ANALYSIS)] == ANALYSIS else [])
             missing = [t for t in tops if t not in props]

@@ -230,7 +230,7 @@ double analyze_repeat(const std::string& request_json, int repeats) {
 }
 
 // Throughput against latency as the batch grows, on one device or a plan (docs/schema.md, "batching").
-json api_batching(const json& request) {
+json api_batching(const json& request, Run run) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -250,6 +250,7 @@ json api_batching(const json& request) {
     r.raw("batching");
   }
   r.reject_unknown();
+  if (run == Run::check) return nullptr;
   settle_default_plan(mi, in.rm.spec, w);
   // The curve bisects for the batch that fits and then forecasts each point: about 64 plans, each over every stage.
   const double plans = 64.0 * plan_forecast_analyses(mi.plan, mi.spec);

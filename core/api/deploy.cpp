@@ -86,7 +86,7 @@ json config_json(const DeployConfig& c) {
 
 }  // namespace
 
-json api_deploy(const json& request) {
+json api_deploy(const json& request, Run run) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -129,6 +129,7 @@ json api_deploy(const json& request) {
   spec.load = sr.load;
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
+  if (run == Run::check) return nullptr;
   const DeployResult res = deploy_search(in.rm.spec, w, mi.sys, devices, spec);
   const std::string repo = repo_of(in.rm);
   json front = json::array();

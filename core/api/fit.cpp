@@ -45,7 +45,7 @@ json group_list_json(const std::vector<ValidationGroup>& gs) {
 
 // Forecasts against public measurements: in-sample with the shipped defaults, and leave-one-source-out; a selection
 // (a device class, a device, a runtime) summarized apart, both ways (the page's "how far to trust this device").
-json api_validate(const json& request) {
+json api_validate(const json& request, Run run) {
   Reader r(request, "", "request");
   const std::string text = r.string_or("csv", embedded_measurements());
   ValidationOptions opt;
@@ -53,7 +53,9 @@ json api_validate(const json& request) {
   const std::string want_class = r.string_or("hardware_class", ""), want_hw = r.string_or("hardware_id", "");
   const std::string want_rt = lower(r.string_or("runtime_id", ""));
   r.reject_unknown();
+  opt.check_only = run == Run::check;
   const ValidationReport rep = validate(parse_csv(text), opt);
+  if (run == Run::check) return nullptr;
   std::vector<ValidationRow> chosen;
   json rows = json::array();
   for (const auto& v : rep.rows) {
@@ -112,7 +114,7 @@ json api_validate(const json& request) {
   return out;
 }
 
-json api_calibrate(const json& request) {
+json api_calibrate(const json& request, Run run) {
   Reader r(request, "", "request");
   HardwareSpec hw_storage;
   const HardwareSpec* hw = resolve_hardware(r, hw_storage);
@@ -198,6 +200,7 @@ json api_calibrate(const json& request) {
                          (by_operators ? number_text(json(limit::kCallOperatorSteps)) + " operator-steps"
                                        : number_text(json(limit::kCallSteps)) + " steps") +
                          "; expected fewer points or lighter workloads");
+  if (run == Run::check) return nullptr;
   const CalibrationResult res = calibrate(*hw, points, params, static_cast<int>(std::min(evaluations, 1e9)));
   json fitted_names = json::array();
   for (EffParam p : params) fitted_names.push_back(eff_param_name(p));

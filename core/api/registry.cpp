@@ -21,9 +21,12 @@ struct Function {
   json (*bytes_call)(const std::string&);    // a file's bytes
   const char* help;
   void (*write_call)(const json&, JsonWriter&) = nullptr;  // a JSON request, its value written straight out
+  // A search's request read and its up-front limits checked, nothing run (Run::check): the `check` call's
+  void (*check_call)(const json&) = nullptr;
 };
 
 json api_functions(const json& request);
+json api_check(const json& request);
 
 const std::vector<Function>& functions() {
   static const std::vector<Function> table = {
@@ -45,15 +48,32 @@ const std::vector<Function>& functions() {
       {"model", api_model, nullptr, "a model's exact parameters and layer groups"},
       {"device", api_device, nullptr, "a hardware document checked and read back"},
       {"analyze", nullptr, nullptr, "operators, memory, TTFT, TPOT, costs; plans over several devices", api_analyze},
-      {"batching", api_batching, nullptr, "throughput against latency as the batch grows"},
-      {"serving", api_serving, nullptr, "continuous batching at a concurrency or request rate: TTFT, TPOT, e2e percentiles, throughput"},
-      {"deploy", api_deploy, nullptr, "every deployment on N devices: the Pareto front and the best under a TTFT/TPOT SLA"},
-      {"quant_sweep", api_quant_sweep, nullptr, "every weight format x KV format"},
-      {"sweep", nullptr, nullptr, "a hardware design space and its Pareto front", api_sweep},
+      {"batching", [](const json& r) { return api_batching(r); }, nullptr, "throughput against latency as the batch grows",
+       nullptr, [](const json& r) { api_batching(r, Run::check); }},
+      {"serving", [](const json& r) { return api_serving(r); }, nullptr,
+       "continuous batching at a concurrency or request rate: TTFT, TPOT, e2e percentiles, throughput", nullptr,
+       [](const json& r) { api_serving(r, Run::check); }},
+      {"deploy", [](const json& r) { return api_deploy(r); }, nullptr,
+       "every deployment on N devices: the Pareto front and the best under a TTFT/TPOT SLA", nullptr,
+       [](const json& r) { api_deploy(r, Run::check); }},
+      {"quant_sweep", [](const json& r) { return api_quant_sweep(r); }, nullptr, "every weight format x KV format", nullptr,
+       [](const json& r) { api_quant_sweep(r, Run::check); }},
+      {"sweep", nullptr, nullptr, "a hardware design space and its Pareto front",
+       [](const json& r, JsonWriter& w) { api_sweep(r, w); },
+       [](const json& r) {
+         std::string text;
+         JsonWriter w(text);
+         api_sweep(r, w, Run::check);
+       }},
       {"dse_device", api_dse_device, nullptr, "a design point as a hardware document"},
-      {"tc_tm_map", api_tc_tm_map, nullptr, "LIFE's t_c/t_m map over compute and bandwidth"},
-      {"validate", api_validate, nullptr, "forecasts against public measurements"},
-      {"calibrate", api_calibrate, nullptr, "a device's efficiencies fitted to measured points"},
+      {"tc_tm_map", [](const json& r) { return api_tc_tm_map(r); }, nullptr, "LIFE's t_c/t_m map over compute and bandwidth",
+       nullptr, [](const json& r) { api_tc_tm_map(r, Run::check); }},
+      {"validate", [](const json& r) { return api_validate(r); }, nullptr, "forecasts against public measurements", nullptr,
+       [](const json& r) { api_validate(r, Run::check); }},
+      {"calibrate", [](const json& r) { return api_calibrate(r); }, nullptr, "a device's efficiencies fitted to measured points",
+       nullptr, [](const json& r) { api_calibrate(r, Run::check); }},
+      {"check", api_check, nullptr,
+       "a search call's request read and its up-front limits checked, nothing run: the errors it would give before starting"},
       {"checkpoint", api_checkpoint, nullptr, "a safetensors checkpoint's tensors read into counts and formats"},
       {"gguf", nullptr, api_gguf, "a GGUF header (bytes): config, parameters and formats"},
       {"config_text", nullptr, api_config_text, "a config.json's text (bytes), NaN and Infinity as Python writes them: the config, checked"},
@@ -66,8 +86,38 @@ const std::vector<Function>& functions() {
 json api_functions(const json& request) {
   Reader(request, "", "request").reject_unknown();
   json a = json::array();
-  for (const auto& f : functions()) a.push_back({{"name", f.name}, {"input", f.bytes_call ? "bytes" : "json"}, {"help", f.help}});
+  for (const auto& f : functions())
+    a.push_back({{"name", f.name}, {"input", f.bytes_call ? "bytes" : "json"}, {"checkable", f.check_call != nullptr}, {"help", f.help}});
   return a;
+}
+
+// "a, b or c" over a list of names.
+std::string name_list(const std::vector<std::string>& names) {
+  std::string s;
+  for (std::size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return s;
+}
+
+// {"function": a search's name, "request": its request}: the request read as that call reads it, every limit known
+// before anything is timed checked, and nothing run (docs/schema.md, "check"). An error is the one the call itself
+// would give, its path within the named call's request.
+json api_check(const json& request) {
+  Reader r(request, "", "request");
+  const std::string fn = r.string("function");
+  const json* inner = r.raw("request");
+  r.reject_unknown();
+  std::vector<std::string> searches;
+  const Function* found = nullptr;
+  for (const auto& f : functions())
+    if (f.check_call) {
+      searches.push_back(f.name);
+      if (fn == f.name) found = &f;
+    }
+  if (!found)
+    r.fail("function", "out_of_range",
+           "/function holds " + quote_text(fn) + "; expected a call that searches or simulates: " + name_list(searches));
+  found->check_call(inner ? *inner : json::object());
+  return {{"function", fn}, {"checked", true}};
 }
 
 // "a, b or c" over the functions that take this kind of input.
@@ -75,9 +125,7 @@ std::string names_of(bool bytes) {
   std::vector<std::string> names;
   for (const auto& f : functions())
     if ((f.bytes_call != nullptr) == bytes) names.push_back(f.name);
-  std::string s;
-  for (std::size_t i = 0; i < names.size(); ++i) s += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
-  return s;
+  return name_list(names);
 }
 
 const Function& find_function(const std::string& fn, bool bytes) {

@@ -8,7 +8,7 @@
 
 namespace infercast {
 
-json api_serving(const json& request) {
+json api_serving(const json& request, Run run) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -24,6 +24,7 @@ json api_serving(const json& request) {
   const ServingRequest sr = read_serving(r, false);
   const CostAssumptions costs = read_costs(r);
   r.reject_unknown();
+  if (run == Run::check) return nullptr;
   settle_serving_plan(mi, in.rm.spec, w, sr.load.isl.mean, sr.load.osl.mean);
   const ServingForecast f = forecast_serving(in.rm.spec, w, mi.sys, mi.plan, sr.load, sr.max_num_seqs, sr.token_budget, sr.simulate,
                                              sr.scheduler_steps);

@@ -86,7 +86,7 @@ std::pair<double, double> param_range(DseParam p) {
 // Throughput and memory against weight and KV formats: the analyze request with every weight class stored in each
 // format of sweep.weights (a llama.cpp file type gives each tensor its own) and the cache in each of sweep.kv
 // (docs/schema.md, "quant_sweep"). With several devices (or speculative decoding) each row is the plan's forecast.
-json api_quant_sweep(const json& request) {
+json api_quant_sweep(const json& request, Run run) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -110,6 +110,7 @@ json api_quant_sweep(const json& request) {
   const auto kvs = dtype_list(sr, "kv", {"bf16", "int8", "int4"});
   sr.reject_unknown();
   r.reject_unknown();
+  if (run == Run::check) return nullptr;
   settle_default_plan(mi, rm.spec, base);  // once, for the request's own formats: every row runs the same plan
   // Each format runs the forecast's analyses: a plan's stages, or an offload split's tries.
   const double formats = static_cast<double>(weights.size() * kvs.size());
@@ -182,7 +183,7 @@ json api_quant_sweep(const json& request) {
 
 
 // Design-space exploration (docs/schema.md, "sweep").
-void api_sweep(const json& request, JsonWriter& out) {
+void api_sweep(const json& request, JsonWriter& out, Run run) {
   Reader r(request, "", "request");
   Inputs in;
   read_inputs(r, in);
@@ -259,6 +260,10 @@ void api_sweep(const json& request, JsonWriter& out) {
   spec.derive_power = !seen.count(static_cast<int>(DseParam::PowerW));
   if (spec.derive_power && energy_model(*hw, spec.costs).available == false)
     r.fail("axes", "missing_field", "/axes: " + hw->name + " has no published power to scale; sweep power_W or give costs.power_W");
+  if (run == Run::check) {
+    out.null();
+    return;
+  }
   // An assumed price or power is the base device's price_USD or power_W parameter (the base point shows it).
   if (spec.costs.price_usd > 0 || spec.costs.power_w > 0) {
     HardwareSpec priced = *hw;
@@ -384,7 +389,7 @@ json api_dse_device(const json& request) {
 // LIFE's Fig. 4: t_c / t_m of the prefill (and of the first decode step) over a grid of compute and bandwidth,
 // at the given efficiencies. t_c = sum of FLOPs / (TOPS x compute efficiency); t_m = bytes / (bandwidth x memory
 // efficiency). Above 1 the phase is compute-bound.
-json api_tc_tm_map(const json& request) {
+json api_tc_tm_map(const json& request, Run run) {
   Reader r(request, "", "request");
   ResolvedModel rm = resolve_model(r);
   const Scenario* sc = read_scenario(r);
@@ -406,6 +411,7 @@ json api_tc_tm_map(const json& request) {
   const auto bws = range(br);
   const double ce = read_field(r, field::compute_efficiency), me = read_field(r, field::memory_efficiency);
   r.reject_unknown();
+  if (run == Run::check) return nullptr;
   const Analysis a = analyze(rm.spec, w, nullptr);
   const auto map = [&](const PhaseTotals& t) {
     json rows = json::array();

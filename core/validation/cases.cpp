@@ -215,7 +215,8 @@ double case_value(const Case& c, const RuntimeSpec& rt) {
   return 0;
 }
 
-void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRow>& rows, std::vector<Case>& cases) {
+void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRow>& rows, std::vector<Case>& cases,
+                 bool check_only) {
   if (records.empty()) throw InputError("csv.empty", "/csv", "CSV: no records after the header; expected one measurement per row");
   for (const char* col : {"model", "hardware", "metric", "value", "unit"})
     if (!records.front().count(col))
@@ -256,7 +257,7 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
     if (v.runtime.empty() && hw) v.runtime = default_runtime_id(*hw);
     const RuntimeSpec* rt = find_runtime_preset(v.runtime);
     if (!metric) {
-      build_serving_case(r, index, v, cases, rows.size(), runs);
+      build_serving_case(r, index, v, cases, rows.size(), runs, check_only);
       rows.push_back(v);
       continue;
     }
@@ -311,6 +312,10 @@ void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRo
       check_work(estimate_work(it->second, w, stages), stages, "the plan");
     } catch (const InputError& e) {
       throw InputError("csv.too_much_work", "/csv", "CSV record " + std::to_string(index + 1) + ": " + e.what());
+    }
+    if (check_only) {
+      rows.push_back(v);
+      continue;
     }
     double exact = 0;
     if (devices > 1) {

@@ -67,12 +67,14 @@ AttnImpl row_attention(const std::string& notes, const RuntimeSpec& rt);
 // A serving row (metric serving_*): mapped to a serving run (the load from its notes, serving_cases.cpp) and
 // forecast; `v` says why when it is not covered. Runs shared by several metrics are built once (`runs`).
 void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v, std::vector<Case>& cases, std::size_t row,
-                        std::vector<std::shared_ptr<ServingCase>>& runs);
+                        std::vector<std::shared_ptr<ServingCase>>& runs, bool check_only = false);
 double serving_case_value(const Case& c, const RuntimeSpec& rt);
 
 // Maps every record to a row (covered or with the reason it is not) and forecasts the covered ones with the shipped
-// defaults, keeping each one's blocks.
-void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRow>& rows, std::vector<Case>& cases);
+// defaults, keeping each one's blocks. With `check_only`, every record is read, mapped and its work checked, and
+// nothing is forecast: no row is covered and no case is made (the `check` call, docs/schema.md).
+void build_cases(const std::vector<CsvRecord>& records, std::vector<ValidationRow>& rows, std::vector<Case>& cases,
+                 bool check_only = false);
 
 // The case's metric, in the row's unit, with `rt`'s parameters in place of the shipped ones.
 double case_value(const Case& c, const RuntimeSpec& rt);

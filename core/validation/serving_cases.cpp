@@ -112,7 +112,7 @@ double pick_stat(const Percentiles& p, ServingStat s) {
 }  // namespace
 
 void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v, std::vector<Case>& cases, std::size_t row,
-                        std::vector<std::shared_ptr<ServingCase>>& runs) {
+                        std::vector<std::shared_ptr<ServingCase>>& runs, bool check_only) {
   const ServingMetric* metric = nullptr;
   for (const auto& m : kServingMetrics)
     if (v.metric == m.name) metric = &m;
@@ -184,7 +184,7 @@ void build_serving_case(const CsvRecord& r, std::size_t index, ValidationRow& v,
   else if (!(conc >= prompts && prompts * osl > 2e6) &&
            (prompts > 0 ? prompts : 4000.0) * (osl + isl / 2048) > limit::kServingRequestSteps)
     v.reason = "the serving run would simulate more than " + std::to_string(static_cast<long long>(limit::kServingRequestSteps)) + " request-steps";
-  if (!v.reason.empty()) return;
+  if (!v.reason.empty() || check_only) return;
 
   v.batch = load.concurrency;
   v.prompt = isl;

@@ -69,7 +69,8 @@ bool same_params(const RuntimeSpec& a, const RuntimeSpec& b) {
 ValidationReport validate(const std::vector<CsvRecord>& records, const ValidationOptions& opt) {
   ValidationReport rep;
   std::vector<Case> cases;
-  build_cases(records, rep.rows, cases);
+  build_cases(records, rep.rows, cases, opt.check_only);
+  if (opt.check_only) return rep;
 
   // Cases by runtime, and the source groups each runtime was measured by.
   std::map<const RuntimeSpec*, std::vector<const Case*>> by_runtime;

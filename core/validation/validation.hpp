@@ -69,6 +69,7 @@ struct ValidationReport {
 
 struct ValidationOptions {
   bool cross_validate = true;  // refit without each source group (leave-one-source-out)
+  bool check_only = false;     // every record read, mapped and its work checked; nothing forecast or fitted (build_cases)
 };
 
 ValidationReport validate(const std::vector<CsvRecord>& records, const ValidationOptions& opt = {});

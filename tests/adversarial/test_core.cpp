@@ -5,11 +5,13 @@
 // the limits) run there only: under the sanitizers they take minutes.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "api/api.hpp"
 #include "io/json_reader.hpp"
@@ -105,4 +107,47 @@ TEST_CASE("adversarial cases: the core refuses each with its exact error, or ans
     const json good = json::parse(infercast::call("analyze", R"({"model": "llama-3.2-1b", "hardware": "nvidia-h100-sxm"})"));
     CHECK(good["ok"] == true);
   }
+}
+
+// The `check` call on every case of a search call (heavy ones included: a check runs nothing): a case refused while
+// its request is read gets the very same error from the check; a case that runs, or is refused only by a limit that
+// needs a forecast first (docs/schema.md, "check"), passes it.
+TEST_CASE("adversarial cases: check refuses what the search refuses while reading, and runs nothing", "[adversarial][check]") {
+  std::vector<std::string> checkable;
+  const json fns = json::parse(infercast::call("functions", "{}"));
+  for (const auto& f : fns["value"])
+    if (f["checkable"].get<bool>()) checkable.push_back(f["name"]);
+  // Limits a search checks once it has set its forecast up (the serving simulation's request-steps and engine steps
+  // need the engine's token budget and the steady state's batch; a deploy search's layouts, the model's layers per
+  // layout; a call's work over its default plan, which may search a system's nodes): the call's, not the check's.
+  const std::vector<std::string> after_check = {"serving.too_large", "serving.too_much_work", "deploy.too_much_work",
+                                                "workload.too_much_work"};
+  int compared = 0, passed = 0;
+  for (const auto& c : cases()) {
+    if (c.contains("bytes") || !c.contains("call")) continue;
+    const std::string fn = c["call"];
+    if (std::find(checkable.begin(), checkable.end(), fn) == checkable.end()) continue;
+    if (c.contains("runners") && std::find(c["runners"].begin(), c["runners"].end(), "core") == c["runners"].end()) continue;
+    std::string input;
+    expand(c["input"], input);
+    // A case about the request's text (its size, depth or syntax: no path) is the text's, not the call's.
+    if (!c.value("ok", false) && c.value("path", "") == "") continue;
+    INFO("case: " << c["name"].get<std::string>());
+    const json env = json::parse(infercast::call("check", R"({"function": ")" + fn + R"(", "request": )" + input + "}"));
+    INFO(env.dump().substr(0, 600));
+    if (c.value("ok", false)) {
+      CHECK(env["ok"] == true);
+      ++passed;
+    } else if (env["ok"] == true) {
+      CHECK(std::find(after_check.begin(), after_check.end(), c["code"].get<std::string>()) != after_check.end());
+      ++passed;
+    } else {
+      CHECK(env["error"]["code"] == c["code"]);
+      CHECK(env["error"]["path"] == c["path"]);
+      CHECK(env["error"]["message"] == c["message"]);
+      ++compared;
+    }
+  }
+  CHECK(compared >= 6);
+  CHECK(passed >= 8);
 }
