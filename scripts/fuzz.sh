@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET="${1:-20}"
 shift || true
-ALL_TARGETS="analyze model hardware system validate calls searches gguf safetensors measurements cli"
+ALL_TARGETS="analyze model hardware system validate calls searches checks gguf safetensors measurements cli"
 TARGETS="${*:-$ALL_TARGETS}"
 cmake --preset fuzz >/dev/null
 # shellcheck disable=SC2086
@@ -30,6 +30,8 @@ for t in $ALL_TARGETS; do
   mkdir -p "$corpus/$t"
   if [ -d "tests/fuzz/corpus/$t" ]; then cp -r "tests/fuzz/corpus/$t/." "$corpus/$t/"; fi
 done
+# `checks` reads the searches' inputs (a call's name, a line break, its request): their seeds are its seeds.
+cp -r tests/fuzz/corpus/searches/. "$corpus/checks/"
 # The code a campaign's runs must share to add up.
 code=$(git log -1 --format=%h -- core cli tests/fuzz CMakeLists.txt cmake 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain -- core cli tests/fuzz CMakeLists.txt cmake 2>/dev/null)" ]; then code="uncommitted$(date +%s)"; fi

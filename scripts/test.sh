@@ -20,7 +20,7 @@ fails=0
 # Each stage says when it starts, in seconds from the start, so a slow stage shows in any log.
 step() { echo; echo "==> [$(( $(date +%s) - start )) s] $*"; }
 
-fuzz_targets="fuzz_analyze fuzz_model fuzz_hardware fuzz_system fuzz_validate fuzz_calls fuzz_searches fuzz_gguf fuzz_safetensors fuzz_measurements fuzz_cli"
+fuzz_targets="fuzz_analyze fuzz_model fuzz_hardware fuzz_system fuzz_validate fuzz_calls fuzz_searches fuzz_checks fuzz_gguf fuzz_safetensors fuzz_measurements fuzz_cli"
 step "Sanitizer build (clang, ASan + UBSan: the tests, the CLI and the fuzz targets)"
 cmake --preset fuzz -DINFERCAST_UNITY_BUILD=ON >/dev/null
 # shellcheck disable=SC2086

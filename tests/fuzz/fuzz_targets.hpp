@@ -7,7 +7,7 @@
 
 namespace fuzz {
 
-enum class ApiTarget { analyze, model, hardware, system, validate, calls, searches };
+enum class ApiTarget { analyze, model, hardware, system, validate, calls, searches, checks };
 enum class FilesTarget { gguf, safetensors, measurements };
 
 int api_one(ApiTarget target, const uint8_t* data, size_t size);
