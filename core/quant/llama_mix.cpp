@@ -1,7 +1,10 @@
 #include "quant/llama_mix.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
+#include <cstdint>
+#include <iterator>
 
 namespace infercast {
 
@@ -38,20 +41,35 @@ const LlamaMix* find_llama_mix(const std::string& raw) {
 
 namespace {
 
-// Elements per block and bytes per block of the ggml types a mix uses (ggml's block_* structs).
+// The ggml types a mix uses, and each one's elements and bytes per block (ggml's block_* structs). Types are
+// indices into this table while a plan is made (a tensor's type was a string compared against the table for
+// every tensor, most of a llama.cpp-typed analysis's time); their names are written once, into the plan.
+enum G : std::uint8_t { fp32, fp16, q4_0, q4_1, q5_0, q5_1, q8_0, q2_k, q3_k, q4_k, q5_k, q6_k, iq4_nl, iq4_xs, kTypes };
 struct Block {
   const char* name;
   i64 elements;
   i64 bytes;
 };
-const Block& block(const std::string& name) {
-  static const std::vector<Block> t = {{"fp32", 1, 4},   {"fp16", 1, 2},   {"q4_0", 32, 18},    {"q4_1", 32, 20},
-                                       {"q5_0", 32, 22}, {"q5_1", 32, 24}, {"q8_0", 32, 34},    {"q2_k", 256, 84},
-                                       {"q3_k", 256, 110}, {"q4_k", 256, 144}, {"q5_k", 256, 176}, {"q6_k", 256, 210},
-                                       {"iq4_nl", 32, 18}, {"iq4_xs", 256, 136}};
-  for (const auto& b : t)
-    if (name == b.name) return b;
-  return t.front();
+constexpr Block kBlocks[kTypes] = {{"fp32", 1, 4},       {"fp16", 1, 2},      {"q4_0", 32, 18},    {"q4_1", 32, 20},
+                                   {"q5_0", 32, 22},     {"q5_1", 32, 24},    {"q8_0", 32, 34},    {"q2_k", 256, 84},
+                                   {"q3_k", 256, 110},   {"q4_k", 256, 144},  {"q5_k", 256, 176},  {"q6_k", 256, 210},
+                                   {"iq4_nl", 32, 18},   {"iq4_xs", 256, 136}};
+const Block& block(G type) { return kBlocks[type]; }
+// A mix's base type by name (fp32 for a name the table lacks, as the string lookup gave).
+G type_named(const std::string& name) {
+  for (int i = 0; i < kTypes; ++i)
+    if (name == kBlocks[i].name) return static_cast<G>(i);
+  return fp32;
+}
+
+// The mixes the rules below tell apart (llama_mixes() by name).
+enum class Mix { q2_k, q3_k_s, q3_k_m, q3_k_l, q4_0, q4_1, q4_k_s, q4_k_m, q5_0, q5_1, q5_k_s, q5_k_m, q6_k, q8_0, iq4_nl, iq4_xs, other };
+Mix mix_named(const std::string& name) {
+  static constexpr const char* kNames[] = {"q2_k", "q3_k_s", "q3_k_m", "q3_k_l", "q4_0",  "q4_1",  "q4_k_s", "q4_k_m",
+                                           "q5_0", "q5_1",   "q5_k_s", "q5_k_m", "q6_k",  "q8_0",  "iq4_nl", "iq4_xs"};
+  for (std::size_t i = 0; i < std::size(kNames); ++i)
+    if (name == kNames[i]) return static_cast<Mix>(i);
+  return Mix::other;
 }
 
 // llama-quant.cpp's tensor categories.
@@ -167,8 +185,8 @@ std::vector<Tensor> tensors_of(const ModelSpec& m) {
 
 // What llama-quantize decides, per tensor (llama-quant.cpp, llama_tensor_get_type_impl), for the mixes above.
 struct Rules {
-  std::string ftype;     // the mix name
-  std::string base;      // its default type
+  Mix ftype = Mix::other;  // the mix
+  G base = fp32;           // its default type
   bool falcon = false;
   bool is_70b = false;   // LLM_TYPE_70B: Llama and Qwen2 with 80 layers and grouped KV heads
   double n_gqa = 1;      // query heads per KV head
@@ -180,75 +198,75 @@ struct Rules {
   int i_ffn_down = 0;
 
   static bool more_bits(int i, int n) { return i < n / 8 || i >= 7 * n / 8 || (i - n / 8) % 3 == 2; }
-  bool is(const char* f) const { return ftype == f; }
+  bool is(Mix f) const { return ftype == f; }
 
-  std::string pick(const Tensor& t) {
-    std::string type = base;
+  G pick(const Tensor& t) {
+    G type = base;
     if (t.cat == Cat::Output || (tied && t.cat == Cat::TokenEmbd)) {
-      if (falcon || t.ne0 % block(type).elements != 0) return "q8_0";
-      return type != "q8_0" ? "q6_k" : type;
+      if (falcon || t.ne0 % block(type).elements != 0) return q8_0;
+      return type != q8_0 ? q6_k : type;
     }
     if (t.cat == Cat::TokenEmbd) return type;
     if (t.cat == Cat::AttnV || t.cat == Cat::AttnQkv || t.cat == Cat::AttnKvB) {
-      if (is("q2_k")) type = n_gqa >= 4 ? "q4_k" : "q3_k";
-      else if (is("q3_k_m")) type = i_attention_wv < 2 ? "q5_k" : "q4_k";
-      else if (is("q3_k_l")) type = "q5_k";
-      else if ((is("iq4_nl") || is("iq4_xs")) && n_gqa >= 4) type = "q5_k";
-      else if ((is("q4_k_m") || is("q5_k_m")) && more_bits(i_attention_wv, n_attention_wv)) type = "q6_k";
-      else if (is("q4_k_s") && i_attention_wv < 4) type = "q5_k";
-      if (is_70b && (type == "q3_k" || type == "q4_k")) type = "q5_k";
-      if (n_expert == 8) type = "q8_0";
+      if (is(Mix::q2_k)) type = n_gqa >= 4 ? q4_k : q3_k;
+      else if (is(Mix::q3_k_m)) type = i_attention_wv < 2 ? q5_k : q4_k;
+      else if (is(Mix::q3_k_l)) type = q5_k;
+      else if ((is(Mix::iq4_nl) || is(Mix::iq4_xs)) && n_gqa >= 4) type = q5_k;
+      else if ((is(Mix::q4_k_m) || is(Mix::q5_k_m)) && more_bits(i_attention_wv, n_attention_wv)) type = q6_k;
+      else if (is(Mix::q4_k_s) && i_attention_wv < 4) type = q5_k;
+      if (is_70b && (type == q3_k || type == q4_k)) type = q5_k;
+      if (n_expert == 8) type = q8_0;
       ++i_attention_wv;
       return type;
     }
-    if (t.cat == Cat::AttnK) return n_expert == 8 ? "q8_0" : type;
+    if (t.cat == Cat::AttnK) return n_expert == 8 ? q8_0 : type;
     if (t.cat == Cat::FfnDown) {
       // Mixture-of-experts tensors take their layer from their name; dense ones from the counter (the same).
       const int i = n_expert > 1 ? t.layer : i_ffn_down, n = n_layer;
       ++i_ffn_down;
-      if (is("q2_k")) return "q3_k";
-      if (is("q3_k_m")) return i < n / 16 ? "q5_k" : (!falcon || more_bits(i, n)) ? "q4_k" : "q3_k";
-      if (is("q3_k_l")) return falcon ? "q4_k" : "q5_k";
-      if (is("q4_k_m")) {
-        if (falcon) return i < n / 16 ? "q6_k" : more_bits(i, n) ? "q5_k" : "q4_k";
-        return more_bits(i, n) ? "q6_k" : type;
+      if (is(Mix::q2_k)) return q3_k;
+      if (is(Mix::q3_k_m)) return i < n / 16 ? q5_k : (!falcon || more_bits(i, n)) ? q4_k : q3_k;
+      if (is(Mix::q3_k_l)) return falcon ? q4_k : q5_k;
+      if (is(Mix::q4_k_m)) {
+        if (falcon) return i < n / 16 ? q6_k : more_bits(i, n) ? q5_k : q4_k;
+        return more_bits(i, n) ? q6_k : type;
       }
-      if (i < n / 8 && (is("iq4_nl") || is("iq4_xs"))) return "q5_k";  // without an importance matrix
-      if (is("q5_k_m") && more_bits(i, n)) return "q6_k";
-      if (is("q4_k_s") && !falcon && i < n / 8) return "q5_k";
+      if (i < n / 8 && (is(Mix::iq4_nl) || is(Mix::iq4_xs))) return q5_k;  // without an importance matrix
+      if (is(Mix::q5_k_m) && more_bits(i, n)) return q6_k;
+      if (is(Mix::q4_k_s) && !falcon && i < n / 8) return q5_k;
       return type;
     }
     if (t.cat == Cat::AttnOut) {
       if (!falcon) {
         if (n_expert == 8) {
-          for (const char* f : {"q2_k", "q3_k_s", "q3_k_m", "iq4_nl", "q4_k_s", "q4_k_m", "iq4_xs"})
-            if (is(f)) return "q5_k";
+          for (Mix f : {Mix::q2_k, Mix::q3_k_s, Mix::q3_k_m, Mix::iq4_nl, Mix::q4_k_s, Mix::q4_k_m, Mix::iq4_xs})
+            if (is(f)) return q5_k;
           return type;
         }
-        if (is("q2_k")) return "q3_k";
-        if (is("q3_k_m")) return "q4_k";
-        if (is("q3_k_l")) return "q5_k";
+        if (is(Mix::q2_k)) return q3_k;
+        if (is(Mix::q3_k_m)) return q4_k;
+        if (is(Mix::q3_k_l)) return q5_k;
         return type;
       }
-      return is("q3_k_l") ? "q4_k" : type;
+      return is(Mix::q3_k_l) ? q4_k : type;
     }
     return type;
   }
 };
 
 // A row length a type's blocks do not divide falls back to a type that fits (tensor_type_fallback), else f16.
-std::string fallback(const std::string& type, i64 ne0) {
+G fallback(G type, i64 ne0) {
   if (ne0 % block(type).elements == 0) return type;
-  std::string r = type;
-  if (type == "iq4_xs") r = "iq4_nl";
-  else if (type == "q2_k" || type == "q3_k") r = "q4_0";
-  else if (type == "q4_k") r = "q5_0";
-  else if (type == "q5_k") r = "q5_1";
-  else if (type == "q6_k") r = "q8_0";
-  return ne0 % block(r).elements == 0 ? r : "fp16";
+  G r = type;
+  if (type == iq4_xs) r = iq4_nl;
+  else if (type == q2_k || type == q3_k) r = q4_0;
+  else if (type == q4_k) r = q5_0;
+  else if (type == q5_k) r = q5_1;
+  else if (type == q6_k) r = q8_0;
+  return ne0 % block(r).elements == 0 ? r : fp16;
 }
 
-double bytes_of(const std::string& type, double elements) {
+double bytes_of(G type, double elements) {
   const Block& b = block(type);
   return elements / static_cast<double>(b.elements) * static_cast<double>(b.bytes);
 }
@@ -257,8 +275,8 @@ double bytes_of(const std::string& type, double elements) {
 
 MixPlan plan_llama_mix(const ModelSpec& m, const LlamaMix& mix) {
   Rules q;
-  q.ftype = mix.name;
-  q.base = mix.base;
+  q.ftype = mix_named(mix.name);
+  q.base = type_named(mix.base);
   q.falcon = m.model_type == "falcon";
   q.n_layer = static_cast<int>(m.layers.size());
   q.tied = m.tied_embeddings;
@@ -274,15 +292,20 @@ MixPlan plan_llama_mix(const ModelSpec& m, const LlamaMix& mix) {
 
   MixPlan p;
   p.mix = mix.name;
+  std::array<double, kTypes> by_type{};
+  std::array<bool, kTypes> used{};
   for (const auto& t : ts) {
-    const std::string type = t.quantized ? fallback(q.pick(t), t.ne0) : "fp32";
+    const G type = t.quantized ? fallback(q.pick(t), t.ne0) : fp32;
     const double b = bytes_of(type, t.elements);
     const auto c = static_cast<std::size_t>(t.cls);
     p.class_elements[c] += t.elements;
     p.class_bytes[c] += b;
-    p.elements_by_type[type] += t.elements;
+    by_type[type] += t.elements;
+    used[type] = true;
     p.tensor_bytes += b;
   }
+  for (int i = 0; i < kTypes; ++i)
+    if (used[i]) p.elements_by_type[kBlocks[i].name] = by_type[i];
   // Norm weights: every block's and the final one, f32.
   const ParamCounts pc = count_params(m);
   p.norm_elements = static_cast<double>(pc.norms);
@@ -296,7 +319,7 @@ MixPlan plan_llama_mix(const ModelSpec& m, const LlamaMix& mix) {
     d.name = mix.name;
     d.native = ComputeType::INT8;
     d.weight_only = true;
-    d.bits_per_element = p.class_elements[i] > 0 ? 8 * p.class_bytes[i] / p.class_elements[i] : block(mix.base).bytes * 8.0 / static_cast<double>(block(mix.base).elements);
+    d.bits_per_element = p.class_elements[i] > 0 ? 8 * p.class_bytes[i] / p.class_elements[i] : block(q.base).bytes * 8.0 / static_cast<double>(block(q.base).elements);
     d.definition = mix.description;
     p.class_dtype[i] = d;
     all_e += p.class_elements[i];
